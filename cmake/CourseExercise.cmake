@@ -1,0 +1,184 @@
+# course_exercise(): the one call that declares an exercise.
+#
+#   course_exercise(
+#     NUMBER 03
+#     NAME device_memory
+#     STUDENT_FILES device_memory.cu     # what students edit; solutions/ mirrors them
+#     DRIVER main.cu                     # instructor-owned main (omit for whole programs)
+#     CHECK check.cpp                    # the judge: no student code
+#     POINTS 20                          # must equal the sum of the check's cases
+#     LIBRARIES cublas openblas ...      # short names: cublas openblas nvrtc cuda curand cusparse openmp
+#     MUTANTS no_bounds_check ...        # tests/mutants/NN_name/<mutant>.mutant
+#     SKELETON_SCORE 0                   # what the untouched skeleton scores (default 0)
+#   )
+#
+# It builds the check and one program per variant, and registers their tests:
+#   instructor mode: NN_name.solution, NN_name.solution.memcheck, NN_name.skeleton,
+#                    NN_name.mutant.<m> (each must fail with its hint)
+#   student mode:    NN_name.student (the student's own files, graded)
+# Labels: exercise=NN, variant=..., aspect=..., gpu, points=P.
+
+include("${CMAKE_CURRENT_LIST_DIR}/Mutants.cmake")
+
+set(COURSE_TEST_TIMEOUT 900 CACHE STRING "CTest timeout of one check, seconds")
+set(COURSE_SANITIZER_TEST_TIMEOUT 2400 CACHE STRING "CTest timeout of one compute-sanitizer check, seconds")
+
+# Maps a short library name to what a target links; used by the Makefile's
+# student path too (tools/student reads the same short names).
+function(_course_link_libraries target)
+  foreach(library IN LISTS ARGN)
+    if(library STREQUAL "cublas")
+      target_link_libraries(${target} PRIVATE CUDA::cublas)
+    elseif(library STREQUAL "nvrtc")
+      target_link_libraries(${target} PRIVATE CUDA::nvrtc)
+    elseif(library STREQUAL "cuda")
+      target_link_libraries(${target} PRIVATE CUDA::cuda_driver)
+    elseif(library STREQUAL "curand")
+      target_link_libraries(${target} PRIVATE CUDA::curand)
+    elseif(library STREQUAL "cusparse")
+      target_link_libraries(${target} PRIVATE CUDA::cusparse)
+    elseif(library STREQUAL "openblas")
+      find_package(BLAS REQUIRED)
+      target_link_libraries(${target} PRIVATE BLAS::BLAS)
+    elseif(library STREQUAL "openmp")
+      find_package(OpenMP REQUIRED)
+      target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp>)
+    else()
+      message(FATAL_ERROR "unknown library '${library}' (known: cublas nvrtc cuda curand cusparse openblas openmp)")
+    endif()
+  endforeach()
+endfunction()
+
+function(course_exercise)
+  cmake_parse_arguments(PARSE_ARGV 0 EX "" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE"
+                        "STUDENT_FILES;LIBRARIES;MUTANTS")
+  foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
+    if(NOT DEFINED EX_${required})
+      message(FATAL_ERROR "course_exercise: ${required} is required")
+    endif()
+  endforeach()
+  if(NOT DEFINED EX_SKELETON_SCORE)
+    set(EX_SKELETON_SCORE 0)
+  endif()
+  set(id "${EX_NUMBER}_${EX_NAME}")
+  set(exercise_dir "${CMAKE_CURRENT_SOURCE_DIR}")
+  set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${id}")
+  set(mutant_dir "${PROJECT_SOURCE_DIR}/tests/mutants/${id}")
+  get_filename_component(folder "${exercise_dir}" NAME)
+  if(NOT folder STREQUAL id)
+    message(FATAL_ERROR "course_exercise: folder ${folder} does not match NUMBER_NAME ${id}")
+  endif()
+
+  # The check (judge): host code only, linked with the CUDA runtime to count devices.
+  set(check_target check_${EX_NUMBER})
+  add_executable(${check_target} "${exercise_dir}/${EX_CHECK}")
+  target_link_libraries(${check_target} PRIVATE course_common CUDA::cudart)
+  target_include_directories(${check_target} PRIVATE "${exercise_dir}")
+
+  # The instructor-owned driver is compiled once and linked into every variant.
+  if(EX_DRIVER)
+    set(driver_target ex${EX_NUMBER}_driver)
+    add_library(${driver_target} OBJECT "${exercise_dir}/${EX_DRIVER}")
+    target_link_libraries(${driver_target} PRIVATE course_common)
+    target_include_directories(${driver_target} PRIVATE "${exercise_dir}")
+    _course_link_libraries(${driver_target} ${EX_LIBRARIES})
+  endif()
+
+  # One program per variant: the given student files + the driver.
+  function(_course_variant_program target)
+    add_executable(${target} ${ARGN})
+    target_link_libraries(${target} PRIVATE course_common)
+    target_include_directories(${target} PRIVATE "${exercise_dir}")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+    _course_link_libraries(${target} ${EX_LIBRARIES})
+    if(EX_DRIVER)
+      target_sources(${target} PRIVATE $<TARGET_OBJECTS:${driver_target}>)
+      # Student calls to cudaMalloc/cudaFree go through the guard-zone wrappers.
+      target_link_options(${target} PRIVATE "LINKER:--wrap=cudaMalloc,--wrap=cudaFree")
+    endif()
+  endfunction()
+
+  function(_course_add_check_test name program variant aspect)
+    cmake_parse_arguments(T "" "TIMEOUT" "ARGS;LABELS" ${ARGN})
+    if(NOT T_TIMEOUT)
+      set(T_TIMEOUT ${COURSE_TEST_TIMEOUT})
+    endif()
+    add_test(NAME ${name}
+             COMMAND ${check_target} --program $<TARGET_FILE:${program}> --variant ${variant}
+                     --declared-points ${EX_POINTS}
+                     --summary "${CMAKE_BINARY_DIR}/scores/${name}.tsv" ${T_ARGS})
+    set_tests_properties(${name} PROPERTIES
+      SKIP_RETURN_CODE 77
+      TIMEOUT ${T_TIMEOUT}
+      LABELS "exercise=${EX_NUMBER};variant=${variant};aspect=${aspect};gpu;points=${EX_POINTS};${T_LABELS}")
+  endfunction()
+
+  set(student_sources "")
+  set(solution_sources "")
+  foreach(file IN LISTS EX_STUDENT_FILES)
+    list(APPEND student_sources "${exercise_dir}/${file}")
+    list(APPEND solution_sources "${solution_dir}/${file}")
+  endforeach()
+
+  if(COURSE_MODE STREQUAL "student")
+    _course_variant_program(ex${EX_NUMBER}_student ${student_sources})
+    _course_add_check_test(${id}.student ex${EX_NUMBER}_student student correctness)
+    return()
+  endif()
+
+  # Instructor mode: the reference must pass, the skeleton must fail cleanly.
+  foreach(file IN LISTS solution_sources)
+    if(NOT EXISTS "${file}")
+      message(FATAL_ERROR "course_exercise: missing reference solution ${file}")
+    endif()
+  endforeach()
+  _course_variant_program(ex${EX_NUMBER}_solution ${solution_sources})
+  _course_add_check_test(${id}.solution ex${EX_NUMBER}_solution solution correctness
+                         ARGS --expect pass)
+  _course_add_check_test(${id}.solution.memcheck ex${EX_NUMBER}_solution solution memcheck
+                         ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"
+                         TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
+  _course_variant_program(ex${EX_NUMBER}_skeleton ${student_sources})
+  _course_add_check_test(${id}.skeleton ex${EX_NUMBER}_skeleton skeleton correctness
+                         ARGS --expect fail --expect-clean --expect-score ${EX_SKELETON_SCORE})
+
+  # Known-wrong variants: each must fail and print its hint.
+  file(GLOB present_mutants RELATIVE "${mutant_dir}" "${mutant_dir}/*.mutant")
+  foreach(present IN LISTS present_mutants)
+    string(REGEX REPLACE "\\.mutant$" "" present "${present}")
+    if(NOT present IN_LIST EX_MUTANTS)
+      message(FATAL_ERROR "course_exercise(${id}): ${mutant_dir}/${present}.mutant is not listed in MUTANTS")
+    endif()
+  endforeach()
+  list(GET EX_STUDENT_FILES 0 default_mutated_file)
+  foreach(mutant IN LISTS EX_MUTANTS)
+    set(mutant_file "${mutant_dir}/${mutant}.mutant")
+    if(NOT EXISTS "${mutant_file}")
+      message(FATAL_ERROR "course_exercise(${id}): MUTANTS lists ${mutant} but ${mutant_file} does not exist")
+    endif()
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${mutant_file}")
+    course_read_mutant("${mutant_file}" M)
+    if(NOT M_FILE)
+      set(M_FILE "${default_mutated_file}")
+    endif()
+    set(mutant_sources "")
+    foreach(file IN LISTS EX_STUDENT_FILES)
+      if(file STREQUAL M_FILE)
+        set(generated "${CMAKE_CURRENT_BINARY_DIR}/mutants/${mutant}/${file}")
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${solution_dir}/${file}")
+        course_apply_mutant("${solution_dir}/${file}" "${mutant_file}" "${M_SPEC}" "${generated}")
+        list(APPEND mutant_sources "${generated}")
+      else()
+        list(APPEND mutant_sources "${solution_dir}/${file}")
+      endif()
+    endforeach()
+    set(expectations --expect fail --expect-hint "${M_HINT}")
+    if(NOT M_SCORE STREQUAL "")
+      list(APPEND expectations --expect-score ${M_SCORE})
+    endif()
+    _course_variant_program(ex${EX_NUMBER}_mutant_${mutant} ${mutant_sources})
+    _course_add_check_test(${id}.mutant.${mutant} ex${EX_NUMBER}_mutant_${mutant} mutant correctness
+                           ARGS ${expectations} LABELS "mutant=${mutant}")
+  endforeach()
+endfunction()

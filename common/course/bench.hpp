@@ -1,0 +1,131 @@
+// Benchmarking: warm-up, repetitions, median, and figures with their formula.
+//
+// A time alone says little; a bandwidth next to the best this device reaches in the
+// same run says how far a kernel is from its bound. The ceiling here is a large
+// device-to-device copy, counted as bytes read + bytes written, on buffers several
+// times larger than L2 so that the cache cannot flatter it.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "course/device_info.hpp"
+#include "course/errors.hpp"
+#include "course/timers.hpp"
+
+namespace course {
+
+struct TimingStats {
+  double median_ms = 0.0;
+  double min_ms = 0.0;
+  double max_ms = 0.0;
+  int repetitions = 0;
+};
+
+inline double median(std::vector<double> samples) {
+  if (samples.empty()) return 0.0;
+  std::sort(samples.begin(), samples.end());
+  const std::size_t mid = samples.size() / 2;
+  return samples.size() % 2 == 1 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
+}
+
+inline TimingStats summarize(const std::vector<double>& samples_ms) {
+  TimingStats stats;
+  stats.repetitions = static_cast<int>(samples_ms.size());
+  if (samples_ms.empty()) return stats;
+  stats.median_ms = median(samples_ms);
+  stats.min_ms = *std::min_element(samples_ms.begin(), samples_ms.end());
+  stats.max_ms = *std::max_element(samples_ms.begin(), samples_ms.end());
+  return stats;
+}
+
+// Times device work (a callable that enqueues it on `stream`) with CUDA events:
+// `warmup` untimed runs first (module load, first-touch, clocks ramping up), then the
+// median of `repetitions` timed runs.
+template <typename Work>
+TimingStats time_device(Work&& work, int warmup = 3, int repetitions = 20,
+                        cudaStream_t stream = nullptr) {
+  for (int i = 0; i < warmup; ++i) work();
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EventTimer timer(stream);
+  std::vector<double> samples;
+  samples.reserve(repetitions);
+  for (int i = 0; i < repetitions; ++i) {
+    timer.start();
+    work();
+    timer.stop();
+    samples.push_back(timer.elapsed_ms());
+  }
+  return summarize(samples);
+}
+
+// Times host work with the wall clock: same protocol as time_device.
+template <typename Work>
+TimingStats time_host(Work&& work, int warmup = 1, int repetitions = 5) {
+  for (int i = 0; i < warmup; ++i) work();
+  std::vector<double> samples;
+  samples.reserve(repetitions);
+  for (int i = 0; i < repetitions; ++i) {
+    WallTimer timer;
+    work();
+    samples.push_back(timer.elapsed_ms());
+  }
+  return summarize(samples);
+}
+
+inline double gigabytes_per_second(double bytes, double ms) {
+  return ms > 0.0 ? bytes / (ms * 1e-3) / 1e9 : 0.0;
+}
+
+inline double gigaflops_per_second(double flops, double ms) {
+  return ms > 0.0 ? flops / (ms * 1e-3) / 1e9 : 0.0;
+}
+
+// Size of each buffer for a bandwidth figure: four times L2 and at least 256 MiB,
+// but never more than an eighth of the free memory (two buffers, room to spare).
+inline std::size_t bandwidth_buffer_bytes(const DeviceSummary& device) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t wanted =
+      std::max<std::size_t>(4ull * static_cast<std::size_t>(device.l2_cache_bytes), 256ull << 20);
+  return std::min(wanted, free_bytes / 8);
+}
+
+// The copy ceiling: GB/s of a device-to-device copy, (bytes read + bytes written) / time.
+inline double measure_copy_ceiling_gbps(cudaStream_t stream = nullptr) {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  const std::size_t bytes = bandwidth_buffer_bytes(query_device(device));
+  void* source = nullptr;
+  void* destination = nullptr;
+  CUDA_CHECK(cudaMalloc(&source, bytes));
+  CUDA_CHECK(cudaMalloc(&destination, bytes));
+  CUDA_CHECK(cudaMemsetAsync(source, 1, bytes, stream));
+  const TimingStats stats = time_device(
+      [&] {
+        CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, stream));
+      },
+      3, 20, stream);
+  CUDA_CHECK(cudaFree(source));
+  CUDA_CHECK(cudaFree(destination));
+  return gigabytes_per_second(2.0 * static_cast<double>(bytes), stats.median_ms);
+}
+
+// One line: time, GB/s with its formula, and the share of the ceiling.
+inline std::string bandwidth_report(const std::string& label, double bytes_read,
+                                    double bytes_written, double ms, double ceiling_gbps) {
+  const double gbps = gigabytes_per_second(bytes_read + bytes_written, ms);
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "%s: %.4f ms, %.1f GB/s = (%.3g B read + %.3g B written) / time, "
+                "%.1f%% of the copy ceiling (%.1f GB/s)",
+                label.c_str(), ms, gbps, bytes_read, bytes_written,
+                ceiling_gbps > 0.0 ? 100.0 * gbps / ceiling_gbps : 0.0, ceiling_gbps);
+  return text;
+}
+
+}  // namespace course

@@ -1,0 +1,123 @@
+// Guard zones and leak accounting for device memory allocated by code under test.
+//
+// The programs that run student code are linked with
+//   --wrap=cudaMalloc --wrap=cudaFree
+// so that the student's cudaMalloc/cudaFree land here first. Each allocation gets
+// a guard zone after it, filled with a known byte; cudaFree (or the end of the case)
+// reads the zone back. A kernel that writes past the end of its buffer - the missing
+// `if (i < n)` - changes the zone and is caught even without compute-sanitizer, and
+// an allocation still live at the end of a case is a leak.
+//
+// Include this header in exactly one translation unit of a program (runner.hpp does):
+// it defines the wrapper functions the linker looks for.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace course::check {
+
+inline constexpr std::size_t kGuardBytes = 64 * 1024;  // > 1024 threads x 16-byte stores
+inline constexpr unsigned char kGuardByte = 0xA5;
+
+struct Overrun {
+  std::size_t buffer_bytes = 0;  // the size the code asked for
+  std::size_t first_offset = 0;  // first changed byte, counted from the buffer's start
+};
+
+struct DeviceMemoryLedger {
+  std::mutex lock;
+  std::unordered_map<void*, std::size_t> live;  // pointer -> requested bytes
+  std::size_t allocations = 0;
+  std::vector<Overrun> overruns;
+};
+
+// The ledger lives in a function-local static so that it exists before any static
+// constructor of the code under test can allocate.
+inline DeviceMemoryLedger& device_memory_ledger() {
+  static DeviceMemoryLedger ledger;
+  return ledger;
+}
+
+// Reads a guard zone back; returns false (and the first changed offset) if touched.
+// Errors are ignored on purpose: after a faulting kernel the copy fails, and the
+// fault itself is what the student's own error checks report.
+inline bool guard_intact(void* buffer, std::size_t bytes, std::size_t& first_changed) {
+  std::vector<unsigned char> zone(kGuardBytes);
+  if (cudaMemcpy(zone.data(), static_cast<char*>(buffer) + bytes, kGuardBytes,
+                 cudaMemcpyDeviceToHost) != cudaSuccess) {
+    cudaGetLastError();
+    return true;
+  }
+  for (std::size_t i = 0; i < kGuardBytes; ++i) {
+    if (zone[i] != kGuardByte) {
+      first_changed = bytes + i;
+      return false;
+    }
+  }
+  return true;
+}
+
+inline void check_guard_locked(DeviceMemoryLedger& ledger, void* buffer, std::size_t bytes) {
+  std::size_t offset = 0;
+  if (!guard_intact(buffer, bytes, offset)) ledger.overruns.push_back({bytes, offset});
+}
+
+struct DeviceMemoryReport {
+  std::size_t leaked_bytes = 0;
+  std::size_t leaked_allocations = 0;
+  std::vector<Overrun> overruns;
+};
+
+// Checks the guards of allocations still live and returns the case's totals.
+inline DeviceMemoryReport finish_device_memory_accounting() {
+  DeviceMemoryLedger& ledger = device_memory_ledger();
+  std::lock_guard<std::mutex> hold(ledger.lock);
+  DeviceMemoryReport report;
+  for (const auto& [pointer, bytes] : ledger.live) {
+    check_guard_locked(ledger, pointer, bytes);
+    report.leaked_bytes += bytes;
+    ++report.leaked_allocations;
+  }
+  report.overruns = ledger.overruns;
+  return report;
+}
+
+}  // namespace course::check
+
+extern "C" cudaError_t __real_cudaMalloc(void** pointer, std::size_t bytes);
+extern "C" cudaError_t __real_cudaFree(void* pointer);
+
+extern "C" cudaError_t __wrap_cudaMalloc(void** pointer, std::size_t bytes) {
+  using namespace course::check;
+  if (pointer == nullptr || bytes == 0) return __real_cudaMalloc(pointer, bytes);
+  const cudaError_t status = __real_cudaMalloc(pointer, bytes + kGuardBytes);
+  if (status != cudaSuccess) return status;
+  if (cudaMemset(static_cast<char*>(*pointer) + bytes, kGuardByte, kGuardBytes) != cudaSuccess) {
+    cudaGetLastError();
+  }
+  DeviceMemoryLedger& ledger = device_memory_ledger();
+  std::lock_guard<std::mutex> hold(ledger.lock);
+  ledger.live[*pointer] = bytes;
+  ++ledger.allocations;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t __wrap_cudaFree(void* pointer) {
+  using namespace course::check;
+  if (pointer != nullptr) {
+    DeviceMemoryLedger& ledger = device_memory_ledger();
+    std::lock_guard<std::mutex> hold(ledger.lock);
+    auto found = ledger.live.find(pointer);
+    if (found != ledger.live.end()) {
+      check_guard_locked(ledger, pointer, found->second);
+      ledger.live.erase(found);
+    }
+  }
+  return __real_cudaFree(pointer);
+}

@@ -1,0 +1,574 @@
+// The judge side of a check: named cases with points, a report for a person, and
+// the verdict. This code is compiled without any student code; it runs the program
+// that contains it as a child process (child_process.hpp), reads what that program
+// reported (protocol.hpp), compares with references it computes itself, and
+// decides. Exit status: 0 pass, 1 fail, 77 no CUDA device (CTest's skip code),
+// 2 the check itself was misused.
+//
+// An exercise's check.cpp declares its cases and hands them to judge_main:
+//
+//   int main(int argc, char** argv) {
+//     course::check::Exercise exercise{"03", "device_memory", {
+//         {"n_is_one", 2, [](course::check::CaseContext& c) { ... }},
+//         ...}};
+//     return course::check::judge_main(argc, argv, exercise);
+//   }
+//
+// Options (`--help` prints them): --program PATH (required), --seed N, --case NAME,
+// --sanitizer PATH, --timeout-scale X, --summary FILE, --variant NAME, --list, and
+// the self-test expectations --expect pass|fail, --expect-hint TEXT,
+// --expect-score N, --expect-clean, --declared-points N.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/child_process.hpp"
+#include "course/check/protocol.hpp"
+#include "course/check/results.hpp"
+#include "course/data.hpp"
+#include "course/timers.hpp"
+#include "course/device_info.hpp"
+#include "course/verify.hpp"
+
+namespace course::check {
+
+inline constexpr int kExitPass = 0;
+inline constexpr int kExitFail = 1;
+inline constexpr int kExitMisuse = 2;
+inline constexpr int kExitSkip = 77;
+inline constexpr int kSanitizerErrorExit = 86;  // --error-exitcode given to compute-sanitizer
+inline constexpr std::uint64_t kDefaultSeed = 20191001;
+inline constexpr double kDefaultTimeoutSeconds = 20.0;
+inline constexpr double kSanitizerTimeoutScale = 15.0;
+
+struct Options {
+  std::string program;
+  std::uint64_t seed = kDefaultSeed;
+  double timeout_scale = 1.0;
+  bool timeout_scale_given = false;
+  bool sanitizer_requested = false;
+  std::string sanitizer;  // path to compute-sanitizer; empty when not found
+  std::string variant;
+  std::vector<std::string> only_cases;
+  std::string summary_path;
+  bool list_only = false;
+  // Self-test expectations (CTest proves the checks with these).
+  std::string expect;  // "", "pass" or "fail"
+  std::vector<std::string> expect_hints;
+  int expect_score = -1;
+  bool expect_clean = false;
+  int declared_points = -1;
+};
+
+// One run of the program under test: how it ended, what it printed, what it reported.
+struct Run {
+  ChildResult child;
+  Results results;
+  bool sanitizer_errors = false;
+};
+
+inline std::string indent_excerpt(const std::string& text, std::size_t max_lines = 20,
+                                  const std::string& prefix = "         | ") {
+  std::string out;
+  std::size_t lines = 0, at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    if (lines < max_lines) out += prefix + text.substr(at, std::min<std::size_t>(end - at, 300)) + "\n";
+    ++lines;
+    at = end + 1;
+  }
+  if (lines > max_lines) out += prefix + "... (" + std::to_string(lines - max_lines) + " more lines)\n";
+  return out;
+}
+
+class CaseContext {
+ public:
+  CaseContext(const Options& options, std::string name, std::uint64_t seed,
+              std::string scratch_dir)
+      : options_(options), name_(std::move(name)), seed_(seed), scratch_(std::move(scratch_dir)) {}
+
+  const std::string& name() const { return name_; }
+  // This case's seed: derived from the check's --seed and the case's name.
+  std::uint64_t seed() const { return seed_; }
+
+  // Runs the program with arbitrary arguments (whole-program exercises). A run that
+  // compute-sanitizer flags fails the case here; everything else is the caller's.
+  Run run_program(const std::vector<std::string>& args,
+                  const std::vector<std::string>& environment = {},
+                  double timeout_seconds = kDefaultTimeoutSeconds) {
+    std::vector<std::string> command = sanitizer_prefix();
+    command.push_back(options_.program);
+    command.insert(command.end(), args.begin(), args.end());
+    ChildLimits limits;
+    limits.timeout_seconds = timeout_seconds * timeout_scale();
+    Run run;
+    run.child = run_child(command, environment, limits);
+    note_run(run);
+    return run;
+  }
+
+  // Runs one check case of an API exercise's program (runner.hpp) and reads its results.
+  Run run_case(const std::string& kind,
+               const std::vector<std::pair<std::string, std::string>>& params = {},
+               std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds) {
+    const std::string result_path =
+        scratch_ + "/result-" + std::to_string(++run_counter_) + "-" + name_ + ".bin";
+    unlink(result_path.c_str());
+    std::vector<std::string> args = {kCaseFlag, kind, kSeedFlag,
+                                     std::to_string(seed != 0 ? seed : seed_)};
+    for (const auto& [key, value] : params) {
+      args.push_back(kParamFlag);
+      args.push_back(key + "=" + value);
+    }
+    Run run = run_program(args, {std::string(kResultFileVariable) + "=" + result_path},
+                          timeout_seconds);
+    std::string data;
+    if (read_file(result_path, data)) run.results = parse_results(data);
+    unlink(result_path.c_str());
+    return run;
+  }
+
+  // True when an API run ended normally and its results can be compared; otherwise
+  // the case fails here with what happened and the start of what it printed.
+  // An overrun of a device buffer fails the case too: it is a wrong program even
+  // when the values happen to be right.
+  bool finished(const Run& run) {
+    if (run.sanitizer_errors) return false;  // already reported by note_run
+    if (!run.results.format_error.empty()) {
+      fail("the program's result file is malformed (" + run.results.format_error + ")");
+      return false;
+    }
+    if (!run.results.finished) {
+      std::string what = "the program " + run.child.describe_end() +
+                         " before finishing this case";
+      fail(what + (run.child.output.empty() ? "; it printed nothing"
+                                            : "; its output:\n" + indent_excerpt(run.child.output)));
+      if (run.child.timed_out) {
+        hint("a loop that never ends, or a kernel that never returns? Every thread must reach "
+             "the end of the kernel.");
+      } else if (run.child.exited && run.child.exit_code == 0) {
+        hint("the program exited in the middle of the case: code under test must return to its "
+             "caller, never call exit().");
+      } else if (run.child.output.find("cudaErrorInvalidConfiguration") != std::string::npos) {
+        hint("invalid launch configuration: a grid needs at least one block (when n = 0, launch "
+             "nothing) and a block at most 1024 threads.");
+      } else if (!run.child.exited && run.child.started) {
+        hint("a crash on the host: check host pointers, array sizes and that device pointers are "
+             "never dereferenced on the host.");
+      }
+      return false;
+    }
+    const std::int64_t overruns = value_or(run, kOverrunRecord, 0);
+    if (overruns > 0) {
+      std::string detail;
+      auto found = run.results.records.find(kOverrunDetailRecord);
+      if (found != run.results.records.end() && found->second.count == 2) {
+        const auto values = found->second.values<std::int64_t>();
+        detail = " (a buffer of " + std::to_string(values[0]) +
+                 " bytes was written at byte offset " + std::to_string(values[1]) + ")";
+      }
+      fail("a kernel wrote past the end of a device buffer" + detail);
+      hint("out of bounds: threads beyond the last element must not write. Does the kernel "
+           "check its index against n?");
+      return false;
+    }
+    return true;
+  }
+
+  // Compares the record `name` with `expected`; every element must be written and
+  // within `tolerance`. `wrong_hint` is printed under a mismatch.
+  template <typename T, typename Ref>
+  bool expect_array(const Run& run, const std::string& name, const std::vector<Ref>& expected,
+                    Tolerance tolerance, const std::string& wrong_hint = "") {
+    auto found = run.results.records.find(name);
+    if (found == run.results.records.end()) {
+      fail("the program reported no output '" + name + "'");
+      return false;
+    }
+    const Record& record = found->second;
+    if (record.type != TypeOf<T>::value) {
+      fail("output '" + name + "' has type " + type_name(record.type) + ", expected " +
+           type_name(TypeOf<T>::value));
+      return false;
+    }
+    if (record.count != expected.size()) {
+      fail("output '" + name + "' has " + std::to_string(record.count) + " elements, expected " +
+           std::to_string(expected.size()));
+      return false;
+    }
+    const std::vector<T> got = record.values<T>();
+    const Comparison comparison = compare(got.data(), expected.data(), expected.size(), tolerance);
+    if (comparison.ok()) return true;
+    fail(describe(comparison, tolerance, name));
+    if (comparison.unwritten == comparison.count) {
+      hint("no element of '" + name + "' was written: is the function implemented, and is the "
+           "result copied back to the host?");
+    } else if (comparison.unwritten > 0) {
+      hint("some elements were never written: does the grid cover every element (round the "
+           "block count up)?");
+    }
+    if (!wrong_hint.empty() && comparison.unwritten < comparison.count) hint(wrong_hint);
+    return false;
+  }
+
+  // The code under test must free every device buffer it allocates.
+  bool expect_no_leak(const Run& run) {
+    const std::int64_t bytes = value_or(run, kLeakedBytesRecord, 0);
+    const std::int64_t count = value_or(run, kLeakedAllocationsRecord, 0);
+    if (bytes == 0 && count == 0) return true;
+    fail("device memory leaked: " + std::to_string(count) + " allocation(s), " +
+         std::to_string(bytes) + " bytes still allocated at the end");
+    hint("every cudaMalloc needs its cudaFree once the data is back on the host.");
+    return false;
+  }
+
+  template <typename T>
+  bool read_value(const Run& run, const std::string& name, T& value) {
+    auto found = run.results.records.find(name);
+    if (found == run.results.records.end() || found->second.type != TypeOf<T>::value ||
+        found->second.count != 1) {
+      fail("the program reported no value '" + name + "'");
+      return false;
+    }
+    value = found->second.values<T>()[0];
+    return true;
+  }
+
+  void fail(const std::string& message) {
+    passed_ = false;
+    add_line(message);
+  }
+  void note(const std::string& message) { add_line(message); }
+  void hint(const std::string& text) {
+    for (const std::string& known : hints_) {
+      if (known == text) return;
+    }
+    hints_.push_back(text);
+  }
+
+  bool passed() const { return passed_; }
+  bool abnormal() const { return abnormal_; }
+  std::string report() const {
+    std::string text = lines_;
+    for (const std::string& h : hints_) text += "         hint: " + h + "\n";
+    return text;
+  }
+
+ private:
+  std::int64_t value_or(const Run& run, const std::string& name, std::int64_t fallback) const {
+    auto found = run.results.records.find(name);
+    if (found == run.results.records.end() || found->second.type != ValueType::i64 ||
+        found->second.count != 1) {
+      return fallback;
+    }
+    return found->second.values<std::int64_t>()[0];
+  }
+
+  std::vector<std::string> sanitizer_prefix() const {
+    if (!options_.sanitizer_requested) return {};
+    return {options_.sanitizer, "--tool", "memcheck", "--leak-check", "full",
+            "--report-api-errors", "no", "--error-exitcode", std::to_string(kSanitizerErrorExit),
+            "--print-limit", "20"};
+  }
+
+  double timeout_scale() const {
+    if (options_.timeout_scale_given) return options_.timeout_scale;
+    return options_.sanitizer_requested ? kSanitizerTimeoutScale : 1.0;
+  }
+
+  void note_run(Run& run) {
+    const ChildResult& c = run.child;
+    if (c.timed_out || c.output_limit_hit || (c.started && !c.exited)) abnormal_ = true;
+    if (c.output_limit_hit) {
+      fail("the program printed more than " + std::to_string(c.output_bytes >> 20) +
+           " MiB and was stopped");
+      hint("printing inside a large loop or kernel? Print a summary instead.");
+    }
+    if (options_.sanitizer_requested && c.exited && c.exit_code == kSanitizerErrorExit) {
+      run.sanitizer_errors = true;
+      fail("compute-sanitizer memcheck found errors:\n" + indent_excerpt(c.output, 40));
+      hint("read the first error of compute-sanitizer's report: it names the kernel, the "
+           "thread and the address (build with -lineinfo for file:line).");
+    }
+  }
+
+  void add_line(const std::string& message) {
+    std::string text = message;
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    lines_ += "         " + text + "\n";
+  }
+
+  const Options& options_;
+  std::string name_;
+  std::uint64_t seed_;
+  std::string scratch_;
+  int run_counter_ = 0;
+  bool passed_ = true;
+  bool abnormal_ = false;
+  std::string lines_;
+  std::vector<std::string> hints_;
+};
+
+struct Case {
+  std::string name;
+  int points = 0;
+  std::function<void(CaseContext&)> body;
+};
+
+struct Exercise {
+  std::string number;
+  std::string name;
+  std::vector<Case> cases;
+};
+
+inline std::uint64_t name_hash(const std::string& text) {
+  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+  return hash;
+}
+
+inline void print_usage(const Exercise& exercise) {
+  std::printf(
+      "usage: check_%s --program PATH [options]\n"
+      "  --program PATH        the program under test (built from the student's files)\n"
+      "  --seed N              seed of the inputs (default %llu; graders pick their own)\n"
+      "  --case NAME           run only this case (repeatable)\n"
+      "  --list                list the cases and their points\n"
+      "  --sanitizer PATH      run every case under compute-sanitizer memcheck\n"
+      "  --timeout-scale X     multiply every time limit by X\n"
+      "  --summary FILE        write one tab-separated result line to FILE\n"
+      "  --variant NAME        name of what is checked, for the report and the summary\n"
+      "self-test of the check (used by CTest):\n"
+      "  --expect pass|fail    exit 0 when the verdict is this, 1 otherwise\n"
+      "  --expect-hint TEXT    ...and the report contains TEXT (repeatable)\n"
+      "  --expect-score N      ...and the score is N\n"
+      "  --expect-clean        ...and no run crashed, hung or flooded its output\n"
+      "  --declared-points N   the points CMake declared; must equal the cases' sum\n",
+      exercise.number.c_str(), static_cast<unsigned long long>(kDefaultSeed));
+}
+
+inline bool parse_options(int argc, char** argv, Options& options, std::string& error) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto next = [&](std::string& value) {
+      if (i + 1 >= argc) {
+        error = flag + " needs a value";
+        return false;
+      }
+      value = argv[++i];
+      return true;
+    };
+    std::string value;
+    try {
+      if (flag == "--program") {
+        if (!next(options.program)) return false;
+      } else if (flag == "--seed") {
+        if (!next(value)) return false;
+        options.seed = std::stoull(value);
+      } else if (flag == "--case") {
+        if (!next(value)) return false;
+        options.only_cases.push_back(value);
+      } else if (flag == "--list") {
+        options.list_only = true;
+      } else if (flag == "--sanitizer") {
+        if (!next(value)) return false;
+        options.sanitizer_requested = true;
+        // CMake passes "<name>-NOTFOUND" when the tool is missing.
+        if (!value.empty() && value.find("NOTFOUND") == std::string::npos) options.sanitizer = value;
+      } else if (flag == "--timeout-scale") {
+        if (!next(value)) return false;
+        options.timeout_scale = std::stod(value);
+        options.timeout_scale_given = true;
+      } else if (flag == "--summary") {
+        if (!next(options.summary_path)) return false;
+      } else if (flag == "--variant") {
+        if (!next(options.variant)) return false;
+      } else if (flag == "--expect") {
+        if (!next(options.expect)) return false;
+        if (options.expect != "pass" && options.expect != "fail") {
+          error = "--expect takes pass or fail";
+          return false;
+        }
+      } else if (flag == "--expect-hint") {
+        if (!next(value)) return false;
+        options.expect_hints.push_back(value);
+      } else if (flag == "--expect-score") {
+        if (!next(value)) return false;
+        options.expect_score = std::stoi(value);
+      } else if (flag == "--expect-clean") {
+        options.expect_clean = true;
+      } else if (flag == "--declared-points") {
+        if (!next(value)) return false;
+        options.declared_points = std::stoi(value);
+      } else if (flag == "--help" || flag == "-h") {
+        error = "help";
+        return false;
+      } else {
+        error = "unknown option " + flag;
+        return false;
+      }
+    } catch (const std::exception&) {
+      error = "bad value for " + flag;
+      return false;
+    }
+  }
+  if (options.program.empty() && !options.list_only) {
+    error = "--program is required";
+    return false;
+  }
+  return true;
+}
+
+inline bool is_executable(const std::string& path) {
+  struct stat info{};
+  return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+// Counts the devices this process sees, without creating a context.
+inline int visible_device_count(std::string& reason) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    reason = std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
+    return 0;
+  }
+  if (count == 0) reason = "no device";
+  return count;
+}
+
+inline int judge_main(int argc, char** argv, const Exercise& exercise) {
+  Options options;
+  std::string error;
+  if (!parse_options(argc, argv, options, error)) {
+    print_usage(exercise);
+    if (error == "help") return kExitPass;
+    std::fprintf(stderr, "check_%s: %s\n", exercise.number.c_str(), error.c_str());
+    return kExitMisuse;
+  }
+  int total_points = 0;
+  for (const Case& c : exercise.cases) total_points += c.points;
+  if (options.list_only) {
+    for (const Case& c : exercise.cases) std::printf("%-32s %3d points\n", c.name.c_str(), c.points);
+    std::printf("%-32s %3d points\n", "total", total_points);
+    return kExitPass;
+  }
+  if (options.declared_points >= 0 && options.declared_points != total_points) {
+    std::fprintf(stderr,
+                 "check_%s: CMake declares %d points but the cases add up to %d: update one\n",
+                 exercise.number.c_str(), options.declared_points, total_points);
+    return kExitMisuse;
+  }
+  for (const std::string& wanted : options.only_cases) {
+    bool known = false;
+    for (const Case& c : exercise.cases) known = known || c.name == wanted;
+    if (!known) {
+      std::fprintf(stderr, "check_%s: no case named '%s' (--list shows them)\n",
+                   exercise.number.c_str(), wanted.c_str());
+      return kExitMisuse;
+    }
+  }
+  if (!is_executable(options.program)) {
+    std::fprintf(stderr, "check_%s: the program under test '%s' does not exist or cannot be run "
+                 "(did it build?)\n", exercise.number.c_str(), options.program.c_str());
+    return kExitMisuse;
+  }
+  std::string reason;
+  if (visible_device_count(reason) == 0) {
+    std::printf("SKIPPED: check %s %s needs a CUDA device, and this machine has none (%s)\n",
+                exercise.number.c_str(), exercise.name.c_str(), reason.c_str());
+    return kExitSkip;
+  }
+  if (options.sanitizer_requested && options.sanitizer.empty()) {
+    std::printf("SKIPPED: compute-sanitizer was not found on this machine\n");
+    return kExitSkip;
+  }
+
+  char scratch_template[] = "/tmp/course-check-XXXXXX";
+  const char* scratch = mkdtemp(scratch_template);
+  if (scratch == nullptr) {
+    std::perror("mkdtemp");
+    return kExitMisuse;
+  }
+  const std::string variant = options.variant.empty() ? options.program : options.variant;
+  std::printf("== check %s %s: %s, seed %llu%s ==\n", exercise.number.c_str(),
+              exercise.name.c_str(), variant.c_str(), static_cast<unsigned long long>(options.seed),
+              options.sanitizer_requested ? ", under compute-sanitizer memcheck" : "");
+  std::printf("[%s]\n", describe_device(query_device(0)).c_str());
+  std::fflush(stdout);
+
+  int score = 0, max_score = 0, cases_run = 0, cases_passed = 0;
+  bool any_abnormal = false;
+  std::string full_report;
+  for (const Case& c : exercise.cases) {
+    if (!options.only_cases.empty()) {
+      bool selected = false;
+      for (const std::string& wanted : options.only_cases) selected = selected || wanted == c.name;
+      if (!selected) continue;
+    }
+    CaseContext context(options, c.name, derive_seed(options.seed, name_hash(c.name)), scratch);
+    WallTimer timer;
+    c.body(context);
+    const double seconds = timer.elapsed_ms() / 1e3;
+    const bool ok = context.passed();
+    ++cases_run;
+    max_score += c.points;
+    if (ok) {
+      ++cases_passed;
+      score += c.points;
+    }
+    any_abnormal = any_abnormal || context.abnormal();
+    char line[256];
+    std::snprintf(line, sizeof line, "  %s %3d/%-3d %-34s (%.2f s)\n", ok ? "PASS" : "FAIL",
+                  ok ? c.points : 0, c.points, c.name.c_str(), seconds);
+    const std::string block = line + context.report();
+    std::fputs(block.c_str(), stdout);
+    std::fflush(stdout);
+    full_report += block;
+  }
+  rmdir(scratch);
+
+  const bool passed = cases_passed == cases_run;
+  std::printf("score: %d/%d points, %d of %d cases passed: %s\n", score, max_score, cases_passed,
+              cases_run, passed ? "PASS" : "FAIL");
+  if (!options.summary_path.empty()) {
+    if (std::FILE* summary = std::fopen(options.summary_path.c_str(), "w")) {
+      std::fprintf(summary, "%s_%s\t%s\t%d\t%d\t%s\n", exercise.number.c_str(),
+                   exercise.name.c_str(), variant.c_str(), score, max_score,
+                   passed ? "PASS" : "FAIL");
+      std::fclose(summary);
+    }
+  }
+  if (options.expect.empty()) return passed ? kExitPass : kExitFail;
+
+  // Self-test mode: the verdict is compared with what CTest declared.
+  std::vector<std::string> unmet;
+  if ((options.expect == "pass") != passed) unmet.push_back("verdict " + std::string(passed ? "PASS" : "FAIL"));
+  for (const std::string& h : options.expect_hints) {
+    if (full_report.find(h) == std::string::npos) unmet.push_back("no hint containing '" + h + "'");
+  }
+  if (options.expect_score >= 0 && score != options.expect_score) {
+    unmet.push_back("score " + std::to_string(score) + " instead of " +
+                    std::to_string(options.expect_score));
+  }
+  if (options.expect_clean && any_abnormal) unmet.push_back("a run crashed, hung or flooded its output");
+  if (unmet.empty()) {
+    std::printf("expectation met: %s\n", options.expect == "pass" ? "passes" : "fails as declared");
+    return kExitPass;
+  }
+  std::printf("EXPECTATION NOT MET (expected %s):\n", options.expect.c_str());
+  for (const std::string& u : unmet) std::printf("  - %s\n", u.c_str());
+  return kExitFail;
+}
+
+}  // namespace course::check

@@ -1,0 +1,68 @@
+// The channel between a program under test and the check that judges it.
+//
+// The check never trusts the program's exit status or what it prints: a student's
+// code runs inside that program and can exit(0), print "PASS" or forge anything.
+// The program only reports what it computed, as typed records in a result file
+// whose path the check passes in COURSE_RESULT_FILE; the check, which contains no
+// student code, compares the records with its own references and decides.
+//
+// A record is a text header line, the raw values, and a newline:
+//   @course-record <name> <f32|f64|i32|i64> <count>\n<count values>\n
+// The last line of a case that ran to its end is "@course-end\n"; without it the
+// program stopped early (crash, exit, time limit) and the check says so.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace course::check {
+
+inline constexpr const char* kResultFileVariable = "COURSE_RESULT_FILE";
+inline constexpr const char* kCaseFlag = "--course-case";
+inline constexpr const char* kSeedFlag = "--course-seed";
+inline constexpr const char* kParamFlag = "--course-param";
+inline constexpr const char* kRecordTag = "@course-record";
+inline constexpr const char* kEndTag = "@course-end";
+
+// Names of the records every API exercise's runner adds after a case (see
+// device_memory_guard.hpp): what the code under test left allocated, and whether it
+// wrote past the end of a device buffer it allocated.
+inline constexpr const char* kLeakedBytesRecord = "memory.leaked_bytes";
+inline constexpr const char* kLeakedAllocationsRecord = "memory.leaked_allocations";
+inline constexpr const char* kOverrunRecord = "memory.overruns";
+inline constexpr const char* kOverrunDetailRecord = "memory.first_overrun";  // size, offset
+
+enum class ValueType { f32, f64, i32, i64 };
+
+inline const char* type_name(ValueType type) {
+  switch (type) {
+    case ValueType::f32: return "f32";
+    case ValueType::f64: return "f64";
+    case ValueType::i32: return "i32";
+    case ValueType::i64: return "i64";
+  }
+  return "?";
+}
+
+inline std::size_t type_size(ValueType type) {
+  return (type == ValueType::f32 || type == ValueType::i32) ? 4 : 8;
+}
+
+inline bool parse_type(const std::string& text, ValueType& type) {
+  for (ValueType candidate : {ValueType::f32, ValueType::f64, ValueType::i32, ValueType::i64}) {
+    if (text == type_name(candidate)) {
+      type = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+template <typename T> struct TypeOf;
+template <> struct TypeOf<float> { static constexpr ValueType value = ValueType::f32; };
+template <> struct TypeOf<double> { static constexpr ValueType value = ValueType::f64; };
+template <> struct TypeOf<std::int32_t> { static constexpr ValueType value = ValueType::i32; };
+template <> struct TypeOf<std::int64_t> { static constexpr ValueType value = ValueType::i64; };
+
+}  // namespace course::check

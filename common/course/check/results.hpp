@@ -1,0 +1,92 @@
+// Reading the result file a program under test wrote (the format is in protocol.hpp).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "course/check/protocol.hpp"
+
+namespace course::check {
+
+struct Record {
+  ValueType type = ValueType::f32;
+  std::size_t count = 0;
+  std::vector<unsigned char> bytes;
+
+  template <typename T>
+  std::vector<T> values() const {
+    std::vector<T> out(count);
+    if (count > 0) std::memcpy(out.data(), bytes.data(), count * sizeof(T));
+    return out;
+  }
+};
+
+struct Results {
+  std::map<std::string, Record> records;
+  bool finished = false;      // the end marker was there
+  std::string format_error;   // empty when the file parsed
+};
+
+inline Results parse_results(const std::string& data) {
+  Results results;
+  std::size_t at = 0;
+  const std::string record_tag = std::string(kRecordTag) + " ";
+  const std::string end_line = std::string(kEndTag) + "\n";
+  while (at < data.size()) {
+    if (data.compare(at, end_line.size(), end_line) == 0) {
+      results.finished = true;
+      at += end_line.size();
+      continue;
+    }
+    if (data.compare(at, record_tag.size(), record_tag) != 0) {
+      results.format_error = "unexpected bytes at offset " + std::to_string(at);
+      return results;
+    }
+    const std::size_t line_end = data.find('\n', at);
+    if (line_end == std::string::npos) {
+      results.format_error = "truncated record header";
+      return results;
+    }
+    char name[256] = {0};
+    char type_text[16] = {0};
+    unsigned long long count = 0;
+    const std::string header = data.substr(at, line_end - at);
+    Record record;
+    if (std::sscanf(header.c_str(), "@course-record %255s %15s %llu", name, type_text, &count) !=
+            3 ||
+        !parse_type(type_text, record.type)) {
+      results.format_error = "malformed record header '" + header + "'";
+      return results;
+    }
+    record.count = count;
+    const std::size_t payload = record.count * type_size(record.type);
+    const std::size_t begin = line_end + 1;
+    if (record.count > data.size() || begin + payload + 1 > data.size() ||
+        data[begin + payload] != '\n') {
+      results.format_error = "record '" + std::string(name) + "' is truncated";
+      return results;
+    }
+    record.bytes.assign(data.begin() + static_cast<std::ptrdiff_t>(begin),
+                        data.begin() + static_cast<std::ptrdiff_t>(begin + payload));
+    results.records[name] = std::move(record);
+    at = begin + payload + 1;
+  }
+  return results;
+}
+
+inline bool read_file(const std::string& path, std::string& contents) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return false;
+  contents.clear();
+  char buffer[1 << 16];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0) contents.append(buffer, got);
+  std::fclose(file);
+  return true;
+}
+
+}  // namespace course::check

@@ -1,0 +1,153 @@
+// The runner side of a check: the program that contains student code.
+//
+// An API exercise's main() (instructor-owned) starts like this:
+//
+//   int main(int argc, char** argv) {
+//     if (auto request = course::check::parse_case_request(argc, argv))
+//       return course::check::run_case(*request, run_check_case);
+//     ... the demo a student sees with `make run-NN` ...
+//   }
+//
+// run_check_case(request, results) computes what the case asks for with the
+// student's functions and puts the outputs into `results`. It decides nothing:
+// judge.hpp compares, in a process without student code (protocol.hpp says why).
+//
+// Include this header in exactly one translation unit of the program: it brings
+// the device-memory wrappers (device_memory_guard.hpp) with it.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "course/check/device_memory_guard.hpp"
+#include "course/check/protocol.hpp"
+
+namespace course::check {
+
+struct CaseRequest {
+  std::string name;
+  std::uint64_t seed = 0;
+  std::map<std::string, std::string> params;
+
+  const std::string& param(const std::string& key) const {
+    auto found = params.find(key);
+    if (found == params.end()) {
+      std::fprintf(stderr, "check protocol: case '%s' needs parameter '%s'\n", name.c_str(),
+                   key.c_str());
+      std::exit(2);
+    }
+    return found->second;
+  }
+  long long param_int(const std::string& key) const { return std::stoll(param(key)); }
+  double param_double(const std::string& key) const { return std::stod(param(key)); }
+};
+
+// Returns the case this invocation asks for, or nothing for an ordinary run.
+inline std::optional<CaseRequest> parse_case_request(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) != kCaseFlag) return std::nullopt;
+  CaseRequest request;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const std::string value = argv[i + 1];
+    if (flag == kCaseFlag) {
+      request.name = value;
+    } else if (flag == kSeedFlag) {
+      request.seed = std::stoull(value);
+    } else if (flag == kParamFlag) {
+      const auto equals = value.find('=');
+      if (equals == std::string::npos) continue;
+      request.params[value.substr(0, equals)] = value.substr(equals + 1);
+    }
+  }
+  return request;
+}
+
+// Writes records to the result file (protocol.hpp).
+class ResultWriter {
+ public:
+  ResultWriter() {
+    const char* path = std::getenv(kResultFileVariable);
+    if (path == nullptr || path[0] == '\0') {
+      std::fprintf(stderr, "%s is not set: check cases are run by the check program\n",
+                   kResultFileVariable);
+      std::exit(2);
+    }
+    file_ = std::fopen(path, "wb");
+    if (file_ == nullptr) {
+      std::perror(path);
+      std::exit(2);
+    }
+  }
+  ~ResultWriter() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  ResultWriter(const ResultWriter&) = delete;
+  ResultWriter& operator=(const ResultWriter&) = delete;
+
+  template <typename T>
+  void put(const std::string& name, const T* values, std::size_t count) {
+    std::fprintf(file_, "%s %s %s %zu\n", kRecordTag, name.c_str(), type_name(TypeOf<T>::value),
+                 count);
+    if (count > 0) std::fwrite(values, sizeof(T), count, file_);
+    std::fputc('\n', file_);
+    std::fflush(file_);
+  }
+  template <typename T>
+  void put(const std::string& name, const std::vector<T>& values) {
+    put(name, values.data(), values.size());
+  }
+  template <typename T>
+  void put_value(const std::string& name, T value) {
+    put(name, &value, 1);
+  }
+
+  void finish() {
+    std::fprintf(file_, "%s\n", kEndTag);
+    std::fflush(file_);
+  }
+
+ private:
+  std::FILE* file_ = nullptr;
+};
+
+inline void put_device_memory_report(ResultWriter& results) {
+  const DeviceMemoryReport report = finish_device_memory_accounting();
+  results.put_value(kLeakedBytesRecord, static_cast<std::int64_t>(report.leaked_bytes));
+  results.put_value(kLeakedAllocationsRecord,
+                    static_cast<std::int64_t>(report.leaked_allocations));
+  results.put_value(kOverrunRecord, static_cast<std::int64_t>(report.overruns.size()));
+  if (!report.overruns.empty()) {
+    const std::int64_t detail[2] = {static_cast<std::int64_t>(report.overruns[0].buffer_bytes),
+                                    static_cast<std::int64_t>(report.overruns[0].first_offset)};
+    results.put(kOverrunDetailRecord, detail, 2);
+  }
+}
+
+using CaseFunction = void (*)(const CaseRequest&, ResultWriter&);
+
+// Runs one case, adds the device-memory report, marks the end. The exit status
+// carries no verdict; 2 means the request itself was malformed.
+inline int run_case(const CaseRequest& request, CaseFunction run_check_case) {
+  ResultWriter results;
+  run_check_case(request, results);
+  put_device_memory_report(results);
+  results.finish();
+  // Destroying the context lets compute-sanitizer's leak check see what is left.
+  cudaDeviceReset();
+  return 0;
+}
+
+// For a case function that does not know the name it was given.
+[[noreturn]] inline void unknown_case(const CaseRequest& request) {
+  std::fprintf(stderr, "check protocol: unknown case '%s'\n", request.name.c_str());
+  std::exit(2);
+}
+
+}  // namespace course::check

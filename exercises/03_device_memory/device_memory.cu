@@ -1,0 +1,40 @@
+// Exercise 03 - device memory: allocate, copy in, transform, copy back, free.
+//
+// A kernel can only touch memory on the device, and the host can only touch its own:
+// every GPU computation starts by moving its inputs over and ends by moving its
+// results back. This file does that round trip for y = scale * x + offset.
+//
+// Build and run:  make 03 && make run-03
+// Check:          make check-03   (statement: exercises/03_device_memory/README.md)
+#include "course/errors.hpp"
+#include "device_memory.hpp"
+
+// ---------------------------------------------------------------------------
+// Kernel
+// ---------------------------------------------------------------------------
+__global__ void affine_kernel(const float* x, float* y, int n, float scale, float offset) {
+  // TODO(student): compute this thread's global index from blockIdx.x, blockDim.x and
+  // threadIdx.x; if it is inside the array, write y[i] = scale * x[i] + offset.
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Host function: the round trip
+// ---------------------------------------------------------------------------
+void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float offset) {
+  const size_t bytes = static_cast<size_t>(n) * sizeof(float);
+  float* device_x = nullptr;
+  float* device_y = nullptr;
+  // TODO(student):
+  //   1. allocate device_x and device_y with cudaMalloc (bytes each);
+  //   2. copy host_x into device_x (cudaMemcpyHostToDevice);
+  //   3. launch affine_kernel on enough blocks of kThreadsPerBlock threads to cover n
+  //      elements (launch nothing when n == 0: a grid of zero blocks is an error);
+  //   4. copy device_y back into host_y (cudaMemcpyDeviceToHost);
+  //   5. free device_x and device_y.
+  // Wrap every call in CUDA_CHECK(...) and follow the launch with CUDA_CHECK_LAUNCH().
+  (void)bytes;
+  (void)device_x;
+  (void)device_y;
+  // END TODO(student)
+}

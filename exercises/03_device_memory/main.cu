@@ -1,0 +1,79 @@
+// Exercise 03 - the program around the student's functions (instructor-owned).
+//
+// `make run-03` runs the demo: the seed course's example (64 values doubled on the
+// GPU and printed), then a larger run compared with the CPU. The check runs this
+// same program with --course-case to compute its cases (common/course/check/runner.hpp).
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "course/check/runner.hpp"
+#include "course/device_info.hpp"
+#include "course/verify.hpp"
+#include "device_memory.hpp"
+#include "workload.hpp"
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Check cases: compute, report, decide nothing.
+// ---------------------------------------------------------------------------
+void run_check_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  const int n = static_cast<int>(request.param_int("n"));
+  const float scale = static_cast<float>(request.param_double("scale"));
+  const float offset = static_cast<float>(request.param_double("offset"));
+  if (request.name == "affine_after_empty") {
+    // An empty call first: it must neither fail nor disturb the call after it.
+    std::vector<float> empty;
+    affine_on_gpu(empty.data(), empty.data(), 0, scale, offset);
+  } else if (request.name != "affine") {
+    course::check::unknown_case(request);
+  }
+  const std::vector<float> x = device_memory::make_input(n, request.seed);
+  std::vector<float> y(x.size());
+  course::poison(y.data(), y.size());
+  affine_on_gpu(x.data(), y.data(), n, scale, offset);
+  results.put("y", y);
+}
+
+// ---------------------------------------------------------------------------
+// Demo
+// ---------------------------------------------------------------------------
+int demo() {
+  course::print_device_banner();
+
+  // The seed course's example: 0, 1, ..., 63, doubled on the GPU.
+  const int small_n = 64;
+  std::vector<float> x(small_n), y(small_n);
+  for (int i = 0; i < small_n; ++i) x[i] = static_cast<float>(i);
+  course::poison(y.data(), y.size());
+  affine_on_gpu(x.data(), y.data(), small_n, 2.0f, 0.0f);
+  std::printf("y = 2 * x for x = 0..%d:\n", small_n - 1);
+  for (int i = 0; i < small_n; ++i) std::printf("%5g%s", y[i], (i % 16 == 15) ? "\n" : " ");
+
+  // A million random values, compared with the CPU.
+  const int large_n = 1 << 20;
+  const float scale = 1.5f, offset = -0.25f;
+  const std::vector<float> big_x = device_memory::make_input(large_n, 42);
+  std::vector<float> big_y(big_x.size());
+  course::poison(big_y.data(), big_y.size());
+  affine_on_gpu(big_x.data(), big_y.data(), large_n, scale, offset);
+  const std::vector<double> expected = device_memory::reference(big_x, scale, offset);
+  const course::Tolerance tolerance{1e-5, 1e-6};
+  const course::Comparison comparison =
+      course::compare(big_y.data(), expected.data(), expected.size(), tolerance);
+  std::printf("\n%s", course::describe(comparison, tolerance, "y = 1.5 x - 0.25, n = 2^20").c_str());
+  std::printf("(this compares with the CPU; `make check-03` grades every case)\n");
+  return comparison.ok() ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (auto request = course::check::parse_case_request(argc, argv)) {
+    return course::check::run_case(*request, run_check_case);
+  }
+  return demo();
+}

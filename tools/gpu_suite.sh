@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The GPU suite: on a machine with a GPU, configure for that GPU, build every
+# variant, run every test (compute-sanitizer runs included) and print a summary
+# table last. Logs go to $LOG_DIR (default build/gpu/logs).
+#
+#   tools/gpu_suite.sh                 # everything
+#   tools/gpu_suite.sh -R 03_          # extra arguments go to ctest
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$root/build/gpu}
+logs=${LOG_DIR:-$build/logs}
+jobs=${JOBS:-$(nproc)}
+test_jobs=${TEST_JOBS:-8}
+mkdir -p "$logs"
+
+if ! nvidia-smi -L >"$logs/nvidia-smi.txt" 2>&1; then
+  echo "gpu_suite: no GPU visible (nvidia-smi -L failed); the GPU tests would only skip" >&2
+fi
+cat "$logs/nvidia-smi.txt"
+
+echo "== configure ($build)"
+cmake -S "$root" -B "$build" -DCOURSE_MODE=instructor >"$logs/configure.log" 2>&1 \
+  || { tail -n 30 "$logs/configure.log"; echo "gpu_suite: configure failed" >&2; exit 1; }
+grep -E "CUDA architectures|compute-sanitizer" "$logs/configure.log"
+
+echo "== build (-j $jobs)"
+start=$(date +%s)
+cmake --build "$build" -j "$jobs" >"$logs/build.log" 2>&1 \
+  || { grep -E -B2 -A8 "error" "$logs/build.log" | head -n 60; echo "gpu_suite: build failed" >&2; exit 1; }
+echo "built in $(( $(date +%s) - start )) s"
+
+echo "== test (-j $test_jobs)"
+start=$(date +%s)
+ctest --test-dir "$build" -j "$test_jobs" --output-on-failure --output-junit "$logs/junit.xml" \
+  "$@" >"$logs/ctest.log" 2>&1
+ctest_status=$?
+echo "tested in $(( $(date +%s) - start )) s"
+grep -E "tests passed|Total Test time" "$logs/ctest.log"
+python3 "$root/tools/test_summary.py" "$logs/junit.xml"
+summary_status=$?
+[ "$ctest_status" -eq 0 ] && [ "$summary_status" -eq 0 ]
