@@ -34,13 +34,16 @@ inline bool within_tolerance(double got, double ref, Tolerance tol) {
 
 // ---------------------------------------------------------------------------
 // Poison: a bit pattern written into outputs before the call under test, so that
-// an element nobody wrote is recognised. Floats get a quiet NaN with a payload of
-// our own (arithmetic produces other NaNs); integers a value the exercises never
-// produce.
+// an element nobody wrote is recognised. One 32-bit word, repeated, serves every
+// type, so that device memory filled with it word by word reads as poison whatever
+// its type: as a float it is a quiet NaN with a payload of our own (arithmetic
+// produces other NaNs), as an int 2145299778, as a double about 1.8e307, values the
+// exercises never produce.
 // ---------------------------------------------------------------------------
-inline constexpr std::uint32_t kPoisonFloatBits = 0x7FDEAD42u;
-inline constexpr std::uint64_t kPoisonDoubleBits = 0x7FFDEAD0DEAD0042ull;
-inline constexpr std::int32_t kPoisonInt = static_cast<std::int32_t>(0xDEADBEEFu);
+inline constexpr std::uint32_t kPoisonWord = 0x7FDEAD42u;
+inline constexpr std::uint32_t kPoisonFloatBits = kPoisonWord;
+inline constexpr std::uint64_t kPoisonDoubleBits = (std::uint64_t{kPoisonWord} << 32) | kPoisonWord;
+inline constexpr std::int32_t kPoisonInt = static_cast<std::int32_t>(kPoisonWord);
 
 inline float poison_value(float) {
   float value;

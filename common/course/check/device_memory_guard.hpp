@@ -1,12 +1,15 @@
-// Guard zones and leak accounting for device memory allocated by code under test.
+// Poison, guard zones and leak accounting for device memory allocated by code under
+// test.
 //
 // The programs that run student code are linked with
 //   --wrap=cudaMalloc --wrap=cudaFree
-// so that the student's cudaMalloc/cudaFree land here first. Each allocation gets
-// a guard zone after it, filled with a known byte; cudaFree (or the end of the case)
-// reads the zone back. A kernel that writes past the end of its buffer - the missing
-// `if (i < n)` - changes the zone and is caught even without compute-sanitizer, and
-// an allocation still live at the end of a case is a leak.
+// so that the student's cudaMalloc/cudaFree land here first. Each allocation is
+// filled with the poison word (verify.hpp), so that an element no thread wrote
+// comes back to the host recognisably unwritten instead of as a plausible 0. It
+// gets a guard zone after it, filled with a known byte; cudaFree (or the end of the
+// case) reads the zone back. A kernel that writes past the end of its buffer - the
+// missing `if (i < n)` - changes the zone and is caught even without
+// compute-sanitizer, and an allocation still live at the end of a case is a leak.
 //
 // Include this header in exactly one translation unit of a program (runner.hpp does):
 // it defines the wrapper functions the linker looks for.
@@ -14,16 +17,48 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
 
+#include "course/verify.hpp"
+
+#ifndef __CUDACC__
+#error "device_memory_guard.hpp is compiled by nvcc, in the program's .cu driver"
+#endif
+
 namespace course::check {
 
 inline constexpr std::size_t kGuardBytes = 64 * 1024;  // > 1024 threads x 16-byte stores
 inline constexpr unsigned char kGuardByte = 0xA5;
+
+__global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint32_t value) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    words[i] = value;
+  }
+}
+
+// Fills a new allocation with the poison word (its last bytes, if the size is not a
+// multiple of 4, with the poison's first byte) and its guard zone with kGuardByte,
+// and waits, so that no stream of the code under test can overtake the fill.
+inline void poison_and_guard(void* buffer, std::size_t bytes) {
+  const std::size_t words = bytes / sizeof(std::uint32_t);
+  if (words > 0) {
+    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096));
+    fill_words_kernel<<<blocks, 256>>>(static_cast<std::uint32_t*>(buffer), words, kPoisonWord);
+  }
+  char* bytes_begin = static_cast<char*>(buffer);
+  if (bytes % sizeof(std::uint32_t) != 0) {
+    cudaMemset(bytes_begin + words * sizeof(std::uint32_t), kPoisonWord & 0xFF,
+               bytes % sizeof(std::uint32_t));
+  }
+  cudaMemset(bytes_begin + bytes, kGuardByte, kGuardBytes);
+  cudaDeviceSynchronize();  // an error here is the code under test's to report
+}
 
 struct Overrun {
   std::size_t buffer_bytes = 0;  // the size the code asked for
@@ -98,9 +133,7 @@ extern "C" cudaError_t __wrap_cudaMalloc(void** pointer, std::size_t bytes) {
   if (pointer == nullptr || bytes == 0) return __real_cudaMalloc(pointer, bytes);
   const cudaError_t status = __real_cudaMalloc(pointer, bytes + kGuardBytes);
   if (status != cudaSuccess) return status;
-  if (cudaMemset(static_cast<char*>(*pointer) + bytes, kGuardByte, kGuardBytes) != cudaSuccess) {
-    cudaGetLastError();
-  }
+  poison_and_guard(*pointer, bytes);
   DeviceMemoryLedger& ledger = device_memory_ledger();
   std::lock_guard<std::mutex> hold(ledger.lock);
   ledger.live[*pointer] = bytes;

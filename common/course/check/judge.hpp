@@ -78,7 +78,7 @@ struct Run {
 };
 
 inline std::string indent_excerpt(const std::string& text, std::size_t max_lines = 20,
-                                  const std::string& prefix = "         | ") {
+                                  const std::string& prefix = "  | ") {
   std::string out;
   std::size_t lines = 0, at = 0;
   while (at < text.size()) {
@@ -101,6 +101,9 @@ class CaseContext {
   const std::string& name() const { return name_; }
   // This case's seed: derived from the check's --seed and the case's name.
   std::uint64_t seed() const { return seed_; }
+  // True when every run goes through compute-sanitizer (whose own lines, starting
+  // with "=========", are then mixed into the program's output).
+  bool under_sanitizer() const { return options_.sanitizer_requested; }
 
   // Runs the program with arbitrary arguments (whole-program exercises). A run that
   // compute-sanitizer flags fails the case here; everything else is the caller's.
@@ -160,7 +163,9 @@ class CaseContext {
       } else if (run.child.exited && run.child.exit_code == 0) {
         hint("the program exited in the middle of the case: code under test must return to its "
              "caller, never call exit().");
-      } else if (run.child.output.find("cudaErrorInvalidConfiguration") != std::string::npos) {
+      } else if (run.child.output.find("call:  kernel launch") != std::string::npos &&
+                 (run.child.output.find("cudaErrorInvalidConfiguration") != std::string::npos ||
+                  run.child.output.find("cudaErrorInvalidValue") != std::string::npos)) {
         hint("invalid launch configuration: a grid needs at least one block (when n = 0, launch "
              "nothing) and a block at most 1024 threads.");
       } else if (!run.child.exited && run.child.started) {
@@ -303,10 +308,15 @@ class CaseContext {
     }
   }
 
+  // Indents every line of a message under its case's line.
   void add_line(const std::string& message) {
-    std::string text = message;
-    if (!text.empty() && text.back() == '\n') text.pop_back();
-    lines_ += "         " + text + "\n";
+    std::size_t at = 0;
+    while (at < message.size()) {
+      std::size_t end = message.find('\n', at);
+      if (end == std::string::npos) end = message.size();
+      lines_ += "         " + message.substr(at, end - at) + "\n";
+      at = end + 1;
+    }
   }
 
   const Options& options_;
