@@ -23,10 +23,9 @@ __global__ void affine_kernel(const float* x, float* y, int n, float scale, floa
 // ---------------------------------------------------------------------------
 void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float offset) {
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
-  float* device_x = nullptr;
-  float* device_y = nullptr;
   // TODO(student):
-  //   1. allocate device_x and device_y with cudaMalloc (bytes each);
+  //   1. declare float* device_x and device_y, and allocate them with cudaMalloc
+  //      (bytes each);
   //   2. copy host_x into device_x (cudaMemcpyHostToDevice);
   //   3. launch affine_kernel on enough blocks of kThreadsPerBlock threads to cover n
   //      elements (launch nothing when n == 0: a grid of zero blocks is an error);
@@ -34,7 +33,5 @@ void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float
   //   5. free device_x and device_y.
   // Wrap every call in CUDA_CHECK(...) and follow the launch with CUDA_CHECK_LAUNCH().
   (void)bytes;
-  (void)device_x;
-  (void)device_y;
   // END TODO(student)
 }

@@ -12,11 +12,11 @@
 // student's functions and puts the outputs into `results`. It decides nothing:
 // judge.hpp compares, in a process without student code (protocol.hpp says why).
 //
-// Include this header in exactly one translation unit of the program: it brings
-// the device-memory wrappers (device_memory_guard.hpp) with it.
+// Include this header in exactly one translation unit of the program: compiled by
+// nvcc it brings the device-memory wrappers (device_memory_guard.hpp) with it. The
+// course's own tests also compile it with a plain C++ compiler, for host-only
+// runners that prove the harness on machines without a GPU.
 #pragma once
-
-#include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -26,8 +26,13 @@
 #include <string>
 #include <vector>
 
-#include "course/check/device_memory_guard.hpp"
 #include "course/check/protocol.hpp"
+
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
+
+#include "course/check/device_memory_guard.hpp"
+#endif
 
 namespace course::check {
 
@@ -117,6 +122,7 @@ class ResultWriter {
   std::FILE* file_ = nullptr;
 };
 
+#ifdef __CUDACC__
 inline void put_device_memory_report(ResultWriter& results) {
   const DeviceMemoryReport report = finish_device_memory_accounting();
   results.put_value(kLeakedBytesRecord, static_cast<std::int64_t>(report.leaked_bytes));
@@ -129,6 +135,7 @@ inline void put_device_memory_report(ResultWriter& results) {
     results.put(kOverrunDetailRecord, detail, 2);
   }
 }
+#endif
 
 using CaseFunction = void (*)(const CaseRequest&, ResultWriter&);
 
@@ -137,10 +144,14 @@ using CaseFunction = void (*)(const CaseRequest&, ResultWriter&);
 inline int run_case(const CaseRequest& request, CaseFunction run_check_case) {
   ResultWriter results;
   run_check_case(request, results);
+#ifdef __CUDACC__
   put_device_memory_report(results);
   results.finish();
   // Destroying the context lets compute-sanitizer's leak check see what is left.
   cudaDeviceReset();
+#else
+  results.finish();
+#endif
   return 0;
 }
 

@@ -1,0 +1,37 @@
+// The fake exercise's check: two cases of five points, judged like any exercise,
+// except that it needs no GPU.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "fake_exercise.hpp"
+
+namespace {
+
+void check_sum(course::check::CaseContext& c, int n) {
+  const course::check::Run run = c.run_case("sum", {{"n", std::to_string(n)}});
+  if (!c.finished(run)) return;
+  std::int64_t got = 0;
+  if (!c.read_value(run, "sum", got)) return;
+  std::int64_t expected = 0;
+  for (int v : fake_exercise::make_input(n, c.seed())) expected += v;
+  if (got != expected) {
+    c.fail("sum: expected " + std::to_string(expected) + ", got " + std::to_string(got));
+    c.hint("every value must be added once.");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  course::check::Exercise exercise{
+      "00",
+      "harness",
+      {
+          {"small_sum", 5, [](course::check::CaseContext& c) { check_sum(c, 10); }},
+          {"large_sum", 5, [](course::check::CaseContext& c) { check_sum(c, 100000); }},
+      }};
+  exercise.needs_gpu = false;
+  return course::check::judge_main(argc, argv, exercise);
+}

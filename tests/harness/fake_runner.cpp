@@ -1,0 +1,26 @@
+// The fake exercise's program driver: the same runner protocol as an exercise's
+// main.cu, on the host only.
+#include <cstdint>
+#include <vector>
+
+#include "course/check/runner.hpp"
+#include "fake_exercise.hpp"
+
+namespace {
+
+void run_check_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  if (request.name != "sum") course::check::unknown_case(request);
+  const int n = static_cast<int>(request.param_int("n"));
+  const std::vector<int> values = fake_exercise::make_input(n, request.seed);
+  results.put_value("sum", static_cast<std::int64_t>(sum_of(values.data(), n)));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (auto request = course::check::parse_case_request(argc, argv)) {
+    return course::check::run_case(*request, run_check_case);
+  }
+  return 2;
+}

@@ -1,0 +1,118 @@
+// Unit tests of the check harness's pieces that need no GPU: the result-file
+// parser and the limits on child processes (time, output, crashes, exit codes).
+#include <string>
+
+#include "course/check/child_process.hpp"
+#include "course/check/results.hpp"
+#include "course/timers.hpp"
+#include "unit_test.hpp"
+
+using course::check::ChildLimits;
+using course::check::parse_results;
+using course::check::run_child;
+
+namespace {
+std::string record(const std::string& header, const std::string& payload) {
+  return header + "\n" + payload + "\n";
+}
+}  // namespace
+
+UNIT_TEST(results_parse_records_and_the_end_marker) {
+  const std::int32_t values[2] = {7, -3};
+  const std::string data =
+      record("@course-record counts i32 2", std::string(reinterpret_cast<const char*>(values), 8)) +
+      record("@course-record empty f32 0", "") + "@course-end\n";
+  const auto results = parse_results(data);
+  EXPECT_TRUE(results.format_error.empty());
+  EXPECT_TRUE(results.finished);
+  EXPECT_EQ(results.records.size(), std::size_t{2});
+  const auto counts = results.records.at("counts").values<std::int32_t>();
+  EXPECT_EQ(counts[1], -3);
+  EXPECT_EQ(results.records.at("empty").count, std::size_t{0});
+}
+
+UNIT_TEST(results_without_end_marker_are_unfinished) {
+  const auto results = parse_results(record("@course-record x f64 0", ""));
+  EXPECT_TRUE(results.format_error.empty());
+  EXPECT_TRUE(!results.finished);
+}
+
+UNIT_TEST(results_reject_garbage_truncation_and_lies_about_size) {
+  EXPECT_CONTAINS(parse_results("PASS\n@course-end\n").format_error, "unexpected bytes at offset 0");
+  EXPECT_CONTAINS(parse_results("@course-record y f32 4\nab").format_error, "truncated");
+  EXPECT_CONTAINS(parse_results("@course-record y f32 99999999999999\n").format_error, "truncated");
+  EXPECT_CONTAINS(parse_results("@course-record y q16 1\nabcd\n").format_error, "malformed");
+  EXPECT_CONTAINS(parse_results("@course-record y f32 1").format_error, "truncated record header");
+}
+
+UNIT_TEST(child_exit_status_and_output_are_collected) {
+  const auto result = run_child({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, {}, ChildLimits{});
+  EXPECT_TRUE(result.exited);
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_CONTAINS(result.output, "out\n");
+  EXPECT_CONTAINS(result.output, "err\n");
+  EXPECT_CONTAINS(result.describe_end(), "exited with status 3");
+}
+
+UNIT_TEST(child_gets_the_extra_environment) {
+  const auto result = run_child({"/bin/sh", "-c", "echo \"[$COURSE_X]\""}, {"COURSE_X=42"}, ChildLimits{});
+  EXPECT_EQ(result.output, std::string("[42]\n"));
+}
+
+UNIT_TEST(child_killed_by_a_signal_is_reported) {
+  const auto result = run_child({"/bin/sh", "-c", "kill -SEGV $$"}, {}, ChildLimits{});
+  EXPECT_TRUE(!result.exited);
+  EXPECT_EQ(result.signal, SIGSEGV);
+  EXPECT_CONTAINS(result.describe_end(), "killed by signal 11");
+}
+
+UNIT_TEST(child_over_its_time_limit_is_stopped_with_its_children) {
+  ChildLimits limits;
+  limits.timeout_seconds = 0.5;
+  course::WallTimer timer;
+  // The grandchild holds the output pipe: the check must not wait for it either.
+  const auto result = run_child({"/bin/sh", "-c", "sleep 30 & sleep 30"}, {}, limits);
+  EXPECT_TRUE(result.timed_out);
+  EXPECT_TRUE(timer.elapsed_ms() < 5000.0);
+  EXPECT_CONTAINS(result.describe_end(), "time limit exceeded");
+}
+
+UNIT_TEST(child_that_exits_while_a_grandchild_runs_on_is_not_waited_for) {
+  ChildLimits limits;
+  limits.timeout_seconds = 10.0;
+  course::WallTimer timer;
+  const auto result = run_child({"/bin/sh", "-c", "sleep 30 & echo done"}, {}, limits);
+  EXPECT_TRUE(result.exited);
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_TRUE(timer.elapsed_ms() < 5000.0);
+}
+
+UNIT_TEST(child_flooding_its_output_is_stopped) {
+  ChildLimits limits;
+  limits.output_kept_bytes = 1000;
+  limits.output_limit_bytes = 1 << 20;
+  const auto result = run_child({"/usr/bin/yes", "flood"}, {}, limits);
+  EXPECT_TRUE(result.output_limit_hit);
+  EXPECT_EQ(result.output.size(), std::size_t{1000});
+  EXPECT_TRUE(result.output_bytes > (1u << 20));
+  EXPECT_CONTAINS(result.describe_end(), "output limit exceeded");
+}
+
+UNIT_TEST(missing_program_cannot_start) {
+  const auto result = run_child({"/nonexistent/program"}, {}, ChildLimits{});
+  EXPECT_TRUE(result.exited);
+  EXPECT_EQ(result.exit_code, 127);
+  EXPECT_CONTAINS(result.output, "cannot execute /nonexistent/program");
+}
+
+UNIT_TEST(child_cannot_write_huge_files) {
+  ChildLimits limits;
+  limits.file_size_limit_bytes = 1 << 20;
+  const auto result = run_child(
+      {"/bin/sh", "-c", "f=$(mktemp); head -c 5000000 /dev/zero > \"$f\"; s=$?; rm -f \"$f\"; echo $s"},
+      {}, limits);
+  EXPECT_TRUE(result.exited);
+  EXPECT_TRUE(result.output != "0\n");  // head was stopped by SIGXFSZ
+}
+
+UNIT_TEST_MAIN()

@@ -1,0 +1,94 @@
+"""The course's exercises as the tools see them, read from each exercise's one
+course_exercise(...) call in exercises/NN_name/CMakeLists.txt.
+
+The CMake call is the single declaration of an exercise; CMake, the students'
+Makefile path (tools/student.py) and the repository checks all read it. Keywords
+take space-separated values up to the next keyword or the closing parenthesis.
+"""
+import os
+import re
+from dataclasses import dataclass, field
+
+KEYWORDS = ("NUMBER", "NAME", "STUDENT_FILES", "DRIVER", "CHECK", "POINTS", "LIBRARIES",
+            "MUTANTS", "SKELETON_SCORE")
+SINGLE_VALUED = ("NUMBER", "NAME", "DRIVER", "CHECK", "POINTS", "SKELETON_SCORE")
+
+
+@dataclass
+class Exercise:
+    number: str
+    name: str
+    folder: str                      # absolute path of exercises/NN_name
+    student_files: list
+    check: str
+    points: int
+    driver: str = ""
+    libraries: list = field(default_factory=list)
+    mutants: list = field(default_factory=list)
+
+    @property
+    def id(self):
+        return f"{self.number}_{self.name}"
+
+
+class ExerciseError(Exception):
+    pass
+
+
+def parse_call(text, source):
+    match = re.search(r"course_exercise\s*\((.*?)\)", text, re.S)
+    if not match:
+        raise ExerciseError(f"{source}: no course_exercise(...) call")
+    body = re.sub(r"#[^\n]*", "", match.group(1))
+    values = {}
+    current = None
+    for word in body.split():
+        if word in KEYWORDS:
+            current = word
+            values[current] = []
+        elif current is None:
+            raise ExerciseError(f"{source}: '{word}' before any keyword")
+        else:
+            values[current].append(word)
+    for key in ("NUMBER", "NAME", "STUDENT_FILES", "CHECK", "POINTS"):
+        if not values.get(key):
+            raise ExerciseError(f"{source}: {key} is missing")
+    for key in SINGLE_VALUED:
+        if key in values and len(values[key]) != 1:
+            raise ExerciseError(f"{source}: {key} takes one value")
+    return values
+
+
+def load(root):
+    """All exercises under root/exercises, sorted by number."""
+    exercises_dir = os.path.join(root, "exercises")
+    found = []
+    for entry in sorted(os.listdir(exercises_dir)):
+        cmake_file = os.path.join(exercises_dir, entry, "CMakeLists.txt")
+        if not os.path.isfile(cmake_file):
+            continue
+        with open(cmake_file, encoding="utf-8") as handle:
+            values = parse_call(handle.read(), cmake_file)
+        found.append(Exercise(
+            number=values["NUMBER"][0],
+            name=values["NAME"][0],
+            folder=os.path.join(exercises_dir, entry),
+            student_files=values["STUDENT_FILES"],
+            check=values["CHECK"][0],
+            points=int(values["POINTS"][0]),
+            driver=values.get("DRIVER", [""])[0],
+            libraries=values.get("LIBRARIES", []),
+            mutants=values.get("MUTANTS", []),
+        ))
+    return found
+
+
+def find(root, number):
+    """The exercise numbered `number` ('3' or '03'), or an ExerciseError naming those there are."""
+    exercises = load(root)
+    wanted = number.zfill(2)
+    for exercise in exercises:
+        if exercise.number == wanted:
+            return exercise
+    available = ", ".join(e.number for e in exercises) or "none"
+    raise ExerciseError(f"no exercise {number} (available: {available})")
