@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The students' path, end to end: `make NN` builds exercise NN's skeleton and
+# `make check-NN` runs its check, with nvcc alone (no CMake), into a scratch folder.
+#
+#   student_path.sh build NN   the program and the check compile (CPU-only test)
+#   student_path.sh check NN   the untouched skeleton's check fails case by case
+#                              (exit 77, skipped, where there is no GPU)
+set -u
+mode=$1
+number=$2
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export BUILD_DIR=$scratch
+
+case $mode in
+  build)
+    make -s -C "$root" "$number" || { echo "FAIL: make $number did not build"; exit 1; }
+    program=$(ls "$scratch"/"$number"_* 2>/dev/null | head -n 1)
+    [ -x "$program" ] || { echo "FAIL: make $number left no program in $scratch"; exit 1; }
+    echo "built $program"
+    ;;
+  check)
+    output=$(make -s -C "$root" "check-$number" 2>&1)
+    status=$?
+    echo "$output"
+    if grep -q "SKIPPED: check" <<<"$output"; then exit 77; fi
+    # make reports the check's failure as its own error status (2).
+    [ "$status" -ne 0 ] || { echo "FAIL: the skeleton's check passed"; exit 1; }
+    grep -q "^  FAIL" <<<"$output" || { echo "FAIL: no failing case was listed"; exit 1; }
+    grep -q "hint:" <<<"$output" || { echo "FAIL: no hint was printed"; exit 1; }
+    grep -q "^score: 0/" <<<"$output" || { echo "FAIL: the skeleton scored points"; exit 1; }
+    echo "the skeleton's check fails case by case, with hints, as it should"
+    ;;
+  *)
+    echo "usage: student_path.sh build|check NN" >&2
+    exit 2
+    ;;
+esac
