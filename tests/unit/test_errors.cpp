@@ -10,6 +10,9 @@
 #include "course/check/child_process.hpp"
 #include "course/errors.hpp"
 #include "course/errors_cublas.hpp"
+#include "course/errors_curand.hpp"
+#include "course/errors_cusparse.hpp"
+#include "course/errors_nvrtc.hpp"
 #include "unit_test.hpp"
 
 UNIT_TEST(message_names_family_call_place_error_and_text) {
@@ -86,6 +89,19 @@ UNIT_TEST(failed_cublas_check_names_the_status) {
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_CONTAINS(result.output, "cuBLAS error at ");
   EXPECT_CONTAINS(result.output, "error: CUBLAS_STATUS_INVALID_VALUE");
+}
+
+UNIT_TEST(every_library_family_prints_its_own_status_name) {
+  const auto nvrtc = in_child([] { NVRTC_CHECK(NVRTC_ERROR_COMPILATION); });
+  EXPECT_CONTAINS(nvrtc.output, "NVRTC error at ");
+  EXPECT_CONTAINS(nvrtc.output, "error: NVRTC_ERROR_COMPILATION\n");
+  const auto curand = in_child([] { CURAND_CHECK(CURAND_STATUS_LAUNCH_FAILURE); });
+  EXPECT_CONTAINS(curand.output, "cuRAND error at ");
+  EXPECT_CONTAINS(curand.output, "error: CURAND_STATUS_LAUNCH_FAILURE");
+  const auto cusparse = in_child([] { CUSPARSE_CHECK(CUSPARSE_STATUS_INVALID_VALUE); });
+  EXPECT_CONTAINS(cusparse.output, "cuSPARSE error at ");
+  EXPECT_CONTAINS(cusparse.output, "error: CUSPARSE_STATUS_INVALID_VALUE");
+  EXPECT_EQ(nvrtc.exit_code + curand.exit_code + cusparse.exit_code, 3);
 }
 
 UNIT_TEST(debug_sync_switch_reads_the_environment) {
