@@ -1,0 +1,231 @@
+// Exercise 04 - the check. Runs the student's program case by case and compares
+// what it reports with a double-precision reference computed here. Contains no
+// student code.
+//
+//   make check-04                          (students)
+//   build/.../check_04 --program PROGRAM   (instructors; --help lists the options)
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+
+// heavy() in float is a sum of kHeavyTerms = 24 terms, each after about eight roundings
+// (x / k, sinf, expf, sqrtf, the products, 1 + s * s and the division). glibc's sinf and
+// expf are within 1 ulp, CUDA's within 2, and nvcc fuses some products into FMAs, so
+// the CPU and the GPU differ by a few ulp per term. Every term that matters has the
+// sign of x (the first term changes sign for |x| > pi, but there exp(-x^2 / 2) keeps it
+// below 2e-4 while |y| > 5), so nothing cancels and the error stays relative to |y|:
+// at most about (24 additions + 8 roundings) * 2^-24 |y| ~ 2e-6 |y|. rtol = 1e-5 leaves
+// a factor 5 on that bound (a simulation with every sinf and expf off by 2 ulp used 5%
+// of the tolerance); atol only matters near x = 0, where y ~ 3.8 x and both are 0 at
+// x = 0. A term too many or too few changes y by 1% or more, a thousand times rtol.
+constexpr course::Tolerance kTolerance{1e-6, 1e-5};
+
+const std::string kFormulaHint = "each element must be heavy(x[i]) = the sum over k = 1 .. " +
+                                 std::to_string(kHeavyTerms) + " of g(x[i] / k), in float with "
+                                 "sinf, expf and sqrtf (the formula is in cpu_vs_gpu.hpp).";
+const std::string kBlockSizeHint = "the launch must use threads_per_block threads per block: the "
+                                   "number the block count was computed with.";
+
+// The threads per block of the cases that do not test the block size.
+constexpr int kDefaultThreads = 256;
+
+// heavy() in double precision: the same formula, rounded far less.
+double heavy_reference(double x) {
+  double sum = 0.0;
+  for (int k = 1; k <= kHeavyTerms; ++k) {
+    const double s = x / k;
+    const double w = std::sin(s) * std::exp(-0.5 * s * s) / std::sqrt(1.0 + s * s);
+    sum += (w >= 0.0) ? w : kNegativeTermWeight * w;
+  }
+  return sum;
+}
+
+std::vector<double> reference(int n, std::uint64_t seed) {
+  const std::vector<float> x = cpu_vs_gpu::make_input(n, seed);
+  std::vector<double> y(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = heavy_reference(x[i]);
+  return y;
+}
+
+// A host output (main.cu's GuardedOutput) is followed by poisoned elements that no
+// call may write.
+bool expect_guard_untouched(CaseContext& c, const Run& run, const std::string& name,
+                            const std::string& function, const std::string& fix) {
+  std::int64_t guard_writes = 0;
+  if (!c.read_value(run, name + ".guard_writes", guard_writes)) return false;
+  if (guard_writes == 0) return true;
+  c.fail(function + " wrote " + std::to_string(guard_writes) +
+         " element(s) past the end of its output '" + name + "' on the host");
+  c.hint(fix);
+  return false;
+}
+
+std::vector<std::pair<std::string, std::string>> gpu_params(int n, int threads_per_block) {
+  return {{"n", std::to_string(n)}, {"threads_per_block", std::to_string(threads_per_block)}};
+}
+
+bool expect_gpu_guard_untouched(CaseContext& c, const Run& run) {
+  return expect_guard_untouched(c, run, "y", "heavy_on_gpu",
+                                "copy back n * sizeof(float) bytes into host_y, no more.");
+}
+
+// The values and the host guard of one heavy_on_gpu output.
+bool expect_gpu_output(CaseContext& c, const Run& run, int n, const std::string& wrong_hint) {
+  return expect_gpu_guard_untouched(c, run) &&
+         c.expect_array<float>(run, "y", reference(n, c.seed()), kTolerance, wrong_hint);
+}
+
+// One heavy_on_gpu call (after an empty one for kind "gpu_after_empty").
+bool check_gpu(CaseContext& c, int n, int threads_per_block, const std::string& kind = "gpu",
+               const std::string& wrong_hint = kFormulaHint) {
+  const Run run = c.run_case(kind, gpu_params(n, threads_per_block));
+  bool ok = c.finished(run);
+  if (ok && kind == "gpu_after_empty") {
+    ok = expect_guard_untouched(c, run, "empty_y", "heavy_on_gpu with n = 0",
+                                "with n = 0 there is nothing to copy: return at once.");
+  }
+  ok = ok && expect_gpu_output(c, run, n, wrong_hint);
+  if (!ok) {
+    c.note("(heavy_on_gpu with n = " + std::to_string(n) + ", threads_per_block = " +
+           std::to_string(threads_per_block) + ")");
+  }
+  return ok;
+}
+
+bool check_cpu(CaseContext& c, int n) {
+  const Run run = c.run_case("cpu", {{"n", std::to_string(n)}});
+  if (!c.finished(run)) return false;
+  if (!expect_guard_untouched(c, run, "y", "heavy_on_cpu",
+                              "the CPU loop must stop before i = n: for (i = 0; i < n; ++i).")) {
+    return false;
+  }
+  return c.expect_array<float>(run, "y", reference(n, c.seed()), kTolerance, kFormulaHint);
+}
+
+// ---------------------------------------------------------------------------
+// The time heavy_on_gpu returns
+// ---------------------------------------------------------------------------
+
+// Large enough that the kernel runs for a good fraction of a millisecond even on an
+// H200, while a launch returns in microseconds; not a multiple of any block size.
+constexpr int kTimingElements = (1 << 24) + 43;
+// The runner times the same kernel on the same input with events (its fastest of
+// several launches, before and after the student's call); an honest measurement of one
+// launch is about as long, never four times shorter.
+constexpr double kShortestHonestShare = 0.25;
+
+void check_kernel_time(CaseContext& c) {
+  const Run run = c.run_case("gpu_timing", gpu_params(kTimingElements, kDefaultThreads));
+  if (!c.finished(run)) return;
+  double kernel_ms = 0.0, call_ms = 0.0, reference_ms = 0.0;
+  if (!c.read_value(run, "kernel_ms", kernel_ms) || !c.read_value(run, "call_ms", call_ms) ||
+      !c.read_value(run, "reference_kernel_ms", reference_ms)) {
+    return;
+  }
+  // The values of this large output are graded by the other cases; here it must at
+  // least have been computed everywhere, so that the time is that of the whole kernel.
+  if (!expect_gpu_guard_untouched(c, run)) return;
+  const auto found = run.results.records.find("y");
+  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
+      found->second.count != static_cast<std::size_t>(kTimingElements)) {
+    c.fail("the program reported no output 'y' of " + std::to_string(kTimingElements) + " floats");
+    return;
+  }
+  std::size_t unwritten = 0;
+  for (const float value : found->second.values<float>()) {
+    if (course::is_poison(value)) ++unwritten;
+  }
+  if (unwritten > 0) {
+    c.fail("heavy_on_gpu left " + std::to_string(unwritten) + " of " +
+           std::to_string(kTimingElements) + " elements of y unwritten: this is not the time "
+           "of the whole computation");
+    c.hint("the other cases say what is missing; this one needs every element computed.");
+    return;
+  }
+
+  const std::string reported = "heavy_on_gpu returned " + course::format_number(kernel_ms) + " ms";
+  if (!std::isfinite(kernel_ms) || kernel_ms <= 0.0) {
+    c.fail(reported + " for " + std::to_string(kTimingElements) +
+           " elements: a kernel time must be a positive number of milliseconds");
+    c.hint("time the kernel with a course::EventTimer: start() before the launch, stop() after "
+           "it, and return elapsed_ms().");
+  } else if (kernel_ms > call_ms) {
+    c.fail(reported + ", more than the " + course::format_number(call_ms) +
+           " ms the whole call took (measured by the check around it)");
+    c.hint("return the kernel's own time in milliseconds (elapsed_ms() of one launch), not "
+           "microseconds nor a total over several calls.");
+  } else if (kernel_ms < kShortestHonestShare * reference_ms) {
+    c.fail(reported + " for a kernel whose fastest launch, timed by the check with CUDA "
+           "events, took " + course::format_number(reference_ms) + " ms");
+    c.hint("the launch returns before the kernel ends: a host clock read right after it "
+           "measures the launch, not the kernel. Record CUDA events around the kernel and read "
+           "elapsed_ms(), which waits for the stop event.");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The cases
+// ---------------------------------------------------------------------------
+
+// A size and a block size the student has not seen: drawn from the seed, so graders
+// change them with --seed.
+constexpr int kHiddenMaxElements = 2000000;
+constexpr int kHiddenBlockSizes[] = {32, 64, 128, 256, 512, 1024};
+constexpr std::uint64_t kHiddenShapeSalt = 4;
+
+void check_hidden(CaseContext& c) {
+  // A stream of its own, apart from the one that draws the inputs from the same seed.
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
+  const int n = static_cast<int>(rng.uniform_int(1, kHiddenMaxElements));
+  const int block_size_count = static_cast<int>(std::size(kHiddenBlockSizes));
+  const int threads_per_block = kHiddenBlockSizes[rng.uniform_int(0, block_size_count - 1)];
+  check_gpu(c, n, threads_per_block);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  course::check::Exercise exercise{
+      "04",
+      "cpu_vs_gpu",
+      {
+          {"cpu_loop_on_its_own", 2, [](CaseContext& c) { check_cpu(c, 100003); }},
+          {"n_is_one", 1, [](CaseContext& c) { check_gpu(c, 1, kDefaultThreads); }},
+          {"n_zero_then_1000", 2,
+           [](CaseContext& c) { check_gpu(c, 1000, kDefaultThreads, "gpu_after_empty"); }},
+          {"n_255_smaller_than_a_block", 1,
+           [](CaseContext& c) { check_gpu(c, 255, kDefaultThreads); }},
+          {"n_256_exactly_one_block", 1,
+           [](CaseContext& c) { check_gpu(c, 256, kDefaultThreads); }},
+          {"n_257_one_past_a_block", 2,
+           [](CaseContext& c) { check_gpu(c, 257, kDefaultThreads); }},
+          {"three_million_and_17", 2,
+           [](CaseContext& c) { check_gpu(c, 3000017, kDefaultThreads); }},
+          {"blocks_of_128_odd_n", 1,
+           [](CaseContext& c) { check_gpu(c, 100001, 128, "gpu", kBlockSizeHint); }},
+          {"blocks_of_1024_odd_n", 2,
+           [](CaseContext& c) { check_gpu(c, 1000003, 1024, "gpu", kBlockSizeHint); }},
+          {"hidden_size_from_seed", 2, check_hidden},
+          {"kernel_time_is_plausible", 2, check_kernel_time},
+          {"frees_its_device_memory", 2,
+           [](CaseContext& c) {
+             const int n = 1 << 20;
+             const Run run = c.run_case("gpu", gpu_params(n, kDefaultThreads));
+             if (c.finished(run) && expect_gpu_output(c, run, n, kFormulaHint)) {
+               c.expect_no_leak(run);
+             }
+           }},
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}

@@ -1,0 +1,275 @@
+// Exercise 04 - the program around the student's functions (instructor-owned).
+//
+// `make run-04` runs the demo: heavy() on the CPU and on the GPU for sizes from a
+// thousand to ten million elements, with the CPU time, the kernel time, the speedup,
+// the time of the whole GPU call (allocations and transfers included), and the
+// kernel's effective bandwidth against the copy ceiling measured in the same run.
+// The check runs this same program with --course-case to compute its cases
+// (common/course/check/runner.hpp).
+//
+// Build and run:  make 04 && make run-04   (blocks of 128 threads: make run-04 ARGS=128)
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "course/bench.hpp"
+#include "course/check/runner.hpp"
+#include "course/device_info.hpp"
+#include "course/timers.hpp"
+#include "course/verify.hpp"
+#include "cpu_vs_gpu.hpp"
+#include "workload.hpp"
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Host outputs with a guard zone
+// ---------------------------------------------------------------------------
+
+// The harness guards the device buffers the student allocates; host outputs get their
+// guard here: poisoned elements after the n a call may write, so that a loop that runs
+// one step too far (i <= n) is reported instead of quietly corrupting the heap.
+constexpr std::size_t kHostGuardElements = 64;
+
+class GuardedOutput {
+ public:
+  explicit GuardedOutput(int n)
+      : n_(static_cast<std::size_t>(n)), storage_(n_ + kHostGuardElements) {
+    course::poison(storage_.data(), storage_.size());
+  }
+  float* data() { return storage_.data(); }
+
+  // Puts the n outputs as record `name`, and as `name`.guard_writes the number of guard
+  // elements the call overwrote.
+  void report(course::check::ResultWriter& results, const std::string& name) const {
+    results.put(name, storage_.data(), n_);
+    const auto guard_writes = std::count_if(storage_.begin() + static_cast<std::ptrdiff_t>(n_),
+                                            storage_.end(),
+                                            [](float value) { return !course::is_poison(value); });
+    results.put_value(name + ".guard_writes", static_cast<std::int64_t>(guard_writes));
+  }
+
+ private:
+  std::size_t n_;
+  std::vector<float> storage_;
+};
+
+// ---------------------------------------------------------------------------
+// The check's own timing of the student's kernel
+// ---------------------------------------------------------------------------
+
+// Launches before the timed ones: the first launch loads the module (lazy loading)
+// and the clocks may still be rising.
+constexpr int kReferenceWarmupLaunches = 5;
+constexpr int kReferenceTimedLaunches = 10;
+
+// Device copies of one input, on which the runner launches heavy_kernel itself with
+// events around each launch. Its fastest launch is a floor that a time the student's
+// heavy_on_gpu reports for the same kernel cannot honestly be far below.
+class ReferenceTiming {
+ public:
+  ReferenceTiming(const std::vector<float>& x, int threads_per_block)
+      : n_(static_cast<int>(x.size())), threads_per_block_(threads_per_block) {
+    const std::size_t bytes = x.size() * sizeof(float);
+    CUDA_CHECK(cudaMalloc(&device_x_, bytes));
+    CUDA_CHECK(cudaMalloc(&device_y_, bytes));
+    CUDA_CHECK(cudaMemcpy(device_x_, x.data(), bytes, cudaMemcpyHostToDevice));
+  }
+  ~ReferenceTiming() {
+    cudaFree(device_x_);
+    cudaFree(device_y_);
+  }
+  ReferenceTiming(const ReferenceTiming&) = delete;
+  ReferenceTiming& operator=(const ReferenceTiming&) = delete;
+
+  double fastest_kernel_ms() {
+    const int blocks = (n_ + threads_per_block_ - 1) / threads_per_block_;
+    const course::TimingStats stats = course::time_device(
+        [&] {
+          heavy_kernel<<<blocks, threads_per_block_>>>(device_x_, device_y_, n_);
+          CUDA_CHECK_LAUNCH();
+        },
+        kReferenceWarmupLaunches, kReferenceTimedLaunches);
+    return stats.min_ms;
+  }
+
+ private:
+  int n_;
+  int threads_per_block_;
+  float* device_x_ = nullptr;
+  float* device_y_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------
+// Check cases: compute, report, decide nothing.
+// ---------------------------------------------------------------------------
+void run_check_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  const int n = static_cast<int>(request.param_int("n"));
+  const std::vector<float> x = cpu_vs_gpu::make_input(n, request.seed);
+  GuardedOutput y(n);
+
+  if (request.name == "cpu") {
+    heavy_on_cpu(x.data(), y.data(), n);
+    y.report(results, "y");
+    return;
+  }
+
+  const int threads_per_block = static_cast<int>(request.param_int("threads_per_block"));
+  if (request.name == "gpu_timing") {
+    // The runner's own measurements come before and after the student's call, so that
+    // neither a cold start nor clocks still rising can make the floor too high.
+    ReferenceTiming reference(x, threads_per_block);
+    const double fastest_before_ms = reference.fastest_kernel_ms();
+    const course::WallTimer call_timer;
+    const float kernel_ms = heavy_on_gpu(x.data(), y.data(), n, threads_per_block);
+    const double call_ms = call_timer.elapsed_ms();
+    const double fastest_after_ms = reference.fastest_kernel_ms();
+    results.put_value("kernel_ms", static_cast<double>(kernel_ms));
+    results.put_value("call_ms", call_ms);
+    results.put_value("reference_kernel_ms", std::min(fastest_before_ms, fastest_after_ms));
+    y.report(results, "y");
+    return;
+  }
+  if (request.name == "gpu_after_empty") {
+    // An empty call first: it must neither fail nor disturb the call after it.
+    const std::vector<float> no_input;
+    GuardedOutput no_output(0);
+    heavy_on_gpu(no_input.data(), no_output.data(), 0, threads_per_block);
+    no_output.report(results, "empty_y");
+  } else if (request.name != "gpu") {
+    course::check::unknown_case(request);
+  }
+  heavy_on_gpu(x.data(), y.data(), n, threads_per_block);
+  y.report(results, "y");
+}
+
+// ---------------------------------------------------------------------------
+// Demo
+// ---------------------------------------------------------------------------
+
+constexpr std::uint64_t kDemoSeed = 42;
+// From launch-bound to well past the point where the GPU is full; the last size is
+// not a multiple of any block size.
+constexpr int kDemoSizes[] = {1000, 100000, 1000000, 10000019};
+// The CPU loop takes about a third of a microsecond per element: repeat small sizes
+// for a stable median, but never spend more than this many elements per size.
+constexpr int kCpuElementsPerSize = 3000000;
+constexpr int kMaxRepetitions = 5;
+constexpr int kGpuRepetitions = 5;
+// The demo's optional argument is the block size (`make run-04 ARGS=128`), at most this.
+constexpr int kMaxThreadsPerBlock = 1024;
+
+struct DemoRow {
+  int n = 0;
+  double cpu_ms = 0.0;
+  double kernel_ms = 0.0;  // the median of what heavy_on_gpu returned
+  double call_ms = 0.0;    // the median wall time of the whole heavy_on_gpu call
+};
+
+// "12.3x", or "-" when the time below it is not a positive number.
+std::string speedup_text(double cpu_ms, double gpu_ms) {
+  if (!(gpu_ms > 0.0)) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1fx", cpu_ms / gpu_ms);
+  return text;
+}
+
+int demo(int threads_per_block) {
+  course::print_device_banner();
+  const double ceiling_gbps = course::measure_copy_ceiling_gbps();
+
+  std::printf("\ny[i] = heavy(x[i]), %d terms per element; GPU blocks of %d threads\n",
+              kHeavyTerms, threads_per_block);
+  std::printf("speedup = CPU / GPU kernel; with transfers = CPU / whole GPU call "
+              "(cudaMalloc + copy in + kernel + copy back + cudaFree)\n\n");
+  std::printf("%10s %12s %12s %9s %14s %16s\n", "n", "CPU ms", "kernel ms", "speedup",
+              "GPU call ms", "with transfers");
+
+  std::vector<DemoRow> rows;
+  std::vector<float> last_cpu_y, last_gpu_y;
+  for (const int n : kDemoSizes) {
+    const std::vector<float> x = cpu_vs_gpu::make_input(n, kDemoSeed);
+    std::vector<float> cpu_y(x.size()), gpu_y(x.size());
+    course::poison(cpu_y.data(), cpu_y.size());
+    course::poison(gpu_y.data(), gpu_y.size());
+
+    DemoRow row;
+    row.n = n;
+    const int cpu_repetitions = std::clamp(kCpuElementsPerSize / n, 1, kMaxRepetitions);
+    row.cpu_ms = course::time_host([&] { heavy_on_cpu(x.data(), cpu_y.data(), n); }, 0,
+                                   cpu_repetitions)
+                     .median_ms;
+
+    // One untimed call first: the first launch of a kernel loads its module.
+    heavy_on_gpu(x.data(), gpu_y.data(), n, threads_per_block);
+    std::vector<double> kernel_samples;
+    row.call_ms = course::time_host(
+                      [&] {
+                        kernel_samples.push_back(
+                            heavy_on_gpu(x.data(), gpu_y.data(), n, threads_per_block));
+                      },
+                      0, kGpuRepetitions)
+                      .median_ms;
+    row.kernel_ms = course::median(kernel_samples);
+
+    std::printf("%10d %12.3f %12.4f %9s %14.3f %16s\n", n, row.cpu_ms, row.kernel_ms,
+                speedup_text(row.cpu_ms, row.kernel_ms).c_str(), row.call_ms,
+                speedup_text(row.cpu_ms, row.call_ms).c_str());
+    std::fflush(stdout);
+    rows.push_back(row);
+    last_cpu_y = std::move(cpu_y);
+    last_gpu_y = std::move(gpu_y);
+  }
+
+  // One float read and one written per element: far below the copy ceiling, the
+  // kernel is bound by its arithmetic, not by memory.
+  std::printf("\nThe kernel's effective bandwidth:\n");
+  for (const DemoRow& row : rows) {
+    const double bytes = static_cast<double>(row.n) * sizeof(float);
+    std::printf("  %s\n", course::bandwidth_report("n = " + std::to_string(row.n), bytes, bytes,
+                                                   row.kernel_ms, ceiling_gbps)
+                              .c_str());
+  }
+
+  // The CPU and the GPU round differently (the GPU's sinf and expf, fused multiply-adds):
+  // most elements agree to the bit, the others by a few ulp.
+  const std::size_t n = last_gpu_y.size();
+  const course::Comparison gpu_against_cpu =
+      course::compare(last_gpu_y.data(), last_cpu_y.data(), n, course::kExact);
+  const course::Comparison cpu_against_gpu =
+      course::compare(last_cpu_y.data(), last_gpu_y.data(), n, course::kExact);
+  std::printf("\nn = %zu: %zu of %zu elements differ between the CPU and the GPU, "
+              "by at most %.3g\n",
+              n, gpu_against_cpu.wrong, n, gpu_against_cpu.max_abs_error);
+  if (gpu_against_cpu.unwritten > 0 || cpu_against_gpu.unwritten > 0) {
+    std::printf("elements never written: %zu by the GPU, %zu by the CPU\n",
+                gpu_against_cpu.unwritten, cpu_against_gpu.unwritten);
+  }
+  std::printf("(`make check-04` grades every case against a double-precision reference)\n");
+  return (gpu_against_cpu.unwritten == 0 && cpu_against_gpu.unwritten == 0) ? EXIT_SUCCESS
+                                                                        : EXIT_FAILURE;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (auto request = course::check::parse_case_request(argc, argv)) {
+    return course::check::run_case(*request, run_check_case);
+  }
+  int threads_per_block = kDefaultThreadsPerBlock;
+  if (argc > 1) {
+    char* end = nullptr;
+    const long requested = std::strtol(argv[1], &end, 10);
+    if (argc > 2 || *end != '\0' || requested < 1 || requested > kMaxThreadsPerBlock) {
+      std::fprintf(stderr, "usage: %s [threads_per_block, 1 to %d; default %d]\n", argv[0],
+                   kMaxThreadsPerBlock, kDefaultThreadsPerBlock);
+      return 2;
+    }
+    threads_per_block = static_cast<int>(requested);
+  }
+  return demo(threads_per_block);
+}
