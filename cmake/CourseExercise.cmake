@@ -10,6 +10,7 @@
 #     LIBRARIES cublas openblas ...      # short names: cublas openblas nvrtc cuda curand cusparse openmp
 #     MUTANTS no_bounds_check ...        # tests/mutants/NN_name/<mutant>.mutant
 #     SKELETON_SCORE 0                   # what the untouched skeleton scores (default 0)
+#     EXCLUSIVE_GPU                      # its checks time kernels: never share the GPU
 #   )
 #
 # It builds the check and one program per variant, and registers their tests:
@@ -51,7 +52,7 @@ function(_course_link_libraries target)
 endfunction()
 
 function(course_exercise)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "EXCLUSIVE_GPU" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE"
                         "STUDENT_FILES;LIBRARIES;MUTANTS")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
@@ -112,6 +113,10 @@ function(course_exercise)
       SKIP_RETURN_CODE 77
       TIMEOUT ${T_TIMEOUT}
       LABELS "exercise=${EX_NUMBER};variant=${variant};aspect=${aspect};gpu;points=${EX_POINTS};${T_LABELS}")
+    if(EX_EXCLUSIVE_GPU)
+      # Timings are ratios taken in one run, but a neighbour on the GPU still skews them.
+      set_tests_properties(${name} PROPERTIES RESOURCE_LOCK gpu)
+    endif()
   endfunction()
 
   set(student_sources "")

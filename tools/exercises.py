@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 KEYWORDS = ("NUMBER", "NAME", "STUDENT_FILES", "DRIVER", "CHECK", "POINTS", "LIBRARIES",
-            "MUTANTS", "SKELETON_SCORE")
+            "MUTANTS", "SKELETON_SCORE", "EXCLUSIVE_GPU")
 SINGLE_VALUED = ("NUMBER", "NAME", "DRIVER", "CHECK", "POINTS", "SKELETON_SCORE")
 
 

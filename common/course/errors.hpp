@@ -38,9 +38,11 @@ inline std::string format_api_error(const char* api_family, const char* call, co
 [[noreturn]] inline void exit_on_api_error(const char* api_family, const char* call,
                                            const char* file, int line, const char* error_name,
                                            const char* error_text) {
+  // What the program printed before the error must come out before it, also when
+  // both streams are captured into one.
+  std::fflush(stdout);
   std::fputs(format_api_error(api_family, call, file, line, error_name, error_text).c_str(),
              stderr);
-  std::fflush(stdout);
   std::exit(EXIT_FAILURE);
 }
 

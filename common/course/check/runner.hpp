@@ -143,6 +143,9 @@ using CaseFunction = void (*)(const CaseRequest&, ResultWriter&);
 // carries no verdict; 2 means the request itself was malformed.
 inline int run_case(const CaseRequest& request, CaseFunction run_check_case) {
   ResultWriter results;
+#ifdef __CUDACC__
+  start_device_memory_accounting();
+#endif
   run_check_case(request, results);
 #ifdef __CUDACC__
   put_device_memory_report(results);
