@@ -51,7 +51,6 @@ constexpr double kMemoryToleranceGiB = 0.01;
 // An empty CUDA_VISIBLE_DEVICES hides every GPU from the CUDA runtime of the child.
 const std::vector<std::string> kHideEveryDevice = {"CUDA_VISIBLE_DEVICES="};
 // compute-sanitizer starts each of its own lines with this.
-const std::string kSanitizerLinePrefix = "=========";
 // What CUDA_CHECK prints (course/errors.hpp) when it stops on cudaGetDeviceCount.
 const std::string kCheckedDeviceCountCall = "call:  cudaGetDeviceCount";
 
@@ -86,21 +85,6 @@ std::string lowercase(std::string text) {
 }
 
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
-
-// The program's own lines as printed (indentation kept, trailing blanks and '\r'
-// dropped), without compute-sanitizer's lines or blank ones. Matching trims them.
-std::vector<std::string> program_lines(const std::string& output) {
-  std::vector<std::string> lines;
-  std::size_t at = 0;
-  while (at < output.size()) {
-    std::size_t end = output.find('\n', at);
-    if (end == std::string::npos) end = output.size();
-    const std::string line = trim_right(output.substr(at, end - at));
-    if (!trim(line).empty() && !starts_with(line, kSanitizerLinePrefix)) lines.push_back(line);
-    at = end + 1;
-  }
-  return lines;
-}
 
 std::string join_lines(const std::vector<std::string>& lines) {
   std::string text;
@@ -223,7 +207,7 @@ const DeviceBlock* find_block(const std::vector<DeviceBlock>& blocks, int index)
 void report_bad_end(CaseContext& c, const Run& run, const std::string& setting,
                     int wanted_status) {
   const ChildResult& child = run.child;
-  const std::vector<std::string> lines = program_lines(child.output);
+  const std::vector<std::string> lines = course::check::program_lines(child.output);
   c.fail(setting + ", the program " + child.describe_end() + "; expected it to end with status " +
          std::to_string(wanted_status) + "\n" + describe_output(lines));
   if (child.timed_out) {
@@ -254,7 +238,7 @@ std::optional<std::vector<std::string>> run_with_devices(CaseContext& c) {
     report_bad_end(c, run, "with every device visible", EXIT_SUCCESS);
     return std::nullopt;
   }
-  return program_lines(run.child.output);
+  return course::check::program_lines(run.child.output);
 }
 
 // Runs the program and hands each true device's block to `check_block`; a device with
@@ -500,7 +484,7 @@ void check_no_device(CaseContext& c) {
     report_bad_end(c, run, setting, kExitNoDevice);
     return;
   }
-  const std::vector<std::string> lines = program_lines(child.output);
+  const std::vector<std::string> lines = course::check::program_lines(child.output);
   const std::string message = first_line_starting_with(lines, kNoDevicePrefix);
   bool ok = true;
   if (message.empty()) {

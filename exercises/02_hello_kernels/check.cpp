@@ -26,8 +26,6 @@ constexpr std::string_view kHelloFormat = "Hello from block B, thread T, global 
 // A line that starts like this is a hello line and must follow the format exactly;
 // every other line (a header, an error message) is the program's own business.
 constexpr std::string_view kHelloStart = "Hello from";
-// compute-sanitizer's own lines, mixed into the output when the check runs under it.
-constexpr std::string_view kSanitizerStart = "=========";
 
 constexpr int kExitSuccess = 0;
 constexpr int kExitCudaError = 1;  // what CUDA_CHECK and CUDA_CHECK_LAUNCH exit with
@@ -173,13 +171,8 @@ std::string_view trim(std::string_view text) {
 
 Output read_output(const std::string& text) {
   Output output;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    const std::string_view line = trim(std::string_view(text).substr(at, end - at));
-    at = end + 1;
-    if (line.empty() || line.substr(0, kSanitizerStart.size()) == kSanitizerStart) continue;
+  for (const std::string& printed : course::check::program_lines(text)) {
+    const std::string_view line = trim(printed);
     if (line.substr(0, kHelloStart.size()) != kHelloStart) {
       output.others.emplace_back(line);
     } else if (auto hello = parse_hello(line)) {
@@ -204,25 +197,6 @@ std::string plural(long long count, const std::string& one, const std::string& m
 // ---------------------------------------------------------------------------
 // How the program ended
 // ---------------------------------------------------------------------------
-
-// True when the program ended by itself (with any status); otherwise the case fails
-// here with how it ended and the start of what it printed.
-bool ended_by_itself(CaseContext& c, const Run& run, const Shape& shape) {
-  if (run.sanitizer_errors) return false;  // already reported by the harness
-  const course::check::ChildResult& child = run.child;
-  if (child.exited) return true;
-  c.fail("`" + shape.command() + "` " + child.describe_end() +
-         (child.output.empty() ? "; it printed nothing"
-                               : "; its output began:\n" +
-                                     course::check::indent_excerpt(child.output, 10)));
-  if (child.timed_out) {
-    c.hint("the program never ended: every thread must reach the end of the kernel, and the "
-           "program must not wait for input.");
-  } else if (child.started && !child.output_limit_hit) {
-    c.hint("the program crashed on the host: look at what it does before and after the launch.");
-  }
-  return false;
-}
 
 bool mentions_a_cuda_error(const Output& output) {
   for (const std::string& line : output.others) {
@@ -313,7 +287,7 @@ std::string joined(const std::vector<std::string>& items, long long total) {
 
 void check_valid_shape(CaseContext& c, const Shape& shape) {
   const Run run = c.run_program(shape.arguments());
-  if (!ended_by_itself(c, run, shape)) return;
+  if (!c.ended_by_itself(run, "`" + shape.command() + "`")) return;
   const Output output = read_output(run.child.output);
   const int status = run.child.exit_code;
   if (status != kExitSuccess) {
@@ -417,7 +391,7 @@ void check_valid_shape(CaseContext& c, const Shape& shape) {
 // ---------------------------------------------------------------------------
 void check_invalid_shape(CaseContext& c, const Shape& shape, const std::string& why_invalid) {
   const Run run = c.run_program(shape.arguments());
-  if (!ended_by_itself(c, run, shape)) return;
+  if (!c.ended_by_itself(run, "`" + shape.command() + "`")) return;
   const Output output = read_output(run.child.output);
   const int status = run.child.exit_code;
   const long long printed = output.hello_like();

@@ -58,25 +58,12 @@ std::vector<double> reference(int n, std::uint64_t seed) {
   return y;
 }
 
-// A host output (main.cu's GuardedOutput) is followed by poisoned elements that no
-// call may write.
-bool expect_guard_untouched(CaseContext& c, const Run& run, const std::string& name,
-                            const std::string& function, const std::string& fix) {
-  std::int64_t guard_writes = 0;
-  if (!c.read_value(run, name + ".guard_writes", guard_writes)) return false;
-  if (guard_writes == 0) return true;
-  c.fail(function + " wrote " + std::to_string(guard_writes) +
-         " element(s) past the end of its output '" + name + "' on the host");
-  c.hint(fix);
-  return false;
-}
-
 std::vector<std::pair<std::string, std::string>> gpu_params(int n, int threads_per_block) {
   return {{"n", std::to_string(n)}, {"threads_per_block", std::to_string(threads_per_block)}};
 }
 
 bool expect_gpu_guard_untouched(CaseContext& c, const Run& run) {
-  return expect_guard_untouched(c, run, "y", "heavy_on_gpu",
+  return c.expect_host_guard_untouched(run, "y", "heavy_on_gpu",
                                 "copy back n * sizeof(float) bytes into host_y, no more.");
 }
 
@@ -92,7 +79,7 @@ bool check_gpu(CaseContext& c, int n, int threads_per_block, const std::string& 
   const Run run = c.run_case(kind, gpu_params(n, threads_per_block));
   bool ok = c.finished(run);
   if (ok && kind == "gpu_after_empty") {
-    ok = expect_guard_untouched(c, run, "empty_y", "heavy_on_gpu with n = 0",
+    ok = c.expect_host_guard_untouched(run, "empty_y", "heavy_on_gpu with n = 0",
                                 "with n = 0 there is nothing to copy: return at once.");
   }
   ok = ok && expect_gpu_output(c, run, n, wrong_hint);
@@ -106,7 +93,7 @@ bool check_gpu(CaseContext& c, int n, int threads_per_block, const std::string& 
 bool check_cpu(CaseContext& c, int n) {
   const Run run = c.run_case("cpu", {{"n", std::to_string(n)}});
   if (!c.finished(run)) return false;
-  if (!expect_guard_untouched(c, run, "y", "heavy_on_cpu",
+  if (!c.expect_host_guard_untouched(run, "y", "heavy_on_cpu",
                               "the CPU loop must stop before i = n: for (i = 0; i < n; ++i).")) {
     return false;
   }

@@ -26,38 +26,6 @@
 namespace {
 
 // ---------------------------------------------------------------------------
-// Host outputs with a guard zone
-// ---------------------------------------------------------------------------
-
-// The harness guards the device buffers the student allocates; host outputs get their
-// guard here: poisoned elements after the n a call may write, so that a loop that runs
-// one step too far (i <= n) is reported instead of quietly corrupting the heap.
-constexpr std::size_t kHostGuardElements = 64;
-
-class GuardedOutput {
- public:
-  explicit GuardedOutput(int n)
-      : n_(static_cast<std::size_t>(n)), storage_(n_ + kHostGuardElements) {
-    course::poison(storage_.data(), storage_.size());
-  }
-  float* data() { return storage_.data(); }
-
-  // Puts the n outputs as record `name`, and as `name`.guard_writes the number of guard
-  // elements the call overwrote.
-  void report(course::check::ResultWriter& results, const std::string& name) const {
-    results.put(name, storage_.data(), n_);
-    const auto guard_writes = std::count_if(storage_.begin() + static_cast<std::ptrdiff_t>(n_),
-                                            storage_.end(),
-                                            [](float value) { return !course::is_poison(value); });
-    results.put_value(name + ".guard_writes", static_cast<std::int64_t>(guard_writes));
-  }
-
- private:
-  std::size_t n_;
-  std::vector<float> storage_;
-};
-
-// ---------------------------------------------------------------------------
 // The check's own timing of the student's kernel
 // ---------------------------------------------------------------------------
 
@@ -110,7 +78,7 @@ void run_check_case(const course::check::CaseRequest& request,
                     course::check::ResultWriter& results) {
   const int n = static_cast<int>(request.param_int("n"));
   const std::vector<float> x = cpu_vs_gpu::make_input(n, request.seed);
-  GuardedOutput y(n);
+  course::check::GuardedOutput<float> y(static_cast<std::size_t>(n));
 
   if (request.name == "cpu") {
     heavy_on_cpu(x.data(), y.data(), n);
@@ -137,7 +105,7 @@ void run_check_case(const course::check::CaseRequest& request,
   if (request.name == "gpu_after_empty") {
     // An empty call first: it must neither fail nor disturb the call after it.
     const std::vector<float> no_input;
-    GuardedOutput no_output(0);
+    course::check::GuardedOutput<float> no_output(0);
     heavy_on_gpu(no_input.data(), no_output.data(), 0, threads_per_block);
     no_output.report(results, "empty_y");
   } else if (request.name != "gpu") {

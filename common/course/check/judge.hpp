@@ -27,6 +27,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <utility>
@@ -76,6 +78,30 @@ struct Run {
   Results results;
   bool sanitizer_errors = false;
 };
+
+// compute-sanitizer prefixes its own lines with this; a check parsing a program's
+// output must skip them when it runs under the sanitizer.
+inline constexpr const char* kSanitizerLinePrefix = "=========";
+
+// The lines a whole program printed, without compute-sanitizer's lines or blank ones,
+// trailing blanks and '\r' removed (indentation kept).
+inline std::vector<std::string> program_lines(const std::string& output) {
+  std::vector<std::string> lines;
+  std::size_t at = 0;
+  while (at < output.size()) {
+    std::size_t end = output.find('\n', at);
+    if (end == std::string::npos) end = output.size();
+    std::string line = output.substr(at, end - at);
+    at = end + 1;
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) {
+      line.pop_back();
+    }
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    if (line.compare(0, std::strlen(kSanitizerLinePrefix), kSanitizerLinePrefix) == 0) continue;
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
 
 inline std::string indent_excerpt(const std::string& text, std::size_t max_lines = 20,
                                   const std::string& prefix = "  | ") {
@@ -140,6 +166,26 @@ class CaseContext {
     if (read_file(result_path, data)) run.results = parse_results(data);
     unlink(result_path.c_str());
     return run;
+  }
+
+  // True when a whole program ended by itself, whatever its exit status; otherwise the
+  // case fails here with how it ended (time limit, signal, output flood, sanitizer
+  // errors) and the start of what it printed. `what_ran` names the command for a person.
+  bool ended_by_itself(const Run& run, const std::string& what_ran) {
+    const ChildResult& child = run.child;
+    if (run.sanitizer_errors || child.output_limit_hit) return false;  // reported by note_run
+    if (child.exited) return true;
+    fail(what_ran + " " + child.describe_end() +
+         (child.output.empty() ? "; it printed nothing"
+                               : "; its output began:\n" + indent_excerpt(child.output, 10)));
+    if (child.timed_out) {
+      hint("the program never ended: every loop and every kernel thread must reach its end, "
+           "and the program must not wait for input.");
+    } else if (child.started) {
+      hint("the program crashed on the host: check pointers and array sizes around the line "
+           "where its output stops.");
+    }
+    return false;
   }
 
   // True when an API run ended normally and its results can be compared; otherwise
@@ -224,6 +270,19 @@ class CaseContext {
            "block count up)?");
     }
     if (!wrong_hint.empty() && comparison.unwritten < comparison.count) hint(wrong_hint);
+    return false;
+  }
+
+  // A host output reported by runner.hpp's GuardedOutput must leave its guard zone
+  // alone; `function` names the call that wrote it, `fix` says what to change.
+  bool expect_host_guard_untouched(const Run& run, const std::string& name,
+                                   const std::string& function, const std::string& fix) {
+    std::int64_t guard_writes = 0;
+    if (!read_value(run, name + ".guard_writes", guard_writes)) return false;
+    if (guard_writes == 0) return true;
+    fail(function + " wrote " + std::to_string(guard_writes) +
+         " element(s) past the end of its output '" + name + "' on the host");
+    hint(fix);
     return false;
   }
 
@@ -460,6 +519,19 @@ inline int visible_device_count(std::string& reason) {
   return count;
 }
 
+// One tab-separated line for the score table: exercise, variant, score, maximum, verdict.
+inline bool write_summary(const std::string& path, const Exercise& exercise,
+                          const std::string& variant, int score, int max_score, bool passed) {
+  std::error_code ignored;
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
+  std::FILE* summary = std::fopen(path.c_str(), "w");
+  if (summary == nullptr) return false;
+  std::fprintf(summary, "%s_%s\t%s\t%d\t%d\t%s\n", exercise.number.c_str(), exercise.name.c_str(),
+               variant.c_str(), score, max_score, passed ? "PASS" : "FAIL");
+  return std::fclose(summary) == 0;
+}
+
 inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   Options options;
   std::string error;
@@ -554,13 +626,11 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   const bool passed = cases_passed == cases_run;
   std::printf("score: %d/%d points, %d of %d cases passed: %s\n", score, max_score, cases_passed,
               cases_run, passed ? "PASS" : "FAIL");
-  if (!options.summary_path.empty()) {
-    if (std::FILE* summary = std::fopen(options.summary_path.c_str(), "w")) {
-      std::fprintf(summary, "%s_%s\t%s\t%d\t%d\t%s\n", exercise.number.c_str(),
-                   exercise.name.c_str(), variant.c_str(), score, max_score,
-                   passed ? "PASS" : "FAIL");
-      std::fclose(summary);
-    }
+  if (!options.summary_path.empty() &&
+      !write_summary(options.summary_path, exercise, variant, score, max_score, passed)) {
+    std::fprintf(stderr, "check_%s: cannot write the summary file %s\n", exercise.number.c_str(),
+                 options.summary_path.c_str());
+    return kExitMisuse;
   }
   if (options.expect.empty()) return passed ? kExitPass : kExitFail;
 

@@ -18,6 +18,7 @@
 // runners that prove the harness on machines without a GPU.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "course/check/protocol.hpp"
+#include "course/verify.hpp"
 
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
@@ -120,6 +122,36 @@ class ResultWriter {
 
  private:
   std::FILE* file_ = nullptr;
+};
+
+// A host output with a guard zone: poisoned elements after the n a call may write,
+// so that a loop that runs one step too far (i <= n), or a copy back of too many
+// bytes, is reported instead of quietly corrupting the heap. Device buffers get their
+// guard from device_memory_guard.hpp; host outputs get it here.
+inline constexpr std::size_t kHostGuardElements = 64;
+
+template <typename T>
+class GuardedOutput {
+ public:
+  explicit GuardedOutput(std::size_t n) : n_(n), storage_(n + kHostGuardElements) {
+    poison(storage_.data(), storage_.size());
+  }
+  T* data() { return storage_.data(); }
+  std::size_t size() const { return n_; }
+
+  // Puts the n outputs as record `name`, and as `name`.guard_writes the number of
+  // guard elements the call overwrote (judge.hpp: expect_host_guard_untouched).
+  void report(ResultWriter& results, const std::string& name) const {
+    results.put(name, storage_.data(), n_);
+    const auto guard_writes =
+        std::count_if(storage_.begin() + static_cast<std::ptrdiff_t>(n_), storage_.end(),
+                      [](T value) { return !is_poison(value); });
+    results.put_value(name + ".guard_writes", static_cast<std::int64_t>(guard_writes));
+  }
+
+ private:
+  std::size_t n_;
+  std::vector<T> storage_;
 };
 
 #ifdef __CUDACC__
