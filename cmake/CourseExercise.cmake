@@ -100,13 +100,18 @@ function(course_exercise)
     endif()
   endfunction()
 
+  # `variant` is solution, skeleton, mutant or student; a mutant's report and summary
+  # line also carry its name (DISPLAY).
   function(_course_add_check_test name program variant aspect)
-    cmake_parse_arguments(T "" "TIMEOUT" "ARGS;LABELS" ${ARGN})
+    cmake_parse_arguments(T "" "TIMEOUT;DISPLAY" "ARGS;LABELS" ${ARGN})
+    if(NOT T_DISPLAY)
+      set(T_DISPLAY ${variant})
+    endif()
     if(NOT T_TIMEOUT)
       set(T_TIMEOUT ${COURSE_TEST_TIMEOUT})
     endif()
     add_test(NAME ${name}
-             COMMAND ${check_target} --program $<TARGET_FILE:${program}> --variant ${variant}
+             COMMAND ${check_target} --program $<TARGET_FILE:${program}> --variant ${T_DISPLAY}
                      --declared-points ${EX_POINTS}
                      --summary "${CMAKE_BINARY_DIR}/scores/${name}.tsv" ${T_ARGS})
     set_tests_properties(${name} PROPERTIES
@@ -184,6 +189,6 @@ function(course_exercise)
     endif()
     _course_variant_program(ex${EX_NUMBER}_mutant_${mutant} ${mutant_sources})
     _course_add_check_test(${id}.mutant.${mutant} ex${EX_NUMBER}_mutant_${mutant} mutant correctness
-                           ARGS ${expectations} LABELS "mutant=${mutant}")
+                           ARGS ${expectations} LABELS "mutant=${mutant}" DISPLAY mutant.${mutant})
   endforeach()
 endfunction()
