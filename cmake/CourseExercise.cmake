@@ -95,8 +95,10 @@ function(course_exercise)
     _course_link_libraries(${target} ${EX_LIBRARIES})
     if(EX_DRIVER)
       target_sources(${target} PRIVATE $<TARGET_OBJECTS:${driver_target}>)
-      # Student calls to cudaMalloc/cudaFree go through the guard-zone wrappers.
-      target_link_options(${target} PRIVATE "LINKER:--wrap=cudaMalloc,--wrap=cudaFree")
+      # Student calls to cudaMalloc/cudaFree and kernel launches go through the check's
+      # accounting (common/course/check/device_accounting.hpp; tools/nvcc.py says the same).
+      target_link_options(${target} PRIVATE
+        "LINKER:--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel")
     endif()
   endfunction()
 

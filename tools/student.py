@@ -12,27 +12,15 @@ NVCC_ARCH overrides it, e.g. NVCC_ARCH=sm_90.
 """
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exercises  # noqa: E402
+import nvcc  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-FALLBACK_ARCH = "sm_75"  # CUDA 13's oldest; -arch=sm_75 also embeds compute_75 PTX
-LIBRARY_FLAGS = {
-    "cublas": ["-lcublas"],
-    "nvrtc": ["-lnvrtc"],
-    "cuda": ["-lcuda"],
-    "curand": ["-lcurand"],
-    "cusparse": ["-lcusparse"],
-    "openblas": ["-lopenblas"],
-    "openmp": ["-Xcompiler", "-fopenmp"],
-}
-# The programs that run student code route cudaMalloc/cudaFree through the check's
-# guard zones (common/course/check/device_memory_guard.hpp).
-WRAP_FLAGS = ["-Xlinker", "--wrap=cudaMalloc,--wrap=cudaFree"]
+HEADER_SUFFIXES = (".hpp", ".h", ".cuh")
 
 
 def fail(message, status=2):
@@ -40,83 +28,53 @@ def fail(message, status=2):
     sys.exit(status)
 
 
-def gpu_arch():
-    if os.environ.get("NVCC_ARCH"):
-        return os.environ["NVCC_ARCH"]
-    smi = shutil.which("nvidia-smi")
-    if smi:
-        try:
-            output = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
-                                    capture_output=True, text=True, timeout=20, check=True).stdout
-            caps = output.split()
-            if caps:
-                return "sm_" + caps[0].replace(".", "")
-        except (subprocess.SubprocessError, OSError):
-            pass
-    return FALLBACK_ARCH
-
-
-def nvcc():
-    found = shutil.which("nvcc") or (os.path.exists("/usr/local/cuda/bin/nvcc") and "/usr/local/cuda/bin/nvcc")
-    if not found:
-        fail("nvcc not found: install the CUDA toolkit or add its bin/ folder to PATH")
-    return found
-
-
-def common_flags(exercise):
-    return ["-std=c++17", "-O2", "-lineinfo", f"-arch={gpu_arch()}",
-            "-I" + os.path.relpath(os.path.join(ROOT, "common")),
-            "-I" + os.path.relpath(exercise.folder)]
-
-
-def up_to_date(output, inputs):
+def up_to_date(output, inputs, folders):
+    """True when `output` is newer than its inputs and every header in `folders`."""
     if not os.path.exists(output):
         return False
     built = os.path.getmtime(output)
     watched = list(inputs)
-    for folder in (os.path.join(ROOT, "common"), exercise_folder_of(inputs)):
+    for folder in folders:
         for base, _, names in os.walk(folder):
-            watched += [os.path.join(base, n) for n in names if n.endswith((".hpp", ".h", ".cuh"))]
+            watched += [os.path.join(base, n) for n in names if n.endswith(HEADER_SUFFIXES)]
     return all(os.path.getmtime(path) <= built for path in watched if os.path.exists(path))
 
 
-def exercise_folder_of(inputs):
-    return os.path.dirname(inputs[0])
-
-
-def compile_program(command, output, inputs):
+def compile_if_needed(command, output, inputs, exercise):
     for path in inputs:
         if not os.path.isfile(path):
             fail(f"missing file {os.path.relpath(path)}")
-    if up_to_date(output, inputs):
+    if up_to_date(output, inputs, [os.path.join(ROOT, "common"), exercise.folder]):
         print(f"{os.path.relpath(output)} is up to date")
         return
     os.makedirs(os.path.dirname(output), exist_ok=True)
     print(" ".join(shlex.quote(word) for word in command), flush=True)
     if subprocess.run(command).returncode != 0:
-        fail(f"compilation failed: read the first error above", 1)
+        fail("compilation failed: read the first error above", 1)
 
 
-def build(exercise, build_dir):
+def relative_dirs(exercise):
+    return os.path.relpath(os.path.join(ROOT, "common")), os.path.relpath(exercise.folder)
+
+
+def build(exercise, build_dir, arch):
     """Builds the exercise's program from the student's files; returns its path."""
     sources = [os.path.join(exercise.folder, f) for f in exercise.student_files]
     if exercise.driver:
         sources.append(os.path.join(exercise.folder, exercise.driver))
     output = os.path.join(build_dir, exercise.id)
-    libraries = []
-    for library in exercise.libraries:
-        libraries += LIBRARY_FLAGS[library]
-    command = [nvcc()] + common_flags(exercise) + [os.path.relpath(s) for s in sources]
-    command += (WRAP_FLAGS if exercise.driver else []) + libraries + ["-o", os.path.relpath(output)]
-    compile_program(command, output, sources)
+    common_dir, exercise_dir = relative_dirs(exercise)
+    command = nvcc.program_command(exercise, [os.path.relpath(s) for s in sources],
+                                   os.path.relpath(output), common_dir, exercise_dir, arch)
+    compile_if_needed(command, output, sources, exercise)
     return output
 
 
-def build_check(exercise, build_dir):
-    source = os.path.join(exercise.folder, exercise.check)
+def build_check(exercise, build_dir, arch):
     output = os.path.join(build_dir, f"check_{exercise.number}")
-    command = [nvcc()] + common_flags(exercise) + [os.path.relpath(source), "-o", os.path.relpath(output)]
-    compile_program(command, output, [source])
+    common_dir, exercise_dir = relative_dirs(exercise)
+    command = nvcc.check_command(exercise, os.path.relpath(output), common_dir, exercise_dir, arch)
+    compile_if_needed(command, output, [os.path.join(exercise.folder, exercise.check)], exercise)
     return output
 
 
@@ -127,16 +85,18 @@ def main(argv):
     action, number, extra = argv[1], argv[2], argv[3:]
     try:
         exercise = exercises.find(ROOT, number)
-    except exercises.ExerciseError as error:
+        arch = nvcc.gpu_arch()
+        nvcc.nvcc_path()
+    except (exercises.ExerciseError, nvcc.BuildError) as error:
         fail(str(error))
     build_dir = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build", "make"))
-    program = build(exercise, build_dir)
+    program = build(exercise, build_dir, arch)
     if action == "build":
         return 0
     if action == "run":
         print(f"--- running {os.path.relpath(program)} {' '.join(extra)}", flush=True)
         return subprocess.run([program] + extra).returncode
-    check = build_check(exercise, build_dir)
+    check = build_check(exercise, build_dir, arch)
     print(f"--- checking exercise {exercise.number}", flush=True)
     return subprocess.run([check, "--program", program] + extra).returncode
 

@@ -458,7 +458,8 @@ int main(int argc, char** argv) {
           {"13_blocks_of_37_threads", 2, valid(13, 37)},
           {"2_blocks_of_1024_threads", 2, valid(2, kMaxThreadsPerBlock)},
           {"hidden_shape_from_seed", 1,
-           [](CaseContext& c) { check_valid_shape(c, hidden_shape(c.seed())); }},
+           [](CaseContext& c) { check_valid_shape(c, hidden_shape(c.seed())); },
+           course::check::kHiddenCase},
           {"rejects_2048_threads_per_block", 2,
            [too_many_threads](CaseContext& c) {
              check_invalid_shape(c, Shape{1, 2 * kMaxThreadsPerBlock}, too_many_threads);

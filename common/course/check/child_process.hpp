@@ -1,14 +1,24 @@
-// Running a program under limits and collecting what it printed (POSIX).
+// Running a program under limits and collecting what it printed (Linux).
 //
 // The check runs code it does not trust: it may loop forever, print without end,
-// fork, or crash. The child gets its own process group (so that everything it
-// started can be killed at once), no core dumps, a cap on the size of files it
-// writes, a wall-clock limit, and a cap on its output, beyond which it is killed.
+// fork without end, eat memory, crash, or go looking for files it must not see. The
+// child gets its own process group (so that everything it started can be killed at
+// once), no core dumps, a cap on the size of files it writes, a wall-clock limit, a
+// cap on its output and on the memory of its process group, beyond which it is
+// killed. When the check runs as root for a grader, the child can also be confined:
+// paths hidden behind empty read-only mounts in a private mount namespace, a
+// dedicated unprivileged user with a process limit, a clean environment; and every
+// process of that user is killed when the run ends, including daemons that left the
+// process group.
 #pragma once
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -17,7 +27,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -25,11 +38,22 @@
 
 namespace course::check {
 
+struct Confinement {
+  uid_t uid = 0;                          // the unprivileged user the child runs as
+  gid_t gid = 0;
+  std::vector<std::string> hidden_paths;  // covered by empty read-only mounts
+  std::string working_directory;          // where the child starts
+  std::vector<std::string> environment;   // its whole environment, NAME=VALUE
+  rlim_t process_limit = 256;             // RLIMIT_NPROC of the dedicated user
+};
+
 struct ChildLimits {
   double timeout_seconds = 20.0;
   std::size_t output_kept_bytes = 4u << 20;     // what the check may parse
   std::size_t output_limit_bytes = 64u << 20;   // beyond this the child is killed
   std::size_t file_size_limit_bytes = 1u << 30; // RLIMIT_FSIZE: also bounds the result file
+  std::size_t memory_limit_bytes = 0;           // resident memory of the process group; 0: none
+  std::optional<Confinement> confinement;       // only when the check runs as root
 };
 
 struct ChildResult {
@@ -39,7 +63,9 @@ struct ChildResult {
   int signal = 0;        // ended by this signal (0 if it exited)
   bool timed_out = false;
   bool output_limit_hit = false;
+  bool memory_limit_hit = false;
   std::size_t output_bytes = 0;  // everything it printed, kept or not
+  std::size_t peak_memory_bytes = 0;
   std::string output;            // stdout and stderr, interleaved, first output_kept_bytes
   double seconds = 0.0;
 
@@ -47,13 +73,108 @@ struct ChildResult {
     if (!started) return "could not be started";
     if (timed_out) return "was stopped: time limit exceeded";
     if (output_limit_hit) return "was stopped: output limit exceeded";
+    if (memory_limit_hit) {
+      return "was stopped: memory limit exceeded (" + std::to_string(peak_memory_bytes >> 20) +
+             " MiB resident)";
+    }
     if (exited) return "exited with status " + std::to_string(exit_code);
     return "was killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   }
 };
 
+// Resident bytes of every process in process group `group`, from /proc.
+inline std::size_t group_resident_bytes(pid_t group) {
+  std::size_t total = 0;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return 0;
+  static const long page = sysconf(_SC_PAGESIZE);
+  while (dirent* entry = readdir(proc)) {
+    if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%s/stat", entry->d_name);
+    std::FILE* file = std::fopen(path, "r");
+    if (file == nullptr) continue;
+    char line[1024];
+    const bool read = std::fgets(line, sizeof line, file) != nullptr;
+    std::fclose(file);
+    if (!read) continue;
+    // Fields after the command name, which is in parentheses and may hold spaces:
+    // state ppid pgrp ... (field 24 overall, the 22nd after the name) rss in pages.
+    const char* after_name = std::strrchr(line, ')');
+    if (after_name == nullptr) continue;
+    char state = 0;
+    long parent = 0, process_group = 0;
+    unsigned long long skipped[19];
+    long long resident_pages = 0;
+    const int fields = std::sscanf(
+        after_name + 1,
+        " %c %ld %ld %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
+        "%llu %llu %llu %llu %lld",
+        &state, &parent, &process_group, &skipped[0], &skipped[1], &skipped[2], &skipped[3],
+        &skipped[4], &skipped[5], &skipped[6], &skipped[7], &skipped[8], &skipped[9], &skipped[10],
+        &skipped[11], &skipped[12], &skipped[13], &skipped[14], &skipped[15], &skipped[16],
+        &skipped[17], &skipped[18], &resident_pages);
+    if (fields == 23 && process_group == group && resident_pages > 0) {
+      total += static_cast<std::size_t>(resident_pages) * static_cast<std::size_t>(page);
+    }
+  }
+  closedir(proc);
+  return total;
+}
+
+// Kills every process of `uid` (daemons that left the process group included), by
+// sending SIGKILL to -1 from a helper process that has become that user.
+inline void kill_all_processes_of(uid_t uid, gid_t gid) {
+  const pid_t killer = fork();
+  if (killer == 0) {
+    if (setgid(gid) == 0 && setuid(uid) == 0) kill(-1, SIGKILL);
+    _exit(0);
+  }
+  if (killer > 0) waitpid(killer, nullptr, 0);
+}
+
+namespace detail {
+
+[[noreturn]] inline void child_fail(const std::string& what) {
+  const std::string message = what + ": " + strerror(errno) + "\n";
+  if (write(STDERR_FILENO, message.data(), message.size()) < 0) {}
+  _exit(126);
+}
+
+// In the child, before exec: hides paths, drops privileges, chooses the environment.
+inline void confine(const Confinement& c) {
+  if (!c.hidden_paths.empty()) {
+    if (unshare(CLONE_NEWNS) != 0) child_fail("sandbox: unshare(CLONE_NEWNS)");
+    // Our mounts must not leak back into the grader's namespace.
+    if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
+      child_fail("sandbox: making / private");
+    }
+    for (const std::string& path : c.hidden_paths) {
+      if (access(path.c_str(), F_OK) != 0) continue;
+      if (mount("course-hidden", path.c_str(), "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                "size=4k,mode=0555") != 0) {
+        child_fail("sandbox: hiding " + path);
+      }
+    }
+  }
+  if (!c.working_directory.empty() && chdir(c.working_directory.c_str()) != 0) {
+    child_fail("sandbox: chdir " + c.working_directory);
+  }
+  if (setgroups(0, nullptr) != 0) child_fail("sandbox: setgroups");
+  if (setgid(c.gid) != 0) child_fail("sandbox: setgid");
+  const rlimit processes{c.process_limit, c.process_limit};
+  setrlimit(RLIMIT_NPROC, &processes);
+  if (setuid(c.uid) != 0) child_fail("sandbox: setuid");
+  if (setuid(0) == 0) {  // must be impossible now
+    errno = EPERM;
+    child_fail("sandbox: privileges were not dropped");
+  }
+}
+
+}  // namespace detail
+
 // `environment` entries are NAME=VALUE strings added to (or replacing in) the
-// current environment.
+// current environment, or to the confinement's clean environment.
 inline ChildResult run_child(const std::vector<std::string>& command,
                              const std::vector<std::string>& environment,
                              const ChildLimits& limits) {
@@ -61,6 +182,26 @@ inline ChildResult run_child(const std::vector<std::string>& command,
   if (command.empty()) return result;
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) return result;
+
+  // Built before fork: the child only calls async-signal-safe functions and exec.
+  std::vector<std::string> child_environment;
+  if (limits.confinement) {
+    child_environment = limits.confinement->environment;
+    for (const std::string& entry : environment) {
+      const std::string name = entry.substr(0, entry.find('=') + 1);
+      child_environment.erase(
+          std::remove_if(child_environment.begin(), child_environment.end(),
+                         [&](const std::string& e) { return e.compare(0, name.size(), name) == 0; }),
+          child_environment.end());
+      child_environment.push_back(entry);
+    }
+  }
+  std::vector<char*> argv;
+  for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (const std::string& entry : child_environment) envp.push_back(const_cast<char*>(entry.c_str()));
+  envp.push_back(nullptr);
 
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = fork();
@@ -81,16 +222,18 @@ inline ChildResult run_child(const std::vector<std::string>& command,
     setrlimit(RLIMIT_CORE, &no_core);
     const rlimit file_size{limits.file_size_limit_bytes, limits.file_size_limit_bytes};
     setrlimit(RLIMIT_FSIZE, &file_size);
-    for (const std::string& entry : environment) {
-      const auto equals = entry.find('=');
-      if (equals != std::string::npos) {
-        setenv(entry.substr(0, equals).c_str(), entry.substr(equals + 1).c_str(), 1);
+    if (limits.confinement) {
+      detail::confine(*limits.confinement);
+      execve(argv[0], argv.data(), envp.data());
+    } else {
+      for (const std::string& entry : environment) {
+        const auto equals = entry.find('=');
+        if (equals != std::string::npos) {
+          setenv(entry.substr(0, equals).c_str(), entry.substr(equals + 1).c_str(), 1);
+        }
       }
+      execv(argv[0], argv.data());
     }
-    std::vector<char*> argv;
-    for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
     const std::string message = "cannot execute " + command[0] + ": " + strerror(errno) + "\n";
     if (write(STDERR_FILENO, message.data(), message.size()) < 0) {}
     _exit(127);
@@ -103,15 +246,31 @@ inline ChildResult run_child(const std::vector<std::string>& command,
   const auto deadline =
       start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                   std::chrono::duration<double>(limits.timeout_seconds));
+  auto keep = [&](const char* data, std::size_t size) {
+    result.output_bytes += size;
+    const std::size_t room =
+        limits.output_kept_bytes - std::min(limits.output_kept_bytes, result.output.size());
+    result.output.append(data, std::min(room, size));
+  };
   bool pipe_open = true;
   bool reaped = false;
   int status = 0;
   char buffer[65536];
+  auto next_memory_check = start;
   while (!reaped) {
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
       result.timed_out = true;
       break;
+    }
+    if (limits.memory_limit_bytes > 0 && now >= next_memory_check) {
+      next_memory_check = now + std::chrono::milliseconds(100);
+      const std::size_t resident = group_resident_bytes(pid);
+      result.peak_memory_bytes = std::max(result.peak_memory_bytes, resident);
+      if (resident > limits.memory_limit_bytes) {
+        result.memory_limit_hit = true;
+        break;
+      }
     }
     if (pipe_open) {
       const int wait_ms = static_cast<int>(
@@ -121,10 +280,8 @@ inline ChildResult run_child(const std::vector<std::string>& command,
       while (true) {
         const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
         if (got > 0) {
-          result.output_bytes += static_cast<std::size_t>(got);
-          const std::size_t room = limits.output_kept_bytes - std::min(limits.output_kept_bytes,
-                                                                       result.output.size());
-          result.output.append(buffer, std::min(room, static_cast<std::size_t>(got)));
+          keep(buffer, static_cast<std::size_t>(got));
+          if (result.output_bytes > limits.output_limit_bytes) break;
           continue;
         }
         if (got == 0) pipe_open = false;  // every writer closed it
@@ -145,18 +302,16 @@ inline ChildResult run_child(const std::vector<std::string>& command,
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
   }
+  if (limits.confinement) kill_all_processes_of(limits.confinement->uid, limits.confinement->gid);
   // Drain what is left in the pipe (without blocking on grandchildren holding it).
   while (pipe_open) {
     const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
     if (got <= 0) break;
-    result.output_bytes += static_cast<std::size_t>(got);
-    const std::size_t room =
-        limits.output_kept_bytes - std::min(limits.output_kept_bytes, result.output.size());
-    result.output.append(buffer, std::min(room, static_cast<std::size_t>(got)));
+    keep(buffer, static_cast<std::size_t>(got));
   }
   close(pipe_fds[0]);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!result.timed_out && !result.output_limit_hit) {
+  if (!result.timed_out && !result.output_limit_hit && !result.memory_limit_hit) {
     if (WIFEXITED(status)) {
       result.exited = true;
       result.exit_code = WEXITSTATUS(status);

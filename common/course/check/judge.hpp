@@ -14,13 +14,11 @@
 //     return course::check::judge_main(argc, argv, exercise);
 //   }
 //
-// Options (`--help` prints them): --program PATH (required), --seed N, --case NAME,
-// --sanitizer PATH, --timeout-scale X, --summary FILE, --variant NAME, --list, and
-// the self-test expectations --expect pass|fail, --expect-hint TEXT,
-// --expect-score N, --expect-clean, --declared-points N.
+// The options are in judge_options.hpp (`check_NN --help` lists them).
 #pragma once
 
 #include <cuda_runtime.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,7 +33,9 @@
 #include <vector>
 
 #include "course/check/child_process.hpp"
+#include "course/check/judge_options.hpp"
 #include "course/check/protocol.hpp"
+#include "course/check/report_json.hpp"
 #include "course/check/results.hpp"
 #include "course/data.hpp"
 #include "course/timers.hpp"
@@ -44,33 +44,6 @@
 
 namespace course::check {
 
-inline constexpr int kExitPass = 0;
-inline constexpr int kExitFail = 1;
-inline constexpr int kExitMisuse = 2;
-inline constexpr int kExitSkip = 77;
-inline constexpr int kSanitizerErrorExit = 86;  // --error-exitcode given to compute-sanitizer
-inline constexpr std::uint64_t kDefaultSeed = 20191001;
-inline constexpr double kDefaultTimeoutSeconds = 20.0;
-inline constexpr double kSanitizerTimeoutScale = 15.0;
-
-struct Options {
-  std::string program;
-  std::uint64_t seed = kDefaultSeed;
-  double timeout_scale = 1.0;
-  bool timeout_scale_given = false;
-  bool sanitizer_requested = false;
-  std::string sanitizer;  // path to compute-sanitizer; empty when not found
-  std::string variant;
-  std::vector<std::string> only_cases;
-  std::string summary_path;
-  bool list_only = false;
-  // Self-test expectations (CTest proves the checks with these).
-  std::string expect;  // "", "pass" or "fail"
-  std::vector<std::string> expect_hints;
-  int expect_score = -1;
-  bool expect_clean = false;
-  int declared_points = -1;
-};
 
 // One run of the program under test: how it ended, what it printed, what it reported.
 struct Run {
@@ -141,6 +114,8 @@ class CaseContext {
     command.insert(command.end(), args.begin(), args.end());
     ChildLimits limits;
     limits.timeout_seconds = timeout_seconds * timeout_scale();
+    limits.memory_limit_bytes = options_.memory_limit_mb << 20;
+    if (!options_.run_as.empty()) limits.confinement = confinement();
     Run run;
     run.child = run_child(command, environment, limits);
     note_run(run);
@@ -286,6 +261,16 @@ class CaseContext {
     return false;
   }
 
+  // An exercise about computing on the GPU: the code under test must have launched a
+  // kernel (runner.hpp counts the launches), not computed the result on the host.
+  bool expect_kernel_launched(const Run& run) {
+    if (value_or(run, kKernelLaunchesRecord, 0) > 0) return true;
+    fail("the result was computed without launching a kernel");
+    hint("this exercise computes on the GPU: the work must be done by a kernel launched with "
+         "<<<blocks, threads>>>, not by a loop on the host.");
+    return false;
+  }
+
   // The code under test must free every device buffer it allocates.
   bool expect_no_leak(const Run& run) {
     const std::int64_t bytes = value_or(run, kLeakedBytesRecord, 0);
@@ -323,6 +308,7 @@ class CaseContext {
 
   bool passed() const { return passed_; }
   bool abnormal() const { return abnormal_; }
+  int timeouts() const { return timeouts_; }
   std::string report() const {
     std::string text = lines_;
     for (const std::string& h : hints_) text += "         hint: " + h + "\n";
@@ -351,9 +337,31 @@ class CaseContext {
     return options_.sanitizer_requested ? kSanitizerTimeoutScale : 1.0;
   }
 
+  Confinement confinement() const {
+    Confinement c;
+    c.uid = options_.run_as_uid;
+    c.gid = options_.run_as_gid;
+    c.hidden_paths = options_.hidden_paths;
+    c.working_directory = scratch_;
+    c.environment = {"PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin", "HOME=" + scratch_,
+                     "TMPDIR=" + scratch_, "LANG=C.UTF-8"};
+    if (const char* devices = std::getenv("CUDA_VISIBLE_DEVICES")) {
+      c.environment.push_back(std::string("CUDA_VISIBLE_DEVICES=") + devices);
+    }
+    return c;
+  }
+
   void note_run(Run& run) {
     const ChildResult& c = run.child;
-    if (c.timed_out || c.output_limit_hit || (c.started && !c.exited)) abnormal_ = true;
+    if (c.timed_out || c.output_limit_hit || c.memory_limit_hit || (c.started && !c.exited)) {
+      abnormal_ = true;
+    }
+    if (c.timed_out) ++timeouts_;
+    if (c.memory_limit_hit) {
+      fail("the program used more than " + std::to_string(options_.memory_limit_mb) +
+           " MiB of host memory and was stopped");
+      hint("a buffer sized with the wrong count, or an allocation inside a loop?");
+    }
     if (c.output_limit_hit) {
       fail("the program printed more than " + std::to_string(c.output_bytes >> 20) +
            " MiB and was stopped");
@@ -385,6 +393,7 @@ class CaseContext {
   int run_counter_ = 0;
   bool passed_ = true;
   bool abnormal_ = false;
+  int timeouts_ = 0;
   std::string lines_;
   std::vector<std::string> hints_;
 };
@@ -393,7 +402,11 @@ struct Case {
   std::string name;
   int points = 0;
   std::function<void(CaseContext&)> body;
+  // A case whose inputs come from the grading seed: graders keep its details from
+  // students (Gradescope's "hidden" visibility).
+  bool hidden = false;
 };
+inline constexpr bool kHiddenCase = true;
 
 struct Exercise {
   std::string number;
@@ -408,98 +421,6 @@ inline std::uint64_t name_hash(const std::string& text) {
   std::uint64_t hash = 1469598103934665603ull;  // FNV-1a
   for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
   return hash;
-}
-
-inline void print_usage(const Exercise& exercise) {
-  std::printf(
-      "usage: check_%s --program PATH [options]\n"
-      "  --program PATH        the program under test (built from the student's files)\n"
-      "  --seed N              seed of the inputs (default %llu; graders pick their own)\n"
-      "  --case NAME           run only this case (repeatable)\n"
-      "  --list                list the cases and their points\n"
-      "  --sanitizer PATH      run every case under compute-sanitizer memcheck\n"
-      "  --timeout-scale X     multiply every time limit by X\n"
-      "  --summary FILE        write one tab-separated result line to FILE\n"
-      "  --variant NAME        name of what is checked, for the report and the summary\n"
-      "self-test of the check (used by CTest):\n"
-      "  --expect pass|fail    exit 0 when the verdict is this, 1 otherwise\n"
-      "  --expect-hint TEXT    ...and the report contains TEXT (repeatable)\n"
-      "  --expect-score N      ...and the score is N\n"
-      "  --expect-clean        ...and no run crashed, hung or flooded its output\n"
-      "  --declared-points N   the points CMake declared; must equal the cases' sum\n",
-      exercise.number.c_str(), static_cast<unsigned long long>(kDefaultSeed));
-}
-
-inline bool parse_options(int argc, char** argv, Options& options, std::string& error) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto next = [&](std::string& value) {
-      if (i + 1 >= argc) {
-        error = flag + " needs a value";
-        return false;
-      }
-      value = argv[++i];
-      return true;
-    };
-    std::string value;
-    try {
-      if (flag == "--program") {
-        if (!next(options.program)) return false;
-      } else if (flag == "--seed") {
-        if (!next(value)) return false;
-        options.seed = std::stoull(value);
-      } else if (flag == "--case") {
-        if (!next(value)) return false;
-        options.only_cases.push_back(value);
-      } else if (flag == "--list") {
-        options.list_only = true;
-      } else if (flag == "--sanitizer") {
-        if (!next(value)) return false;
-        options.sanitizer_requested = true;
-        // CMake passes "<name>-NOTFOUND" when the tool is missing.
-        if (!value.empty() && value.find("NOTFOUND") == std::string::npos) options.sanitizer = value;
-      } else if (flag == "--timeout-scale") {
-        if (!next(value)) return false;
-        options.timeout_scale = std::stod(value);
-        options.timeout_scale_given = true;
-      } else if (flag == "--summary") {
-        if (!next(options.summary_path)) return false;
-      } else if (flag == "--variant") {
-        if (!next(options.variant)) return false;
-      } else if (flag == "--expect") {
-        if (!next(options.expect)) return false;
-        if (options.expect != "pass" && options.expect != "fail") {
-          error = "--expect takes pass or fail";
-          return false;
-        }
-      } else if (flag == "--expect-hint") {
-        if (!next(value)) return false;
-        options.expect_hints.push_back(value);
-      } else if (flag == "--expect-score") {
-        if (!next(value)) return false;
-        options.expect_score = std::stoi(value);
-      } else if (flag == "--expect-clean") {
-        options.expect_clean = true;
-      } else if (flag == "--declared-points") {
-        if (!next(value)) return false;
-        options.declared_points = std::stoi(value);
-      } else if (flag == "--help" || flag == "-h") {
-        error = "help";
-        return false;
-      } else {
-        error = "unknown option " + flag;
-        return false;
-      }
-    } catch (const std::exception&) {
-      error = "bad value for " + flag;
-      return false;
-    }
-  }
-  if (options.program.empty() && !options.list_only) {
-    error = "--program is required";
-    return false;
-  }
-  return true;
 }
 
 inline bool is_executable(const std::string& path) {
@@ -532,11 +453,41 @@ inline bool write_summary(const std::string& path, const Exercise& exercise,
   return std::fclose(summary) == 0;
 }
 
+// Confinement (--run-as): the scratch folder becomes the user's, and the program is
+// copied into it, since every other path the grader hides may hold the original.
+inline bool prepare_confinement(Options& options, const std::string& scratch, std::string& error) {
+  if (geteuid() != 0) {
+    error = "--run-as needs the check to run as root";
+    return false;
+  }
+  const passwd* user = getpwnam(options.run_as.c_str());
+  if (user == nullptr) {
+    error = "no user named '" + options.run_as + "'";
+    return false;
+  }
+  if (user->pw_uid == 0) {
+    error = "--run-as must name an unprivileged user";
+    return false;
+  }
+  options.run_as_uid = user->pw_uid;
+  options.run_as_gid = user->pw_gid;
+  const std::string copy = scratch + "/program";
+  std::error_code failed;
+  std::filesystem::copy_file(options.program, copy, failed);
+  if (failed || chmod(copy.c_str(), 0755) != 0 ||
+      chown(scratch.c_str(), options.run_as_uid, options.run_as_gid) != 0) {
+    error = "cannot prepare " + scratch + " for " + options.run_as;
+    return false;
+  }
+  options.program = copy;
+  return true;
+}
+
 inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   Options options;
   std::string error;
   if (!parse_options(argc, argv, options, error)) {
-    print_usage(exercise);
+    print_usage(exercise.number);
     if (error == "help") return kExitPass;
     std::fprintf(stderr, "check_%s: %s\n", exercise.number.c_str(), error.c_str());
     return kExitMisuse;
@@ -544,7 +495,9 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   int total_points = 0;
   for (const Case& c : exercise.cases) total_points += c.points;
   if (options.list_only) {
-    for (const Case& c : exercise.cases) std::printf("%-32s %3d points\n", c.name.c_str(), c.points);
+    for (const Case& c : exercise.cases) {
+      std::printf("%-32s %3d points%s\n", c.name.c_str(), c.points, c.hidden ? " (hidden)" : "");
+    }
     std::printf("%-32s %3d points\n", "total", total_points);
     return kExitPass;
   }
@@ -568,15 +521,22 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
                  "(did it build?)\n", exercise.number.c_str(), options.program.c_str());
     return kExitMisuse;
   }
+  const std::string variant = options.variant.empty() ? options.program : options.variant;
+  auto skip = [&](const std::string& why) {
+    std::printf("SKIPPED: %s\n", why.c_str());
+    if (!options.report_json_path.empty()) {
+      write_report_json(options.report_json_path, exercise.number, exercise.name, variant,
+                        options.seed, {}, why);
+    }
+    return kExitSkip;
+  };
   std::string reason;
   if (exercise.needs_gpu && visible_device_count(reason) == 0) {
-    std::printf("SKIPPED: check %s %s needs a CUDA device, and this machine has none (%s)\n",
-                exercise.number.c_str(), exercise.name.c_str(), reason.c_str());
-    return kExitSkip;
+    return skip("check " + exercise.number + " " + exercise.name +
+                " needs a CUDA device, and this machine has none (" + reason + ")");
   }
   if (options.sanitizer_requested && options.sanitizer.empty()) {
-    std::printf("SKIPPED: compute-sanitizer was not found on this machine\n");
-    return kExitSkip;
+    return skip("compute-sanitizer was not found on this machine");
   }
 
   char scratch_template[] = "/tmp/course-check-XXXXXX";
@@ -585,16 +545,21 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     std::perror("mkdtemp");
     return kExitMisuse;
   }
-  const std::string variant = options.variant.empty() ? options.program : options.variant;
+  if (!options.run_as.empty() && !prepare_confinement(options, scratch, error)) {
+    std::fprintf(stderr, "check_%s: %s\n", exercise.number.c_str(), error.c_str());
+    std::filesystem::remove_all(scratch);
+    return kExitMisuse;
+  }
   std::printf("== check %s %s: %s, seed %llu%s ==\n", exercise.number.c_str(),
               exercise.name.c_str(), variant.c_str(), static_cast<unsigned long long>(options.seed),
               options.sanitizer_requested ? ", under compute-sanitizer memcheck" : "");
   if (exercise.needs_gpu) std::printf("[%s]\n", describe_device(query_device(0)).c_str());
   std::fflush(stdout);
 
-  int score = 0, max_score = 0, cases_run = 0, cases_passed = 0;
+  int score = 0, max_score = 0, cases_run = 0, cases_passed = 0, timeouts = 0;
   bool any_abnormal = false;
   std::string full_report;
+  std::vector<CaseReport> reports;
   for (const Case& c : exercise.cases) {
     if (!options.only_cases.empty()) {
       bool selected = false;
@@ -602,10 +567,17 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
       if (!selected) continue;
     }
     CaseContext context(options, c.name, derive_seed(options.seed, name_hash(c.name)), scratch);
+    const bool run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
     WallTimer timer;
-    c.body(context);
+    if (run) {
+      c.body(context);
+    } else {
+      context.fail("not run: the program already exceeded its time limit " +
+                   std::to_string(timeouts) + " times");
+    }
     const double seconds = timer.elapsed_ms() / 1e3;
     const bool ok = context.passed();
+    timeouts += context.timeouts();
     ++cases_run;
     max_score += c.points;
     if (ok) {
@@ -620,8 +592,9 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     std::fputs(block.c_str(), stdout);
     std::fflush(stdout);
     full_report += block;
+    reports.push_back({c.name, c.points, ok, c.hidden, run, seconds, context.report()});
   }
-  rmdir(scratch);
+  std::filesystem::remove_all(scratch);
 
   const bool passed = cases_passed == cases_run;
   std::printf("score: %d/%d points, %d of %d cases passed: %s\n", score, max_score, cases_passed,
@@ -630,6 +603,13 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
       !write_summary(options.summary_path, exercise, variant, score, max_score, passed)) {
     std::fprintf(stderr, "check_%s: cannot write the summary file %s\n", exercise.number.c_str(),
                  options.summary_path.c_str());
+    return kExitMisuse;
+  }
+  if (!options.report_json_path.empty() &&
+      !write_report_json(options.report_json_path, exercise.number, exercise.name, variant,
+                         options.seed, reports, "")) {
+    std::fprintf(stderr, "check_%s: cannot write the report %s\n", exercise.number.c_str(),
+                 options.report_json_path.c_str());
     return kExitMisuse;
   }
   if (options.expect.empty()) return passed ? kExitPass : kExitFail;

@@ -26,12 +26,13 @@ inline constexpr const char* kRecordTag = "@course-record";
 inline constexpr const char* kEndTag = "@course-end";
 
 // Names of the records every API exercise's runner adds after a case (see
-// device_memory_guard.hpp): what the code under test left allocated, and whether it
-// wrote past the end of a device buffer it allocated.
+// device_accounting.hpp): what the code under test left allocated, whether it wrote
+// past the end of a device buffer it allocated, and how many kernels it launched.
 inline constexpr const char* kLeakedBytesRecord = "memory.leaked_bytes";
 inline constexpr const char* kLeakedAllocationsRecord = "memory.leaked_allocations";
 inline constexpr const char* kOverrunRecord = "memory.overruns";
 inline constexpr const char* kOverrunDetailRecord = "memory.first_overrun";  // size, offset
+inline constexpr const char* kKernelLaunchesRecord = "device.kernel_launches";
 
 enum class ValueType { f32, f64, i32, i64 };
 

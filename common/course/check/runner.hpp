@@ -13,7 +13,7 @@
 // judge.hpp compares, in a process without student code (protocol.hpp says why).
 //
 // Include this header in exactly one translation unit of the program: compiled by
-// nvcc it brings the device-memory wrappers (device_memory_guard.hpp) with it. The
+// nvcc it brings the device-memory wrappers (device_accounting.hpp) with it. The
 // course's own tests also compile it with a plain C++ compiler, for host-only
 // runners that prove the harness on machines without a GPU.
 #pragma once
@@ -33,7 +33,7 @@
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
 
-#include "course/check/device_memory_guard.hpp"
+#include "course/check/device_accounting.hpp"
 #endif
 
 namespace course::check {
@@ -127,7 +127,7 @@ class ResultWriter {
 // A host output with a guard zone: poisoned elements after the n a call may write,
 // so that a loop that runs one step too far (i <= n), or a copy back of too many
 // bytes, is reported instead of quietly corrupting the heap. Device buffers get their
-// guard from device_memory_guard.hpp; host outputs get it here.
+// guard from device_accounting.hpp; host outputs get it here.
 inline constexpr std::size_t kHostGuardElements = 64;
 
 template <typename T>
@@ -166,6 +166,7 @@ inline void put_device_memory_report(ResultWriter& results) {
                                     static_cast<std::int64_t>(report.overruns[0].first_offset)};
     results.put(kOverrunDetailRecord, detail, 2);
   }
+  results.put_value(kKernelLaunchesRecord, static_cast<std::int64_t>(report.kernel_launches));
 }
 #endif
 

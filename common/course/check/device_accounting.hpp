@@ -1,9 +1,11 @@
-// Poison, guard zones and leak accounting for device memory allocated by code under
-// test.
+// What the code under test does on the device: poison, guard zones and leak
+// accounting for the device memory it allocates, and a count of the kernels it
+// launches.
 //
 // The programs that run student code are linked with
-//   --wrap=cudaMalloc --wrap=cudaFree
-// so that the student's cudaMalloc/cudaFree land here first. Each allocation is
+//   --wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel
+// so that the student's calls land here first (<<<...>>> compiles to a call of
+// __cudaLaunchKernel). A result computed without any launch was computed on the host. Each allocation is
 // filled with the poison word (verify.hpp), so that an element no thread wrote
 // comes back to the host recognisably unwritten instead of as a plausible 0. It
 // gets a guard zone after it, filled with a known byte; cudaFree (or the end of the
@@ -12,7 +14,8 @@
 // compute-sanitizer, and an allocation still live at the end of a case is a leak.
 //
 // Include this header in exactly one translation unit of a program (runner.hpp does):
-// it defines the wrapper functions the linker looks for.
+// it defines the wrapper functions the linker looks for. The wrapper flags live in
+// one place for each build path: cmake/CourseExercise.cmake and tools/nvcc.py.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -28,13 +31,16 @@
 #include "course/verify.hpp"
 
 #ifndef __CUDACC__
-#error "device_memory_guard.hpp is compiled by nvcc, in the program's .cu driver"
+#error "device_accounting.hpp is compiled by nvcc, in the program's .cu driver"
 #endif
 
 namespace course::check {
 
 inline constexpr std::size_t kGuardBytes = 64 * 1024;  // > 1024 threads x 16-byte stores
 inline constexpr unsigned char kGuardByte = 0xA5;
+
+// Set while the accounting itself launches its fill kernel, which must not count.
+inline thread_local bool accounting_launch = false;
 
 __global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint32_t value) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
@@ -50,7 +56,9 @@ inline void poison_and_guard(void* buffer, std::size_t bytes) {
   const std::size_t words = bytes / sizeof(std::uint32_t);
   if (words > 0) {
     const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096));
+    accounting_launch = true;
     fill_words_kernel<<<blocks, 256>>>(static_cast<std::uint32_t*>(buffer), words, kPoisonWord);
+    accounting_launch = false;
   }
   char* bytes_begin = static_cast<char*>(buffer);
   if (bytes % sizeof(std::uint32_t) != 0) {
@@ -73,8 +81,10 @@ struct DeviceMemoryLedger {
   std::atomic<bool> tracking{false};
   std::unordered_map<void*, std::size_t> live;  // pointer -> requested bytes
   std::size_t allocations = 0;
+  std::atomic<long long> kernel_launches{0};
   std::vector<Overrun> overruns;
 };
+
 
 // The ledger lives in a function-local static so that it exists before any static
 // constructor of the code under test can allocate.
@@ -117,6 +127,7 @@ struct DeviceMemoryReport {
   std::size_t leaked_bytes = 0;
   std::size_t leaked_allocations = 0;
   std::vector<Overrun> overruns;
+  long long kernel_launches = 0;
 };
 
 // Checks the guards of allocations still live and returns the case's totals.
@@ -130,6 +141,7 @@ inline DeviceMemoryReport finish_device_memory_accounting() {
     ++report.leaked_allocations;
   }
   report.overruns = ledger.overruns;
+  report.kernel_launches = ledger.kernel_launches.load();
   return report;
 }
 
@@ -165,4 +177,31 @@ extern "C" cudaError_t __wrap_cudaFree(void* pointer) {
     }
   }
   return __real_cudaFree(pointer);
+}
+
+namespace course::check {
+
+// Kernel launches: counted while a case runs, then passed on unchanged.
+inline void count_launch() {
+  if (!accounting_launch && device_memory_ledger().tracking) ++device_memory_ledger().kernel_launches;
+}
+
+}  // namespace course::check
+
+extern "C" cudaError_t __real___cudaLaunchKernel(cudaKernel_t, dim3, dim3, void**, std::size_t,
+                                                  cudaStream_t);
+extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
+                                                  void** args, std::size_t shared_bytes,
+                                                  cudaStream_t stream) {
+  course::check::count_launch();
+  return __real___cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);
+}
+
+extern "C" cudaError_t __real_cudaLaunchKernel(const void*, dim3, dim3, void**, std::size_t,
+                                               cudaStream_t);
+extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* function, dim3 grid, dim3 block,
+                                               void** args, std::size_t shared_bytes,
+                                               cudaStream_t stream) {
+  course::check::count_launch();
+  return __real_cudaLaunchKernel(function, grid, block, args, shared_bytes, stream);
 }

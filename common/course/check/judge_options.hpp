@@ -1,0 +1,169 @@
+// The check's command line: what to check, how, and what to expect of the verdict.
+// judge.hpp documents the protocol; `check_NN --help` prints this list.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace course::check {
+
+inline constexpr int kExitPass = 0;
+inline constexpr int kExitFail = 1;
+inline constexpr int kExitMisuse = 2;
+inline constexpr int kExitSkip = 77;
+inline constexpr int kSanitizerErrorExit = 86;  // --error-exitcode given to compute-sanitizer
+inline constexpr std::uint64_t kDefaultSeed = 20191001;
+inline constexpr double kDefaultTimeoutSeconds = 20.0;
+inline constexpr double kSanitizerTimeoutScale = 15.0;
+
+struct Options {
+  std::string program;
+  std::uint64_t seed = kDefaultSeed;
+  double timeout_scale = 1.0;
+  bool timeout_scale_given = false;
+  bool sanitizer_requested = false;
+  std::string sanitizer;  // path to compute-sanitizer; empty when not found
+  std::string variant;
+  std::vector<std::string> only_cases;
+  std::string summary_path;
+  bool list_only = false;
+  // Self-test expectations (CTest proves the checks with these).
+  std::string expect;  // "", "pass" or "fail"
+  std::vector<std::string> expect_hints;
+  int expect_score = -1;
+  bool expect_clean = false;
+  int declared_points = -1;
+  // Grading (tools/grade.py): a structured report, limits, and confinement.
+  std::string report_json_path;
+  int stop_after_timeouts = 0;      // 0: never; else the cases after that many time-outs are not run
+  std::size_t memory_limit_mb = 0;  // resident memory of the program; 0: no limit
+  std::string run_as;               // user the program runs as (the check itself runs as root)
+  std::vector<std::string> hidden_paths;
+  // Filled by judge_main when confining: the user's ids, and the scratch folder that
+  // holds the program's copy (the only place the confined program works in).
+  uid_t run_as_uid = 0;
+  gid_t run_as_gid = 0;
+};
+
+inline void print_usage(const std::string& exercise_number) {
+  std::printf(
+      "usage: check_%s --program PATH [options]\n"
+      "  --program PATH          the program under test (built from the student's files)\n"
+      "  --seed N                seed of the inputs (default %llu; graders pick their own)\n"
+      "  --case NAME             run only this case (repeatable)\n"
+      "  --list                  list the cases and their points\n"
+      "  --sanitizer PATH        run every case under compute-sanitizer memcheck\n"
+      "  --timeout-scale X       multiply every time limit by X\n"
+      "  --summary FILE          write one tab-separated result line to FILE\n"
+      "  --variant NAME          name of what is checked, for the report and the summary\n"
+      "grading:\n"
+      "  --report-json FILE      write every case's result as JSON to FILE\n"
+      "  --stop-after-timeouts N after N runs over their time limit, fail the other cases unrun\n"
+      "  --memory-limit-mb N     stop the program when it holds more than N MiB of host memory\n"
+      "  --run-as USER           run the program as USER, with a process limit and a clean\n"
+      "                          environment (the check must run as root)\n"
+      "  --hide PATH             make PATH invisible to the program (repeatable; with --run-as)\n"
+      "self-test of the check (used by CTest):\n"
+      "  --expect pass|fail      exit 0 when the verdict is this, 1 otherwise\n"
+      "  --expect-hint TEXT      ...and the report contains TEXT (repeatable)\n"
+      "  --expect-score N        ...and the score is N\n"
+      "  --expect-clean          ...and no run crashed, hung or flooded its output\n"
+      "  --declared-points N     the points CMake declared; must equal the cases' sum\n",
+      exercise_number.c_str(), static_cast<unsigned long long>(kDefaultSeed));
+}
+
+// Fills `options`; on a problem returns false with `error` set ("help" for --help).
+inline bool parse_options(int argc, char** argv, Options& options, std::string& error) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto next = [&](std::string& value) {
+      if (i + 1 >= argc) {
+        error = flag + " needs a value";
+        return false;
+      }
+      value = argv[++i];
+      return true;
+    };
+    std::string value;
+    try {
+      if (flag == "--program") {
+        if (!next(options.program)) return false;
+      } else if (flag == "--seed") {
+        if (!next(value)) return false;
+        options.seed = std::stoull(value);
+      } else if (flag == "--case") {
+        if (!next(value)) return false;
+        options.only_cases.push_back(value);
+      } else if (flag == "--list") {
+        options.list_only = true;
+      } else if (flag == "--sanitizer") {
+        if (!next(value)) return false;
+        options.sanitizer_requested = true;
+        // CMake passes "<name>-NOTFOUND" when the tool is missing.
+        if (!value.empty() && value.find("NOTFOUND") == std::string::npos) options.sanitizer = value;
+      } else if (flag == "--timeout-scale") {
+        if (!next(value)) return false;
+        options.timeout_scale = std::stod(value);
+        options.timeout_scale_given = true;
+      } else if (flag == "--summary") {
+        if (!next(options.summary_path)) return false;
+      } else if (flag == "--variant") {
+        if (!next(options.variant)) return false;
+      } else if (flag == "--report-json") {
+        if (!next(options.report_json_path)) return false;
+      } else if (flag == "--stop-after-timeouts") {
+        if (!next(value)) return false;
+        options.stop_after_timeouts = std::stoi(value);
+      } else if (flag == "--memory-limit-mb") {
+        if (!next(value)) return false;
+        options.memory_limit_mb = std::stoull(value);
+      } else if (flag == "--run-as") {
+        if (!next(options.run_as)) return false;
+      } else if (flag == "--hide") {
+        if (!next(value)) return false;
+        options.hidden_paths.push_back(value);
+      } else if (flag == "--expect") {
+        if (!next(options.expect)) return false;
+        if (options.expect != "pass" && options.expect != "fail") {
+          error = "--expect takes pass or fail";
+          return false;
+        }
+      } else if (flag == "--expect-hint") {
+        if (!next(value)) return false;
+        options.expect_hints.push_back(value);
+      } else if (flag == "--expect-score") {
+        if (!next(value)) return false;
+        options.expect_score = std::stoi(value);
+      } else if (flag == "--expect-clean") {
+        options.expect_clean = true;
+      } else if (flag == "--declared-points") {
+        if (!next(value)) return false;
+        options.declared_points = std::stoi(value);
+      } else if (flag == "--help" || flag == "-h") {
+        error = "help";
+        return false;
+      } else {
+        error = "unknown option " + flag;
+        return false;
+      }
+    } catch (const std::exception&) {
+      error = "bad value for " + flag;
+      return false;
+    }
+  }
+  if (options.program.empty() && !options.list_only) {
+    error = "--program is required";
+    return false;
+  }
+  if (!options.hidden_paths.empty() && options.run_as.empty()) {
+    error = "--hide needs --run-as";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace course::check

@@ -1,0 +1,72 @@
+"""How an exercise's program and check are compiled with nvcc alone, without CMake.
+
+The students' path (tools/student.py) and the grading command (tools/grade.py)
+build the same way, so that what a student checks at home is what gets graded.
+The flags mirror cmake/CourseExercise.cmake, which the instructors' CMake build uses.
+"""
+import os
+import shutil
+import subprocess
+
+FALLBACK_ARCH = "sm_75"  # CUDA 13's oldest; -arch=sm_75 also embeds compute_75 PTX
+LIBRARY_FLAGS = {
+    "cublas": ["-lcublas"],
+    "nvrtc": ["-lnvrtc"],
+    "cuda": ["-lcuda"],
+    "curand": ["-lcurand"],
+    "cusparse": ["-lcusparse"],
+    "openblas": ["-lopenblas"],
+    "openmp": ["-Xcompiler", "-fopenmp"],
+}
+# The programs that run student code route cudaMalloc/cudaFree and kernel launches
+# through the check's accounting (common/course/check/device_accounting.hpp).
+WRAP_FLAGS = ["-Xlinker", "--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel"]
+
+
+class BuildError(Exception):
+    pass
+
+
+def nvcc_path():
+    found = shutil.which("nvcc")
+    if not found and os.path.exists("/usr/local/cuda/bin/nvcc"):
+        found = "/usr/local/cuda/bin/nvcc"
+    if not found:
+        raise BuildError("nvcc not found: install the CUDA toolkit or add its bin/ folder to PATH")
+    return found
+
+
+def gpu_arch():
+    """This machine's GPU (nvidia-smi), else sm_75; NVCC_ARCH overrides both."""
+    if os.environ.get("NVCC_ARCH"):
+        return os.environ["NVCC_ARCH"]
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        try:
+            output = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+                                    capture_output=True, text=True, timeout=20, check=True).stdout
+            caps = output.split()
+            if caps:
+                return "sm_" + caps[0].replace(".", "")
+        except (subprocess.SubprocessError, OSError):
+            pass
+    return FALLBACK_ARCH
+
+
+def base_flags(common_dir, exercise_dir, arch):
+    return ["-std=c++17", "-O2", "-lineinfo", f"-arch={arch}", "-I" + common_dir, "-I" + exercise_dir]
+
+
+def program_command(exercise, sources, output, common_dir, exercise_dir, arch):
+    """The nvcc command that links the student's sources (and the driver) into a program."""
+    libraries = []
+    for library in exercise.libraries:
+        libraries += LIBRARY_FLAGS[library]
+    wrap = WRAP_FLAGS if exercise.driver else []
+    return [nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + list(sources) + wrap + libraries + ["-o", output]
+
+
+def check_command(exercise, output, common_dir, exercise_dir, arch):
+    """The nvcc command that builds the exercise's check (no student code in it)."""
+    source = os.path.join(exercise_dir, exercise.check)
+    return [nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + [source, "-o", output]
