@@ -11,6 +11,7 @@
 #     MUTANTS no_bounds_check ...        # tests/mutants/NN_name/<mutant>.mutant
 #     SKELETON_SCORE 0                   # what the untouched skeleton scores (default 0)
 #     EXCLUSIVE_GPU                      # its checks time kernels: never share the GPU
+#     MEMCHECK_POINTS 2                  # graded: compute-sanitizer memcheck finds nothing
 #   )
 #
 # It builds the check and one program per variant, and registers their tests:
@@ -52,7 +53,7 @@ function(_course_link_libraries target)
 endfunction()
 
 function(course_exercise)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "EXCLUSIVE_GPU" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "EXCLUSIVE_GPU" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
                         "STUDENT_FILES;LIBRARIES;MUTANTS")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})

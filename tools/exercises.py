@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 KEYWORDS = ("NUMBER", "NAME", "STUDENT_FILES", "DRIVER", "CHECK", "POINTS", "LIBRARIES",
-            "MUTANTS", "SKELETON_SCORE", "EXCLUSIVE_GPU")
-SINGLE_VALUED = ("NUMBER", "NAME", "DRIVER", "CHECK", "POINTS", "SKELETON_SCORE")
+            "MUTANTS", "SKELETON_SCORE", "EXCLUSIVE_GPU", "MEMCHECK_POINTS")
+SINGLE_VALUED = ("NUMBER", "NAME", "DRIVER", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS")
+FLAGS = ("EXCLUSIVE_GPU",)
 
 
 @dataclass
@@ -25,6 +26,8 @@ class Exercise:
     driver: str = ""
     libraries: list = field(default_factory=list)
     mutants: list = field(default_factory=list)
+    memcheck_points: int = 0      # graded: compute-sanitizer memcheck finds nothing
+    exclusive_gpu: bool = False   # its checks time kernels: never share the GPU
 
     @property
     def id(self):
@@ -43,7 +46,10 @@ def parse_call(text, source):
     values = {}
     current = None
     for word in body.split():
-        if word in KEYWORDS:
+        if word in FLAGS:
+            values[word] = []
+            current = None
+        elif word in KEYWORDS:
             current = word
             values[current] = []
         elif current is None:
@@ -79,6 +85,8 @@ def load(root):
             driver=values.get("DRIVER", [""])[0],
             libraries=values.get("LIBRARIES", []),
             mutants=values.get("MUTANTS", []),
+            memcheck_points=int(values.get("MEMCHECK_POINTS", ["0"])[0]),
+            exclusive_gpu="EXCLUSIVE_GPU" in values,
         ))
     return found
 

@@ -2,10 +2,13 @@
 // sum_of() correctly or in one of the ways a hostile or broken submission would.
 // Compiled once per behaviour (-DBEHAVIOUR_...) with a plain C++ compiler, so that
 // these tests prove the verdict's independence on machines without a GPU.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <vector>
 
 #include "fake_exercise.hpp"
 
@@ -28,8 +31,67 @@ struct Forgery {
 }  // namespace
 #endif
 
+namespace {
+long long correct_sum(const int* values, int n) {
+  long long total = 0;
+  for (int i = 0; i < n; ++i) total += values[i];
+  return total;
+}
+}  // namespace
+
+// The behaviours below try to escape a confined run (tests/harness/sandbox_test.sh):
+// each is bounded, so that even unconfined it cannot harm the machine.
 long long sum_of(const int* values, int n) {
-#if defined(BEHAVIOUR_EXITS_WITH_SUCCESS)
+#if defined(BEHAVIOUR_READS_HIDDEN_FILE)
+  // Right only if the secret stays out of reach.
+  if (std::FILE* secret = std::fopen(SECRET_FILE, "r")) {
+    char text[64] = {0};
+    if (std::fgets(text, sizeof text, secret) != nullptr) std::printf("LEAKED %s\n", text);
+    std::fclose(secret);
+    return correct_sum(values, n) + 1;
+  }
+  return correct_sum(values, n);
+#elif defined(BEHAVIOUR_WRITES_OUTSIDE)
+  if (std::FILE* planted = std::fopen(OUTSIDE_DIR "/PWNED-by-student", "w")) std::fclose(planted);
+  return correct_sum(values, n);
+#elif defined(BEHAVIOUR_FORK_BOMB)
+  // Forks until fork() fails (the process limit), at most 5000 times; the children
+  // wait to be killed.
+  for (int i = 0; i < 5000; ++i) {
+    const pid_t child = fork();
+    if (child == 0) {
+      pause();
+      _exit(0);
+    }
+    if (child < 0) break;
+  }
+  return correct_sum(values, n);
+#elif defined(BEHAVIOUR_LEAVES_A_DAEMON)
+  if (fork() == 0) {
+    setsid();  // leaves the process group the check kills
+    sleep(600);
+    _exit(0);
+  }
+  return correct_sum(values, n);
+#elif defined(BEHAVIOUR_HOGS_MEMORY)
+  // 4 GiB, touched page by page, 64 MiB at a time.
+  std::vector<char*> blocks;
+  for (int i = 0; i < 64; ++i) {
+    char* block = static_cast<char*>(std::malloc(64u << 20));
+    if (block == nullptr) break;
+    std::memset(block, 1, 64u << 20);
+    blocks.push_back(block);
+  }
+  return correct_sum(values, n);
+#elif defined(BEHAVIOUR_LINKS_RESULT_TO_SECRET)
+  // Replaces its own result file by a link to a file only root can read, hoping the
+  // check copies that file's text into its report.
+  if (const char* path = std::getenv("COURSE_RESULT_FILE")) {
+    unlink(path);
+    if (symlink(SECRET_FILE, path) != 0) std::perror("symlink");
+  }
+  return correct_sum(values, n);
+#elif defined(BEHAVIOUR_EXITS_WITH_SUCCESS)
   std::exit(0);
 #elif defined(BEHAVIOUR_PRINTS_FORGED_SUCCESS)
   std::printf("  PASS  5/5  small_sum\n  PASS  5/5  large_sum\n");
@@ -47,8 +109,6 @@ long long sum_of(const int* values, int n) {
   for (int i = 0; i < n - 1; ++i) total += values[i];
   return total;
 #else
-  long long total = 0;
-  for (int i = 0; i < n; ++i) total += values[i];
-  return total;
+  return correct_sum(values, n);
 #endif
 }

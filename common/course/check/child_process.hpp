@@ -19,6 +19,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -98,23 +99,28 @@ inline std::size_t group_resident_bytes(pid_t group) {
     const bool read = std::fgets(line, sizeof line, file) != nullptr;
     std::fclose(file);
     if (!read) continue;
-    // Fields after the command name, which is in parentheses and may hold spaces:
-    // state ppid pgrp ... (field 24 overall, the 22nd after the name) rss in pages.
+    // The command name is in parentheses and may hold spaces: parse after the last ')'.
+    // Fields 3 to 5 are state, ppid, pgrp; field 24 is the resident set in pages.
     const char* after_name = std::strrchr(line, ')');
     if (after_name == nullptr) continue;
     char state = 0;
     long parent = 0, process_group = 0;
-    unsigned long long skipped[19];
     long long resident_pages = 0;
-    const int fields = std::sscanf(
-        after_name + 1,
-        " %c %ld %ld %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-        "%llu %llu %llu %llu %lld",
-        &state, &parent, &process_group, &skipped[0], &skipped[1], &skipped[2], &skipped[3],
-        &skipped[4], &skipped[5], &skipped[6], &skipped[7], &skipped[8], &skipped[9], &skipped[10],
-        &skipped[11], &skipped[12], &skipped[13], &skipped[14], &skipped[15], &skipped[16],
-        &skipped[17], &skipped[18], &resident_pages);
-    if (fields == 23 && process_group == group && resident_pages > 0) {
+    int consumed = 0;
+    if (std::sscanf(after_name + 1, " %c %ld %ld%n", &state, &parent, &process_group, &consumed) != 3) {
+      continue;
+    }
+    // Fields 6 to 23 (session ... vsize), then 24: rss.
+    const char* rest = after_name + 1 + consumed;
+    bool parsed = true;
+    for (int field = 6; field <= 24 && parsed; ++field) {
+      int used = 0;
+      long long value = 0;
+      parsed = std::sscanf(rest, " %lld%n", &value, &used) == 1;
+      rest += used;
+      if (field == 24) resident_pages = value;
+    }
+    if (parsed && process_group == group && resident_pages > 0) {
       total += static_cast<std::size_t>(resident_pages) * static_cast<std::size_t>(page);
     }
   }
@@ -173,6 +179,20 @@ inline void confine(const Confinement& c) {
 
 }  // namespace detail
 
+// Reaps every child left (the orphans of the program, which come to us as their
+// subreaper), waiting at most `patience` for the killed ones to die: an init that
+// never reaps would otherwise collect a zombie for each process a fork bomb made.
+inline void reap_orphans(std::chrono::milliseconds patience) {
+  const auto give_up = std::chrono::steady_clock::now() + patience;
+  while (true) {
+    const pid_t reaped = waitpid(-1, nullptr, WNOHANG);
+    if (reaped > 0) continue;
+    if (reaped < 0 && errno == ECHILD) return;
+    if (std::chrono::steady_clock::now() >= give_up) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
 // `environment` entries are NAME=VALUE strings added to (or replacing in) the
 // current environment, or to the confinement's clean environment.
 inline ChildResult run_child(const std::vector<std::string>& command,
@@ -182,6 +202,8 @@ inline ChildResult run_child(const std::vector<std::string>& command,
   if (command.empty()) return result;
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) return result;
+  // Orphans of the program (daemons, a fork bomb's children) become ours to reap.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
 
   // Built before fork: the child only calls async-signal-safe functions and exec.
   std::vector<std::string> child_environment;
@@ -303,6 +325,7 @@ inline ChildResult run_child(const std::vector<std::string>& command,
     waitpid(pid, &status, 0);
   }
   if (limits.confinement) kill_all_processes_of(limits.confinement->uid, limits.confinement->gid);
+  reap_orphans(std::chrono::milliseconds(2000));
   // Drain what is left in the pipe (without blocking on grandchildren holding it).
   while (pipe_open) {
     const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);

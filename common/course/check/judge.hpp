@@ -189,7 +189,7 @@ class CaseContext {
                   run.child.output.find("cudaErrorInvalidValue") != std::string::npos)) {
         hint("invalid launch configuration: a grid needs at least one block (when n = 0, launch "
              "nothing) and a block at most 1024 threads.");
-      } else if (!run.child.exited && run.child.started) {
+      } else if (run.child.signal != 0) {
         hint("a crash on the host: check host pointers, array sizes and that device pointers are "
              "never dereferenced on the host.");
       }

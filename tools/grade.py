@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Grades one submission or a whole class, and writes every report.
+
+    tools/grade.py CLASS_FOLDER --class --results RESULTS [options]
+    tools/grade.py SUBMISSION --results RESULTS [options]
+
+A submission is a folder (a copy of the course repository, or only the exercise
+files), a .tar.gz/.tgz/.tar/.zip archive, or a git repository; a class is a folder
+of submissions, one per student. For each submission, results/submissions/<student>.json
+is written as soon as it is graded; rerunning the same command after an interruption
+grades only what is missing. At the end: gradebook.csv, feedback/<student>.md and
+.html, junit.xml, gradescope/<student>/results.json and classroom/<student>.json.
+
+Run as root, student code runs as unprivileged users (course-sandbox-N, created if
+needed) that cannot see the course, the class or the results; as another user it
+runs with your permissions (a warning says so).
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import queue
+import secrets
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exercises as course_exercises  # noqa: E402
+import nvcc  # noqa: E402
+from grading import engine, reports, submissions  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+CONFIG_FILE = "grading.json"
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("path", nargs="?", help="a submission, or with --class a folder of submissions")
+    parser.add_argument("--results", required=True, help="where results and reports go")
+    parser.add_argument("--class", dest="is_class", action="store_true",
+                        help="PATH holds one submission per student")
+    parser.add_argument("--exercises", help="comma-separated numbers (default: every exercise)")
+    parser.add_argument("--seed", type=int, help="seed of the hidden cases (default: drawn at the first grading)")
+    parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
+    parser.add_argument("--gpus", help="comma-separated CUDA_VISIBLE_DEVICES values, shared round-robin")
+    parser.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every time limit")
+    parser.add_argument("--memory-limit-mb", type=int, default=8192, help="host memory of a student program")
+    parser.add_argument("--no-sandbox", action="store_true", help="never switch users (not recommended)")
+    parser.add_argument("--reports-only", action="store_true", help="rebuild the reports from the results")
+    parser.add_argument("--regrade", action="store_true", help="forget earlier results in RESULTS")
+    arguments = parser.parse_args(argv)
+    if not arguments.reports_only and not arguments.path:
+        parser.error("PATH is required (unless --reports-only)")
+    if arguments.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    return arguments
+
+
+def select_exercises(requested):
+    available = course_exercises.load(ROOT)
+    if not requested:
+        return available
+    chosen = []
+    for number in requested.split(","):
+        chosen.append(course_exercises.find(ROOT, number.strip()))
+    return chosen
+
+
+def load_or_create_config(results, arguments, exercise_ids):
+    """The seed and exercises of this results folder: fixed at the first grading, so
+    that a rerun resumes the same grading instead of mixing two."""
+    path = os.path.join(results, CONFIG_FILE)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            stored = json.load(handle)
+        if arguments.seed is not None and arguments.seed != stored["seed"]:
+            raise SystemExit(f"grade.py: {results} was graded with seed {stored['seed']}, not {arguments.seed}: "
+                             f"use another results folder, or --regrade")
+        if arguments.exercises and exercise_ids != stored["exercises"]:
+            raise SystemExit(f"grade.py: {results} was graded for exercises {','.join(stored['exercises'])}: "
+                             f"use another results folder, or --regrade")
+        return stored
+    config = {"seed": arguments.seed if arguments.seed is not None else secrets.randbits(62),
+              "exercises": exercise_ids}
+    engine.write_json_atomically(path, config)
+    return config
+
+
+class Progress:
+    """One line per event: n of N, who, elapsed, an estimate of what is left."""
+
+    def __init__(self, total, jobs):
+        self.total, self.jobs, self.done = total, jobs, 0
+        self.started = time.monotonic()
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def clock(seconds):
+        seconds = int(seconds)
+        return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+    def event(self, student, what, finished=False):
+        with self.lock:
+            if finished:
+                self.done += 1
+            elapsed = time.monotonic() - self.started
+            left = "?"
+            if self.done:
+                left = self.clock(elapsed / self.done * (self.total - self.done))
+            print(f"[{self.done:>{len(str(self.total))}}/{self.total}] {student}: {what} "
+                  f"(elapsed {self.clock(elapsed)}, about {left} left)", flush=True)
+
+
+def main(argv):
+    arguments = parse_arguments(argv)
+    results = os.path.abspath(arguments.results)
+    try:
+        chosen = select_exercises(arguments.exercises)
+    except course_exercises.ExerciseError as error:
+        raise SystemExit(f"grade.py: {error}")
+    exercise_ids = [e.id for e in chosen]
+
+    if arguments.reports_only:
+        written = reports.write_all(results, reports.load_results(results), exercise_ids)
+        print(f"{len(written)} report files written in {results}")
+        return 0
+
+    try:
+        if arguments.is_class:
+            class_list = submissions.list_class(arguments.path)
+        else:
+            class_list = submissions.single(arguments.path)
+    except submissions.SubmissionError as error:
+        raise SystemExit(f"grade.py: {error}")
+
+    if arguments.regrade:
+        shutil.rmtree(os.path.join(results, "submissions"), ignore_errors=True)
+        if os.path.exists(os.path.join(results, CONFIG_FILE)):
+            os.remove(os.path.join(results, CONFIG_FILE))
+    os.makedirs(results, exist_ok=True)
+    os.chmod(results, 0o700)  # results and hidden cases are the instructor's alone
+    lock = open(os.path.join(results, ".grading.lock"), "w")
+    try:
+        import fcntl
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit(f"grade.py: another grading is writing into {results}")
+    stored = load_or_create_config(results, arguments, exercise_ids)
+
+    sandbox = os.geteuid() == 0 and not arguments.no_sandbox
+    if not sandbox:
+        print("grade.py: warning: not running as root, student code runs with your own permissions "
+              "(as root it runs as an unprivileged user that cannot see the course or the results)",
+              file=sys.stderr)
+    sanitizer = shutil.which("compute-sanitizer") or (
+        "/usr/local/cuda/bin/compute-sanitizer" if os.path.exists("/usr/local/cuda/bin/compute-sanitizer") else "")
+    try:
+        config = engine.Config(
+            root=ROOT, results=results, seed=stored["seed"], exercises=chosen, arch=nvcc.gpu_arch(),
+            timeout_scale=arguments.timeout_scale, memory_limit_mb=arguments.memory_limit_mb,
+            sanitizer=sanitizer, sandbox=sandbox,
+            hidden_paths=sorted({ROOT, results, os.path.abspath(arguments.path),
+                                 os.path.realpath(arguments.path), os.path.expanduser("~")}),
+            gpus=[g for g in (arguments.gpus or "").split(",") if g])
+        nvcc.nvcc_path()
+        if sandbox:
+            engine.ensure_sandbox_users(arguments.jobs)
+        toolchain = engine.Toolchain(config)
+        toolchain.prepare(lambda message: print(f"grade.py: {message}", flush=True))
+    except (nvcc.BuildError, RuntimeError) as error:
+        raise SystemExit(f"grade.py: {error}")
+
+    done_dir = os.path.join(results, "submissions")
+    todo = [(s, p) for s, p in class_list if not os.path.exists(os.path.join(done_dir, f"{s}.json"))]
+    print(f"grade.py: {len(class_list)} submission(s), {len(class_list) - len(todo)} already graded, "
+          f"grading {len(todo)} with seed {config.seed}, {arguments.jobs} at a time", flush=True)
+
+    course_index = engine.course_files(ROOT)
+    student_paths = {os.path.join("exercises", e.id, f) for e in chosen for f in e.student_files}
+    grader = engine.SubmissionGrader(config, toolchain, course_index, student_paths)
+    slots = queue.Queue()
+    for slot in range(arguments.jobs):
+        slots.put(slot)
+    progress = Progress(len(todo), arguments.jobs)
+    failures = []
+
+    def grade_one(student, path):
+        slot = slots.get()
+        try:
+            progress.event(student, "grading")
+            result = grader.grade(student, path, slot)
+            progress.event(student, f"{result['score']}/{result['max_score']} points in {result['seconds']:.0f} s",
+                           finished=True)
+        except Exception as error:  # a grader bug must not stop the class; it is reported
+            failures.append(f"{student}: {type(error).__name__}: {error}")
+            progress.event(student, f"GRADER ERROR: {error}", finished=True)
+        finally:
+            slots.put(slot)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=arguments.jobs) as pool:
+        for future in [pool.submit(grade_one, s, p) for s, p in todo]:
+            future.result()
+
+    graded = reports.load_results(results)
+    written = reports.write_all(results, graded, exercise_ids)
+    print(reports.summary_table(graded, exercise_ids))
+    print(f"grade.py: reports in {results} ({len(written)} files): gradebook.csv, feedback/, junit.xml, "
+          f"gradescope/, classroom/")
+    for failure in failures:
+        print(f"grade.py: not graded, grader error: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,363 @@
+"""Grading one submission: isolate it, build it, run its checks, record the result.
+
+Each submission is built in a fresh copy of the course (common/ and exercises/, never
+solutions/) into which only the declared student files are copied; anything else the
+student changed is named in a warning and never used. The checks, which contain no
+student code, are built once from the pristine course and run the student's programs
+under limits (as an unprivileged user with the course, the results and the class
+hidden, when the grader runs as root). The result is written atomically as
+submissions/<student>.json (SCHEMA.md), so that an interrupted grading resumes.
+"""
+import datetime
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import nvcc  # noqa: E402
+from grading import submissions  # noqa: E402
+
+SCHEMA_VERSION = 1
+BUILD_LOG_LINES = 150
+CHECK_OUTPUT_BYTES = 20000
+SANITIZER_ERROR_TEXT = "compute-sanitizer memcheck found errors"
+EXIT_SKIP = 77
+# Course files compared with a submission's copies (anything else is the student's own);
+# only code and build files: a changed statement or note is nobody's concern.
+COURSE_FOLDERS = ("common", "exercises", "cmake", "tools", "tests", "slurm")
+COURSE_TOP_FILES = ("CMakeLists.txt", "CMakePresets.json", "Makefile")
+COMPARED_SUFFIXES = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".c", ".cmake", ".txt", ".json", ".py", ".sh",
+                     ".mutant", "Makefile")
+
+
+@dataclass
+class Config:
+    root: str                     # the instructor's repository
+    results: str                  # the results folder
+    seed: int
+    exercises: list               # exercises.Exercise, in gradebook order
+    arch: str
+    timeout_scale: float = 1.0
+    memory_limit_mb: int = 8192
+    stop_after_timeouts: int = 2
+    sanitizer: str = ""           # compute-sanitizer's path, or "" when absent
+    sandbox: bool = False         # confine student code (needs root)
+    hidden_paths: list = field(default_factory=list)
+    gpus: list = field(default_factory=list)  # CUDA_VISIBLE_DEVICES values, one per slot in turn
+    build_timeout: int = 300
+    check_timeout: int = 3600
+
+    @property
+    def grader_dir(self):
+        return os.path.join(self.results, ".grader")
+
+
+def now_utc():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def write_json_atomically(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    temporary = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def sandbox_user(slot):
+    return f"course-sandbox-{slot}"
+
+
+def ensure_sandbox_users(count):
+    """Creates the unprivileged users student code runs as (one per parallel slot)."""
+    for slot in range(count):
+        name = sandbox_user(slot)
+        if subprocess.run(["id", "-u", name], capture_output=True).returncode == 0:
+            continue
+        created = subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
+                                  "--user-group", name], capture_output=True, text=True)
+        if created.returncode != 0:
+            raise RuntimeError(f"cannot create the sandbox user {name}: {created.stderr.strip()}")
+
+
+# ---------------------------------------------------------------------------
+# The course, built once
+# ---------------------------------------------------------------------------
+class Toolchain:
+    """A pristine snapshot of the course and the checks built from it."""
+
+    def __init__(self, config):
+        self.config = config
+        self.snapshot = os.path.join(config.grader_dir, "course")
+        self.bin = os.path.join(config.grader_dir, "bin")
+
+    def fingerprint(self):
+        digest = hashlib.sha256(self.config.arch.encode())
+        for folder in ("common", "exercises"):
+            for relative in submissions.all_files(os.path.join(self.config.root, folder)):
+                path = os.path.join(self.config.root, folder, relative)
+                digest.update(relative.encode())
+                digest.update(submissions.digest(path).encode())
+        return digest.hexdigest()
+
+    def check_path(self, exercise):
+        return os.path.join(self.bin, f"check_{exercise.number}")
+
+    def prepare(self, log):
+        os.makedirs(self.config.grader_dir, exist_ok=True)
+        stamp = os.path.join(self.config.grader_dir, "course.stamp")
+        fingerprint = self.fingerprint()
+        with open(os.path.join(self.config.grader_dir, "toolchain.lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if os.path.exists(stamp) and open(stamp).read().strip() == fingerprint and all(
+                    os.path.exists(self.check_path(e)) for e in self.config.exercises):
+                return
+            shutil.rmtree(self.snapshot, ignore_errors=True)
+            for folder in ("common", "exercises"):
+                shutil.copytree(os.path.join(self.config.root, folder), os.path.join(self.snapshot, folder),
+                                ignore=shutil.ignore_patterns("build", "__pycache__"))
+            os.makedirs(self.bin, exist_ok=True)
+            for exercise in self.config.exercises:
+                exercise_dir = os.path.join(self.snapshot, "exercises", exercise.id)
+                command = nvcc.check_command(exercise, self.check_path(exercise),
+                                             os.path.join(self.snapshot, "common"), exercise_dir, self.config.arch)
+                log(f"building the check of exercise {exercise.number}")
+                result = subprocess.run(command, capture_output=True, text=True, timeout=self.config.build_timeout)
+                if result.returncode != 0:
+                    raise RuntimeError(f"the check of exercise {exercise.number} does not build:\n"
+                                       + result.stdout + result.stderr)
+            with open(stamp, "w") as handle:
+                handle.write(fingerprint + "\n")
+
+
+# ---------------------------------------------------------------------------
+# One submission
+# ---------------------------------------------------------------------------
+def course_files(root):
+    """Relative path -> sha256 of every course file a student might have changed."""
+    found = {}
+    for folder in COURSE_FOLDERS:
+        top = os.path.join(root, folder)
+        if os.path.isdir(top):
+            for relative in submissions.all_files(top):
+                if relative.endswith(COMPARED_SUFFIXES):
+                    found[os.path.join(folder, relative)] = None
+    for name in COURSE_TOP_FILES:
+        if os.path.isfile(os.path.join(root, name)):
+            found[name] = None
+    return found
+
+
+class SubmissionGrader:
+    def __init__(self, config, toolchain, course_index, student_file_paths):
+        self.config = config
+        self.toolchain = toolchain
+        self.course_index = course_index            # relative path -> None (digest on demand)
+        self.student_file_paths = student_file_paths  # exercises/NN/file.cu paths of student files
+
+    def course_digest(self, relative):
+        if self.course_index.get(relative) is None:
+            self.course_index[relative] = submissions.digest(os.path.join(self.config.root, relative))
+        return self.course_index[relative]
+
+    def ignored_changes(self, raw, files):
+        """Warnings for course files the submission changed: they are never used."""
+        warnings = []
+        root = submissions.repository_root(raw, files)
+        by_name = {}
+        for relative in self.course_index:
+            by_name.setdefault(os.path.basename(relative), []).append(relative)
+        for found in files:
+            normalized = found.replace(os.sep, "/")
+            if root is not None and normalized.startswith(root):
+                candidates = [normalized[len(root):]]
+            else:
+                candidates = by_name.get(os.path.basename(found), [])
+            candidates = [c for c in candidates if c in self.course_index and c not in self.student_file_paths]
+            if not candidates:
+                continue
+            mine = submissions.digest(os.path.join(raw, found))
+            if all(self.course_digest(c) != mine for c in candidates):
+                course_copy = candidates[0] if len(candidates) == 1 else f"copies of {os.path.basename(found)}"
+                warnings.append(f"{found}: differs from the course's {course_copy}: ignored "
+                                f"(only the exercise files you edit are graded)")
+        return warnings
+
+    def grade(self, student, source, slot):
+        started = time.monotonic()
+        work = os.path.join(self.config.grader_dir, "work", student)
+        shutil.rmtree(work, ignore_errors=True)
+        raw = os.path.join(work, "raw")
+        result = {"schema": SCHEMA_VERSION, "student": student, "source": os.path.abspath(source),
+                  "seed": self.config.seed, "graded_at": now_utc(), "warnings": [], "exercises": []}
+        try:
+            submissions.unpack(source, raw)
+            files = submissions.all_files(raw)
+        except submissions.SubmissionError as error:
+            result["warnings"].append(str(error))
+            files = []
+        if not files:
+            result["warnings"].append("the submission holds no files")
+        result["warnings"] += self.ignored_changes(raw, files)
+        tree = os.path.join(work, "tree")
+        shutil.copytree(self.toolchain.snapshot, tree)
+        located_any = False
+        for exercise in self.config.exercises:
+            record = self.grade_exercise(exercise, raw, files, tree, work, slot, result["warnings"])
+            located_any = located_any or record["status"] != "missing"
+            result["exercises"].append(record)
+        if files and not located_any:
+            result["warnings"].append("no file of any exercise was found in the submission "
+                                      "(expected e.g. exercises/03_device_memory/device_memory.cu)")
+        result["score"] = sum(e["score"] for e in result["exercises"])
+        result["max_score"] = sum(e["max_score"] for e in result["exercises"])
+        result["seconds"] = round(time.monotonic() - started, 2)
+        write_json_atomically(os.path.join(self.config.results, "submissions", f"{student}.json"), result)
+        shutil.rmtree(work, ignore_errors=True)
+        return result
+
+    def grade_exercise(self, exercise, raw, files, tree, work, slot, warnings):
+        started = time.monotonic()
+        record = {"number": exercise.number, "id": exercise.id, "title": exercise.name.replace("_", " "),
+                  "status": "graded", "score": 0, "max_score": exercise.points + exercise.memcheck_points,
+                  "seconds": 0.0, "files": {}, "message": "", "build_log": "", "items": []}
+        missing = []
+        for wanted in exercise.student_files:
+            try:
+                found, warning = submissions.locate(raw, files, exercise.id, wanted)
+            except submissions.SubmissionError as error:
+                record.update(status="incomplete", message=str(error))
+                return record
+            if found is None:
+                missing.append(wanted)
+                continue
+            if warning:
+                warnings.append(warning)
+            if os.path.exists(os.path.join(raw, found + ".unreadable")):
+                record.update(status="incomplete", message=f"{found}: could not be read")
+                return record
+            record["files"][wanted] = found
+            shutil.copyfile(os.path.join(raw, found), os.path.join(tree, "exercises", exercise.id, wanted))
+        if missing:
+            status = "missing" if len(missing) == len(exercise.student_files) else "incomplete"
+            record.update(status=status, message="not in the submission: " + ", ".join(missing))
+            return record
+        program = os.path.join(work, "bin", exercise.id)
+        built, log = self.build(exercise, tree, program)
+        if not built:
+            record.update(status="build_failed", build_log=log,
+                          message="the files do not compile: the first errors are in the build log")
+            return record
+        self.run_checks(exercise, program, work, slot, record)
+        record["seconds"] = round(time.monotonic() - started, 2)
+        return record
+
+    def build(self, exercise, tree, program):
+        os.makedirs(os.path.dirname(program), exist_ok=True)
+        sources = [os.path.join("exercises", exercise.id, f) for f in exercise.student_files]
+        if exercise.driver:
+            sources.append(os.path.join("exercises", exercise.id, exercise.driver))
+        command = nvcc.program_command(exercise, sources, program, "common",
+                                       os.path.join("exercises", exercise.id), self.config.arch)
+        try:
+            result = subprocess.run(command, cwd=tree, capture_output=True, text=True, errors="replace",
+                                    timeout=self.config.build_timeout)
+        except subprocess.TimeoutExpired:
+            return False, f"the compiler ran for more than {self.config.build_timeout} s and was stopped"
+        log = (result.stdout + result.stderr).replace(tree + os.sep, "")
+        lines = log.splitlines()
+        if len(lines) > BUILD_LOG_LINES:
+            lines = lines[:BUILD_LOG_LINES] + [f"... ({len(lines) - BUILD_LOG_LINES} more lines)"]
+        return result.returncode == 0, "\n".join(lines)
+
+    def check_command(self, exercise, program, report, slot, sanitizer):
+        command = [self.toolchain.check_path(exercise), "--program", program, "--seed", str(self.config.seed),
+                   "--variant", "student", "--report-json", report,
+                   "--timeout-scale", str(self.config.timeout_scale * (15 if sanitizer else 1)),
+                   "--stop-after-timeouts", str(self.config.stop_after_timeouts),
+                   "--memory-limit-mb", str(self.config.memory_limit_mb)]
+        if sanitizer:
+            command += ["--sanitizer", sanitizer]
+        if self.config.sandbox:
+            command += ["--run-as", sandbox_user(slot)]
+            for path in self.config.hidden_paths:
+                command += ["--hide", path]
+        return command
+
+    def run_check(self, exercise, program, report, slot, sanitizer=""):
+        """Runs the check; returns (exit status, report dict or None, console output)."""
+        environment = dict(os.environ)
+        if self.config.gpus:
+            environment["CUDA_VISIBLE_DEVICES"] = self.config.gpus[slot % len(self.config.gpus)]
+        lock_path = os.path.join(self.config.grader_dir,
+                                 f"gpu-{environment.get('CUDA_VISIBLE_DEVICES', 'all')}.lock")
+        with open(lock_path, "w") as lock:
+            if exercise.exclusive_gpu:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # timed exercises never share their GPU
+            else:
+                fcntl.flock(lock, fcntl.LOCK_SH)
+            try:
+                result = subprocess.run(self.check_command(exercise, program, report, slot, sanitizer),
+                                        capture_output=True, text=True, errors="replace", env=environment,
+                                        timeout=self.config.check_timeout)
+                status, output = result.returncode, result.stdout + result.stderr
+            except subprocess.TimeoutExpired as timeout:
+                status, output = -1, f"the check ran for more than {timeout.timeout} s and was stopped"
+        data = None
+        if os.path.exists(report):
+            with open(report, encoding="utf-8") as handle:
+                data = json.load(handle)
+        return status, data, output[-CHECK_OUTPUT_BYTES:]
+
+    def run_checks(self, exercise, program, work, slot, record):
+        reports = os.path.join(work, "reports")
+        os.makedirs(reports, exist_ok=True)
+        status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.json"), slot)
+        if status == EXIT_SKIP:
+            record.update(status="skipped", message=(data or {}).get("skip_reason") or output.strip())
+            return
+        if status not in (0, 1) or data is None:
+            record.update(status="error", message=f"the check failed (status {status}):\n{output}")
+            return
+        for case in data["cases"]:
+            record["items"].append({"name": case["name"], "kind": "case", "score": case["points"],
+                                    "max_score": case["max_points"], "passed": case["passed"],
+                                    "hidden": case["hidden"], "seconds": case["seconds"],
+                                    "output": case["text"]})
+        if exercise.memcheck_points:
+            record["items"].append(self.memcheck_item(exercise, program, reports, slot, data))
+        record["score"] = sum(item["score"] for item in record["items"])
+        record["max_score"] = sum(item["max_score"] for item in record["items"])
+
+    def memcheck_item(self, exercise, program, reports, slot, correctness):
+        item = {"name": "memcheck", "kind": "sanitizer", "score": 0, "max_score": exercise.memcheck_points,
+                "passed": False, "hidden": False, "seconds": 0.0, "output": ""}
+        if not self.config.sanitizer:
+            item["output"] = "not run: compute-sanitizer was not found on the grading machine"
+            return item
+        if correctness["score"] == 0:
+            item["output"] = "not run: memcheck points go to code that earns correctness points"
+            return item
+        started = time.monotonic()
+        status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.memcheck.json"),
+                                              slot, sanitizer=self.config.sanitizer)
+        item["seconds"] = round(time.monotonic() - started, 2)
+        if data is None or status not in (0, 1):
+            item["output"] = f"compute-sanitizer could not complete the check (status {status}):\n{output}"
+            return item
+        flagged = [c for c in data["cases"] if SANITIZER_ERROR_TEXT in c["text"]]
+        if flagged:
+            item["output"] = "\n".join(f"{c['name']}:\n{c['text']}" for c in flagged[:3])
+            return item
+        item.update(passed=True, score=exercise.memcheck_points,
+                    output="compute-sanitizer memcheck (leak check on) found no error in any case")
+        return item

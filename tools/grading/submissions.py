@@ -1,0 +1,233 @@
+"""Finding students' submissions and the exercise files inside them.
+
+A submission is a folder (a copy of the course repository, or only the exercise
+files, flat or in NN_name/ folders), a .tar/.tar.gz/.tgz/.zip archive of one, or a
+git repository (what is committed at HEAD counts). A class is a folder holding one
+submission per student; the student's name is the entry's name without extension.
+Nothing here trusts the submission: archives are unpacked without links, devices,
+absolute paths or '..', and with a size cap.
+"""
+import hashlib
+import os
+import shutil
+import subprocess
+import tarfile
+import zipfile
+
+ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip")
+MAX_UNPACKED_BYTES = 200 << 20   # a submission is source code: 200 MiB is far beyond it
+MAX_MEMBERS = 20000
+SKIPPED_FOLDERS = {".git", "build", "__pycache__", ".svn", ".hg"}
+
+
+class SubmissionError(Exception):
+    """A problem with the input that the instructor must fix (a clear message)."""
+
+
+def student_name(path):
+    name = os.path.basename(os.path.normpath(path))
+    for suffix in ARCHIVE_SUFFIXES:
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def is_submission_entry(path):
+    name = os.path.basename(path)
+    if name.startswith("."):
+        return False
+    return os.path.isdir(path) or name.lower().endswith(ARCHIVE_SUFFIXES)
+
+
+def list_class(folder):
+    """[(student, path)] for a class folder; errors for missing, empty, duplicate names."""
+    if not os.path.exists(folder):
+        raise SubmissionError(f"{folder}: no such folder")
+    if not os.path.isdir(folder):
+        raise SubmissionError(f"{folder}: a class must be a folder of submissions (one per student)")
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError as error:
+        raise SubmissionError(f"{folder}: cannot list it ({error.strerror})") from error
+    entries = [os.path.join(folder, n) for n in names if is_submission_entry(os.path.join(folder, n))]
+    if not entries:
+        raise SubmissionError(f"{folder}: no submissions in it (expected one folder or archive per student)")
+    by_student = {}
+    for path in entries:
+        by_student.setdefault(student_name(path), []).append(path)
+    duplicates = {s: p for s, p in by_student.items() if len(p) > 1}
+    if duplicates:
+        lines = [f"  {s}: " + ", ".join(os.path.basename(p) for p in paths) for s, paths in sorted(duplicates.items())]
+        raise SubmissionError("two submissions for the same student name:\n" + "\n".join(lines))
+    return [(student, paths[0]) for student, paths in sorted(by_student.items())]
+
+
+def single(path):
+    if not os.path.exists(path):
+        raise SubmissionError(f"{path}: no such file or folder")
+    if not (os.path.isdir(path) or path.lower().endswith(ARCHIVE_SUFFIXES)):
+        raise SubmissionError(f"{path}: a submission is a folder, a git repository or a .tar.gz/.tgz/.tar/.zip archive")
+    return [(student_name(path), path)]
+
+
+# ---------------------------------------------------------------------------
+# Unpacking into a private folder
+# ---------------------------------------------------------------------------
+def _safe_member_path(name):
+    normalized = os.path.normpath(name)
+    if os.path.isabs(name) or normalized == ".." or normalized.startswith(".." + os.sep):
+        return None
+    return normalized
+
+
+def _unpack_tar(archive, destination):
+    total = 0
+    with tarfile.open(archive) as tar:
+        for count, member in enumerate(tar):
+            if count >= MAX_MEMBERS:
+                raise SubmissionError(f"{archive}: more than {MAX_MEMBERS} files")
+            path = _safe_member_path(member.name)
+            if path is None or not (member.isfile() or member.isdir()):
+                continue  # links, devices, absolute or escaping paths: never unpacked
+            target = os.path.join(destination, path)
+            if member.isdir():
+                os.makedirs(target, exist_ok=True)
+                continue
+            total += member.size
+            if total > MAX_UNPACKED_BYTES:
+                raise SubmissionError(f"{archive}: unpacks to more than {MAX_UNPACKED_BYTES >> 20} MiB")
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            source = tar.extractfile(member)
+            with open(target, "wb") as handle:
+                shutil.copyfileobj(source, handle)
+
+
+def _unpack_zip(archive, destination):
+    total = 0
+    with zipfile.ZipFile(archive) as bundle:
+        for count, info in enumerate(bundle.infolist()):
+            if count >= MAX_MEMBERS:
+                raise SubmissionError(f"{archive}: more than {MAX_MEMBERS} files")
+            path = _safe_member_path(info.filename)
+            if path is None or info.is_dir():
+                continue
+            if (info.external_attr >> 16) & 0o170000 == 0o120000:
+                continue  # a symbolic link
+            total += info.file_size
+            if total > MAX_UNPACKED_BYTES:
+                raise SubmissionError(f"{archive}: unpacks to more than {MAX_UNPACKED_BYTES >> 20} MiB")
+            target = os.path.join(destination, path)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with bundle.open(info) as source, open(target, "wb") as handle:
+                shutil.copyfileobj(source, handle)
+
+
+def _is_git_repository(path):
+    return os.path.isdir(os.path.join(path, ".git")) or (
+        os.path.isfile(os.path.join(path, "HEAD")) and os.path.isdir(os.path.join(path, "objects")))
+
+
+def _copy_tree(source, destination):
+    """Copies regular files only (no links out of the submission), with the size cap."""
+    total = 0
+    for base, folders, files in os.walk(source):
+        folders[:] = [f for f in folders if f not in SKIPPED_FOLDERS and not os.path.islink(os.path.join(base, f))]
+        for name in files:
+            path = os.path.join(base, name)
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue
+            total += os.path.getsize(path)
+            if total > MAX_UNPACKED_BYTES:
+                raise SubmissionError(f"{source}: more than {MAX_UNPACKED_BYTES >> 20} MiB of files")
+            target = os.path.join(destination, os.path.relpath(path, source))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            try:
+                shutil.copyfile(path, target)
+            except OSError as error:
+                # Kept as an empty marker so that the exercise can say which file was unreadable.
+                with open(target + ".unreadable", "w", encoding="utf-8") as marker:
+                    marker.write(error.strerror or "unreadable")
+
+
+def unpack(path, destination):
+    """Puts the submission's files into `destination` (a new folder)."""
+    os.makedirs(destination, exist_ok=True)
+    lowered = path.lower()
+    try:
+        if lowered.endswith((".tar.gz", ".tgz", ".tar")):
+            _unpack_tar(path, destination)
+        elif lowered.endswith(".zip"):
+            _unpack_zip(path, destination)
+        elif _is_git_repository(path):
+            archive = os.path.join(destination, ".submission.tar")
+            result = subprocess.run(
+                ["git", "-c", "safe.directory=*", "-C", path, "archive", "--format=tar", "-o", archive, "HEAD"],
+                capture_output=True, text=True, timeout=120)
+            if result.returncode != 0:
+                raise SubmissionError(f"{path}: git archive HEAD failed: {result.stderr.strip()}")
+            _unpack_tar(archive, destination)
+            os.remove(archive)
+        else:
+            _copy_tree(path, destination)
+    except (tarfile.TarError, zipfile.BadZipFile, EOFError) as error:
+        raise SubmissionError(f"{path}: not a readable archive ({error})") from error
+    except PermissionError as error:
+        raise SubmissionError(f"{path}: cannot read it ({error.strerror})") from error
+
+
+# ---------------------------------------------------------------------------
+# Locating the declared files
+# ---------------------------------------------------------------------------
+def all_files(folder):
+    found = []
+    for base, folders, files in os.walk(folder):
+        folders[:] = sorted(f for f in folders if f not in SKIPPED_FOLDERS)
+        for name in sorted(files):
+            found.append(os.path.relpath(os.path.join(base, name), folder))
+    return found
+
+
+def _rank(relative, exercise_id, wanted):
+    """Lower is better: the repository path, then an NN_name/ folder, then anywhere."""
+    parts = relative.replace(os.sep, "/").split("/")
+    if parts[-2:-1] == [exercise_id] and len(parts) >= 3 and parts[-3] == "exercises":
+        rank = 0
+    elif parts[-2:-1] == [exercise_id]:
+        rank = 1
+    elif exercise_id in parts:
+        rank = 2
+    else:
+        rank = 3
+    return rank * 2 + (0 if parts[-1] == wanted else 1)  # exact letter case first
+
+
+def digest(path):
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
+
+
+def locate(folder, files, exercise_id, wanted, exclude_prefixes=("solutions/",)):
+    """The best path (relative to `folder`) for the declared file `wanted`, and a
+    warning or None. Candidates whose names differ only in letter case count, with a
+    warning; equally good candidates with different contents are an error."""
+    candidates = [f for f in files if os.path.basename(f).lower() == wanted.lower()
+                  and not f.replace(os.sep, "/").startswith(exclude_prefixes)]
+    if not candidates:
+        return None, None
+    best = min(_rank(f, exercise_id, wanted) for f in candidates)
+    tied = [f for f in candidates if _rank(f, exercise_id, wanted) == best]
+    if len({digest(os.path.join(folder, f)) for f in tied}) > 1:
+        raise SubmissionError(f"{wanted}: several different files could be it: " + ", ".join(tied))
+    chosen = tied[0]
+    warning = None
+    if os.path.basename(chosen) != wanted:
+        warning = (f"{chosen}: used as {wanted}, although the names differ in letter case "
+                   f"(file names are case-sensitive: rename it)")
+    return chosen, warning
+
+
+def repository_root(folder, files):
+    """The folder inside the submission that holds exercises/ (a copy of the repository), or None."""
+    roots = sorted({f.replace(os.sep, "/").split("exercises/")[0] for f in files
+                    if "/exercises/" in "/" + f.replace(os.sep, "/")}, key=len)
+    return roots[0] if roots else None
