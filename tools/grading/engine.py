@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 from dataclasses import dataclass, field
 
@@ -332,7 +333,7 @@ class SubmissionGrader:
             record["items"].append({"name": case["name"], "kind": "case", "score": case["points"],
                                     "max_score": case["max_points"], "passed": case["passed"],
                                     "hidden": case["hidden"], "seconds": case["seconds"],
-                                    "output": case["text"]})
+                                    "output": textwrap.dedent(case["text"]).strip("\n")})
         if exercise.memcheck_points:
             record["items"].append(self.memcheck_item(exercise, program, reports, slot, data))
         record["score"] = sum(item["score"] for item in record["items"])
