@@ -162,13 +162,14 @@ def main(argv):
         config = engine.Config(
             root=ROOT, results=results, seed=stored["seed"], exercises=chosen, arch=nvcc.gpu_arch(),
             timeout_scale=arguments.timeout_scale, memory_limit_mb=arguments.memory_limit_mb,
-            sanitizer=sanitizer, sandbox=sandbox,
+            sanitizer=sanitizer,
             hidden_paths=sorted({ROOT, results, os.path.abspath(arguments.path),
                                  os.path.realpath(arguments.path), os.path.expanduser("~")}),
             gpus=[g for g in (arguments.gpus or "").split(",") if g])
         nvcc.nvcc_path()
         if sandbox:
-            engine.ensure_sandbox_users(arguments.jobs)
+            reserved = engine.reserve_sandbox_users(arguments.jobs)  # held until we exit
+            config.sandbox_users = [name for name, _ in reserved]
         toolchain = engine.Toolchain(config)
         toolchain.prepare(lambda message: print(f"grade.py: {message}", flush=True))
     except (nvcc.BuildError, RuntimeError) as error:

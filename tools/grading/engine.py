@@ -48,7 +48,7 @@ class Config:
     memory_limit_mb: int = 8192
     stop_after_timeouts: int = 2
     sanitizer: str = ""           # compute-sanitizer's path, or "" when absent
-    sandbox: bool = False         # confine student code (needs root)
+    sandbox_users: list = field(default_factory=list)  # one per slot; empty: no confinement (not root)
     hidden_paths: list = field(default_factory=list)
     gpus: list = field(default_factory=list)  # CUDA_VISIBLE_DEVICES values, one per slot in turn
     build_timeout: int = 300
@@ -74,20 +74,34 @@ def write_json_atomically(path, data):
     os.replace(temporary, path)
 
 
-def sandbox_user(slot):
-    return f"course-sandbox-{slot}"
+SANDBOX_LOCKS = "/tmp/course-sandbox-{}.lock"
 
 
-def ensure_sandbox_users(count):
-    """Creates the unprivileged users student code runs as (one per parallel slot)."""
-    for slot in range(count):
-        name = sandbox_user(slot)
-        if subprocess.run(["id", "-u", name], capture_output=True).returncode == 0:
+def reserve_sandbox_users(count, limit=256):
+    """Reserves `count` unprivileged users for student code, one per parallel slot, and
+    creates them if needed. A user is never shared with another grading running on the
+    same machine (a lock file each, held until this process ends): the check kills every
+    process of its user after each run."""
+    reserved = []
+    for index in range(limit):
+        if len(reserved) == count:
+            break
+        handle = open(SANDBOX_LOCKS.format(index), "w")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
             continue
-        created = subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
-                                  "--user-group", name], capture_output=True, text=True)
-        if created.returncode != 0:
-            raise RuntimeError(f"cannot create the sandbox user {name}: {created.stderr.strip()}")
+        name = f"course-sandbox-{index}"
+        if subprocess.run(["id", "-u", name], capture_output=True).returncode != 0:
+            created = subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
+                                      "--user-group", name], capture_output=True, text=True)
+            if created.returncode != 0:
+                raise RuntimeError(f"cannot create the sandbox user {name}: {created.stderr.strip()}")
+        reserved.append((name, handle))
+    if len(reserved) < count:
+        raise RuntimeError(f"only {len(reserved)} sandbox users are free on this machine")
+    return reserved
 
 
 # ---------------------------------------------------------------------------
@@ -288,8 +302,8 @@ class SubmissionGrader:
                    "--memory-limit-mb", str(self.config.memory_limit_mb)]
         if sanitizer:
             command += ["--sanitizer", sanitizer]
-        if self.config.sandbox:
-            command += ["--run-as", sandbox_user(slot)]
+        if self.config.sandbox_users:
+            command += ["--run-as", self.config.sandbox_users[slot]]
             for path in self.config.hidden_paths:
                 command += ["--hide", path]
         return command
