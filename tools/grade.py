@@ -17,6 +17,7 @@ runs with your permissions (a warning says so).
 """
 import argparse
 import concurrent.futures
+import fcntl
 import json
 import os
 import queue
@@ -50,6 +51,12 @@ def parse_arguments(argv):
     parser.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every time limit")
     parser.add_argument("--memory-limit-mb", type=int, default=8192, help="host memory of a student program")
     parser.add_argument("--no-sandbox", action="store_true", help="never switch users (not recommended)")
+    parser.add_argument("--index", type=int,
+                        help="grade only the class's submission number INDEX (0-based, in name order): "
+                             "one task of a Slurm job array")
+    parser.add_argument("--list", action="store_true", help="list the class's submissions with their index")
+    parser.add_argument("--no-reports", action="store_true",
+                        help="write the per-submission results only (a collecting job makes the reports)")
     parser.add_argument("--reports-only", action="store_true", help="rebuild the reports from the results")
     parser.add_argument("--regrade", action="store_true", help="forget earlier results in RESULTS")
     arguments = parser.parse_args(argv)
@@ -136,6 +143,15 @@ def main(argv):
             class_list = submissions.single(arguments.path)
     except submissions.SubmissionError as error:
         raise SystemExit(f"grade.py: {error}")
+    if arguments.list:
+        for index, (student, path) in enumerate(class_list):
+            print(f"{index}\t{student}\t{path}")
+        return 0
+    if arguments.index is not None:
+        if not 0 <= arguments.index < len(class_list):
+            raise SystemExit(f"grade.py: --index {arguments.index} is outside the class "
+                             f"(0 to {len(class_list) - 1}; --list shows them)")
+        class_list = [class_list[arguments.index]]
 
     if arguments.regrade:
         shutil.rmtree(os.path.join(results, "submissions"), ignore_errors=True)
@@ -143,13 +159,16 @@ def main(argv):
             os.remove(os.path.join(results, CONFIG_FILE))
     os.makedirs(results, exist_ok=True)
     os.chmod(results, 0o700)  # results and hidden cases are the instructor's alone
+    # One whole-class grading per results folder at a time; array tasks (--index) each
+    # grade their own submission and may share the folder.
     lock = open(os.path.join(results, ".grading.lock"), "w")
     try:
-        import fcntl
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(lock, (fcntl.LOCK_SH if arguments.index is not None else fcntl.LOCK_EX) | fcntl.LOCK_NB)
     except BlockingIOError:
         raise SystemExit(f"grade.py: another grading is writing into {results}")
-    stored = load_or_create_config(results, arguments, exercise_ids)
+    with open(os.path.join(results, ".config.lock"), "w") as config_lock:
+        fcntl.flock(config_lock, fcntl.LOCK_EX)  # array tasks start together: one draws the seed
+        stored = load_or_create_config(results, arguments, exercise_ids)
 
     sandbox = os.geteuid() == 0 and not arguments.no_sandbox
     if not sandbox:
@@ -206,6 +225,10 @@ def main(argv):
         for future in [pool.submit(grade_one, s, p) for s, p in todo]:
             future.result()
 
+    if arguments.no_reports:
+        for failure in failures:
+            print(f"grade.py: not graded, grader error: {failure}", file=sys.stderr)
+        return 1 if failures else 0
     graded = reports.load_results(results)
     written = reports.write_all(results, graded, exercise_ids)
     print(reports.summary_table(graded, exercise_ids))
