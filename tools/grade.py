@@ -132,6 +132,10 @@ def main(argv):
     exercise_ids = [e.id for e in chosen]
 
     if arguments.reports_only:
+        stored_config = os.path.join(results, CONFIG_FILE)
+        if not arguments.exercises and os.path.exists(stored_config):
+            with open(stored_config, encoding="utf-8") as handle:
+                exercise_ids = json.load(handle)["exercises"]  # the columns of the grading itself
         written = reports.write_all(results, reports.load_results(results), exercise_ids)
         print(f"{len(written)} report files written in {results}")
         return 0
@@ -221,9 +225,14 @@ def main(argv):
         finally:
             slots.put(slot)
 
+    started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=arguments.jobs) as pool:
         for future in [pool.submit(grade_one, s, p) for s, p in todo]:
             future.result()
+    if todo:
+        elapsed = time.monotonic() - started
+        print(f"grade.py: graded {len(todo)} submission(s) in {elapsed:.0f} s, "
+              f"{elapsed / len(todo):.1f} s per submission with {arguments.jobs} at a time", flush=True)
 
     if arguments.no_reports:
         for failure in failures:

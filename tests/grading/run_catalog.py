@@ -30,6 +30,7 @@ otherwise, 2 when the catalog or the command line is wrong.
 Python 3 standard library only.
 """
 import argparse
+import dataclasses
 import io
 import json
 import os
@@ -267,6 +268,22 @@ def load_catalog(names=None, catalog=CATALOG):
             raise CatalogError(f"no catalog entry named {', '.join(unknown)} (available: {', '.join(available)})")
         available = [n for n in available if n in names]
     return [load_entry(os.path.join(catalog, n)) for n in available]
+
+
+CORRECT_ENTRIES = ("complete_correct_repository", "complete_correct_flat", "complete_correct_tarball",
+                   "complete_correct_git")
+
+
+def correct_copies(count, catalog=CATALOG):
+    """`count` more students handing in the complete, correct work, in turn in each
+    layout of the complete_correct_* entries (a class-sized grading, with the catalog
+    mixed in): each must get full marks like its model."""
+    models = [load_entry(os.path.join(catalog, name)) for name in CORRECT_ENTRIES]
+    copies = []
+    for index in range(count):
+        model = models[index % len(models)]
+        copies.append(dataclasses.replace(model, name=f"correct_copy_{index + 1:02d}"))
+    return copies
 
 
 # ---------------------------------------------------------------------------
@@ -860,6 +877,8 @@ def parse_arguments(argv):
     parser.add_argument("--jobs", type=int, help="passed to the grader")
     parser.add_argument("--seed", type=int, help="passed to the grader")
     parser.add_argument("--timeout", type=float, default=0, help="stop the grader after this many seconds (default: never)")
+    parser.add_argument("--correct-copies", type=int, default=0, metavar="N",
+                        help="add N students handing in the complete correct work (a class-sized grading)")
     args = parser.parse_args(argv)
     if args.keep and not args.grader:
         parser.error("--keep goes with --grader")
@@ -872,7 +891,7 @@ def main(argv=None):
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
     try:
         names = [n.strip() for n in args.entries.split(",") if n.strip()] if args.entries else None
-        entries = load_catalog(names)
+        entries = load_catalog(names) + correct_copies(args.correct_copies)
         if args.materialise:
             if os.path.exists(args.materialise) and os.listdir(args.materialise):
                 raise CatalogError(f"--materialise {args.materialise}: the folder must be new or empty")

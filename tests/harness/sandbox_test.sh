@@ -54,9 +54,10 @@ case $behaviour in
   writes_outside)
     run --run-as "$user" --memory-limit-mb 512 --expect pass >/dev/null
     [ -e "$outside_dir/PWNED-by-student" ] || fail "without --hide the write should succeed: the proof would be vacuous"
-    rm -f "$outside_dir/PWNED-by-student"
+    rm -f "$outside_dir/PWNED-by-student" /tmp/PWNED-by-student
     run "${confined[@]}" --expect pass || fail "the confined program did not compute"
     [ -e "$outside_dir/PWNED-by-student" ] && fail "the program wrote into a hidden folder"
+    [ -e /tmp/PWNED-by-student ] && { rm -f /tmp/PWNED-by-student; fail "the program wrote into the machine's /tmp"; }
     ;;
   fork_bomb | leaves_a_daemon)
     run "${confined[@]}" --expect pass || fail "the program should still be graded"

@@ -43,7 +43,10 @@ struct Confinement {
   uid_t uid = 0;                          // the unprivileged user the child runs as
   gid_t gid = 0;
   std::vector<std::string> hidden_paths;  // covered by empty read-only mounts
-  std::string working_directory;          // where the child starts
+  // /tmp, /var/tmp and /dev/shm become private, empty and small: what the program
+  // leaves there disappears with it, and it sees nobody else's temporary files.
+  bool private_temporary_folders = true;
+  std::string working_directory;          // where the child starts (kept visible)
   std::vector<std::string> environment;   // its whole environment, NAME=VALUE
   rlim_t process_limit = 256;             // RLIMIT_NPROC of the dedicated user
 };
@@ -148,8 +151,10 @@ namespace detail {
 }
 
 // In the child, before exec: hides paths, drops privileges, chooses the environment.
+// The working folder must lie outside the hidden and the temporary folders (the
+// check puts it under /run when it confines).
 inline void confine(const Confinement& c) {
-  if (!c.hidden_paths.empty()) {
+  if (!c.hidden_paths.empty() || c.private_temporary_folders) {
     if (unshare(CLONE_NEWNS) != 0) child_fail("sandbox: unshare(CLONE_NEWNS)");
     // Our mounts must not leak back into the grader's namespace.
     if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
@@ -160,6 +165,14 @@ inline void confine(const Confinement& c) {
       if (mount("course-hidden", path.c_str(), "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
                 "size=4k,mode=0555") != 0) {
         child_fail("sandbox: hiding " + path);
+      }
+    }
+    if (c.private_temporary_folders) {
+      for (const char* folder : {"/tmp", "/var/tmp", "/dev/shm"}) {
+        if (access(folder, F_OK) != 0) continue;
+        if (mount("course-tmp", folder, "tmpfs", MS_NOSUID | MS_NODEV, "size=512m,mode=1777") != 0) {
+          child_fail(std::string("sandbox: a private ") + folder);
+        }
       }
     }
   }
