@@ -24,6 +24,7 @@ secret_dir=$sandbox/secret
 outside_dir=$sandbox/outside
 rm -rf "$sandbox"
 mkdir -p "$secret_dir" "$outside_dir"
+trap 'rm -rf "$sandbox"' EXIT
 echo "TOPSECRET-course-sandbox" >"$secret_dir/secret.txt"
 chmod 755 "$sandbox" "$secret_dir"
 chmod 644 "$secret_dir/secret.txt"   # readable by anyone: only hiding protects it
