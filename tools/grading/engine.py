@@ -316,10 +316,10 @@ class SubmissionGrader:
         lock_path = os.path.join(self.config.grader_dir,
                                  f"gpu-{environment.get('CUDA_VISIBLE_DEVICES', 'all')}.lock")
         with open(lock_path, "w") as lock:
-            if exercise.exclusive_gpu:
-                fcntl.flock(lock, fcntl.LOCK_EX)  # timed exercises never share their GPU
+            if exercise.exclusive_gpu and not sanitizer:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # timed checks never share their GPU
             else:
-                fcntl.flock(lock, fcntl.LOCK_SH)
+                fcntl.flock(lock, fcntl.LOCK_SH)  # (under the sanitizer only its errors count)
             try:
                 result = subprocess.run(self.check_command(exercise, program, report, slot, sanitizer),
                                         capture_output=True, text=True, errors="replace", env=environment,
