@@ -11,6 +11,10 @@
 #   make run-NN          run it (ARGS="..." passes arguments)
 #   make check-NN        run its check (ARGS="--case NAME" for one case)
 #   make list            the exercises available
+# On a cluster (Slurm; the site's settings in slurm/site.conf; logs in logs/):
+#   make submit-NN       submit a job that builds and runs exercise NN on a GPU node
+#   make submit-check-NN submit a job that runs its check (the log says PASS/FAIL/SKIPPED)
+#   make submit-openmp   submit the CPU-only OpenMP example
 
 PRESET ?= default
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -18,7 +22,7 @@ PYTHON ?= python3
 BUILD := build/$(PRESET)
 EXERCISE_NUMBERS := $(sort $(foreach dir,$(wildcard exercises/[0-9][0-9]_*),$(firstword $(subst _, ,$(notdir $(dir))))))
 
-.PHONY: all configure build test gpu-suite list clean help $(EXERCISE_NUMBERS)
+.PHONY: all configure build test gpu-suite list clean help submit-openmp $(EXERCISE_NUMBERS)
 
 all: build
 	@rm -rf $(BUILD)/scores
@@ -53,8 +57,18 @@ run-%:
 check-%:
 	@$(PYTHON) tools/student.py check $* $(ARGS)
 
+# Slurm: the same builds, runs and checks as jobs on the cluster's GPU nodes.
+submit-check-%:
+	@slurm/submit check $* $(ARGS)
+
+submit-openmp:
+	@slurm/submit openmp
+
+submit-%:
+	@slurm/submit run $* $(ARGS)
+
 clean:
 	rm -rf build
 
 help:
-	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
