@@ -22,7 +22,6 @@ Python 3 standard library only.
 import argparse
 import json
 import os
-import secrets
 import subprocess
 import sys
 
@@ -181,24 +180,12 @@ def prepare(argv):
         every = [e.id for e in course_exercises.load(arguments.course_root)]
     except course_exercises.ExerciseError as error:
         raise SystemExit(f"class_grading.py: {error}")
-    config_path = os.path.join(arguments.results, "grading.json")
-    if os.path.exists(config_path):
-        with open(config_path, encoding="utf-8") as handle:
-            stored = json.load(handle)
-        if arguments.seed is not None and arguments.seed != stored["seed"]:
-            raise SystemExit(f"class_grading.py: {arguments.results} was graded with another seed: "
-                             f"use another results folder")
-        if requested is not None and requested != stored["exercises"]:
-            raise SystemExit(f"class_grading.py: {arguments.results} was graded for exercises "
-                             f"{','.join(stored['exercises'])}: use another results folder")
-        exercise_ids = stored["exercises"]
-    else:
-        exercise_ids = requested or every
-        seed = arguments.seed if arguments.seed is not None else secrets.randbits(62)
-        if not arguments.dry_run:
-            os.makedirs(arguments.results, exist_ok=True)
-            os.chmod(arguments.results, 0o700)  # results and hidden cases are the instructor's alone
-            engine.write_json_atomically(config_path, {"seed": seed, "exercises": exercise_ids})
+    try:
+        settings = engine.grading_settings(arguments.results, arguments.seed, requested, every,
+                                           create=not arguments.dry_run)
+    except engine.SettingsError as error:
+        raise SystemExit(f"class_grading.py: {error}")
+    exercise_ids = settings["exercises"]
 
     todo = []
     for line in lines:

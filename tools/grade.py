@@ -18,10 +18,8 @@ runs with your permissions (a warning says so).
 import argparse
 import concurrent.futures
 import fcntl
-import json
 import os
 import queue
-import secrets
 import shutil
 import subprocess
 import sys
@@ -34,7 +32,6 @@ import nvcc  # noqa: E402
 from grading import engine, reports, submissions  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-CONFIG_FILE = "grading.json"
 
 
 def parse_arguments(argv):
@@ -77,26 +74,6 @@ def select_exercises(requested):
     return chosen
 
 
-def load_or_create_config(results, arguments, exercise_ids):
-    """The seed and exercises of this results folder: fixed at the first grading, so
-    that a rerun resumes the same grading instead of mixing two."""
-    path = os.path.join(results, CONFIG_FILE)
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as handle:
-            stored = json.load(handle)
-        if arguments.seed is not None and arguments.seed != stored["seed"]:
-            raise SystemExit(f"grade.py: {results} was graded with seed {stored['seed']}, not {arguments.seed}: "
-                             f"use another results folder, or --regrade")
-        if arguments.exercises and exercise_ids != stored["exercises"]:
-            raise SystemExit(f"grade.py: {results} was graded for exercises {','.join(stored['exercises'])}: "
-                             f"use another results folder, or --regrade")
-        return stored
-    config = {"seed": arguments.seed if arguments.seed is not None else secrets.randbits(62),
-              "exercises": exercise_ids}
-    engine.write_json_atomically(path, config)
-    return config
-
-
 class Progress:
     """One line per event: n of N, who, elapsed, an estimate of what is left."""
 
@@ -132,10 +109,9 @@ def main(argv):
     exercise_ids = [e.id for e in chosen]
 
     if arguments.reports_only:
-        stored_config = os.path.join(results, CONFIG_FILE)
-        if not arguments.exercises and os.path.exists(stored_config):
-            with open(stored_config, encoding="utf-8") as handle:
-                exercise_ids = json.load(handle)["exercises"]  # the columns of the grading itself
+        if not arguments.exercises and os.path.exists(os.path.join(results, engine.CONFIG_FILE)):
+            # The columns of the grading itself.
+            exercise_ids = engine.grading_settings(results, None, None, exercise_ids, create=False)["exercises"]
         written = reports.write_all(results, reports.load_results(results), exercise_ids)
         print(f"{len(written)} report files written in {results}")
         return 0
@@ -159,8 +135,8 @@ def main(argv):
 
     if arguments.regrade:
         shutil.rmtree(os.path.join(results, "submissions"), ignore_errors=True)
-        if os.path.exists(os.path.join(results, CONFIG_FILE)):
-            os.remove(os.path.join(results, CONFIG_FILE))
+        if os.path.exists(os.path.join(results, engine.CONFIG_FILE)):
+            os.remove(os.path.join(results, engine.CONFIG_FILE))
     os.makedirs(results, exist_ok=True)
     os.chmod(results, 0o700)  # results and hidden cases are the instructor's alone
     # One whole-class grading per results folder at a time; array tasks (--index) each
@@ -172,7 +148,11 @@ def main(argv):
         raise SystemExit(f"grade.py: another grading is writing into {results}")
     with open(os.path.join(results, ".config.lock"), "w") as config_lock:
         fcntl.flock(config_lock, fcntl.LOCK_EX)  # array tasks start together: one draws the seed
-        stored = load_or_create_config(results, arguments, exercise_ids)
+        try:
+            stored = engine.grading_settings(results, arguments.seed,
+                                             exercise_ids if arguments.exercises else None, exercise_ids)
+        except engine.SettingsError as error:
+            raise SystemExit(f"grade.py: {error}, or --regrade")
 
     sandbox = os.geteuid() == 0 and not arguments.no_sandbox
     if not sandbox:

@@ -13,6 +13,7 @@ import fcntl
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -72,6 +73,36 @@ def write_json_atomically(path, data):
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
+
+
+CONFIG_FILE = "grading.json"
+
+
+class SettingsError(Exception):
+    """A results folder asked to continue a grading with other settings."""
+
+
+def grading_settings(results, seed, requested, default, create=True):
+    """The seed and exercises of a results folder ({"seed", "exercises"}), fixed at its
+    first grading so that a rerun (or an array task) continues the same grading
+    instead of mixing two. `requested` is None when the caller named no exercises."""
+    path = os.path.join(results, CONFIG_FILE)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            stored = json.load(handle)
+        if seed is not None and seed != stored["seed"]:
+            raise SettingsError(f"{results} was graded with seed {stored['seed']}, not {seed}: "
+                                f"use another results folder")
+        if requested is not None and requested != stored["exercises"]:
+            raise SettingsError(f"{results} was graded for exercises {','.join(stored['exercises'])}: "
+                                f"use another results folder")
+        return stored
+    settings = {"seed": seed if seed is not None else secrets.randbits(62), "exercises": requested or default}
+    if create:
+        os.makedirs(results, exist_ok=True)
+        os.chmod(results, 0o700)  # results and hidden cases are the instructor's alone
+        write_json_atomically(path, settings)
+    return settings
 
 
 SANDBOX_LOCKS = "/tmp/course-sandbox-{}.lock"
