@@ -23,6 +23,7 @@ import queue
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -72,6 +73,30 @@ def select_exercises(requested):
     for number in requested.split(","):
         chosen.append(course_exercises.find(ROOT, number.strip()))
     return chosen
+
+
+WORK_PREFIX = "course-grade-"
+
+
+def make_work_root():
+    """A fresh folder for unpacking and building submissions, in root's /run, with the
+    grader's pid in it; the folders of graders that were killed are removed first."""
+    parent = "/run" if os.path.isdir("/run") else tempfile.gettempdir()
+    for name in os.listdir(parent):
+        if not name.startswith(WORK_PREFIX):
+            continue
+        try:
+            with open(os.path.join(parent, name, ".owner"), encoding="utf-8") as handle:
+                os.kill(int(handle.read()), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
+        except (OSError, ValueError):
+            pass  # not ours to judge: leave it
+    folder = tempfile.mkdtemp(prefix=WORK_PREFIX, dir=parent)
+    os.chmod(folder, 0o711)
+    with open(os.path.join(folder, ".owner"), "w", encoding="utf-8") as handle:
+        handle.write(str(os.getpid()))
+    return folder
 
 
 class Progress:
@@ -173,6 +198,9 @@ def main(argv):
         if sandbox:
             reserved = engine.reserve_sandbox_users(arguments.jobs)  # held until we exit
             config.sandbox_users = [name for name, _ in reserved]
+            # Submissions are built outside the (hidden) results, in root's /run.
+            config.work_root = make_work_root()
+            config.hidden_paths.append(config.work_root)
         toolchain = engine.Toolchain(config)
         toolchain.prepare(lambda message: print(f"grade.py: {message}", flush=True))
     except (nvcc.BuildError, RuntimeError) as error:
@@ -214,6 +242,8 @@ def main(argv):
         print(f"grade.py: graded {len(todo)} submission(s) in {elapsed:.0f} s, "
               f"{elapsed / len(todo):.1f} s per submission with {arguments.jobs} at a time", flush=True)
 
+    if config.work_root:
+        shutil.rmtree(config.work_root, ignore_errors=True)
     if arguments.no_reports:
         for failure in failures:
             print(f"grade.py: not graded, grader error: {failure}", file=sys.stderr)

@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import secrets
+import shlex
 import shutil
 import subprocess
 import sys
@@ -52,12 +53,17 @@ class Config:
     sandbox_users: list = field(default_factory=list)  # one per slot; empty: no confinement (not root)
     hidden_paths: list = field(default_factory=list)
     gpus: list = field(default_factory=list)  # CUDA_VISIBLE_DEVICES values, one per slot in turn
+    work_root: str = ""           # where submissions are unpacked and built (default: in the results)
     build_timeout: int = 300
     check_timeout: int = 3600
 
     @property
     def grader_dir(self):
         return os.path.join(self.results, ".grader")
+
+    @property
+    def work_dir(self):
+        return self.work_root or os.path.join(self.grader_dir, "work")
 
 
 def now_utc():
@@ -240,7 +246,7 @@ class SubmissionGrader:
 
     def grade(self, student, source, slot):
         started = time.monotonic()
-        work = os.path.join(self.config.grader_dir, "work", student)
+        work = os.path.join(self.config.work_dir, student)
         shutil.rmtree(work, ignore_errors=True)
         raw = os.path.join(work, "raw")
         result = {"schema": SCHEMA_VERSION, "student": student, "source": os.path.abspath(source),
@@ -256,6 +262,11 @@ class SubmissionGrader:
         result["warnings"] += self.ignored_changes(raw, files)
         tree = os.path.join(work, "tree")
         shutil.copytree(self.toolchain.snapshot, tree)
+        os.makedirs(os.path.join(work, "bin"))
+        if self.config.sandbox_users:
+            # The compiler runs as the slot's user too: the submission's files, the tree
+            # and what gets built are that user's, and nobody else's.
+            self.give_to(work, self.config.sandbox_users[slot])
         located_any = False
         for exercise in self.config.exercises:
             record = self.grade_exercise(exercise, raw, files, tree, work, slot, result["warnings"])
@@ -298,7 +309,7 @@ class SubmissionGrader:
             record.update(status=status, message="not in the submission: " + ", ".join(missing))
             return record
         program = os.path.join(work, "bin", exercise.id)
-        built, log = self.build(exercise, tree, program)
+        built, log = self.build(exercise, tree, program, slot)
         if not built:
             record.update(status="build_failed", build_log=log,
                           message="the files do not compile: the first errors are in the build log")
@@ -307,13 +318,43 @@ class SubmissionGrader:
         record["seconds"] = round(time.monotonic() - started, 2)
         return record
 
-    def build(self, exercise, tree, program):
+    @staticmethod
+    def give_to(folder, user):
+        for base, folders, files in os.walk(folder):
+            for name in [base] + [os.path.join(base, f) for f in folders + files]:
+                shutil.chown(name, user, user)
+        os.chmod(folder, 0o700)
+
+    def confined(self, command, slot, tree):
+        """The build command, run as the slot's user in a mount namespace where the
+        course, the class, the results and the grader's home are empty and /tmp is
+        private: student sources are read by the compiler, and an `#include` of an
+        absolute path (the reference solution, /etc/shadow) must find nothing."""
+        user = self.config.sandbox_users[slot]
+        work = os.path.dirname(tree)
+        steps = ["set -e"]
+        for path in self.config.hidden_paths:
+            if (tree + os.sep).startswith(path.rstrip(os.sep) + os.sep):
+                continue  # the folder of all submissions' work: the build needs its own
+            quoted = shlex.quote(path)
+            steps.append(f"if [ -e {quoted} ]; then mount -t tmpfs -o ro,size=4k course-hidden {quoted}; fi")
+        for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+            steps.append(f"if [ -d {folder} ]; then mount -t tmpfs -o size=512m,mode=1777 course-tmp {folder}; fi")
+        steps.append(f"cd {shlex.quote(tree)}")
+        steps.append("exec setpriv --reuid=" + shlex.quote(user) + " --regid=" + shlex.quote(user) +
+                     " --clear-groups --reset-env -- env PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin"
+                     f" HOME={shlex.quote(work)} TMPDIR=/tmp " + " ".join(shlex.quote(w) for w in command))
+        return ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", "\n".join(steps)]
+
+    def build(self, exercise, tree, program, slot):
         os.makedirs(os.path.dirname(program), exist_ok=True)
         sources = [os.path.join("exercises", exercise.id, f) for f in exercise.student_files]
         if exercise.driver:
             sources.append(os.path.join("exercises", exercise.id, exercise.driver))
         command = nvcc.program_command(exercise, sources, program, "common",
                                        os.path.join("exercises", exercise.id), self.config.arch)
+        if self.config.sandbox_users:
+            command = self.confined(command, slot, tree)
         try:
             result = subprocess.run(command, cwd=tree, capture_output=True, text=True, errors="replace",
                                     timeout=self.config.build_timeout)
@@ -326,7 +367,7 @@ class SubmissionGrader:
         return result.returncode == 0, "\n".join(lines)
 
     def check_command(self, exercise, program, report, slot, sanitizer):
-        command = [self.toolchain.check_path(exercise), "--program", program, "--seed", str(self.config.seed),
+        command = [self.toolchain.check_path(exercise), "--program", program,
                    "--variant", "student", "--report-json", report,
                    "--timeout-scale", str(self.config.timeout_scale * (15 if sanitizer else 1)),
                    "--stop-after-timeouts", str(self.config.stop_after_timeouts),
@@ -342,6 +383,8 @@ class SubmissionGrader:
     def run_check(self, exercise, program, report, slot, sanitizer=""):
         """Runs the check; returns (exit status, report dict or None, console output)."""
         environment = dict(os.environ)
+        # The seed goes through the environment: a command line is visible to every user.
+        environment["COURSE_CHECK_SEED"] = str(self.config.seed)
         if self.config.gpus:
             environment["CUDA_VISIBLE_DEVICES"] = self.config.gpus[slot % len(self.config.gpus)]
         lock_path = os.path.join(self.config.grader_dir,
