@@ -369,7 +369,7 @@ class SubmissionGrader:
     def check_command(self, exercise, program, report, slot, sanitizer):
         command = [self.toolchain.check_path(exercise), "--program", program,
                    "--variant", "student", "--report-json", report,
-                   "--timeout-scale", str(self.config.timeout_scale * (15 if sanitizer else 1)),
+                   "--timeout-scale", str(self.config.timeout_scale),
                    "--stop-after-timeouts", str(self.config.stop_after_timeouts),
                    "--memory-limit-mb", str(self.config.memory_limit_mb)]
         if sanitizer:
