@@ -12,11 +12,15 @@
 #     SKELETON_SCORE 0                   # what the untouched skeleton scores (default 0)
 #     EXCLUSIVE_GPU                      # its checks time kernels: never share the GPU
 #     MEMCHECK_POINTS 2                  # graded: compute-sanitizer memcheck finds nothing
+#     HOST_CASES                         # some cases need no GPU (host_only() in the check)
 #   )
 #
 # It builds the check and one program per variant, and registers their tests:
 #   instructor mode: NN_name.solution, NN_name.solution.memcheck, NN_name.skeleton,
-#                    NN_name.mutant.<m> (each must fail with its hint)
+#                    NN_name.mutant.<m> (each must fail with its hint); with HOST_CASES
+#                    also NN_name.solution.host, NN_name.skeleton.host and
+#                    NN_name.mutant.<m>.host for mutants marked "host: yes": the CPU
+#                    side, proved on machines without a GPU (CI)
 #   student mode:    NN_name.student (the student's own files, graded)
 # Labels: exercise=NN, variant=..., aspect=..., gpu, points=P.
 
@@ -53,7 +57,7 @@ function(_course_link_libraries target)
 endfunction()
 
 function(course_exercise)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "EXCLUSIVE_GPU" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "EXCLUSIVE_GPU;HOST_CASES" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
                         "STUDENT_FILES;LIBRARIES;MUTANTS")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
@@ -106,7 +110,7 @@ function(course_exercise)
   # `variant` is solution, skeleton, mutant or student; a mutant's report and summary
   # line also carry its name (DISPLAY).
   function(_course_add_check_test name program variant aspect)
-    cmake_parse_arguments(T "" "TIMEOUT;DISPLAY" "ARGS;LABELS" ${ARGN})
+    cmake_parse_arguments(T "HOST" "TIMEOUT;DISPLAY" "ARGS;LABELS" ${ARGN})
     if(NOT T_DISPLAY)
       set(T_DISPLAY ${variant})
     endif()
@@ -117,6 +121,13 @@ function(course_exercise)
              COMMAND ${check_target} --program $<TARGET_FILE:${program}> --variant ${T_DISPLAY}
                      --declared-points ${EX_POINTS}
                      --summary "${CMAKE_BINARY_DIR}/scores/${name}.tsv" ${T_ARGS})
+    if(T_HOST)
+      # The CPU side alone: runs everywhere, never skipped, shares nothing.
+      set_tests_properties(${name} PROPERTIES
+        TIMEOUT ${T_TIMEOUT}
+        LABELS "exercise=${EX_NUMBER};variant=${variant};aspect=${aspect};points=${EX_POINTS};${T_LABELS}")
+      return()
+    endif()
     set_tests_properties(${name} PROPERTIES
       SKIP_RETURN_CODE 77
       TIMEOUT ${T_TIMEOUT}
@@ -155,6 +166,12 @@ function(course_exercise)
   _course_variant_program(ex${EX_NUMBER}_skeleton ${student_sources})
   _course_add_check_test(${id}.skeleton ex${EX_NUMBER}_skeleton skeleton correctness
                          ARGS --expect fail --expect-clean --expect-score ${EX_SKELETON_SCORE})
+  if(EX_HOST_CASES)
+    _course_add_check_test(${id}.solution.host ex${EX_NUMBER}_solution solution host HOST
+                           ARGS --host-only --expect pass)
+    _course_add_check_test(${id}.skeleton.host ex${EX_NUMBER}_skeleton skeleton host HOST
+                           ARGS --host-only --expect fail --expect-clean)
+  endif()
 
   # Known-wrong variants: each must fail and print its hint.
   file(GLOB present_mutants RELATIVE "${mutant_dir}" "${mutant_dir}/*.mutant")
@@ -193,5 +210,13 @@ function(course_exercise)
     _course_variant_program(ex${EX_NUMBER}_mutant_${mutant} ${mutant_sources})
     _course_add_check_test(${id}.mutant.${mutant} ex${EX_NUMBER}_mutant_${mutant} mutant correctness
                            ARGS ${expectations} LABELS "mutant=${mutant}" DISPLAY mutant.${mutant})
+    if(M_HOST)
+      if(NOT EX_HOST_CASES)
+        message(FATAL_ERROR "${mutant_file}: 'host: yes' needs HOST_CASES in course_exercise(${id})")
+      endif()
+      _course_add_check_test(${id}.mutant.${mutant}.host ex${EX_NUMBER}_mutant_${mutant} mutant host HOST
+                             ARGS --host-only --expect fail --expect-hint "${M_HINT}"
+                             LABELS "mutant=${mutant}" DISPLAY mutant.${mutant})
+    endif()
   endforeach()
 endfunction()

@@ -5,6 +5,8 @@
 #   hint: text the check must print when it catches this mistake
 #   file: name.cu            (optional: which student file; default the first)
 #   expect-score: 0          (optional: the exact score the check must give)
+#   host: yes                (optional: a CPU-side mistake, caught by the cases that
+#                             need no GPU too, so it is also proved without a GPU)
 #   @@ find
 #   <lines copied exactly from the solution>
 #   @@ replace
@@ -33,6 +35,10 @@ function(course_read_mutant mutant_file prefix)
   set(${prefix}_SCORE "" PARENT_SCOPE)
   if(spec MATCHES "(^|\n)expect-score: ([0-9]+)")
     set(${prefix}_SCORE "${CMAKE_MATCH_2}" PARENT_SCOPE)
+  endif()
+  set(${prefix}_HOST FALSE PARENT_SCOPE)
+  if(spec MATCHES "(^|\n)host: yes")
+    set(${prefix}_HOST TRUE PARENT_SCOPE)
   endif()
   set(${prefix}_SPEC "${spec}" PARENT_SCOPE)
 endfunction()

@@ -187,7 +187,8 @@ int main(int argc, char** argv) {
       "04",
       "cpu_vs_gpu",
       {
-          {"cpu_loop_on_its_own", 2, [](CaseContext& c) { check_cpu(c, 100003); }},
+          course::check::host_only(
+              {"cpu_loop_on_its_own", 2, [](CaseContext& c) { check_cpu(c, 100003); }}),
           {"n_is_one", 1, [](CaseContext& c) { check_gpu(c, 1, kDefaultThreads); }},
           {"n_zero_then_1000", 2,
            [](CaseContext& c) { check_gpu(c, 1000, kDefaultThreads, "gpu_after_empty"); }},

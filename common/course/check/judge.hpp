@@ -405,15 +405,25 @@ struct Case {
   // A case whose inputs come from the grading seed: graders keep its details from
   // students (Gradescope's "hidden" visibility).
   bool hidden = false;
+  // False for a case that runs only CPU code (a CPU reference, an OpenMP loop): it also
+  // runs with --host-only, which is how CI proves an exercise's CPU side without a GPU.
+  bool needs_gpu = true;
 };
 inline constexpr bool kHiddenCase = true;
+
+// Marks a case as needing no GPU:  host_only({"cpu_loop", 2, check_cpu_loop}).
+inline Case host_only(Case c) {
+  c.needs_gpu = false;
+  return c;
+}
 
 struct Exercise {
   std::string number;
   std::string name;
   std::vector<Case> cases;
   // Only the course's own harness tests run host-only programs; every exercise
-  // needs a GPU, and its check reports "skipped" (77) without one.
+  // needs a GPU, and its check reports "skipped" (77) without one (with --host-only,
+  // its cases marked host_only still run).
   bool needs_gpu = true;
 };
 
@@ -496,7 +506,8 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   for (const Case& c : exercise.cases) total_points += c.points;
   if (options.list_only) {
     for (const Case& c : exercise.cases) {
-      std::printf("%-32s %3d points%s\n", c.name.c_str(), c.points, c.hidden ? " (hidden)" : "");
+      std::printf("%-32s %3d points%s%s\n", c.name.c_str(), c.points, c.hidden ? " (hidden)" : "",
+                  c.needs_gpu ? "" : " (no GPU needed)");
     }
     std::printf("%-32s %3d points\n", "total", total_points);
     return kExitPass;
@@ -530,8 +541,28 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     }
     return kExitSkip;
   };
+  auto selected = [&](const Case& c) {
+    if (options.host_only && c.needs_gpu) return false;
+    if (options.only_cases.empty()) return true;
+    for (const std::string& wanted : options.only_cases) {
+      if (wanted == c.name) return true;
+    }
+    return false;
+  };
+  bool needs_gpu = false;
+  int selected_cases = 0;
+  for (const Case& c : exercise.cases) {
+    if (!selected(c)) continue;
+    ++selected_cases;
+    needs_gpu = needs_gpu || (exercise.needs_gpu && c.needs_gpu);
+  }
+  if (selected_cases == 0) {
+    std::fprintf(stderr, "check_%s: no case to run%s\n", exercise.number.c_str(),
+                 options.host_only ? ": this exercise has no case that runs without a GPU" : "");
+    return kExitMisuse;
+  }
   std::string reason;
-  if (exercise.needs_gpu && visible_device_count(reason) == 0) {
+  if (needs_gpu && visible_device_count(reason) == 0) {
     return skip("check " + exercise.number + " " + exercise.name +
                 " needs a CUDA device, and this machine has none (" + reason + ")");
   }
@@ -553,10 +584,11 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     std::filesystem::remove_all(scratch);
     return kExitMisuse;
   }
-  std::printf("== check %s %s: %s, seed %llu%s ==\n", exercise.number.c_str(),
+  std::printf("== check %s %s: %s, seed %llu%s%s ==\n", exercise.number.c_str(),
               exercise.name.c_str(), variant.c_str(), static_cast<unsigned long long>(options.seed),
-              options.sanitizer_requested ? ", under compute-sanitizer memcheck" : "");
-  if (exercise.needs_gpu) std::printf("[%s]\n", describe_device(query_device(0)).c_str());
+              options.sanitizer_requested ? ", under compute-sanitizer memcheck" : "",
+              options.host_only ? ", the cases that need no GPU" : "");
+  if (needs_gpu) std::printf("[%s]\n", describe_device(query_device(0)).c_str());
   std::fflush(stdout);
 
   int score = 0, max_score = 0, cases_run = 0, cases_passed = 0, timeouts = 0;
@@ -564,11 +596,7 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   std::string full_report;
   std::vector<CaseReport> reports;
   for (const Case& c : exercise.cases) {
-    if (!options.only_cases.empty()) {
-      bool selected = false;
-      for (const std::string& wanted : options.only_cases) selected = selected || wanted == c.name;
-      if (!selected) continue;
-    }
+    if (!selected(c)) continue;
     CaseContext context(options, c.name, derive_seed(options.seed, name_hash(c.name)), scratch);
     const bool run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
     WallTimer timer;

@@ -31,6 +31,9 @@ struct Options {
   std::vector<std::string> only_cases;
   std::string summary_path;
   bool list_only = false;
+  // Only the cases that need no GPU (Case::needs_gpu false): what a machine without a
+  // GPU can still prove of an exercise's CPU side.
+  bool host_only = false;
   // Self-test expectations (CTest proves the checks with these).
   std::string expect;  // "", "pass" or "fail"
   std::vector<std::string> expect_hints;
@@ -57,6 +60,7 @@ inline void print_usage(const std::string& exercise_number) {
       "                          graders pick their own)\n"
       "  --case NAME             run only this case (repeatable)\n"
       "  --list                  list the cases and their points\n"
+      "  --host-only             run only the cases that need no GPU (the CPU side)\n"
       "  --sanitizer PATH        run every case under compute-sanitizer memcheck\n"
       "  --timeout-scale X       multiply every time limit by X (x15 more under the sanitizer)\n"
       "  --summary FILE          write one tab-separated result line to FILE\n"
@@ -109,6 +113,8 @@ inline bool parse_options(int argc, char** argv, Options& options, std::string& 
       } else if (flag == "--case") {
         if (!next(value)) return false;
         options.only_cases.push_back(value);
+      } else if (flag == "--host-only") {
+        options.host_only = true;
       } else if (flag == "--list") {
         options.list_only = true;
       } else if (flag == "--sanitizer") {
