@@ -5,6 +5,7 @@
 #
 #   tools/gpu_suite.sh                 # everything
 #   tools/gpu_suite.sh -R 03_          # extra arguments go to ctest
+#   CONFIGURE_ARGS=-DCOURSE_ONLY=0[5-8]_ tools/gpu_suite.sh   # build a subset only
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -12,6 +13,7 @@ build=${BUILD_DIR:-$root/build/gpu}
 logs=${LOG_DIR:-$build/logs}
 jobs=${JOBS:-$(nproc)}
 test_jobs=${TEST_JOBS:-8}
+read -r -a configure_args <<<"${CONFIGURE_ARGS:-}"
 mkdir -p "$logs"
 
 if ! nvidia-smi -L >"$logs/nvidia-smi.txt" 2>&1; then
@@ -20,7 +22,7 @@ fi
 cat "$logs/nvidia-smi.txt"
 
 echo "== configure ($build)"
-cmake -S "$root" -B "$build" -DCOURSE_MODE=instructor >"$logs/configure.log" 2>&1 \
+cmake -S "$root" -B "$build" -DCOURSE_MODE=instructor "${configure_args[@]}" >"$logs/configure.log" 2>&1 \
   || { tail -n 30 "$logs/configure.log"; echo "gpu_suite: configure failed" >&2; exit 1; }
 grep -E "CUDA architectures|compute-sanitizer" "$logs/configure.log"
 
