@@ -13,6 +13,12 @@
 #     EXCLUSIVE_GPU                      # its checks time kernels: never share the GPU
 #     MEMCHECK_POINTS 2                  # graded: compute-sanitizer memcheck finds nothing
 #     HOST_CASES                         # some cases need no GPU (host_only() in the check)
+#     C_SOURCES caller.c                 # instructor-owned C files, compiled as C (the
+#                                        # exercise's CMakeLists says enable_language(C))
+#                                        # and linked into every variant's program
+#     SHARED_LIBRARY                     # also build each variant's student files as a
+#                                        # shared library; the check gets --library PATH
+#                                        # and --exercise-dir (for callers such as Python)
 #   )
 #
 # It builds the check and one program per variant, and registers their tests:
@@ -44,6 +50,9 @@ function(_course_link_libraries target)
     elseif(library STREQUAL "cusparse")
       target_link_libraries(${target} PRIVATE CUDA::cusparse)
     elseif(library STREQUAL "openblas")
+      # OpenBLAS itself, not whichever BLAS the system's alternatives point to (Debian
+      # may also hold the slow reference BLAS); its cblas.h comes with libopenblas-dev.
+      set(BLA_VENDOR OpenBLAS)
       find_package(BLAS REQUIRED)
       target_link_libraries(${target} PRIVATE BLAS::BLAS)
     elseif(library STREQUAL "openmp")
@@ -57,8 +66,8 @@ function(_course_link_libraries target)
 endfunction()
 
 function(course_exercise)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "EXCLUSIVE_GPU;HOST_CASES" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
-                        "STUDENT_FILES;LIBRARIES;MUTANTS")
+  cmake_parse_arguments(PARSE_ARGV 0 EX "EXCLUSIVE_GPU;HOST_CASES;SHARED_LIBRARY" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
+                        "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
       message(FATAL_ERROR "course_exercise: ${required} is required")
@@ -91,19 +100,43 @@ function(course_exercise)
     _course_link_libraries(${driver_target} ${EX_LIBRARIES})
   endif()
 
-  # One program per variant: the given student files + the driver.
+  # Instructor-owned C callers: compiled once, as C, and linked into every variant.
+  if(EX_C_SOURCES)
+    set(c_target ex${EX_NUMBER}_c_sources)
+    set(c_files "")
+    foreach(file IN LISTS EX_C_SOURCES)
+      list(APPEND c_files "${exercise_dir}/${file}")
+    endforeach()
+    add_library(${c_target} OBJECT ${c_files})
+    target_include_directories(${c_target} PRIVATE "${exercise_dir}")
+  endif()
+
+  # One program per variant: the given student files + the driver (+ the C callers);
+  # with SHARED_LIBRARY also lib<target>.so of the student files alone.
   function(_course_variant_program target)
+    if(EX_SHARED_LIBRARY)
+      add_library(${target}_library SHARED ${ARGN})
+      target_link_libraries(${target}_library PRIVATE course_common)
+      target_include_directories(${target}_library PRIVATE "${exercise_dir}")
+      target_compile_options(${target}_library PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+      _course_link_libraries(${target}_library ${EX_LIBRARIES})
+      set_target_properties(${target}_library PROPERTIES OUTPUT_NAME ${target})
+    endif()
     add_executable(${target} ${ARGN})
+    if(EX_C_SOURCES)
+      target_sources(${target} PRIVATE $<TARGET_OBJECTS:${c_target}>)
+    endif()
     target_link_libraries(${target} PRIVATE course_common)
     target_include_directories(${target} PRIVATE "${exercise_dir}")
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
     _course_link_libraries(${target} ${EX_LIBRARIES})
     if(EX_DRIVER)
       target_sources(${target} PRIVATE $<TARGET_OBJECTS:${driver_target}>)
-      # Student calls to cudaMalloc/cudaFree and kernel launches go through the check's
-      # accounting (common/course/check/device_accounting.hpp; tools/nvcc.py says the same).
+      # Student calls to cudaMalloc/cudaFree, cudaMemcpy(Async) and kernel launches go
+      # through the check's accounting (common/course/check/device_accounting.hpp;
+      # tools/nvcc.py says the same).
       target_link_options(${target} PRIVATE
-        "LINKER:--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel")
+        "LINKER:--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync")
     endif()
   endfunction()
 
@@ -117,8 +150,13 @@ function(course_exercise)
     if(NOT T_TIMEOUT)
       set(T_TIMEOUT ${COURSE_TEST_TIMEOUT})
     endif()
+    set(library_args "")
+    if(EX_SHARED_LIBRARY)
+      set(library_args --library $<TARGET_FILE:${program}_library> --exercise-dir "${exercise_dir}")
+    endif()
     add_test(NAME ${name}
-             COMMAND ${check_target} --program $<TARGET_FILE:${program}> --variant ${T_DISPLAY}
+             COMMAND ${check_target} --program $<TARGET_FILE:${program}> ${library_args}
+                     --variant ${T_DISPLAY}
                      --declared-points ${EX_POINTS}
                      --summary "${CMAKE_BINARY_DIR}/scores/${name}.tsv" ${T_ARGS})
     if(T_HOST)

@@ -18,9 +18,10 @@ LIBRARY_FLAGS = {
     "openblas": ["-lopenblas"],
     "openmp": ["-Xcompiler", "-fopenmp"],
 }
-# The programs that run student code route cudaMalloc/cudaFree and kernel launches
-# through the check's accounting (common/course/check/device_accounting.hpp).
-WRAP_FLAGS = ["-Xlinker", "--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel"]
+# The programs that run student code route cudaMalloc/cudaFree, cudaMemcpy(Async) and
+# kernel launches through the check's accounting (common/course/check/device_accounting.hpp).
+WRAP_FLAGS = ["-Xlinker", "--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,"
+              "--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync"]
 
 
 class BuildError(Exception):
@@ -64,6 +65,21 @@ def program_command(exercise, sources, output, common_dir, exercise_dir, arch):
         libraries += LIBRARY_FLAGS[library]
     wrap = WRAP_FLAGS if exercise.driver else []
     return [nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + list(sources) + wrap + libraries + ["-o", output]
+
+
+def library_command(exercise, sources, output, common_dir, exercise_dir, arch):
+    """The nvcc command that builds the student's sources alone as a shared library
+    (course_exercise's SHARED_LIBRARY), for callers outside the program (Python)."""
+    libraries = []
+    for library in exercise.libraries:
+        libraries += LIBRARY_FLAGS[library]
+    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) +
+            ["-shared", "-Xcompiler", "-fPIC"] + list(sources) + libraries + ["-o", output])
+
+
+def library_path(program):
+    """Where the shared library of the program `program` goes."""
+    return program + ".so"
 
 
 def check_command(exercise, output, common_dir, exercise_dir, arch):

@@ -60,13 +60,21 @@ def relative_dirs(exercise):
 def build(exercise, build_dir, arch):
     """Builds the exercise's program from the student's files; returns its path."""
     sources = [os.path.join(exercise.folder, f) for f in exercise.student_files]
+    student_sources = list(sources)
     if exercise.driver:
         sources.append(os.path.join(exercise.folder, exercise.driver))
+    # C callers: nvcc hands .c files to the host C compiler, as C.
+    sources += [os.path.join(exercise.folder, f) for f in exercise.c_sources]
     output = os.path.join(build_dir, exercise.id)
     common_dir, exercise_dir = relative_dirs(exercise)
     command = nvcc.program_command(exercise, [os.path.relpath(s) for s in sources],
                                    os.path.relpath(output), common_dir, exercise_dir, arch)
     compile_if_needed(command, output, sources, exercise)
+    if exercise.shared_library:
+        library = nvcc.library_path(output)
+        command = nvcc.library_command(exercise, [os.path.relpath(s) for s in student_sources],
+                                       os.path.relpath(library), common_dir, exercise_dir, arch)
+        compile_if_needed(command, library, student_sources, exercise)
     return output
 
 
@@ -98,7 +106,10 @@ def main(argv):
         return subprocess.run([program] + extra).returncode
     check = build_check(exercise, build_dir, arch)
     print(f"--- checking exercise {exercise.number}", flush=True)
-    return subprocess.run([check, "--program", program] + extra).returncode
+    library_args = []
+    if exercise.shared_library:
+        library_args = ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
+    return subprocess.run([check, "--program", program] + library_args + extra).returncode
 
 
 if __name__ == "__main__":

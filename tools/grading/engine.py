@@ -349,10 +349,20 @@ class SubmissionGrader:
     def build(self, exercise, tree, program, slot):
         os.makedirs(os.path.dirname(program), exist_ok=True)
         sources = [os.path.join("exercises", exercise.id, f) for f in exercise.student_files]
+        student_sources = list(sources)
         if exercise.driver:
             sources.append(os.path.join("exercises", exercise.id, exercise.driver))
+        sources += [os.path.join("exercises", exercise.id, f) for f in exercise.c_sources]
         command = nvcc.program_command(exercise, sources, program, "common",
                                        os.path.join("exercises", exercise.id), self.config.arch)
+        if exercise.shared_library:
+            # Both builds in one confined shell: the program, then the student files alone
+            # as the shared library that the exercise's other callers load.
+            library = nvcc.library_command(exercise, student_sources, nvcc.library_path(program),
+                                           "common", os.path.join("exercises", exercise.id),
+                                           self.config.arch)
+            command = ["sh", "-c", " ".join(shlex.quote(w) for w in command) + " && " +
+                       " ".join(shlex.quote(w) for w in library)]
         if self.config.sandbox_users:
             command = self.confined(command, slot, tree)
         try:
@@ -372,6 +382,8 @@ class SubmissionGrader:
                    "--timeout-scale", str(self.config.timeout_scale),
                    "--stop-after-timeouts", str(self.config.stop_after_timeouts),
                    "--memory-limit-mb", str(self.config.memory_limit_mb)]
+        if exercise.shared_library:
+            command += ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
         if sanitizer:
             command += ["--sanitizer", sanitizer]
         if self.config.sandbox_users:

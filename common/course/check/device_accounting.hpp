@@ -1,11 +1,13 @@
 // What the code under test does on the device: poison, guard zones and leak
-// accounting for the device memory it allocates, and a count of the kernels it
-// launches.
+// accounting for the device memory it allocates, a count of the kernels it
+// launches, and the bytes it copies between host and device.
 //
 // The programs that run student code are linked with
-//   --wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel
+//   --wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,
+//   --wrap=cudaMemcpy,--wrap=cudaMemcpyAsync
 // so that the student's calls land here first (<<<...>>> compiles to a call of
-// __cudaLaunchKernel). A result computed without any launch was computed on the host. Each allocation is
+// __cudaLaunchKernel). A result computed without any launch was computed on the
+// host. Each allocation is
 // filled with the poison word (verify.hpp), so that an element no thread wrote
 // comes back to the host recognisably unwritten instead of as a plausible 0. It
 // gets a guard zone after it, filled with a known byte; cudaFree (or the end of the
@@ -41,6 +43,8 @@ inline constexpr unsigned char kGuardByte = 0xA5;
 
 // Set while the accounting itself launches its fill kernel, which must not count.
 inline thread_local bool accounting_launch = false;
+// Set while the accounting itself reads a guard zone back, a copy that must not count.
+inline thread_local bool accounting_copy = false;
 
 __global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint32_t value) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
@@ -81,8 +85,19 @@ struct DeviceMemoryLedger {
   std::atomic<bool> tracking{false};
   std::unordered_map<void*, std::size_t> live;  // pointer -> requested bytes
   std::size_t allocations = 0;
+  // Error paths: the failing_allocation-th cudaMalloc of the case (counting from 1)
+  // fails as if the device were full; 0 for none. attempted_allocations counts them.
+  std::size_t failing_allocation = 0;
+  std::size_t attempted_allocations = 0;
   std::atomic<long long> kernel_launches{0};
+  // cudaMemcpy / cudaMemcpyAsync between host and device: bytes and calls each way.
+  std::atomic<long long> host_to_device_bytes{0}, device_to_host_bytes{0};
+  std::atomic<long long> host_to_device_copies{0}, device_to_host_copies{0};
   std::vector<Overrun> overruns;
+  // The configuration of the last counted launch (under `lock`), so that a check can
+  // tell whether a launcher used the block shape it was given.
+  dim3 last_grid{0, 0, 0};
+  dim3 last_block{0, 0, 0};
 };
 
 
@@ -104,8 +119,11 @@ inline void start_device_memory_accounting() {
 // fault itself is what the student's own error checks report.
 inline bool guard_intact(void* buffer, std::size_t bytes, std::size_t& first_changed) {
   std::vector<unsigned char> zone(kGuardBytes);
-  if (cudaMemcpy(zone.data(), static_cast<char*>(buffer) + bytes, kGuardBytes,
-                 cudaMemcpyDeviceToHost) != cudaSuccess) {
+  accounting_copy = true;
+  const cudaError_t status = cudaMemcpy(zone.data(), static_cast<char*>(buffer) + bytes,
+                                        kGuardBytes, cudaMemcpyDeviceToHost);
+  accounting_copy = false;
+  if (status != cudaSuccess) {
     cudaGetLastError();
     return true;
   }
@@ -128,7 +146,20 @@ struct DeviceMemoryReport {
   std::size_t leaked_allocations = 0;
   std::vector<Overrun> overruns;
   long long kernel_launches = 0;
+  long long host_to_device_bytes = 0, device_to_host_bytes = 0;
+  long long host_to_device_copies = 0, device_to_host_copies = 0;
+  dim3 last_grid{0, 0, 0};   // of the last counted launch; zeros when there was none
+  dim3 last_block{0, 0, 0};
 };
+
+// Makes the number-th cudaMalloc of the code under test in this case (counting from 1)
+// fail with cudaErrorMemoryAllocation, as on a full device: an error path is tested
+// without filling a GPU that other tests may share.
+inline void fail_device_allocation(std::size_t number) {
+  DeviceMemoryLedger& ledger = device_memory_ledger();
+  std::lock_guard<std::mutex> hold(ledger.lock);
+  ledger.failing_allocation = number;
+}
 
 // Checks the guards of allocations still live and returns the case's totals.
 inline DeviceMemoryReport finish_device_memory_accounting() {
@@ -142,6 +173,12 @@ inline DeviceMemoryReport finish_device_memory_accounting() {
   }
   report.overruns = ledger.overruns;
   report.kernel_launches = ledger.kernel_launches.load();
+  report.host_to_device_bytes = ledger.host_to_device_bytes.load();
+  report.device_to_host_bytes = ledger.device_to_host_bytes.load();
+  report.host_to_device_copies = ledger.host_to_device_copies.load();
+  report.device_to_host_copies = ledger.device_to_host_copies.load();
+  report.last_grid = ledger.last_grid;
+  report.last_block = ledger.last_block;
   return report;
 }
 
@@ -154,6 +191,14 @@ extern "C" cudaError_t __wrap_cudaMalloc(void** pointer, std::size_t bytes) {
   using namespace course::check;
   if (pointer == nullptr || bytes == 0 || !device_memory_ledger().tracking) {
     return __real_cudaMalloc(pointer, bytes);
+  }
+  {
+    DeviceMemoryLedger& ledger = device_memory_ledger();
+    std::lock_guard<std::mutex> hold(ledger.lock);
+    if (++ledger.attempted_allocations == ledger.failing_allocation) {
+      *pointer = nullptr;
+      return cudaErrorMemoryAllocation;
+    }
   }
   const cudaError_t status = __real_cudaMalloc(pointer, bytes + kGuardBytes);
   if (status != cudaSuccess) return status;
@@ -181,9 +226,15 @@ extern "C" cudaError_t __wrap_cudaFree(void* pointer) {
 
 namespace course::check {
 
-// Kernel launches: counted while a case runs, then passed on unchanged.
-inline void count_launch() {
-  if (!accounting_launch && device_memory_ledger().tracking) ++device_memory_ledger().kernel_launches;
+// Kernel launches: counted (with the configuration of the last one) while a case runs,
+// then passed on unchanged.
+inline void count_launch(const dim3& grid, const dim3& block) {
+  DeviceMemoryLedger& ledger = device_memory_ledger();
+  if (accounting_launch || !ledger.tracking) return;
+  ++ledger.kernel_launches;
+  std::lock_guard<std::mutex> hold(ledger.lock);
+  ledger.last_grid = grid;
+  ledger.last_block = block;
 }
 
 }  // namespace course::check
@@ -193,7 +244,7 @@ extern "C" cudaError_t __real___cudaLaunchKernel(cudaKernel_t, dim3, dim3, void*
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
                                                   void** args, std::size_t shared_bytes,
                                                   cudaStream_t stream) {
-  course::check::count_launch();
+  course::check::count_launch(grid, block);
   return __real___cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);
 }
 
@@ -202,6 +253,58 @@ extern "C" cudaError_t __real_cudaLaunchKernel(const void*, dim3, dim3, void**, 
 extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* function, dim3 grid, dim3 block,
                                                void** args, std::size_t shared_bytes,
                                                cudaStream_t stream) {
-  course::check::count_launch();
+  course::check::count_launch(grid, block);
   return __real_cudaLaunchKernel(function, grid, block, args, shared_bytes, stream);
+}
+
+namespace course::check {
+
+// Where a pointer lives, for cudaMemcpyDefault copies (unified addressing decides).
+inline bool is_device_memory(const void* pointer) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+    cudaGetLastError();  // an unregistered host pointer on old drivers: host memory
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+}
+
+// Copies between host and device: counted while a case runs (bytes and calls each
+// way), then passed on unchanged. Device-to-device and host-to-host copies move
+// nothing across the bus and are not counted.
+inline void count_copy(const void* destination, const void* source, std::size_t bytes,
+                       cudaMemcpyKind kind) {
+  DeviceMemoryLedger& ledger = device_memory_ledger();
+  if (accounting_copy || !ledger.tracking || bytes == 0) return;
+  if (kind == cudaMemcpyDefault) {
+    const bool to_device = is_device_memory(destination);
+    const bool from_device = is_device_memory(source);
+    if (to_device == from_device) return;
+    kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+  }
+  if (kind == cudaMemcpyHostToDevice) {
+    ledger.host_to_device_bytes += static_cast<long long>(bytes);
+    ++ledger.host_to_device_copies;
+  } else if (kind == cudaMemcpyDeviceToHost) {
+    ledger.device_to_host_bytes += static_cast<long long>(bytes);
+    ++ledger.device_to_host_copies;
+  }
+}
+
+}  // namespace course::check
+
+extern "C" cudaError_t __real_cudaMemcpy(void*, const void*, std::size_t, cudaMemcpyKind);
+extern "C" cudaError_t __wrap_cudaMemcpy(void* destination, const void* source, std::size_t bytes,
+                                         cudaMemcpyKind kind) {
+  course::check::count_copy(destination, source, bytes, kind);
+  return __real_cudaMemcpy(destination, source, bytes, kind);
+}
+
+extern "C" cudaError_t __real_cudaMemcpyAsync(void*, const void*, std::size_t, cudaMemcpyKind,
+                                              cudaStream_t);
+extern "C" cudaError_t __wrap_cudaMemcpyAsync(void* destination, const void* source,
+                                              std::size_t bytes, cudaMemcpyKind kind,
+                                              cudaStream_t stream) {
+  course::check::count_copy(destination, source, bytes, kind);
+  return __real_cudaMemcpyAsync(destination, source, bytes, kind, stream);
 }

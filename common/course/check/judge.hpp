@@ -103,15 +103,29 @@ class CaseContext {
   // True when every run goes through compute-sanitizer (whose own lines, starting
   // with "=========", are then mixed into the program's output).
   bool under_sanitizer() const { return options_.sanitizer_requested; }
+  // The check's options (--library, --exercise-dir, ...).
+  const Options& options() const { return options_; }
+  // The scratch folder of this check run: where a case may put files for its runs.
+  const std::string& scratch_dir() const { return scratch_; }
 
   // Runs the program with arbitrary arguments (whole-program exercises). A run that
   // compute-sanitizer flags fails the case here; everything else is the caller's.
   Run run_program(const std::vector<std::string>& args,
                   const std::vector<std::string>& environment = {},
                   double timeout_seconds = kDefaultTimeoutSeconds) {
-    std::vector<std::string> command = sanitizer_prefix();
-    command.push_back(options_.program);
+    std::vector<std::string> command = {options_.program};
     command.insert(command.end(), args.begin(), args.end());
+    return run_command(command, environment, timeout_seconds);
+  }
+
+  // Runs any command (its first word a program path) under the same limits, sanitizer
+  // and confinement as the program under test: for instructor-owned callers of the
+  // student's code other than the program, such as a Python script loading --library.
+  Run run_command(const std::vector<std::string>& program_and_args,
+                  const std::vector<std::string>& environment = {},
+                  double timeout_seconds = kDefaultTimeoutSeconds) {
+    std::vector<std::string> command = sanitizer_prefix();
+    command.insert(command.end(), program_and_args.begin(), program_and_args.end());
     ChildLimits limits;
     limits.timeout_seconds = timeout_seconds * timeout_scale();
     limits.memory_limit_bytes = options_.memory_limit_mb << 20;
@@ -126,6 +140,14 @@ class CaseContext {
   Run run_case(const std::string& kind,
                const std::vector<std::pair<std::string, std::string>>& params = {},
                std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds) {
+    return run_case_with({options_.program}, kind, params, seed, timeout_seconds);
+  }
+
+  // The same case protocol, spoken by another caller: `launcher` is the command the
+  // case arguments are appended to (e.g. {python, script, library}).
+  Run run_case_with(const std::vector<std::string>& launcher, const std::string& kind,
+                    const std::vector<std::pair<std::string, std::string>>& params = {},
+                    std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds) {
     const std::string result_path =
         scratch_ + "/result-" + std::to_string(++run_counter_) + "-" + name_ + ".bin";
     unlink(result_path.c_str());
@@ -135,7 +157,9 @@ class CaseContext {
       args.push_back(kParamFlag);
       args.push_back(key + "=" + value);
     }
-    Run run = run_program(args, {std::string(kResultFileVariable) + "=" + result_path},
+    std::vector<std::string> command = launcher;
+    command.insert(command.end(), args.begin(), args.end());
+    Run run = run_command(command, {std::string(kResultFileVariable) + "=" + result_path},
                           timeout_seconds);
     std::string data;
     if (read_file(result_path, data)) run.results = parse_results(data);
@@ -282,6 +306,29 @@ class CaseContext {
     return false;
   }
 
+  // The code under test must have copied exactly `host_to_device` bytes to the device
+  // and `device_to_host` bytes back (device_accounting.hpp counts every cudaMemcpy and
+  // cudaMemcpyAsync between host and device memory while a case runs). `fix` is the
+  // hint under a mismatch.
+  bool expect_transfer_bytes(const Run& run, std::int64_t host_to_device,
+                             std::int64_t device_to_host, const std::string& fix) {
+    std::int64_t to_device = 0, to_host = 0, copies_in = 0, copies_out = 0;
+    if (!read_value(run, kHostToDeviceBytesRecord, to_device) ||
+        !read_value(run, kDeviceToHostBytesRecord, to_host) ||
+        !read_value(run, kHostToDeviceCopiesRecord, copies_in) ||
+        !read_value(run, kDeviceToHostCopiesRecord, copies_out)) {
+      return false;
+    }
+    if (to_device == host_to_device && to_host == device_to_host) return true;
+    fail("host -> device: " + std::to_string(to_device) + " bytes in " +
+         std::to_string(copies_in) + " copies, expected " + std::to_string(host_to_device) +
+         " bytes; device -> host: " + std::to_string(to_host) + " bytes in " +
+         std::to_string(copies_out) + " copies, expected " + std::to_string(device_to_host) +
+         " bytes");
+    hint(fix);
+    return false;
+  }
+
   template <typename T>
   bool read_value(const Run& run, const std::string& name, T& value) {
     auto found = run.results.records.find(name);
@@ -298,6 +345,16 @@ class CaseContext {
     passed_ = false;
     add_line(message);
   }
+  // This case cannot run on this machine (a tool it needs is missing): it is reported
+  // as SKIPPED with the reason and left out of the score and of its maximum, never
+  // counted as passed. Its other messages are dropped.
+  void not_graded(const std::string& reason) {
+    not_graded_ = true;
+    lines_.clear();
+    hints_.clear();
+    add_line("not graded here: " + reason);
+  }
+  bool is_not_graded() const { return not_graded_; }
   void note(const std::string& message) { add_line(message); }
   void hint(const std::string& text) {
     for (const std::string& known : hints_) {
@@ -392,6 +449,7 @@ class CaseContext {
   std::string scratch_;
   int run_counter_ = 0;
   bool passed_ = true;
+  bool not_graded_ = false;
   bool abnormal_ = false;
   int timeouts_ = 0;
   std::string lines_;
@@ -490,6 +548,33 @@ inline bool prepare_confinement(Options& options, const std::string& scratch, st
     return false;
   }
   options.program = copy;
+  // The student's shared library and the instructor-owned callers beside it (Python
+  // scripts) are copied too: the confined caller reads them from the scratch folder.
+  if (!options.library.empty()) {
+    const std::string library_copy = scratch + "/" +
+                                     std::filesystem::path(options.library).filename().string();
+    std::filesystem::copy_file(options.library, library_copy, failed);
+    if (failed || chmod(library_copy.c_str(), 0755) != 0) {
+      error = "cannot copy the library " + options.library + " into " + scratch;
+      return false;
+    }
+    options.library = library_copy;
+  }
+  if (!options.exercise_dir.empty()) {
+    const std::string callers = scratch + "/exercise";
+    std::filesystem::create_directory(callers, failed);
+    for (const auto& entry : std::filesystem::directory_iterator(options.exercise_dir, failed)) {
+      if (!entry.is_regular_file()) continue;
+      const std::string target = callers + "/" + entry.path().filename().string();
+      std::filesystem::copy_file(entry.path(), target, failed);
+      if (failed || chmod(target.c_str(), 0644) != 0) break;
+    }
+    if (failed) {
+      error = "cannot copy " + options.exercise_dir + " into " + scratch;
+      return false;
+    }
+    options.exercise_dir = callers;
+  }
   return true;
 }
 
@@ -592,6 +677,7 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   std::fflush(stdout);
 
   int score = 0, max_score = 0, cases_run = 0, cases_passed = 0, timeouts = 0;
+  int cases_not_graded = 0, points_not_graded = 0;
   bool any_abnormal = false;
   std::string full_report;
   std::vector<CaseReport> reports;
@@ -607,6 +693,19 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
                    std::to_string(timeouts) + " times");
     }
     const double seconds = timer.elapsed_ms() / 1e3;
+    if (context.is_not_graded()) {
+      ++cases_not_graded;
+      points_not_graded += c.points;
+      char line[256];
+      std::snprintf(line, sizeof line, "  SKIP   -/%-3d %-34s (%.2f s)\n", c.points,
+                    c.name.c_str(), seconds);
+      const std::string block = line + context.report();
+      std::fputs(block.c_str(), stdout);
+      std::fflush(stdout);
+      full_report += block;
+      reports.push_back({c.name, c.points, false, c.hidden, false, seconds, context.report()});
+      continue;
+    }
     const bool ok = context.passed();
     timeouts += context.timeouts();
     ++cases_run;
@@ -630,6 +729,10 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   const bool passed = cases_passed == cases_run;
   std::printf("score: %d/%d points, %d of %d cases passed: %s\n", score, max_score, cases_passed,
               cases_run, passed ? "PASS" : "FAIL");
+  if (cases_not_graded > 0) {
+    std::printf("SKIPPED: %d case(s) worth %d points could not run here and are not graded "
+                "(see SKIP above)\n", cases_not_graded, points_not_graded);
+  }
   if (!options.summary_path.empty() &&
       !write_summary(options.summary_path, exercise, variant, score, max_score, passed)) {
     std::fprintf(stderr, "check_%s: cannot write the summary file %s\n", exercise.number.c_str(),

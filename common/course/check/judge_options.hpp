@@ -46,6 +46,11 @@ struct Options {
   std::size_t memory_limit_mb = 0;  // resident memory of the program; 0: no limit
   std::string run_as;               // user the program runs as (the check itself runs as root)
   std::vector<std::string> hidden_paths;
+  // Exercises whose code is also called from outside the program (course_exercise's
+  // SHARED_LIBRARY): the student's files built as a shared library, and the exercise's
+  // folder, where the instructor-owned callers (a Python script) are.
+  std::string library;
+  std::string exercise_dir;
   // Filled by judge_main when confining: the user's ids, and the scratch folder that
   // holds the program's copy (the only place the confined program works in).
   uid_t run_as_uid = 0;
@@ -65,6 +70,9 @@ inline void print_usage(const std::string& exercise_number) {
       "  --timeout-scale X       multiply every time limit by X (x15 more under the sanitizer)\n"
       "  --summary FILE          write one tab-separated result line to FILE\n"
       "  --variant NAME          name of what is checked, for the report and the summary\n"
+      "  --library PATH          the student's files built as a shared library (exercises\n"
+      "                          that are also called from Python)\n"
+      "  --exercise-dir PATH     the exercise's folder (its instructor-owned callers)\n"
       "grading:\n"
       "  --report-json FILE      write every case's result as JSON to FILE\n"
       "  --stop-after-timeouts N after N runs over their time limit, fail the other cases unrun\n"
@@ -129,6 +137,10 @@ inline bool parse_options(int argc, char** argv, Options& options, std::string& 
         if (!next(options.summary_path)) return false;
       } else if (flag == "--variant") {
         if (!next(options.variant)) return false;
+      } else if (flag == "--library") {
+        if (!next(options.library)) return false;
+      } else if (flag == "--exercise-dir") {
+        if (!next(options.exercise_dir)) return false;
       } else if (flag == "--report-json") {
         if (!next(options.report_json_path)) return false;
       } else if (flag == "--stop-after-timeouts") {

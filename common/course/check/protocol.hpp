@@ -33,6 +33,13 @@ inline constexpr const char* kLeakedAllocationsRecord = "memory.leaked_allocatio
 inline constexpr const char* kOverrunRecord = "memory.overruns";
 inline constexpr const char* kOverrunDetailRecord = "memory.first_overrun";  // size, offset
 inline constexpr const char* kKernelLaunchesRecord = "device.kernel_launches";
+// Bytes and calls of cudaMemcpy / cudaMemcpyAsync between host and device memory.
+inline constexpr const char* kHostToDeviceBytesRecord = "transfers.host_to_device_bytes";
+inline constexpr const char* kDeviceToHostBytesRecord = "transfers.device_to_host_bytes";
+inline constexpr const char* kHostToDeviceCopiesRecord = "transfers.host_to_device_copies";
+inline constexpr const char* kDeviceToHostCopiesRecord = "transfers.device_to_host_copies";
+// grid.x, grid.y, grid.z, block.x, block.y, block.z of the last kernel launched.
+inline constexpr const char* kLastLaunchRecord = "device.last_launch";
 
 enum class ValueType { f32, f64, i32, i64 };
 

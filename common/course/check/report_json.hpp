@@ -13,7 +13,7 @@ struct CaseReport {
   int points = 0;  // what the case is worth; it earns them when it passed
   bool passed = false;
   bool hidden = false;
-  bool run = true;  // false when the case was not run (--stop-after-timeouts)
+  bool run = true;  // false when the case was not run (--stop-after-timeouts, or not graded here)
   double seconds = 0.0;
   std::string text;  // messages and hints, as printed under the case
 };

@@ -167,6 +167,18 @@ inline void put_device_memory_report(ResultWriter& results) {
     results.put(kOverrunDetailRecord, detail, 2);
   }
   results.put_value(kKernelLaunchesRecord, static_cast<std::int64_t>(report.kernel_launches));
+  results.put_value(kHostToDeviceBytesRecord,
+                    static_cast<std::int64_t>(report.host_to_device_bytes));
+  results.put_value(kDeviceToHostBytesRecord,
+                    static_cast<std::int64_t>(report.device_to_host_bytes));
+  results.put_value(kHostToDeviceCopiesRecord,
+                    static_cast<std::int64_t>(report.host_to_device_copies));
+  results.put_value(kDeviceToHostCopiesRecord,
+                    static_cast<std::int64_t>(report.device_to_host_copies));
+  const std::int64_t last_launch[6] = {report.last_grid.x,  report.last_grid.y,
+                                       report.last_grid.z,  report.last_block.x,
+                                       report.last_block.y, report.last_block.z};
+  results.put(kLastLaunchRecord, last_launch, 6);
 }
 #endif
 
@@ -189,6 +201,17 @@ inline int run_case(const CaseRequest& request, CaseFunction run_check_case) {
   results.finish();
 #endif
   return 0;
+}
+
+// The main() of a program whose demo takes no arguments:
+//   int main(int argc, char** argv) { return course::check::case_or_demo(argc, argv, run_check_case, demo); }
+inline int case_or_demo(int argc, char** argv, CaseFunction run_check_case, int (*demo)()) {
+  if (auto request = parse_case_request(argc, argv)) return run_case(*request, run_check_case);
+  if (argc > 1) {
+    std::fprintf(stderr, "usage: %s (no arguments)\n", argv[0]);
+    return 2;
+  }
+  return demo();
 }
 
 // For a case function that does not know the name it was given.

@@ -1,0 +1,64 @@
+// A device array that frees itself: cudaMalloc in the constructor, cudaFree in the
+// destructor, and checked copies to and from host vectors.
+//
+// For instructor-owned code (demos, check runners) that needs device inputs and
+// outputs around a student's launcher. Exercises that teach cudaMalloc and cudaMemcpy
+// keep those calls in the student's code; this class is for everything around it.
+// Its cudaMalloc goes through the check's accounting like any other (device
+// allocations are poisoned and guarded while a case runs), so a kernel that writes
+// past the end of one of these buffers is caught when it is freed.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "course/errors.hpp"
+
+namespace course {
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t count) : count_(count) {
+    if (count_ > 0) CUDA_CHECK(cudaMalloc(&data_, count_ * sizeof(T)));
+  }
+  // A buffer holding a copy of `values`.
+  explicit DeviceBuffer(const std::vector<T>& values) : DeviceBuffer(values.size()) {
+    upload(values);
+  }
+  ~DeviceBuffer() {
+    // No check: a destructor must not exit, and after a kernel fault every call fails.
+    if (data_ != nullptr) cudaFree(data_);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+
+  // Copies size() elements from the host (cudaMemcpy: waits for earlier work).
+  void upload(const std::vector<T>& values) {
+    if (count_ > 0) {
+      CUDA_CHECK(cudaMemcpy(data_, values.data(), bytes(), cudaMemcpyHostToDevice));
+    }
+  }
+  // Copies size() elements to `host`, which must hold that many.
+  void download(T* host) const {
+    if (count_ > 0) CUDA_CHECK(cudaMemcpy(host, data_, bytes(), cudaMemcpyDeviceToHost));
+  }
+  std::vector<T> download() const {
+    std::vector<T> host(count_);
+    download(host.data());
+    return host;
+  }
+
+ private:
+  std::size_t count_ = 0;
+  T* data_ = nullptr;
+};
+
+}  // namespace course
