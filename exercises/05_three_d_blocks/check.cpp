@@ -1,0 +1,532 @@
+// Exercise 05 - the check. Runs the student's program case by case and compares the
+// grids it reports with a double-precision reference computed here; when a grid is
+// wrong, works out from where the wrong points lie which mistake it looks like.
+// Contains no student code.
+//
+//   make check-05                          (students)
+//   build/.../check_05 --program PROGRAM   (instructors; --help lists the options)
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+using three_d_blocks::linear_index;
+using three_d_blocks::point_count;
+
+// A point's value in float is kCenterWeight * c + kNeighbourWeight * (n1 + ... + n6)
+// with every input in [1, 2). The weights are powers of two, so both products are exact
+// (also when the GPU fuses one of them into an FMA); what rounds is the additions of
+// positive numbers, at most 5 for the neighbours and 1 for the two terms, each within
+// 2^-24 of its result. Nothing cancels, so in any order the error stays below
+// 6 * 2^-24 = 3.6e-7 of the value, and rtol = 1e-6 leaves a factor 3 on that bound.
+// Every value is at least 0.25 (a lone point: 0.25 * in), so no atol is needed. A
+// neighbour missed or counted twice changes a value by 0.125 * in >= 0.125 out of at
+// most 2: 6%, tens of thousands of times the tolerance.
+constexpr course::Tolerance kTolerance{0.0, 1e-6};
+
+struct Grid {
+  int nx, ny, nz;
+  std::size_t points() const { return point_count(nx, ny, nz); }
+  std::string text() const {
+    return std::to_string(nx) + "x" + std::to_string(ny) + "x" + std::to_string(nz);
+  }
+};
+
+struct Block {
+  int x, y, z;
+  std::string text() const {
+    return std::to_string(x) + "x" + std::to_string(y) + "x" + std::to_string(z);
+  }
+};
+
+// The shapes the demo sweeps; the cases that do not test the block shape use the first.
+constexpr Block kBlock32x4x2{32, 4, 2};
+constexpr Block kBlock1x32x32{1, 32, 32};
+// The odd grid of most cases: no size is a multiple of any block's, and nx != nz, so
+// that a kernel that swaps x and z leaves points out.
+constexpr Grid kOddGrid{37, 61, 19};
+
+// ---------------------------------------------------------------------------
+// Hints: the likely mistake behind each kind of failure
+// ---------------------------------------------------------------------------
+const std::string kFormulaHint =
+    "each point must be kCenterWeight * in[x, y, z] + kNeighbourWeight * (the sum of its 6 "
+    "neighbours), in float (the formula is in three_d_blocks.hpp).";
+const std::string kBorderHint =
+    "a neighbour outside the grid counts as 0: test each coordinate against its own size "
+    "(x > 0, x + 1 < nx, y > 0, y + 1 < ny, z > 0, z + 1 < nz), never the linear index, "
+    "which runs on from the end of one row to the start of the next.";
+const std::string kLayoutHint =
+    "the points are written as if z were the fastest index: x is the fastest, point (x, y, z) "
+    "is element (z * ny + y) * nx + x.";
+const std::string kSwapHint =
+    "x and z are swapped in the kernel: x must come from the .x components (blockIdx.x * "
+    "blockDim.x + threadIdx.x) and z from the .z ones (dim3's leftmost index is the fastest).";
+const std::string kCoverageHint =
+    "some points were never written: the grid must cover the whole box, ceil(nx / block.x) x "
+    "ceil(ny / block.y) x ceil(nz / block.z) blocks, and each thread must take x, y and z from "
+    "the .x, .y and .z components.";
+const std::string kBoundsHint =
+    "the last block sticks out of the grid in every dimension: a thread may write only when "
+    "x < nx, y < ny and z < nz, all three.";
+const std::string kBlockShapeHint =
+    "stencil_on_gpu must launch stencil_kernel on blocks of exactly the shape it is given (its "
+    "dim3 block argument), and compute the grid from that shape.";
+const std::string kRaceHint =
+    "points wrong or never written with several threads: a variable that the threads share "
+    "is a data race. "
+    "Declare every variable an iteration writes inside the loop, and compute each point's "
+    "index from x, y and z, never with a counter carried from one iteration to the next.";
+
+// The record `name` of a run when it has this type and count, else nullptr.
+const course::check::Record* find_record(const Run& run, const std::string& name,
+                                         course::check::ValueType type, std::size_t count) {
+  const auto found = run.results.records.find(name);
+  if (found == run.results.records.end() || found->second.type != type ||
+      found->second.count != count) {
+    return nullptr;
+  }
+  return &found->second;
+}
+
+// ---------------------------------------------------------------------------
+// The reference, in double precision
+// ---------------------------------------------------------------------------
+std::vector<double> reference(const Grid& g, std::uint64_t seed) {
+  const std::vector<float> in = three_d_blocks::make_input(g.nx, g.ny, g.nz, seed);
+  std::vector<double> out(in.size());
+  const auto at = [&](int x, int y, int z) -> double {
+    const bool inside = x >= 0 && x < g.nx && y >= 0 && y < g.ny && z >= 0 && z < g.nz;
+    return inside ? static_cast<double>(in[linear_index(x, y, z, g.nx, g.ny)]) : 0.0;
+  };
+  for (int z = 0; z < g.nz; ++z) {
+    for (int y = 0; y < g.ny; ++y) {
+      for (int x = 0; x < g.nx; ++x) {
+        const double neighbours = at(x - 1, y, z) + at(x + 1, y, z) + at(x, y - 1, z) +
+                                  at(x, y + 1, z) + at(x, y, z - 1) + at(x, y, z + 1);
+        out[linear_index(x, y, z, g.nx, g.ny)] =
+            static_cast<double>(kCenterWeight) * at(x, y, z) +
+            static_cast<double>(kNeighbourWeight) * neighbours;
+      }
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Diagnosis: where the wrong points lie says which mistake it is
+// ---------------------------------------------------------------------------
+
+// The coordinates of element i.
+struct Point {
+  int x, y, z;
+};
+Point point_of(std::size_t i, const Grid& g) {
+  const std::size_t row = i / static_cast<std::size_t>(g.nx);
+  return {static_cast<int>(i % static_cast<std::size_t>(g.nx)),
+          static_cast<int>(row % static_cast<std::size_t>(g.ny)),
+          static_cast<int>(row / static_cast<std::size_t>(g.ny))};
+}
+
+int coordinate(const Point& p, int dimension) {
+  return dimension == 0 ? p.x : (dimension == 1 ? p.y : p.z);
+}
+int size_of(const Grid& g, int dimension) {
+  return dimension == 0 ? g.nx : (dimension == 1 ? g.ny : g.nz);
+}
+int size_of(const Block& b, int dimension) {
+  return dimension == 0 ? b.x : (dimension == 1 ? b.y : b.z);
+}
+constexpr const char* kAxis[3] = {"x", "y", "z"};
+
+std::string describe_point(std::size_t i, const Grid& g) {
+  const Point p = point_of(i, g);
+  return "index " + std::to_string(i) + " is (x, y, z) = (" + std::to_string(p.x) + ", " +
+         std::to_string(p.y) + ", " + std::to_string(p.z) + ")";
+}
+
+// True when the points that `predicate` selects are exactly the unwritten ones.
+template <typename Predicate>
+bool unwritten_are_exactly(const std::vector<bool>& unwritten, const Grid& g,
+                           Predicate predicate) {
+  for (std::size_t i = 0; i < unwritten.size(); ++i) {
+    if (unwritten[i] != predicate(point_of(i, g))) return false;
+  }
+  return true;
+}
+
+// The smallest box holding every point of `selected`, as text.
+std::string bounding_box(const std::vector<bool>& selected, const Grid& g) {
+  int low[3] = {size_of(g, 0), size_of(g, 1), size_of(g, 2)};
+  int high[3] = {-1, -1, -1};
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    if (!selected[i]) continue;
+    const Point p = point_of(i, g);
+    for (int d = 0; d < 3; ++d) {
+      low[d] = std::min(low[d], coordinate(p, d));
+      high[d] = std::max(high[d], coordinate(p, d));
+    }
+  }
+  std::string text;
+  for (int d = 0; d < 3; ++d) {
+    text += std::string(d > 0 ? ", " : "") + kAxis[d] + " from " + std::to_string(low[d]) +
+            " to " + std::to_string(high[d]);
+  }
+  return text;
+}
+
+// Points never written, on the GPU: the grid (or the kernel's indexing) leaves them out.
+void diagnose_unwritten_on_gpu(CaseContext& c, const std::vector<bool>& unwritten, const Grid& g,
+                               const Block& b) {
+  for (int d = 0; d < 3; ++d) {
+    const int whole_blocks_end = size_of(g, d) / size_of(b, d) * size_of(b, d);
+    if (whole_blocks_end == size_of(g, d)) continue;
+    if (unwritten_are_exactly(unwritten, g,
+                              [&](const Point& p) { return coordinate(p, d) >= whole_blocks_end; })) {
+      const std::string axis = kAxis[d];
+      c.note("exactly the points with " + axis + " >= " + std::to_string(whole_blocks_end) +
+             " are missing: the blocks stop at the last whole block in " + axis);
+      c.hint("the grid stops at the last whole block in " + axis + ": round it up in each "
+             "dimension, grid." + axis + " = (n" + axis + " + block." + axis + " - 1) / block." +
+             axis + ".");
+      return;
+    }
+  }
+  // A kernel with x and z swapped covers x up to the grid's reach in z, and z up to
+  // its reach in x.
+  const int reach_x = (g.nx + b.x - 1) / b.x * b.x;
+  const int reach_z = (g.nz + b.z - 1) / b.z * b.z;
+  if (unwritten_are_exactly(unwritten, g,
+                            [&](const Point& p) { return p.x >= reach_z || p.z >= reach_x; })) {
+    c.note("the points written are those with x < " + std::to_string(reach_z) + " and z < " +
+           std::to_string(reach_x) + ": what the grid reaches in z and in x, swapped");
+    c.hint(kSwapHint);
+    return;
+  }
+  c.note("never written: " + bounding_box(unwritten, g));
+  c.hint(kCoverageHint);
+}
+
+// Which of the six faces hold most of the wrong points, e.g. "x = 0, x = nx - 1".
+std::string faces_with_errors(const std::vector<bool>& wrong, const Grid& g) {
+  std::string faces;
+  for (int d = 0; d < 3; ++d) {
+    for (const bool far_side : {false, true}) {
+      const int at = far_side ? size_of(g, d) - 1 : 0;
+      std::size_t on_face = 0, wrong_on_face = 0;
+      for (std::size_t i = 0; i < wrong.size(); ++i) {
+        if (coordinate(point_of(i, g), d) != at) continue;
+        ++on_face;
+        if (wrong[i]) ++wrong_on_face;
+      }
+      if (2 * wrong_on_face > on_face) {
+        faces += std::string(faces.empty() ? "" : ", ") + kAxis[d] + " = " +
+                 (far_side ? "n" + std::string(kAxis[d]) + " - 1" : "0");
+      }
+    }
+  }
+  return faces;
+}
+
+// True when `got` holds the right values, each written where a z-fastest layout puts it.
+bool matches_z_fastest_layout(const std::vector<float>& got, const std::vector<double>& ref,
+                              const Grid& g) {
+  for (int z = 0; z < g.nz; ++z) {
+    for (int y = 0; y < g.ny; ++y) {
+      for (int x = 0; x < g.nx; ++x) {
+        const std::size_t z_fastest = (static_cast<std::size_t>(x) * g.ny + y) * g.nz + z;
+        if (!course::within_tolerance(got[z_fastest], ref[linear_index(x, y, z, g.nx, g.ny)],
+                                      kTolerance)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// Every point written, some wrong: the border or the layout. Returns false when the
+// wrong points follow neither pattern.
+bool diagnose_wrong_values(CaseContext& c, const std::vector<float>& got,
+                           const std::vector<double>& ref, const std::vector<bool>& wrong,
+                           const Grid& g) {
+  // Only a grid with interior points can tell a border mistake from any other.
+  bool all_on_border = g.nx > 2 && g.ny > 2 && g.nz > 2;
+  for (std::size_t i = 0; i < wrong.size() && all_on_border; ++i) {
+    if (!wrong[i]) continue;
+    const Point p = point_of(i, g);
+    all_on_border = p.x == 0 || p.x == g.nx - 1 || p.y == 0 || p.y == g.ny - 1 || p.z == 0 ||
+                    p.z == g.nz - 1;
+  }
+  if (all_on_border) {
+    const std::string faces = faces_with_errors(wrong, g);
+    c.note("every wrong point lies on the border of the grid" +
+           (faces.empty() ? std::string() : " (mostly on the faces " + faces + ")"));
+    c.hint(kBorderHint);
+    return true;
+  }
+  if (matches_z_fastest_layout(got, ref, g)) {
+    c.note("the values are right but each sits where a z-fastest layout would put it");
+    c.hint(kLayoutHint);
+    return true;
+  }
+  return false;
+}
+
+enum class Side { serial, openmp_one_thread, openmp_threads, gpu };
+
+// Compares the record "out" with the reference; on a mismatch says what and where, and
+// which mistake it looks like. `block` is the GPU's block shape (for Side::gpu).
+bool expect_grid(CaseContext& c, const Run& run, const Grid& g, Side side,
+                 const Block& block = kBlock32x4x2) {
+  const course::check::Record* out =
+      find_record(run, "out", course::check::ValueType::f32, g.points());
+  if (out == nullptr) {
+    c.fail("the program reported no output 'out' of " + std::to_string(g.points()) + " floats");
+    return false;
+  }
+  const std::vector<float> got = out->values<float>();
+  const std::vector<double> ref = reference(g, c.seed());
+  const course::Comparison comparison = course::compare(got.data(), ref.data(), ref.size(),
+                                                        kTolerance);
+  if (comparison.ok()) return true;
+  c.fail(course::describe(comparison, kTolerance, "out (grid " + g.text() + ")"));
+  c.note("first wrong point: " + describe_point(comparison.first.front().index, g));
+
+  if (comparison.unwritten == comparison.count) {
+    c.hint(side == Side::gpu ? "no point of out was written: does stencil_on_gpu launch the "
+                               "kernel and copy the result back into host_out?"
+                             : "no point of out was written: is the loop written?");
+    return false;
+  }
+  std::vector<bool> unwritten(got.size()), wrong(got.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    unwritten[i] = course::is_poison(got[i]);
+    wrong[i] = unwritten[i] || !course::within_tolerance(got[i], ref[i], kTolerance);
+  }
+  if (side == Side::gpu && comparison.unwritten > 0) {
+    diagnose_unwritten_on_gpu(c, unwritten, g, block);
+    return false;
+  }
+  if (comparison.unwritten > 0) {
+    c.note("never written: " + bounding_box(unwritten, g));
+  } else if (diagnose_wrong_values(c, got, ref, wrong, g)) {
+    return false;
+  }
+  // No pattern: with several threads, points written at random places or not at all
+  // are the mark of a race.
+  if (side == Side::openmp_threads) {
+    c.hint(kRaceHint);
+  } else if (comparison.unwritten > 0) {
+    c.hint("the loops must visit every point: 0 <= z < nz, 0 <= y < ny, 0 <= x < nx.");
+  } else {
+    c.hint(kFormulaHint);
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// The CPU cases
+// ---------------------------------------------------------------------------
+std::vector<std::pair<std::string, std::string>> grid_params(const Grid& g) {
+  return {{"nx", std::to_string(g.nx)}, {"ny", std::to_string(g.ny)}, {"nz", std::to_string(g.nz)}};
+}
+
+bool check_serial(CaseContext& c, const Grid& g) {
+  const Run run = c.run_case("serial", grid_params(g));
+  const bool ok = c.finished(run) &&
+                  c.expect_host_guard_untouched(run, "out", "stencil_serial",
+                                                "the loops must stop before z = nz, y = ny and "
+                                                "x = nx, and write element (z * ny + y) * nx + x.") &&
+                  expect_grid(c, run, g, Side::serial);
+  if (!ok) c.note("(stencil_serial on a " + g.text() + " grid)");
+  return ok;
+}
+
+bool check_openmp(CaseContext& c, const Grid& g, int threads) {
+  auto params = grid_params(g);
+  params.push_back({"threads", std::to_string(threads)});
+  const Run run = c.run_case("openmp", params);
+  const bool ok =
+      c.finished(run) &&
+      c.expect_host_guard_untouched(run, "out", "stencil_openmp",
+                                    "the loops must stop before z = nz, y = ny and x = nx.") &&
+      expect_grid(c, run, g, threads > 1 ? Side::openmp_threads : Side::openmp_one_thread);
+  if (!ok) {
+    c.note("(stencil_openmp on a " + g.text() + " grid with " + std::to_string(threads) +
+           " thread" + (threads > 1 ? "s)" : ")"));
+  }
+  return ok;
+}
+
+// ---------------------------------------------------------------------------
+// The GPU cases
+// ---------------------------------------------------------------------------
+
+// The block shape of the student's launch (the runner records the last one).
+bool expect_block_shape(CaseContext& c, const Run& run, const Block& block) {
+  const course::check::Record* record =
+      find_record(run, course::check::kLastLaunchRecord, course::check::ValueType::i64, 6);
+  if (record == nullptr) {
+    c.fail("the program reported no launch configuration");
+    return false;
+  }
+  const std::vector<std::int64_t> launch = record->values<std::int64_t>();
+  if (launch[3] == block.x && launch[4] == block.y && launch[5] == block.z) return true;
+  c.fail("stencil_kernel was launched on blocks of " + std::to_string(launch[3]) + "x" +
+         std::to_string(launch[4]) + "x" + std::to_string(launch[5]) +
+         " threads, but stencil_on_gpu was asked for " + block.text());
+  c.hint(kBlockShapeHint);
+  return false;
+}
+
+std::vector<std::pair<std::string, std::string>> gpu_params(const Grid& g, const Block& b) {
+  auto params = grid_params(g);
+  params.push_back({"block_x", std::to_string(b.x)});
+  params.push_back({"block_y", std::to_string(b.y)});
+  params.push_back({"block_z", std::to_string(b.z)});
+  return params;
+}
+
+bool had_overrun(const Run& run) {
+  const course::check::Record* record =
+      find_record(run, course::check::kOverrunRecord, course::check::ValueType::i64, 1);
+  return record != nullptr && record->values<std::int64_t>()[0] > 0;
+}
+
+// One stencil_on_gpu call (after an empty one for kind "gpu_after_empty"), graded whole.
+bool check_gpu_run(CaseContext& c, const Run& run, const Grid& g, const Block& b,
+                   const std::string& kind) {
+  if (!c.finished(run)) {
+    if (had_overrun(run)) c.hint(kBoundsHint);
+    return false;
+  }
+  if (!c.expect_kernel_launched(run) || !expect_block_shape(c, run, b)) return false;
+  if (kind == "gpu_after_empty" &&
+      !c.expect_host_guard_untouched(run, "empty_out", "stencil_on_gpu with nx = 0",
+                                     "a grid without points has nothing to copy: return at "
+                                     "once.")) {
+    return false;
+  }
+  return c.expect_host_guard_untouched(run, "out", "stencil_on_gpu",
+                                       "copy back nx * ny * nz * sizeof(float) bytes into "
+                                       "host_out, no more.") &&
+         expect_grid(c, run, g, Side::gpu, b);
+}
+
+bool check_gpu(CaseContext& c, const Grid& g, const Block& b, const std::string& kind = "gpu") {
+  const Run run = c.run_case(kind, gpu_params(g, b));
+  const bool ok = check_gpu_run(c, run, g, b, kind);
+  if (!ok) c.note("(stencil_on_gpu on a " + g.text() + " grid, blocks of " + b.text() + ")");
+  return ok;
+}
+
+// The time stencil_on_gpu returns: a positive number of milliseconds, at most the time
+// of the whole call around it. (A comparison with the kernel's own time, as in exercise
+// 04, would need the GPU to itself; this exercise's timing is taught there.)
+void check_kernel_time(CaseContext& c) {
+  const Grid g{64, 64, 64};
+  const Run run = c.run_case("gpu", gpu_params(g, kBlock32x4x2));
+  if (!check_gpu_run(c, run, g, kBlock32x4x2, "gpu")) return;
+  double kernel_ms = 0.0, call_ms = 0.0;
+  if (!c.read_value(run, "kernel_ms", kernel_ms) || !c.read_value(run, "call_ms", call_ms)) return;
+  const std::string reported = "stencil_on_gpu returned " + course::format_number(kernel_ms) + " ms";
+  if (!std::isfinite(kernel_ms) || kernel_ms <= 0.0) {
+    c.fail(reported + ": a kernel time must be a positive number of milliseconds");
+    c.hint("time the kernel with a course::EventTimer: start() before the launch, stop() after "
+           "it, and return elapsed_ms().");
+  } else if (kernel_ms > call_ms) {
+    c.fail(reported + ", more than the " + course::format_number(call_ms) +
+           " ms the whole call took (measured by the check around it)");
+    c.hint("return the kernel's own time in milliseconds (elapsed_ms() of one launch).");
+  }
+}
+
+// A grid and a block shape the student has not seen: drawn from the seed, so graders
+// change them with --seed. Sizes up to 70, shapes from the demo's and odd ones.
+constexpr int kHiddenMaxSize = 70;
+constexpr Block kHiddenBlocks[] = {{32, 4, 2},   {16, 8, 4}, {8, 8, 8}, {4, 8, 32}, {1, 32, 32},
+                                   {128, 2, 1},  {256, 1, 1}, {3, 5, 7}, {64, 1, 16}, {2, 16, 16}};
+constexpr std::uint64_t kHiddenShapeSalt = 5;
+
+void check_hidden(CaseContext& c) {
+  // A stream of its own, apart from the one that draws the inputs from the same seed.
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
+  Grid g{};
+  // nx != nz, so that no mistake that swaps x and z can pass.
+  do {
+    g = {static_cast<int>(rng.uniform_int(1, kHiddenMaxSize)),
+         static_cast<int>(rng.uniform_int(1, kHiddenMaxSize)),
+         static_cast<int>(rng.uniform_int(1, kHiddenMaxSize))};
+  } while (g.nx == g.nz);
+  const int block_count = static_cast<int>(std::size(kHiddenBlocks));
+  check_gpu(c, g, kHiddenBlocks[rng.uniform_int(0, block_count - 1)]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using course::check::host_only;
+  course::check::Exercise exercise{
+      "05",
+      "three_d_blocks",
+      {
+          // The CPU side: no GPU needed.
+          host_only({"serial_37x61x19", 2, [](CaseContext& c) { check_serial(c, kOddGrid); }}),
+          host_only({"serial_one_point_and_flat_grids", 2,
+                     [](CaseContext& c) {
+                       for (const Grid& g : {Grid{1, 1, 1}, Grid{1000, 1, 1}, Grid{1, 1, 1000},
+                                             Grid{2, 3, 1}}) {
+                         if (!check_serial(c, g)) return;
+                       }
+                     }}),
+          host_only({"openmp_1_thread", 1, [](CaseContext& c) { check_openmp(c, kOddGrid, 1); }}),
+          host_only({"openmp_3_threads", 2, [](CaseContext& c) { check_openmp(c, kOddGrid, 3); }}),
+          host_only({"openmp_4_threads_96x80x72", 2,
+                     [](CaseContext& c) { check_openmp(c, Grid{96, 80, 72}, 4); }}),
+          host_only({"openmp_7_threads_flat_grids", 1,
+                     [](CaseContext& c) {
+                       for (const Grid& g : {Grid{1, 1, 1000}, Grid{1000, 1, 1}, Grid{1, 1, 1}}) {
+                         if (!check_openmp(c, g, 7)) return;
+                       }
+                     }}),
+          // The GPU side.
+          {"gpu_one_point_1x1x1", 1,
+           [](CaseContext& c) { check_gpu(c, Grid{1, 1, 1}, kBlock32x4x2); }},
+          {"gpu_empty_grid_then_5x6x7", 1,
+           [](CaseContext& c) {
+             check_gpu(c, Grid{5, 6, 7}, Block{8, 8, 8}, "gpu_after_empty");
+           }},
+          {"blocks_32x4x2_on_37x61x19", 2,
+           [](CaseContext& c) { check_gpu(c, kOddGrid, kBlock32x4x2); }},
+          {"blocks_1x32x32_on_37x61x19", 2,
+           [](CaseContext& c) { check_gpu(c, kOddGrid, kBlock1x32x32); }},
+          {"blocks_3x5x7_odd_shape", 1,
+           [](CaseContext& c) { check_gpu(c, kOddGrid, Block{3, 5, 7}); }},
+          {"blocks_256x1x1_on_300x20x10", 1,
+           [](CaseContext& c) { check_gpu(c, Grid{300, 20, 10}, Block{256, 1, 1}); }},
+          {"gpu_flat_1000x1x1", 1,
+           [](CaseContext& c) { check_gpu(c, Grid{1000, 1, 1}, kBlock32x4x2); }},
+          {"gpu_flat_1x1x1000", 1,
+           [](CaseContext& c) { check_gpu(c, Grid{1, 1, 1000}, kBlock1x32x32); }},
+          {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
+          {"returns_the_kernel_time", 1, check_kernel_time},
+          {"frees_its_device_memory", 2,
+           [](CaseContext& c) {
+             const Grid g{128, 96, 40};
+             const Run run = c.run_case("gpu", gpu_params(g, kBlock32x4x2));
+             if (check_gpu_run(c, run, g, kBlock32x4x2, "gpu")) c.expect_no_leak(run);
+           }},
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}

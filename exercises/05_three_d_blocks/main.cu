@@ -1,0 +1,311 @@
+// Exercise 05 - the program around the student's functions (instructor-owned).
+//
+// `make run-05` runs the demo: one stencil update of a 500 x 384 x 256 grid by the
+// serial loop, by the OpenMP loop with 1, 2, 4, ... threads, and by the kernel on
+// blocks of several shapes, with times, effective bandwidths against the copy ceiling
+// measured in the same run, and the answers to the seed's two questions: how many CPU
+// cores match the GPU, and which block shapes win and why.
+// The check runs this same program with --course-case to compute its cases
+// (common/course/check/runner.hpp).
+//
+// Build and run:  make 05 && make run-05   (another grid: make run-05 ARGS="256 256 256")
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "course/bench.hpp"
+#include "course/check/runner.hpp"
+#include "course/device_info.hpp"
+#include "course/timers.hpp"
+#include "course/verify.hpp"
+#include "three_d_blocks.hpp"
+#include "workload.hpp"
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Check cases: compute, report, decide nothing.
+// ---------------------------------------------------------------------------
+int size_param(const course::check::CaseRequest& request, const std::string& key) {
+  const long long value = request.param_int(key);
+  if (value < 0 || value > (1 << 30)) {
+    std::fprintf(stderr, "check protocol: parameter %s = %lld is out of range\n", key.c_str(),
+                 value);
+    std::exit(2);
+  }
+  return static_cast<int>(value);
+}
+
+void run_check_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  const int nx = size_param(request, "nx");
+  const int ny = size_param(request, "ny");
+  const int nz = size_param(request, "nz");
+  const std::vector<float> in = three_d_blocks::make_input(nx, ny, nz, request.seed);
+  course::check::GuardedOutput<float> out(in.size());
+
+  if (request.name == "serial") {
+    stencil_serial(in.data(), out.data(), nx, ny, nz);
+    out.report(results, "out");
+    return;
+  }
+  if (request.name == "openmp") {
+    // The thread count is the case's: the student's loop must work with any.
+    omp_set_num_threads(size_param(request, "threads"));
+    stencil_openmp(in.data(), out.data(), nx, ny, nz);
+    out.report(results, "out");
+    return;
+  }
+
+  const dim3 block(size_param(request, "block_x"), size_param(request, "block_y"),
+                   size_param(request, "block_z"));
+  if (request.name == "gpu_after_empty") {
+    // A grid without points first (nx = 0): it must launch nothing and break nothing.
+    const std::vector<float> no_input;
+    course::check::GuardedOutput<float> no_output(0);
+    stencil_on_gpu(no_input.data(), no_output.data(), 0, ny, nz, block);
+    no_output.report(results, "empty_out");
+  } else if (request.name != "gpu") {
+    course::check::unknown_case(request);
+  }
+  const course::WallTimer call_timer;
+  const float kernel_ms = stencil_on_gpu(in.data(), out.data(), nx, ny, nz, block);
+  results.put_value("call_ms", call_timer.elapsed_ms());
+  results.put_value("kernel_ms", static_cast<double>(kernel_ms));
+  out.report(results, "out");
+}
+
+// ---------------------------------------------------------------------------
+// Demo
+// ---------------------------------------------------------------------------
+
+constexpr std::uint64_t kDemoSeed = 5;
+// 49 million points, 197 MB per array: several times the L2 cache of any GPU the
+// course runs on, so that the kernel's figures are those of DRAM, and enough work for
+// every CPU thread. x is not a multiple of 256, so blocks of 256 x 1 x 1 stick out.
+constexpr int kDemoSize[3] = {500, 384, 256};
+constexpr int kCpuRepetitions = 3;
+constexpr int kGpuRepetitions = 5;
+// A warp is 32 threads with consecutive linear thread numbers in their block, x fastest.
+constexpr int kWarpSize = 32;
+// Every version must agree with the serial loop within the rounding of a different
+// order of the 7 additions (check.cpp derives the bound).
+constexpr course::Tolerance kAgainstSerial{0.0, 1e-6};
+
+struct BlockShape {
+  unsigned x, y, z;
+};
+// From a whole warp along x to a warp along y (1 x 32 x 32), and flat to cubic.
+constexpr BlockShape kDemoShapes[] = {{32, 4, 2},  {16, 8, 4},  {8, 8, 8},   {4, 8, 32},
+                                      {1, 32, 32}, {128, 2, 1}, {256, 1, 1}};
+
+struct GpuRow {
+  BlockShape shape;
+  double kernel_ms = 0.0;
+  std::size_t wrong = 0;
+};
+
+struct CpuRow {
+  int threads = 0;
+  double ms = 0.0;
+  std::size_t wrong = 0;
+};
+
+// What one warp of a block of this shape reads per neighbour: runs of consecutive
+// floats along x, each run a separate memory segment.
+std::string warp_footprint(const BlockShape& shape) {
+  const int run = static_cast<int>(std::min<unsigned>(shape.x, kWarpSize));
+  char text[48];
+  std::snprintf(text, sizeof text, "%2d run(s) of %3d B", kWarpSize / run,
+                run * static_cast<int>(sizeof(float)));
+  return text;
+}
+
+// 1, 2, 4, ... and the maximum itself when it is not a power of two.
+std::vector<int> thread_counts() {
+  const int most = omp_get_max_threads();
+  std::vector<int> counts;
+  for (int t = 1; t < most; t *= 2) counts.push_back(t);
+  counts.push_back(most);
+  return counts;
+}
+
+double gbps_of(std::size_t points, double ms) {
+  const double bytes = 2.0 * static_cast<double>(points) * sizeof(float);
+  return course::gigabytes_per_second(bytes, ms);
+}
+
+int demo(int nx, int ny, int nz) {
+  const course::DeviceSummary device = course::print_device_banner();
+  const double ceiling_gbps = course::measure_copy_ceiling_gbps();
+  const std::size_t points = three_d_blocks::point_count(nx, ny, nz);
+  const double bytes = 2.0 * static_cast<double>(points) * sizeof(float);
+
+  std::printf("\nOne stencil update of a %d x %d x %d grid (%zu points, x fastest in memory)\n",
+              nx, ny, nz, points);
+  std::printf("GB/s = (%zu floats read + %zu written) x 4 B / time = %.3g B / time: each point "
+              "is read once from memory (its neighbours come from cache) and written once\n",
+              points, points, bytes);
+  std::printf("copy ceiling of %s (a device-to-device copy): %.1f GB/s\n\n", device.name.c_str(),
+              ceiling_gbps);
+
+  const std::vector<float> in = three_d_blocks::make_input(nx, ny, nz, kDemoSeed);
+  std::vector<float> serial_out(points), openmp_out(points), gpu_out(points);
+  course::poison(serial_out.data(), points);
+
+  // CPU: the serial loop, then the OpenMP loop with more and more threads.
+  const double serial_ms =
+      course::time_host([&] { stencil_serial(in.data(), serial_out.data(), nx, ny, nz); }, 0,
+                        kCpuRepetitions)
+          .median_ms;
+  std::printf("CPU (%d cores visible to OpenMP, at most %d threads)\n", omp_get_num_procs(),
+              omp_get_max_threads());
+  std::printf("%-18s %10s %9s %9s %12s\n", "version", "ms", "GB/s", "speedup", "wrong points");
+  std::printf("%-18s %10.2f %9.1f %9s %12s\n", "serial", serial_ms, gbps_of(points, serial_ms),
+              "1.0x", "reference");
+  std::fflush(stdout);
+  std::vector<CpuRow> cpu_rows;
+  for (const int threads : thread_counts()) {
+    omp_set_num_threads(threads);
+    course::poison(openmp_out.data(), points);
+    CpuRow row;
+    row.threads = threads;
+    // One untimed run first: the threads of the OpenMP team are created then.
+    row.ms = course::time_host([&] { stencil_openmp(in.data(), openmp_out.data(), nx, ny, nz); },
+                               1, kCpuRepetitions)
+                 .median_ms;
+    row.wrong = course::compare(openmp_out.data(), serial_out.data(), points, kAgainstSerial).wrong;
+    const std::string label = "OpenMP, " + std::to_string(threads) + " thread" +
+                              (threads > 1 ? "s" : "");
+    std::printf("%-18s %10.2f %9.1f %8.1fx %12zu\n", label.c_str(), row.ms, gbps_of(points, row.ms),
+                row.ms > 0.0 ? serial_ms / row.ms : 0.0, row.wrong);
+    std::fflush(stdout);
+    cpu_rows.push_back(row);
+  }
+
+  // GPU: the student's launcher for each block shape, the median of its kernel times.
+  std::printf("\nGPU kernel, by block shape (x fastest: a warp is 32 threads consecutive in x, "
+              "then y, then z)\n");
+  std::printf("%-12s %8s %20s %10s %9s %8s %12s\n", "block", "threads", "a warp reads",
+              "kernel ms", "GB/s", "ceiling", "wrong points");
+  std::vector<GpuRow> gpu_rows;
+  for (const BlockShape& shape : kDemoShapes) {
+    const dim3 block(shape.x, shape.y, shape.z);
+    course::poison(gpu_out.data(), points);
+    // One untimed call first: the first launch loads the kernel.
+    stencil_on_gpu(in.data(), gpu_out.data(), nx, ny, nz, block);
+    std::vector<double> samples;
+    for (int r = 0; r < kGpuRepetitions; ++r) {
+      samples.push_back(stencil_on_gpu(in.data(), gpu_out.data(), nx, ny, nz, block));
+    }
+    GpuRow row;
+    row.shape = shape;
+    row.kernel_ms = course::median(samples);
+    row.wrong = course::compare(gpu_out.data(), serial_out.data(), points, kAgainstSerial).wrong;
+    const double gbps = gbps_of(points, row.kernel_ms);
+    char label[32];
+    std::snprintf(label, sizeof label, "%ux%ux%u", shape.x, shape.y, shape.z);
+    std::printf("%-12s %8u %20s %10.4f %9.1f %7.1f%% %12zu\n", label, shape.x * shape.y * shape.z,
+                warp_footprint(shape).c_str(), row.kernel_ms, gbps,
+                ceiling_gbps > 0.0 ? 100.0 * gbps / ceiling_gbps : 0.0, row.wrong);
+    std::fflush(stdout);
+    gpu_rows.push_back(row);
+  }
+
+  // The answers. A row whose time is not positive (a launcher not written yet) is no
+  // answer to anything.
+  std::vector<GpuRow> timed;
+  for (const GpuRow& row : gpu_rows) {
+    if (row.kernel_ms > 0.0 && row.wrong == 0) timed.push_back(row);
+  }
+  const CpuRow& widest = cpu_rows.back();
+  if (timed.empty() || !(widest.ms > 0.0) || widest.wrong != 0) {
+    std::printf("\nNo answers yet: every version must compute every point right, and "
+                "stencil_on_gpu must return the kernel's time (make check-05 says what is "
+                "missing).\n");
+    return EXIT_FAILURE;
+  }
+  const auto by_time = [](const GpuRow& a, const GpuRow& b) { return a.kernel_ms < b.kernel_ms; };
+  const GpuRow best = *std::min_element(timed.begin(), timed.end(), by_time);
+  const GpuRow worst = *std::max_element(timed.begin(), timed.end(), by_time);
+
+  std::printf("\nHow many CPU cores match the GPU?\n");
+  std::printf("  The GPU's best block, %ux%ux%u, takes %.4f ms (%.1f GB/s); %d CPU threads take "
+              "%.2f ms (%.1f GB/s): the GPU is %.0fx faster.\n",
+              best.shape.x, best.shape.y, best.shape.z, best.kernel_ms,
+              gbps_of(points, best.kernel_ms), widest.threads, widest.ms,
+              gbps_of(points, widest.ms), widest.ms / best.kernel_ms);
+  const CpuRow* matching = nullptr;
+  for (const CpuRow& row : cpu_rows) {
+    if (row.ms > 0.0 && row.ms <= best.kernel_ms && matching == nullptr) matching = &row;
+  }
+  if (matching != nullptr) {
+    std::printf("  %d CPU threads already match it on this machine.\n", matching->threads);
+  } else {
+    // Extrapolated as if the CPU kept scaling linearly from its widest measurement.
+    const double cores = widest.threads * widest.ms / best.kernel_ms;
+    const double efficiency = cpu_rows.front().ms / (widest.threads * widest.ms);
+    std::printf("  Linear scaling from %d threads would take about %.0f cores. That is a lower "
+                "bound: from 1 to %d threads the CPU kept %.0f%% of perfect scaling, and a loop "
+                "that moves this much data per operation stops scaling once the memory bus of "
+                "the CPU is full (tens to a few hundred GB/s against the GPU's %.0f GB/s copy "
+                "ceiling).\n",
+                widest.threads, std::ceil(cores), widest.threads, 100.0 * efficiency,
+                ceiling_gbps);
+  }
+
+  std::printf("\nWhich block shape, and why?\n");
+  std::printf("  Best %ux%ux%u (%.4f ms), worst %ux%ux%u (%.4f ms): %.1fx apart for the same "
+              "work.\n",
+              best.shape.x, best.shape.y, best.shape.z, best.kernel_ms, worst.shape.x,
+              worst.shape.y, worst.shape.z, worst.kernel_ms, worst.kernel_ms / best.kernel_ms);
+  std::printf("  The 32 threads of a warp are consecutive in x first. With block.x >= 32 they "
+              "read 32 consecutive floats, one 128-byte segment per neighbour; with block.x = 1 "
+              "(1x32x32) they read 32 floats nx * 4 bytes apart, 32 segments for the same "
+              "data. Memory moves whole segments: the shapes whose warps run along x "
+              "(coalesced accesses) waste least.\n");
+
+  std::size_t wrong_total = 0;
+  for (const GpuRow& row : gpu_rows) wrong_total += row.wrong;
+  for (const CpuRow& row : cpu_rows) wrong_total += row.wrong;
+  std::printf("\n(`make check-05` grades every case against a double-precision reference)\n");
+  return wrong_total == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (auto request = course::check::parse_case_request(argc, argv)) {
+    return course::check::run_case(*request, run_check_case);
+  }
+  int size[3] = {kDemoSize[0], kDemoSize[1], kDemoSize[2]};
+  if (argc != 1 && argc != 4) {
+    std::fprintf(stderr, "usage: %s [nx ny nz]   (default %d %d %d)\n", argv[0], kDemoSize[0],
+                 kDemoSize[1], kDemoSize[2]);
+    return 2;
+  }
+  // Every block shape of the sweep must fit: at most 65535 blocks in y and z.
+  constexpr long kMaxSize = 65535;
+  for (int d = 0; argc == 4 && d < 3; ++d) {
+    char* end = nullptr;
+    const long value = std::strtol(argv[d + 1], &end, 10);
+    if (*end != '\0' || value < 1 || value > kMaxSize) {
+      std::fprintf(stderr, "%s: each size must be an integer from 1 to %ld, got '%s'\n", argv[0],
+                   kMaxSize, argv[d + 1]);
+      return 2;
+    }
+    size[d] = static_cast<int>(value);
+  }
+  const std::size_t points = three_d_blocks::point_count(size[0], size[1], size[2]);
+  if (points >= (std::size_t{1} << 31)) {
+    std::fprintf(stderr, "%s: %zu points: the grid must have fewer than 2^31\n", argv[0], points);
+    return 2;
+  }
+  return demo(size[0], size[1], size[2]);
+}
