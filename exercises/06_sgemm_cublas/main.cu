@@ -1,0 +1,405 @@
+// Exercise 06 - the program around the student's functions (instructor-owned).
+//
+// `make run-06` runs the demo: C = alpha A B + beta C for square matrices from 512 to
+// 4096 and one non-square shape, on the CPU (OpenBLAS) and on the GPU (cuBLAS), with
+// each side's GFLOP/s, the speedup, the share of the GPU's FP32 peak, and the error of
+// both against a float64 reference. `make run-06 ARGS="m n k"` runs one shape of your
+// choice. The check runs this same program with --course-case to compute its cases
+// (common/course/check/runner.hpp).
+//
+// Build and run:  make 06 && make run-06
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "course/bench.hpp"
+#include "course/check/runner.hpp"
+#include "course/device_info.hpp"
+#include "course/errors_cublas.hpp"
+#include "course/timers.hpp"
+#include "sgemm_cublas.hpp"
+#include "workload.hpp"
+
+// OpenBLAS's own function (declared by its cblas.h, not by every cblas.h).
+extern "C" int openblas_get_num_threads(void);
+
+// ---------------------------------------------------------------------------
+// cuBLAS call accounting
+// ---------------------------------------------------------------------------
+// cuBLAS launches its kernels inside its own library, out of reach of the launch
+// counter of device_accounting.hpp, and allocates its workspace there too, so a
+// handle never destroyed leaks nothing the course's cudaMalloc wrapper sees. So this
+// program defines cublasCreate_v2, cublasDestroy_v2 and cublasSgemm_v2 itself (the
+// names cublas_v2.h gives cublasCreate, cublasDestroy and cublasSgemm): a definition in
+// the executable takes precedence over the shared library's for every call the
+// program makes. Each one counts the call and passes it on to libcublas's own
+// function, found with dlsym(RTLD_NEXT, ...).
+namespace {
+
+struct CublasCallCounts {
+  std::atomic<long long> handles_created{0};
+  std::atomic<long long> handles_destroyed{0};
+  std::atomic<long long> sgemm_calls{0};
+};
+
+// A function-local static: it exists before any static constructor can call cuBLAS.
+CublasCallCounts& cublas_call_counts() {
+  static CublasCallCounts counts;
+  return counts;
+}
+
+template <typename Function>
+Function libcublas_function(const char* name) {
+  void* symbol = dlsym(RTLD_NEXT, name);
+  if (symbol == nullptr) {
+    std::fprintf(stderr, "cannot find %s in libcublas: %s\n", name, dlerror());
+    std::exit(2);
+  }
+  return reinterpret_cast<Function>(symbol);
+}
+
+}  // namespace
+
+extern "C" cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t* handle) {
+  using Create = cublasStatus_t (*)(cublasHandle_t*);
+  static const Create create = libcublas_function<Create>("cublasCreate_v2");
+  const cublasStatus_t status = create(handle);
+  if (status == CUBLAS_STATUS_SUCCESS) ++cublas_call_counts().handles_created;
+  return status;
+}
+
+extern "C" cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle) {
+  using Destroy = cublasStatus_t (*)(cublasHandle_t);
+  static const Destroy destroy = libcublas_function<Destroy>("cublasDestroy_v2");
+  const cublasStatus_t status = destroy(handle);
+  if (status == CUBLAS_STATUS_SUCCESS) ++cublas_call_counts().handles_destroyed;
+  return status;
+}
+
+extern "C" cublasStatus_t CUBLASWINAPI cublasSgemm_v2(cublasHandle_t handle,
+                                                      cublasOperation_t transa,
+                                                      cublasOperation_t transb, int m, int n,
+                                                      int k, const float* alpha, const float* a,
+                                                      int lda, const float* b, int ldb,
+                                                      const float* beta, float* c, int ldc) {
+  using Sgemm = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int,
+                                   int, int, const float*, const float*, int, const float*, int,
+                                   const float*, float*, int);
+  static const Sgemm sgemm = libcublas_function<Sgemm>("cublasSgemm_v2");
+  ++cublas_call_counts().sgemm_calls;
+  return sgemm(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+namespace {
+
+// The calls one piece of code made: the counts after it minus the counts before.
+struct CublasCalls {
+  long long handles_created = 0;
+  long long handles_destroyed = 0;
+  long long sgemm_calls = 0;
+};
+
+CublasCalls cublas_calls_so_far() {
+  const CublasCallCounts& counts = cublas_call_counts();
+  return {counts.handles_created.load(), counts.handles_destroyed.load(),
+          counts.sgemm_calls.load()};
+}
+
+void put_cublas_calls(course::check::ResultWriter& results, const CublasCalls& before) {
+  const CublasCalls after = cublas_calls_so_far();
+  results.put_value("cublas_handles_created",
+                    static_cast<std::int64_t>(after.handles_created - before.handles_created));
+  results.put_value("cublas_handles_destroyed",
+                    static_cast<std::int64_t>(after.handles_destroyed - before.handles_destroyed));
+  results.put_value("cublas_sgemm_calls",
+                    static_cast<std::int64_t>(after.sgemm_calls - before.sgemm_calls));
+}
+
+// ---------------------------------------------------------------------------
+// The check's own timing of the student's multiply
+// ---------------------------------------------------------------------------
+
+// Calls before the timed ones: the first loads cuBLAS's kernels, and the clocks may
+// still be rising.
+constexpr int kReferenceWarmupCalls = 3;
+constexpr int kReferenceTimedCalls = 10;
+
+// Device copies of one problem and a handle of the runner's own, on which the runner
+// calls the student's sgemm_on_device with events around each call. Its fastest call
+// is a floor that a time the student's sgemm_on_gpu reports for the same multiply
+// cannot honestly be far below.
+class ReferenceTiming {
+ public:
+  explicit ReferenceTiming(const sgemm::Problem& problem) : problem_(problem) {
+    CUBLAS_CHECK(cublasCreate(&handle_));
+    device_a_ = to_device(problem.a);
+    device_b_ = to_device(problem.b);
+    device_c_ = to_device(problem.c);
+  }
+  ~ReferenceTiming() {
+    cudaFree(device_a_);
+    cudaFree(device_b_);
+    cudaFree(device_c_);
+    cublasDestroy(handle_);
+  }
+  ReferenceTiming(const ReferenceTiming&) = delete;
+  ReferenceTiming& operator=(const ReferenceTiming&) = delete;
+
+  double fastest_sgemm_ms() {
+    const sgemm::Shape& s = problem_.shape;
+    const course::TimingStats stats = course::time_device(
+        [&] {
+          sgemm_on_device(handle_, s.m, s.n, s.k, problem_.alpha, device_a_, s.lda, device_b_,
+                          s.ldb, problem_.beta, device_c_, s.ldc);
+        },
+        kReferenceWarmupCalls, kReferenceTimedCalls);
+    return stats.min_ms;
+  }
+
+ private:
+  static float* to_device(const std::vector<float>& host) {
+    float* device = nullptr;
+    const std::size_t bytes = host.size() * sizeof(float);
+    CUDA_CHECK(cudaMalloc(&device, bytes));
+    CUDA_CHECK(cudaMemcpy(device, host.data(), bytes, cudaMemcpyHostToDevice));
+    return device;
+  }
+
+  const sgemm::Problem& problem_;
+  cublasHandle_t handle_ = nullptr;
+  float* device_a_ = nullptr;
+  float* device_b_ = nullptr;
+  float* device_c_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------
+// Check cases: compute, report, decide nothing.
+// ---------------------------------------------------------------------------
+void run_check_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  sgemm::Shape s;
+  s.m = static_cast<int>(request.param_int("m"));
+  s.n = static_cast<int>(request.param_int("n"));
+  s.k = static_cast<int>(request.param_int("k"));
+  s.lda = static_cast<int>(request.param_int("lda"));
+  s.ldb = static_cast<int>(request.param_int("ldb"));
+  s.ldc = static_cast<int>(request.param_int("ldc"));
+  const auto alpha = static_cast<float>(request.param_double("alpha"));
+  const auto beta = static_cast<float>(request.param_double("beta"));
+  const sgemm::Problem problem = sgemm::make_problem(s, alpha, beta, request.seed);
+  // C, padding included, followed by a guard zone that no call may write.
+  course::check::GuardedOutput<float> c(s.c_elements());
+  std::copy(problem.c.begin(), problem.c.end(), c.data());
+
+  if (request.name == "cpu") {
+    sgemm_on_cpu(s.m, s.n, s.k, alpha, problem.a.data(), s.lda, problem.b.data(), s.ldb, beta,
+                 c.data(), s.ldc);
+    c.report(results, "c");
+    return;
+  }
+
+  if (request.name == "gpu_timing") {
+    // The runner's own measurements come before and after the student's call, so that
+    // neither a cold start nor clocks still rising can make the floor too high.
+    ReferenceTiming reference(problem);
+    const double fastest_before_ms = reference.fastest_sgemm_ms();
+    const CublasCalls before = cublas_calls_so_far();
+    const course::WallTimer call_timer;
+    const float sgemm_ms = sgemm_on_gpu(s.m, s.n, s.k, alpha, problem.a.data(), s.lda,
+                                        problem.b.data(), s.ldb, beta, c.data(), s.ldc);
+    const double call_ms = call_timer.elapsed_ms();
+    put_cublas_calls(results, before);
+    const double fastest_after_ms = reference.fastest_sgemm_ms();
+    results.put_value("sgemm_ms", static_cast<double>(sgemm_ms));
+    results.put_value("call_ms", call_ms);
+    results.put_value("reference_sgemm_ms", std::min(fastest_before_ms, fastest_after_ms));
+    c.report(results, "c");
+    return;
+  }
+
+  if (request.name != "gpu") course::check::unknown_case(request);
+  const CublasCalls before = cublas_calls_so_far();
+  sgemm_on_gpu(s.m, s.n, s.k, alpha, problem.a.data(), s.lda, problem.b.data(), s.ldb, beta,
+               c.data(), s.ldc);
+  put_cublas_calls(results, before);
+  c.report(results, "c");
+}
+
+// ---------------------------------------------------------------------------
+// Demo
+// ---------------------------------------------------------------------------
+
+constexpr std::uint64_t kDemoSeed = 6;
+constexpr float kDemoAlpha = 1.5f;
+constexpr float kDemoBeta = -0.75f;
+// Squares where the GPU goes from underused to full, and a shape that is a multiple of
+// nothing.
+constexpr int kDemoShapes[][3] = {
+    {512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096},
+    {3001, 1999, 1000}};
+// The error against a float64 reference is measured on the first shape (or the one
+// shape asked for, when it is small enough): the reference is a plain triple loop on
+// one core, about a second for this many operations.
+constexpr int kPrecisionShape = 0;
+constexpr double kMaxReferenceFlops = 2.0e9;
+// Repetitions: the median of this many calls on each side, after one untimed call (the
+// first cublasSgemm loads its kernels; the first cblas_sgemm starts OpenBLAS's threads),
+// and fewer on the CPU where one call costs more than this many operations.
+constexpr int kRepetitions = 5;
+constexpr double kCpuFlopsPerShape = 2.0e11;
+
+// Runs `call` (which returns a time in ms) once untimed, then `repetitions` times,
+// each on a fresh copy of the problem's C in `c` (beta C changes it); returns the
+// median time and leaves the last result in `c`.
+template <typename Call>
+double median_ms(const sgemm::Problem& problem, std::vector<float>& c, int repetitions,
+                 Call&& call) {
+  c = problem.c;
+  call();  // untimed
+  std::vector<double> samples;
+  for (int r = 0; r < repetitions; ++r) {
+    c = problem.c;
+    samples.push_back(call());
+  }
+  return course::median(samples);
+}
+
+// The largest error of a result against the float64 reference, as a share of the
+// largest |reference| and as a share of the check's bound (workload.hpp).
+struct ErrorSummary {
+  double relative_to_largest = 0.0;
+  double share_of_bound = 0.0;
+};
+
+std::vector<ErrorSummary> errors_against_reference(const sgemm::Problem& problem,
+                                                   const std::vector<std::vector<float>>& results) {
+  const sgemm::Shape& s = problem.shape;
+  std::vector<double> max_error(results.size(), 0.0), max_share(results.size(), 0.0);
+  double largest = 0.0;
+  for (int i = 0; i < s.m; ++i) {
+    for (int j = 0; j < s.n; ++j) {
+      const sgemm::Dot dot = sgemm::reference_dot(problem, i, j);
+      const double expected = sgemm::combine(problem, dot, i, j);
+      const double bound = sgemm::error_bound(problem, dot, i, j);
+      largest = std::max(largest, std::fabs(expected));
+      for (std::size_t r = 0; r < results.size(); ++r) {
+        const double got = results[r][static_cast<std::size_t>(i) * s.ldc + j];
+        const double error = std::isfinite(got) ? std::fabs(got - expected) : INFINITY;
+        max_error[r] = std::max(max_error[r], error);
+        if (bound > 0.0) max_share[r] = std::max(max_share[r], error / bound);
+      }
+    }
+  }
+  std::vector<ErrorSummary> summaries(results.size());
+  for (std::size_t r = 0; r < results.size(); ++r) {
+    summaries[r].relative_to_largest = largest > 0.0 ? max_error[r] / largest : max_error[r];
+    summaries[r].share_of_bound = max_share[r];
+  }
+  return summaries;
+}
+
+int demo(const std::vector<sgemm::Shape>& shapes) {
+  const course::DeviceSummary device = course::print_device_banner();
+  const double peak_gflops = course::fp32_peak_gflops(device);
+  if (peak_gflops > 0.0) {
+    std::printf("FP32 peak: %.1f TFLOP/s = %d SMs x %d FP32 lanes per SM x 2 x %.0f MHz\n"
+                "           (%s; the clock is cudaDevAttrClockRate's boost clock)\n",
+                peak_gflops / 1e3, device.multiprocessors,
+                course::fp32_lanes_per_sm(device.cc_major, device.cc_minor),
+                device.sm_clock_khz / 1e3, course::kFp32PeakFormula);
+  } else {
+    std::printf("FP32 peak: unknown for compute capability %d.%d (device_info.hpp's table)\n",
+                device.cc_major, device.cc_minor);
+  }
+  std::printf("cuBLAS math mode: the default, CUBLAS_DEFAULT_MATH: FP32 arithmetic on the FP32 "
+              "lanes, no TF32 tensor cores\n");
+  std::printf("OpenBLAS: %d threads (OPENBLAS_NUM_THREADS=1 make run-06 for one core)\n",
+              openblas_get_num_threads());
+  std::printf("\nC = alpha A B + beta C, alpha = %g, beta = %g, row-major, float32\n",
+              kDemoAlpha, kDemoBeta);
+  std::printf("GFLOP/s = 2 m n k / time of the multiply alone (GPU: CUDA events around "
+              "cublasSgemm; no transfers, no handle creation)\n");
+  std::printf("speedup = CPU ms / GPU ms; %% of peak = GPU GFLOP/s / FP32 peak\n\n");
+  std::printf("%6s %6s %6s %10s %12s %10s %12s %9s %10s\n", "m", "n", "k", "CPU ms",
+              "CPU GFLOP/s", "GPU ms", "GPU GFLOP/s", "speedup", "% of peak");
+
+  std::vector<float> cpu_c, gpu_c;
+  for (std::size_t index = 0; index < shapes.size(); ++index) {
+    const sgemm::Shape& s = shapes[index];
+    const sgemm::Problem problem = sgemm::make_problem(s, kDemoAlpha, kDemoBeta, kDemoSeed);
+    const int cpu_repetitions =
+        std::clamp(static_cast<int>(kCpuFlopsPerShape / s.flops()), 1, kRepetitions);
+    const double cpu_ms = median_ms(problem, cpu_c, cpu_repetitions, [&] {
+      const course::WallTimer timer;
+      sgemm_on_cpu(s.m, s.n, s.k, kDemoAlpha, problem.a.data(), s.lda, problem.b.data(), s.ldb,
+                   kDemoBeta, cpu_c.data(), s.ldc);
+      return timer.elapsed_ms();
+    });
+    // What sgemm_on_gpu returns: the multiply alone, timed with events.
+    const double gpu_ms = median_ms(problem, gpu_c, kRepetitions, [&] {
+      return static_cast<double>(sgemm_on_gpu(s.m, s.n, s.k, kDemoAlpha, problem.a.data(),
+                                              s.lda, problem.b.data(), s.ldb, kDemoBeta,
+                                              gpu_c.data(), s.ldc));
+    });
+    const double cpu_gflops = course::gigaflops_per_second(s.flops(), cpu_ms);
+    const double gpu_gflops = course::gigaflops_per_second(s.flops(), gpu_ms);
+    char speedup[32] = "-", share[32] = "-";
+    if (gpu_ms > 0.0) std::snprintf(speedup, sizeof speedup, "%.1fx", cpu_ms / gpu_ms);
+    if (peak_gflops > 0.0) std::snprintf(share, sizeof share, "%.1f%%", 100.0 * gpu_gflops / peak_gflops);
+    std::printf("%6d %6d %6d %10.3f %12.1f %10.4f %12.1f %9s %10s\n", s.m, s.n, s.k, cpu_ms,
+                cpu_gflops, gpu_ms, gpu_gflops, speedup, share);
+    std::fflush(stdout);
+
+    const bool precision_row =
+        index == static_cast<std::size_t>(kPrecisionShape) || shapes.size() == 1;
+    if (precision_row && s.flops() <= kMaxReferenceFlops) {
+      const std::vector<ErrorSummary> errors =
+          errors_against_reference(problem, {cpu_c, gpu_c});
+      std::printf("       against a float64 reference: largest error / largest |C| = %.2g (CPU), "
+                  "%.2g (GPU);\n       largest error / the check's bound (k + 2) 2^-24 "
+                  "(|alpha| sum |a b| + |beta c|) x %g = %.2g (CPU), %.2g (GPU)\n",
+                  errors[0].relative_to_largest, errors[1].relative_to_largest,
+                  sgemm::kBoundSafety, errors[0].share_of_bound, errors[1].share_of_bound);
+    }
+  }
+  std::printf("\n(`make check-06` grades every case against a float64 reference)\n");
+  return EXIT_SUCCESS;
+}
+
+// The demo's optional arguments: one shape, "m n k", each from 1 to this.
+constexpr long kMaxDemoDimension = 16384;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (auto request = course::check::parse_case_request(argc, argv)) {
+    return course::check::run_case(*request, run_check_case);
+  }
+  std::vector<sgemm::Shape> shapes;
+  if (argc == 1) {
+    for (const auto& mnk : kDemoShapes) shapes.push_back(sgemm::Shape::dense(mnk[0], mnk[1], mnk[2]));
+    return demo(shapes);
+  }
+  long mnk[3] = {0, 0, 0};
+  bool valid = argc == 4;
+  for (int i = 0; valid && i < 3; ++i) {
+    char* end = nullptr;
+    mnk[i] = std::strtol(argv[i + 1], &end, 10);
+    valid = *end == '\0' && mnk[i] >= 1 && mnk[i] <= kMaxDemoDimension;
+  }
+  if (!valid) {
+    std::fprintf(stderr, "usage: %s [m n k]   (each from 1 to %ld; default: a series of shapes)\n",
+                 argv[0], kMaxDemoDimension);
+    return 2;
+  }
+  shapes.push_back(sgemm::Shape::dense(static_cast<int>(mnk[0]), static_cast<int>(mnk[1]),
+                                       static_cast<int>(mnk[2])));
+  return demo(shapes);
+}
