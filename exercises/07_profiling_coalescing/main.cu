@@ -1,0 +1,247 @@
+// Exercise 07 - the program around the student's kernel (instructor-owned).
+//
+// `make run-07` runs the demo: the given strided kernel and the student's coalesced
+// kernel scale the rows of a 8192 x 4096 matrix (or ROWS x COLS given as arguments);
+// each is timed with CUDA events, its bandwidth printed with its formula next to the
+// copy ceiling measured in the same run, and its result compared with the CPU's. The
+// program is also what Nsight Compute and Nsight Systems profile (README.md).
+// The check runs this same program with --course-case to compute its cases
+// (common/course/check/runner.hpp).
+//
+// Build and run:  make 07 && make run-07   (another shape: make run-07 ARGS="1000 999")
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "coalescing.hpp"
+#include "course/bench.hpp"
+#include "course/check/runner.hpp"
+#include "course/device_buffer.hpp"
+#include "course/device_info.hpp"
+#include "course/verify.hpp"
+#include "scale_rows_strided.cuh"
+#include "workload.hpp"
+
+namespace {
+
+using course::DeviceBuffer;
+
+// ---------------------------------------------------------------------------
+// CPU reference (the demo's; the check computes its own in double precision)
+// ---------------------------------------------------------------------------
+void scale_rows_on_cpu(const float* in, const float* gain, float* out, int rows, int cols) {
+  for (int row = 0; row < rows; ++row) {
+    const std::size_t start = static_cast<std::size_t>(row) * static_cast<std::size_t>(cols);
+    for (int col = 0; col < cols; ++col) out[start + col] = gain[row] * in[start + col];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Check cases: compute, report, decide nothing.
+// ---------------------------------------------------------------------------
+
+// Launches before the timed ones (module loading, clocks rising), then timed launches.
+constexpr int kWarmupLaunches = 2;
+constexpr int kTimedLaunches = 7;
+
+// The device inputs and output of one shape; out is poisoned by the check's accounting.
+struct DeviceProblem {
+  DeviceProblem(const std::vector<float>& samples, const std::vector<float>& gains)
+      : in(samples), gain(gains), out(samples.size()) {}
+  DeviceBuffer<float> in;
+  DeviceBuffer<float> gain;
+  DeviceBuffer<float> out;
+};
+
+// The student's kernel on one shape; returns the output (poison where nothing was written).
+void run_student(DeviceProblem& problem, int rows, int cols) {
+  launch_scale_rows_coalesced(problem.in.data(), problem.gain.data(), problem.out.data(), rows,
+                              cols);
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+// The timing case: the given strided kernel, the student's kernel and a device-to-device
+// copy of the same bytes, each the median of several launches on the same device in the
+// same run; plus a sample of the student's output for the check to verify.
+void run_timing_case(const std::vector<float>& samples, const std::vector<float>& gains,
+                     int rows, int cols, course::check::ResultWriter& results) {
+  DeviceProblem problem(samples, gains);
+  DeviceBuffer<float> other_out(samples.size());  // the strided kernel's and the copy's output
+  const double student_ms =
+      course::time_device(
+          [&] {
+            launch_scale_rows_coalesced(problem.in.data(), problem.gain.data(),
+                                        problem.out.data(), rows, cols);
+          },
+          kWarmupLaunches, kTimedLaunches)
+          .median_ms;
+  const double strided_ms =
+      course::time_device(
+          [&] {
+            launch_scale_rows_strided(problem.in.data(), problem.gain.data(), other_out.data(),
+                                      rows, cols);
+          },
+          kWarmupLaunches, kTimedLaunches)
+          .median_ms;
+  const double copy_ms =
+      course::time_device(
+          [&] {
+            CUDA_CHECK(cudaMemcpyAsync(other_out.data(), problem.in.data(), problem.in.bytes(),
+                                       cudaMemcpyDeviceToDevice));
+          },
+          kWarmupLaunches, kTimedLaunches)
+          .median_ms;
+  results.put_value("student_ms", student_ms);
+  results.put_value("strided_ms", strided_ms);
+  results.put_value("copy_ms", copy_ms);
+  const std::vector<float> out = problem.out.download();
+  std::vector<float> sample;
+  for (std::size_t i = 0; i < out.size(); i += coalescing::kSampleStride) sample.push_back(out[i]);
+  results.put("sample", sample);
+}
+
+void run_check_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  const int rows = static_cast<int>(request.param_int("rows"));
+  const int cols = static_cast<int>(request.param_int("cols"));
+  const std::vector<float> samples = coalescing::make_samples(rows, cols, request.seed);
+  const std::vector<float> gains = coalescing::make_gains(rows, request.seed);
+
+  if (request.name == "timing") {
+    run_timing_case(samples, gains, rows, cols, results);
+    return;
+  }
+  if (request.name == "gpu_after_empty") {
+    // Empty matrices first, with no buffers at all: nothing may be launched or touched.
+    launch_scale_rows_coalesced(nullptr, nullptr, nullptr, 0, cols);
+    launch_scale_rows_coalesced(nullptr, nullptr, nullptr, rows, 0);
+    CUDA_CHECK(cudaDeviceSynchronize());
+  } else if (request.name != "gpu") {
+    course::check::unknown_case(request);
+  }
+  course::check::GuardedOutput<float> out(samples.size());
+  {
+    DeviceProblem problem(samples, gains);
+    run_student(problem, rows, cols);
+    problem.out.download(out.data());
+  }
+  out.report(results, "out");
+}
+
+// ---------------------------------------------------------------------------
+// Demo
+// ---------------------------------------------------------------------------
+
+constexpr std::uint64_t kDemoSeed = 42;
+constexpr int kDemoLaunches = 10;
+// Larger shapes need more memory than most GPUs have for three buffers and the host copies.
+constexpr long kMaxDemoElements = 1L << 28;
+// The grid's y dimension holds at most 65535 blocks of kBlockRows rows.
+constexpr long kMaxDemoRows = 65535L * kBlockRows;
+
+// Times one launcher on the problem; the output is compared with the CPU's afterwards.
+template <typename Launch>
+double time_launches(Launch launch) {
+  return course::time_device(launch, kWarmupLaunches, kDemoLaunches).median_ms;
+}
+
+// Prints how the output compares with the CPU's; true when every element matches.
+bool report_result(const char* name, const std::vector<float>& got,
+                   const std::vector<float>& expected) {
+  const course::Comparison comparison =
+      course::compare(got.data(), expected.data(), expected.size(), course::kExact);
+  if (comparison.ok()) {
+    std::printf("  %-22s every element equals the CPU's\n", name);
+  } else if (comparison.unwritten == comparison.count) {
+    std::printf("  %-22s NOT IMPLEMENTED: no element was written\n", name);
+  } else {
+    std::printf("  %-22s %zu of %zu elements wrong, %zu never written\n", name, comparison.wrong,
+                comparison.count, comparison.unwritten);
+  }
+  return comparison.ok();
+}
+
+int demo(int rows, int cols) {
+  course::print_device_banner();
+  const double ceiling_gbps = course::measure_copy_ceiling_gbps();
+
+  const std::vector<float> samples = coalescing::make_samples(rows, cols, kDemoSeed);
+  const std::vector<float> gains = coalescing::make_gains(rows, kDemoSeed);
+  std::vector<float> expected(samples.size());
+  scale_rows_on_cpu(samples.data(), gains.data(), expected.data(), rows, cols);
+
+  // Both outputs start poisoned, so that an element nobody wrote shows as such.
+  std::vector<float> poisoned(samples.size());
+  course::poison(poisoned.data(), poisoned.size());
+  DeviceBuffer<float> in(samples), gain(gains), strided_out(poisoned), coalesced_out(poisoned);
+
+  std::printf("\nout[row][col] = gain[row] * in[row][col], %d x %d floats (%.0f MiB in, as "
+              "much out)\n",
+              rows, cols, static_cast<double>(in.bytes()) / (1 << 20));
+  std::printf("each kernel: median of %d launches after %d warm-up launches\n\n", kDemoLaunches,
+              kWarmupLaunches);
+  const double strided_ms = time_launches([&] {
+    launch_scale_rows_strided(in.data(), gain.data(), strided_out.data(), rows, cols);
+  });
+  const double coalesced_ms = time_launches([&] {
+    launch_scale_rows_coalesced(in.data(), gain.data(), coalesced_out.data(), rows, cols);
+  });
+  CUDA_CHECK(cudaDeviceSynchronize());
+
+  // Each element is read once and written once, and each row's gain read once.
+  const double bytes_read = static_cast<double>(in.bytes() + gain.bytes());
+  const double bytes_written = static_cast<double>(in.bytes());
+  std::printf("  %s\n", course::bandwidth_report("scale_rows_strided  ", bytes_read,
+                                                 bytes_written, strided_ms, ceiling_gbps)
+                            .c_str());
+  std::printf("  %s\n", course::bandwidth_report("scale_rows_coalesced", bytes_read,
+                                                 bytes_written, coalesced_ms, ceiling_gbps)
+                            .c_str());
+  if (coalesced_ms > 0.0) {
+    std::printf("  the coalesced kernel is %.1fx faster than the strided one\n",
+                strided_ms / coalesced_ms);
+  }
+
+  std::printf("\n");
+  // Float products round the same way on both sides: the results must match exactly.
+  const bool strided_ok = report_result("scale_rows_strided", strided_out.download(), expected);
+  const bool coalesced_ok =
+      report_result("scale_rows_coalesced", coalesced_out.download(), expected);
+  std::printf("\nNext: profile both kernels (README.md, \"Profiling\"), e.g.\n"
+              "  ncu --section MemoryWorkloadAnalysis --kernel-name scale_rows_strided "
+              "--launch-count 1 build/make/07_profiling_coalescing\n"
+              "(`make check-07` grades the coalesced kernel)\n");
+  return (strided_ok && coalesced_ok) ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+// A positive int from the command line, or 0.
+int parse_extent(const char* text) {
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  return (*end == '\0' && value > 0 && value <= kMaxDemoElements) ? static_cast<int>(value) : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (auto request = course::check::parse_case_request(argc, argv)) {
+    return course::check::run_case(*request, run_check_case);
+  }
+  int rows = coalescing::kTimingRows;
+  int cols = coalescing::kTimingCols;
+  if (argc == 3) {
+    rows = parse_extent(argv[1]);
+    cols = parse_extent(argv[2]);
+  }
+  if ((argc != 1 && argc != 3) || rows == 0 || cols == 0 || rows > kMaxDemoRows ||
+      static_cast<long>(rows) * cols > kMaxDemoElements) {
+    std::fprintf(stderr,
+                 "usage: %s [ROWS COLS]   (default %d %d; at most %ld rows and %ld elements)\n",
+                 argv[0], coalescing::kTimingRows, coalescing::kTimingCols, kMaxDemoRows,
+                 kMaxDemoElements);
+    return 2;
+  }
+  return demo(rows, cols);
+}
