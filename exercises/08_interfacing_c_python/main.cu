@@ -1,0 +1,137 @@
+// Exercise 08 - the program around veclib (instructor-owned).
+//
+// `make run-08` runs the C caller's demo (c_caller.c): a saxpy and a clamp from C,
+// then calls that fail - a NULL array, lo > hi, an allocation no GPU can satisfy -
+// whose statuses and messages a C program prints before carrying on. The check runs
+// this same program with --course-case (common/course/check/runner.hpp); each case
+// calls veclib through the C functions of c_caller.c, compiled as C.
+//
+// Build and run:  make 08 && make run-08
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "c_caller.h"
+#include "course/check/runner.hpp"
+#include "course/device_info.hpp"
+#include "veclib.h"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseRequest;
+using course::check::GuardedOutput;
+using course::check::ResultWriter;
+
+
+// ---------------------------------------------------------------------------
+// Check cases: compute, report, decide nothing. Every call goes through C.
+// ---------------------------------------------------------------------------
+
+void put_status(ResultWriter& results, const std::string& name, veclib_status status) {
+  results.put_value(name, static_cast<std::int32_t>(status));
+}
+
+// An in-out array with a guard zone, holding `values` before the call.
+GuardedOutput<float> guarded_copy(const std::vector<float>& values) {
+  GuardedOutput<float> guarded(values.size());
+  if (!values.empty()) std::memcpy(guarded.data(), values.data(), values.size() * sizeof(float));
+  return guarded;
+}
+
+// One saxpy of the case's inputs, reported as "status" and "y".
+void saxpy_case(std::size_t n, std::uint64_t seed, ResultWriter& results) {
+  const std::vector<float> x = veclib_workload::saxpy_x(n, seed);
+  GuardedOutput<float> y = guarded_copy(veclib_workload::saxpy_y(n, seed));
+  put_status(results, "status", c_call_saxpy(veclib_workload::kSaxpyA, x.data(), y.data(), n));
+  y.report(results, "y");
+}
+
+void run_check_case(const CaseRequest& request, ResultWriter& results) {
+  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
+  const std::uint64_t seed = request.seed;
+  const float a = veclib_workload::kSaxpyA;
+
+  if (request.name == "saxpy") {
+    saxpy_case(n, seed, results);
+  } else if (request.name == "saxpy_after_empty") {
+    // n = 0 with real arrays: success, and nothing written.
+    GuardedOutput<float> empty_y(0);
+    const float no_x = 0.0f;
+    put_status(results, "empty_status", c_call_saxpy(a, &no_x, empty_y.data(), 0));
+    empty_y.report(results, "empty_y");
+    saxpy_case(n, seed, results);
+  } else if (request.name == "clamp") {
+    GuardedOutput<float> x = guarded_copy(veclib_workload::clamp_x(n, seed));
+    put_status(results, "status", c_call_clamp(x.data(), n, veclib_workload::kClampLo,
+                                                veclib_workload::kClampHi));
+    x.report(results, "x");
+  } else if (request.name == "null_pointers") {
+    const std::vector<float> x = veclib_workload::saxpy_x(n, seed);
+    GuardedOutput<float> y = guarded_copy(veclib_workload::saxpy_y(n, seed));
+    put_status(results, "null_x_status", c_call_saxpy(a, nullptr, y.data(), n));
+    put_status(results, "null_y_status", c_call_saxpy(a, x.data(), nullptr, n));
+    put_status(results, "null_y_empty_status", c_call_saxpy(a, x.data(), nullptr, 0));
+    put_status(results, "null_clamp_status", c_call_clamp(nullptr, n, -1.0f, 1.0f));
+    y.report(results, "y_after_errors");
+    saxpy_case(n, seed, results);
+  } else if (request.name == "invalid_values") {
+    GuardedOutput<float> x = guarded_copy(veclib_workload::clamp_x(n, seed));
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    put_status(results, "reversed_status", c_call_clamp(x.data(), n, 2.0f, 1.0f));
+    put_status(results, "nan_status", c_call_clamp(x.data(), n, nan, 1.0f));
+    // SIZE_MAX / 2 floats: their bytes do not fit in a size_t.
+    const std::size_t huge = std::numeric_limits<std::size_t>::max() / 2;
+    put_status(results, "overflow_status", c_call_clamp(x.data(), huge, -1.0f, 1.0f));
+    x.report(results, "x_after_errors");
+    put_status(results, "status", c_call_clamp(x.data(), n, veclib_workload::kClampLo,
+                                                veclib_workload::kClampHi));
+    x.report(results, "x");
+  } else if (request.name == "out_of_memory") {
+    const std::vector<float> x = veclib_workload::saxpy_x(n, seed);
+    GuardedOutput<float> y = guarded_copy(veclib_workload::saxpy_y(n, seed));
+    // The arrays are short, but the allocation fails before anything is copied.
+    const veclib_status oom =
+        c_call_saxpy(a, x.data(), y.data(), veclib_workload::kTooManyElements);
+    put_status(results, "oom_status", oom);
+    results.put_value("oom_message_length",
+                      static_cast<std::int64_t>(std::strlen(veclib_last_error_message())));
+    results.put_value("oom_text_length",
+                      static_cast<std::int64_t>(std::strlen(veclib_status_string(oom))));
+    y.report(results, "y_after_errors");
+    saxpy_case(n, seed, results);
+  } else if (request.name == "error_path_frees") {
+    const std::vector<float> x = veclib_workload::saxpy_x(n, seed);
+    GuardedOutput<float> y = guarded_copy(veclib_workload::saxpy_y(n, seed));
+    // The library's second cudaMalloc fails as on a full device (device_accounting.hpp):
+    // the first buffer must then be freed on the way out.
+    course::check::fail_device_allocation(2);
+    const veclib_status status = c_call_saxpy(a, x.data(), y.data(), n);
+    put_status(results, "status", status);
+    y.report(results, "y_after_errors");
+  } else {
+    course::check::unknown_case(request);
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Demo
+// ---------------------------------------------------------------------------
+
+int main(int argc, char** argv) {
+  if (auto request = course::check::parse_case_request(argc, argv)) {
+    return course::check::run_case(*request, run_check_case);
+  }
+  course::print_device_banner();
+  std::printf("\n");
+  const int status = c_caller_demo();
+  std::printf("\nThe same library from Python (ctypes and NumPy), with the shared library "
+              "`make 08` built:\n  python3 exercises/08_interfacing_c_python/veclib.py "
+              "build/make/08_interfacing_c_python.so\n");
+  return status;
+}
