@@ -1,0 +1,263 @@
+// Exercise 09 - the check. Runs the student's program case by case and compares what
+// it reports with references computed here in double precision (exactly, for the
+// integer zero suppression). Contains no student code.
+//
+//   make check-09                          (students)
+//   build/.../check_09 --program PROGRAM   (instructors; --help lists the options)
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+using namespace elementwise;
+
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+// ---------------------------------------------------------------------------
+// Tolerances, from the arithmetic (u = 2^-24 ~ 6e-8, a float's unit roundoff)
+// ---------------------------------------------------------------------------
+
+// Gaussian: z = (x - mean) / sigma takes 2 roundings, a = z * z / 2 one more, so a is
+// off by about 5u relative; exp turns that into an error of 5u * |a| relative in y.
+// The inputs keep |z| <= 4 (a <= 8): at most 40u. expf adds 2 ulp (CUDA's bound),
+// the denominator sigma * sqrt(2 pi) and the division 2 roundings and the rounded
+// constant half a unit: about 45u ~ 2.7e-6 relative in all. rtol = 1e-5 leaves a
+// factor 4; a missing normalisation is off by a factor 2.5 or more.
+constexpr course::Tolerance kGaussianTolerance{0.0, 1e-5};
+
+// Addition: one rounding of a + b, at most half an ulp, below 2^-24 relative.
+constexpr course::Tolerance kAddTolerance{0.0, 0x1.0p-23};
+
+// polar_to_cartesian: cosf and sinf are within 2 ulp (of a result below 1: 2 * 2^-24
+// absolute), times rho < 1.5, plus half an ulp of the product (2^-24): about 2.4e-7
+// absolute. atol = 1e-6 leaves a factor 4; swapping sin and cos is off by up to 1.5.
+constexpr course::Tolerance kCartesianTolerance{1e-6, 0.0};
+
+// Polar distance: each coordinate is off by 2.4e-7 (above), each difference dx, dy by
+// twice that plus its own rounding (|dx| < 3: 1.2e-7), 6e-7 in all; the length of the
+// difference moves by at most sqrt(2) * 6e-7 = 8.5e-7, and the squares, the sum and
+// sqrtf add 3 roundings relative to d < 3 (5.4e-7). So about 1.4e-6 ABSOLUTE,
+// whatever d: when the two points almost coincide, d is tiny but its error is not
+// (the coordinates' errors do not cancel), so a relative tolerance would reject the
+// correct kernel. atol = 4e-6 (about 8 ulp of the radii's sum) leaves a factor 3.
+// The law of cosines, d^2 = r1^2 + r2^2 - 2 r1 r2 cos(t1 - t2), cancels there:
+// an error near u * (r1 + r2)^2 in d^2 becomes an error of 5e-4 in a d of 1e-5.
+constexpr course::Tolerance kDistanceTolerance{4e-6, 0.0};
+
+// ---------------------------------------------------------------------------
+// References
+// ---------------------------------------------------------------------------
+
+std::vector<double> gaussian_reference(int n, std::uint64_t seed, bool lab) {
+  const std::vector<float> x = make_gaussian_x(n, seed);
+  const GaussianParameters p = gaussian_parameters(lab, seed);
+  const double mean = p.mean, sigma = p.sigma;
+  std::vector<double> y(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double z = (x[i] - mean) / sigma;
+    y[i] = std::exp(-0.5 * z * z) / (sigma * std::sqrt(2.0 * kPi));
+  }
+  return y;
+}
+
+std::vector<double> distance_reference(const PolarPoints& p) {
+  std::vector<double> d(p.rho1.size());
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const double dx =
+        p.rho1[i] * std::cos(double{p.theta1[i]}) - p.rho2[i] * std::cos(double{p.theta2[i]});
+    const double dy =
+        p.rho1[i] * std::sin(double{p.theta1[i]}) - p.rho2[i] * std::sin(double{p.theta2[i]});
+    d[i] = std::sqrt(dx * dx + dy * dy);
+  }
+  return d;
+}
+
+std::vector<std::int32_t> zero_suppress_reference(const std::vector<std::int16_t>& waveform,
+                                                  std::int16_t threshold) {
+  std::vector<std::int32_t> out(waveform.size());
+  for (std::size_t i = 0; i < waveform.size(); ++i) {
+    out[i] = waveform[i] < threshold ? 0 : waveform[i];
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Hints
+// ---------------------------------------------------------------------------
+
+const std::string kGaussianHint =
+    "y must be expf(-z * z / 2) / (sigma * sqrt(2 pi)) with z = (x - mean) / sigma: check the "
+    "normalisation 1 / (sigma * sqrt(2 pi)) (elementwise::kSqrt2Pi) and where mean and sigma go.";
+const std::string kTransformHint =
+    "transform must cover every element even when n is larger than its grid (at most "
+    "kMaxTransformBlocks blocks): a grid-stride loop, i += gridDim.x * blockDim.x, while i < n.";
+const std::string kCartesianHint =
+    "polar_to_cartesian must return x = rho cos(theta), y = rho sin(theta): in that order.";
+const std::string kDistanceHint =
+    "distance = sqrtf(dx * dx + dy * dy) with dx, dy the differences of the cartesian "
+    "coordinates of the two points (polar_to_cartesian).";
+const std::string kCancellationHint =
+    "these points almost coincide: a distance computed as a difference of large numbers "
+    "(the law of cosines) loses its digits to cancellation. Subtract the cartesian "
+    "coordinates instead, as the lab does.";
+const std::string kZeroSuppressHint =
+    "out[i] must be 0 where waveform[i] < threshold and waveform[i] otherwise: a sample "
+    "exactly at the threshold is kept (< threshold, not <=).";
+
+// ---------------------------------------------------------------------------
+// Cases
+// ---------------------------------------------------------------------------
+
+// A run that ended, computed on the GPU, and wrote no device buffer past its end.
+bool ran_on_gpu(CaseContext& c, const Run& run) {
+  return c.finished(run) && c.expect_kernel_launched(run);
+}
+
+void note_call(CaseContext& c, const std::string& call, int n) {
+  c.note("(" + call + " with n = " + std::to_string(n) + ")");
+}
+
+bool check_gaussian(CaseContext& c, int n, bool lab, const std::string& kind = "gaussian") {
+  const Run run = c.run_case(kind, {{"n", std::to_string(n)}, {"lab", lab ? "1" : "0"}});
+  const bool ok =
+      ran_on_gpu(c, run) && c.expect_array<float>(run, "y", gaussian_reference(n, c.seed(), lab),
+                                                  kGaussianTolerance, kGaussianHint);
+  if (!ok) {
+    if (n > kMaxTransformBlocks * kThreadsPerBlock) c.hint(kTransformHint);
+    note_call(c, "gaussian_pdf_gpu", n);
+  }
+  return ok;
+}
+
+bool check_add(CaseContext& c, int n) {
+  const std::vector<float> a = make_add_input(n, c.seed(), 0);
+  const std::vector<float> b = make_add_input(n, c.seed(), 1);
+  std::vector<double> sum(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) sum[i] = double{a[i]} + double{b[i]};
+  const Run run = c.run_case("add", {{"n", std::to_string(n)}});
+  const bool ok =
+      ran_on_gpu(c, run) && c.expect_array<float>(run, "sum", sum, kAddTolerance, kTransformHint);
+  if (!ok) {
+    c.hint(kTransformHint);
+    note_call(c, "add_gpu (transform with two inputs)", n);
+  }
+  return ok;
+}
+
+void check_cartesian(CaseContext& c, int n) {
+  const PolarPoints p = make_polar_points(n, c.seed());
+  std::vector<double> x(p.rho1.size()), y(p.rho1.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] = p.rho1[i] * std::cos(double{p.theta1[i]});
+    y[i] = p.rho1[i] * std::sin(double{p.theta1[i]});
+  }
+  const Run run = c.run_case("polar_to_cartesian", {{"n", std::to_string(n)}});
+  if (ran_on_gpu(c, run) &&
+      c.expect_array<float>(run, "x", x, kCartesianTolerance, kCartesianHint) &&
+      c.expect_array<float>(run, "y", y, kCartesianTolerance, kCartesianHint)) {
+    return;
+  }
+  note_call(c, "polar_to_cartesian_gpu", n);
+}
+
+bool check_distance(CaseContext& c, int n, bool nearby) {
+  const PolarPoints p =
+      nearby ? make_nearby_polar_points(n, c.seed()) : make_polar_points(n, c.seed());
+  const Run run =
+      c.run_case("polar_distance", {{"n", std::to_string(n)}, {"nearby", nearby ? "1" : "0"}});
+  const bool ok = ran_on_gpu(c, run) &&
+                  c.expect_array<float>(run, "distance", distance_reference(p), kDistanceTolerance,
+                                        nearby ? kCancellationHint : kDistanceHint);
+  if (!ok) note_call(c, "polar_distance_gpu", n);
+  return ok;
+}
+
+bool check_zero_suppress(CaseContext& c, int n, std::int16_t threshold, bool edges) {
+  const std::vector<std::int16_t> waveform =
+      edges ? make_threshold_edges(n, threshold) : make_pulse_train(n, c.seed());
+  const Params params = {{"n", std::to_string(n)},
+                         {"threshold", std::to_string(threshold)},
+                         {"waveform", edges ? "edges" : "pulse_train"}};
+  const Run run = c.run_case("zero_suppress", params);
+  const bool ok =
+      ran_on_gpu(c, run) &&
+      c.expect_array<std::int32_t>(run, "out", zero_suppress_reference(waveform, threshold),
+                                   course::kExact, kZeroSuppressHint);
+  if (!ok) note_call(c, "zero_suppress_gpu with threshold " + std::to_string(threshold), n);
+  return ok;
+}
+
+// The three functions at sizes (and a threshold) the student has not seen, drawn from
+// the grading seed.
+constexpr int kHiddenMaxElements = 2000000;
+constexpr int kHiddenMinThreshold = 5;
+constexpr int kHiddenMaxThreshold = 60;
+constexpr std::uint64_t kHiddenShapeSalt = 9;
+
+void check_hidden(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
+  const int gaussian_n = static_cast<int>(rng.uniform_int(1, kHiddenMaxElements));
+  const int polar_n = static_cast<int>(rng.uniform_int(1, kHiddenMaxElements));
+  const int pulse_n = static_cast<int>(rng.uniform_int(1, kHiddenMaxElements));
+  const auto threshold =
+      static_cast<std::int16_t>(rng.uniform_int(kHiddenMinThreshold, kHiddenMaxThreshold));
+  if (!check_gaussian(c, gaussian_n, false)) return;
+  if (!check_distance(c, polar_n, false)) return;
+  check_zero_suppress(c, pulse_n, threshold, false);
+}
+
+// Sizes of the cases.
+constexpr int kOneBlockMinusOne = 255;
+constexpr int kOneBlockPlusOne = 257;
+constexpr int kOddSize = 100003;
+constexpr int kPastFirstGrid = 777777;
+static_assert(kPastFirstGrid > kMaxTransformBlocks * kThreadsPerBlock,
+              "this case must need transform's grid-stride loop");
+constexpr int kEdgeSamples = 1001;
+constexpr int kAfterEmpty = 1000;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  course::check::Exercise exercise{
+      "09",
+      "elementwise_kernels",
+      {
+          {"gaussian_lab_million", 2,
+           [](CaseContext& c) { check_gaussian(c, kGaussianElements, true); }},
+          {"gaussian_other_mean_sigma_odd_n", 2,
+           [](CaseContext& c) { check_gaussian(c, kOddSize, false); }},
+          {"gaussian_n_is_one", 1, [](CaseContext& c) { check_gaussian(c, 1, false); }},
+          {"n_zero_launches_nothing", 2,
+           [](CaseContext& c) { check_gaussian(c, kAfterEmpty, true, "empty_then_gaussian"); }},
+          {"transform_two_inputs_past_first_grid", 2,
+           [](CaseContext& c) { check_add(c, kPastFirstGrid); }},
+          {"transform_n_255_smaller_than_a_block", 1,
+           [](CaseContext& c) { check_add(c, kOneBlockMinusOne); }},
+          {"polar_to_cartesian_helper", 2, [](CaseContext& c) { check_cartesian(c, kOddSize); }},
+          {"polar_distance_lab_million", 2,
+           [](CaseContext& c) { check_distance(c, kPolarElements, false); }},
+          {"polar_distance_nearby_points", 2,
+           [](CaseContext& c) { check_distance(c, kOddSize, true); }},
+          {"polar_distance_n_257", 1,
+           [](CaseContext& c) { check_distance(c, kOneBlockPlusOne, false); }},
+          {"zero_suppress_pulse_train", 2,
+           [](CaseContext& c) {
+             check_zero_suppress(c, kPulseTrainSamples, kLabThreshold, false);
+           }},
+          {"zero_suppress_at_the_threshold", 2,
+           [](CaseContext& c) { check_zero_suppress(c, kEdgeSamples, kLabThreshold, true); }},
+          {"zero_suppress_n_is_one", 1,
+           [](CaseContext& c) { check_zero_suppress(c, 1, kLabThreshold, true); }},
+          {"hidden_sizes_from_seed", 2, check_hidden, course::check::kHiddenCase},
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}

@@ -1,0 +1,148 @@
+// Exercise 09 - elementwise kernels: the lab's GPU ufuncs written in CUDA C++. A
+// Gaussian density evaluated a million times, the distance between points given in
+// polar coordinates (built on a __device__ helper), the zero suppression of a noisy
+// pulse train, and transform(): one template launcher that applies any functor
+// elementwise, the C++ counterpart of Numba's @vectorize.
+//
+// Elementwise work is the GPU's home ground: the same operation on every element,
+// no element depending on another. Written in float32 with float functions (expf,
+// sinf, cosf) it runs at the GPU's single-precision rate; one double literal or one
+// double function turns the arithmetic into float64.
+//
+// Build and run:  make 09 && make run-09
+// Check:          make check-09   (statement: exercises/09_elementwise_kernels/README.md)
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "course/errors.hpp"
+#include "elementwise.hpp"
+
+// ---------------------------------------------------------------------------
+// transform(): out[i] = op(in0[i], in1[i], ...) for 0 <= i < n
+// ---------------------------------------------------------------------------
+
+// One template kernel for every functor and every number of inputs: `in` is a pack
+// of pointers, and `in[i]...` expands to in0[i], in1[i], ...
+template <class Op, class... In>
+__global__ void transform_kernel(float* out, std::size_t n, Op op, const In*... in) {
+  // TODO(student): a grid-stride loop. Start at this thread's global index, computed
+  // in std::size_t (blockIdx.x * blockDim.x alone is an unsigned int product), and
+  // step by the number of threads of the whole grid, gridDim.x * blockDim.x, while
+  // i < n; at each step write out[i] = op(in[i]...).
+  // END TODO(student)
+}
+
+// Launches transform_kernel on blocks of kThreadsPerBlock threads: as many as n needs,
+// but at most kMaxTransformBlocks (the loop in the kernel covers the rest). Returns
+// without waiting; nothing is launched when n == 0.
+template <class Op, class... In>
+void transform(float* out, std::size_t n, Op op, const In*... in) {
+  // TODO(student):
+  //   1. when n == 0, return: a grid of zero blocks is an error;
+  //   2. blocks = the number of blocks that covers n (rounded up), but at most
+  //      kMaxTransformBlocks (std::min; compute it in std::size_t, then cast);
+  //   3. launch transform_kernel<<<blocks, kThreadsPerBlock>>>(out, n, op, in...) and
+  //      check it with CUDA_CHECK_LAUNCH().
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// 1. The Gaussian density, as a functor for transform()
+// ---------------------------------------------------------------------------
+
+// A functor: an object whose operator() the kernel calls on each element. Its data
+// members (mean, sigma) travel to the GPU by value, with the kernel's arguments.
+struct GaussianPdf {
+  float mean;
+  float sigma;
+
+  __device__ float operator()(float x) const {
+    // TODO(student): return exp(-z^2 / 2) / (sigma * sqrt(2 pi)) with z = (x - mean) / sigma,
+    // in float: expf, float literals (0.5f, not 0.5), and elementwise::kSqrt2Pi.
+    return 0.0f;
+    // END TODO(student)
+  }
+};
+
+void gaussian_pdf_gpu(const float* x, float* y, int n, float mean, float sigma) {
+  // TODO(student): one call of transform() with a GaussianPdf{mean, sigma} and the one
+  // input x (see add_gpu below for a call with two inputs).
+  // END TODO(student)
+}
+
+// The lab's add_ufunc: two inputs, so transform_kernel's pack holds two pointers.
+struct Add {
+  __device__ float operator()(float a, float b) const { return a + b; }
+};
+
+void add_gpu(const float* a, const float* b, float* sum, int n) {
+  if (n <= 0) return;
+  transform(sum, static_cast<std::size_t>(n), Add{}, a, b);
+}
+
+// ---------------------------------------------------------------------------
+// 2. Polar distance, with a __device__ helper
+// ---------------------------------------------------------------------------
+
+// A __device__ function is called from kernels only; the compiler inlines it, so the
+// float2 it returns costs nothing (the lab's tuple return).
+__device__ float2 polar_to_cartesian(float rho, float theta) {
+  // TODO(student): return make_float2(x, y) with x = rho cos(theta), y = rho sin(theta),
+  // using cosf and sinf (or sincosf, which computes both at once).
+  return make_float2(0.0f, 0.0f);
+  // END TODO(student)
+}
+
+__global__ void polar_distance_kernel(const float* rho1, const float* theta1, const float* rho2,
+                                      const float* theta2, float* distance, int n) {
+  // TODO(student): one thread per element (global index, and nothing past n): convert
+  // both points with polar_to_cartesian and write the length of their difference,
+  // sqrtf(dx * dx + dy * dy).
+  // END TODO(student)
+}
+
+void polar_distance_gpu(const float* rho1, const float* theta1, const float* rho2,
+                        const float* theta2, float* distance, int n) {
+  // TODO(student): nothing to launch when n == 0; otherwise enough blocks of
+  // kThreadsPerBlock threads to cover n, a launch of polar_distance_kernel, and
+  // CUDA_CHECK_LAUNCH() (polar_to_cartesian_gpu below does the same for its kernel).
+  // END TODO(student)
+}
+
+// The helper alone, so that the check can see the coordinates, not only distances
+// (a distance does not change when every point is mirrored).
+__global__ void polar_to_cartesian_kernel(const float* rho, const float* theta, float* x,
+                                          float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const float2 point = polar_to_cartesian(rho[i], theta[i]);
+    x[i] = point.x;
+    y[i] = point.y;
+  }
+}
+
+void polar_to_cartesian_gpu(const float* rho, const float* theta, float* x, float* y, int n) {
+  if (n <= 0) return;
+  const int blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  polar_to_cartesian_kernel<<<blocks, kThreadsPerBlock>>>(rho, theta, x, y, n);
+  CUDA_CHECK_LAUNCH();
+}
+
+// ---------------------------------------------------------------------------
+// 3. Zero suppression
+// ---------------------------------------------------------------------------
+
+__global__ void zero_suppress_kernel(const std::int16_t* waveform, std::int16_t* out, int n,
+                                     std::int16_t threshold) {
+  // TODO(student): one thread per element: out[i] = 0 where waveform[i] < threshold,
+  // waveform[i] otherwise (a sample equal to the threshold is kept).
+  // END TODO(student)
+}
+
+void zero_suppress_gpu(const std::int16_t* waveform, std::int16_t* out, int n,
+                       std::int16_t threshold) {
+  // TODO(student): the launch, as in polar_distance_gpu.
+  // END TODO(student)
+}

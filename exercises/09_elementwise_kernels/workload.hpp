@@ -1,0 +1,161 @@
+// Exercise 09: what the student's program and its check must agree on - the inputs
+// of the three elementwise functions (the Gaussian, the polar distance, the noisy
+// pulse train), drawn from a seed, and their constants.
+//
+// This header is plain C++ so that the check (compiled without nvcc) can include it;
+// elementwise.hpp includes it for the student's code.
+//
+// Used by:  make 09 && make run-09 (the program), make check-09 (the check)
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "course/data.hpp"
+
+// Threads per block of every launch of this exercise.
+inline constexpr int kThreadsPerBlock = 256;
+// transform() launches at most this many blocks and loops over the rest (a
+// grid-stride loop), so that one launch covers any n, even past what a grid can hold.
+inline constexpr int kMaxTransformBlocks = 1024;
+
+namespace elementwise {
+
+// sqrt(2 pi), the Gaussian's normalisation, rounded once to float (the lab's SQRT_2PI).
+inline constexpr float kSqrt2Pi = 2.50662827463100050242f;
+inline constexpr double kPi = 3.14159265358979323846;
+
+// ---------------------------------------------------------------------------
+// The Gaussian: a million x uniform in [-3, 3), as in the lab, with mean 0 and sigma 1.
+// Other cases draw the mean in [-1, 1] and sigma in [1, 2], so |x - mean| / sigma <= 4.
+// ---------------------------------------------------------------------------
+inline constexpr int kGaussianElements = 1000000;
+inline constexpr float kGaussianXMin = -3.0f;
+inline constexpr float kGaussianXMax = 3.0f;
+inline constexpr float kLabMean = 0.0f;
+inline constexpr float kLabSigma = 1.0f;
+inline constexpr float kMeanMin = -1.0f;
+inline constexpr float kMeanMax = 1.0f;
+inline constexpr float kSigmaMin = 1.0f;
+inline constexpr float kSigmaMax = 2.0f;
+
+struct GaussianParameters {
+  float mean = kLabMean;
+  float sigma = kLabSigma;
+};
+
+// The lab's mean and sigma, or ones drawn from the seed.
+inline constexpr std::uint64_t kGaussianParametersSalt = 10;
+
+inline GaussianParameters gaussian_parameters(bool lab, std::uint64_t seed) {
+  if (lab) return {};
+  course::Rng rng(course::derive_seed(seed, kGaussianParametersSalt));
+  const float mean = rng.uniform(kMeanMin, kMeanMax);
+  return {mean, rng.uniform(kSigmaMin, kSigmaMax)};
+}
+
+inline std::vector<float> make_gaussian_x(int n, std::uint64_t seed) {
+  return course::random_floats(static_cast<std::size_t>(n), kGaussianXMin, kGaussianXMax, seed);
+}
+
+// The two inputs of the addition (add_gpu): floats like the Gaussian's x, from two
+// streams of the seed.
+inline constexpr std::uint64_t kAddFirstSalt = 21, kAddSecondSalt = 22;
+
+inline std::vector<float> make_add_input(int n, std::uint64_t seed, int which) {
+  return make_gaussian_x(n, course::derive_seed(seed, which == 0 ? kAddFirstSalt : kAddSecondSalt));
+}
+
+// ---------------------------------------------------------------------------
+// Polar distance: radii uniform in [0.5, 1.5), angles uniform in [-pi, pi), as in the lab.
+// ---------------------------------------------------------------------------
+inline constexpr int kPolarElements = 1000000;
+inline constexpr float kRhoMin = 0.5f;
+inline constexpr float kRhoMax = 1.5f;
+inline constexpr float kThetaMin = static_cast<float>(-kPi);
+inline constexpr float kThetaMax = static_cast<float>(kPi);
+
+struct PolarPoints {
+  std::vector<float> rho1, theta1, rho2, theta2;
+};
+
+// Salts: independent streams from one seed.
+inline constexpr std::uint64_t kRho1Salt = 11, kTheta1Salt = 12, kRho2Salt = 13, kTheta2Salt = 14;
+inline constexpr std::uint64_t kRadialShiftSalt = 15, kAngularShiftSalt = 16;
+
+inline PolarPoints make_polar_points(int n, std::uint64_t seed) {
+  const auto count = static_cast<std::size_t>(n);
+  return {
+      course::random_floats(count, kRhoMin, kRhoMax, course::derive_seed(seed, kRho1Salt)),
+      course::random_floats(count, kThetaMin, kThetaMax, course::derive_seed(seed, kTheta1Salt)),
+      course::random_floats(count, kRhoMin, kRhoMax, course::derive_seed(seed, kRho2Salt)),
+      course::random_floats(count, kThetaMin, kThetaMax, course::derive_seed(seed, kTheta2Salt))};
+}
+
+// Pairs of points a few float steps apart: the second point is the first moved by a
+// relative amount below kNearbyMaxShift in radius and in angle. Their distance is tiny
+// next to the coordinates that are subtracted to get it: the precision-sensitive case.
+inline constexpr float kNearbyMaxShift = 1e-5f;
+
+inline PolarPoints make_nearby_polar_points(int n, std::uint64_t seed) {
+  PolarPoints points = make_polar_points(n, seed);
+  const std::vector<float> radial =
+      course::random_floats(points.rho1.size(), -kNearbyMaxShift, kNearbyMaxShift,
+                            course::derive_seed(seed, kRadialShiftSalt));
+  const std::vector<float> angular =
+      course::random_floats(points.rho1.size(), -kNearbyMaxShift, kNearbyMaxShift,
+                            course::derive_seed(seed, kAngularShiftSalt));
+  for (std::size_t i = 0; i < points.rho1.size(); ++i) {
+    points.rho2[i] = points.rho1[i] * (1.0f + radial[i]);
+    points.theta2[i] = points.theta1[i] + angular[i];
+  }
+  return points;
+}
+
+// ---------------------------------------------------------------------------
+// The lab's noisy pulse train: 100000 int16 samples,
+//   waveform[i] = int16(300 * max(sin(i / (n / 23)) - 0.3, 0) + 3 * normal())
+// (the cast truncates toward zero, like numpy's astype), zero-suppressed at 15.
+// ---------------------------------------------------------------------------
+inline constexpr int kPulseTrainSamples = 100000;
+inline constexpr double kPulsesPerTwoPiSamples = 23.0;  // sin(i / (n / 23))
+inline constexpr double kPulseOffset = 0.3;
+inline constexpr double kPulseAmplitude = 300.0;
+inline constexpr double kNoiseSigma = 3.0;
+inline constexpr std::int16_t kLabThreshold = 15;
+
+inline std::vector<std::int16_t> make_pulse_train(int n, std::uint64_t seed) {
+  course::Rng rng(seed);
+  std::vector<std::int16_t> waveform(static_cast<std::size_t>(n));
+  const double period = n / kPulsesPerTwoPiSamples;
+  for (int i = 0; i < n; ++i) {
+    const double pulse = std::fmax(std::sin(i / period) - kPulseOffset, 0.0);
+    // One explicit fused multiply-add: the same rounding whichever compiler (the
+    // program's or the check's) builds this and whether it contracts a * b + c itself.
+    const double noise = kNoiseSigma * rng.normal();
+    waveform[static_cast<std::size_t>(i)] =
+        static_cast<std::int16_t>(std::fma(kPulseAmplitude, pulse, noise));
+  }
+  return waveform;
+}
+
+// Samples around a threshold: threshold - 2 .. threshold + 2, negative values and
+// zero, in a repeating pattern, so that every comparison at the edge is exercised.
+inline std::vector<std::int16_t> make_threshold_edges(int n, std::int16_t threshold) {
+  const int offsets[] = {0, -1, 1, -2, 2, 0};
+  std::vector<std::int16_t> values(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const int pattern = i % 8;
+    int value = 0;
+    if (pattern < 6) {
+      value = threshold + offsets[pattern];
+    } else if (pattern == 6) {
+      value = -threshold;
+    }  // pattern 7: zero
+    values[static_cast<std::size_t>(i)] = static_cast<std::int16_t>(value);
+  }
+  return values;
+}
+
+}  // namespace elementwise
