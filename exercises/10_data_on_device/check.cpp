@@ -1,0 +1,287 @@
+// Exercise 10 - the check. Runs the student's program case by case, compares the
+// waveforms it reports with a double-precision reference computed here, and compares
+// the bytes it copied between host and device (counted by the course's wrappers of
+// cudaMemcpy and cudaMemcpyAsync, which student code cannot bypass) with the minimum
+// the computation needs. Contains no student code.
+//
+//   make check-10                          (students)
+//   build/.../check_10 --program PROGRAM   (instructors; --help lists the options)
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+using namespace data_on_device;
+
+// ---------------------------------------------------------------------------
+// The reference and its tolerance
+// ---------------------------------------------------------------------------
+
+// pulses = max(sinf(i / period) - 0.3f, 0) * amplitude in float: i / period (at most
+// 23 radians) is rounded once, 23 * 2^-24 = 1.4e-6 absolute; sinf adds 2 ulp (below
+// 1.2e-7); times the amplitude (at most 120) that is 1.8e-4; the product and the sum
+// with the noise each round to half an ulp of a value below 128 (3.8e-6). About 2e-4
+// in all, ABSOLUTE (where the pulse is zero the sample is the noise, exactly).
+// atol = 5e-4 leaves a factor 2.5; a missing or misplaced step is off by the noise
+// (3 on average) or by the threshold (15).
+constexpr course::Tolerance kWaveformTolerance{5e-4, 0.0};
+
+// The waveform in double precision, before the zero suppression.
+std::vector<double> unsuppressed_reference(const std::vector<float>& noise,
+                                           const PulseShape& shape) {
+  std::vector<double> values(noise.size());
+  for (std::size_t i = 0; i < noise.size(); ++i) {
+    const double phase = static_cast<double>(static_cast<float>(i)) / shape.period;
+    const double pulse = std::max(std::sin(phase) - double{kPulseOffset}, 0.0) * shape.amplitude;
+    values[i] = pulse + noise[i];
+  }
+  return values;
+}
+
+// The expected output for the record `name`. Where the unsuppressed value lies within
+// the tolerance of the threshold, float rounding may put it on either side, and both 0
+// and the value are right: there the expectation follows what came.
+std::vector<double> expected_waveform(const Run& run, const std::string& name,
+                                      const std::vector<float>& noise, const PulseShape& shape) {
+  std::vector<double> expected = unsuppressed_reference(noise, shape);
+  std::vector<float> got;
+  const auto found = run.results.records.find(name);
+  if (found != run.results.records.end() && found->second.type == course::check::ValueType::f32 &&
+      found->second.count == expected.size()) {
+    got = found->second.values<float>();
+  }
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const double value = expected[i];
+    if (std::fabs(value - shape.threshold) <= kWaveformTolerance.atol) {
+      if (i < got.size() && got[i] == 0.0f) expected[i] = 0.0;
+    } else if (value < shape.threshold) {
+      expected[i] = 0.0;
+    }
+  }
+  return expected;
+}
+
+// ---------------------------------------------------------------------------
+// Hints
+// ---------------------------------------------------------------------------
+
+const std::string kValuesHint =
+    "the waveform is make_pulses, then + noise, then zero suppression, in this order, on the "
+    "same n samples (enqueue_pipeline): check the order of the steps and the buffers each one "
+    "reads and writes.";
+const std::string kOnDeviceBytesHint =
+    "the data must stay on the device between the steps: copy the noise in once (n floats), "
+    "launch the three kernels, copy the waveform out once (n floats). No copy of the output "
+    "to the device, of an intermediate result to the host, nor a call of the round-trip "
+    "version.";
+const std::string kPinnedBytesHint =
+    "each make_waveform_pinned call copies n noise samples in and n results out: n, not "
+    "buffers.capacity, and nothing else.";
+const std::string kSyncHint =
+    "make_waveform_pinned returned before its result was in host_waveform: cudaMemcpyAsync "
+    "returns at once; wait for the stream (cudaStreamSynchronize(stream)) before returning.";
+const std::string kPinnedHint =
+    "the host staging buffers must be pinned: allocate them with cudaMallocHost (and free them "
+    "with cudaFreeHost); memory from new or malloc is pageable.";
+
+// ---------------------------------------------------------------------------
+// Part 1: make_waveform_on_device
+// ---------------------------------------------------------------------------
+
+// What a part 1 case checks besides the values.
+enum class Also { nothing, bytes, no_leak };
+
+std::int64_t float_bytes(std::int64_t n) { return n * static_cast<std::int64_t>(sizeof(float)); }
+
+void check_on_device(CaseContext& c, int n, Also also) {
+  const Run run = c.run_case("on_device", {{"n", std::to_string(n)}});
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  if (!c.expect_host_guard_untouched(
+          run, "waveform", "make_waveform_on_device",
+          "copy back n * sizeof(float) bytes into host_waveform, no more.")) {
+    return;
+  }
+  const std::vector<float> noise = make_noise(n, c.seed());
+  const PulseShape shape = lab_pulse_shape(n);
+  if (!c.expect_array<float>(run, "waveform", expected_waveform(run, "waveform", noise, shape),
+                             kWaveformTolerance, kValuesHint)) {
+    c.note("(make_waveform_on_device with n = " + std::to_string(n) + ")");
+    return;
+  }
+  if (also == Also::bytes) {
+    c.expect_transfer_bytes(run, float_bytes(n), float_bytes(n), kOnDeviceBytesHint);
+  } else if (also == Also::no_leak) {
+    c.expect_no_leak(run);
+  }
+}
+
+// n = 0 must copy and launch nothing, and leave the calls after it working.
+constexpr int kAfterEmptySamples = 1000;
+
+void check_empty_then_some(CaseContext& c) {
+  const Run empty = c.run_case("on_device", {{"n", "0"}});
+  if (!c.finished(empty)) return;
+  if (!c.expect_host_guard_untouched(empty, "waveform", "make_waveform_on_device with n = 0",
+                                     "with n = 0 there is nothing to copy: return at once.") ||
+      !c.expect_transfer_bytes(empty, 0, 0,
+                               "with n = 0 there is nothing to copy: return at once.")) {
+    return;
+  }
+  check_on_device(c, kAfterEmptySamples, Also::bytes);
+}
+
+// ---------------------------------------------------------------------------
+// Part 2: the pinned buffers
+// ---------------------------------------------------------------------------
+
+// The pinned run, up to the point where the buffers exist.
+bool pinned_buffers_exist(CaseContext& c, const Run& run) {
+  std::int64_t allocated = 0;
+  if (!c.finished(run) || !c.read_value(run, "buffers_allocated", allocated)) return false;
+  if (allocated != 0) return true;
+  c.fail("allocate_waveform_buffers returned a null pointer for at least one of its four buffers");
+  c.hint("allocate every buffer of WaveformBuffers: two with cudaMallocHost, two with cudaMalloc.");
+  return false;
+}
+
+// The values of every waveform of the pinned run.
+bool expect_pinned_waveforms(CaseContext& c, const Run& run, int runs = kPinnedRuns) {
+  std::int64_t changed = 0;
+  c.read_value(run, "changed_after_sync", changed);
+  for (int r = 0; r < runs; ++r) {
+    const std::string name = "waveform" + std::to_string(r);
+    const std::vector<float> noise = make_pinned_run_noise(r, c.seed());
+    if (!c.expect_array<float>(run, name, expected_waveform(run, name, noise, pinned_run_shape(r)),
+                               kWaveformTolerance, changed > 0 ? kSyncHint : kValuesHint)) {
+      c.note("(waveform " + std::to_string(r) +
+             " of the pinned run: n = " + std::to_string(kPinnedRunSamples[r]) + ")");
+      return false;
+    }
+  }
+  return true;
+}
+
+void check_pinned_buffers(CaseContext& c) {
+  const Run run = c.run_case("pinned");
+  if (!pinned_buffers_exist(c, run)) return;
+  std::int64_t pinned = 0, on_device = 0;
+  if (!c.read_value(run, "staging_pinned", pinned) ||
+      !c.read_value(run, "device_buffers_on_device", on_device)) {
+    return;
+  }
+  if (pinned == 0) {
+    c.fail("host_noise or host_waveform is not pinned (page-locked) host memory");
+    c.hint(kPinnedHint);
+  }
+  if (on_device == 0) {
+    c.fail("device_noise or device_waveform is not device memory");
+    c.hint("allocate the device buffers with cudaMalloc.");
+  }
+}
+
+void check_pinned_values(CaseContext& c) {
+  const Run run = c.run_case("pinned");
+  if (pinned_buffers_exist(c, run) && c.expect_kernel_launched(run))
+    expect_pinned_waveforms(c, run);
+}
+
+void check_pinned_ready_on_return(CaseContext& c) {
+  const Run run = c.run_case("pinned");
+  if (!pinned_buffers_exist(c, run)) return;
+  std::int64_t changed = 0;
+  if (!c.read_value(run, "changed_after_sync", changed)) return;
+  if (changed > 0) {
+    c.fail(std::to_string(changed) +
+           " samples of host_waveform changed after "
+           "make_waveform_pinned had returned (the check waited for the device and looked again)");
+    c.hint(kSyncHint);
+    return;
+  }
+  // Unchanged because nothing was computed is no proof: the first (largest) waveform must
+  // be there.
+  expect_pinned_waveforms(c, run, 1);
+}
+
+void check_pinned_bytes(CaseContext& c) {
+  const Run run = c.run_case("pinned");
+  if (!pinned_buffers_exist(c, run)) return;
+  std::int64_t samples = 0;
+  for (const int n : kPinnedRunSamples) samples += n;
+  c.expect_transfer_bytes(run, float_bytes(samples), float_bytes(samples), kPinnedBytesHint);
+}
+
+void check_pinned_allocates_once(CaseContext& c) {
+  const Run run = c.run_case("pinned");
+  if (!pinned_buffers_exist(c, run) || !expect_pinned_waveforms(c, run)) return;
+  std::int64_t allocations = 0;
+  if (!c.read_value(run, "allocations_during_runs", allocations)) return;
+  if (allocations > 0) {
+    c.fail("make_waveform_pinned called cudaMalloc " + std::to_string(allocations) + " times in " +
+           std::to_string(kPinnedRuns) + " calls");
+    c.hint(
+        "make_waveform_pinned allocates nothing: it uses the buffers allocate_waveform_buffers "
+        "made once (an allocation costs far more than a small copy).");
+  }
+}
+
+void check_pinned_frees(CaseContext& c) {
+  const Run run = c.run_case("pinned");
+  if (!pinned_buffers_exist(c, run)) return;
+  std::int64_t still_pinned = 0;
+  if (!c.read_value(run, "pinned_still_allocated", still_pinned)) return;
+  if (still_pinned != 0) {
+    c.fail("after free_waveform_buffers, a host staging buffer is still pinned memory");
+    c.hint("free the host buffers with cudaFreeHost.");
+    return;
+  }
+  c.expect_no_leak(run);
+}
+
+// ---------------------------------------------------------------------------
+// The cases
+// ---------------------------------------------------------------------------
+
+constexpr int kLargeOddSamples = 3000017;
+constexpr int kHiddenMaxSamples = 4000000;
+constexpr std::uint64_t kHiddenShapeSalt = 10;
+
+void check_hidden(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
+  check_on_device(c, static_cast<int>(rng.uniform_int(1, kHiddenMaxSamples)), Also::bytes);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  course::check::Exercise exercise{
+      "10",
+      "data_on_device",
+      {
+          {"on_device_lab_waveform", 3,
+           [](CaseContext& c) { check_on_device(c, kLabSamples, Also::nothing); }},
+          {"on_device_copies_only_noise_in_and_waveform_out", 3,
+           [](CaseContext& c) { check_on_device(c, kLabSamples, Also::bytes); }},
+          {"on_device_three_million_and_17", 2,
+           [](CaseContext& c) { check_on_device(c, kLargeOddSamples, Also::bytes); }},
+          {"on_device_n_is_one", 1, [](CaseContext& c) { check_on_device(c, 1, Also::bytes); }},
+          {"on_device_n_zero_then_1000", 1, check_empty_then_some},
+          {"on_device_frees_its_device_memory", 2,
+           [](CaseContext& c) { check_on_device(c, kLabSamples, Also::no_leak); }},
+          {"pinned_buffers_are_pinned", 2, check_pinned_buffers},
+          {"pinned_three_waveforms", 3, check_pinned_values},
+          {"pinned_result_ready_on_return", 2, check_pinned_ready_on_return},
+          {"pinned_copies_only_what_is_needed", 2, check_pinned_bytes},
+          {"pinned_allocates_once", 1, check_pinned_allocates_once},
+          {"pinned_frees_everything", 1, check_pinned_frees},
+          {"hidden_size_from_seed", 2, check_hidden, course::check::kHiddenCase},
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}

@@ -1,0 +1,263 @@
+// Exercise 10 - the program around the student's functions (instructor-owned).
+//
+// `make run-10` runs the demo: first the bus itself, host -> device and device -> host
+// copies from pageable and from pinned memory (GB/s each way); then the lab's pulse
+// train made three ways - the lab's round trips, the student's version with the data
+// kept on the device, and the student's pinned version - for the lab's 100000 samples
+// and for ten million, with the bytes each one moves over the bus and its time.
+// The check runs this same program with --course-case to compute its cases
+// (common/course/check/runner.hpp).
+//
+// Build and run:  make 10 && make run-10
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "course/bench.hpp"
+#include "course/check/runner.hpp"
+#include "course/device_info.hpp"
+#include "course/errors.hpp"
+#include "course/timers.hpp"
+#include "course/verify.hpp"
+#include "data_on_device.hpp"
+#include "workload.hpp"
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// What kind of memory a pointer holds
+// ---------------------------------------------------------------------------
+
+cudaMemoryType memory_type(const void* pointer) {
+  cudaPointerAttributes attributes{};
+  if (pointer == nullptr || cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+    cudaGetLastError();
+    return cudaMemoryTypeUnregistered;
+  }
+  return attributes.type;
+}
+
+std::int64_t flag(bool value) { return value ? 1 : 0; }
+
+// ---------------------------------------------------------------------------
+// Check cases: compute, report, decide nothing.
+// ---------------------------------------------------------------------------
+
+// Part 1: one call of make_waveform_on_device on pageable host arrays.
+void run_on_device_case(const course::check::CaseRequest& request,
+                        course::check::ResultWriter& results) {
+  const int n = static_cast<int>(request.param_int("n"));
+  const std::vector<float> noise = data_on_device::make_noise(n, request.seed);
+  course::check::GuardedOutput<float> waveform(static_cast<std::size_t>(n));
+  make_waveform_on_device(noise.data(), waveform.data(), n, data_on_device::lab_pulse_shape(n));
+  waveform.report(results, "waveform");
+}
+
+// Part 2: one set of buffers, several waveforms on a stream of the runner's own.
+void run_pinned_case(course::check::ResultWriter& results, std::uint64_t seed) {
+  using namespace data_on_device;
+  WaveformBuffers buffers = allocate_waveform_buffers(kPinnedCapacity);
+  const bool complete = buffers.host_noise != nullptr && buffers.host_waveform != nullptr &&
+                        buffers.device_noise != nullptr && buffers.device_waveform != nullptr;
+  results.put_value("buffers_allocated", flag(complete));
+  if (!complete) return;
+  results.put_value("staging_pinned",
+                    flag(memory_type(buffers.host_noise) == cudaMemoryTypeHost &&
+                         memory_type(buffers.host_waveform) == cudaMemoryTypeHost));
+  results.put_value("device_buffers_on_device",
+                    flag(memory_type(buffers.device_noise) == cudaMemoryTypeDevice &&
+                         memory_type(buffers.device_waveform) == cudaMemoryTypeDevice));
+
+  // A non-blocking stream: nothing of the legacy default stream orders it for the student.
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  course::check::DeviceMemoryLedger& ledger = course::check::device_memory_ledger();
+  std::int64_t changed_after_sync = 0, allocations_during_runs = 0;
+  for (int run = 0; run < kPinnedRuns; ++run) {
+    const int n = kPinnedRunSamples[run];
+    const std::vector<float> noise = make_pinned_run_noise(run, seed);
+    std::memcpy(buffers.host_noise, noise.data(), noise.size() * sizeof(float));
+    course::poison(buffers.host_waveform, static_cast<std::size_t>(kPinnedCapacity));
+    std::size_t allocations_before = 0;
+    {
+      std::lock_guard<std::mutex> hold(ledger.lock);
+      allocations_before = ledger.allocations;
+    }
+    make_waveform_pinned(buffers, n, pinned_run_shape(run), stream);
+    // The result as the caller sees it the moment the call returns...
+    const std::vector<float> at_return(buffers.host_waveform, buffers.host_waveform + n);
+    {
+      std::lock_guard<std::mutex> hold(ledger.lock);
+      allocations_during_runs += static_cast<std::int64_t>(ledger.allocations - allocations_before);
+    }
+    // ... and once everything queued has certainly ended.
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; ++i) {
+      changed_after_sync += std::memcmp(&at_return[static_cast<std::size_t>(i)],
+                                        &buffers.host_waveform[i], sizeof(float)) != 0;
+    }
+    results.put("waveform" + std::to_string(run), at_return);
+  }
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  results.put_value("changed_after_sync", changed_after_sync);
+  results.put_value("allocations_during_runs", allocations_during_runs);
+
+  const float* host_noise = buffers.host_noise;
+  const float* host_waveform = buffers.host_waveform;
+  free_waveform_buffers(buffers);
+  // Pinned memory that was freed is no longer registered with CUDA.
+  results.put_value("pinned_still_allocated",
+                    flag(memory_type(host_noise) == cudaMemoryTypeHost ||
+                         memory_type(host_waveform) == cudaMemoryTypeHost));
+}
+
+void run_check_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  if (request.name == "on_device") {
+    run_on_device_case(request, results);
+  } else if (request.name == "pinned") {
+    run_pinned_case(results, request.seed);
+  } else {
+    course::check::unknown_case(request);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Demo
+// ---------------------------------------------------------------------------
+
+constexpr std::uint64_t kDemoSeed = 42;
+constexpr std::size_t kBusTestBytes = std::size_t{256} << 20;
+constexpr int kBusWarmup = 2;
+constexpr int kBusRepetitions = 10;
+constexpr int kPipelineWarmup = 1;
+constexpr int kPipelineRepetitions = 5;
+constexpr int kDemoSizes[] = {data_on_device::kLabSamples, 10000000};
+
+struct BusRates {
+  double pageable_to_device = 0.0, pageable_to_host = 0.0;
+  double pinned_to_device = 0.0, pinned_to_host = 0.0;
+};
+
+// GB/s of one cudaMemcpy of `bytes`, timed with events around it (median of several).
+double copy_rate_gbps(void* destination, const void* source, std::size_t bytes,
+                      cudaMemcpyKind kind) {
+  const course::TimingStats stats =
+      course::time_device([&] { CUDA_CHECK(cudaMemcpy(destination, source, bytes, kind)); },
+                          kBusWarmup, kBusRepetitions);
+  return course::gigabytes_per_second(static_cast<double>(bytes), stats.median_ms);
+}
+
+BusRates measure_bus() {
+  std::vector<unsigned char> pageable(kBusTestBytes, 1);
+  void* pinned = nullptr;
+  void* device = nullptr;
+  CUDA_CHECK(cudaMallocHost(&pinned, kBusTestBytes));
+  CUDA_CHECK(cudaMalloc(&device, kBusTestBytes));
+  std::memset(pinned, 1, kBusTestBytes);
+  BusRates rates;
+  rates.pageable_to_device =
+      copy_rate_gbps(device, pageable.data(), kBusTestBytes, cudaMemcpyHostToDevice);
+  rates.pageable_to_host =
+      copy_rate_gbps(pageable.data(), device, kBusTestBytes, cudaMemcpyDeviceToHost);
+  rates.pinned_to_device = copy_rate_gbps(device, pinned, kBusTestBytes, cudaMemcpyHostToDevice);
+  rates.pinned_to_host = copy_rate_gbps(pinned, device, kBusTestBytes, cudaMemcpyDeviceToHost);
+  CUDA_CHECK(cudaFree(device));
+  CUDA_CHECK(cudaFreeHost(pinned));
+
+  std::printf("\nThe bus: one cudaMemcpy of %zu MiB, GB/s = bytes copied / time (median of %d)\n",
+              kBusTestBytes >> 20, kBusRepetitions);
+  std::printf("  %-22s %14s %14s\n", "host memory", "host -> device", "device -> host");
+  std::printf("  %-22s %11.1f GB/s %11.1f GB/s\n", "pageable (std::vector)",
+              rates.pageable_to_device, rates.pageable_to_host);
+  std::printf("  %-22s %11.1f GB/s %11.1f GB/s\n", "pinned (cudaMallocHost)",
+              rates.pinned_to_device, rates.pinned_to_host);
+  return rates;
+}
+
+// Samples that differ between two results (0 expected: the same kernels in the same order).
+std::size_t differences(const std::vector<float>& a, const std::vector<float>& b) {
+  return course::compare(a.data(), b.data(), a.size(), course::kExact).wrong;
+}
+
+void demo_pipeline(int n, const BusRates& rates, double ceiling_gbps) {
+  using namespace data_on_device;
+  const std::vector<float> noise = make_noise(n, kDemoSeed);
+  const PulseShape shape = lab_pulse_shape(n);
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+  std::vector<float> round_trips(noise.size()), on_device(noise.size());
+
+  const double round_trips_ms =
+      course::time_host(
+          [&] { make_waveform_round_trips(noise.data(), round_trips.data(), n, shape); },
+          kPipelineWarmup, kPipelineRepetitions)
+          .median_ms;
+  const double on_device_ms =
+      course::time_host([&] { make_waveform_on_device(noise.data(), on_device.data(), n, shape); },
+                        kPipelineWarmup, kPipelineRepetitions)
+          .median_ms;
+
+  WaveformBuffers buffers = allocate_waveform_buffers(n);
+  double pinned_ms = 0.0;
+  std::vector<float> pinned(noise.size());
+  if (buffers.host_noise != nullptr && buffers.host_waveform != nullptr) {
+    std::memcpy(buffers.host_noise, noise.data(), bytes);
+    cudaStream_t stream = nullptr;
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    pinned_ms = course::time_host([&] { make_waveform_pinned(buffers, n, shape, stream); },
+                                  kPipelineWarmup, kPipelineRepetitions)
+                    .median_ms;
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    std::memcpy(pinned.data(), buffers.host_waveform, bytes);
+  } else {
+    course::poison(pinned.data(), pinned.size());
+  }
+  free_waveform_buffers(buffers);
+
+  // On the device, make_pulses writes n floats, add reads 2 n and writes n, and the
+  // zero suppression reads n (and rewrites the few it zeroes): about 5 n floats, which
+  // at the copy ceiling take the time below; the rest is the bus and the calls' overheads.
+  const double device_traffic_ms = 5.0 * static_cast<double>(bytes) / (ceiling_gbps * 1e6);
+  const double mb = static_cast<double>(bytes) / 1e6;
+  std::printf("\nThe pulse train, n = %d (%.2f MB per array); time per waveform, median of %d\n", n,
+              mb, kPipelineRepetitions);
+  std::printf("  %-34s %10s %10s %12s %14s\n", "version", "in (MB)", "out (MB)", "time (ms)",
+              "bus time (ms)");
+  // bus time = the bytes at the measured rates: the share of the time the copies take.
+  std::printf("  %-34s %10.2f %10.2f %12.3f %14.3f\n", "round trips (the lab's cell, given)",
+              3 * mb, 3 * mb, round_trips_ms,
+              3 * mb / rates.pageable_to_device + 3 * mb / rates.pageable_to_host);
+  std::printf("  %-34s %10.2f %10.2f %12.3f %14.3f\n", "on the device, pageable (part 1)", mb, mb,
+              on_device_ms, mb / rates.pageable_to_device + mb / rates.pageable_to_host);
+  std::printf("  %-34s %10.2f %10.2f %12.3f %14.3f\n", "on the device, pinned (part 2)", mb, mb,
+              pinned_ms, mb / rates.pinned_to_device + mb / rates.pinned_to_host);
+  std::printf(
+      "  (bus time = MB / GB/s each way, at the rates above; the kernels alone would "
+      "take about %.4f ms at the copy ceiling)\n",
+      device_traffic_ms);
+  std::printf("  samples that differ from the round trips' result: part 1 %zu, part 2 %zu\n",
+              differences(on_device, round_trips), differences(pinned, round_trips));
+}
+
+int demo() {
+  course::print_device_banner();
+  const double ceiling_gbps = course::measure_copy_ceiling_gbps();
+  std::printf("device memory: copy ceiling %.1f GB/s (bytes read + written) / time\n",
+              ceiling_gbps);
+  const BusRates rates = measure_bus();
+  for (const int n : kDemoSizes) demo_pipeline(n, rates, ceiling_gbps);
+  std::printf("\n(`make check-10` grades the results and counts the bytes each version copies)\n");
+  return EXIT_SUCCESS;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return course::check::case_or_demo(argc, argv, run_check_case, demo);
+}

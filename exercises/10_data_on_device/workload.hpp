@@ -1,0 +1,69 @@
+// Exercise 10: what the student's program and its check must agree on - the lab's
+// noisy pulse train (its shape, its noise drawn from a seed) and the launch shape.
+//
+// This header is plain C++ so that the check (compiled without nvcc) can include it;
+// data_on_device.hpp includes it for the student's code.
+//
+// Used by:  make 10 && make run-10 (the program), make check-10 (the check)
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "course/data.hpp"
+
+// Threads per block of every launch of this exercise.
+inline constexpr int kThreadsPerBlock = 256;
+
+// The pipeline, per sample i (the lab's make_pulses and add_ufunc, then exercise 09's
+// zero suppression):
+//   pulses[i]   = max(sin(i / period) - kPulseOffset, 0) * amplitude
+//   waveform[i] = pulses[i] + noise[i]
+//   waveform[i] = 0 where waveform[i] < threshold
+struct PulseShape {
+  float period = 0.0f;     // samples per radian: n / 23 in the lab
+  float amplitude = 0.0f;  // 100 in the lab
+  float threshold = 0.0f;  // 15, as in exercise 09
+};
+
+inline constexpr float kPulseOffset = 0.3f;
+
+namespace data_on_device {
+
+// The lab: 100000 samples, 23 radians of sine over the whole train, amplitude 100,
+// Gaussian noise of standard deviation 3.
+inline constexpr int kLabSamples = 100000;
+inline constexpr double kRadiansPerTrain = 23.0;
+inline constexpr float kLabAmplitude = 100.0f;
+inline constexpr float kLabThreshold = 15.0f;
+inline constexpr double kNoiseSigma = 3.0;
+
+inline PulseShape lab_pulse_shape(int n) {
+  return {static_cast<float>(n / kRadiansPerTrain), kLabAmplitude, kLabThreshold};
+}
+
+inline std::vector<float> make_noise(int n, std::uint64_t seed) {
+  return course::random_normal_floats(static_cast<std::size_t>(n), 0.0, kNoiseSigma, seed);
+}
+
+// Part 2's check makes several waveforms with one set of buffers: the first fills
+// them (large enough that the copies take a while: a result read before they end is
+// caught), the others are smaller, with other amplitudes.
+inline constexpr int kPinnedCapacity = (1 << 22) + 3;
+inline constexpr int kPinnedRuns = 3;
+inline constexpr int kPinnedRunSamples[kPinnedRuns] = {kPinnedCapacity, kLabSamples, 1};
+inline constexpr float kPinnedRunAmplitudes[kPinnedRuns] = {100.0f, 80.0f, 120.0f};
+
+inline PulseShape pinned_run_shape(int run) {
+  PulseShape shape = lab_pulse_shape(kPinnedRunSamples[run]);
+  shape.amplitude = kPinnedRunAmplitudes[run];
+  return shape;
+}
+
+// Each run's noise comes from its own stream of the case's seed.
+inline std::vector<float> make_pinned_run_noise(int run, std::uint64_t seed) {
+  return make_noise(kPinnedRunSamples[run],
+                    course::derive_seed(seed, static_cast<std::uint64_t>(run) + 1));
+}
+
+}  // namespace data_on_device

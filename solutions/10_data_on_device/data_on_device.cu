@@ -1,0 +1,177 @@
+// Exercise 10 - keeping data on the device: the lab's noisy pulse train (make_pulses,
+// add the noise, then exercise 09's zero suppression) computed with one copy in and one
+// copy out, instead of a round trip through the host after every step; then the same
+// through pinned staging buffers, allocated once and reused for every waveform.
+//
+// The bus between host and device (PCIe, tens of GB/s) is tens of times slower than
+// the GPU's own memory (thousands of GB/s): "minimise data transfers between the host
+// and the device, even if it means running kernels on the GPU that do not speed
+// anything up by themselves" is the first rule of the CUDA Best Practices Guide.
+//
+// Build and run:  make 10 && make run-10
+// Check:          make check-10   (statement: exercises/10_data_on_device/README.md)
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <vector>
+
+#include "course/errors.hpp"
+#include "data_on_device.hpp"
+
+// ---------------------------------------------------------------------------
+// The three steps (given)
+// ---------------------------------------------------------------------------
+
+__global__ void make_pulses_kernel(float* pulses, int n, float period, float amplitude) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    pulses[i] = fmaxf(sinf(static_cast<float>(i) / period) - kPulseOffset, 0.0f) * amplitude;
+  }
+}
+
+__global__ void add_kernel(const float* a, const float* b, float* sum, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) sum[i] = a[i] + b[i];
+}
+
+__global__ void zero_suppress_kernel(float* values, int n, float threshold) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && values[i] < threshold) values[i] = 0.0f;
+}
+
+// ---------------------------------------------------------------------------
+// The lab's version (given): a round trip through the host after every step
+// ---------------------------------------------------------------------------
+
+void make_waveform_round_trips(const float* host_noise, float* host_waveform, int n,
+                               const PulseShape& shape) {
+  if (n == 0) return;
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+  std::vector<float> host_pulses(static_cast<std::size_t>(n));
+  float* device_a = nullptr;
+  float* device_b = nullptr;
+  CUDA_CHECK(cudaMalloc(&device_a, bytes));
+  CUDA_CHECK(cudaMalloc(&device_b, bytes));
+
+  // pulses = make_pulses(t, period, amplitude): computed on the GPU, copied back.
+  make_pulses_kernel<<<blocks_for(n), kThreadsPerBlock>>>(device_a, n, shape.period,
+                                                          shape.amplitude);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaMemcpy(host_pulses.data(), device_a, bytes, cudaMemcpyDeviceToHost));
+
+  // waveform = add_ufunc(pulses, noise): both copied in again, the sum copied back.
+  CUDA_CHECK(cudaMemcpy(device_a, host_pulses.data(), bytes, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(device_b, host_noise, bytes, cudaMemcpyHostToDevice));
+  add_kernel<<<blocks_for(n), kThreadsPerBlock>>>(device_a, device_b, device_a, n);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaMemcpy(host_waveform, device_a, bytes, cudaMemcpyDeviceToHost));
+
+  // waveform = zero_suppress(waveform, threshold): in and out once more.
+  CUDA_CHECK(cudaMemcpy(device_a, host_waveform, bytes, cudaMemcpyHostToDevice));
+  zero_suppress_kernel<<<blocks_for(n), kThreadsPerBlock>>>(device_a, n, shape.threshold);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaMemcpy(host_waveform, device_a, bytes, cudaMemcpyDeviceToHost));
+
+  CUDA_CHECK(cudaFree(device_a));
+  CUDA_CHECK(cudaFree(device_b));
+}
+
+// ---------------------------------------------------------------------------
+// Part 1: the data stays on the device
+// ---------------------------------------------------------------------------
+
+void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
+                      const PulseShape& shape, cudaStream_t stream) {
+  // TODO(student): launch, on `stream` (the fourth launch parameter:
+  // <<<blocks_for(n), kThreadsPerBlock, 0, stream>>>), each followed by
+  // CUDA_CHECK_LAUNCH():
+  //   1. make_pulses_kernel writing the pulses into device_waveform;
+  //   2. add_kernel adding device_noise to device_waveform, in place;
+  //   3. zero_suppress_kernel on device_waveform.
+  // Kernels of one stream run in the order they were launched: no wait is needed here.
+  make_pulses_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, n,
+                                                                     shape.period, shape.amplitude);
+  CUDA_CHECK_LAUNCH();
+  add_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, device_noise,
+                                                             device_waveform, n);
+  CUDA_CHECK_LAUNCH();
+  zero_suppress_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, n,
+                                                                       shape.threshold);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+void make_waveform_on_device(const float* host_noise, float* host_waveform, int n,
+                             const PulseShape& shape) {
+  // TODO(student):
+  //   1. when n == 0, return: nothing to compute, nothing to copy;
+  //   2. allocate two device buffers of n floats (the noise, the waveform);
+  //   3. copy host_noise into the first: the only copy to the device;
+  //   4. enqueue_pipeline(..., 0): the default stream;
+  //   5. copy the waveform back into host_waveform: the only copy to the host (cudaMemcpy
+  //      waits for the kernels before it copies);
+  //   6. free both buffers.
+  // Wrap every CUDA call in CUDA_CHECK(...).
+  if (n == 0) return;
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+  float* device_noise = nullptr;
+  float* device_waveform = nullptr;
+  CUDA_CHECK(cudaMalloc(&device_noise, bytes));
+  CUDA_CHECK(cudaMalloc(&device_waveform, bytes));
+  CUDA_CHECK(cudaMemcpy(device_noise, host_noise, bytes, cudaMemcpyHostToDevice));
+  enqueue_pipeline(device_noise, device_waveform, n, shape, 0);
+  CUDA_CHECK(cudaMemcpy(host_waveform, device_waveform, bytes, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(device_noise));
+  CUDA_CHECK(cudaFree(device_waveform));
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Part 2: pinned staging buffers, allocated once
+// ---------------------------------------------------------------------------
+
+WaveformBuffers allocate_waveform_buffers(int capacity) {
+  WaveformBuffers buffers;
+  buffers.capacity = capacity;
+  // TODO(student): allocate capacity floats for each of the four buffers: the two host
+  // ones with cudaMallocHost (pinned), the two device ones with cudaMalloc.
+  const std::size_t bytes = static_cast<std::size_t>(capacity) * sizeof(float);
+  CUDA_CHECK(cudaMallocHost(&buffers.host_noise, bytes));
+  CUDA_CHECK(cudaMallocHost(&buffers.host_waveform, bytes));
+  CUDA_CHECK(cudaMalloc(&buffers.device_noise, bytes));
+  CUDA_CHECK(cudaMalloc(&buffers.device_waveform, bytes));
+  // END TODO(student)
+  return buffers;
+}
+
+void free_waveform_buffers(WaveformBuffers& buffers) {
+  // TODO(student): free each buffer with the call that matches its allocation
+  // (cudaFreeHost for cudaMallocHost, cudaFree for cudaMalloc).
+  CUDA_CHECK(cudaFreeHost(buffers.host_noise));
+  CUDA_CHECK(cudaFreeHost(buffers.host_waveform));
+  CUDA_CHECK(cudaFree(buffers.device_noise));
+  CUDA_CHECK(cudaFree(buffers.device_waveform));
+  // END TODO(student)
+  buffers = WaveformBuffers{};
+}
+
+void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& shape,
+                          cudaStream_t stream) {
+  // TODO(student):
+  //   1. when n == 0, return;
+  //   2. cudaMemcpyAsync the n noise samples from buffers.host_noise to
+  //      buffers.device_noise on `stream`;
+  //   3. enqueue_pipeline on the device buffers and `stream`;
+  //   4. cudaMemcpyAsync the n results back into buffers.host_waveform on `stream`;
+  //   5. wait for the stream (cudaStreamSynchronize): until then the result is not in
+  //      host_waveform, and the caller reads it as soon as this function returns.
+  if (n == 0) return;
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+  CUDA_CHECK(cudaMemcpyAsync(buffers.device_noise, buffers.host_noise, bytes,
+                             cudaMemcpyHostToDevice, stream));
+  enqueue_pipeline(buffers.device_noise, buffers.device_waveform, n, shape, stream);
+  CUDA_CHECK(cudaMemcpyAsync(buffers.host_waveform, buffers.device_waveform, bytes,
+                             cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  // END TODO(student)
+}
