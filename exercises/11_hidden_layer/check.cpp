@@ -1,0 +1,246 @@
+// Exercise 11 - the check. Runs the student's program case by case and compares what it
+// reports with a double-precision reference computed here, and judges the fused kernel's
+// speed against a copy measured in the same run. Contains no student code.
+//
+//   make check-11                          (students)
+//   build/.../check_11 --program PROGRAM   (instructors; --help lists the options)
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+
+// Each neuron is a few float operations: the product with the constant 1 / 255 (itself
+// rounded once), the product with the weight (one more rounding), and tanhf, within 2 ulp
+// in CUDA (1 in glibc). The three roundings give the argument a relative error below
+// 1.5 * 2^-23, and tanh does not amplify it (x tanh'(x) / tanh(x) <= 1), so the result is
+// within about 1.5 * 2^-23 + 2 ulp <= 3.5 * 2^-23 = 4.2e-7 of the exact value, relative
+// (a true division by 255 rounds once less). rtol = 1e-6 leaves a factor 2.4 on that.
+// Scaling by 1 / 256 instead of 1 / 255 is off by 4e-3, the steps in another order by far
+// more, and tanh written with exponentials by 1e-5 or more on dim pixels (values ~ 2e-3:
+// exp(v) - exp(-v) cancels). atol only matters at 0, which every version computes exactly.
+constexpr course::Tolerance kTolerance{1e-9, 1e-6};
+
+const std::string kFormulaHint =
+    "each element must be tanh(greyscales[i] / 255 * weights[i]) in float: normalise (scale by "
+    "1.0f / 255, not 1 / 256, not with an integer division), weigh, then activate with tanhf.";
+const std::string kThreeKernelsHint =
+    "launch_three_kernels must run normalize_kernel, then weigh_kernel, then activate_kernel, "
+    "in this order, each on enough blocks to cover n.";
+const std::string kFusedHint =
+    "the fused kernel's grid-stride loop must start at the global index blockIdx.x * "
+    "blockDim.x + threadIdx.x and advance by blockDim.x * gridDim.x while i < n.";
+const std::string kDimPixelsHint =
+    "for dim pixels the argument of tanh is a few thousandths: (exp(v) - exp(-v)) / (exp(v) "
+    "+ exp(-v)) loses most of its digits there to cancellation. Use tanhf.";
+
+std::string method_name(bool fused) { return fused ? "fused" : "three_kernels"; }
+
+double neuron_reference(float greyscale, float weight) {
+  return std::tanh(static_cast<double>(greyscale) / kGreyscaleScale * static_cast<double>(weight));
+}
+
+std::vector<double> reference(int n, std::uint64_t seed,
+                              float levels = hidden_layer::kGreyscaleLevels) {
+  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, seed, levels);
+  std::vector<double> activated(inputs.greyscales.size());
+  for (std::size_t i = 0; i < activated.size(); ++i) {
+    activated[i] = neuron_reference(inputs.greyscales[i], inputs.weights[i]);
+  }
+  return activated;
+}
+
+std::vector<std::pair<std::string, std::string>> gpu_params(
+    int n, bool fused, float levels = hidden_layer::kGreyscaleLevels) {
+  return {{"n", std::to_string(n)},
+          {"method", method_name(fused)},
+          {"levels", course::format_number(levels)}};
+}
+
+// One create_hidden_layer_gpu call (after two empty ones for kind "gpu_after_empty").
+bool check_gpu(CaseContext& c, int n, bool fused, const std::string& kind = "gpu",
+               float levels = hidden_layer::kGreyscaleLevels) {
+  const Run run = c.run_case(kind, gpu_params(n, fused, levels));
+  bool ok = c.finished(run) && c.expect_kernel_launched(run);
+  if (ok && kind == "gpu_after_empty") {
+    ok = c.expect_host_guard_untouched(run, "empty_activated", "create_hidden_layer_gpu with n = 0",
+                                       "with n = 0 there is nothing to copy: return at once.");
+  }
+  ok = ok && c.expect_host_guard_untouched(run, "activated", "create_hidden_layer_gpu",
+                                           "copy back n * sizeof(float) bytes, no more.");
+  const std::string wrong_hint =
+      levels == hidden_layer::kDimLevels ? kDimPixelsHint
+                                         : kFormulaHint + (fused ? " " + kFusedHint
+                                                                 : " " + kThreeKernelsHint);
+  ok = ok && c.expect_array<float>(run, "activated", reference(n, c.seed(), levels), kTolerance,
+                                   wrong_hint);
+  if (!ok) {
+    c.note("(create_hidden_layer_gpu with n = " + std::to_string(n) + ", method " +
+           method_name(fused) + ")");
+  }
+  return ok;
+}
+
+// Both methods, for the cases that are about the data rather than the launch.
+void check_both(CaseContext& c, int n, float levels = hidden_layer::kGreyscaleLevels) {
+  if (check_gpu(c, n, false, "gpu", levels)) check_gpu(c, n, true, "gpu", levels);
+}
+
+// ---------------------------------------------------------------------------
+// The fused kernel's speed
+// ---------------------------------------------------------------------------
+
+// 48 Mi + 5 neurons: 192 MiB per array, four times the L2 cache of an H100 or H200, so
+// that every figure is one of memory bandwidth; not a multiple of the block size.
+constexpr int kPerformanceElements = (48 << 20) + 5;
+// Under compute-sanitizer every access is checked and times mean nothing: a small layer,
+// one repetition, and only the values are judged.
+constexpr int kSanitizerPerformanceElements = (1 << 20) + 5;
+constexpr int kPerformanceRounds = 3;
+constexpr int kPerformanceWarmup = 3;
+constexpr int kPerformanceRepetitions = 15;
+// The fused kernel reads 2 floats and writes 1 per neuron; the copy reads 1 and writes 1.
+// Both are counted as bytes read + bytes written, so a kernel that streams memory as well
+// as cudaMemcpy scores 100%. Measured on an H200 (copy 3.9 TB/s): the reference fused
+// kernel 95% (85% without the __restrict__ of its signature, which lets the compiler
+// load ahead; a plain c[i] = a[i] + b[i] kernel 84%), the same with a true division by
+// 255 instead of the product with 1/255 about 62-75%, and uncoalesced chunks (one per
+// thread) 4-6%. 80% passes every coalesced kernel that fills the GPU, with margin.
+constexpr double kFusedArraysMoved = 3.0;
+constexpr double kCopyArraysMoved = 2.0;
+constexpr double kMinShareOfCopyCeiling = 0.80;
+// The three kernels move 7 arrays where the fused one moves 3: a true fusion takes about
+// 3/7 = 0.43 of their time. At most 0.75 of it still leaves a wide margin.
+constexpr double kMaxShareOfThreeKernels = 0.75;
+
+void check_performance(CaseContext& c) {
+  const bool timed = !c.under_sanitizer();
+  const int n = timed ? kPerformanceElements : kSanitizerPerformanceElements;
+  const Run run = c.run_case(
+      "performance", {{"n", std::to_string(n)},
+                      {"rounds", std::to_string(timed ? kPerformanceRounds : 1)},
+                      {"warmup", std::to_string(timed ? kPerformanceWarmup : 0)},
+                      {"repetitions", std::to_string(timed ? kPerformanceRepetitions : 1)}});
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+
+  // The values are graded by the other cases; here both versions must at least have
+  // computed the whole layer (a sample of it), so that their times are those of the work.
+  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, c.seed());
+  std::vector<double> expected;
+  for (const std::size_t i : hidden_layer::sample_indices(inputs.greyscales.size())) {
+    expected.push_back(neuron_reference(inputs.greyscales[i], inputs.weights[i]));
+  }
+  const std::string sampled = "(every " + std::to_string(hidden_layer::kSampleStride) +
+                              "-th element of a layer of " + std::to_string(n) + " neurons)";
+  if (!c.expect_array<float>(run, "fused_sample", expected, kTolerance, kFusedHint) ||
+      !c.expect_array<float>(run, "three_sample", expected, kTolerance, kThreeKernelsHint)) {
+    c.note(sampled);
+    return;
+  }
+  if (!timed) return;
+
+  double copy_ms = 0.0, fused_ms = 0.0, three_ms = 0.0;
+  if (!c.read_value(run, "copy_ms", copy_ms) || !c.read_value(run, "fused_ms", fused_ms) ||
+      !c.read_value(run, "three_ms", three_ms)) {
+    return;
+  }
+  if (!(copy_ms > 0.0 && fused_ms > 0.0 && three_ms > 0.0)) {
+    c.fail("the times measured are not all positive: copy " + course::format_number(copy_ms) +
+           " ms, fused " + course::format_number(fused_ms) + " ms, three kernels " +
+           course::format_number(three_ms) + " ms");
+    return;
+  }
+  const double array_bytes = static_cast<double>(n) * sizeof(float);
+  const double copy_gbps = kCopyArraysMoved * array_bytes / (copy_ms * 1e-3) / 1e9;
+  const double fused_gbps = kFusedArraysMoved * array_bytes / (fused_ms * 1e-3) / 1e9;
+  const double share = fused_gbps / copy_gbps;
+  c.note("copy ceiling: " + course::format_number(copy_gbps) + " GB/s = 2 x " +
+         course::format_number(array_bytes) + " B (read + written) / " +
+         course::format_number(copy_ms) + " ms");
+  c.note("fused kernel: " + course::format_number(fused_gbps) + " GB/s = 3 x " +
+         course::format_number(array_bytes) + " B (2 arrays read + 1 written) / " +
+         course::format_number(fused_ms) + " ms = " + course::format_number(100.0 * share) +
+         "% of the copy ceiling; three kernels: " + course::format_number(three_ms) + " ms");
+  if (share < kMinShareOfCopyCeiling) {
+    c.fail("the fused kernel reaches " + course::format_number(100.0 * share) +
+           "% of the copy ceiling; at least " +
+           course::format_number(100.0 * kMinShareOfCopyCeiling) + "% is expected");
+    c.hint("the fused kernel is slow: at each step of the loop, consecutive threads must touch "
+           "consecutive elements (coalesced: i = global index, then i += blockDim.x * "
+           "gridDim.x), and the grid must fill the GPU (kFusedBlocksPerMultiprocessor blocks "
+           "per multiprocessor).");
+  }
+  if (fused_ms > kMaxShareOfThreeKernels * three_ms) {
+    c.fail("the fused kernel takes " + course::format_number(fused_ms) + " ms, more than " +
+           course::format_number(100.0 * kMaxShareOfThreeKernels) + "% of the " +
+           course::format_number(three_ms) + " ms of the three kernels");
+    c.hint("fusing means one pass: read greyscales[i] and weights[i] once, write activated[i] "
+           "once, with no intermediate array.");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The cases
+// ---------------------------------------------------------------------------
+
+// The lab's hidden layer, and one neuron more than a block-multiple of it.
+constexpr int kLabNeurons = 1000000;
+constexpr int kLabNeuronsOdd = 1000003;
+// A size and a method the student has not seen: drawn from the seed.
+constexpr int kHiddenMaxElements = 3000000;
+constexpr std::uint64_t kHiddenShapeSalt = 11;
+
+void check_hidden(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
+  const int n = static_cast<int>(rng.uniform_int(1, kHiddenMaxElements));
+  check_both(c, n);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  course::check::Exercise exercise{
+      "11",
+      "hidden_layer",
+      {
+          {"three_kernels_n_257", 2, [](CaseContext& c) { check_gpu(c, 257, false); }},
+          {"three_kernels_lab_size", 2, [](CaseContext& c) { check_gpu(c, kLabNeurons, false); }},
+          {"fused_n_is_one", 1, [](CaseContext& c) { check_gpu(c, 1, true); }},
+          {"fused_n_257", 1, [](CaseContext& c) { check_gpu(c, 257, true); }},
+          {"fused_lab_size_plus_3", 2,
+           [](CaseContext& c) { check_gpu(c, kLabNeuronsOdd, true); }},
+          {"n_zero_then_1000", 2,
+           [](CaseContext& c) {
+             if (check_gpu(c, 1000, false, "gpu_after_empty")) {
+               check_gpu(c, 1000, true, "gpu_after_empty");
+             }
+           }},
+          {"dim_pixels_precision", 2,
+           [](CaseContext& c) { check_both(c, 100001, hidden_layer::kDimLevels); }},
+          {"hidden_size_from_seed", 2, check_hidden, course::check::kHiddenCase},
+          {"fused_near_copy_ceiling", 4, check_performance},
+          {"frees_its_device_memory", 2,
+           [](CaseContext& c) {
+             const int n = 1 << 20;
+             for (const bool fused : {false, true}) {
+               const Run run = c.run_case("gpu", gpu_params(n, fused));
+               if (!c.finished(run) ||
+                   !c.expect_array<float>(run, "activated", reference(n, c.seed()), kTolerance,
+                                          kFormulaHint) ||
+                   !c.expect_no_leak(run)) {
+                 return;
+               }
+             }
+           }},
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}

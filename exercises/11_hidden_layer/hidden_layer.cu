@@ -1,0 +1,118 @@
+// Exercise 11 - a neural network's hidden layer on the GPU: every neuron normalises its
+// greyscale pixel (/ 255), weighs it (* weight) and activates it (tanh), first with three
+// kernels launched one after the other, then with one fused kernel.
+//
+// Each step alone does one or two floating-point operations per element: all three are
+// bound by memory traffic. Three kernels read and write the whole layer three times; one
+// fused kernel reads each input once and writes the result once, and runs close to the
+// speed of a plain copy. The round trip keeps the intermediate results on the device.
+//
+// Build and run:  make 11 && make run-11
+// Check:          make check-11   (statement: exercises/11_hidden_layer/README.md)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "course/errors.hpp"
+#include "hidden_layer.hpp"
+
+// ---------------------------------------------------------------------------
+// The three steps, for one neuron: device functions shared by every kernel
+// ---------------------------------------------------------------------------
+__device__ float normalize_value(float greyscale) {
+  float normalized = greyscale;
+  // TODO(student): map the level in [0, 255] to [0, 1]: multiply by the float constant
+  // 1.0f / kGreyscaleScale (the compiler computes it once; a division costs far more).
+  // END TODO(student)
+  return normalized;
+}
+
+__device__ float weigh_value(float value, float weight) {
+  float weighted = value;
+  // TODO(student): apply the neuron's weight.
+  // END TODO(student)
+  return weighted;
+}
+
+__device__ float activate_value(float value) {
+  float activated = value;
+  // TODO(student): the activation is the hyperbolic tangent. Use tanhf: the lab's
+  // (exp(v) - exp(-v)) / (exp(v) + exp(-v)) cancels for small v (README.md, Background).
+  // END TODO(student)
+  return activated;
+}
+
+// ---------------------------------------------------------------------------
+// Kernels: three steps, one thread per element each
+// ---------------------------------------------------------------------------
+__global__ void normalize_kernel(const float* greyscales, float* normalized, int n) {
+  // TODO(student): global index i; if i < n, normalized[i] = normalize_value(greyscales[i]).
+  // END TODO(student)
+}
+
+__global__ void weigh_kernel(const float* values, const float* weights, float* weighted, int n) {
+  // TODO(student): global index i; if i < n, weighted[i] = weigh_value(values[i], weights[i]).
+  // END TODO(student)
+}
+
+__global__ void activate_kernel(const float* values, float* activated, int n) {
+  // TODO(student): global index i; if i < n, activated[i] = activate_value(values[i]).
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Kernel: the three steps fused, in a grid-stride loop
+// ---------------------------------------------------------------------------
+__global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
+                                          const float* __restrict__ weights,
+                                          float* __restrict__ activated, int n) {
+  // TODO(student): a grid-stride loop: start at this thread's global index, advance by
+  // the number of threads in the whole grid (blockDim.x * gridDim.x) while i < n, and
+  // write activated[i] = activate(weigh(normalize(greyscales[i]), weights[i])).
+  // Consecutive threads then touch consecutive elements at every step (coalesced).
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Launchers, on device arrays
+// ---------------------------------------------------------------------------
+void launch_three_kernels(const float* greyscales, const float* weights, float* activated,
+                          int n) {
+  // TODO(student): when n == 0, return (a grid of zero blocks is an error). Otherwise
+  // launch, on enough blocks of kThreadsPerBlock threads to cover n (rounded up):
+  //   normalize_kernel  greyscales -> activated
+  //   weigh_kernel      activated, weights -> activated
+  //   activate_kernel   activated -> activated
+  // with CUDA_CHECK_LAUNCH() after each launch. Kernels in one stream run in order.
+  // END TODO(student)
+}
+
+void launch_fused(const float* greyscales, const float* weights, float* activated, int n) {
+  // TODO(student): when n == 0, return. Otherwise launch hidden_layer_fused_kernel on
+  // blocks of kThreadsPerBlock threads, as many blocks as cover n (rounded up) but at most
+  // kFusedBlocksPerMultiprocessor per multiprocessor of this GPU (read the count with
+  // cudaGetDevice and cudaDeviceGetAttribute(..., cudaDevAttrMultiProcessorCount, ...)).
+  // Then CUDA_CHECK_LAUNCH().
+  // Enough blocks to fill every multiprocessor; more would only queue behind them,
+  // fewer than n needs and the grid-stride loop gives each thread several elements.
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Host function: host arrays in, host array out
+// ---------------------------------------------------------------------------
+void create_hidden_layer_gpu(const float* host_greyscales, const float* host_weights,
+                             float* host_activated, int n, LayerMethod method) {
+  // TODO(student):
+  //   1. when n == 0, return at once;
+  //   2. allocate three device arrays of n floats (greyscales, weights, activated) and
+  //      copy the two inputs in;
+  //   3. launch_three_kernels or launch_fused, as `method` says: the intermediate
+  //      results stay on the device, never copied back and forth;
+  //   4. copy the device result into host_activated and free the three arrays.
+  // Wrap every CUDA call in CUDA_CHECK(...).
+  // cudaMemcpy waits for the kernels launched before it in the same (default) stream.
+  // END TODO(student)
+}

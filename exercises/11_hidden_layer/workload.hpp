@@ -1,0 +1,67 @@
+// Exercise 11: what the student's program and its check must agree on - the inputs of
+// the hidden layer (greyscale pixels and weights, drawn from a seed), and which
+// elements of a large output the performance case reports.
+//
+// This header is plain C++ so that the check (compiled without nvcc) can include it;
+// hidden_layer.hpp includes it for the student's code.
+//
+// Used by:  make 11 && make run-11 (the program), make check-11 (the check)
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "course/data.hpp"
+
+// Normalisation maps a greyscale level in [0, 255] to [0, 1]: divide by this.
+inline constexpr float kGreyscaleScale = 255.0f;
+
+namespace hidden_layer {
+
+// As in the lab: greyscales = floor(uniform(0, 255)), whole levels 0 .. 254, and
+// weights drawn from a normal law of mean 0.5 and standard deviation 0.1.
+inline constexpr float kGreyscaleLevels = 255.0f;
+inline constexpr double kWeightMean = 0.5;
+inline constexpr double kWeightStddev = 0.1;
+// Dim pixels (levels 0 .. 3): their normalised, weighted values are a few thousandths,
+// where tanh written with exponentials loses most of its digits to cancellation.
+inline constexpr float kDimLevels = 4.0f;
+
+// Independent streams for the two inputs of one seed.
+inline constexpr std::uint64_t kGreyscaleSalt = 1;
+inline constexpr std::uint64_t kWeightSalt = 2;
+
+struct Inputs {
+  std::vector<float> greyscales;
+  std::vector<float> weights;
+};
+
+// n neurons; `levels` is the number of greyscale levels drawn (kGreyscaleLevels, or
+// kDimLevels for the precision case).
+inline Inputs make_inputs(int n, std::uint64_t seed, float levels = kGreyscaleLevels) {
+  const std::size_t count = static_cast<std::size_t>(n);
+  Inputs inputs;
+  inputs.greyscales =
+      course::random_floats(count, 0.0f, levels, course::derive_seed(seed, kGreyscaleSalt));
+  for (float& level : inputs.greyscales) level = std::floor(level);
+  inputs.weights = course::random_normal_floats(count, kWeightMean, kWeightStddev,
+                                                course::derive_seed(seed, kWeightSalt));
+  return inputs;
+}
+
+// The performance case reports only these elements of its large outputs (every
+// kSampleStride-th, and the last): enough to prove the whole array was computed
+// without shipping hundreds of megabytes to the check. A prime stride visits every
+// position within a block and every block of the grid-stride loop over time.
+inline constexpr std::size_t kSampleStride = 9973;
+
+inline std::vector<std::size_t> sample_indices(std::size_t n) {
+  std::vector<std::size_t> indices;
+  for (std::size_t i = 0; i < n; i += kSampleStride) indices.push_back(i);
+  if (n > 0 && indices.back() != n - 1) indices.push_back(n - 1);
+  return indices;
+}
+
+}  // namespace hidden_layer
