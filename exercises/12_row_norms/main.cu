@@ -1,0 +1,128 @@
+// Exercise 12 - the program around the student's functions (instructor-owned).
+//
+// `make run-12` runs the demo: the lab's points on the unit circle (every norm is 1),
+// then matrices of many short rows and of a few long rows, with the time of the kernel
+// alone, its bandwidth against the copy ceiling measured in the same run, and the
+// largest difference from a CPU loop in double precision. The check runs this same
+// program with --course-case to compute its cases (common/course/check/runner.hpp).
+//
+// Build and run:  make 12 && make run-12
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "course/bench.hpp"
+#include "course/check/runner.hpp"
+#include "course/device_info.hpp"
+#include "course/timers.hpp"
+#include "course/verify.hpp"
+#include "row_norms.hpp"
+#include "workload.hpp"
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Check cases: compute, report, decide nothing.
+// ---------------------------------------------------------------------------
+void run_check_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  if (request.name != "gpu") course::check::unknown_case(request);
+  const int rows = static_cast<int>(request.param_int("rows"));
+  const int cols = static_cast<int>(request.param_int("cols"));
+  const row_norms::MatrixKind kind = row_norms::matrix_kind_from_name(request.param("matrix"));
+  const std::vector<float> matrix = row_norms::make_matrix(rows, cols, request.seed, kind);
+  course::check::GuardedOutput<float> norms(static_cast<std::size_t>(rows));
+  row_norms_gpu(matrix.data(), norms.data(), rows, cols);
+  norms.report(results, "norms");
+}
+
+// ---------------------------------------------------------------------------
+// Demo
+// ---------------------------------------------------------------------------
+
+constexpr std::uint64_t kDemoSeed = 42;
+// The lab's example: 10 points on the unit circle.
+constexpr int kLabPoints = 10;
+struct Shape {
+  int rows;
+  int cols;
+};
+// Many short rows (a warp per row, most lanes idle), rows of a few warps' width, and a
+// few long rows (a block per row): 64 MiB or more each, for a bandwidth figure.
+constexpr Shape kDemoShapes[] = {{4000000, 3}, {1000000, 100}, {16384, 2000}, {7, 4000000}};
+constexpr int kDemoWarmup = 3;
+constexpr int kDemoRepetitions = 10;
+
+void demo_unit_circle() {
+  const std::vector<float> points =
+      row_norms::make_matrix(kLabPoints, 2, kDemoSeed, row_norms::MatrixKind::unit_circle);
+  std::vector<float> norms(kLabPoints);
+  course::poison(norms.data(), norms.size());
+  row_norms_gpu(points.data(), norms.data(), kLabPoints, 2);
+  std::printf("\nthe lab's %d points on the unit circle, (cos a, sin a), and their norms:\n",
+              kLabPoints);
+  for (int r = 0; r < kLabPoints; ++r) {
+    std::printf("  (%+.6f, %+.6f)  ->  %.7f\n", points[2 * r], points[2 * r + 1], norms[r]);
+  }
+}
+
+void demo_shape(const Shape& shape, double ceiling_gbps) {
+  const std::vector<float> matrix = row_norms::make_matrix(shape.rows, shape.cols, kDemoSeed);
+  const std::size_t matrix_bytes = matrix.size() * sizeof(float);
+  const std::size_t norms_bytes = static_cast<std::size_t>(shape.rows) * sizeof(float);
+  float* device_matrix = nullptr;
+  float* device_norms = nullptr;
+  CUDA_CHECK(cudaMalloc(&device_matrix, matrix_bytes));
+  CUDA_CHECK(cudaMalloc(&device_norms, norms_bytes));
+  CUDA_CHECK(cudaMemcpy(device_matrix, matrix.data(), matrix_bytes, cudaMemcpyHostToDevice));
+  const double ms = course::time_device(
+      [&] { launch_row_norms(device_matrix, device_norms, shape.rows, shape.cols); },
+      kDemoWarmup, kDemoRepetitions).median_ms;
+  std::vector<float> norms(static_cast<std::size_t>(shape.rows));
+  CUDA_CHECK(cudaMemcpy(norms.data(), device_norms, norms_bytes, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(device_matrix));
+  CUDA_CHECK(cudaFree(device_norms));
+
+  const std::string label = std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
+                            (shape.cols >= kBlockPerRowMinCols ? " (block per row)"
+                                                               : " (warp per row)");
+  std::printf("  %s\n", course::bandwidth_report(label, static_cast<double>(matrix_bytes),
+                                                 static_cast<double>(norms_bytes), ms, ceiling_gbps)
+                            .c_str());
+  const std::vector<double> reference = row_norms::norms_in_double(matrix, shape.rows, shape.cols);
+  const course::Comparison c =
+      course::compare(norms.data(), reference.data(), norms.size(), course::kExact);
+  double worst_relative = 0.0;
+  for (std::size_t r = 0; r < norms.size(); ++r) {
+    if (reference[r] > 0.0) {
+      worst_relative = std::max(worst_relative, std::fabs(norms[r] - reference[r]) / reference[r]);
+    }
+  }
+  std::printf("    largest relative difference from the CPU's double-precision norms: %.3g "
+              "(2^-24 = %.3g)%s\n",
+              worst_relative, std::ldexp(1.0, -24),
+              c.unwritten > 0 ? (", " + std::to_string(c.unwritten) + " norms never written").c_str()
+                              : "");
+}
+
+int demo() {
+  course::print_device_banner();
+  const double ceiling_gbps = course::measure_copy_ceiling_gbps();
+  demo_unit_circle();
+  std::printf("\nnorms[r] = sqrt(sum over c of matrix[r][c]^2); the kernels alone, median of "
+              "%d:\n",
+              kDemoRepetitions);
+  for (const Shape& shape : kDemoShapes) demo_shape(shape, ceiling_gbps);
+  std::printf("\n(`make check-12` grades every case against a double-precision reference)\n");
+  return EXIT_SUCCESS;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return course::check::case_or_demo(argc, argv, run_check_case, demo);
+}

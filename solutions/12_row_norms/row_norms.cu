@@ -1,0 +1,138 @@
+// Exercise 12 - the L2 norm of every row of a matrix (the lab's generalized ufunc
+// l2_norm, signature (i)->()): norms[r] = sqrt(sum over c of matrix[r][c]^2).
+//
+// One thread per row would leave most of the GPU idle for a few long rows, and would read
+// memory with a stride of one row between neighbouring threads. Here a whole warp shares a
+// row: its 32 lanes read 32 consecutive elements at a time (coalesced) and add their
+// partial sums with warp shuffles, register to register, in 5 steps. Rows long enough get
+// a whole block, whose warps meet in shared memory.
+//
+// Build and run:  make 12 && make run-12
+// Check:          make check-12   (statement: exercises/12_row_norms/README.md)
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstddef>
+
+#include "course/errors.hpp"
+#include "row_norms.hpp"
+
+// ---------------------------------------------------------------------------
+// A warp's sum, with shuffles
+// ---------------------------------------------------------------------------
+
+// Returns, in lane 0, the sum of `value` over the 32 lanes of the warp (the other lanes
+// get partial sums). Every lane of the warp must call it.
+__device__ float warp_sum(float value) {
+  // TODO(student): a reduction tree with __shfl_down_sync(kFullWarpMask, value, offset)
+  // for offset = 16, 8, 4, 2, 1: at each step lane l adds the value of lane l + offset,
+  // so that after 5 steps lane 0 holds the sum of all 32.
+  for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
+    value += __shfl_down_sync(kFullWarpMask, value, offset);
+  }
+  // END TODO(student)
+  return value;
+}
+
+// ---------------------------------------------------------------------------
+// Kernel: one warp per row
+// ---------------------------------------------------------------------------
+__global__ void row_norms_warp_kernel(const float* matrix, float* norms, int rows, int cols) {
+  // TODO(student):
+  //   1. this warp's row: blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize,
+  //      and the lane: threadIdx.x % kWarpSize. A warp past the last row returns (all its
+  //      lanes together, so that no shuffle misses a lane);
+  //   2. each lane adds, in a float, the squares of columns lane, lane + 32, ... below
+  //      cols (a lane with lane >= cols adds nothing and keeps 0);
+  //   3. warp_sum of the lanes' sums; lane 0 writes norms[row] = sqrtf(sum).
+  const int row = blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize;
+  const int lane = threadIdx.x % kWarpSize;
+  if (row >= rows) return;
+  const float* row_start = matrix + static_cast<std::size_t>(row) * cols;
+  float sum = 0.0f;
+  for (int c = lane; c < cols; c += kWarpSize) {
+    const float value = row_start[c];
+    sum += value * value;
+  }
+  sum = warp_sum(sum);
+  if (lane == 0) norms[row] = sqrtf(sum);
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Kernel: one block per row, for long rows
+// ---------------------------------------------------------------------------
+__global__ void row_norms_block_kernel(const float* matrix, float* norms, int rows, int cols) {
+  // TODO(student):
+  //   0. declare the block's shared array, one partial sum per warp:
+  //      __shared__ float warp_sums[kRowBlockThreads / kWarpSize];
+  //   1. row = blockIdx.x (return if row >= rows: the whole block at once);
+  //   2. each thread adds the squares of columns threadIdx.x, threadIdx.x + blockDim.x, ...;
+  //   3. warp_sum in every warp; lane 0 of warp w stores it in warp_sums[w];
+  //   4. __syncthreads(): every warp's sum must be stored before anyone reads them;
+  //   5. warp 0 loads warp_sums[lane] for lane < the number of warps (0 for the other
+  //      lanes), reduces with warp_sum, and thread 0 writes norms[row] = sqrtf(sum).
+  __shared__ float warp_sums[kRowBlockThreads / kWarpSize];
+  const int row = blockIdx.x;
+  if (row >= rows) return;
+  const float* row_start = matrix + static_cast<std::size_t>(row) * cols;
+  float sum = 0.0f;
+  for (int c = threadIdx.x; c < cols; c += blockDim.x) {
+    const float value = row_start[c];
+    sum += value * value;
+  }
+  sum = warp_sum(sum);
+  const int warp = threadIdx.x / kWarpSize;
+  const int lane = threadIdx.x % kWarpSize;
+  if (lane == 0) warp_sums[warp] = sum;
+  __syncthreads();
+  if (warp == 0) {
+    const int warps = blockDim.x / kWarpSize;
+    sum = warp_sum(lane < warps ? warp_sums[lane] : 0.0f);
+    if (lane == 0) norms[row] = sqrtf(sum);
+  }
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Launcher, on device arrays
+// ---------------------------------------------------------------------------
+void launch_row_norms(const float* matrix, float* norms, int rows, int cols) {
+  // TODO(student): when rows == 0, return. When cols >= kBlockPerRowMinCols launch
+  // row_norms_block_kernel on rows blocks of kRowBlockThreads threads; otherwise
+  // row_norms_warp_kernel on blocks of kWarpsPerBlock warps, enough blocks for one warp
+  // per row (rounded up). Then CUDA_CHECK_LAUNCH().
+  if (rows == 0) return;
+  if (cols >= kBlockPerRowMinCols) {
+    row_norms_block_kernel<<<rows, kRowBlockThreads>>>(matrix, norms, rows, cols);
+  } else {
+    const int blocks = (rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
+    row_norms_warp_kernel<<<blocks, kWarpsPerBlock * kWarpSize>>>(matrix, norms, rows, cols);
+  }
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Host function: host arrays in, host array out
+// ---------------------------------------------------------------------------
+void row_norms_gpu(const float* host_matrix, float* host_norms, int rows, int cols) {
+  // TODO(student): when rows == 0, return. Otherwise allocate the device matrix
+  // (rows * cols floats: compute the count in std::size_t) and the device norms (rows
+  // floats), copy the matrix in, launch_row_norms, copy the norms back, free both.
+  // Wrap every CUDA call in CUDA_CHECK(...).
+  if (rows == 0) return;
+  const std::size_t matrix_bytes =
+      static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * sizeof(float);
+  const std::size_t norms_bytes = static_cast<std::size_t>(rows) * sizeof(float);
+  float* device_matrix = nullptr;
+  float* device_norms = nullptr;
+  CUDA_CHECK(cudaMalloc(&device_matrix, matrix_bytes));
+  CUDA_CHECK(cudaMalloc(&device_norms, norms_bytes));
+  CUDA_CHECK(cudaMemcpy(device_matrix, host_matrix, matrix_bytes, cudaMemcpyHostToDevice));
+  launch_row_norms(device_matrix, device_norms, rows, cols);
+  CUDA_CHECK(cudaMemcpy(host_norms, device_norms, norms_bytes, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(device_matrix));
+  CUDA_CHECK(cudaFree(device_norms));
+  // END TODO(student)
+}
