@@ -1,0 +1,328 @@
+// Exercise 13 - the check. Runs the student's program case by case and compares what
+// it reports with references computed here: exact sums, double-precision squares and
+// hypotenuses, the occupancy grid the program's driver computes, and the speed of the
+// occupancy-sized launch against a one-thread-per-element kernel of the driver's own.
+// Contains no student code.
+//
+//   make check-13                          (students)
+//   build/.../check_13 --program PROGRAM   (instructors; --help lists the options)
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+// ---------------------------------------------------------------------------
+// References and tolerances
+// ---------------------------------------------------------------------------
+
+// x[i] + y[i] of ints below 2^20: exact.
+// a[i] * a[i] in float is the exact square rounded once: within 2^-24 ~ 6e-8 of it,
+// relative. rtol = 1.2e-7 is two such roundings; any other formula is off by far more.
+constexpr course::Tolerance kSquareTolerance{0.0, 1.2e-7};
+// CUDA's hypotf is within 3 ulp (CUDA Math API, accuracy tables), and an ulp of a float
+// is at most 2^-23 ~ 1.2e-7 of its value: 3.6e-7. sqrtf(a * a + b * b) does better
+// (three roundings, the last halved by the square root). The inputs are within
+// [-12, 12), so nothing overflows or underflows. A wrong element (a[i] + b[i], a
+// neighbour's value) is off by percents.
+constexpr course::Tolerance kHypotTolerance{0.0, 4e-7};
+
+std::vector<std::int32_t> add_reference(int n, std::uint64_t seed) {
+  const std::vector<int> x = grid_stride::make_add_x(n, seed);
+  const std::vector<int> y = grid_stride::make_add_y(n, seed);
+  std::vector<std::int32_t> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) out[i] = x[i] + y[i];
+  return out;
+}
+
+std::vector<double> square_reference(int n, std::uint64_t seed) {
+  const std::vector<float> a = grid_stride::make_square_input(n, seed);
+  std::vector<double> out(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) out[i] = static_cast<double>(a[i]) * a[i];
+  return out;
+}
+
+std::vector<double> hypot_reference(int n, std::uint64_t seed) {
+  const std::vector<float> a = grid_stride::make_hypot_a(n, seed);
+  const std::vector<float> b = grid_stride::make_hypot_b(n, seed);
+  std::vector<double> c(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    c[i] = std::hypot(static_cast<double>(a[i]), static_cast<double>(b[i]));
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------------------
+// Part 1: one thread per element
+// ---------------------------------------------------------------------------
+
+const std::string kAddHint = "out[i] = x[i] + y[i] at the thread's global index "
+                             "i = blockIdx.x * blockDim.x + threadIdx.x.";
+const std::string kCoverHint = "round the block count up: blocks_to_cover(n, t) = (n + t - 1) / t, "
+                               "and launch with the block size it was computed for.";
+
+std::string n_text(int n) { return "n = " + std::to_string(n); }
+
+void check_blocks_to_cover(CaseContext& c) {
+  struct Example {
+    int n, threads;
+  };
+  constexpr Example kExamples[] = {{0, 128}, {1, 128}, {4096, 128}, {4097, 128}, {100003, 256}};
+  for (const Example& example : kExamples) {
+    const Run run = c.run_case("blocks_to_cover", {{"n", std::to_string(example.n)},
+                                                   {"threads", std::to_string(example.threads)}});
+    std::int64_t blocks = 0;
+    if (!c.finished(run) || !c.read_value(run, "blocks", blocks)) return;
+    const std::int64_t expected = (example.n + example.threads - 1) / example.threads;
+    if (blocks != expected) {
+      c.fail("blocks_to_cover(" + std::to_string(example.n) + ", " +
+             std::to_string(example.threads) + ") returned " + std::to_string(blocks) +
+             ", expected " + std::to_string(expected));
+      c.hint(kCoverHint);
+      return;
+    }
+  }
+}
+
+// One add_on_device call (after an empty one for kind "add_after_empty").
+void check_add(CaseContext& c, int n, const std::string& kind = "add") {
+  const Run run = c.run_case(kind, {{"n", std::to_string(n)}});
+  if (!c.finished(run) || (n > 0 && !c.expect_kernel_launched(run))) return;
+  if (!c.expect_array<std::int32_t>(run, "out", add_reference(n, c.seed()), course::kExact,
+                                    kAddHint)) {
+    c.note("(add_on_device with " + n_text(n) + ", blocks of " +
+           std::to_string(kElementwiseThreadsPerBlock) + ")");
+    c.hint(kCoverHint);
+  }
+}
+
+// The lab's "too many threads": the runner launches add_kernel itself on more threads
+// than elements; the extra threads must write nothing (the guard zone after the output
+// buffer catches a write past its end).
+void check_add_too_many_threads(CaseContext& c) {
+  const int n = 4000;
+  const int blocks = 2 * kLabAddBlocks, threads = kLabThreadsPerBlock;
+  const Run run = c.run_case("add_launch", {{"n", std::to_string(n)},
+                                            {"blocks", std::to_string(blocks)},
+                                            {"threads", std::to_string(threads)}});
+  if (!c.finished(run) ||
+      !c.expect_array<std::int32_t>(run, "out", add_reference(n, c.seed()), course::kExact,
+                                    kAddHint)) {
+    c.note("(add_kernel<<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
+           ">>> for " + n_text(n) + ": " + std::to_string(blocks * threads - n) +
+           " threads too many)");
+  }
+}
+
+void check_square(CaseContext& c, int n) {
+  const Run run = c.run_case("square", {{"n", std::to_string(n)}});
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  if (!c.expect_array<float>(run, "out", square_reference(n, c.seed()), kSquareTolerance,
+                             "out[i] = a[i] * a[i] at the thread's global index.")) {
+    c.note("(square_on_device with " + n_text(n) + ")");
+    c.hint(kCoverHint);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Part 2: the grid-stride loop, launched by the runner on grids it chooses
+// ---------------------------------------------------------------------------
+
+const std::string kStrideHint =
+    "the loop must start at the global index blockIdx.x * blockDim.x + threadIdx.x and "
+    "step by the whole grid, gridDim.x * blockDim.x, while i < n.";
+
+void check_hypot_grid(CaseContext& c, int n, int blocks, int threads) {
+  const Run run = c.run_case("hypot_grid", {{"n", std::to_string(n)},
+                                            {"blocks", std::to_string(blocks)},
+                                            {"threads", std::to_string(threads)}});
+  if (!c.finished(run) ||
+      !c.expect_array<float>(run, "c", hypot_reference(n, c.seed()), kHypotTolerance,
+                             kStrideHint)) {
+    c.note("(hypot_stride<<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
+           ">>> for " + n_text(n) + ")");
+  }
+}
+
+// A size and a grid the student has not seen: drawn from the seed, so graders change
+// them with --seed.
+constexpr int kHiddenMaxElements = 4000000;
+constexpr int kHiddenMaxBlocks = 600;
+constexpr int kHiddenBlockSizes[] = {32, 64, 128, 256, 512, 1024};
+constexpr std::uint64_t kHiddenShapeSalt = 13;
+
+void check_hidden(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
+  const int n = static_cast<int>(rng.uniform_int(1, kHiddenMaxElements));
+  const int blocks = static_cast<int>(rng.uniform_int(1, kHiddenMaxBlocks));
+  const int size_count = static_cast<int>(std::size(kHiddenBlockSizes));
+  const int threads = kHiddenBlockSizes[rng.uniform_int(0, size_count - 1)];
+  check_hypot_grid(c, n, blocks, threads);
+}
+
+// ---------------------------------------------------------------------------
+// Part 3: the occupancy-sized grid
+// ---------------------------------------------------------------------------
+
+void check_occupancy_grid(CaseContext& c) {
+  const Run run = c.run_case("occupancy");
+  if (!c.finished(run)) return;
+  const auto student = run.results.records.find("student_blocks");
+  const auto expected = run.results.records.find("expected_blocks");
+  if (student == run.results.records.end() || expected == run.results.records.end() ||
+      student->second.type != course::check::ValueType::i64 ||
+      expected->second.type != course::check::ValueType::i64 ||
+      student->second.count != expected->second.count) {
+    c.fail("the program reported no occupancy grid sizes");
+    return;
+  }
+  constexpr int kBlockSizes[] = {64, 256, 1024};  // main.cu's kOccupancyBlockSizes
+  const std::vector<std::int64_t> got = student->second.values<std::int64_t>();
+  const std::vector<std::int64_t> want = expected->second.values<std::int64_t>();
+  for (std::size_t k = 0; k < got.size() && k < std::size(kBlockSizes); ++k) {
+    if (got[k] != want[k]) {
+      c.fail("occupancy_grid_blocks(" + std::to_string(kBlockSizes[k]) + ") returned " +
+             std::to_string(got[k]) + ", expected " + std::to_string(want[k]) +
+             " (blocks per multiprocessor for hypot_stride x multiprocessors)");
+      c.hint("ask cudaOccupancyMaxActiveBlocksPerMultiprocessor about hypot_stride with the "
+             "threads_per_block you were given (not a fixed block size), 0 bytes of dynamic "
+             "shared memory, and multiply by cudaDevAttrMultiProcessorCount.");
+      return;
+    }
+  }
+}
+
+void check_occupancy_launch(CaseContext& c, int n) {
+  const Run run = c.run_case("hypot_occupancy", {{"n", std::to_string(n)}});
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  if (!c.expect_array<float>(run, "c", hypot_reference(n, c.seed()), kHypotTolerance,
+                             kStrideHint)) {
+    c.note("(hypot_on_device with " + n_text(n) + ")");
+    c.hint("hypot_on_device launches hypot_stride on occupancy_grid_blocks(kHypotThreadsPerBlock) "
+           "blocks of kHypotThreadsPerBlock threads.");
+  }
+}
+
+// 4M elements (48 MiB for a, b and c), not a multiple of any block size: a kernel of
+// tens of microseconds, long next to the time of a launch. Not larger: a stride that
+// forgets gridDim.x does work growing as n squared (its launches on 16M elements take
+// seconds each on an H200), and this case must catch it by its time, within its
+// time limit. Both launches compared see the same caches.
+constexpr int kSpeedElements = (1 << 22) + 7;
+// Under compute-sanitizer times mean nothing: a small run proves the launch is clean.
+constexpr int kSanitizerSpeedElements = (1 << 18) + 7;
+constexpr int kSpeedRepetitions = 20;
+constexpr int kSanitizerSpeedRepetitions = 1;
+// A grid that just fills the GPU, each thread looping over a dozen elements or more,
+// moves the same bytes as one thread per element; measured in the same run, on the
+// same buffers, it is as fast within a few percent (on an H200, 17% faster for 16M).
+// 10% leaves room for noise; a stride that forgets gridDim.x is hundreds of times
+// slower.
+constexpr double kAllowedSlowdown = 1.10;
+// A stride that forgets gridDim.x makes one launch take seconds: room for it to be
+// caught by its time rather than by the time limit.
+constexpr double kSpeedTimeoutSeconds = 60.0;
+
+void check_occupancy_speed(CaseContext& c) {
+  const bool sanitized = c.under_sanitizer();
+  const int n = sanitized ? kSanitizerSpeedElements : kSpeedElements;
+  const int repetitions = sanitized ? kSanitizerSpeedRepetitions : kSpeedRepetitions;
+  const Run run = c.run_case("hypot_speed",
+                             {{"n", std::to_string(n)},
+                              {"repetitions", std::to_string(repetitions)},
+                              {"probe", sanitized ? "0" : "1"}},
+                             0, kSpeedTimeoutSeconds);
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  double student_ms = 0.0, reference_ms = 0.0;
+  std::int64_t timed = 0;
+  if (!c.read_value(run, "student_ms", student_ms) ||
+      !c.read_value(run, "one_per_element_ms", reference_ms) ||
+      !c.read_value(run, "timed_elements", timed)) {
+    return;
+  }
+  // Only the runner's probe on the first elements ran: the launch was hopelessly slow
+  // there, and the values of the whole array were never computed.
+  const bool probe_only = timed != n;
+  if (!probe_only && !c.expect_array<float>(run, "c", hypot_reference(n, c.seed()),
+                                            kHypotTolerance, kStrideHint)) {
+    return;
+  }
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  const std::string figures =
+      "hypot_on_device took " + course::format_number(student_ms) + " ms for " +
+      n_text(static_cast<int>(timed)) +
+      "; the check's own hypot kernel, one thread per element, took " +
+      course::format_number(reference_ms) + " ms";
+  if (!(student_ms > 0.0) || !(reference_ms > 0.0)) {
+    c.fail("the times measured are not positive (" + figures + ")");
+    return;
+  }
+  if (student_ms > kAllowedSlowdown * reference_ms) {
+    c.fail(figures + ": " + course::format_number(student_ms / reference_ms) +
+           " times slower, more than the " + course::format_number(kAllowedSlowdown) +
+           " allowed");
+    c.hint("the stride must be the whole grid, gridDim.x * blockDim.x: with blockDim.x alone "
+           "every block redoes the elements of the blocks before it.");
+    c.hint("the grid must be occupancy_grid_blocks(kHypotThreadsPerBlock) blocks of "
+           "kHypotThreadsPerBlock threads: enough to fill every multiprocessor.");
+  } else {
+    c.note(figures + " (ratio " + course::format_number(student_ms / reference_ms) + ")");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  course::check::Exercise exercise{
+      "13",
+      "grid_stride_loops",
+      {
+          {"blocks_to_cover_rounds_up", 1, check_blocks_to_cover},
+          {"add_lab_4096", 1, [](CaseContext& c) { check_add(c, kLabAddElements); }},
+          {"add_n_is_one", 1, [](CaseContext& c) { check_add(c, 1); }},
+          {"add_n_zero_then_1000", 1,
+           [](CaseContext& c) { check_add(c, 1000, "add_after_empty"); }},
+          {"add_4097_one_past_the_lab", 2,
+           [](CaseContext& c) { check_add(c, kLabAddElements + 1); }},
+          {"add_kernel_too_many_threads", 2, check_add_too_many_threads},
+          {"square_lab_4096", 1, [](CaseContext& c) { check_square(c, kLabAddElements); }},
+          {"square_100003", 1, [](CaseContext& c) { check_square(c, 100003); }},
+          {"hypot_lab_grid_1M", 2,
+           [](CaseContext& c) {
+             check_hypot_grid(c, 1000000, kLabStrideBlocks, kLabStrideThreadsPerBlock);
+           }},
+          {"hypot_lab_grid_16M_odd", 2,
+           [](CaseContext& c) {
+             check_hypot_grid(c, (1 << 24) + 43, kLabStrideBlocks, kLabStrideThreadsPerBlock);
+           }},
+          {"hypot_one_warp_grid", 2, [](CaseContext& c) { check_hypot_grid(c, 100003, 1, 32); }},
+          {"hypot_grid_larger_than_n", 1,
+           [](CaseContext& c) {
+             check_hypot_grid(c, 1000, kLabStrideBlocks, kLabStrideThreadsPerBlock);
+           }},
+          {"hypot_n_zero_and_one", 1,
+           [](CaseContext& c) {
+             check_hypot_grid(c, 0, kLabStrideBlocks, kLabStrideThreadsPerBlock);
+             if (c.passed()) check_hypot_grid(c, 1, kLabStrideBlocks, kLabStrideThreadsPerBlock);
+           }},
+          {"hypot_hidden_grid_and_size", 2, check_hidden, course::check::kHiddenCase},
+          {"occupancy_grid_size", 2, check_occupancy_grid},
+          {"occupancy_launch_3000017", 1,
+           [](CaseContext& c) { check_occupancy_launch(c, 3000017); }},
+          {"occupancy_launch_speed", 2, check_occupancy_speed},
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}

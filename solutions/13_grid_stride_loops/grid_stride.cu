@@ -1,0 +1,108 @@
+// Exercise 13 - launch configuration and grid-stride loops: two kernels with one
+// thread per element (add, square) and their launchers, a grid-stride kernel (hypot)
+// that is right with any grid, and a grid sized with the occupancy API.
+//
+// A one-thread-per-element kernel ties the grid to the data: too few threads leave
+// elements unwritten, too many write past the end unless every thread checks its
+// index. A grid-stride loop unties them: a grid that just fills the GPU (the
+// occupancy API says how many blocks that is) covers any n, however large.
+//
+// Build and run:  make 13 && make run-13
+// Check:          make check-13   (statement: exercises/13_grid_stride_loops/README.md)
+#include <cmath>
+
+#include "course/errors.hpp"
+#include "grid_stride.hpp"
+
+// ---------------------------------------------------------------------------
+// Kernels: one thread per element
+// ---------------------------------------------------------------------------
+__global__ void add_kernel(const int* x, const int* y, int* out, int n) {
+  // TODO(student): the thread's global index i; if i < n, out[i] = x[i] + y[i].
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i] = x[i] + y[i];
+  }
+  // END TODO(student)
+}
+
+__global__ void square_kernel(const float* a, float* out, int n) {
+  // TODO(student): the same pattern, out[i] = a[i] * a[i].
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i] = a[i] * a[i];
+  }
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Kernel: a grid-stride loop
+// ---------------------------------------------------------------------------
+__global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
+  // TODO(student): start at the thread's global index and step by the number of
+  // threads in the whole grid while the index is below n; c[i] = hypotf(a[i], b[i]).
+  const int start = blockIdx.x * blockDim.x + threadIdx.x;
+  const int stride = gridDim.x * blockDim.x;
+  for (int i = start; i < n; i += stride) {
+    c[i] = hypotf(a[i], b[i]);
+  }
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Launchers
+// ---------------------------------------------------------------------------
+int blocks_to_cover(int n, int threads_per_block) {
+  // TODO(student): ceil(n / threads_per_block) in integer arithmetic.
+  return (n + threads_per_block - 1) / threads_per_block;
+  // END TODO(student)
+}
+
+void add_on_device(const int* x, const int* y, int* out, int n) {
+  // TODO(student): launch nothing when n == 0 (a grid of zero blocks is an error);
+  // otherwise launch add_kernel on blocks_to_cover(n, kElementwiseThreadsPerBlock)
+  // blocks of kElementwiseThreadsPerBlock threads, then CUDA_CHECK_LAUNCH().
+  if (n == 0) return;
+  const int blocks = blocks_to_cover(n, kElementwiseThreadsPerBlock);
+  add_kernel<<<blocks, kElementwiseThreadsPerBlock>>>(x, y, out, n);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+void square_on_device(const float* a, float* out, int n) {
+  // TODO(student): the same for square_kernel.
+  if (n == 0) return;
+  const int blocks = blocks_to_cover(n, kElementwiseThreadsPerBlock);
+  square_kernel<<<blocks, kElementwiseThreadsPerBlock>>>(a, out, n);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+int occupancy_grid_blocks(int threads_per_block) {
+  int blocks = 0;
+  // TODO(student): ask cudaOccupancyMaxActiveBlocksPerMultiprocessor how many blocks of
+  // threads_per_block threads of hypot_stride one multiprocessor holds (0 bytes of
+  // dynamic shared memory), read the multiprocessor count of the current device
+  // (cudaGetDevice, cudaDeviceGetAttribute with cudaDevAttrMultiProcessorCount), and
+  // set blocks to their product. CUDA_CHECK every call.
+  int blocks_per_multiprocessor = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor,
+                                                           hypot_stride, threads_per_block, 0));
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  int multiprocessors = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  blocks = blocks_per_multiprocessor * multiprocessors;
+  // END TODO(student)
+  return blocks;
+}
+
+void hypot_on_device(const float* a, const float* b, float* c, int n) {
+  // TODO(student): launch hypot_stride on occupancy_grid_blocks(kHypotThreadsPerBlock)
+  // blocks of kHypotThreadsPerBlock threads, then CUDA_CHECK_LAUNCH(). The grid does not
+  // depend on n: the loop covers whatever the grid does not.
+  const int blocks = occupancy_grid_blocks(kHypotThreadsPerBlock);
+  hypot_stride<<<blocks, kHypotThreadsPerBlock>>>(a, b, c, n);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
