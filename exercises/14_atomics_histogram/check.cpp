@@ -1,0 +1,366 @@
+// Exercise 14 - the check. Runs the student's program case by case and compares the
+// counts it reports with exact counts computed here, on the CPU, by the bin rule of
+// histogram.hpp; times the privatised histogram against the global-atomic one on the
+// same skewed input in the same run. Contains no student code.
+//
+//   make check-14                          (students)
+//   build/.../check_14 --program PROGRAM   (instructors; --help lists the options)
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+// ---------------------------------------------------------------------------
+// The reference: histogram.hpp's rule, in the same float operations, so that it agrees
+// with a correct student to the count on every input. (On the check's own inputs, the
+// uniform, skewed and edge values, those float operations are exact, so the rule also
+// agrees with floor((v - lo) * bins / (hi - lo)) computed without rounding.)
+// ---------------------------------------------------------------------------
+int reference_bin(float v, float lo, float hi, int bins) {
+  if (!(v >= lo && v < hi)) return -1;
+  const float scale = static_cast<float>(bins) / (hi - lo);
+  const int bin = static_cast<int>((v - lo) * scale);
+  return bin < bins ? bin : bins - 1;
+}
+
+struct Histogram {
+  std::string input;  // "lab", "uniform", "skewed", "edges0", "edges1"
+  int n = 0;
+  float lo = 0.0f, hi = 0.0f;
+  int bins = 0;
+};
+
+std::vector<std::int32_t> reference_counts(const Histogram& h, std::uint64_t seed) {
+  std::vector<float> x;
+  histogram::make_input(h.input, h.n, h.lo, h.hi, h.bins, seed, x);
+  std::vector<std::int32_t> counts(static_cast<std::size_t>(h.bins), 0);
+  for (const float v : x) {
+    const int bin = reference_bin(v, h.lo, h.hi, h.bins);
+    if (bin >= 0) ++counts[bin];
+  }
+  return counts;
+}
+
+Params histogram_params(const Histogram& h, int blocks = 0, int threads = 0) {
+  Params params = {{"input", h.input},
+                   {"n", std::to_string(h.n)},
+                   {"lo", course::format_number(h.lo)},
+                   {"hi", course::format_number(h.hi)},
+                   {"bins", std::to_string(h.bins)}};
+  if (blocks > 0) {
+    params.push_back({"blocks", std::to_string(blocks)});
+    params.push_back({"threads", std::to_string(threads)});
+  }
+  return params;
+}
+
+std::string describe(const Histogram& h) {
+  return std::to_string(h.bins) + " bins over [" + course::format_number(h.lo) + ", " +
+         course::format_number(h.hi) + "), " + h.input + " input";
+}
+
+// The lab's data and range.
+Histogram lab_histogram() { return {"lab", kLabElements, kLabLo, kLabHi, kLabBins}; }
+Histogram edge_histogram(int set) {
+  const histogram::EdgeSet& e = histogram::kEdgeSets[set];
+  return {set == 0 ? "edges0" : "edges1", 0, e.lo, e.hi, e.bins};
+}
+// The uniform and skewed cases' range: a power of two wide.
+constexpr float kLo = -8.0f;
+constexpr float kHi = 8.0f;
+
+// ---------------------------------------------------------------------------
+// Hints
+// ---------------------------------------------------------------------------
+const std::string kRaceHint =
+    "counts too low: updates were lost. Several threads increment the same bin at once: use "
+    "atomicAdd, never `counts[bin] += 1` (read, add and write are three steps).";
+const std::string kSyncHint =
+    "shared memory: __syncthreads() after zeroing the block's bins (before any thread counts) "
+    "and again after counting (before the block merges its bins into counts).";
+const std::string kZeroHint =
+    "counts too high: the block's shared bins must be set to 0 before counting (shared "
+    "memory starts with whatever the last kernel left there).";
+const std::string kRangeHint =
+    "values outside [lo, hi), infinities and NaN must not be counted: test "
+    "`v >= lo && v < hi` (false for NaN) before computing the bin.";
+const std::string kUpperEdgeHint =
+    "the upper edge: hi itself is out of range, and a value just below hi is in the last bin "
+    "(lower the bin to bins - 1 when (v - lo) * scale rounds up to bins).";
+const std::string kStrideHint =
+    "some values were not counted: with a grid smaller than n, each thread must loop, "
+    "i += gridDim.x * blockDim.x, while i < n (a grid-stride loop).";
+
+// Says what kind of wrong the counts are: every hint that fits.
+void hint_for_counts(CaseContext& c, const Histogram& h, const std::vector<std::int32_t>& got,
+                     const std::vector<std::int32_t>& expected, bool is_shared) {
+  std::int64_t total_got = 0, total_expected = 0;
+  bool any_unwritten = false;
+  for (std::size_t b = 0; b < got.size(); ++b) {
+    if (course::is_poison(got[b])) {
+      any_unwritten = true;
+      continue;
+    }
+    total_got += got[b];
+    total_expected += expected[b];
+  }
+  if (any_unwritten) {
+    c.hint("set counts to 0 (cudaMemset of bins * sizeof(int) bytes) before the launch: the "
+           "kernels only add to it.");
+    return;
+  }
+  const bool edges = h.input == "edges0" || h.input == "edges1";
+  if (edges) {
+    const std::size_t last = got.size() - 1;
+    if (got[last] != expected[last]) c.hint(kUpperEdgeHint);
+    c.hint(kRangeHint);
+  }
+  if (total_got > total_expected) {
+    // Extra counts: garbage in unzeroed shared bins, or values that have no bin.
+    if (is_shared) c.hint(kZeroHint);
+    c.hint(kRangeHint);
+  } else if (total_got < total_expected) {
+    c.hint(kRaceHint);
+    if (is_shared) c.hint(kSyncHint);
+    c.hint(kStrideHint);
+  }
+  if (h.input == "uniform" && total_got == total_expected) c.hint(kUpperEdgeHint);
+}
+
+bool expect_counts(CaseContext& c, const Run& run, const std::string& record, const Histogram& h,
+                   bool is_shared) {
+  const std::vector<std::int32_t> expected = reference_counts(h, c.seed());
+  if (c.expect_array<std::int32_t>(run, record, expected, course::kExact)) return true;
+  const auto found = run.results.records.find(record);
+  if (found != run.results.records.end() && found->second.count == expected.size() &&
+      found->second.type == course::check::ValueType::i32) {
+    hint_for_counts(c, h, found->second.values<std::int32_t>(), expected, is_shared);
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// The cases
+// ---------------------------------------------------------------------------
+// The lab's data, then both edge sets: the bin rule on its own, on the host.
+void check_cpu(CaseContext& c) {
+  for (const Histogram& h : {lab_histogram(), edge_histogram(0), edge_histogram(1)}) {
+    const bool edges = h.input != "lab";
+    const Run run = c.run_case("cpu", histogram_params(h));
+    if (!c.finished(run)) {
+      if (edges) {
+        c.hint(kRangeHint);
+        c.hint(kUpperEdgeHint);
+      }
+      return;
+    }
+    if (!c.expect_host_guard_untouched(
+            run, "counts", "histogram_cpu",
+            edges ? kUpperEdgeHint : "counts has bins elements: indices 0 to bins - 1.")) {
+      return;
+    }
+    if (!expect_counts(c, run, "counts", h, false)) {
+      c.note("(histogram_cpu, " + describe(h) + ")");
+      c.hint("histogram_cpu sets every count to 0 first, then adds 1 to counts[bin_of(x[i], "
+             "lo, hi, bins)] for each value whose bin is not -1.");
+      return;
+    }
+  }
+}
+
+void check_counter(CaseContext& c, int blocks, int threads) {
+  const Run run = c.run_case("counter", {{"blocks", std::to_string(blocks)},
+                                         {"threads", std::to_string(threads)}});
+  if (!c.finished(run)) return;
+  const std::vector<std::int32_t> expected = {blocks * threads};
+  if (!c.expect_array<std::int32_t>(run, "counter", expected, course::kExact)) {
+    c.note("(count_threads_atomic<<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
+           ">>> on a counter set to 0)");
+    c.hint("each thread must add 1 with atomicAdd(counter, 1): `*counter += 1` loses updates.");
+  }
+}
+
+// One launch of the student's global or shared histogram on the given grid.
+void check_gpu(CaseContext& c, const std::string& method, const Histogram& h, int blocks,
+               int threads) {
+  const Run run = c.run_case(method, histogram_params(h, blocks, threads));
+  if (!c.finished(run)) {
+    // An atomic out of bounds on these inputs comes from a value that has no bin.
+    if (h.input == "edges0" || h.input == "edges1") {
+      c.hint(kRangeHint);
+      c.hint(kUpperEdgeHint);
+    }
+    return;
+  }
+  if (!c.expect_kernel_launched(run)) return;
+  if (!expect_counts(c, run, "counts", h, method == "shared")) {
+    c.note("(histogram_" + method + "_on_device, " + describe(h) + ", n = " +
+           std::to_string(h.n) + ", " + std::to_string(blocks) + " x " + std::to_string(threads) +
+           " threads)");
+  }
+}
+
+void check_gpu_edges(CaseContext& c, const std::string& method) {
+  for (int set = 0; set < static_cast<int>(std::size(histogram::kEdgeSets)) && c.passed(); ++set) {
+    check_gpu(c, method, edge_histogram(set), kLabBlocks, kLabThreadsPerBlock);
+  }
+}
+
+// A size, a bin count, a grid and an input drawn from the seed, for both kernels.
+constexpr int kHiddenMaxElements = 3000000;
+// Odd parts below 2^7 keep the uniform input's arithmetic exact (workload.hpp).
+constexpr int kHiddenBins[] = {1, 2, 7, 10, 64, 100, 127, 1000, 4096};
+constexpr int kHiddenBlockSizes[] = {32, 64, 128, 256, 512, 1024};
+constexpr int kHiddenMaxBlocks = 1000;
+constexpr std::uint64_t kHiddenShapeSalt = 14;
+
+void check_hidden(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
+  Histogram h;
+  h.input = rng.uniform_int(0, 3) == 0 ? "skewed" : "uniform";
+  h.n = static_cast<int>(rng.uniform_int(1, kHiddenMaxElements));
+  h.lo = static_cast<float>(rng.uniform_int(-64, 64));
+  h.hi = h.lo + static_cast<float>(1 << rng.uniform_int(0, 7));
+  h.bins = kHiddenBins[rng.uniform_int(0, static_cast<int>(std::size(kHiddenBins)) - 1)];
+  const int blocks = static_cast<int>(rng.uniform_int(1, kHiddenMaxBlocks));
+  const int threads =
+      kHiddenBlockSizes[rng.uniform_int(0, static_cast<int>(std::size(kHiddenBlockSizes)) - 1)];
+  check_gpu(c, "global", h, blocks, threads);
+  if (c.passed()) check_gpu(c, "shared", h, blocks, threads);
+}
+
+// The speed case: every value in one bin, the global kernel's worst case.
+constexpr int kSpeedElements = 1 << 22;
+constexpr int kSanitizerSpeedElements = 1 << 16;
+constexpr int kSpeedBins = 256;
+constexpr int kSpeedBlocks = 1024;
+constexpr int kSpeedThreads = 256;
+constexpr int kSpeedRepetitions = 10;
+constexpr int kSanitizerSpeedRepetitions = 1;
+// With every value in one bin, the global kernel's 4M atomics on one address are served
+// one after the other by the L2 slice that holds it; the privatised kernel spreads them
+// over the multiprocessors' shared memories and sends 1024 to global memory.
+// Measured on an H100 and an H200 the ratio is in the hundreds; 10x is a wide margin.
+constexpr double kRequiredSpeedup = 10.0;
+
+void check_speed(CaseContext& c) {
+  const bool sanitized = c.under_sanitizer();
+  const Histogram h{"skewed", sanitized ? kSanitizerSpeedElements : kSpeedElements, kLo, kHi,
+                    kSpeedBins};
+  Params params = histogram_params(h, kSpeedBlocks, kSpeedThreads);
+  params.push_back({"repetitions",
+                    std::to_string(sanitized ? kSanitizerSpeedRepetitions : kSpeedRepetitions)});
+  const Run run = c.run_case("speed", params);
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  if (!expect_counts(c, run, "global_counts", h, false) ||
+      !expect_counts(c, run, "shared_counts", h, true)) {
+    return;
+  }
+  double global_ms = 0.0, shared_ms = 0.0;
+  if (!c.read_value(run, "global_ms", global_ms) || !c.read_value(run, "shared_ms", shared_ms)) {
+    return;
+  }
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  const std::string figures = "on " + std::to_string(h.n) + " values all in one bin, the "
+                              "global-atomic histogram took " + course::format_number(global_ms) +
+                              " ms and the privatised one " + course::format_number(shared_ms) +
+                              " ms";
+  if (!(global_ms > 0.0) || !(shared_ms > 0.0)) {
+    c.fail("the times measured are not positive (" + figures + ")");
+  } else if (global_ms < kRequiredSpeedup * shared_ms) {
+    c.fail(figures + ": " + course::format_number(global_ms / shared_ms) +
+           " times faster, less than the " + course::format_number(kRequiredSpeedup) +
+           " required");
+    c.hint("histogram_shared must count into the block's shared bins (atomicAdd on "
+           "block_counts[bin]) and touch global memory only in the merge, once per non-zero bin.");
+  } else {
+    c.note(figures + " (" + course::format_number(global_ms / shared_ms) + " times faster)");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Histogram lab = lab_histogram();
+  course::check::Exercise exercise{
+      "14",
+      "atomics_histogram",
+      {
+          course::check::host_only({"cpu_histogram_lab_and_edges", 2, check_cpu}),
+          {"counter_lab_64x64", 1,
+           [](CaseContext& c) { check_counter(c, kLabCounterBlocks, kLabCounterThreads); }},
+          {"counter_1000x1024", 1, [](CaseContext& c) { check_counter(c, 1000, 1024); }},
+          {"global_lab_128x64", 2,
+           [lab](CaseContext& c) { check_gpu(c, "global", lab, kLabBlocks, kLabThreadsPerBlock); }},
+          {"global_n_zero", 1,
+           [](CaseContext& c) {
+             check_gpu(c, "global", {"uniform", 0, kLo, kHi, 10}, kLabBlocks, kLabThreadsPerBlock);
+           }},
+          {"global_n_one", 1,
+           [](CaseContext& c) {
+             check_gpu(c, "global", {"skewed", 1, kLo, kHi, 10}, kLabBlocks, kLabThreadsPerBlock);
+           }},
+          {"global_uniform_1000003", 2,
+           [](CaseContext& c) {
+             check_gpu(c, "global", {"uniform", 1000003, kLo, kHi, 256}, kLabBlocks,
+                       kLabThreadsPerBlock);
+           }},
+          {"global_skewed_one_bin", 2,
+           [](CaseContext& c) {
+             check_gpu(c, "global", {"skewed", (1 << 20) + 5, kLo, kHi, kMaxBins}, kLabBlocks,
+                       kLabThreadsPerBlock);
+           }},
+          {"global_single_bin", 1,
+           [](CaseContext& c) {
+             check_gpu(c, "global", {"uniform", 54321, kLo, kHi, 1}, kLabBlocks,
+                       kLabThreadsPerBlock);
+           }},
+          {"global_edges_and_out_of_range", 2,
+           [](CaseContext& c) { check_gpu_edges(c, "global"); }},
+          {"shared_lab_128x64", 2,
+           [lab](CaseContext& c) { check_gpu(c, "shared", lab, kLabBlocks, kLabThreadsPerBlock); }},
+          {"shared_n_zero_and_one", 1,
+           [](CaseContext& c) {
+             check_gpu(c, "shared", {"uniform", 0, kLo, kHi, 10}, kLabBlocks, kLabThreadsPerBlock);
+             if (c.passed()) {
+               check_gpu(c, "shared", {"skewed", 1, kLo, kHi, 10}, kLabBlocks,
+                         kLabThreadsPerBlock);
+             }
+           }},
+          {"shared_uniform_4096_bins", 2,
+           [](CaseContext& c) {
+             check_gpu(c, "shared", {"uniform", 2000003, kLo, kHi, kMaxBins}, kLabBlocks, 256);
+           }},
+          {"shared_skewed_one_bin", 2,
+           [](CaseContext& c) {
+             check_gpu(c, "shared", {"skewed", (1 << 22) + 1, kLo, kHi, 256}, kLabBlocks, 256);
+           }},
+          {"shared_single_bin", 1,
+           [](CaseContext& c) {
+             check_gpu(c, "shared", {"uniform", 54321, kLo, kHi, 1}, kLabBlocks,
+                       kLabThreadsPerBlock);
+           }},
+          {"shared_edges_and_out_of_range", 2,
+           [](CaseContext& c) { check_gpu_edges(c, "shared"); }},
+          {"shared_one_warp_grid", 1,
+           [](CaseContext& c) {
+             check_gpu(c, "shared", {"uniform", 100003, kLo, kHi, 100}, 1, 32);
+           }},
+          {"hidden_seeded", 2, check_hidden, course::check::kHiddenCase},
+          {"privatised_10x_faster_on_skewed", 2, check_speed},
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}

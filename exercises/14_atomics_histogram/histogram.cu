@@ -1,0 +1,86 @@
+// Exercise 14 - atomics and the histogram: a counter that every thread increments, the
+// bin rule, the lab's CPU histogram, a GPU histogram with one global atomicAdd per
+// element, and one that counts in a private histogram per block in shared memory and
+// merges it into the global one at the end.
+//
+// When threads update the same memory, a plain `+= 1` loses updates: read, add and write
+// are three steps, and another thread can write between them. atomicAdd makes them one.
+// But atomics on one address are served one at a time: a histogram of skewed data, all
+// in one bin, turns the whole GPU into a queue on one counter. Counting first in shared
+// memory, per block, shortens that queue by the number of elements per block.
+//
+// Build and run:  make 14 && make run-14
+// Check:          make check-14   (statement: exercises/14_atomics_histogram/README.md)
+#include "course/errors.hpp"
+#include "histogram.hpp"
+
+// ---------------------------------------------------------------------------
+// The counter
+// ---------------------------------------------------------------------------
+__global__ void count_threads_atomic(int* counter) {
+  // TODO(student): add 1 to *counter so that no update is lost (atomicAdd).
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// The bin rule, for the CPU and the GPU
+// ---------------------------------------------------------------------------
+__host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
+  // TODO(student): return -1 unless lo <= v < hi (NaN must fail the test); otherwise
+  // (int)((v - lo) * scale) with float scale = bins / (hi - lo), lowered to bins - 1 if
+  // it came out as bins (histogram.hpp says why).
+  return -1;
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// CPU reference: the lab's cpu_histogram
+// ---------------------------------------------------------------------------
+void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int bins) {
+  // TODO(student): set the bins counts to 0, then add 1 to counts[bin_of(x[i], ...)] for
+  // every x[i] that is counted.
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Kernels
+// ---------------------------------------------------------------------------
+__global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts,
+                                 int bins) {
+  // TODO(student): a grid-stride loop over x; for each counted value, atomicAdd 1 to
+  // its bin in counts.
+  // END TODO(student)
+}
+
+__global__ void histogram_shared(const float* x, int n, float lo, float hi, int* counts,
+                                 int bins) {
+  // The block's private histogram: bins ints of dynamic shared memory (the launch's
+  // third parameter sets its size).
+  extern __shared__ int block_counts[];
+  // TODO(student):
+  //   1. the block's threads zero block_counts[0 .. bins) together (each thread a few
+  //      bins, stepping by blockDim.x), then wait for each other (__syncthreads());
+  //   2. a grid-stride loop over x, atomicAdd 1 to block_counts[bin] for each counted
+  //      value (shared-memory atomics: fast, and only this block's threads compete);
+  //   3. wait until every thread of the block has counted (__syncthreads()), then the
+  //      threads add the block's bins to counts together, one global atomicAdd per
+  //      non-zero bin.
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Launchers
+// ---------------------------------------------------------------------------
+void histogram_global_on_device(const float* x, int n, float lo, float hi, int* counts, int bins,
+                                int blocks, int threads) {
+  // TODO(student): cudaMemset counts to 0 (bins ints), launch histogram_global on
+  // blocks x threads, CUDA_CHECK_LAUNCH().
+  // END TODO(student)
+}
+
+void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* counts, int bins,
+                                int blocks, int threads) {
+  // TODO(student): the same with histogram_shared and bins * sizeof(int) bytes of
+  // dynamic shared memory: kernel<<<blocks, threads, shared_bytes>>>(...).
+  // END TODO(student)
+}

@@ -1,0 +1,121 @@
+// Exercise 14: what the student's program and its check must agree on - the lab's
+// sizes and launch configurations, and the inputs of every run, drawn from a seed.
+//
+// This header is plain C++ so that the check (compiled without nvcc) can include it;
+// histogram.hpp includes it for the student's code.
+//
+// Used by:  make 14 && make run-14 (the program), make check-14 (the check)
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "course/data.hpp"
+
+// The lab's counter: 64 blocks of 64 threads, each adding 1.
+inline constexpr int kLabCounterBlocks = 64;
+inline constexpr int kLabCounterThreads = 64;
+
+// The lab's histogram: 10000 values from a standard normal distribution, 10 bins over
+// [-4, 4), launched on 128 blocks of 64 threads.
+inline constexpr int kLabElements = 10000;
+inline constexpr float kLabLo = -4.0f;
+inline constexpr float kLabHi = 4.0f;
+inline constexpr int kLabBins = 10;
+inline constexpr int kLabBlocks = 128;
+inline constexpr int kLabThreadsPerBlock = 64;
+
+// The most bins a histogram may have: 4096 ints are 16 KiB of shared memory per block,
+// well within the 48 KiB a block gets without asking.
+inline constexpr int kMaxBins = 4096;
+
+namespace histogram {
+
+// The lab's data.
+inline std::vector<float> make_lab_input(int n, std::uint64_t seed) {
+  return course::random_normal_floats(static_cast<std::size_t>(n), 0.0, 1.0, seed);
+}
+
+// Values on a grid of step (hi - lo) / 2^16, from (hi - lo) / 16 below lo to as much
+// above hi: about one value in nine is out of range. With hi - lo a power of two and a
+// bin count whose odd part is below 2^7, (v - lo) * (bins / (hi - lo)) is then exact in
+// float, so that every correct formula puts every value in the same bin.
+inline constexpr int kGridBits = 16;
+inline constexpr int kOutsideSteps = 1 << (kGridBits - 4);
+
+inline std::vector<float> make_uniform_input(int n, float lo, float hi, std::uint64_t seed) {
+  course::Rng rng(seed);
+  const double step = (static_cast<double>(hi) - lo) / (1 << kGridBits);
+  std::vector<float> values(static_cast<std::size_t>(n));
+  for (auto& v : values) {
+    const std::int64_t k = rng.uniform_int(-kOutsideSteps, (1 << kGridBits) + kOutsideSteps - 1);
+    v = static_cast<float>(lo + step * static_cast<double>(k));
+  }
+  return values;
+}
+
+// Every value in the middle of one bin: the worst case for atomics, all on one counter.
+inline std::vector<float> make_skewed_input(int n, float lo, float hi, int bins, int bin) {
+  const double width = (static_cast<double>(hi) - lo) / bins;
+  return std::vector<float>(static_cast<std::size_t>(n),
+                            static_cast<float>(lo + width * (bin + 0.5)));
+}
+
+// The bin the skewed inputs fill: a third of the way up, neither the first nor the last.
+inline int skewed_bin(int bins) { return bins / 3; }
+
+// Values on and around the bin edges, for two ranges:
+//   set 0: [0, 1024), 1024 bins of width 1: every edge j, the float just below it (in
+//          bin j - 1: exact, since v - 0 needs no rounding), 1024 itself (out of range);
+//   set 1: [-1, 1), 16 bins: every edge, the float just below 1 (for which
+//          (v - lo) * scale rounds up to exactly 16 = bins: the last bin, by the clamp).
+// Both add values far outside, infinities and NaN, none of which may be counted, and
+// -0.0, which equals 0 and is counted like it. The list is repeated, so that it is longer
+// than a block.
+struct EdgeSet {
+  float lo, hi;
+  int bins;
+};
+inline constexpr EdgeSet kEdgeSets[] = {{0.0f, 1024.0f, 1024}, {-1.0f, 1.0f, 16}};
+inline constexpr int kEdgeRepeats = 3;
+
+inline std::vector<float> make_edge_input(int set) {
+  const EdgeSet& e = kEdgeSets[set];
+  const float infinity = std::numeric_limits<float>::infinity();
+  std::vector<float> once;
+  for (int j = 0; j <= e.bins; ++j) {
+    const float edge = static_cast<float>(e.lo + (static_cast<double>(e.hi) - e.lo) * j / e.bins);
+    once.push_back(edge);
+    if (set == 0 || j == 0 || j == e.bins) once.push_back(std::nextafter(edge, -infinity));
+  }
+  for (const float v : {-1e30f, 1e30f, infinity, -infinity,
+                        std::numeric_limits<float>::quiet_NaN(), -0.0f}) {
+    once.push_back(v);
+  }
+  std::vector<float> values;
+  for (int r = 0; r < kEdgeRepeats; ++r) values.insert(values.end(), once.begin(), once.end());
+  return values;
+}
+
+// The input of a check case, by kind: "lab", "uniform", "skewed", "edges0" or "edges1"
+// (n, lo, hi and bins are ignored where the kind fixes them). False for an unknown kind.
+inline bool make_input(const std::string& kind, int n, float lo, float hi, int bins,
+                       std::uint64_t seed, std::vector<float>& values) {
+  if (kind == "lab") {
+    values = make_lab_input(n, seed);
+  } else if (kind == "uniform") {
+    values = make_uniform_input(n, lo, hi, seed);
+  } else if (kind == "skewed") {
+    values = make_skewed_input(n, lo, hi, bins, skewed_bin(bins));
+  } else if (kind == "edges0" || kind == "edges1") {
+    values = make_edge_input(kind == "edges0" ? 0 : 1);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace histogram
