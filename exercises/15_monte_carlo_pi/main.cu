@@ -1,0 +1,264 @@
+// Exercise 15 - the program around the student's functions (instructor-owned).
+//
+// `make run-15` runs the demo: pi estimated from n random points on one CPU core, on
+// every core with OpenMP and on the GPU, each with its estimate, its standard error
+// and its speed in samples per second; the GPU's speed is set against the course's
+// reference kernel, timed in the same run on the same device.
+// The check runs this same program with --course-case to compute its cases
+// (common/course/check/runner.hpp); the reference kernel below gives it the exact
+// count that the student's kernel must reproduce.
+//
+// Build and run:  make 15 && make run-15   (another seed: make run-15 ARGS=7)
+#include <curand_kernel.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "course/bench.hpp"
+#include "course/check/runner.hpp"
+#include "course/device_info.hpp"
+#include "course/errors.hpp"
+#include "course/timers.hpp"
+#include "monte_carlo_pi.hpp"
+#include "workload.hpp"
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Reference kernel: the same samples as count_hits_kernel (monte_carlo_pi.hpp),
+// counted by the course's own code
+// ---------------------------------------------------------------------------
+
+// The course's own quarter-disc test, so that a wrong in_quarter_disc in the
+// student's file cannot make the reference wrong the same way.
+__device__ bool reference_in_quarter_disc(float x, float y) {
+  const double dx = x;
+  const double dy = y;
+  return dx * dx + dy * dy <= 1.0;
+}
+
+// Written differently from what the statement asks of the student (a shared-memory
+// atomic per thread instead of a shuffle reduction): the two agree only if both
+// follow the sampling convention, whatever their reductions.
+__global__ void reference_count_hits_kernel(unsigned long long n, unsigned long long seed,
+                                            unsigned long long* hits) {
+  const unsigned long long thread_id =
+      static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned long long thread_count = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  curandStatePhilox4_32_10_t state;
+  curand_init(seed, thread_id, 0, &state);
+  unsigned long long thread_hits = 0;
+  for (unsigned long long i = thread_id; i < n; i += thread_count) {
+    const float x = curand_uniform(&state);
+    const float y = curand_uniform(&state);
+    if (reference_in_quarter_disc(x, y)) ++thread_hits;
+  }
+  __shared__ unsigned long long block_hits;
+  if (threadIdx.x == 0) block_hits = 0;
+  __syncthreads();
+  if (thread_hits > 0) atomicAdd(&block_hits, thread_hits);
+  __syncthreads();
+  if (threadIdx.x == 0 && block_hits > 0) atomicAdd(hits, block_hits);
+}
+
+// The whole round trip, shaped like count_hits_gpu so that their times compare.
+unsigned long long reference_count_hits(unsigned long long n, unsigned long long seed, int blocks,
+                                        int threads_per_block) {
+  unsigned long long hits = 0;
+  if (n == 0) return hits;
+  unsigned long long* device_hits = nullptr;
+  CUDA_CHECK(cudaMalloc(&device_hits, sizeof hits));
+  CUDA_CHECK(cudaMemset(device_hits, 0, sizeof hits));
+  reference_count_hits_kernel<<<blocks, threads_per_block>>>(n, seed, device_hits);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaMemcpy(&hits, device_hits, sizeof hits, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(device_hits));
+  return hits;
+}
+
+// ---------------------------------------------------------------------------
+// Check cases: compute, report, decide nothing.
+// ---------------------------------------------------------------------------
+
+constexpr int kWarp = 32;
+constexpr int kMaxThreadsPerBlock = 1024;
+
+bool valid_launch(long long blocks, long long threads_per_block) {
+  return blocks >= 1 && threads_per_block >= kWarp && threads_per_block <= kMaxThreadsPerBlock &&
+         threads_per_block % kWarp == 0;
+}
+
+std::int64_t as_record(unsigned long long count) { return static_cast<std::int64_t>(count); }
+
+void run_check_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  if (request.name == "predicate") {
+    std::vector<std::int32_t> inside;
+    for (const monte_carlo_pi::TestPoint& point : monte_carlo_pi::kTestPoints) {
+      inside.push_back(in_quarter_disc(point.x, point.y) ? 1 : 0);
+    }
+    results.put("inside", inside);
+    return;
+  }
+
+  const unsigned long long n = static_cast<unsigned long long>(request.param_int("n"));
+  if (request.name == "cpu") {
+    results.put_value("hits", as_record(count_hits_cpu(n, request.seed)));
+    return;
+  }
+  if (request.name == "cpu_openmp") {
+    const int threads = static_cast<int>(request.param_int("threads"));
+    results.put_value("hits", as_record(count_hits_cpu_openmp(n, request.seed, threads)));
+    return;
+  }
+
+  const long long blocks = request.param_int("blocks");
+  const long long threads_per_block = request.param_int("threads_per_block");
+  if (!valid_launch(blocks, threads_per_block)) {
+    std::fprintf(stderr, "check protocol: invalid launch %lld x %lld\n", blocks,
+                 threads_per_block);
+    std::exit(2);
+  }
+  const int grid = static_cast<int>(blocks);
+  const int block = static_cast<int>(threads_per_block);
+  if (request.name == "reference") {
+    results.put_value("hits", as_record(reference_count_hits(n, request.seed, grid, block)));
+  } else if (request.name == "gpu") {
+    results.put_value("hits", as_record(count_hits_gpu(n, request.seed, grid, block)));
+  } else if (request.name == "gpu_seeds") {
+    // The same seed twice, then another one: a reproducible generator that the seed
+    // actually drives.
+    const unsigned long long other_seed = std::stoull(request.param("other_seed"));
+    results.put_value("hits", as_record(count_hits_gpu(n, request.seed, grid, block)));
+    results.put_value("hits_again", as_record(count_hits_gpu(n, request.seed, grid, block)));
+    results.put_value("hits_other_seed", as_record(count_hits_gpu(n, other_seed, grid, block)));
+  } else {
+    course::check::unknown_case(request);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Demo
+// ---------------------------------------------------------------------------
+
+constexpr unsigned long long kDefaultDemoSeed = 42;
+// The seed notebook's size first (nsamples = 1000000), then as far as each side can
+// go in a fraction of a second.
+constexpr unsigned long long kCpuSerialSizes[] = {1000000ull, 10000000ull};
+constexpr unsigned long long kCpuOpenmpSizes[] = {1000000ull, 10000000ull, 100000000ull};
+// The last size is past 2^32: counters and sample indices must be 64-bit.
+constexpr unsigned long long kGpuSizes[] = {1000000ull, 100000000ull, 1000000000ull,
+                                            5000000011ull};
+constexpr int kCpuRepetitions = 3;
+constexpr int kGpuRepetitions = 5;
+
+void print_header() {
+  std::printf("%-22s %12s %12s %12s %11s %9s %11s %12s\n", "version", "samples", "hits",
+              "estimate", "std error", "|err|/SE", "time ms", "samples/s");
+}
+
+void print_row(const std::string& version, unsigned long long n, unsigned long long hits,
+               double ms) {
+  const double estimate = monte_carlo_pi::pi_estimate(hits, n);
+  const double error = monte_carlo_pi::standard_error(hits, n);
+  const double sigmas = error > 0.0 ? std::fabs(estimate - monte_carlo_pi::kPi) / error : 0.0;
+  std::printf("%-22s %12llu %12llu %12.8f %11.2e %9.2f %11.3f %12.3e\n", version.c_str(), n, hits,
+              estimate, error, sigmas, ms, ms > 0.0 ? static_cast<double>(n) / (ms * 1e-3) : 0.0);
+  std::fflush(stdout);
+}
+
+// Times a counting call: the median of `repetitions` wall-clock times after one untimed
+// call (the first launch of a kernel loads its module; the first OpenMP region starts
+// its threads). Returns the count of the last call.
+template <typename Count>
+unsigned long long timed_count(Count&& count, int repetitions, double& median_ms) {
+  unsigned long long hits = count();
+  median_ms = course::time_host([&] { hits = count(); }, 0, repetitions).median_ms;
+  return hits;
+}
+
+int demo(unsigned long long seed) {
+  course::print_device_banner();
+  const int cpu_threads = omp_get_max_threads();
+  std::printf("\npi ~ 4 hits / n for n points uniform in the unit square; standard error "
+              "4 sqrt(p (1 - p) / n), p = hits / n\n");
+  std::printf("samples/s = n / time of the whole call (GPU: allocation, kernel, copy back); "
+              "seed %llu\n\n", seed);
+  print_header();
+
+  bool consistent = true;
+  for (const unsigned long long n : kCpuSerialSizes) {
+    double ms = 0.0;
+    const unsigned long long hits =
+        timed_count([&] { return count_hits_cpu(n, seed); }, kCpuRepetitions, ms);
+    print_row("CPU, 1 core", n, hits, ms);
+  }
+  for (const unsigned long long n : kCpuOpenmpSizes) {
+    double ms = 0.0;
+    const unsigned long long hits = timed_count(
+        [&] { return count_hits_cpu_openmp(n, seed, cpu_threads); }, kCpuRepetitions, ms);
+    print_row("CPU, OpenMP " + std::to_string(cpu_threads) + " thr", n, hits, ms);
+    // The chunks draw the same samples whoever runs them.
+    if (n == kCpuSerialSizes[0] && hits != count_hits_cpu(n, seed)) {
+      std::printf("  (OpenMP counted %llu hits, the serial loop %llu: the same samples must give "
+                  "the same count)\n", hits, count_hits_cpu(n, seed));
+      consistent = false;
+    }
+  }
+
+  double reference_ms = 0.0, last_gpu_ms = 0.0;
+  unsigned long long last_n = 0;
+  for (const unsigned long long n : kGpuSizes) {
+    double ms = 0.0;
+    const unsigned long long hits = timed_count(
+        [&] { return count_hits_gpu(n, seed, kDefaultBlocks, kDefaultThreadsPerBlock); },
+        kGpuRepetitions, ms);
+    print_row("GPU, cuRAND Philox", n, hits, ms);
+    const unsigned long long reference_hits = timed_count(
+        [&] { return reference_count_hits(n, seed, kDefaultBlocks, kDefaultThreadsPerBlock); },
+        kGpuRepetitions, reference_ms);
+    if (hits != reference_hits) {
+      std::printf("  (the course's reference kernel counts %llu hits for the same samples)\n",
+                  reference_hits);
+      consistent = false;
+    }
+    last_gpu_ms = ms;
+    last_n = n;
+  }
+  print_row("GPU, course reference", last_n,
+            reference_count_hits(last_n, seed, kDefaultBlocks, kDefaultThreadsPerBlock),
+            reference_ms);
+  if (last_gpu_ms > 0.0) {
+    std::printf("\nn = %llu: your GPU count runs at %.0f%% of the reference kernel's speed "
+                "(reference time / your time, both whole calls, %d x %d threads)\n",
+                last_n, 100.0 * reference_ms / last_gpu_ms, kDefaultBlocks,
+                kDefaultThreadsPerBlock);
+  }
+  std::printf("(`make check-15` compares exact counts with the reference for many n and "
+              "launches)\n");
+  return consistent ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (auto request = course::check::parse_case_request(argc, argv)) {
+    return course::check::run_case(*request, run_check_case);
+  }
+  unsigned long long seed = kDefaultDemoSeed;
+  if (argc > 1) {
+    char* end = nullptr;
+    seed = std::strtoull(argv[1], &end, 10);
+    if (argc > 2 || *end != '\0' || argv[1][0] == '-' || argv[1][0] == '\0') {
+      std::fprintf(stderr, "usage: %s [seed, a non-negative integer; default %llu]\n", argv[0],
+                   kDefaultDemoSeed);
+      return 2;
+    }
+  }
+  return demo(seed);
+}

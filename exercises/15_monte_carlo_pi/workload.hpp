@@ -1,0 +1,88 @@
+// Exercise 15: what the student's program and its check must agree on - how the CPU
+// versions draw their samples, the points that test the quarter-disc predicate, and
+// the estimate of pi with its standard error.
+//
+// This header is plain C++ so that the check (compiled without nvcc) can include it;
+// monte_carlo_pi.hpp includes it for the student's code.
+//
+// Used by:  make 15 && make run-15 (the program), make check-15 (the check)
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "course/data.hpp"
+
+namespace monte_carlo_pi {
+
+inline constexpr double kPi = 3.14159265358979323846;
+
+// ---------------------------------------------------------------------------
+// The CPU's samples
+// ---------------------------------------------------------------------------
+
+// The CPU versions cut the n samples into chunks of this many: chunk c holds samples
+// c * kCpuChunkSamples up to (c + 1) * kCpuChunkSamples - 1 (the last one may be
+// shorter) and draws them from its own generator, chunk_generator(seed, c). The draw
+// therefore does not depend on how many threads share the chunks out: the serial loop
+// and the OpenMP loop, with any number of threads, count exactly the same hits.
+inline constexpr std::uint64_t kCpuChunkSamples = std::uint64_t{1} << 16;
+
+// The generator of chunk `chunk` (course::Rng is SplitMix64, course/data.hpp). Each
+// sample draws x, then y, both with rng.uniform(0.0f, 1.0f).
+inline course::Rng chunk_generator(std::uint64_t seed, std::uint64_t chunk) {
+  return course::Rng(course::derive_seed(seed, chunk));
+}
+
+// ---------------------------------------------------------------------------
+// Points that test in_quarter_disc(x, y)
+// ---------------------------------------------------------------------------
+
+struct TestPoint {
+  float x;
+  float y;
+};
+
+// The check asks the student's predicate about these points and compares with its own
+// answer. The first one is a corner curand_uniform can return (it returns values in
+// (0, 1], and 2^-33 is its smallest): x^2 + y^2 = 1 + 2^-66 rounds to exactly 1.0, so
+// it is inside with "<= 1" and outside with "< 1". The next two lie within a few float
+// ulp outside the circle: their x^2 + y^2 rounds to 1.0f in float arithmetic, fused or
+// not, but is above 1 in double, where it is computed exactly before one rounding.
+inline constexpr TestPoint kTestPoints[] = {
+    {1.0f, 0x1p-33f},                  // x^2 + y^2 rounds to exactly 1: inside
+    {0x1.333336p-1f, 0x1.999998p-1f},  // 0.60000008, 0.79999995: 1 + 2.4e-8, outside
+    {0x1.333338p-1f, 0x1.999996p-1f},  // 0.60000014, 0.79999989: 1 + 3.2e-14, outside
+    {0x1.6a09e6p-1f, 0x1.6a09e6p-1f},  // 0.70710677 twice: 1 - 3e-8, inside
+    {0x1p-33f, 0x1p-33f},              // the smallest point curand_uniform draws: inside
+    {1.0f, 1.0f},                      // the far corner: outside
+    {0.5f, 0.5f},                      // plainly inside
+    {0.25f, 1.0f},                     // on the edge of the square, outside the disc
+};
+
+// ---------------------------------------------------------------------------
+// The estimate
+// ---------------------------------------------------------------------------
+
+// A point uniform in the unit square falls in the quarter disc with probability
+// p = pi / 4, so pi ~ 4 hits / n. With no sample there is no estimate: 0 by convention.
+inline double pi_estimate(std::uint64_t hits, std::uint64_t n) {
+  return n == 0 ? 0.0 : 4.0 * static_cast<double>(hits) / static_cast<double>(n);
+}
+
+// The hit count is binomial(n, p): the estimate's standard error is
+// 4 sqrt(p (1 - p) / n), here with the observed p = hits / n (0 when n = 0).
+inline double standard_error(std::uint64_t hits, std::uint64_t n) {
+  if (n == 0) return 0.0;
+  const double p = static_cast<double>(hits) / static_cast<double>(n);
+  return 4.0 * std::sqrt(p * (1.0 - p) / static_cast<double>(n));
+}
+
+// The standard error with the true p = pi / 4: what the check uses to judge an
+// estimate, since a wrong count can make the observed p 0 or 1 and its error 0.
+inline double expected_standard_error(std::uint64_t n) {
+  const double p = kPi / 4.0;
+  return n == 0 ? 0.0 : 4.0 * std::sqrt(p * (1.0 - p) / static_cast<double>(n));
+}
+
+}  // namespace monte_carlo_pi

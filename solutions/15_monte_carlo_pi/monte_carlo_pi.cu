@@ -1,0 +1,177 @@
+// Exercise 15 - Monte Carlo pi: draw points uniformly in the unit square and count
+// those in the quarter disc x^2 + y^2 <= 1; 4 hits / n estimates pi, with a standard
+// error of 4 sqrt(p (1 - p) / n). Counted on one CPU core, on all of them with
+// OpenMP, and on the GPU with cuRAND's device API, one random stream per thread.
+//
+// Random numbers on a GPU must come from independent streams, one per thread, that
+// are reproducible from a seed; the counts of thousands of threads must be summed
+// without a race and without overflowing; and only one number needs to cross the
+// bus. This is the pattern of every Monte Carlo simulation.
+//
+// Build and run:  make 15 && make run-15
+// Check:          make check-15   (statement: exercises/15_monte_carlo_pi/README.md)
+#include <curand_kernel.h>
+
+#include "course/errors.hpp"
+#include "monte_carlo_pi.hpp"
+
+// ---------------------------------------------------------------------------
+// The test of one point, compiled for both sides (__host__ __device__)
+// ---------------------------------------------------------------------------
+__host__ __device__ bool in_quarter_disc(float x, float y) {
+  bool inside = false;
+  // TODO(student): inside = (x^2 + y^2 <= 1), the squares and their sum in double
+  // (convert x and y to double before multiplying). The points on the circle count.
+  const double dx = static_cast<double>(x);
+  const double dy = static_cast<double>(y);
+  inside = dx * dx + dy * dy <= 1.0;
+  // END TODO(student)
+  return inside;
+}
+
+// ---------------------------------------------------------------------------
+// CPU versions: the samples in chunks, each chunk with its own generator
+// ---------------------------------------------------------------------------
+
+// The hits among the samples of chunk `chunk` (the last chunk may be short).
+unsigned long long count_chunk_hits(unsigned long long n, unsigned long long seed,
+                                    unsigned long long chunk) {
+  unsigned long long hits = 0;
+  // TODO(student): the chunk holds the samples chunk * kCpuChunkSamples up to
+  // min(n, (chunk + 1) * kCpuChunkSamples) - 1. Draw each from
+  // course::Rng rng = monte_carlo_pi::chunk_generator(seed, chunk): x = rng.uniform(0.0f,
+  // 1.0f), then y the same way; count it when in_quarter_disc(x, y).
+  const unsigned long long first = chunk * monte_carlo_pi::kCpuChunkSamples;
+  const unsigned long long end =
+      first + monte_carlo_pi::kCpuChunkSamples < n ? first + monte_carlo_pi::kCpuChunkSamples : n;
+  course::Rng rng = monte_carlo_pi::chunk_generator(seed, chunk);
+  for (unsigned long long i = first; i < end; ++i) {
+    const float x = rng.uniform(0.0f, 1.0f);
+    const float y = rng.uniform(0.0f, 1.0f);
+    if (in_quarter_disc(x, y)) ++hits;
+  }
+  // END TODO(student)
+  return hits;
+}
+
+// The number of chunks that cover n samples, rounded up.
+unsigned long long chunk_count(unsigned long long n) {
+  return (n + monte_carlo_pi::kCpuChunkSamples - 1) / monte_carlo_pi::kCpuChunkSamples;
+}
+
+unsigned long long count_hits_cpu(unsigned long long n, unsigned long long seed) {
+  unsigned long long hits = 0;
+  // TODO(student): add up count_chunk_hits over every chunk, one after the other.
+  const unsigned long long chunks = chunk_count(n);
+  for (unsigned long long chunk = 0; chunk < chunks; ++chunk) {
+    hits += count_chunk_hits(n, seed, chunk);
+  }
+  // END TODO(student)
+  return hits;
+}
+
+unsigned long long count_hits_cpu_openmp(unsigned long long n, unsigned long long seed,
+                                         int threads) {
+  unsigned long long hits = 0;
+  // TODO(student): the same sum, the chunks shared out among `threads` OpenMP threads
+  // (the num_threads clause). Every thread adds to hits: make that safe with a
+  // reduction clause, not with a shared counter that every thread updates.
+  const long long chunks = static_cast<long long>(chunk_count(n));
+#pragma omp parallel for num_threads(threads) schedule(dynamic) reduction(+ : hits)
+  for (long long chunk = 0; chunk < chunks; ++chunk) {
+    hits += count_chunk_hits(n, seed, static_cast<unsigned long long>(chunk));
+  }
+  // END TODO(student)
+  return hits;
+}
+
+// ---------------------------------------------------------------------------
+// Kernel: one Philox stream per thread, a grid-stride loop, a block reduction
+// ---------------------------------------------------------------------------
+
+// The sum of `value` over the 32 lanes of the warp, returned to lane 0.
+__device__ unsigned long long warp_sum(unsigned long long value) {
+  // TODO(student): halve the distance at each step (16, 8, 4, 2, 1), adding the value
+  // of the lane that far above: value += __shfl_down_sync(kFullWarp, value, offset),
+  // where the mask kFullWarp = 0xffffffff says that all 32 lanes take part.
+  constexpr unsigned kFullWarp = 0xffffffffu;
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) {
+    value += __shfl_down_sync(kFullWarp, value, offset);
+  }
+  // END TODO(student)
+  return value;
+}
+
+__global__ void count_hits_kernel(unsigned long long n, unsigned long long seed,
+                                  unsigned long long* hits) {
+  // TODO(student): this thread's global id t and the thread count T, both 64-bit;
+  // curand_init(seed, t, 0, &state) on a curandStatePhilox4_32_10_t; then the samples
+  // i = t, t + T, ... while i < n (i 64-bit too: n may exceed 2^32), each drawing
+  // x = curand_uniform(&state), then y, and counting it in a 64-bit
+  // unsigned long long thread_hits = 0 when in_quarter_disc(x, y).
+  unsigned long long thread_hits = 0;
+  const unsigned long long thread_id =
+      static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned long long thread_count = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  curandStatePhilox4_32_10_t state;
+  // Subsequence = the thread's id: 2^66 numbers apart in the seed's stream, so the
+  // threads' numbers never overlap, and the draw depends on the seed and t alone.
+  curand_init(seed, thread_id, 0, &state);
+  for (unsigned long long i = thread_id; i < n; i += thread_count) {
+    const float x = curand_uniform(&state);
+    const float y = curand_uniform(&state);
+    if (in_quarter_disc(x, y)) ++thread_hits;
+  }
+  // END TODO(student)
+
+  // TODO(student): the block's sum, then one atomicAdd(hits, block_sum) per block:
+  //   1. thread_hits = warp_sum(thread_hits); lane 0 of each warp (threadIdx.x % 32 == 0)
+  //      stores it in __shared__ unsigned long long warp_hits[32] (a block holds at most
+  //      1024 / 32 = 32 warps), at index threadIdx.x / 32;
+  //   2. __syncthreads(): every warp's sum must be stored before anyone reads them;
+  //   3. warp 0 loads warp_hits[lane] (0 for lanes past the block's warp count), sums
+  //      them with warp_sum, and its lane 0 adds the total to *hits.
+  // Every thread of the block must reach warp_sum and __syncthreads: no early return.
+  constexpr int kMaxWarpsPerBlock = 32;
+  __shared__ unsigned long long warp_hits[kMaxWarpsPerBlock];
+  const int lane = static_cast<int>(threadIdx.x) % warpSize;
+  const int warp = static_cast<int>(threadIdx.x) / warpSize;
+  thread_hits = warp_sum(thread_hits);
+  if (lane == 0) warp_hits[warp] = thread_hits;
+  __syncthreads();
+  if (warp == 0) {
+    const int warps = static_cast<int>(blockDim.x) / warpSize;
+    unsigned long long block_hits = lane < warps ? warp_hits[lane] : 0;
+    block_hits = warp_sum(block_hits);
+    // One atomic per block, not one per hit: a few thousand updates of one address
+    // instead of billions.
+    if (lane == 0) atomicAdd(hits, block_hits);
+  }
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Launcher: one counter on the device, one number back
+// ---------------------------------------------------------------------------
+unsigned long long count_hits_gpu(unsigned long long n, unsigned long long seed, int blocks,
+                                  int threads_per_block) {
+  unsigned long long hits = 0;
+  // TODO(student):
+  //   1. when n == 0, return 0 at once (no sample, no hit);
+  //   2. allocate one unsigned long long on the device and set it to 0 (cudaMemset):
+  //      cudaMalloc does not clear memory;
+  //   3. launch count_hits_kernel on `blocks` blocks of `threads_per_block` threads,
+  //      then CUDA_CHECK_LAUNCH();
+  //   4. copy the counter back into hits and free it.
+  // Wrap every CUDA call in CUDA_CHECK(...).
+  if (n == 0) return hits;
+  unsigned long long* device_hits = nullptr;
+  CUDA_CHECK(cudaMalloc(&device_hits, sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMemset(device_hits, 0, sizeof(unsigned long long)));
+  count_hits_kernel<<<blocks, threads_per_block>>>(n, seed, device_hits);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaMemcpy(&hits, device_hits, sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(device_hits));
+  // END TODO(student)
+  return hits;
+}
