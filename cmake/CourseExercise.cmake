@@ -13,6 +13,8 @@
 #     EXCLUSIVE_GPU                      # its checks time kernels: never share the GPU
 #     MEMCHECK_POINTS 2                  # graded: compute-sanitizer memcheck finds nothing
 #     HOST_CASES                         # some cases need no GPU (host_only() in the check)
+#     RACECHECK                          # shared memory and barriers are taught: the solution
+#                                        # must be clean under compute-sanitizer racecheck
 #     C_SOURCES caller.c                 # instructor-owned C files, compiled as C (the
 #                                        # exercise's CMakeLists says enable_language(C))
 #                                        # and linked into every variant's program
@@ -26,7 +28,9 @@
 #                    NN_name.mutant.<m> (each must fail with its hint); with HOST_CASES
 #                    also NN_name.solution.host, NN_name.skeleton.host and
 #                    NN_name.mutant.<m>.host for mutants marked "host: yes": the CPU
-#                    side, proved on machines without a GPU (CI)
+#                    side, proved on machines without a GPU (CI); with RACECHECK also
+#                    NN_name.solution.racecheck and NN_name.mutant.<m>.racecheck for
+#                    mutants marked "racecheck: yes"
 #   student mode:    NN_name.student (the student's own files, graded)
 # Labels: exercise=NN, variant=..., aspect=..., gpu, points=P.
 
@@ -66,7 +70,7 @@ function(_course_link_libraries target)
 endfunction()
 
 function(course_exercise)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "EXCLUSIVE_GPU;HOST_CASES;SHARED_LIBRARY" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "EXCLUSIVE_GPU;HOST_CASES;SHARED_LIBRARY;RACECHECK" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
                         "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
@@ -204,6 +208,12 @@ function(course_exercise)
   _course_variant_program(ex${EX_NUMBER}_skeleton ${student_sources})
   _course_add_check_test(${id}.skeleton ex${EX_NUMBER}_skeleton skeleton correctness
                          ARGS --expect fail --expect-clean --expect-score ${EX_SKELETON_SCORE})
+  if(EX_RACECHECK)
+    _course_add_check_test(${id}.solution.racecheck ex${EX_NUMBER}_solution solution racecheck
+                           ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"
+                                --sanitizer-tool racecheck
+                           TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
+  endif()
   if(EX_HOST_CASES)
     _course_add_check_test(${id}.solution.host ex${EX_NUMBER}_solution solution host HOST
                            ARGS --host-only --expect pass)
@@ -248,6 +258,16 @@ function(course_exercise)
     _course_variant_program(ex${EX_NUMBER}_mutant_${mutant} ${mutant_sources})
     _course_add_check_test(${id}.mutant.${mutant} ex${EX_NUMBER}_mutant_${mutant} mutant correctness
                            ARGS ${expectations} LABELS "mutant=${mutant}" DISPLAY mutant.${mutant})
+    if(M_RACECHECK)
+      if(NOT EX_RACECHECK)
+        message(FATAL_ERROR "${mutant_file}: 'racecheck:' needs RACECHECK in course_exercise(${id})")
+      endif()
+      _course_add_check_test(${id}.mutant.${mutant}.racecheck ex${EX_NUMBER}_mutant_${mutant} mutant racecheck
+                             ARGS --expect fail --expect-hint "compute-sanitizer racecheck found"
+                                  --sanitizer "${COURSE_COMPUTE_SANITIZER}" --sanitizer-tool racecheck
+                             LABELS "mutant=${mutant}" DISPLAY mutant.${mutant}.racecheck
+                             TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
+    endif()
     if(M_HOST)
       if(NOT EX_HOST_CASES)
         message(FATAL_ERROR "${mutant_file}: 'host: yes' needs HOST_CASES in course_exercise(${id})")

@@ -7,6 +7,8 @@
 #   expect-score: 0          (optional: the exact score the check must give)
 #   host: yes                (optional: a CPU-side mistake, caught by the cases that
 #                             need no GPU too, so it is also proved without a GPU)
+#   racecheck: yes           (optional: a shared-memory race that compute-sanitizer
+#                             racecheck must also report)
 #   @@ find
 #   <lines copied exactly from the solution>
 #   @@ replace
@@ -39,6 +41,10 @@ function(course_read_mutant mutant_file prefix)
   set(${prefix}_HOST FALSE PARENT_SCOPE)
   if(spec MATCHES "(^|\n)host: yes")
     set(${prefix}_HOST TRUE PARENT_SCOPE)
+  endif()
+  set(${prefix}_RACECHECK FALSE PARENT_SCOPE)
+  if(spec MATCHES "(^|\n)racecheck: yes")
+    set(${prefix}_RACECHECK TRUE PARENT_SCOPE)
   endif()
   set(${prefix}_SPEC "${spec}" PARENT_SCOPE)
 endfunction()

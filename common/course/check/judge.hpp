@@ -384,9 +384,14 @@ class CaseContext {
 
   std::vector<std::string> sanitizer_prefix() const {
     if (!options_.sanitizer_requested) return {};
-    return {options_.sanitizer, "--tool", "memcheck", "--leak-check", "full",
-            "--report-api-errors", "no", "--error-exitcode", std::to_string(kSanitizerErrorExit),
-            "--print-limit", "20"};
+    std::vector<std::string> prefix = {options_.sanitizer, "--tool", options_.sanitizer_tool};
+    // Leaks are memcheck's alone; racecheck and synccheck watch shared memory and barriers.
+    if (options_.sanitizer_tool == "memcheck") {
+      prefix.insert(prefix.end(), {"--leak-check", "full", "--report-api-errors", "no"});
+    }
+    prefix.insert(prefix.end(),
+                  {"--error-exitcode", std::to_string(kSanitizerErrorExit), "--print-limit", "20"});
+    return prefix;
   }
 
   // Runs under compute-sanitizer are this much slower, whatever scale was asked for.
@@ -426,9 +431,16 @@ class CaseContext {
     }
     if (options_.sanitizer_requested && c.exited && c.exit_code == kSanitizerErrorExit) {
       run.sanitizer_errors = true;
-      fail("compute-sanitizer memcheck found errors:\n" + indent_excerpt(c.output, 40));
-      hint("read the first error of compute-sanitizer's report: it names the kernel, the "
-           "thread and the address (build with -lineinfo for file:line).");
+      fail("compute-sanitizer " + options_.sanitizer_tool + " found errors:\n" +
+           indent_excerpt(c.output, 40));
+      if (options_.sanitizer_tool == "racecheck") {
+        hint("a shared-memory race: two threads of a block touch the same shared location, "
+             "one of them writing, with no __syncthreads() between; the report names both "
+             "accesses (build with -lineinfo for file:line).");
+      } else {
+        hint("read the first error of compute-sanitizer's report: it names the kernel, the "
+             "thread and the address (build with -lineinfo for file:line).");
+      }
     }
   }
 
@@ -671,7 +683,9 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   }
   std::printf("== check %s %s: %s, seed %llu%s%s ==\n", exercise.number.c_str(),
               exercise.name.c_str(), variant.c_str(), static_cast<unsigned long long>(options.seed),
-              options.sanitizer_requested ? ", under compute-sanitizer memcheck" : "",
+              options.sanitizer_requested
+                  ? (", under compute-sanitizer " + options.sanitizer_tool).c_str()
+                  : "",
               options.host_only ? ", the cases that need no GPU" : "");
   if (needs_gpu) std::printf("[%s]\n", describe_device(query_device(0)).c_str());
   std::fflush(stdout);

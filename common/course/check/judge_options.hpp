@@ -27,6 +27,7 @@ struct Options {
   double timeout_scale = 1.0;
   bool sanitizer_requested = false;
   std::string sanitizer;  // path to compute-sanitizer; empty when not found
+  std::string sanitizer_tool = "memcheck";  // or racecheck, synccheck (--sanitizer-tool)
   std::string variant;
   std::vector<std::string> only_cases;
   std::string summary_path;
@@ -67,6 +68,7 @@ inline void print_usage(const std::string& exercise_number) {
       "  --list                  list the cases and their points\n"
       "  --host-only             run only the cases that need no GPU (the CPU side)\n"
       "  --sanitizer PATH        run every case under compute-sanitizer memcheck\n"
+      "  --sanitizer-tool NAME   with --sanitizer: memcheck (default), racecheck or synccheck\n"
       "  --timeout-scale X       multiply every time limit by X (x15 more under the sanitizer)\n"
       "  --summary FILE          write one tab-separated result line to FILE\n"
       "  --variant NAME          name of what is checked, for the report and the summary\n"
@@ -125,6 +127,13 @@ inline bool parse_options(int argc, char** argv, Options& options, std::string& 
         options.host_only = true;
       } else if (flag == "--list") {
         options.list_only = true;
+      } else if (flag == "--sanitizer-tool") {
+        if (!next(options.sanitizer_tool)) return false;
+        if (options.sanitizer_tool != "memcheck" && options.sanitizer_tool != "racecheck" &&
+            options.sanitizer_tool != "synccheck") {
+          error = "--sanitizer-tool must be memcheck, racecheck or synccheck";
+          return false;
+        }
       } else if (flag == "--sanitizer") {
         if (!next(value)) return false;
         options.sanitizer_requested = true;
