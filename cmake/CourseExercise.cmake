@@ -174,8 +174,10 @@ function(course_exercise)
       SKIP_RETURN_CODE 77
       TIMEOUT ${T_TIMEOUT}
       LABELS "exercise=${EX_NUMBER};variant=${variant};aspect=${aspect};gpu;points=${EX_POINTS};${T_LABELS}")
-    if(EX_EXCLUSIVE_GPU)
-      # Timings are ratios taken in one run, but a neighbour on the GPU still skews them.
+    # Timings are ratios taken in one run, but a neighbour on the GPU still skews them.
+    # Only the runs whose times are judged take the lock: under a sanitizer no time is
+    # judged, and the skeleton fails every case whatever its times.
+    if(EX_EXCLUSIVE_GPU AND aspect STREQUAL "correctness" AND NOT variant STREQUAL "skeleton")
       set_tests_properties(${name} PROPERTIES RESOURCE_LOCK gpu)
     endif()
   endfunction()
