@@ -6,6 +6,8 @@
 #   tools/gpu_suite.sh                 # everything
 #   tools/gpu_suite.sh -R 03_          # extra arguments go to ctest
 #   CONFIGURE_ARGS=-DCOURSE_ONLY=0[5-8]_ tools/gpu_suite.sh   # build a subset only
+#   DEMOS="05 06" tools/gpu_suite.sh   # also run these exercises' demos (reference
+#                                      # solutions) before the tests: $LOG_DIR/demo-NN.txt
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,6 +33,18 @@ start=$(date +%s)
 cmake --build "$build" -j "$jobs" >"$logs/build.log" 2>&1 \
   || { grep -E -B2 -A8 "error" "$logs/build.log" | head -n 60; echo "gpu_suite: build failed" >&2; exit 1; }
 echo "built in $(( $(date +%s) - start )) s"
+
+# The demos print the figures the statements ask about (tables of GB/s, GFLOP/s, the
+# ratios to the ceilings measured in the same run); they run alone on the GPU.
+for number in ${DEMOS:-}; do
+  for program in "$build"/exercises/"${number}"_*/ex"${number}"_solution; do
+    [ -x "$program" ] || { echo "gpu_suite: no demo program for exercise $number" >&2; continue; }
+    echo "== demo $number ($(basename "$program"))"
+    start=$(date +%s)
+    timeout 300 "$program" >"$logs/demo-$number.txt" 2>&1
+    echo "demo $number: exit $?, $(( $(date +%s) - start )) s, $logs/demo-$number.txt"
+  done
+done
 
 echo "== test (-j $test_jobs)"
 start=$(date +%s)
