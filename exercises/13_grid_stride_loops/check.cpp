@@ -225,10 +225,12 @@ constexpr int kSpeedRepetitions = 20;
 constexpr int kSanitizerSpeedRepetitions = 1;
 // A grid that just fills the GPU, each thread looping over a dozen elements or more,
 // moves the same bytes as one thread per element; measured in the same run, on the
-// same buffers, it is as fast within a few percent (on an H200, 17% faster for 16M).
-// 10% leaves room for noise; a stride that forgets gridDim.x is hundreds of times
-// slower.
-constexpr double kAllowedSlowdown = 1.10;
+// same buffers, it is as fast within a few percent (on an H200, 10% faster for 4M and
+// 17% for 16M). 25% leaves room for the noise and the cache sizes of other GPUs (4M
+// elements may half fit in an L2); the mistakes this case is for are far beyond it: a
+// stride that forgets gridDim.x is hundreds of times slower, the lab's fixed 128 x 64
+// grid more than ten times.
+constexpr double kAllowedSlowdown = 1.25;
 // A stride that forgets gridDim.x makes one launch take seconds: room for it to be
 // caught by its time rather than by the time limit.
 constexpr double kSpeedTimeoutSeconds = 60.0;

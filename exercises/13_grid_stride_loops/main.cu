@@ -70,7 +70,7 @@ constexpr int kSpeedWarmup = 3;
 // whole array: a student's launch more than kProbeSlowdownLimit times slower than the
 // runner's at either step is not timed further, where a stride that forgets gridDim.x
 // (work growing as n squared) would take minutes. A correct launch is about as fast
-// as the runner's; the check's 10% gate is stricter.
+// as the runner's; the check's 25% gate is stricter.
 constexpr int kProbeDivisor = 16;
 constexpr int kProbeRepetitions = 3;
 constexpr double kProbeSlowdownLimit = 2.0;
