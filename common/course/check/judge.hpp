@@ -707,36 +707,34 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
                    std::to_string(timeouts) + " times");
     }
     const double seconds = timer.elapsed_ms() / 1e3;
-    if (context.is_not_graded()) {
+    // A case not graded here (a tool it needs is missing) is out of the score and its
+    // maximum; the others count.
+    const bool graded = !context.is_not_graded();
+    const bool ok = graded && context.passed();
+    char points[32];
+    if (graded) {
+      timeouts += context.timeouts();
+      ++cases_run;
+      max_score += c.points;
+      if (ok) {
+        ++cases_passed;
+        score += c.points;
+      }
+      any_abnormal = any_abnormal || context.abnormal();
+      std::snprintf(points, sizeof points, "%s %3d/%-3d", ok ? "PASS" : "FAIL", ok ? c.points : 0,
+                    c.points);
+    } else {
       ++cases_not_graded;
       points_not_graded += c.points;
-      char line[256];
-      std::snprintf(line, sizeof line, "  SKIP   -/%-3d %-34s (%.2f s)\n", c.points,
-                    c.name.c_str(), seconds);
-      const std::string block = line + context.report();
-      std::fputs(block.c_str(), stdout);
-      std::fflush(stdout);
-      full_report += block;
-      reports.push_back({c.name, c.points, false, c.hidden, false, seconds, context.report()});
-      continue;
+      std::snprintf(points, sizeof points, "SKIP   -/%-3d", c.points);
     }
-    const bool ok = context.passed();
-    timeouts += context.timeouts();
-    ++cases_run;
-    max_score += c.points;
-    if (ok) {
-      ++cases_passed;
-      score += c.points;
-    }
-    any_abnormal = any_abnormal || context.abnormal();
     char line[256];
-    std::snprintf(line, sizeof line, "  %s %3d/%-3d %-34s (%.2f s)\n", ok ? "PASS" : "FAIL",
-                  ok ? c.points : 0, c.points, c.name.c_str(), seconds);
+    std::snprintf(line, sizeof line, "  %s %-34s (%.2f s)\n", points, c.name.c_str(), seconds);
     const std::string block = line + context.report();
     std::fputs(block.c_str(), stdout);
     std::fflush(stdout);
     full_report += block;
-    reports.push_back({c.name, c.points, ok, c.hidden, run, seconds, context.report()});
+    reports.push_back({c.name, c.points, ok, c.hidden, run && graded, seconds, context.report()});
   }
   std::filesystem::remove_all(scratch);
 
