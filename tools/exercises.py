@@ -36,6 +36,12 @@ class Exercise:
     def id(self):
         return f"{self.number}_{self.name}"
 
+    @property
+    def program_files(self):
+        """The files of the program, relative to the exercise's folder: the student's, the
+        driver, the C callers (nvcc hands .c files to the host C compiler, as C)."""
+        return self.student_files + ([self.driver] if self.driver else []) + self.c_sources
+
 
 class ExerciseError(Exception):
     pass

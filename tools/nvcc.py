@@ -58,23 +58,24 @@ def base_flags(common_dir, exercise_dir, arch):
     return ["-std=c++17", "-O2", "-lineinfo", f"-arch={arch}", "-I" + common_dir, "-I" + exercise_dir]
 
 
+def library_flags(exercise):
+    """What nvcc needs to link the libraries the exercise declares (LIBRARIES)."""
+    return [flag for library in exercise.libraries for flag in LIBRARY_FLAGS[library]]
+
+
 def program_command(exercise, sources, output, common_dir, exercise_dir, arch):
     """The nvcc command that links the student's sources (and the driver) into a program."""
-    libraries = []
-    for library in exercise.libraries:
-        libraries += LIBRARY_FLAGS[library]
     wrap = WRAP_FLAGS if exercise.driver else []
-    return [nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + list(sources) + wrap + libraries + ["-o", output]
+    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + list(sources) + wrap +
+            library_flags(exercise) + ["-o", output])
 
 
 def library_command(exercise, sources, output, common_dir, exercise_dir, arch):
     """The nvcc command that builds the student's sources alone as a shared library
     (course_exercise's SHARED_LIBRARY), for callers outside the program (Python)."""
-    libraries = []
-    for library in exercise.libraries:
-        libraries += LIBRARY_FLAGS[library]
     return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) +
-            ["-shared", "-Xcompiler", "-fPIC"] + list(sources) + libraries + ["-o", output])
+            ["-shared", "-Xcompiler", "-fPIC"] + list(sources) + library_flags(exercise) +
+            ["-o", output])
 
 
 def library_path(program):

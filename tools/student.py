@@ -59,12 +59,8 @@ def relative_dirs(exercise):
 
 def build(exercise, build_dir, arch):
     """Builds the exercise's program from the student's files; returns its path."""
-    sources = [os.path.join(exercise.folder, f) for f in exercise.student_files]
-    student_sources = list(sources)
-    if exercise.driver:
-        sources.append(os.path.join(exercise.folder, exercise.driver))
-    # C callers: nvcc hands .c files to the host C compiler, as C.
-    sources += [os.path.join(exercise.folder, f) for f in exercise.c_sources]
+    sources = [os.path.join(exercise.folder, f) for f in exercise.program_files]
+    student_sources = [os.path.join(exercise.folder, f) for f in exercise.student_files]
     output = os.path.join(build_dir, exercise.id)
     common_dir, exercise_dir = relative_dirs(exercise)
     command = nvcc.program_command(exercise, [os.path.relpath(s) for s in sources],

@@ -348,11 +348,8 @@ class SubmissionGrader:
 
     def build(self, exercise, tree, program, slot):
         os.makedirs(os.path.dirname(program), exist_ok=True)
-        sources = [os.path.join("exercises", exercise.id, f) for f in exercise.student_files]
-        student_sources = list(sources)
-        if exercise.driver:
-            sources.append(os.path.join("exercises", exercise.id, exercise.driver))
-        sources += [os.path.join("exercises", exercise.id, f) for f in exercise.c_sources]
+        sources = [os.path.join("exercises", exercise.id, f) for f in exercise.program_files]
+        student_sources = [os.path.join("exercises", exercise.id, f) for f in exercise.student_files]
         command = nvcc.program_command(exercise, sources, program, "common",
                                        os.path.join("exercises", exercise.id), self.config.arch)
         if exercise.shared_library:
