@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "course/check/judge.hpp"
+#include "course/check/reported_time.hpp"
 #include "workload.hpp"
 
 namespace {
@@ -323,10 +324,8 @@ constexpr int kTimingSize = 3072;
 // reference of every element would take a minute); the other cases check every element.
 constexpr int kTimingSamples = 64;
 constexpr std::uint64_t kTimingSampleSalt = 6;
-// The runner times the same multiply on the same inputs with events (its fastest of
-// several calls, before and after the student's); an honest measurement of one call is
-// about as long, never four times shorter.
-constexpr double kShortestHonestShare = 0.25;
+// The runner also times the same multiply on the same inputs with events, its fastest of
+// several calls (course/check/reported_time.hpp says how the time is judged).
 
 void check_sgemm_time(CaseContext& c) {
   const Request r{Shape::dense(kTimingSize, kTimingSize, kTimingSize), 1.0f, 0.0f};
@@ -348,22 +347,15 @@ void check_sgemm_time(CaseContext& c) {
   // multiply that computed C.
   if (!expect_c(c, run, problem_of(c, r), samples, "sgemm_on_gpu")) return;
 
-  const std::string reported = "sgemm_on_gpu returned " + course::format_number(sgemm_ms) + " ms";
-  if (!std::isfinite(sgemm_ms) || sgemm_ms <= 0.0) {
-    c.fail(reported + " for a " + std::to_string(kTimingSize) +
-           "^3 multiply: a time must be a positive number of milliseconds");
-    c.hint("time the multiply with a course::EventTimer: start() before sgemm_on_device, stop() "
-           "after it, and return elapsed_ms().");
-  } else if (sgemm_ms > call_ms) {
-    c.fail(reported + ", more than the " + course::format_number(call_ms) +
-           " ms the whole call took (measured by the check around it)");
-    c.hint("return the multiply's own time in milliseconds (elapsed_ms() of one call), not "
-           "microseconds nor a total over several calls.");
-  } else if (sgemm_ms < kShortestHonestShare * reference_ms) {
-    c.fail(reported + " for a multiply whose fastest call, timed by the check with CUDA events, "
-           "took " + course::format_number(reference_ms) + " ms");
-    c.hint(kTimingHint);
-  }
+  const std::string size = std::to_string(kTimingSize);
+  course::check::expect_plausible_time(
+      c, {"sgemm_on_gpu", "multiply", size + " x " + size + " x " + size, sgemm_ms, call_ms,
+          reference_ms},
+      {"time the multiply with a course::EventTimer: start() before sgemm_on_device, stop() "
+       "after it, and return elapsed_ms().",
+       "return the multiply's own time in milliseconds (elapsed_ms() of one call), not "
+       "microseconds nor a total over several calls.",
+       kTimingHint});
 }
 
 // ---------------------------------------------------------------------------

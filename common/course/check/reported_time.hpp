@@ -1,0 +1,68 @@
+// Judging a time that the student's own code measured and returned (exercises 04, 05 and
+// 06 ask for one): the check cannot know the true time, but it can tell a time that no
+// honest measurement gives. Three tests, in this order:
+//   - a time is a positive, finite number of milliseconds;
+//   - it is at most the whole call, which the check timed around it (more means
+//     microseconds, or a total over several calls);
+//   - where the runner timed the same work with CUDA events (its fastest run, before and
+//     after the student's call), it is at least a quarter of that: one honest
+//     measurement is about as long, and a host clock read right after an asynchronous
+//     launch or library call, without waiting, measures microseconds instead.
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include "course/check/judge.hpp"
+#include "course/verify.hpp"
+
+namespace course::check {
+
+// An honest measurement of one run is about as long as the fastest run the runner timed,
+// never four times shorter.
+inline constexpr double kShortestHonestShareOfFastestRun = 0.25;
+
+struct ReportedTime {
+  std::string function;  // the student's function that returned it, e.g. "heavy_on_gpu"
+  std::string work;      // what it timed, for messages: "kernel", "multiply"
+  std::string size;      // the size of that work, for messages ("16777259 elements"); may be empty
+  double reported_ms = 0.0;
+  double call_ms = 0.0;     // the whole call, timed by the check around it
+  double fastest_ms = 0.0;  // the same work timed by the runner with events; 0: not timed
+};
+
+// The exercise's own words for each mistake: how to time with its function's names.
+struct ReportedTimeHints {
+  std::string not_positive;
+  std::string longer_than_call;
+  std::string shorter_than_work;
+};
+
+// Fails the case with the matching hint when the time is implausible; true when it is not.
+inline bool expect_plausible_time(CaseContext& c, const ReportedTime& t,
+                                  const ReportedTimeHints& hints) {
+  const std::string reported =
+      t.function + " returned " + course::format_number(t.reported_ms) + " ms";
+  const std::string for_size = t.size.empty() ? "" : " for " + t.size;
+  if (!std::isfinite(t.reported_ms) || t.reported_ms <= 0.0) {
+    c.fail(reported + for_size + ": a " + t.work +
+           " time must be a positive number of milliseconds");
+    c.hint(hints.not_positive);
+    return false;
+  }
+  if (t.reported_ms > t.call_ms) {
+    c.fail(reported + ", more than the " + course::format_number(t.call_ms) +
+           " ms the whole call took (measured by the check around it)");
+    c.hint(hints.longer_than_call);
+    return false;
+  }
+  if (t.fastest_ms > 0.0 && t.reported_ms < kShortestHonestShareOfFastestRun * t.fastest_ms) {
+    c.fail(reported + " for a " + t.work + " whose fastest run, timed by the check with CUDA " +
+           "events, took " + course::format_number(t.fastest_ms) + " ms");
+    c.hint(hints.shorter_than_work);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace course::check
