@@ -10,7 +10,6 @@
 #     LIBRARIES cublas openblas ...      # short names: cublas openblas nvrtc cuda curand cusparse openmp
 #     MUTANTS no_bounds_check ...        # tests/mutants/NN_name/<mutant>.mutant
 #     SKELETON_SCORE 0                   # what the untouched skeleton scores (default 0)
-#     EXCLUSIVE_GPU                      # its checks time kernels: never share the GPU
 #     MEMCHECK_POINTS 2                  # graded: compute-sanitizer memcheck finds nothing
 #     HOST_CASES                         # some cases need no GPU (host_only() in the check)
 #     RACECHECK                          # shared memory and barriers are taught: the solution
@@ -33,6 +32,12 @@
 #                    mutants marked "racecheck: yes"
 #   student mode:    NN_name.student (the student's own files, graded)
 # Labels: exercise=NN, variant=..., aspect=..., gpu, points=P.
+#
+# The GPU tests share the GPU through one lock file in the build folder
+# (common/course/check/gpu_lock.hpp): the cases a check declares timed() have it alone,
+# everything else runs side by side. Each correctness test records its cases' times;
+# the compute-sanitizer test of the same program runs after it and derives its limits
+# from them (common/course/check/session.hpp).
 
 include("${CMAKE_CURRENT_LIST_DIR}/Mutants.cmake")
 
@@ -70,7 +75,7 @@ function(_course_link_libraries target)
 endfunction()
 
 function(course_exercise)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "EXCLUSIVE_GPU;HOST_CASES;SHARED_LIBRARY;RACECHECK" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
                         "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
@@ -145,9 +150,10 @@ function(course_exercise)
   endfunction()
 
   # `variant` is solution, skeleton, mutant or student; a mutant's report and summary
-  # line also carry its name (DISPLAY).
+  # line also carry its name (DISPLAY). PLAIN names the correctness test of the same
+  # program, whose case times set a sanitizer test's limits.
   function(_course_add_check_test name program variant aspect)
-    cmake_parse_arguments(T "HOST" "TIMEOUT;DISPLAY" "ARGS;LABELS" ${ARGN})
+    cmake_parse_arguments(T "HOST" "TIMEOUT;DISPLAY;PLAIN" "ARGS;LABELS" ${ARGN})
     if(NOT T_DISPLAY)
       set(T_DISPLAY ${variant})
     endif()
@@ -158,13 +164,23 @@ function(course_exercise)
     if(EX_SHARED_LIBRARY)
       set(library_args --library $<TARGET_FILE:${program}_library> --exercise-dir "${exercise_dir}")
     endif()
+    set(times_args "")
+    if(T_PLAIN)
+      set(times_args --plain-times "${CMAKE_BINARY_DIR}/scores/${T_PLAIN}.times")
+    elseif(NOT T_HOST)
+      set(times_args --record-times "${CMAKE_BINARY_DIR}/scores/${name}.times")
+    endif()
     add_test(NAME ${name}
              COMMAND ${check_target} --program $<TARGET_FILE:${program}> ${library_args}
                      --variant ${T_DISPLAY}
                      --declared-points ${EX_POINTS}
-                     --summary "${CMAKE_BINARY_DIR}/scores/${name}.tsv" ${T_ARGS})
+                     --summary "${CMAKE_BINARY_DIR}/scores/${name}.tsv"
+                     --gpu-lock "${CMAKE_BINARY_DIR}/gpu.lock" ${times_args} ${T_ARGS})
+    # CPU libraries get the threads a test is given, not every core (OpenBLAS would
+    # start one spinning thread per core in each of the tests that run at once).
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "OPENBLAS_NUM_THREADS=2;OMP_NUM_THREADS=2")
     if(T_HOST)
-      # The CPU side alone: runs everywhere, never skipped, shares nothing.
+      # The CPU side alone: runs everywhere, never skipped.
       set_tests_properties(${name} PROPERTIES
         TIMEOUT ${T_TIMEOUT}
         LABELS "exercise=${EX_NUMBER};variant=${variant};aspect=${aspect};points=${EX_POINTS};${T_LABELS}")
@@ -174,11 +190,8 @@ function(course_exercise)
       SKIP_RETURN_CODE 77
       TIMEOUT ${T_TIMEOUT}
       LABELS "exercise=${EX_NUMBER};variant=${variant};aspect=${aspect};gpu;points=${EX_POINTS};${T_LABELS}")
-    # Timings are ratios taken in one run, but a neighbour on the GPU still skews them.
-    # Only the runs whose times are judged take the lock: under a sanitizer no time is
-    # judged, and the skeleton fails every case whatever its times.
-    if(EX_EXCLUSIVE_GPU AND aspect STREQUAL "correctness" AND NOT variant STREQUAL "skeleton")
-      set_tests_properties(${name} PROPERTIES RESOURCE_LOCK gpu)
+    if(T_PLAIN)
+      set_tests_properties(${name} PROPERTIES DEPENDS ${T_PLAIN})
     endif()
   endfunction()
 
@@ -206,7 +219,7 @@ function(course_exercise)
                          ARGS --expect pass)
   _course_add_check_test(${id}.solution.memcheck ex${EX_NUMBER}_solution solution memcheck
                          ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"
-                         TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
+                         PLAIN ${id}.solution TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
   _course_variant_program(ex${EX_NUMBER}_skeleton ${student_sources})
   _course_add_check_test(${id}.skeleton ex${EX_NUMBER}_skeleton skeleton correctness
                          ARGS --expect fail --expect-clean --expect-score ${EX_SKELETON_SCORE})
@@ -214,7 +227,7 @@ function(course_exercise)
     _course_add_check_test(${id}.solution.racecheck ex${EX_NUMBER}_solution solution racecheck
                            ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"
                                 --sanitizer-tool racecheck
-                           TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
+                           PLAIN ${id}.solution TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
   endif()
   if(EX_HOST_CASES)
     _course_add_check_test(${id}.solution.host ex${EX_NUMBER}_solution solution host HOST
@@ -268,7 +281,7 @@ function(course_exercise)
                              ARGS --expect fail --expect-hint "compute-sanitizer racecheck found"
                                   --sanitizer "${COURSE_COMPUTE_SANITIZER}" --sanitizer-tool racecheck
                              LABELS "mutant=${mutant}" DISPLAY mutant.${mutant}.racecheck
-                             TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
+                             PLAIN ${id}.mutant.${mutant} TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
     endif()
     if(M_HOST)
       if(NOT EX_HOST_CASES)

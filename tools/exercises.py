@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass, field
 
 KEYWORDS = ("NUMBER", "NAME", "STUDENT_FILES", "DRIVER", "CHECK", "POINTS", "LIBRARIES",
-            "MUTANTS", "SKELETON_SCORE", "EXCLUSIVE_GPU", "MEMCHECK_POINTS", "HOST_CASES",
+            "MUTANTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "HOST_CASES",
             "C_SOURCES", "SHARED_LIBRARY", "RACECHECK")
 SINGLE_VALUED = ("NUMBER", "NAME", "DRIVER", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS")
-FLAGS = ("EXCLUSIVE_GPU", "HOST_CASES", "SHARED_LIBRARY", "RACECHECK")
+FLAGS = ("HOST_CASES", "SHARED_LIBRARY", "RACECHECK")
 
 
 @dataclass
@@ -28,7 +28,6 @@ class Exercise:
     libraries: list = field(default_factory=list)
     mutants: list = field(default_factory=list)
     memcheck_points: int = 0      # graded: compute-sanitizer memcheck finds nothing
-    exclusive_gpu: bool = False   # its checks time kernels: never share the GPU
     c_sources: list = field(default_factory=list)  # instructor-owned C callers, linked in
     shared_library: bool = False  # the student files are also built as a shared library
 
@@ -95,7 +94,6 @@ def load(root):
             libraries=values.get("LIBRARIES", []),
             mutants=values.get("MUTANTS", []),
             memcheck_points=int(values.get("MEMCHECK_POINTS", ["0"])[0]),
-            exclusive_gpu="EXCLUSIVE_GPU" in values,
             c_sources=values.get("C_SOURCES", []),
             shared_library="SHARED_LIBRARY" in values,
         ))

@@ -114,9 +114,10 @@ constexpr int kTimingElements = (1 << 24) + 43;
 void check_kernel_time(CaseContext& c) {
   const Run run = c.run_case("gpu_timing", gpu_params(kTimingElements, kDefaultThreads));
   if (!c.finished(run)) return;
-  double kernel_ms = 0.0, call_ms = 0.0, reference_ms = 0.0;
+  double kernel_ms = 0.0, call_ms = 0.0, reference_ms = 0.0, measured_ms = 0.0;
   if (!c.read_value(run, "kernel_ms", kernel_ms) || !c.read_value(run, "call_ms", call_ms) ||
-      !c.read_value(run, "reference_kernel_ms", reference_ms)) {
+      !c.read_value(run, "reference_kernel_ms", reference_ms) ||
+      !c.read_value(run, course::check::kMeasuredKernelRecord, measured_ms)) {
     return;
   }
   // The values of this large output are graded by the other cases; here it must at
@@ -142,11 +143,13 @@ void check_kernel_time(CaseContext& c) {
 
   course::check::expect_plausible_time(
       c, {"heavy_on_gpu", "kernel", std::to_string(kTimingElements) + " elements", kernel_ms,
-          call_ms, reference_ms},
+          call_ms, reference_ms, measured_ms},
       {"time the kernel with a course::EventTimer: start() before the launch, stop() after "
        "it, and return elapsed_ms().",
        "return the kernel's own time in milliseconds (elapsed_ms() of one launch), not "
        "microseconds nor a total over several calls.",
+       "time the kernel alone: start() right before the launch and stop() right after it, "
+       "with the copies and cudaMalloc/cudaFree outside the timed region.",
        "the launch returns before the kernel ends: a host clock read right after it "
        "measures the launch, not the kernel. Record CUDA events around the kernel and read "
        "elapsed_ms(), which waits for the stop event."});
@@ -196,7 +199,7 @@ int main(int argc, char** argv) {
           {"blocks_of_1024_odd_n", 2,
            [](CaseContext& c) { check_gpu(c, 1000003, 1024, "gpu", kBlockSizeHint); }},
           {"hidden_size_from_seed", 2, check_hidden, course::check::kHiddenCase},
-          {"kernel_time_is_plausible", 2, check_kernel_time},
+          course::check::timed({"kernel_time_is_plausible", 2, check_kernel_time}),
           {"frees_its_device_memory", 2,
            [](CaseContext& c) {
              const int n = 1 << 20;

@@ -331,9 +331,10 @@ void check_sgemm_time(CaseContext& c) {
   const Request r{Shape::dense(kTimingSize, kTimingSize, kTimingSize), 1.0f, 0.0f};
   const Run run = c.run_case("gpu_timing", params(r));
   if (!finished(c, run) || !expect_sgemm_called(c, run)) return;
-  double sgemm_ms = 0.0, call_ms = 0.0, reference_ms = 0.0;
+  double sgemm_ms = 0.0, call_ms = 0.0, reference_ms = 0.0, measured_ms = 0.0;
   if (!c.read_value(run, "sgemm_ms", sgemm_ms) || !c.read_value(run, "call_ms", call_ms) ||
-      !c.read_value(run, "reference_sgemm_ms", reference_ms)) {
+      !c.read_value(run, "reference_sgemm_ms", reference_ms) ||
+      !c.read_value(run, course::check::kMeasuredKernelRecord, measured_ms)) {
     return;
   }
   course::Rng rng(course::derive_seed(c.seed(), kTimingSampleSalt));
@@ -350,11 +351,13 @@ void check_sgemm_time(CaseContext& c) {
   const std::string size = std::to_string(kTimingSize);
   course::check::expect_plausible_time(
       c, {"sgemm_on_gpu", "multiply", size + " x " + size + " x " + size, sgemm_ms, call_ms,
-          reference_ms},
+          reference_ms, measured_ms},
       {"time the multiply with a course::EventTimer: start() before sgemm_on_device, stop() "
        "after it, and return elapsed_ms().",
        "return the multiply's own time in milliseconds (elapsed_ms() of one call), not "
        "microseconds nor a total over several calls.",
+       "time the multiply alone: start() right before sgemm_on_device and stop() right after "
+       "it, with the copies, cudaMalloc/cudaFree and the handle's creation outside.",
        kTimingHint});
 }
 
@@ -446,7 +449,7 @@ int main(int argc, char** argv) {
           {"padded_leading_dimensions", 3,
            [](CaseContext& c) { check_gpu(c, {kPaddedShape, kAlpha, kBeta}); }},
           {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
-          {"sgemm_time_is_plausible", 2, check_sgemm_time},
+          course::check::timed({"sgemm_time_is_plausible", 2, check_sgemm_time}),
           {"destroys_its_cublas_handle", 2, check_handle_destroyed},
           {"frees_its_device_memory", 2, check_memory_freed},
       }};

@@ -289,7 +289,7 @@ int main(int argc, char** argv) {
            [](CaseContext& c) { check_shape(c, 5, 40, "gpu_after_empty"); }},
           {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
           {"allocates_nothing_it_keeps", 1, check_no_leak},
-          {"reads_are_coalesced", 6, check_coalescing},
+          course::check::timed({"reads_are_coalesced", 6, check_coalescing}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

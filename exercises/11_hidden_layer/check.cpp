@@ -227,7 +227,7 @@ int main(int argc, char** argv) {
           {"dim_pixels_precision", 2,
            [](CaseContext& c) { check_both(c, 100001, hidden_layer::kDimLevels); }},
           {"hidden_size_from_seed", 2, check_hidden, course::check::kHiddenCase},
-          {"fused_near_copy_ceiling", 4, check_performance},
+          course::check::timed({"fused_near_copy_ceiling", 4, check_performance}),
           {"frees_its_device_memory", 2,
            [](CaseContext& c) {
              const int n = 1 << 20;

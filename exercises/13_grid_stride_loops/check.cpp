@@ -324,7 +324,7 @@ int main(int argc, char** argv) {
           {"occupancy_grid_size", 2, check_occupancy_grid},
           {"occupancy_launch_3000017", 1,
            [](CaseContext& c) { check_occupancy_launch(c, 3000017); }},
-          {"occupancy_launch_speed", 2, check_occupancy_speed},
+          course::check::timed({"occupancy_launch_speed", 2, check_occupancy_speed}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

@@ -360,7 +360,7 @@ int main(int argc, char** argv) {
              check_gpu(c, "shared", {"uniform", 100003, kLo, kHi, 100}, 1, 32);
            }},
           {"hidden_seeded", 2, check_hidden, course::check::kHiddenCase},
-          {"privatised_10x_faster_on_skewed", 2, check_speed},
+          course::check::timed({"privatised_10x_faster_on_skewed", 2, check_speed}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

@@ -2,7 +2,9 @@
 // sum_of() correctly or in one of the ways a hostile or broken submission would.
 // Compiled once per behaviour (-DBEHAVIOUR_...) with a plain C++ compiler, so that
 // these tests prove the verdict's independence on machines without a GPU.
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -100,6 +102,32 @@ long long sum_of(const int* values, int n) {
   return 0;
 #elif defined(BEHAVIOUR_HANGS)
   while (true) pause();
+#elif defined(BEHAVIOUR_IGNORES_SIGTERM)
+  // A polite stop would not end it: only SIGKILL does.
+  signal(SIGTERM, SIG_IGN);
+  signal(SIGINT, SIG_IGN);
+  while (true) pause();
+#elif defined(BEHAVIOUR_DETACHED_WRITER)
+  // A double fork and setsid: the writer leaves the program's process group and session,
+  // keeps its output open, and appends to a file every 20 ms for a minute.
+  if (const pid_t child = fork(); child == 0) {
+    if (fork() == 0) {
+      setsid();
+      const char* path = std::getenv("COURSE_TEST_WRITER_FILE");
+      for (int tick = 0; tick < 3000 && path != nullptr; ++tick) {
+        if (std::FILE* file = std::fopen(path, "a")) {
+          std::fprintf(file, "tick %d\n", tick);
+          std::fclose(file);
+        }
+        usleep(20000);
+      }
+      _exit(0);
+    }
+    _exit(0);
+  } else if (child > 0) {
+    waitpid(child, nullptr, 0);
+  }
+  return correct_sum(values, n);
 #elif defined(BEHAVIOUR_CRASHES)
   volatile int* nowhere = nullptr;
   return *nowhere;

@@ -9,11 +9,14 @@
 #include <thrust/version.h>
 
 #include "course/bench.hpp"
+#include "course/check/case_server.hpp"
 #include "course/check/child_process.hpp"
+#include "course/check/gpu_lock.hpp"
 #include "course/check/judge.hpp"
 #include "course/check/protocol.hpp"
 #include "course/check/results.hpp"
 #include "course/check/runner.hpp"
+#include "course/check/session.hpp"
 #include "course/data.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"

@@ -1,15 +1,19 @@
 // Running a program under limits and collecting what it printed (Linux).
 //
 // The check runs code it does not trust: it may loop forever, print without end,
-// fork without end, eat memory, crash, or go looking for files it must not see. The
-// child gets its own process group (so that everything it started can be killed at
-// once), no core dumps, a cap on the size of files it writes, a wall-clock limit, a
-// cap on its output and on the memory of its process group, beyond which it is
-// killed. When the check runs as root for a grader, the child can also be confined:
-// paths hidden behind empty read-only mounts in a private mount namespace, a
-// dedicated unprivileged user with a process limit, a clean environment; and every
-// process of that user is killed when the run ends, including daemons that left the
-// process group.
+// fork without end, eat memory, crash, leave daemons behind, or go looking for files
+// it must not see. The child gets its own process group, no core dumps, a cap on the
+// size of files it writes, a wall-clock limit, a cap on its output and on the memory
+// of its process group, beyond which it is killed. When the check runs as root for a
+// grader, the child can also be confined: paths hidden behind empty read-only mounts
+// in a private mount namespace, a dedicated unprivileged user with a process limit, a
+// clean environment.
+//
+// When a child ends, for whatever reason, everything it started ends with it: the
+// check is the subreaper of its children, so a process that left the child's process
+// group or session (a double fork and setsid) is still its descendant, and is killed;
+// so are the processes under a launcher such as compute-sanitizer, and with them any
+// kernel they left running on the GPU.
 #pragma once
 
 #include <dirent.h>
@@ -21,6 +25,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,6 +36,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 #include <thread>
@@ -86,12 +92,23 @@ struct ChildResult {
   }
 };
 
-// Resident bytes of every process in process group `group`, from /proc.
-inline std::size_t group_resident_bytes(pid_t group) {
-  std::size_t total = 0;
+// ---------------------------------------------------------------------------
+// The processes of this machine, from /proc
+// ---------------------------------------------------------------------------
+
+struct ProcessInfo {
+  pid_t pid = 0;
+  pid_t parent = 0;
+  pid_t group = 0;
+  char state = 0;  // 'Z' for a zombie: dead, waiting to be reaped
+  long long resident_pages = 0;
+};
+
+// Every process's parent, group, state and resident set, from /proc/<pid>/stat.
+inline std::vector<ProcessInfo> list_processes() {
+  std::vector<ProcessInfo> processes;
   DIR* proc = opendir("/proc");
-  if (proc == nullptr) return 0;
-  static const long page = sysconf(_SC_PAGESIZE);
+  if (proc == nullptr) return processes;
   while (dirent* entry = readdir(proc)) {
     if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
     char path[64];
@@ -106,29 +123,58 @@ inline std::size_t group_resident_bytes(pid_t group) {
     // Fields 3 to 5 are state, ppid, pgrp; field 24 is the resident set in pages.
     const char* after_name = std::strrchr(line, ')');
     if (after_name == nullptr) continue;
-    char state = 0;
-    long parent = 0, process_group = 0;
-    long long resident_pages = 0;
+    ProcessInfo info;
+    info.pid = static_cast<pid_t>(std::atol(entry->d_name));
+    long parent = 0, group = 0;
     int consumed = 0;
-    if (std::sscanf(after_name + 1, " %c %ld %ld%n", &state, &parent, &process_group, &consumed) != 3) {
+    if (std::sscanf(after_name + 1, " %c %ld %ld%n", &info.state, &parent, &group, &consumed) != 3) {
       continue;
     }
-    // Fields 6 to 23 (session ... vsize), then 24: rss.
+    info.parent = static_cast<pid_t>(parent);
+    info.group = static_cast<pid_t>(group);
     const char* rest = after_name + 1 + consumed;
-    bool parsed = true;
-    for (int field = 6; field <= 24 && parsed; ++field) {
+    for (int field = 6; field <= 24; ++field) {
       int used = 0;
       long long value = 0;
-      parsed = std::sscanf(rest, " %lld%n", &value, &used) == 1;
+      if (std::sscanf(rest, " %lld%n", &value, &used) != 1) break;
       rest += used;
-      if (field == 24) resident_pages = value;
+      if (field == 24) info.resident_pages = value;
     }
-    if (parsed && process_group == group && resident_pages > 0) {
-      total += static_cast<std::size_t>(resident_pages) * static_cast<std::size_t>(page);
-    }
+    processes.push_back(info);
   }
   closedir(proc);
+  return processes;
+}
+
+// Resident bytes of every process in process group `group`.
+inline std::size_t group_resident_bytes(pid_t group) {
+  static const long page = sysconf(_SC_PAGESIZE);
+  std::size_t total = 0;
+  for (const ProcessInfo& p : list_processes()) {
+    if (p.group == group && p.resident_pages > 0) {
+      total += static_cast<std::size_t>(p.resident_pages) * static_cast<std::size_t>(page);
+    }
+  }
   return total;
+}
+
+// The live (not zombie) processes descended from `root`.
+inline std::vector<pid_t> live_descendants_of(pid_t root) {
+  const std::vector<ProcessInfo> processes = list_processes();
+  std::multimap<pid_t, const ProcessInfo*> children;
+  for (const ProcessInfo& p : processes) children.emplace(p.parent, &p);
+  std::vector<pid_t> found;
+  std::vector<pid_t> frontier = {root};
+  while (!frontier.empty()) {
+    const pid_t parent = frontier.back();
+    frontier.pop_back();
+    const auto range = children.equal_range(parent);
+    for (auto it = range.first; it != range.second; ++it) {
+      frontier.push_back(it->second->pid);
+      if (it->second->state != 'Z') found.push_back(it->second->pid);
+    }
+  }
+  return found;
 }
 
 // Kills every process of `uid` (daemons that left the process group included), by
@@ -140,6 +186,23 @@ inline void kill_all_processes_of(uid_t uid, gid_t gid) {
     _exit(0);
   }
   if (killer > 0) waitpid(killer, nullptr, 0);
+}
+
+// Kills every process descended from this one and reaps what comes back to us, for
+// at most `patience`. The check is a subreaper (run_child and ChildProcess make it
+// one), so that orphans of the program - a daemon that double-forked and called
+// setsid, the target of a launcher - are reparented to it and stay in reach. SIGKILL
+// cannot be ignored; a fork bomb's new children are found on the next pass.
+inline void end_descendants(std::chrono::milliseconds patience) {
+  const auto give_up = std::chrono::steady_clock::now() + patience;
+  while (true) {
+    const std::vector<pid_t> alive = live_descendants_of(getpid());
+    for (const pid_t pid : alive) kill(pid, SIGKILL);
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    if (alive.empty() || std::chrono::steady_clock::now() >= give_up) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
 }
 
 namespace detail {
@@ -192,168 +255,334 @@ inline void confine(const Confinement& c) {
 
 }  // namespace detail
 
-// Reaps every child left (the orphans of the program, which come to us as their
-// subreaper), waiting at most `patience` for the killed ones to die: an init that
-// never reaps would otherwise collect a zombie for each process a fork bomb made.
-inline void reap_orphans(std::chrono::milliseconds patience) {
-  const auto give_up = std::chrono::steady_clock::now() + patience;
-  while (true) {
-    const pid_t reaped = waitpid(-1, nullptr, WNOHANG);
-    if (reaped > 0) continue;
-    if (reaped < 0 && errno == ECHILD) return;
-    if (std::chrono::steady_clock::now() >= give_up) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+// ---------------------------------------------------------------------------
+// A running child
+// ---------------------------------------------------------------------------
+
+// A child process under limits, with its output collected as it comes. With a control
+// channel, the child also inherits one end of a socket as file descriptor
+// kControlDescriptor, on which the check and the child exchange lines (case_server.hpp).
+class ChildProcess {
+ public:
+  static constexpr int kControlDescriptor = 3;
+
+  // What pump() stopped on.
+  enum class Event { line, exited, timed_out, output_limit, memory_limit };
+
+  ChildProcess() = default;
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  ~ChildProcess() { end(); }
+
+  // Starts `command` (its first word a path). `environment` entries are NAME=VALUE
+  // strings added to (or replacing in) the current environment, or to the
+  // confinement's clean one. False if it could not be started.
+  bool start(const std::vector<std::string>& command, const std::vector<std::string>& environment,
+             const ChildLimits& limits, bool with_control) {
+    end();  // a previous run of this object, if any, is over
+    limits_ = limits;
+    reaped_ = killed_ = false;
+    status_ = 0;
+    output_.clear();
+    control_.clear();
+    output_bytes_ = peak_memory_bytes_ = 0;
+    if (command.empty()) return false;
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0) return false;
+    int control_fds[2] = {-1, -1};
+    if (with_control && socketpair(AF_UNIX, SOCK_STREAM, 0, control_fds) != 0) {
+      close(pipe_fds[0]);
+      close(pipe_fds[1]);
+      return false;
+    }
+    // Orphans of the program (daemons, a fork bomb's children) become ours to reap and end.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+    // Built before fork: the child only calls async-signal-safe functions and exec.
+    std::vector<std::string> child_environment;
+    if (limits.confinement) {
+      child_environment = limits.confinement->environment;
+      for (const std::string& entry : environment) {
+        const std::string name = entry.substr(0, entry.find('=') + 1);
+        child_environment.erase(
+            std::remove_if(child_environment.begin(), child_environment.end(),
+                           [&](const std::string& e) { return e.compare(0, name.size(), name) == 0; }),
+            child_environment.end());
+        child_environment.push_back(entry);
+      }
+    }
+    std::vector<char*> argv;
+    for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (const std::string& entry : child_environment) envp.push_back(const_cast<char*>(entry.c_str()));
+    envp.push_back(nullptr);
+
+    started_at_ = std::chrono::steady_clock::now();
+    pid_ = fork();
+    if (pid_ < 0) {
+      for (int fd : {pipe_fds[0], pipe_fds[1], control_fds[0], control_fds[1]}) {
+        if (fd >= 0) close(fd);
+      }
+      pid_ = -1;
+      return false;
+    }
+    if (pid_ == 0) {
+      setpgid(0, 0);
+      // The control end becomes descriptor 3 (the pipe's read end, the only lower
+      // descriptor of ours, is not needed here), output goes to the pipe, and nothing
+      // else of the check's is inherited: not its lock files, not the other ends.
+      if (with_control && control_fds[1] != kControlDescriptor) {
+        dup2(control_fds[1], kControlDescriptor);
+      }
+      dup2(pipe_fds[1], STDOUT_FILENO);
+      dup2(pipe_fds[1], STDERR_FILENO);
+      for (int fd = with_control ? kControlDescriptor + 1 : kControlDescriptor; fd < 1024; ++fd) {
+        close(fd);
+      }
+      const int null_input = open("/dev/null", O_RDONLY);
+      if (null_input >= 0) dup2(null_input, STDIN_FILENO);
+      if (null_input > STDERR_FILENO && !(with_control && null_input == kControlDescriptor)) {
+        close(null_input);
+      }
+      const rlimit no_core{0, 0};
+      setrlimit(RLIMIT_CORE, &no_core);
+      const rlimit file_size{limits.file_size_limit_bytes, limits.file_size_limit_bytes};
+      setrlimit(RLIMIT_FSIZE, &file_size);
+      if (limits.confinement) {
+        detail::confine(*limits.confinement);
+        execve(argv[0], argv.data(), envp.data());
+      } else {
+        for (const std::string& entry : environment) {
+          const auto equals = entry.find('=');
+          if (equals != std::string::npos) {
+            setenv(entry.substr(0, equals).c_str(), entry.substr(equals + 1).c_str(), 1);
+          }
+        }
+        execv(argv[0], argv.data());
+      }
+      const std::string message = "cannot execute " + command[0] + ": " + strerror(errno) + "\n";
+      if (write(STDERR_FILENO, message.data(), message.size()) < 0) {}
+      _exit(127);
+    }
+    setpgid(pid_, pid_);  // also here, so that the group exists before we might kill it
+    close(pipe_fds[1]);
+    output_fd_ = pipe_fds[0];
+    fcntl(output_fd_, F_SETFL, O_NONBLOCK);
+    if (with_control) {
+      close(control_fds[1]);
+      control_fd_ = control_fds[0];
+      fcntl(control_fd_, F_SETFL, O_NONBLOCK);
+      fcntl(control_fd_, F_SETFD, FD_CLOEXEC);
+    }
+    fcntl(output_fd_, F_SETFD, FD_CLOEXEC);
+    return true;
   }
+
+  bool running() const { return pid_ > 0 && !reaped_; }
+  pid_t pid() const { return pid_; }
+
+  // Collects output and watches the limits until the child exits, `deadline` passes,
+  // or (when `want_line`) a whole line arrives on the control channel, returned in `line`.
+  Event pump(std::chrono::steady_clock::time_point deadline, bool want_line, std::string& line) {
+    while (true) {
+      if (want_line && take_line(line)) return Event::line;
+      if (reaped_) {
+        drain_output();
+        return Event::exited;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) return Event::timed_out;
+      if (limits_.memory_limit_bytes > 0 && now >= next_memory_check_) {
+        next_memory_check_ = now + std::chrono::milliseconds(100);
+        const std::size_t resident = group_resident_bytes(pid_);
+        peak_memory_bytes_ = std::max(peak_memory_bytes_, resident);
+        if (resident > limits_.memory_limit_bytes) return Event::memory_limit;
+      }
+      pollfd watch[2];
+      nfds_t count = 0;
+      if (output_fd_ >= 0) watch[count++] = {output_fd_, POLLIN, 0};
+      if (control_fd_ >= 0) watch[count++] = {control_fd_, POLLIN, 0};
+      const long long left_ms =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
+      // While nothing is left to watch, wait a little for the exit.
+      const int wait_ms = static_cast<int>(std::min<long long>(left_ms, count > 0 ? 100 : 5));
+      if (count > 0) {
+        poll(watch, count, wait_ms);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+      }
+      read_output();
+      if (output_bytes_ > limits_.output_limit_bytes) return Event::output_limit;
+      read_control();
+      if (waitpid(pid_, &status_, WNOHANG) == pid_) reaped_ = true;
+    }
+  }
+
+  // Writes a line on the control channel; false if the child no longer reads it.
+  bool send_line(const std::string& text) {
+    if (control_fd_ < 0) return false;
+    const std::string data = text + "\n";
+    std::size_t sent = 0;
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (sent < data.size()) {
+      const ssize_t wrote = send(control_fd_, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+      if (wrote > 0) {
+        sent += static_cast<std::size_t>(wrote);
+        continue;
+      }
+      if (wrote < 0 && errno != EAGAIN && errno != EINTR) return false;
+      if (std::chrono::steady_clock::now() >= give_up) return false;
+      pollfd watch{control_fd_, POLLOUT, 0};
+      poll(&watch, 1, 50);
+    }
+    return true;
+  }
+
+  // Says the child will get no more requests: it sees the end of its control channel.
+  void close_control() {
+    if (control_fd_ >= 0) close(control_fd_);
+    control_fd_ = -1;
+  }
+
+  // What it printed since the last call (at most the limits' kept bytes), and how much.
+  std::string take_output() {
+    std::string taken;
+    taken.swap(output_);
+    return taken;
+  }
+  std::size_t output_bytes() const { return output_bytes_; }
+  void reset_output_count() { output_bytes_ = 0; }
+  std::size_t peak_memory_bytes() const { return peak_memory_bytes_; }
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at_).count();
+  }
+
+  // How it ended: valid once pump() returned Event::exited.
+  bool exited_normally() const { return reaped_ && WIFEXITED(status_); }
+  int exit_code() const { return WIFEXITED(status_) ? WEXITSTATUS(status_) : -1; }
+  int end_signal() const { return reaped_ && WIFSIGNALED(status_) ? WTERMSIG(status_) : 0; }
+
+  // Ends the child and everything it started (its process group, every descendant of
+  // the check, every process of the confined user), then keeps what is left of its
+  // output. Safe to call more than once.
+  void end() {
+    if (pid_ <= 0) return;
+    if (!reaped_) {
+      kill(-pid_, SIGKILL);
+      kill(pid_, SIGKILL);
+      waitpid(pid_, &status_, 0);
+      reaped_ = true;
+      killed_ = true;
+    } else {
+      kill(-pid_, SIGKILL);
+    }
+    if (limits_.confinement) kill_all_processes_of(limits_.confinement->uid, limits_.confinement->gid);
+    end_descendants(std::chrono::milliseconds(2000));
+    drain_output();
+    close_control();
+    if (output_fd_ >= 0) close(output_fd_);
+    output_fd_ = -1;
+    pid_ = -1;
+  }
+  bool killed() const { return killed_; }
+
+ private:
+  void keep(const char* data, std::size_t size) {
+    output_bytes_ += size;
+    const std::size_t room =
+        limits_.output_kept_bytes - std::min(limits_.output_kept_bytes, output_.size());
+    output_.append(data, std::min(room, size));
+  }
+
+  void read_output() {
+    if (output_fd_ < 0) return;
+    char buffer[65536];
+    while (true) {
+      const ssize_t got = read(output_fd_, buffer, sizeof buffer);
+      if (got > 0) {
+        keep(buffer, static_cast<std::size_t>(got));
+        if (output_bytes_ > limits_.output_limit_bytes) return;
+        continue;
+      }
+      if (got == 0) {  // every writer closed it
+        close(output_fd_);
+        output_fd_ = -1;
+      }
+      return;
+    }
+  }
+
+  // What is left in the pipe, without blocking on descendants that still hold it.
+  void drain_output() { read_output(); }
+
+  void read_control() {
+    if (control_fd_ < 0) return;
+    char buffer[4096];
+    while (true) {
+      const ssize_t got = recv(control_fd_, buffer, sizeof buffer, MSG_DONTWAIT);
+      if (got > 0) {
+        // A line longer than this is not the protocol's: keep it bounded.
+        if (control_.size() < 65536) control_.append(buffer, static_cast<std::size_t>(got));
+        continue;
+      }
+      if (got == 0) close_control();
+      return;
+    }
+  }
+
+  bool take_line(std::string& line) {
+    const std::size_t end = control_.find('\n');
+    if (end == std::string::npos) return false;
+    line = control_.substr(0, end);
+    control_.erase(0, end + 1);
+    return true;
+  }
+
+  ChildLimits limits_;
+  pid_t pid_ = -1;
+  int output_fd_ = -1;
+  int control_fd_ = -1;
+  int status_ = 0;
+  bool reaped_ = false;
+  bool killed_ = false;
+  std::string output_;
+  std::string control_;
+  std::size_t output_bytes_ = 0;
+  std::size_t peak_memory_bytes_ = 0;
+  std::chrono::steady_clock::time_point started_at_{};
+  std::chrono::steady_clock::time_point next_memory_check_{};
+};
+
+inline std::chrono::steady_clock::time_point deadline_after(double seconds) {
+  return std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+             std::chrono::duration<double>(seconds));
 }
 
-// `environment` entries are NAME=VALUE strings added to (or replacing in) the
-// current environment, or to the confinement's clean environment.
+// Runs a command to its end (or its limits) and returns how it ended and what it printed.
 inline ChildResult run_child(const std::vector<std::string>& command,
                              const std::vector<std::string>& environment,
                              const ChildLimits& limits) {
   ChildResult result;
-  if (command.empty()) return result;
-  int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) return result;
-  // Orphans of the program (daemons, a fork bomb's children) become ours to reap.
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
-
-  // Built before fork: the child only calls async-signal-safe functions and exec.
-  std::vector<std::string> child_environment;
-  if (limits.confinement) {
-    child_environment = limits.confinement->environment;
-    for (const std::string& entry : environment) {
-      const std::string name = entry.substr(0, entry.find('=') + 1);
-      child_environment.erase(
-          std::remove_if(child_environment.begin(), child_environment.end(),
-                         [&](const std::string& e) { return e.compare(0, name.size(), name) == 0; }),
-          child_environment.end());
-      child_environment.push_back(entry);
-    }
-  }
-  std::vector<char*> argv;
-  for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
-  argv.push_back(nullptr);
-  std::vector<char*> envp;
-  for (const std::string& entry : child_environment) envp.push_back(const_cast<char*>(entry.c_str()));
-  envp.push_back(nullptr);
-
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    return result;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(pipe_fds[1], STDOUT_FILENO);
-    dup2(pipe_fds[1], STDERR_FILENO);
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    const int null_input = open("/dev/null", O_RDONLY);
-    if (null_input >= 0) dup2(null_input, STDIN_FILENO);
-    const rlimit no_core{0, 0};
-    setrlimit(RLIMIT_CORE, &no_core);
-    const rlimit file_size{limits.file_size_limit_bytes, limits.file_size_limit_bytes};
-    setrlimit(RLIMIT_FSIZE, &file_size);
-    if (limits.confinement) {
-      detail::confine(*limits.confinement);
-      execve(argv[0], argv.data(), envp.data());
-    } else {
-      for (const std::string& entry : environment) {
-        const auto equals = entry.find('=');
-        if (equals != std::string::npos) {
-          setenv(entry.substr(0, equals).c_str(), entry.substr(equals + 1).c_str(), 1);
-        }
-      }
-      execv(argv[0], argv.data());
-    }
-    const std::string message = "cannot execute " + command[0] + ": " + strerror(errno) + "\n";
-    if (write(STDERR_FILENO, message.data(), message.size()) < 0) {}
-    _exit(127);
-  }
+  ChildProcess child;
+  if (!child.start(command, environment, limits, false)) return result;
   result.started = true;
-  setpgid(pid, pid);  // also here, so that the group exists before we might kill it
-  close(pipe_fds[1]);
-  fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
-
-  const auto deadline =
-      start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                  std::chrono::duration<double>(limits.timeout_seconds));
-  auto keep = [&](const char* data, std::size_t size) {
-    result.output_bytes += size;
-    const std::size_t room =
-        limits.output_kept_bytes - std::min(limits.output_kept_bytes, result.output.size());
-    result.output.append(data, std::min(room, size));
-  };
-  bool pipe_open = true;
-  bool reaped = false;
-  int status = 0;
-  char buffer[65536];
-  auto next_memory_check = start;
-  while (!reaped) {
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) {
-      result.timed_out = true;
-      break;
-    }
-    if (limits.memory_limit_bytes > 0 && now >= next_memory_check) {
-      next_memory_check = now + std::chrono::milliseconds(100);
-      const std::size_t resident = group_resident_bytes(pid);
-      result.peak_memory_bytes = std::max(result.peak_memory_bytes, resident);
-      if (resident > limits.memory_limit_bytes) {
-        result.memory_limit_hit = true;
-        break;
-      }
-    }
-    if (pipe_open) {
-      const int wait_ms = static_cast<int>(
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count());
-      pollfd watch{pipe_fds[0], POLLIN, 0};
-      poll(&watch, 1, std::min(wait_ms, 100));
-      while (true) {
-        const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
-        if (got > 0) {
-          keep(buffer, static_cast<std::size_t>(got));
-          if (result.output_bytes > limits.output_limit_bytes) break;
-          continue;
-        }
-        if (got == 0) pipe_open = false;  // every writer closed it
-        break;
-      }
-      if (result.output_bytes > limits.output_limit_bytes) {
-        result.output_limit_hit = true;
-        break;
-      }
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    if (waitpid(pid, &status, WNOHANG) == pid) reaped = true;
-  }
-  // Whatever happened, nothing the child started may outlive the check.
-  kill(-pid, SIGKILL);
-  if (!reaped) {
-    kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
-  }
-  if (limits.confinement) kill_all_processes_of(limits.confinement->uid, limits.confinement->gid);
-  reap_orphans(std::chrono::milliseconds(2000));
-  // Drain what is left in the pipe (without blocking on grandchildren holding it).
-  while (pipe_open) {
-    const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
-    if (got <= 0) break;
-    keep(buffer, static_cast<std::size_t>(got));
-  }
-  close(pipe_fds[0]);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!result.timed_out && !result.output_limit_hit && !result.memory_limit_hit) {
-    if (WIFEXITED(status)) {
-      result.exited = true;
-      result.exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-      result.signal = WTERMSIG(status);
-    }
+  std::string unused;
+  const ChildProcess::Event event =
+      child.pump(deadline_after(limits.timeout_seconds), false, unused);
+  result.timed_out = event == ChildProcess::Event::timed_out;
+  result.output_limit_hit = event == ChildProcess::Event::output_limit;
+  result.memory_limit_hit = event == ChildProcess::Event::memory_limit;
+  child.end();
+  result.output = child.take_output();
+  result.output_bytes = child.output_bytes();
+  result.peak_memory_bytes = child.peak_memory_bytes();
+  result.seconds = child.seconds();
+  if (event == ChildProcess::Event::exited) {
+    result.exited = child.exited_normally();
+    result.exit_code = child.exit_code();
+    result.signal = child.end_signal();
   }
   return result;
 }

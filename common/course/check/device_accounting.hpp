@@ -108,9 +108,23 @@ inline DeviceMemoryLedger& device_memory_ledger() {
   return ledger;
 }
 
+// Starts a case's accounting afresh. A program serves many cases (protocol.hpp): what
+// an earlier case left allocated was that case's leak, and is not this one's.
 inline void start_device_memory_accounting() {
   DeviceMemoryLedger& ledger = device_memory_ledger();
   std::lock_guard<std::mutex> hold(ledger.lock);
+  ledger.live.clear();
+  ledger.allocations = 0;
+  ledger.failing_allocation = 0;
+  ledger.attempted_allocations = 0;
+  ledger.kernel_launches = 0;
+  ledger.host_to_device_bytes = 0;
+  ledger.device_to_host_bytes = 0;
+  ledger.host_to_device_copies = 0;
+  ledger.device_to_host_copies = 0;
+  ledger.overruns.clear();
+  ledger.last_grid = dim3(0, 0, 0);
+  ledger.last_block = dim3(0, 0, 0);
   ledger.tracking = true;
 }
 
@@ -237,6 +251,82 @@ inline void count_launch(const dim3& grid, const dim3& block) {
   ledger.last_block = block;
 }
 
+// The check's own measure of the work the code under test queued on the GPU, for the
+// exercises where that code also reports a time (reported_time.hpp): while a
+// StudentKernelTimer lives, every kernel it launches - and every call a driver passes
+// through time_student_work(), such as a cuBLAS multiply - is bracketed by CUDA events
+// recorded on the same stream. A time the student reports that is much longer than
+// these includes other work (copies, allocations, host code).
+class StudentKernelTimer {
+ public:
+  StudentKernelTimer() { active() = this; }
+  ~StudentKernelTimer() {
+    if (active() == this) active() = nullptr;
+    for (auto& [start, stop] : events_) {
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+    }
+  }
+  StudentKernelTimer(const StudentKernelTimer&) = delete;
+  StudentKernelTimer& operator=(const StudentKernelTimer&) = delete;
+
+  static StudentKernelTimer*& active() {
+    static StudentKernelTimer* timer = nullptr;
+    return timer;
+  }
+
+  // Brackets `work` (a launch or a library call on `stream`) with events.
+  template <typename Work>
+  auto bracket(cudaStream_t stream, Work&& work) {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    const bool timed = cudaEventCreate(&start) == cudaSuccess &&
+                       cudaEventCreate(&stop) == cudaSuccess &&
+                       cudaEventRecord(start, stream) == cudaSuccess;
+    auto status = work();
+    if (timed && cudaEventRecord(stop, stream) == cudaSuccess) {
+      events_.emplace_back(start, stop);
+    } else {
+      if (start != nullptr) cudaEventDestroy(start);
+      if (stop != nullptr) cudaEventDestroy(stop);
+      failed_ = true;
+    }
+    return status;
+  }
+
+  // The total of the bracketed work in milliseconds (waits for it); -1 when some of it
+  // could not be timed, 0 when there was none.
+  double total_ms() {
+    if (failed_) return -1.0;
+    double total = 0.0;
+    for (auto& [start, stop] : events_) {
+      float ms = 0.0f;
+      if (cudaEventSynchronize(stop) != cudaSuccess ||
+          cudaEventElapsedTime(&ms, start, stop) != cudaSuccess) {
+        cudaGetLastError();
+        return -1.0;
+      }
+      total += ms;
+    }
+    return total;
+  }
+
+ private:
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> events_;
+  bool failed_ = false;
+};
+
+// Runs `work` on `stream`, timed when a StudentKernelTimer is active (the accounting's
+// own launches never are).
+template <typename Work>
+auto time_student_work(cudaStream_t stream, Work&& work) {
+  StudentKernelTimer* timer = StudentKernelTimer::active();
+  if (timer == nullptr || accounting_launch) return work();
+  StudentKernelTimer::active() = nullptr;  // a launch inside the work is not timed twice
+  auto status = timer->bracket(stream, work);
+  StudentKernelTimer::active() = timer;
+  return status;
+}
+
 }  // namespace course::check
 
 extern "C" cudaError_t __real___cudaLaunchKernel(cudaKernel_t, dim3, dim3, void**, std::size_t,
@@ -245,7 +335,9 @@ extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid,
                                                   void** args, std::size_t shared_bytes,
                                                   cudaStream_t stream) {
   course::check::count_launch(grid, block);
-  return __real___cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);
+  return course::check::time_student_work(stream, [&] {
+    return __real___cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);
+  });
 }
 
 extern "C" cudaError_t __real_cudaLaunchKernel(const void*, dim3, dim3, void**, std::size_t,
@@ -254,7 +346,9 @@ extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* function, dim3 grid, 
                                                void** args, std::size_t shared_bytes,
                                                cudaStream_t stream) {
   course::check::count_launch(grid, block);
-  return __real_cudaLaunchKernel(function, grid, block, args, shared_bytes, stream);
+  return course::check::time_student_work(stream, [&] {
+    return __real_cudaLaunchKernel(function, grid, block, args, shared_bytes, stream);
+  });
 }
 
 namespace course::check {

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,7 @@
 #include "course/check/protocol.hpp"
 #include "course/check/report_json.hpp"
 #include "course/check/results.hpp"
+#include "course/check/session.hpp"
 #include "course/data.hpp"
 #include "course/timers.hpp"
 #include "course/device_info.hpp"
@@ -44,17 +46,6 @@
 
 namespace course::check {
 
-
-// One run of the program under test: how it ended, what it printed, what it reported.
-struct Run {
-  ChildResult child;
-  Results results;
-  bool sanitizer_errors = false;
-};
-
-// compute-sanitizer prefixes its own lines with this; a check parsing a program's
-// output must skip them when it runs under the sanitizer.
-inline constexpr const char* kSanitizerLinePrefix = "=========";
 
 // The lines a whole program printed, without compute-sanitizer's lines or blank ones,
 // trailing blanks and '\r' removed (indentation kept).
@@ -93,9 +84,14 @@ inline std::string indent_excerpt(const std::string& text, std::size_t max_lines
 
 class CaseContext {
  public:
-  CaseContext(const Options& options, std::string name, std::uint64_t seed,
-              std::string scratch_dir)
-      : options_(options), name_(std::move(name)), seed_(seed), scratch_(std::move(scratch_dir)) {}
+  CaseContext(const Options& options, CheckSession& session, std::string name,
+              std::uint64_t seed, std::string scratch_dir, bool timed)
+      : options_(options),
+        session_(session),
+        name_(std::move(name)),
+        seed_(seed),
+        scratch_(std::move(scratch_dir)),
+        timed_(timed) {}
 
   const std::string& name() const { return name_; }
   // This case's seed: derived from the check's --seed and the case's name.
@@ -110,12 +106,29 @@ class CaseContext {
 
   // Runs the program with arbitrary arguments (whole-program exercises). A run that
   // compute-sanitizer flags fails the case here; everything else is the caller's.
+  // Cases that ask for the same run (arguments, environment, limit) share one: the
+  // program runs once, and each case judges what it printed.
   Run run_program(const std::vector<std::string>& args,
                   const std::vector<std::string>& environment = {},
                   double timeout_seconds = kDefaultTimeoutSeconds) {
-    std::vector<std::string> command = {options_.program};
-    command.insert(command.end(), args.begin(), args.end());
-    return run_command(command, environment, timeout_seconds);
+    std::string key = std::to_string(timeout_seconds);
+    for (const auto& words : {args, environment}) {
+      key += '\n';
+      for (const std::string& word : words) key += word + '\t';
+    }
+    auto& remembered = session_.remembered_runs();
+    auto found = remembered.find(key);
+    if (found == remembered.end()) {
+      std::vector<std::string> command = {options_.program};
+      command.insert(command.end(), args.begin(), args.end());
+      Run run;
+      run.child = session_.run_once(command, environment,
+                                    session_.limit_for(name_, timeout_seconds), timed_);
+      found = remembered.emplace(key, std::move(run)).first;
+    }
+    Run run = found->second;
+    note_run(run);
+    return run;
   }
 
   // Runs any command (its first word a program path) under the same limits, sanitizer
@@ -124,41 +137,37 @@ class CaseContext {
   Run run_command(const std::vector<std::string>& program_and_args,
                   const std::vector<std::string>& environment = {},
                   double timeout_seconds = kDefaultTimeoutSeconds) {
-    std::vector<std::string> command = sanitizer_prefix();
-    command.insert(command.end(), program_and_args.begin(), program_and_args.end());
-    ChildLimits limits;
-    limits.timeout_seconds = timeout_seconds * timeout_scale();
-    limits.memory_limit_bytes = options_.memory_limit_mb << 20;
-    if (!options_.run_as.empty()) limits.confinement = confinement();
     Run run;
-    run.child = run_child(command, environment, limits);
+    run.child = session_.run_once(program_and_args, environment,
+                                  session_.limit_for(name_, timeout_seconds), timed_);
     note_run(run);
     return run;
   }
 
-  // Runs one check case of an API exercise's program (runner.hpp) and reads its results.
+  // Runs one check case of an API exercise's program (runner.hpp) and reads its
+  // results. The program serves the check's cases one after the other (protocol.hpp).
   Run run_case(const std::string& kind,
                const std::vector<std::pair<std::string, std::string>>& params = {},
                std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds) {
-    return run_case_with({options_.program}, kind, params, seed, timeout_seconds);
+    Run run = session_.serve(case_words(kind, params, seed),
+                             session_.limit_for(name_, timeout_seconds), timed_);
+    served_ = true;
+    note_run(run);
+    if (run.sanitizer_errors) session_.note_instance_flagged();
+    if (run.stayed_busy) note_stayed_busy(run);
+    return run;
   }
 
   // The same case protocol, spoken by another caller: `launcher` is the command the
-  // case arguments are appended to (e.g. {python, script, library}).
+  // case arguments are appended to (e.g. {python, script, library}). One run per case.
   Run run_case_with(const std::vector<std::string>& launcher, const std::string& kind,
                     const std::vector<std::pair<std::string, std::string>>& params = {},
                     std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds) {
     const std::string result_path =
         scratch_ + "/result-" + std::to_string(++run_counter_) + "-" + name_ + ".bin";
     unlink(result_path.c_str());
-    std::vector<std::string> args = {kCaseFlag, kind, kSeedFlag,
-                                     std::to_string(seed != 0 ? seed : seed_)};
-    for (const auto& [key, value] : params) {
-      args.push_back(kParamFlag);
-      args.push_back(key + "=" + value);
-    }
     std::vector<std::string> command = launcher;
-    command.insert(command.end(), args.begin(), args.end());
+    for (const std::string& word : case_words(kind, params, seed)) command.push_back(word);
     Run run = run_command(command, {std::string(kResultFileVariable) + "=" + result_path},
                           timeout_seconds);
     std::string data;
@@ -364,6 +373,9 @@ class CaseContext {
   }
 
   bool passed() const { return passed_; }
+  // True when this case ran in the served program (its last case may inherit what the
+  // sanitizer reports at the program's end).
+  bool served() const { return served_; }
   bool abnormal() const { return abnormal_; }
   int timeouts() const { return timeouts_; }
   std::string report() const {
@@ -382,37 +394,6 @@ class CaseContext {
     return found->second.values<std::int64_t>()[0];
   }
 
-  std::vector<std::string> sanitizer_prefix() const {
-    if (!options_.sanitizer_requested) return {};
-    std::vector<std::string> prefix = {options_.sanitizer, "--tool", options_.sanitizer_tool};
-    // Leaks are memcheck's alone; racecheck and synccheck watch shared memory and barriers.
-    if (options_.sanitizer_tool == "memcheck") {
-      prefix.insert(prefix.end(), {"--leak-check", "full", "--report-api-errors", "no"});
-    }
-    prefix.insert(prefix.end(),
-                  {"--error-exitcode", std::to_string(kSanitizerErrorExit), "--print-limit", "20"});
-    return prefix;
-  }
-
-  // Runs under compute-sanitizer are this much slower, whatever scale was asked for.
-  double timeout_scale() const {
-    return options_.timeout_scale * (options_.sanitizer_requested ? kSanitizerTimeoutScale : 1.0);
-  }
-
-  Confinement confinement() const {
-    Confinement c;
-    c.uid = options_.run_as_uid;
-    c.gid = options_.run_as_gid;
-    c.hidden_paths = options_.hidden_paths;
-    c.working_directory = scratch_;
-    c.environment = {"PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin", "HOME=" + scratch_,
-                     "TMPDIR=" + scratch_, "LANG=C.UTF-8"};
-    if (const char* devices = std::getenv("CUDA_VISIBLE_DEVICES")) {
-      c.environment.push_back(std::string("CUDA_VISIBLE_DEVICES=") + devices);
-    }
-    return c;
-  }
-
   void note_run(Run& run) {
     const ChildResult& c = run.child;
     if (c.timed_out || c.output_limit_hit || c.memory_limit_hit || (c.started && !c.exited)) {
@@ -429,10 +410,11 @@ class CaseContext {
            " MiB and was stopped");
       hint("printing inside a large loop or kernel? Print a summary instead.");
     }
-    if (options_.sanitizer_requested && c.exited && c.exit_code == kSanitizerErrorExit) {
+    if (options_.sanitizer_requested &&
+        ((c.exited && c.exit_code == kSanitizerErrorExit) || sanitizer_found_errors(c.output))) {
       run.sanitizer_errors = true;
       fail("compute-sanitizer " + options_.sanitizer_tool + " found errors:\n" +
-           indent_excerpt(c.output, 40));
+           indent_excerpt(sanitizer_lines(c.output), 40));
       if (options_.sanitizer_tool == "racecheck") {
         hint("a shared-memory race: two threads of a block touch the same shared location, "
              "one of them writing, with no __syncthreads() between; the report names both "
@@ -442,6 +424,21 @@ class CaseContext {
              "thread and the address (build with -lineinfo for file:line).");
       }
     }
+  }
+
+  // A served program still busy after writing its result (a kernel left running) was
+  // stopped: the result stands, but the sanitizer could not check the program to its end.
+  void note_stayed_busy(const Run& run) {
+    const std::string what = "the program was still busy on the GPU " +
+                             format_number(run.busy_grace_seconds) +
+                             " s after writing its result (a kernel left running?) and was stopped";
+    if (!options_.sanitizer_requested) {
+      note("note: " + what);
+      return;
+    }
+    fail("compute-sanitizer could not check the program to its end: " + what);
+    hint("every kernel a function launches must have finished when it returns: wait for it "
+         "(a copy back, cudaDeviceSynchronize) or do not launch it.");
   }
 
   // Indents every line of a message under its case's line.
@@ -455,10 +452,25 @@ class CaseContext {
     }
   }
 
+  std::vector<std::string> case_words(const std::string& kind,
+                                      const std::vector<std::pair<std::string, std::string>>& params,
+                                      std::uint64_t seed) const {
+    std::vector<std::string> words = {kCaseFlag, kind, kSeedFlag,
+                                      std::to_string(seed != 0 ? seed : seed_)};
+    for (const auto& [key, value] : params) {
+      words.push_back(kParamFlag);
+      words.push_back(key + "=" + value);
+    }
+    return words;
+  }
+
   const Options& options_;
+  CheckSession& session_;
   std::string name_;
   std::uint64_t seed_;
   std::string scratch_;
+  bool timed_ = false;
+  bool served_ = false;
   int run_counter_ = 0;
   bool passed_ = true;
   bool not_graded_ = false;
@@ -478,12 +490,21 @@ struct Case {
   // False for a case that runs only CPU code (a CPU reference, an OpenMP loop): it also
   // runs with --host-only, which is how CI proves an exercise's CPU side without a GPU.
   bool needs_gpu = true;
+  // A case that judges a time (a speed ratio, a self-reported kernel time): its runs
+  // have the GPU to themselves (gpu_lock.hpp); every other case shares it.
+  bool timed = false;
 };
 inline constexpr bool kHiddenCase = true;
 
 // Marks a case as needing no GPU:  host_only({"cpu_loop", 2, check_cpu_loop}).
 inline Case host_only(Case c) {
   c.needs_gpu = false;
+  return c;
+}
+
+// Marks a case whose verdict depends on a time:  timed({"kernel_time", 2, check_time}).
+inline Case timed(Case c) {
+  c.timed = true;
   return c;
 }
 
@@ -590,6 +611,68 @@ inline bool prepare_confinement(Options& options, const std::string& scratch, st
   return true;
 }
 
+// One case of a check run: its context (verdict, messages) and how long it took.
+struct CaseOutcome {
+  const Case* c = nullptr;
+  std::unique_ptr<CaseContext> context;
+  bool run = true;  // false when not run (--stop-after-timeouts)
+  double seconds = 0.0;
+};
+
+// The case's line (PASS/FAIL/SKIP, points, time) and the messages under it.
+inline std::string case_block(const CaseOutcome& outcome) {
+  const Case& c = *outcome.c;
+  const CaseContext& context = *outcome.context;
+  char points[32];
+  if (context.is_not_graded()) {
+    std::snprintf(points, sizeof points, "SKIP   -/%-3d", c.points);
+  } else {
+    const bool ok = context.passed();
+    std::snprintf(points, sizeof points, "%s %3d/%-3d", ok ? "PASS" : "FAIL", ok ? c.points : 0,
+                  c.points);
+  }
+  char line[256];
+  std::snprintf(line, sizeof line, "  %s %-34s (%.2f s)\n", points, c.name.c_str(),
+                outcome.seconds);
+  return line + context.report();
+}
+
+inline void print_case(const CaseOutcome& outcome) {
+  std::fputs(case_block(outcome).c_str(), stdout);
+  std::fflush(stdout);
+}
+
+// compute-sanitizer reports leaks, and its verdict, when the served program ends after
+// the last case: what no case's output showed goes to the last case that program
+// served. A program that does not end (a process or kernel it left running) cannot be
+// checked to its end, and that case fails too.
+inline void judge_sanitizer_end(const ServerEnd& end, const CheckSession& session,
+                                const Options& options, std::vector<CaseOutcome>& outcomes) {
+  if (!end.was_running) return;
+  CaseContext* last = nullptr;
+  for (CaseOutcome& outcome : outcomes) {
+    if (outcome.context->served()) last = outcome.context.get();
+  }
+  if (last == nullptr) return;
+  if (!end.exited) {
+    last->fail("compute-sanitizer could not check the program to its end: it did not end "
+               "after its last case (a process or a kernel it left running?) and was stopped" +
+               (end.output.empty() ? std::string()
+                                   : ":\n" + indent_excerpt(sanitizer_lines(end.output), 20)));
+    last->hint("every kernel a function launches must have finished when it returns, and the "
+               "program must not leave processes behind.");
+    return;
+  }
+  const bool errors =
+      end.exit_code == kSanitizerErrorExit || sanitizer_found_errors(end.output);
+  if (!errors || session.instance_flagged()) return;
+  last->fail("compute-sanitizer " + options.sanitizer_tool + " found errors, reported when the "
+             "program ended after its last case (leaks are reported then):\n" +
+             indent_excerpt(sanitizer_lines(end.output), 40));
+  last->hint("read the first error of compute-sanitizer's report: a leak names the cudaMalloc "
+             "whose cudaFree is missing.");
+}
+
 inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   Options options;
   std::string error;
@@ -640,6 +723,8 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   };
   auto selected = [&](const Case& c) {
     if (options.host_only && c.needs_gpu) return false;
+    // CPU code alone gives compute-sanitizer nothing to check.
+    if (options.sanitizer_requested && !c.needs_gpu) return false;
     if (options.only_cases.empty()) return true;
     for (const std::string& wanted : options.only_cases) {
       if (wanted == c.name) return true;
@@ -690,30 +775,62 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   if (needs_gpu) std::printf("[%s]\n", describe_device(query_device(0)).c_str());
   std::fflush(stdout);
 
-  int score = 0, max_score = 0, cases_run = 0, cases_passed = 0, timeouts = 0;
-  int cases_not_graded = 0, points_not_graded = 0;
-  bool any_abnormal = false;
-  std::string full_report;
-  std::vector<CaseReport> reports;
+  CheckSession session(options, scratch);
+  if (session.gpu_lock_failed()) {
+    std::fprintf(stderr, "check_%s: cannot open the GPU lock %s\n", exercise.number.c_str(),
+                 options.gpu_lock_path.c_str());
+    std::filesystem::remove_all(scratch);
+    return kExitMisuse;
+  }
+  std::vector<CaseOutcome> outcomes;
+  int timeouts = 0;
   for (const Case& c : exercise.cases) {
     if (!selected(c)) continue;
-    CaseContext context(options, c.name, derive_seed(options.seed, name_hash(c.name)), scratch);
-    const bool run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
+    CaseOutcome outcome{&c, std::make_unique<CaseContext>(
+                                options, session, c.name,
+                                derive_seed(options.seed, name_hash(c.name)), scratch, c.timed)};
+    CaseContext& context = *outcome.context;
+    outcome.run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
     WallTimer timer;
-    if (run) {
+    if (outcome.run) {
       c.body(context);
     } else {
       context.fail("not run: the program already exceeded its time limit " +
                    std::to_string(timeouts) + " times");
     }
-    const double seconds = timer.elapsed_ms() / 1e3;
+    outcome.seconds = timer.elapsed_ms() / 1e3;
+    if (!context.is_not_graded()) timeouts += context.timeouts();
+    if (outcome.run) session.record_time(c.name, outcome.seconds);
+    outcomes.push_back(std::move(outcome));
+    // Under the sanitizer the last case may still inherit what the tool reports when the
+    // program ends: the cases are printed once it has.
+    if (!options.sanitizer_requested) print_case(outcomes.back());
+  }
+  const ServerEnd end = session.finish();
+  if (options.sanitizer_requested) {
+    judge_sanitizer_end(end, session, options, outcomes);
+    for (const CaseOutcome& outcome : outcomes) print_case(outcome);
+  }
+  std::filesystem::remove_all(scratch);
+  if (!session.write_recorded_times()) {
+    std::fprintf(stderr, "check_%s: cannot write the case times %s\n", exercise.number.c_str(),
+                 options.record_times_path.c_str());
+    return kExitMisuse;
+  }
+
+  int score = 0, max_score = 0, cases_run = 0, cases_passed = 0;
+  int cases_not_graded = 0, points_not_graded = 0;
+  bool any_abnormal = false;
+  std::string full_report;
+  std::vector<CaseReport> reports;
+  for (const CaseOutcome& outcome : outcomes) {
+    const Case& c = *outcome.c;
+    const CaseContext& context = *outcome.context;
     // A case not graded here (a tool it needs is missing) is out of the score and its
     // maximum; the others count.
     const bool graded = !context.is_not_graded();
     const bool ok = graded && context.passed();
-    char points[32];
     if (graded) {
-      timeouts += context.timeouts();
       ++cases_run;
       max_score += c.points;
       if (ok) {
@@ -721,22 +838,14 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
         score += c.points;
       }
       any_abnormal = any_abnormal || context.abnormal();
-      std::snprintf(points, sizeof points, "%s %3d/%-3d", ok ? "PASS" : "FAIL", ok ? c.points : 0,
-                    c.points);
     } else {
       ++cases_not_graded;
       points_not_graded += c.points;
-      std::snprintf(points, sizeof points, "SKIP   -/%-3d", c.points);
     }
-    char line[256];
-    std::snprintf(line, sizeof line, "  %s %-34s (%.2f s)\n", points, c.name.c_str(), seconds);
-    const std::string block = line + context.report();
-    std::fputs(block.c_str(), stdout);
-    std::fflush(stdout);
-    full_report += block;
-    reports.push_back({c.name, c.points, ok, c.hidden, run && graded, seconds, context.report()});
+    full_report += case_block(outcome);
+    reports.push_back({c.name, c.points, ok, c.hidden, outcome.run && graded, outcome.seconds,
+                       context.report()});
   }
-  std::filesystem::remove_all(scratch);
 
   const bool passed = cases_passed == cases_run;
   std::printf("score: %d/%d points, %d of %d cases passed: %s\n", score, max_score, cases_passed,

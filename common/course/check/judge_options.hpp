@@ -52,6 +52,12 @@ struct Options {
   // folder, where the instructor-owned callers (a Python script) are.
   std::string library;
   std::string exercise_dir;
+  // Sharing the GPU with other checks (gpu_lock.hpp); empty: no lock.
+  std::string gpu_lock_path;
+  // The time of each case, written by a plain run and read by a run under the
+  // sanitizer, whose limits derive from it (session.hpp).
+  std::string record_times_path;
+  std::string plain_times_path;
   // Filled by judge_main when confining: the user's ids, and the scratch folder that
   // holds the program's copy (the only place the confined program works in).
   uid_t run_as_uid = 0;
@@ -69,12 +75,17 @@ inline void print_usage(const std::string& exercise_number) {
       "  --host-only             run only the cases that need no GPU (the CPU side)\n"
       "  --sanitizer PATH        run every case under compute-sanitizer memcheck\n"
       "  --sanitizer-tool NAME   with --sanitizer: memcheck (default), racecheck or synccheck\n"
-      "  --timeout-scale X       multiply every time limit by X (x15 more under the sanitizer)\n"
+      "  --timeout-scale X       multiply every time limit by X\n"
       "  --summary FILE          write one tab-separated result line to FILE\n"
       "  --variant NAME          name of what is checked, for the report and the summary\n"
       "  --library PATH          the student's files built as a shared library (exercises\n"
       "                          that are also called from Python)\n"
       "  --exercise-dir PATH     the exercise's folder (its instructor-owned callers)\n"
+      "  --gpu-lock FILE         share the GPU with the other checks that name FILE: runs\n"
+      "                          whose time is judged get it alone, the others share it\n"
+      "  --record-times FILE     write each case's time (for a later --plain-times)\n"
+      "  --plain-times FILE      case times of a plain run: under the sanitizer, each run's\n"
+      "                          limit is 20x its case's time there (at least 5 s)\n"
       "grading:\n"
       "  --report-json FILE      write every case's result as JSON to FILE\n"
       "  --stop-after-timeouts N after N runs over their time limit, fail the other cases unrun\n"
@@ -150,6 +161,12 @@ inline bool parse_options(int argc, char** argv, Options& options, std::string& 
         if (!next(options.library)) return false;
       } else if (flag == "--exercise-dir") {
         if (!next(options.exercise_dir)) return false;
+      } else if (flag == "--gpu-lock") {
+        if (!next(options.gpu_lock_path)) return false;
+      } else if (flag == "--record-times") {
+        if (!next(options.record_times_path)) return false;
+      } else if (flag == "--plain-times") {
+        if (!next(options.plain_times_path)) return false;
       } else if (flag == "--report-json") {
         if (!next(options.report_json_path)) return false;
       } else if (flag == "--stop-after-timeouts") {

@@ -10,6 +10,17 @@
 //   @course-record <name> <f32|f64|i32|i64> <count>\n<count values>\n
 // The last line of a case that ran to its end is "@course-end\n"; without it the
 // program stopped early (crash, exit, time limit) and the check says so.
+//
+// One program process serves the cases of a check in turn (a CUDA context costs about
+// 0.3 s to create, far more than most cases): started with kServeFlag, it reads one
+// request line per case on descriptor kServeDescriptor - "case", then the same words
+// a one-shot run takes on its command line, separated by tabs - and answers there:
+//   ready            once, when it can take cases (its CUDA context exists)
+//   written          the case's result file is complete (it ends with @course-end)
+//   idle             the GPU has finished everything the case queued: the next may come
+//   broken <error>   the CUDA context can serve no other case; the program ends
+// The check starts it again after a crash, a time-out, or a program that stays busy
+// after its result (a kernel still running).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +35,13 @@ inline constexpr const char* kSeedFlag = "--course-seed";
 inline constexpr const char* kParamFlag = "--course-param";
 inline constexpr const char* kRecordTag = "@course-record";
 inline constexpr const char* kEndTag = "@course-end";
+inline constexpr const char* kServeFlag = "--course-serve";
+inline constexpr int kServeDescriptor = 3;
+inline constexpr const char* kRequestWord = "case";
+inline constexpr const char* kReadyReply = "ready";
+inline constexpr const char* kWrittenReply = "written";
+inline constexpr const char* kIdleReply = "idle";
+inline constexpr const char* kBrokenReply = "broken";
 
 // Names of the records every API exercise's runner adds after a case (see
 // device_accounting.hpp): what the code under test left allocated, whether it wrote
@@ -40,6 +58,9 @@ inline constexpr const char* kHostToDeviceCopiesRecord = "transfers.host_to_devi
 inline constexpr const char* kDeviceToHostCopiesRecord = "transfers.device_to_host_copies";
 // grid.x, grid.y, grid.z, block.x, block.y, block.z of the last kernel launched.
 inline constexpr const char* kLastLaunchRecord = "device.last_launch";
+// The milliseconds of the kernels the code under test launched while a driver timed
+// them (StudentKernelTimer in device_accounting.hpp), measured with CUDA events.
+inline constexpr const char* kMeasuredKernelRecord = "device.measured_kernel_ms";
 
 enum class ValueType { f32, f64, i32, i64 };
 

@@ -4,6 +4,10 @@
 //   - a time is a positive, finite number of milliseconds;
 //   - it is at most the whole call, which the check timed around it (more means
 //     microseconds, or a total over several calls);
+//   - where the runner also timed the student's own kernels during the call (CUDA
+//     events around each of its launches, device_accounting.hpp's StudentKernelTimer),
+//     it is not much longer than them: a time that also covers copies, allocations or
+//     host work is not the kernel's;
 //   - where the runner timed the same work with CUDA events (its fastest run, before and
 //     after the student's call), it is at least a quarter of that: one honest
 //     measurement is about as long, and a host clock read right after an asynchronous
@@ -21,6 +25,11 @@ namespace course::check {
 // An honest measurement of one run is about as long as the fastest run the runner timed,
 // never four times shorter.
 inline constexpr double kShortestHonestShareOfFastestRun = 0.25;
+// An honest measurement of the student's own kernels is theirs plus the few microseconds
+// between the student's events and the check's; a time that includes a copy of the
+// data or an allocation is several times longer.
+inline constexpr double kLongestHonestMultipleOfMeasured = 1.5;
+inline constexpr double kMeasurementSlackMs = 0.05;
 
 struct ReportedTime {
   std::string function;  // the student's function that returned it, e.g. "heavy_on_gpu"
@@ -29,12 +38,15 @@ struct ReportedTime {
   double reported_ms = 0.0;
   double call_ms = 0.0;     // the whole call, timed by the check around it
   double fastest_ms = 0.0;  // the same work timed by the runner with events; 0: not timed
+  // The student's own kernels during the call, timed by the check; 0 or less: not timed.
+  double measured_ms = 0.0;
 };
 
 // The exercise's own words for each mistake: how to time with its function's names.
 struct ReportedTimeHints {
   std::string not_positive;
   std::string longer_than_call;
+  std::string longer_than_work;
   std::string shorter_than_work;
 };
 
@@ -54,6 +66,14 @@ inline bool expect_plausible_time(CaseContext& c, const ReportedTime& t,
     c.fail(reported + ", more than the " + course::format_number(t.call_ms) +
            " ms the whole call took (measured by the check around it)");
     c.hint(hints.longer_than_call);
+    return false;
+  }
+  if (t.measured_ms > 0.0 &&
+      t.reported_ms > kLongestHonestMultipleOfMeasured * t.measured_ms + kMeasurementSlackMs) {
+    c.fail(reported + ", but the " + t.work + " it launched took " +
+           course::format_number(t.measured_ms) + " ms (timed by the check with CUDA events "
+           "around it): the time includes other work");
+    c.hint(hints.longer_than_work);
     return false;
   }
   if (t.fastest_ms > 0.0 && t.reported_ms < kShortestHonestShareOfFastestRun * t.fastest_ms) {

@@ -18,6 +18,8 @@
 // runners that prove the harness on machines without a GPU.
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -42,6 +44,8 @@ struct CaseRequest {
   std::string name;
   std::uint64_t seed = 0;
   std::map<std::string, std::string> params;
+  // Started by the check to serve its cases in turn (protocol.hpp), not to run one.
+  bool serve = false;
 
   const std::string& param(const std::string& key) const {
     auto found = params.find(key);
@@ -56,13 +60,14 @@ struct CaseRequest {
   double param_double(const std::string& key) const { return std::stod(param(key)); }
 };
 
-// Returns the case this invocation asks for, or nothing for an ordinary run.
-inline std::optional<CaseRequest> parse_case_request(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) != kCaseFlag) return std::nullopt;
+// The case that these words ask for (--course-case NAME --course-seed N
+// --course-param KEY=VALUE ...), or nothing when they ask for none.
+inline std::optional<CaseRequest> parse_case_words(const std::vector<std::string>& words) {
+  if (words.empty() || words[0] != kCaseFlag) return std::nullopt;
   CaseRequest request;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    const std::string value = argv[i + 1];
+  for (std::size_t i = 0; i + 1 < words.size(); i += 2) {
+    const std::string& flag = words[i];
+    const std::string& value = words[i + 1];
     if (flag == kCaseFlag) {
       request.name = value;
     } else if (flag == kSeedFlag) {
@@ -74,6 +79,17 @@ inline std::optional<CaseRequest> parse_case_request(int argc, char** argv) {
     }
   }
   return request;
+}
+
+// Returns the case this invocation asks for (or a request to serve cases), or nothing
+// for an ordinary run.
+inline std::optional<CaseRequest> parse_case_request(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == kServeFlag) {
+    CaseRequest request;
+    request.serve = true;
+    return request;
+  }
+  return parse_case_words(std::vector<std::string>(argv + 1, argv + argc));
 }
 
 // Writes records to the result file (protocol.hpp).
@@ -184,21 +200,109 @@ inline void put_device_memory_report(ResultWriter& results) {
 
 using CaseFunction = void (*)(const CaseRequest&, ResultWriter&);
 
-// Runs one case, adds the device-memory report, marks the end. The exit status
-// carries no verdict; 2 means the request itself was malformed.
-inline int run_case(const CaseRequest& request, CaseFunction run_check_case) {
+// Runs one case, adds the device-memory report, marks the end.
+inline void compute_case(const CaseRequest& request, CaseFunction run_check_case) {
   ResultWriter results;
 #ifdef __CUDACC__
+  cudaGetLastError();  // an error an earlier case left pending is not this case's
   start_device_memory_accounting();
 #endif
   run_check_case(request, results);
 #ifdef __CUDACC__
   put_device_memory_report(results);
+#endif
   results.finish();
+}
+
+namespace detail {
+
+inline void reply(const std::string& text) {
+  const std::string line = text + "\n";
+  std::size_t sent = 0;
+  while (sent < line.size()) {
+    const ssize_t wrote = write(kServeDescriptor, line.data() + sent, line.size() - sent);
+    if (wrote <= 0) std::exit(0);  // the check is gone: nobody to serve
+    sent += static_cast<std::size_t>(wrote);
+  }
+}
+
+// The next request line, without its newline; false at the end of the requests.
+inline bool next_request(std::string& line) {
+  line.clear();
+  char c = 0;
+  while (true) {
+    const ssize_t got = read(kServeDescriptor, &c, 1);
+    if (got <= 0) return false;
+    if (c == '\n') return true;
+    line += c;
+  }
+}
+
+inline std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> words;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t tab = line.find('\t', at);
+    words.push_back(line.substr(at, tab == std::string::npos ? std::string::npos : tab - at));
+    if (tab == std::string::npos) return words;
+    at = tab + 1;
+  }
+}
+
+}  // namespace detail
+
+// Serves the check's cases one after the other in this process (protocol.hpp), so
+// that the CUDA context is created once, not once per case.
+inline int serve_cases(CaseFunction run_check_case) {
+#ifdef __CUDACC__
+  cudaFree(nullptr);  // creates the context now, before the first case's clock starts
+  cudaGetLastError();
+#endif
+  detail::reply(kReadyReply);
+  std::string line;
+  while (detail::next_request(line)) {
+    std::vector<std::string> words = detail::split_tabs(line);
+    if (words.empty() || words[0] != kRequestWord) {
+      std::fprintf(stderr, "check protocol: unexpected request '%s'\n", line.c_str());
+      return 2;
+    }
+    words.erase(words.begin());
+    const std::optional<CaseRequest> request = parse_case_words(words);
+    if (!request) {
+      std::fprintf(stderr, "check protocol: malformed request '%s'\n", line.c_str());
+      return 2;
+    }
+    compute_case(*request, run_check_case);
+    // What the case printed reaches the check before the reply that ends its part.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    detail::reply(kWrittenReply);
+#ifdef __CUDACC__
+    // The next case may start when nothing of this one still runs on the GPU; a context
+    // that a fault broke cannot serve it at all.
+    const cudaError_t status = cudaDeviceSynchronize();
+    if (status != cudaSuccess) {
+      detail::reply(std::string(kBrokenReply) + " " + cudaGetErrorName(status));
+      return 0;
+    }
+#endif
+    detail::reply(kIdleReply);
+  }
+#ifdef __CUDACC__
   // Destroying the context lets compute-sanitizer's leak check see what is left.
   cudaDeviceReset();
-#else
-  results.finish();
+#endif
+  return 0;
+}
+
+// Runs the case this invocation asks for, or serves the check's cases. The exit status
+// carries no verdict; 2 means a request itself was malformed.
+inline int run_case(const CaseRequest& request, CaseFunction run_check_case) {
+  if (request.serve) return serve_cases(run_check_case);
+  compute_case(request, run_check_case);
+#ifdef __CUDACC__
+  // Destroying the context lets compute-sanitizer's leak check see what is left.
+  cudaDeviceReset();
 #endif
   return 0;
 }

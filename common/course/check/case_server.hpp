@@ -1,0 +1,204 @@
+// The check's side of a served program (protocol.hpp): one process of the program under
+// test computes the check's cases one after the other, so that its start - above all
+// the CUDA context, about 0.3 s of system time - is paid once per check instead of once
+// per case. It is started again only when it must be: after a crash, a time-out, an
+// exit in the middle of a case, a broken CUDA context, or a program still busy on the
+// GPU once its result is written (a kernel it left running).
+//
+// What a case's run looks like to the check is unchanged (a ChildResult): its output is
+// what the program printed while it computed that case, its end is "exited with status
+// 0" when the case was served to its end, and how the program ended when it did not.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "course/check/child_process.hpp"
+#include "course/check/protocol.hpp"
+
+namespace course::check {
+
+static_assert(ChildProcess::kControlDescriptor == kServeDescriptor,
+              "the served program reads its requests where the check writes them");
+
+// One case as the served program computed it.
+struct ServedCase {
+  ChildResult child;
+  // The program was still busy on the GPU (a kernel running) after it wrote the result:
+  // it was stopped after the grace given to it, and this says how long that was.
+  bool stayed_busy = false;
+  double busy_grace_seconds = 0.0;
+  // The serving process was started for this case (the first case, or after an end).
+  bool fresh_process = false;
+};
+
+// How a served program ended once it had no more requests.
+struct ServerEnd {
+  bool was_running = false;  // false: it had already ended (or never started)
+  bool exited = false;       // it ended by itself within the grace
+  int exit_code = -1;
+  std::string output;        // what it printed after its last case
+};
+
+class CaseServer {
+ public:
+  // `command`: the launcher words (compute-sanitizer and its options, if any) and the
+  // program; `environment` as for run_child. `startup_seconds` bounds the time to
+  // "ready", `busy_grace_seconds` the time from "written" to "idle".
+  CaseServer(std::vector<std::string> command, std::vector<std::string> environment,
+             ChildLimits limits, double startup_seconds, double busy_grace_seconds)
+      : command_(std::move(command)),
+        environment_(std::move(environment)),
+        limits_(std::move(limits)),
+        startup_seconds_(startup_seconds),
+        busy_grace_seconds_(busy_grace_seconds) {
+    command_.push_back(kServeFlag);
+  }
+
+  // Computes one case: `words` as a one-shot run would take them on its command line;
+  // the result file is the one the environment names. None may hold a tab or newline.
+  ServedCase serve(const std::vector<std::string>& words, double timeout_seconds) {
+    ServedCase served;
+    ChildResult& result = served.child;
+    const auto started = std::chrono::steady_clock::now();
+    if (!process_.running()) {
+      served.fresh_process = true;
+      if (!start(result)) return finish_case(served, started);
+    }
+    result.started = true;
+    process_.reset_output_count();
+    std::string request = kRequestWord;
+    for (const std::string& word : words) request += "\t" + word;
+    if (!process_.send_line(request)) {
+      wait_for_end(result);
+      return finish_case(served, started);
+    }
+    std::string line;
+    if (!await(kWrittenReply, deadline_after(timeout_seconds), result)) {
+      return finish_case(served, started);
+    }
+    // The result is complete; the program must now let the GPU go idle, or be stopped.
+    const ChildProcess::Event event =
+        process_.pump(deadline_after(busy_grace_seconds_), true, line);
+    if (event == ChildProcess::Event::line && line == kIdleReply) {
+      result.exited = true;  // served to its end: what a one-shot run's exit(0) said
+      result.exit_code = 0;
+      return finish_case(served, started);
+    }
+    result.exited = true;
+    result.exit_code = 0;
+    if (event == ChildProcess::Event::timed_out) {
+      served.stayed_busy = true;
+      served.busy_grace_seconds = busy_grace_seconds_;
+    }
+    // "broken", an exit, or a program that stayed busy: the next case gets a new process.
+    process_.end();
+    return finish_case(served, started);
+  }
+
+  // No more requests: the program ends by itself within `grace` (compute-sanitizer
+  // prints its last reports then, and its exit status says whether it found errors),
+  // or is ended, with everything it started.
+  ServerEnd finish(double grace) {
+    ServerEnd end;
+    if (!process_.running()) {
+      process_.end();
+      return end;
+    }
+    end.was_running = true;
+    process_.close_control();
+    process_.reset_output_count();
+    std::string unused;
+    const ChildProcess::Event event = process_.pump(deadline_after(grace), false, unused);
+    if (event == ChildProcess::Event::exited && process_.exited_normally()) {
+      end.exited = true;
+      end.exit_code = process_.exit_code();
+    }
+    process_.end();
+    end.output = process_.take_output();
+    return end;
+  }
+
+  ~CaseServer() { process_.end(); }
+
+ private:
+  bool start(ChildResult& result) {
+    if (!process_.start(command_, environment_, limits_, true)) return false;
+    result.started = true;
+    if (await(kReadyReply, deadline_after(startup_seconds_), result)) return true;
+    return false;
+  }
+
+  // Pumps until the reply `word`; otherwise records how the program ended in `result`
+  // (and ends it). Lines other than the awaited one are not the protocol's: ignored.
+  bool await(const std::string& word, std::chrono::steady_clock::time_point deadline,
+             ChildResult& result) {
+    std::string line;
+    while (true) {
+      const ChildProcess::Event event = process_.pump(deadline, true, line);
+      switch (event) {
+        case ChildProcess::Event::line:
+          if (line == word) return true;
+          if (line.compare(0, std::string(kBrokenReply).size(), kBrokenReply) == 0) {
+            wait_for_end(result);
+            return false;
+          }
+          continue;
+        case ChildProcess::Event::exited:
+          record_exit(result);
+          process_.end();
+          return false;
+        case ChildProcess::Event::timed_out:
+          result.timed_out = true;
+          break;
+        case ChildProcess::Event::output_limit:
+          result.output_limit_hit = true;
+          break;
+        case ChildProcess::Event::memory_limit:
+          result.memory_limit_hit = true;
+          break;
+      }
+      process_.end();
+      return false;
+    }
+  }
+
+  // The program stopped reading or said it is broken: it is ending by itself.
+  void wait_for_end(ChildResult& result) {
+    std::string unused;
+    if (process_.pump(deadline_after(kEndingSeconds), false, unused) ==
+        ChildProcess::Event::exited) {
+      record_exit(result);
+    }
+    process_.end();
+  }
+
+  void record_exit(ChildResult& result) {
+    result.exited = process_.exited_normally();
+    result.exit_code = process_.exit_code();
+    result.signal = process_.end_signal();
+  }
+
+  ServedCase& finish_case(ServedCase& served, std::chrono::steady_clock::time_point started) {
+    ChildResult& result = served.child;
+    result.output = process_.take_output();
+    result.output_bytes = process_.output_bytes();
+    result.peak_memory_bytes = process_.peak_memory_bytes();
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return served;
+  }
+
+  // How long a program that stopped reading its requests may take to exit.
+  static constexpr double kEndingSeconds = 2.0;
+
+  std::vector<std::string> command_;
+  std::vector<std::string> environment_;
+  ChildLimits limits_;
+  double startup_seconds_;
+  double busy_grace_seconds_;
+  ChildProcess process_;
+};
+
+}  // namespace course::check

@@ -1,0 +1,265 @@
+// How one check runs the program under test: the served process that computes the API
+// cases (case_server.hpp), one-shot runs of whole programs and of other callers, the
+// GPU lock around each run (gpu_lock.hpp), the time limit of each run, and
+// compute-sanitizer around all of them. The cases of a check share one session;
+// judge.hpp decides what their runs mean.
+//
+// Time limits follow the program. A plain run gets the limit its case asks for (20 s
+// unless the case says otherwise) times --timeout-scale. A run under compute-sanitizer
+// gets kSanitizerSlowdown times what the same case took in the plain run of the same
+// program (--plain-times, written by that run's --record-times), at least
+// kSanitizerMinimumSeconds; without those times, kSanitizerTimeoutScale times the
+// plain limit.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/case_server.hpp"
+#include "course/check/child_process.hpp"
+#include "course/check/gpu_lock.hpp"
+#include "course/check/judge_options.hpp"
+#include "course/check/protocol.hpp"
+#include "course/check/results.hpp"
+
+namespace course::check {
+
+// A run under compute-sanitizer may take this many times its plain run...
+inline constexpr double kSanitizerSlowdown = 20.0;
+// ...and never less than this: the tool's own start and reports take seconds.
+inline constexpr double kSanitizerMinimumSeconds = 5.0;
+// The served program's start (its CUDA context; the tool's start under the sanitizer).
+inline constexpr double kStartupSeconds = 20.0;
+inline constexpr double kSanitizerStartupSeconds = 60.0;
+// A correct program is idle the moment its result is written; one still busy this long
+// after (a kernel left running) is stopped.
+inline constexpr double kBusyGraceSeconds = 2.0;
+inline constexpr double kSanitizerBusyGraceSeconds = 10.0;
+// After its last case the program ends by itself within this time, or is ended.
+inline constexpr double kFinishGraceSeconds = 2.0;
+inline constexpr double kSanitizerFinishGraceSeconds = 15.0;
+
+// One run of the program under test: how it ended, what it printed, what it reported.
+struct Run {
+  ChildResult child;
+  Results results;
+  bool sanitizer_errors = false;
+  // Served runs: the program stayed busy after its result and was stopped (see
+  // ServedCase), or this run started the serving process anew.
+  bool stayed_busy = false;
+  double busy_grace_seconds = 0.0;
+};
+
+// compute-sanitizer prefixes its own lines with this; a check parsing a program's
+// output must skip them when it runs under the sanitizer.
+inline constexpr const char* kSanitizerLinePrefix = "=========";
+
+// True when compute-sanitizer's lines in `output` report an error: a memory access, an
+// API or launch failure, a leak, a race, a barrier error. Its banner and summaries of
+// zero errors are not. (Its exit status, kSanitizerErrorExit, says the same at its end.)
+inline bool sanitizer_found_errors(const std::string& output) {
+  static const char* const kErrorStarts[] = {
+      "Invalid ",  "Program hit", "Leaked ",      "Error",     "Malloc",    "Free ",
+      "Out-of-range", "Misaligned", "Uninitialized", "Barrier", "Race ",   "Warning: Race",
+      "Hazard",    "Unused memory"};
+  const std::string prefix = std::string(kSanitizerLinePrefix) + " ";
+  std::size_t at = 0;
+  while (at < output.size()) {
+    std::size_t end = output.find('\n', at);
+    if (end == std::string::npos) end = output.size();
+    if (output.compare(at, prefix.size(), prefix) == 0) {
+      const std::string text = output.substr(at + prefix.size(), end - at - prefix.size());
+      for (const char* start : kErrorStarts) {
+        if (text.compare(0, std::string(start).size(), start) == 0) return true;
+      }
+      if (text.compare(0, 15, "ERROR SUMMARY: ") == 0 && text.compare(15, 8, "0 errors") != 0) {
+        return true;
+      }
+    }
+    at = end + 1;
+  }
+  return false;
+}
+
+// compute-sanitizer's own lines of `output` (the whole output when it has none).
+inline std::string sanitizer_lines(const std::string& output) {
+  std::string lines;
+  std::size_t at = 0;
+  while (at < output.size()) {
+    std::size_t end = output.find('\n', at);
+    if (end == std::string::npos) end = output.size();
+    if (output.compare(at, std::strlen(kSanitizerLinePrefix), kSanitizerLinePrefix) == 0) {
+      lines += output.substr(at, end - at) + "\n";
+    }
+    at = end + 1;
+  }
+  return lines.empty() ? output : lines;
+}
+
+class CheckSession {
+ public:
+  CheckSession(const Options& options, std::string scratch)
+      : options_(options), scratch_(std::move(scratch)), gpu_lock_(options.gpu_lock_path) {
+    read_plain_times();
+  }
+
+  bool under_sanitizer() const { return options_.sanitizer_requested; }
+  bool gpu_lock_failed() const { return gpu_lock_.failed(options_.gpu_lock_path); }
+
+  // The limit of one run of case `case_name` that asks for `requested` seconds.
+  double limit_for(const std::string& case_name, double requested) const {
+    const double scale = options_.timeout_scale;
+    if (!under_sanitizer()) return requested * scale;
+    const auto plain = plain_seconds_.find(case_name);
+    if (plain == plain_seconds_.end()) return requested * kSanitizerTimeoutScale * scale;
+    return std::max(kSanitizerMinimumSeconds, kSanitizerSlowdown * plain->second) * scale;
+  }
+
+  // Runs `command` (a program and its arguments) to its end, under the case's limit,
+  // the sanitizer and the confinement, holding the GPU as the case needs it.
+  ChildResult run_once(const std::vector<std::string>& command,
+                       const std::vector<std::string>& environment, double limit_seconds,
+                       bool timed) {
+    std::vector<std::string> full = sanitizer_prefix();
+    full.insert(full.end(), command.begin(), command.end());
+    ChildLimits limits = base_limits();
+    limits.timeout_seconds = limit_seconds;
+    GpuLock::Hold hold = gpu_lock_.acquire(timed && !under_sanitizer());
+    return run_child(full, environment, limits);
+  }
+
+  // Computes one API case in the served program (`words` as a one-shot run would take
+  // them) and reads its results.
+  Run serve(const std::vector<std::string>& words, double limit_seconds, bool timed) {
+    if (!server_) {
+      std::vector<std::string> command = sanitizer_prefix();
+      command.push_back(options_.program);
+      const double scale = options_.timeout_scale;
+      server_ = std::make_unique<CaseServer>(
+          command, std::vector<std::string>{std::string(kResultFileVariable) + "=" + result_path()},
+          base_limits(),
+          (under_sanitizer() ? kSanitizerStartupSeconds : kStartupSeconds) * scale,
+          (under_sanitizer() ? kSanitizerBusyGraceSeconds : kBusyGraceSeconds) * scale);
+    }
+    unlink(result_path().c_str());  // a case that ends early must not find the last one's
+    Run run;
+    {
+      GpuLock::Hold hold = gpu_lock_.acquire(timed && !under_sanitizer());
+      const ServedCase served = server_->serve(words, limit_seconds);
+      run.child = served.child;
+      run.stayed_busy = served.stayed_busy;
+      run.busy_grace_seconds = served.busy_grace_seconds;
+      if (served.fresh_process) instance_flagged_ = false;
+    }
+    std::string data;
+    if (read_file(result_path(), data)) run.results = parse_results(data);
+    unlink(result_path().c_str());
+    return run;
+  }
+
+  // Notes that the served program's current process was found to report sanitizer
+  // errors in one of its cases.
+  void note_instance_flagged() { instance_flagged_ = true; }
+  bool instance_flagged() const { return instance_flagged_; }
+
+  // No more cases: ends the served program (see CaseServer::finish).
+  ServerEnd finish() {
+    if (!server_) return {};
+    const double grace =
+        (under_sanitizer() ? kSanitizerFinishGraceSeconds : kFinishGraceSeconds) *
+        options_.timeout_scale;
+    ServerEnd end = server_->finish(grace);
+    server_.reset();
+    return end;
+  }
+
+  // Whole-program runs that several cases judge (the same command, environment and
+  // limit): the program runs once and each case reads what it printed.
+  std::map<std::string, Run>& remembered_runs() { return remembered_runs_; }
+
+  // The plain times of this run's cases, for a later run under the sanitizer.
+  void record_time(const std::string& case_name, double seconds) {
+    recorded_.emplace_back(case_name, seconds);
+  }
+  bool write_recorded_times() const {
+    if (options_.record_times_path.empty()) return true;
+    std::FILE* file = std::fopen(options_.record_times_path.c_str(), "w");
+    if (file == nullptr) return false;
+    for (const auto& [name, seconds] : recorded_) std::fprintf(file, "%s\t%.3f\n", name.c_str(), seconds);
+    return std::fclose(file) == 0;
+  }
+
+ private:
+  std::string result_path() const { return scratch_ + "/result.bin"; }
+
+  ChildLimits base_limits() const {
+    ChildLimits limits;
+    limits.memory_limit_bytes = options_.memory_limit_mb << 20;
+    if (!options_.run_as.empty()) limits.confinement = confinement();
+    return limits;
+  }
+
+  std::vector<std::string> sanitizer_prefix() const {
+    if (!under_sanitizer()) return {};
+    // Only the program itself is instrumented: a process it leaves behind (a daemon)
+    // must not keep the tool waiting.
+    std::vector<std::string> prefix = {options_.sanitizer, "--tool", options_.sanitizer_tool,
+                                       "--target-processes", "application-only"};
+    // Leaks are memcheck's alone; racecheck and synccheck watch shared memory and barriers.
+    if (options_.sanitizer_tool == "memcheck") {
+      prefix.insert(prefix.end(), {"--leak-check", "full", "--report-api-errors", "no"});
+    }
+    prefix.insert(prefix.end(),
+                  {"--error-exitcode", std::to_string(kSanitizerErrorExit), "--print-limit", "20"});
+    return prefix;
+  }
+
+  Confinement confinement() const {
+    Confinement c;
+    c.uid = options_.run_as_uid;
+    c.gid = options_.run_as_gid;
+    c.hidden_paths = options_.hidden_paths;
+    c.working_directory = scratch_;
+    c.environment = {"PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin", "HOME=" + scratch_,
+                     "TMPDIR=" + scratch_, "LANG=C.UTF-8"};
+    for (const char* passed : {"CUDA_VISIBLE_DEVICES", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"}) {
+      if (const char* value = std::getenv(passed)) c.environment.push_back(std::string(passed) + "=" + value);
+    }
+    return c;
+  }
+
+  // --plain-times: "case<TAB>seconds" lines; a missing or unreadable file leaves the
+  // sanitizer's limits at their fallback.
+  void read_plain_times() {
+    if (options_.plain_times_path.empty()) return;
+    std::FILE* file = std::fopen(options_.plain_times_path.c_str(), "r");
+    if (file == nullptr) return;
+    char line[512];
+    while (std::fgets(line, sizeof line, file) != nullptr) {
+      char* tab = std::strchr(line, '\t');
+      if (tab == nullptr) continue;
+      *tab = '\0';
+      const double seconds = std::atof(tab + 1);
+      if (seconds > 0.0) plain_seconds_[line] = seconds;
+    }
+    std::fclose(file);
+  }
+
+  const Options& options_;
+  std::string scratch_;
+  GpuLock gpu_lock_;
+  std::unique_ptr<CaseServer> server_;
+  bool instance_flagged_ = false;
+  std::map<std::string, Run> remembered_runs_;
+  std::map<std::string, double> plain_seconds_;
+  std::vector<std::pair<std::string, double>> recorded_;
+};
+
+}  // namespace course::check
