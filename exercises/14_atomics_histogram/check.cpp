@@ -5,6 +5,7 @@
 //
 //   make check-14                          (students)
 //   build/.../check_14 --program PROGRAM   (instructors; --help lists the options)
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -89,8 +90,9 @@ const std::string kSyncHint =
     "shared memory: __syncthreads() after zeroing the block's bins (before any thread counts) "
     "and again after counting (before the block merges its bins into counts).";
 const std::string kZeroHint =
-    "counts too high: the block's shared bins must be set to 0 before counting (shared "
-    "memory starts with whatever the last kernel left there).";
+    "counts from garbage (too high, or so high that they wrapped around below zero): the "
+    "block's shared bins must be set to 0 before counting (shared memory starts with "
+    "whatever the last kernel left there).";
 const std::string kRangeHint =
     "values outside [lo, hi), infinities and NaN must not be counted: test "
     "`v >= lo && v < hi` (false for NaN) before computing the bin.";
@@ -125,7 +127,11 @@ void hint_for_counts(CaseContext& c, const Histogram& h, const std::vector<std::
     if (got[last] != expected[last]) c.hint(kUpperEdgeHint);
     c.hint(kRangeHint);
   }
-  if (total_got > total_expected) {
+  // No count of values is negative: a bin that is came from garbage that overflowed.
+  const bool wrapped = std::any_of(got.begin(), got.end(), [](std::int32_t count) {
+    return count < 0 && !course::is_poison(count);
+  });
+  if (total_got > total_expected || wrapped) {
     // Extra counts: garbage in unzeroed shared bins, or values that have no bin.
     if (is_shared) c.hint(kZeroHint);
     c.hint(kRangeHint);

@@ -120,6 +120,10 @@ class CaseServer {
     return end;
   }
 
+  // False once the program has ended (after a crash, a time-out, a stop), until the
+  // next case starts it again.
+  bool running() const { return process_.running(); }
+
   ~CaseServer() { process_.end(); }
 
  private:

@@ -151,9 +151,8 @@ class CaseContext {
                std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds) {
     Run run = session_.serve(case_words(kind, params, seed),
                              session_.limit_for(name_, timeout_seconds), timed_);
-    served_ = true;
     note_run(run);
-    if (run.sanitizer_errors) session_.note_instance_flagged();
+    session_.note_served(*this, run.sanitizer_errors);
     if (run.stayed_busy) note_stayed_busy(run);
     return run;
   }
@@ -373,9 +372,6 @@ class CaseContext {
   }
 
   bool passed() const { return passed_; }
-  // True when this case ran in the served program (its last case may inherit what the
-  // sanitizer reports at the program's end).
-  bool served() const { return served_; }
   bool abnormal() const { return abnormal_; }
   int timeouts() const { return timeouts_; }
   std::string report() const {
@@ -470,7 +466,6 @@ class CaseContext {
   std::uint64_t seed_;
   std::string scratch_;
   bool timed_ = false;
-  bool served_ = false;
   int run_counter_ = 0;
   bool passed_ = true;
   bool not_graded_ = false;
@@ -643,34 +638,29 @@ inline void print_case(const CaseOutcome& outcome) {
 }
 
 // compute-sanitizer reports leaks, and its verdict, when the served program ends after
-// the last case: what no case's output showed goes to the last case that program
-// served. A program that does not end (a process or kernel it left running) cannot be
-// checked to its end, and that case fails too.
-inline void judge_sanitizer_end(const ServerEnd& end, const CheckSession& session,
-                                const Options& options, std::vector<CaseOutcome>& outcomes) {
+// its last case: what no case's output showed goes to that last case. A program that
+// does not end (a process or kernel it left running) cannot be checked to its end, and
+// that case fails too.
+inline void judge_sanitizer_end(CaseContext& last, const ServerEnd& end,
+                                const CheckSession& session, const Options& options) {
   if (!end.was_running) return;
-  CaseContext* last = nullptr;
-  for (CaseOutcome& outcome : outcomes) {
-    if (outcome.context->served()) last = outcome.context.get();
-  }
-  if (last == nullptr) return;
   if (!end.exited) {
-    last->fail("compute-sanitizer could not check the program to its end: it did not end "
-               "after its last case (a process or a kernel it left running?) and was stopped" +
-               (end.output.empty() ? std::string()
-                                   : ":\n" + indent_excerpt(sanitizer_lines(end.output), 20)));
-    last->hint("every kernel a function launches must have finished when it returns, and the "
-               "program must not leave processes behind.");
+    last.fail("compute-sanitizer could not check the program to its end: it did not end "
+              "after its last case (a process or a kernel it left running?) and was stopped" +
+              (end.output.empty() ? std::string()
+                                  : ":\n" + indent_excerpt(sanitizer_lines(end.output), 20)));
+    last.hint("every kernel a function launches must have finished when it returns, and the "
+              "program must not leave processes behind.");
     return;
   }
   const bool errors =
       end.exit_code == kSanitizerErrorExit || sanitizer_found_errors(end.output);
   if (!errors || session.instance_flagged()) return;
-  last->fail("compute-sanitizer " + options.sanitizer_tool + " found errors, reported when the "
-             "program ended after its last case (leaks are reported then):\n" +
-             indent_excerpt(sanitizer_lines(end.output), 40));
-  last->hint("read the first error of compute-sanitizer's report: a leak names the cudaMalloc "
-             "whose cudaFree is missing.");
+  last.fail("compute-sanitizer " + options.sanitizer_tool + " found errors, reported when the "
+            "program ended after this case (leaks are reported then):\n" +
+            indent_excerpt(sanitizer_lines(end.output), 40));
+  last.hint("read the first error of compute-sanitizer's report: a leak names the cudaMalloc "
+            "whose cudaFree is missing.");
 }
 
 inline int judge_main(int argc, char** argv, const Exercise& exercise) {
@@ -776,6 +766,11 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   std::fflush(stdout);
 
   CheckSession session(options, scratch);
+  if (options.sanitizer_requested) {
+    session.on_server_end([&](CaseContext& last, const ServerEnd& end) {
+      judge_sanitizer_end(last, end, session, options);
+    });
+  }
   if (session.gpu_lock_failed()) {
     std::fprintf(stderr, "check_%s: cannot open the GPU lock %s\n", exercise.number.c_str(),
                  options.gpu_lock_path.c_str());
@@ -806,9 +801,8 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     // program ends: the cases are printed once it has.
     if (!options.sanitizer_requested) print_case(outcomes.back());
   }
-  const ServerEnd end = session.finish();
+  session.finish();
   if (options.sanitizer_requested) {
-    judge_sanitizer_end(end, session, options, outcomes);
     for (const CaseOutcome& outcome : outcomes) print_case(outcome);
   }
   std::filesystem::remove_all(scratch);

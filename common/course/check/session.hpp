@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -103,6 +105,8 @@ inline std::string sanitizer_lines(const std::string& output) {
   return lines.empty() ? output : lines;
 }
 
+class CaseContext;  // judge.hpp
+
 class CheckSession {
  public:
   CheckSession(const Options& options, std::string scratch)
@@ -127,6 +131,9 @@ class CheckSession {
   ChildResult run_once(const std::vector<std::string>& command,
                        const std::vector<std::string>& environment, double limit_seconds,
                        bool timed) {
+    // The end of a run kills every descendant of the check: the served program must
+    // not be among them, so it ends first (and starts again for the next served case).
+    finish();
     std::vector<std::string> full = sanitizer_prefix();
     full.insert(full.end(), command.begin(), command.end());
     ChildLimits limits = base_limits();
@@ -156,28 +163,39 @@ class CheckSession {
       run.child = served.child;
       run.stayed_busy = served.stayed_busy;
       run.busy_grace_seconds = served.busy_grace_seconds;
-      if (served.fresh_process) instance_flagged_ = false;
     }
+    if (!server_->running()) finish_ended_process();
     std::string data;
     if (read_file(result_path(), data)) run.results = parse_results(data);
     unlink(result_path().c_str());
     return run;
   }
 
-  // Notes that the served program's current process was found to report sanitizer
-  // errors in one of its cases.
-  void note_instance_flagged() { instance_flagged_ = true; }
+  // The case that last ran in the served program, and whether compute-sanitizer
+  // reported errors in a case of its current process.
+  void note_served(CaseContext& context, bool sanitizer_errors) {
+    last_served_ = &context;
+    if (sanitizer_errors) instance_flagged_ = true;
+  }
   bool instance_flagged() const { return instance_flagged_; }
 
-  // No more cases: ends the served program (see CaseServer::finish).
-  ServerEnd finish() {
-    if (!server_) return {};
+  // Called when the served program ends after its last case (with that case): what
+  // compute-sanitizer reported then is judged there (judge.hpp).
+  void on_server_end(std::function<void(CaseContext&, const ServerEnd&)> handler) {
+    server_ended_ = std::move(handler);
+  }
+
+  // No more served cases for now: ends the served program (see CaseServer::finish).
+  void finish() {
+    if (!server_) return;
     const double grace =
         (under_sanitizer() ? kSanitizerFinishGraceSeconds : kFinishGraceSeconds) *
         options_.timeout_scale;
-    ServerEnd end = server_->finish(grace);
+    const ServerEnd end = server_->finish(grace);
     server_.reset();
-    return end;
+    if (server_ended_ && last_served_ != nullptr) server_ended_(*last_served_, end);
+    last_served_ = nullptr;
+    instance_flagged_ = false;
   }
 
   // Whole-program runs that several cases judge (the same command, environment and
@@ -190,6 +208,9 @@ class CheckSession {
   }
   bool write_recorded_times() const {
     if (options_.record_times_path.empty()) return true;
+    std::error_code ignored;
+    const std::filesystem::path parent = std::filesystem::path(options_.record_times_path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
     std::FILE* file = std::fopen(options_.record_times_path.c_str(), "w");
     if (file == nullptr) return false;
     for (const auto& [name, seconds] : recorded_) std::fprintf(file, "%s\t%.3f\n", name.c_str(), seconds);
@@ -252,11 +273,20 @@ class CheckSession {
     std::fclose(file);
   }
 
+  // The served process ended during a case (a crash, a time-out, a program that stayed
+  // busy): that case's run already says how, so nothing is left to judge at its end.
+  void finish_ended_process() {
+    last_served_ = nullptr;
+    instance_flagged_ = false;
+  }
+
   const Options& options_;
   std::string scratch_;
   GpuLock gpu_lock_;
   std::unique_ptr<CaseServer> server_;
+  CaseContext* last_served_ = nullptr;
   bool instance_flagged_ = false;
+  std::function<void(CaseContext&, const ServerEnd&)> server_ended_;
   std::map<std::string, Run> remembered_runs_;
   std::map<std::string, double> plain_seconds_;
   std::vector<std::pair<std::string, double>> recorded_;
