@@ -21,7 +21,6 @@ import fcntl
 import os
 import queue
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -124,6 +123,16 @@ class Progress:
                   f"(elapsed {self.clock(elapsed)}, about {left} left)", flush=True)
 
 
+def phase_breakdown(setup_seconds, grading_seconds, phases, reports_seconds, graded):
+    """Where the time went: wall-clock time of each stage of the run, and within grading
+    the seconds each phase took, summed over the exercises that ran side by side."""
+    busy = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in phases.items())
+    return (f"grade.py: time: checks and course objects built in {setup_seconds:.1f} s "
+            f"(0 when cached); {graded} submission(s) graded in {grading_seconds:.1f} s "
+            f"(summed over exercises running side by side: {busy}); reports written in "
+            f"{reports_seconds:.1f} s")
+
+
 def main(argv):
     arguments = parse_arguments(argv)
     results = os.path.abspath(arguments.results)
@@ -195,14 +204,24 @@ def main(argv):
                                  os.path.realpath(arguments.path), os.path.expanduser("~")}),
             gpus=[g for g in (arguments.gpus or "").split(",") if g])
         nvcc.nvcc_path()
+        # Builds and checks at once, over all submissions: as many as the machine has cores
+        # (a check mostly waits for its program, which mostly waits for the GPU).
+        slots = max(2, os.cpu_count() or 2)
+        config.slots = threading.BoundedSemaphore(slots)
         if sandbox:
-            reserved = engine.reserve_sandbox_users(arguments.jobs)  # held until we exit
-            config.sandbox_users = [name for name, _ in reserved]
+            # One user per submission graded at once owns its files and builds; one per
+            # check running at once runs its student code (the check kills every process
+            # of its user after each run, so no two checks share one).
+            reserved = engine.reserve_sandbox_users(arguments.jobs + slots)  # held until we exit
+            config.sandbox_users = [name for name, _ in reserved[:arguments.jobs]]
+            config.run_users = engine.UserPool([name for name, _ in reserved[arguments.jobs:]])
             # Submissions are built outside the (hidden) results, in root's /run.
             config.work_root = make_work_root()
             config.hidden_paths.append(config.work_root)
         toolchain = engine.Toolchain(config)
+        setup_started = time.monotonic()
         toolchain.prepare(lambda message: print(f"grade.py: {message}", flush=True))
+        setup_seconds = time.monotonic() - setup_started
     except (nvcc.BuildError, RuntimeError) as error:
         raise SystemExit(f"grade.py: {error}")
 
@@ -214,33 +233,36 @@ def main(argv):
     course_index = engine.course_files(ROOT)
     student_paths = {os.path.join("exercises", e.id, f) for e in chosen for f in e.student_files}
     grader = engine.SubmissionGrader(config, toolchain, course_index, student_paths)
-    slots = queue.Queue()
+    submission_slots = queue.Queue()
     for slot in range(arguments.jobs):
-        slots.put(slot)
+        submission_slots.put(slot)
     progress = Progress(len(todo), arguments.jobs)
     failures = []
+    phases = {name: 0.0 for name in engine.Phases.NAMES}
 
     def grade_one(student, path):
-        slot = slots.get()
+        slot = submission_slots.get()
         try:
             progress.event(student, "grading")
             result = grader.grade(student, path, slot)
+            for name, seconds in result.get("phases", {}).items():
+                phases[name] += seconds
             progress.event(student, f"{result['score']}/{result['max_score']} points in {result['seconds']:.0f} s",
                            finished=True)
         except Exception as error:  # a grader bug must not stop the class; it is reported
             failures.append(f"{student}: {type(error).__name__}: {error}")
             progress.event(student, f"GRADER ERROR: {error}", finished=True)
         finally:
-            slots.put(slot)
+            submission_slots.put(slot)
 
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=arguments.jobs) as pool:
         for future in [pool.submit(grade_one, s, p) for s, p in todo]:
             future.result()
+    grading_seconds = time.monotonic() - started
     if todo:
-        elapsed = time.monotonic() - started
-        print(f"grade.py: graded {len(todo)} submission(s) in {elapsed:.0f} s, "
-              f"{elapsed / len(todo):.1f} s per submission with {arguments.jobs} at a time", flush=True)
+        print(f"grade.py: graded {len(todo)} submission(s) in {grading_seconds:.0f} s, "
+              f"{grading_seconds / len(todo):.1f} s per submission with {arguments.jobs} at a time", flush=True)
 
     if config.work_root:
         shutil.rmtree(config.work_root, ignore_errors=True)
@@ -248,11 +270,14 @@ def main(argv):
         for failure in failures:
             print(f"grade.py: not graded, grader error: {failure}", file=sys.stderr)
         return 1 if failures else 0
+    reports_started = time.monotonic()
     graded = reports.load_results(results)
     written = reports.write_all(results, graded, exercise_ids)
+    reports_seconds = time.monotonic() - reports_started
     print(reports.summary_table(graded, exercise_ids))
     print(f"grade.py: reports in {results} ({len(written)} files): gradebook.csv, feedback/, junit.xml, "
           f"gradescope/, classroom/")
+    print(phase_breakdown(setup_seconds, grading_seconds, phases, reports_seconds, len(todo)), flush=True)
     for failure in failures:
         print(f"grade.py: not graded, grader error: {failure}", file=sys.stderr)
     return 1 if failures else 0

@@ -63,8 +63,16 @@ def library_flags(exercise):
     return [flag for library in exercise.libraries for flag in LIBRARY_FLAGS[library]]
 
 
+def object_command(exercise, source, output, common_dir, exercise_dir, arch):
+    """The nvcc command that compiles one instructor-owned file (the driver, a C caller)
+    to an object, which the grader compiles once and links into every student's program."""
+    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + ["-c", source] +
+            library_flags(exercise) + ["-o", output])
+
+
 def program_command(exercise, sources, output, common_dir, exercise_dir, arch):
-    """The nvcc command that links the student's sources (and the driver) into a program."""
+    """The nvcc command that links the student's sources (and the driver, as a source or
+    as an object from object_command) into a program."""
     wrap = WRAP_FLAGS if exercise.driver else []
     return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + list(sources) + wrap +
             library_flags(exercise) + ["-o", output])

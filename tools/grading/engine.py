@@ -8,17 +8,21 @@ under limits (as an unprivileged user with the course, the results and the class
 hidden, when the grader runs as root). The result is written atomically as
 submissions/<student>.json (SCHEMA.md), so that an interrupted grading resumes.
 """
+import concurrent.futures
+import contextlib
 import datetime
 import fcntl
 import hashlib
 import json
 import os
+import queue
 import secrets
 import shlex
 import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -29,7 +33,9 @@ from grading import submissions  # noqa: E402
 SCHEMA_VERSION = 1
 BUILD_LOG_LINES = 150
 CHECK_OUTPUT_BYTES = 20000
-SANITIZER_ERROR_TEXT = "compute-sanitizer memcheck found errors"
+# What the check writes under a case that compute-sanitizer flagged, or could not check to
+# its end (common/course/check/judge.hpp).
+SANITIZER_FAILURE_TEXTS = ("compute-sanitizer memcheck found errors", "compute-sanitizer could not")
 EXIT_SKIP = 77
 # Course files compared with a submission's copies (anything else is the student's own);
 # only code and build files: a changed statement or note is nobody's concern.
@@ -56,6 +62,14 @@ class Config:
     work_root: str = ""           # where submissions are unpacked and built (default: in the results)
     build_timeout: int = 300
     check_timeout: int = 3600
+    # Builds and checks running at once, over all submissions: each takes a slot
+    # (threading.BoundedSemaphore; None: no limit).
+    slots: object = None
+    # The users that checks run student code as, one per check running (UserPool; None:
+    # not confined). The sandbox_users above own each submission's files and builds.
+    run_users: object = None
+    # Threads a student's program may use for its CPU libraries (OpenBLAS, OpenMP).
+    program_threads: int = 2
 
     @property
     def grader_dir(self):
@@ -64,6 +78,10 @@ class Config:
     @property
     def work_dir(self):
         return self.work_root or os.path.join(self.grader_dir, "work")
+
+    @property
+    def build_cache(self):
+        return os.path.join(self.grader_dir, "builds")
 
 
 def now_utc():
@@ -141,11 +159,61 @@ def reserve_sandbox_users(count, limit=256):
     return reserved
 
 
+class UserPool:
+    """Sandbox users lent to one check at a time: the check kills every process of its
+    user when a run ends, so two checks running at once must never share one."""
+
+    def __init__(self, names):
+        self.free = queue.Queue()
+        for name in names:
+            self.free.put(name)
+
+    @contextlib.contextmanager
+    def lend(self):
+        name = self.free.get()
+        try:
+            yield name
+        finally:
+            self.free.put(name)
+
+
+@contextlib.contextmanager
+def machine_slot(config):
+    """One of the machine's slots for a build or a check (Config.slots)."""
+    if config.slots is None:
+        yield
+        return
+    with config.slots:
+        yield
+
+
+class Phases:
+    """Seconds spent per phase of grading (build, checks, sanitizer), summed over the
+    exercises that ran them, whether or not they overlapped."""
+
+    NAMES = ("build", "checks", "sanitizer")
+
+    def __init__(self):
+        self.seconds = {name: 0.0 for name in self.NAMES}
+        self.lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def timing(self, name):
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.seconds[name] += time.monotonic() - started
+
+
 # ---------------------------------------------------------------------------
 # The course, built once
 # ---------------------------------------------------------------------------
 class Toolchain:
-    """A pristine snapshot of the course and the checks built from it."""
+    """A pristine snapshot of the course, the checks built from it, and each exercise's
+    instructor-owned files (the driver, C callers) compiled once to objects that every
+    student's program links: a student's build then compiles the student's files only."""
 
     def __init__(self, config):
         self.config = config
@@ -164,10 +232,19 @@ class Toolchain:
     def check_path(self, exercise):
         return os.path.join(self.bin, f"check_{exercise.number}")
 
+    @staticmethod
+    def object_name(source):
+        """The object of an instructor-owned source, relative to the tree's objects/NN_name/."""
+        return os.path.splitext(os.path.basename(source))[0] + ".o"
+
+    def instructor_files(self, exercise):
+        return [f for f in exercise.program_files if f not in exercise.student_files]
+
     def prepare(self, log):
         os.makedirs(self.config.grader_dir, exist_ok=True)
         stamp = os.path.join(self.config.grader_dir, "course.stamp")
         fingerprint = self.fingerprint()
+        self.fingerprint_value = fingerprint
         with open(os.path.join(self.config.grader_dir, "toolchain.lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if os.path.exists(stamp) and open(stamp).read().strip() == fingerprint and all(
@@ -178,15 +255,31 @@ class Toolchain:
                 shutil.copytree(os.path.join(self.config.root, folder), os.path.join(self.snapshot, folder),
                                 ignore=shutil.ignore_patterns("build", "__pycache__"))
             os.makedirs(self.bin, exist_ok=True)
+            commands = []
+            common = os.path.join(self.snapshot, "common")
             for exercise in self.config.exercises:
                 exercise_dir = os.path.join(self.snapshot, "exercises", exercise.id)
-                command = nvcc.check_command(exercise, self.check_path(exercise),
-                                             os.path.join(self.snapshot, "common"), exercise_dir, self.config.arch)
-                log(f"building the check of exercise {exercise.number}")
+                commands.append((f"the check of exercise {exercise.number}",
+                                 nvcc.check_command(exercise, self.check_path(exercise), common, exercise_dir,
+                                                    self.config.arch)))
+                objects = os.path.join(self.snapshot, "objects", exercise.id)
+                os.makedirs(objects, exist_ok=True)
+                for source in self.instructor_files(exercise):
+                    commands.append((f"{source} of exercise {exercise.number}",
+                                     nvcc.object_command(exercise, os.path.join(exercise_dir, source),
+                                                         os.path.join(objects, self.object_name(source)),
+                                                         common, exercise_dir, self.config.arch)))
+            log(f"building {len(commands)} checks and course objects, {os.cpu_count() or 2} at a time")
+
+            def build(item):
+                what, command = item
                 result = subprocess.run(command, capture_output=True, text=True, timeout=self.config.build_timeout)
                 if result.returncode != 0:
-                    raise RuntimeError(f"the check of exercise {exercise.number} does not build:\n"
-                                       + result.stdout + result.stderr)
+                    raise RuntimeError(f"{what} does not build:\n" + result.stdout + result.stderr)
+
+            with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+                for future in [pool.submit(build, item) for item in commands]:
+                    future.result()
             with open(stamp, "w") as handle:
                 handle.write(fingerprint + "\n")
 
@@ -215,6 +308,8 @@ class SubmissionGrader:
         self.toolchain = toolchain
         self.course_index = course_index            # relative path -> None (digest on demand)
         self.student_file_paths = student_file_paths  # exercises/NN/file.cu paths of student files
+        self.turn = 0                                  # the GPUs' round-robin
+        self.turn_lock = threading.Lock()
 
     def course_digest(self, relative):
         if self.course_index.get(relative) is None:
@@ -267,11 +362,16 @@ class SubmissionGrader:
             # The compiler runs as the slot's user too: the submission's files, the tree
             # and what gets built are that user's, and nobody else's.
             self.give_to(work, self.config.sandbox_users[slot])
-        located_any = False
-        for exercise in self.config.exercises:
-            record = self.grade_exercise(exercise, raw, files, tree, work, slot, result["warnings"])
-            located_any = located_any or record["status"] != "missing"
-            result["exercises"].append(record)
+        # The exercises are graded side by side, each taking a machine slot for its build
+        # and for each of its checks (Config.slots); the checks share the GPU through its
+        # lock, and only the cases whose time is judged have it alone.
+        phases = Phases()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=len(self.config.exercises) or 1) as pool:
+            futures = [pool.submit(self.grade_exercise, exercise, raw, files, tree, work, slot,
+                                   result["warnings"], phases) for exercise in self.config.exercises]
+            result["exercises"] = [future.result() for future in futures]
+        located_any = any(record["status"] != "missing" for record in result["exercises"])
+        result["phases"] = {name: round(seconds, 2) for name, seconds in phases.seconds.items()}
         if files and not located_any:
             result["warnings"].append("no file of any exercise was found in the submission "
                                       "(expected e.g. exercises/03_device_memory/device_memory.cu)")
@@ -282,7 +382,7 @@ class SubmissionGrader:
         shutil.rmtree(work, ignore_errors=True)
         return result
 
-    def grade_exercise(self, exercise, raw, files, tree, work, slot, warnings):
+    def grade_exercise(self, exercise, raw, files, tree, work, slot, warnings, phases):
         started = time.monotonic()
         record = {"number": exercise.number, "id": exercise.id, "title": exercise.name.replace("_", " "),
                   "status": "graded", "score": 0, "max_score": exercise.points + exercise.memcheck_points,
@@ -309,14 +409,60 @@ class SubmissionGrader:
             record.update(status=status, message="not in the submission: " + ", ".join(missing))
             return record
         program = os.path.join(work, "bin", exercise.id)
-        built, log = self.build(exercise, tree, program, slot)
+        with phases.timing("build"):
+            built, log = self.cached_build(exercise, tree, program, slot)
         if not built:
             record.update(status="build_failed", build_log=log,
                           message="the files do not compile: the first errors are in the build log")
             return record
-        self.run_checks(exercise, program, work, slot, record)
+        self.run_checks(exercise, program, work, record, phases)
         record["seconds"] = round(time.monotonic() - started, 2)
         return record
+
+    def build_key(self, exercise, tree):
+        """What a build's output depends on: the course (its fingerprint covers common/
+        and exercises/, the drivers included, and the architecture) and the student's
+        files. Equal keys, equal programs: a regrade, or two identical submissions, build
+        once."""
+        digest = hashlib.sha256(self.toolchain.fingerprint_value.encode())
+        digest.update(exercise.id.encode())
+        for name in exercise.student_files:
+            digest.update(b"\0" + name.encode() + b"\0")
+            digest.update(submissions.digest(os.path.join(tree, "exercises", exercise.id, name)).encode())
+        return digest.hexdigest()
+
+    def cached_build(self, exercise, tree, program, slot):
+        """build(), or its outputs (the program, its library, or the compiler's errors)
+        from the cache of identical inputs."""
+        cached = os.path.join(self.config.build_cache, self.build_key(exercise, tree))
+        outputs = [(program, "program")]
+        if exercise.shared_library:
+            outputs.append((nvcc.library_path(program), "program.so"))
+        log_path = os.path.join(cached, "build.log")
+        if os.path.exists(os.path.join(cached, "done")):
+            with open(log_path, encoding="utf-8") as handle:
+                log = handle.read()
+            built = os.path.exists(os.path.join(cached, "program"))
+            for path, name in outputs if built else []:
+                shutil.copy2(os.path.join(cached, name), path)
+                if self.config.sandbox_users:
+                    shutil.chown(path, self.config.sandbox_users[slot], self.config.sandbox_users[slot])
+            return built, log
+        with machine_slot(self.config):
+            built, log = self.build(exercise, tree, program, slot)
+        staging = cached + f".{os.getpid()}.{threading.get_ident()}.tmp"
+        shutil.rmtree(staging, ignore_errors=True)
+        os.makedirs(staging)
+        with open(os.path.join(staging, "build.log"), "w", encoding="utf-8") as handle:
+            handle.write(log)
+        for path, name in outputs if built else []:
+            shutil.copy2(path, os.path.join(staging, name))
+        open(os.path.join(staging, "done"), "w").close()
+        try:
+            os.rename(staging, cached)
+        except OSError:  # built at the same time by another grader thread: keep theirs
+            shutil.rmtree(staging, ignore_errors=True)
+        return built, log
 
     @staticmethod
     def give_to(folder, user):
@@ -348,8 +494,9 @@ class SubmissionGrader:
 
     def build(self, exercise, tree, program, slot):
         os.makedirs(os.path.dirname(program), exist_ok=True)
-        sources = [os.path.join("exercises", exercise.id, f) for f in exercise.program_files]
         student_sources = [os.path.join("exercises", exercise.id, f) for f in exercise.student_files]
+        sources = student_sources + [os.path.join("objects", exercise.id, self.toolchain.object_name(f))
+                                     for f in self.toolchain.instructor_files(exercise)]
         command = nvcc.program_command(exercise, sources, program, "common",
                                        os.path.join("exercises", exercise.id), self.config.arch)
         if exercise.shared_library:
@@ -373,39 +520,55 @@ class SubmissionGrader:
             lines = lines[:BUILD_LOG_LINES] + [f"... ({len(lines) - BUILD_LOG_LINES} more lines)"]
         return result.returncode == 0, "\n".join(lines)
 
-    def check_command(self, exercise, program, report, slot, sanitizer):
+    def check_command(self, exercise, program, report, times, gpu_lock, run_user, sanitizer):
         command = [self.toolchain.check_path(exercise), "--program", program,
                    "--variant", "student", "--report-json", report,
                    "--timeout-scale", str(self.config.timeout_scale),
                    "--stop-after-timeouts", str(self.config.stop_after_timeouts),
-                   "--memory-limit-mb", str(self.config.memory_limit_mb)]
+                   "--memory-limit-mb", str(self.config.memory_limit_mb),
+                   "--gpu-lock", gpu_lock]
+        # The plain run records each case's time; the sanitizer's limits follow from them.
+        command += ["--plain-times", times] if sanitizer else ["--record-times", times]
         if exercise.shared_library:
             command += ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
         if sanitizer:
             command += ["--sanitizer", sanitizer]
-        if self.config.sandbox_users:
-            command += ["--run-as", self.config.sandbox_users[slot]]
+        if run_user:
+            command += ["--run-as", run_user]
             for path in self.config.hidden_paths:
                 command += ["--hide", path]
         return command
 
-    def run_check(self, exercise, program, report, slot, sanitizer=""):
-        """Runs the check; returns (exit status, report dict or None, console output)."""
+    def gpu_device(self):
+        """The CUDA_VISIBLE_DEVICES value of the next check: the GPUs are shared round-robin."""
+        if not self.config.gpus:
+            return None
+        with self.turn_lock:
+            self.turn += 1
+            return self.config.gpus[self.turn % len(self.config.gpus)]
+
+    def gpu_lock_path(self, device=None):
+        return os.path.join(self.config.grader_dir, f"gpu-{device or 'all'}.lock")
+
+    def run_check(self, exercise, program, report, times, sanitizer=""):
+        """Runs the check in a slot, as a user of its own; returns (exit status, report
+        dict or None, console output). The check takes the GPU lock for each run of the
+        program itself: shared, or alone for the cases whose time is judged."""
         environment = dict(os.environ)
         # The seed goes through the environment: a command line is visible to every user.
         environment["COURSE_CHECK_SEED"] = str(self.config.seed)
-        if self.config.gpus:
-            environment["CUDA_VISIBLE_DEVICES"] = self.config.gpus[slot % len(self.config.gpus)]
-        lock_path = os.path.join(self.config.grader_dir,
-                                 f"gpu-{environment.get('CUDA_VISIBLE_DEVICES', 'all')}.lock")
-        with open(lock_path, "w") as lock:
-            if exercise.exclusive_gpu and not sanitizer:
-                fcntl.flock(lock, fcntl.LOCK_EX)  # timed checks never share their GPU
-            else:
-                fcntl.flock(lock, fcntl.LOCK_SH)  # (under the sanitizer only its errors count)
+        # CPU libraries get the threads a program is granted, not one spinning thread per core.
+        for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+            environment[variable] = str(self.config.program_threads)
+        device = self.gpu_device()
+        if device is not None:
+            environment["CUDA_VISIBLE_DEVICES"] = device
+        users = self.config.run_users.lend() if self.config.run_users else contextlib.nullcontext(None)
+        with machine_slot(self.config), users as run_user:
+            command = self.check_command(exercise, program, report, times, self.gpu_lock_path(device),
+                                         run_user, sanitizer)
             try:
-                result = subprocess.run(self.check_command(exercise, program, report, slot, sanitizer),
-                                        capture_output=True, text=True, errors="replace", env=environment,
+                result = subprocess.run(command, capture_output=True, text=True, errors="replace", env=environment,
                                         timeout=self.config.check_timeout)
                 status, output = result.returncode, result.stdout + result.stderr
             except subprocess.TimeoutExpired as timeout:
@@ -416,10 +579,13 @@ class SubmissionGrader:
                 data = json.load(handle)
         return status, data, output[-CHECK_OUTPUT_BYTES:]
 
-    def run_checks(self, exercise, program, work, slot, record):
+    def run_checks(self, exercise, program, work, record, phases):
         reports = os.path.join(work, "reports")
         os.makedirs(reports, exist_ok=True)
-        status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.json"), slot)
+        times = os.path.join(reports, f"{exercise.id}.times")
+        with phases.timing("checks"):
+            status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.json"),
+                                                  times)
         if status == EXIT_SKIP:
             record.update(status="skipped", message=(data or {}).get("skip_reason") or output.strip())
             return
@@ -432,11 +598,12 @@ class SubmissionGrader:
                                     "hidden": case["hidden"], "seconds": case["seconds"],
                                     "output": textwrap.dedent(case["text"]).strip("\n")})
         if exercise.memcheck_points:
-            record["items"].append(self.memcheck_item(exercise, program, reports, slot, data))
+            with phases.timing("sanitizer"):
+                record["items"].append(self.memcheck_item(exercise, program, reports, times, data))
         record["score"] = sum(item["score"] for item in record["items"])
         record["max_score"] = sum(item["max_score"] for item in record["items"])
 
-    def memcheck_item(self, exercise, program, reports, slot, correctness):
+    def memcheck_item(self, exercise, program, reports, times, correctness):
         item = {"name": "memcheck", "kind": "sanitizer", "score": 0, "max_score": exercise.memcheck_points,
                 "passed": False, "hidden": False, "seconds": 0.0, "output": ""}
         if not self.config.sanitizer:
@@ -447,12 +614,12 @@ class SubmissionGrader:
             return item
         started = time.monotonic()
         status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.memcheck.json"),
-                                              slot, sanitizer=self.config.sanitizer)
+                                              times, sanitizer=self.config.sanitizer)
         item["seconds"] = round(time.monotonic() - started, 2)
         if data is None or status not in (0, 1):
             item["output"] = f"compute-sanitizer could not complete the check (status {status}):\n{output}"
             return item
-        flagged = [c for c in data["cases"] if SANITIZER_ERROR_TEXT in c["text"]]
+        flagged = [c for c in data["cases"] if any(text in c["text"] for text in SANITIZER_FAILURE_TEXTS)]
         if flagged:
             item["output"] = "\n".join(f"{c['name']}:\n{c['text']}" for c in flagged[:3])
             return item
