@@ -1,8 +1,11 @@
 // Unit tests of the check harness's pieces that need no GPU: the result-file
 // parser and the limits on child processes (time, output, crashes, exit codes).
+#include <unistd.h>
+
 #include <string>
 
 #include "course/check/child_process.hpp"
+#include "course/check/report_json.hpp"
 #include "course/check/results.hpp"
 #include "course/timers.hpp"
 #include "unit_test.hpp"
@@ -113,6 +116,27 @@ UNIT_TEST(child_cannot_write_huge_files) {
       {}, limits);
   EXPECT_TRUE(result.exited);
   EXPECT_TRUE(result.output != "0\n");  // head was stopped by SIGXFSZ
+}
+
+UNIT_TEST(child_leaving_a_detached_process_is_ended_with_it) {
+  // A double fork and setsid: the grandchild leaves the group and the session, yet it
+  // is a descendant of this process (the subreaper), and ends with the run.
+  const auto result = run_child(
+      {"/bin/sh", "-c", "setsid sh -c 'sleep 30' & echo started"}, {}, ChildLimits{});
+  EXPECT_TRUE(result.exited);
+  EXPECT_CONTAINS(result.output, "started");
+  EXPECT_TRUE(result.seconds < 10.0);
+  EXPECT_TRUE(course::check::live_descendants_of(getpid()).empty());
+}
+
+UNIT_TEST(report_json_strings_are_valid_whatever_was_printed) {
+  using course::check::json_string;
+  EXPECT_EQ(json_string("caf\xc3\xa9"), std::string("\"caf\xc3\xa9\""));
+  EXPECT_EQ(json_string("\x1b[31m"), std::string("\"\\u001b[31m\""));
+  EXPECT_EQ(json_string("a\xff\xfe b"), std::string("\"a\\ufffd\\ufffd b\""));
+  EXPECT_EQ(json_string("\xc3\x28"), std::string("\"\\ufffd(\""));      // a lead byte alone
+  EXPECT_EQ(json_string("\xe0\x80\xaf"), std::string("\"\\ufffd\\ufffd\\ufffd\""));  // overlong
+  EXPECT_EQ(json_string("\xf0\x9f\x98"), std::string("\"\\ufffd\\ufffd\\ufffd\""));  // truncated
 }
 
 UNIT_TEST_MAIN()

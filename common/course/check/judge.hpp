@@ -432,6 +432,10 @@ class CaseContext {
       note("note: " + what);
       return;
     }
+    // Under the sanitizer every such case costs the grace and a new start of the tool:
+    // it counts as a time-out, so that --stop-after-timeouts bounds them.
+    abnormal_ = true;
+    ++timeouts_;
     fail("compute-sanitizer could not check the program to its end: " + what);
     hint("every kernel a function launches must have finished when it returns: wait for it "
          "(a copy back, cudaDeviceSynchronize) or do not launch it.");

@@ -43,7 +43,7 @@ inline constexpr double kSanitizerStartupSeconds = 60.0;
 // A correct program is idle the moment its result is written; one still busy this long
 // after (a kernel left running) is stopped.
 inline constexpr double kBusyGraceSeconds = 2.0;
-inline constexpr double kSanitizerBusyGraceSeconds = 10.0;
+inline constexpr double kSanitizerBusyGraceSeconds = 5.0;
 // After its last case the program ends by itself within this time, or is ended.
 inline constexpr double kFinishGraceSeconds = 2.0;
 inline constexpr double kSanitizerFinishGraceSeconds = 15.0;
