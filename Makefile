@@ -1,15 +1,18 @@
 # The course's front door.
 #
 # Instructors (CMake underneath; PRESET=ci builds for sm_75 only, PRESET=student
-# builds only the student's files):
-#   make                 configure, build everything, grade the reference solutions,
-#                        print the score table (the main job)
-#   make test            build everything and run the whole test suite
+# builds only the student's files; CUDA_ARCHS="75-real;90" chooses the GPUs):
+#   make                 check the prerequisites (installing what it may), configure,
+#                        build everything, grade the reference solutions, print the
+#                        score table (the main job)
+#   make test            the same up to the build, then the whole test suite
 #   make gpu-suite       the same on a GPU machine, for its GPU, with a summary table
+#   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
 # Students (nvcc directly, commands printed; NN is the exercise number):
 #   make NN              build exercise NN from your files
 #   make run-NN          run it (ARGS="..." passes arguments)
 #   make check-NN        run its check (ARGS="--case NAME" for one case)
+#                        (without a CUDA device both say so and name the cluster's command)
 #   make list            the exercises available
 # On a cluster (Slurm; the site's settings in slurm/site.conf; logs in logs/):
 #   make submit-NN       submit a job that builds and runs exercise NN on a GPU node
@@ -53,12 +56,19 @@ all: build
 # Every prerequisite, before CMake runs (tools/prerequisites.py): what is missing is installed
 # where that needs no question, or make stops with one line (through $(error): no make noise
 # after it) naming the packages and the command. A dry run (make -n) installs nothing.
+# Python 3 runs the step itself, so where it is missing this shell installs it first, by the
+# same rule (root or sudo -n, unless COURSE_NO_INSTALL=1).
 PREREQUISITES_ENV = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),COURSE_NO_INSTALL=1)
-PYTHON_MISSING = missing prerequisites: Python 3 (python3): run `$(if $(filter 0,$(shell id -u)),,sudo )apt-get install -y python3`; then run make again
+APT_AS = $(if $(filter 0,$(shell id -u)),,sudo -n )
+PYTHON_MISSING = missing prerequisites: Python 3 (python3): run `$(if $(APT_AS),sudo )apt-get install -y python3`; then run make again
+INSTALL_PYTHON = { [ "$${COURSE_NO_INSTALL:-0}" = 0 ] && [ -z "$(PREREQUISITES_ENV)" ] && command -v apt-get >/dev/null && \
+  { [ -z "$(APT_AS)" ] || sudo -n true 2>/dev/null; } && \
+  echo "prerequisites: installing python3 with apt-get (the course's tools are Python)" >&2 && \
+  $(APT_AS)apt-get update -qq >&2 && $(APT_AS)apt-get install -y -qq --no-install-recommends python3 >&2; }
 prerequisites:
-	@$(eval prerequisites_said := $(shell if command -v $(PYTHON) >/dev/null 2>&1; \
+	@$(eval prerequisites_said := $(shell if command -v $(PYTHON) >/dev/null 2>&1 || $(INSTALL_PYTHON); \
 	  then $(PREREQUISITES_ENV) $(PYTHON) tools/prerequisites.py --make; else echo '$(PYTHON_MISSING)'; fi))
-	@$(if $(filter ok,$(prerequisites_said)),:,$(error $(prerequisites_said)))
+	@$(if $(filter ok,$(prerequisites_said)),:,$(error $(or $(prerequisites_said),$(PYTHON_MISSING))))
 
 configure: prerequisites
 	@echo "== configuring $(BUILD) (cmake --preset $(PRESET)$(if $(strip $(CMAKE_ARGS)), $(strip $(CMAKE_ARGS))))"
