@@ -51,7 +51,7 @@ all: build
 	$(PYTHON) tools/quiet_run.py --log $(BUILD)/solutions.log $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
 	  ctest --test-dir $(BUILD) -L 'variant=solution' -L 'aspect=correctness' -j $(JOBS) \
 	  --output-on-failure --output-junit $(CURDIR)/$(BUILD)/solutions.junit.xml || status=$$?; \
-	echo; $(PYTHON) tools/score_table.py $(BUILD) solution --junit $(BUILD)/solutions.junit.xml; exit $$status
+	$(PYTHON) tools/score_table.py $(BUILD) solution --junit $(BUILD)/solutions.junit.xml; exit $$status
 
 # Every prerequisite, before CMake runs (tools/prerequisites.py): what is missing is installed
 # where that needs no question, or make stops with one line (through $(error): no make noise
@@ -83,10 +83,10 @@ test: build
 	@echo "== testing (ctest --preset $(PRESET) -j $(JOBS); the whole output: $(BUILD)/test.log)"
 	@status=0; \
 	$(PYTHON) tools/quiet_run.py --log $(BUILD)/test.log --label tested \
-	  --progress '^ *([0-9]+)/([0-9]+) Test +#[0-9]+: .* (Passed|Skipped|Not Run)' \
+	  --progress '^ *([0-9]+)/([0-9]+) Test +#[0-9]+: .*[ *](?:Passed|Skipped|Not Run)' \
 	  $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
 	  ctest --preset $(PRESET) -j $(JOBS) --output-junit $(CURDIR)/$(BUILD)/junit.xml || status=$$?; \
-	echo; $(PYTHON) tools/test_summary.py $(BUILD)/junit.xml || status=1; exit $$status
+	$(PYTHON) tools/test_summary.py $(BUILD)/junit.xml || status=1; exit $$status
 
 gpu-suite:
 	tools/gpu_suite.sh

@@ -19,7 +19,7 @@ import sys
 
 
 def percent(match):
-    groups = [int(g) for g in match.groups() if g is not None]
+    groups = [int(g) for g in match.groups() if g is not None and g.isdigit()]
     if len(groups) >= 2 and groups[1]:
         return 100 * groups[0] // groups[1]
     return groups[0] if groups else None

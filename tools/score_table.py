@@ -52,11 +52,13 @@ def read_outcomes(junit):
     return outcomes
 
 
-def not_graded(outcome):
+def not_graded(outcome, have_outcomes):
     if outcome == "skipped":
         return "not graded: skipped (no CUDA device)"
     if outcome == "failed":
         return "not graded: the check failed before its score (its output is above)"
+    if have_outcomes:
+        return "not graded: not in this build (COURSE_ONLY?)"
     return "not graded (skipped: no GPU, or not run)"
 
 
@@ -85,13 +87,16 @@ def main(argv):
         else:
             outcome = outcomes.get(f"{exercise.id}.{variant}")
             skipped += outcome == "skipped"
-            rows.append((exercise.id, f"-/{exercise.points}", not_graded(outcome)))
+            rows.append((exercise.id, f"-/{exercise.points}", not_graded(outcome, bool(outcomes))))
     width = max(len(r[0]) for r in rows) if rows else 10
     print(f"{'exercise':<{width}}  {'score':>7}  verdict ({variant})")
     for name, score, verdict in rows:
         print(f"{name:<{width}}  {score:>7}  {verdict}")
     closing = f"{graded} of {len(rows)} exercises graded"
-    if rows and skipped == len(rows):
+    absent = sum(1 for exercise in exercises.load(ROOT)
+                 if outcomes and f"{exercise.id}.{variant}" not in outcomes and exercise.id not in scores)
+    # Every check that ran reported skipped: say why, rather than "0 of 15 graded".
+    if skipped and not graded and skipped == len(rows) - absent:
         reason = cuda_device.absent_reason()
         why = f"this machine has no CUDA device ({reason})" if reason else "no usable CUDA device"
         closing = (f"nothing graded: {why}; every check reported skipped. "
