@@ -1,15 +1,18 @@
 # The course's front door.
 #
 # Instructors (CMake underneath; PRESET=ci builds for sm_75 only, PRESET=student
-# builds only the student's files):
-#   make                 configure, build everything, grade the reference solutions,
-#                        print the score table (the main job)
-#   make test            build everything and run the whole test suite
+# builds only the student's files; CUDA_ARCHS="75-real;90" chooses the GPUs):
+#   make                 check the prerequisites (installing what it may), configure,
+#                        build everything, grade the reference solutions, print the
+#                        score table (the main job)
+#   make test            the same up to the build, then the whole test suite
 #   make gpu-suite       the same on a GPU machine, for its GPU, with a summary table
+#   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
 # Students (nvcc directly, commands printed; NN is the exercise number):
 #   make NN              build exercise NN from your files
 #   make run-NN          run it (ARGS="..." passes arguments)
 #   make check-NN        run its check (ARGS="--case NAME" for one case)
+#                        (without a CUDA device both say so and name the cluster's command)
 #   make list            the exercises available
 # On a cluster (Slurm; the site's settings in slurm/site.conf; logs in logs/):
 #   make submit-NN       submit a job that builds and runs exercise NN on a GPU node
@@ -21,26 +24,69 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTHON ?= python3
 BUILD := build/$(PRESET)
 EXERCISE_NUMBERS := $(sort $(foreach dir,$(wildcard exercises/[0-9][0-9]_*),$(firstword $(subst _, ,$(notdir $(dir))))))
+# CUDA_ARCHS=... compiles for those GPUs (CMake's list, e.g. "75-real;80-real;90"); by default
+# this machine's GPU, or sm_75 with PTX where there is none (cmake/CudaArchitectures.cmake).
+# CONFIGURE_ARGS=... adds CMake options, e.g. -DCOURSE_ONLY=03_ (as tools/gpu_suite.sh reads it).
+CONFIGURE_ARGS ?=
+CMAKE_ARGS = $(CONFIGURE_ARGS)$(if $(CUDA_ARCHS), -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)")
 
-.PHONY: all configure build test gpu-suite list clean help submit-openmp $(EXERCISE_NUMBERS)
+# The recursive makes of CMake's build would print two "Entering/Leaving directory" lines
+# per target (844 in a full build), which tell a person nothing.
+MAKEFLAGS += --no-print-directory
+# The CUDA toolkit's usual home, for CMake and the tools, where PATH lacks it.
+ifeq ($(shell command -v nvcc 2>/dev/null),)
+export PATH := $(PATH):/usr/local/cuda/bin
+endif
+
+.PHONY: all prerequisites configure build test gpu-suite list clean help submit-openmp $(EXERCISE_NUMBERS)
+
+# ctest's lines that a person does not read: the score table or the test summary replaces
+# its closing summary (which says "100% tests passed" when every test was skipped).
+CTEST_NOISE = --hide '^ +Start +[0-9]+: ' --hide '^Internal ctest changing into' --hide '^Test project '
 
 all: build
 	@rm -rf $(BUILD)/scores
+	@echo "== grading the reference solutions"
 	@status=0; \
-	ctest --test-dir $(BUILD) -L 'variant=solution' -L 'aspect=correctness' -j $(JOBS) \
-	  --output-on-failure || status=$$?; \
-	echo; $(PYTHON) tools/score_table.py $(BUILD) solution; exit $$status
+	$(PYTHON) tools/quiet_run.py --log $(BUILD)/solutions.log $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
+	  ctest --test-dir $(BUILD) -L 'variant=solution' -L 'aspect=correctness' -j $(JOBS) \
+	  --output-on-failure --output-junit $(CURDIR)/$(BUILD)/solutions.junit.xml || status=$$?; \
+	$(PYTHON) tools/score_table.py $(BUILD) solution --junit $(BUILD)/solutions.junit.xml; exit $$status
 
-configure:
-	cmake --preset $(PRESET)
+# Every prerequisite, before CMake runs (tools/prerequisites.py): what is missing is installed
+# where that needs no question, or make stops with one line (through $(error): no make noise
+# after it) naming the packages and the command. A dry run (make -n) installs nothing.
+# Python 3 runs the step itself, so where it is missing this shell installs it first, by the
+# same rule (root or sudo -n, unless COURSE_NO_INSTALL=1).
+PREREQUISITES_ENV = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),COURSE_NO_INSTALL=1)
+APT_AS = $(if $(filter 0,$(shell id -u)),,sudo -n )
+PYTHON_MISSING = missing prerequisites: Python 3 (python3): run `$(if $(APT_AS),sudo )apt-get install -y python3`; then run make again
+INSTALL_PYTHON = { [ "$${COURSE_NO_INSTALL:-0}" = 0 ] && [ -z "$(PREREQUISITES_ENV)" ] && command -v apt-get >/dev/null && \
+  { [ -z "$(APT_AS)" ] || sudo -n true 2>/dev/null; } && \
+  echo "prerequisites: installing python3 with apt-get (the course's tools are Python)" >&2 && \
+  $(APT_AS)apt-get update -qq >&2 && $(APT_AS)apt-get install -y -qq --no-install-recommends python3 >&2; }
+prerequisites:
+	@$(eval prerequisites_said := $(shell if command -v $(PYTHON) >/dev/null 2>&1 || $(INSTALL_PYTHON); \
+	  then $(PREREQUISITES_ENV) $(PYTHON) tools/prerequisites.py --make; else echo '$(PYTHON_MISSING)'; fi))
+	@$(if $(filter ok,$(prerequisites_said)),:,$(error $(or $(prerequisites_said),$(PYTHON_MISSING))))
+
+configure: prerequisites
+	@echo "== configuring $(BUILD) (cmake --preset $(PRESET)$(if $(strip $(CMAKE_ARGS)), $(strip $(CMAKE_ARGS))))"
+	@cmake --preset $(PRESET) --log-level=NOTICE $(CMAKE_ARGS) > /dev/null
 
 build: configure
-	cmake --build --preset $(PRESET) -j $(JOBS)
+	@echo "== building (cmake --build --preset $(PRESET) -j $(JOBS); the whole output: $(BUILD)/build.log)"
+	@$(PYTHON) tools/quiet_run.py --log $(BUILD)/build.log --progress '^\[ *([0-9]+)%\]' --label built -- \
+	  cmake --build --preset $(PRESET) -j $(JOBS)
 
 test: build
+	@echo "== testing (ctest --preset $(PRESET) -j $(JOBS); the whole output: $(BUILD)/test.log)"
 	@status=0; \
-	ctest --preset $(PRESET) -j $(JOBS) --output-junit $(CURDIR)/$(BUILD)/junit.xml || status=$$?; \
-	echo; $(PYTHON) tools/test_summary.py $(BUILD)/junit.xml || status=1; exit $$status
+	$(PYTHON) tools/quiet_run.py --log $(BUILD)/test.log --label tested \
+	  --progress '^ *([0-9]+)/([0-9]+) Test +#[0-9]+: .*[ *](?:Passed|Skipped|Not Run)' \
+	  $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
+	  ctest --preset $(PRESET) -j $(JOBS) --output-junit $(CURDIR)/$(BUILD)/junit.xml || status=$$?; \
+	$(PYTHON) tools/test_summary.py $(BUILD)/junit.xml || status=1; exit $$status
 
 gpu-suite:
 	tools/gpu_suite.sh
@@ -51,11 +97,14 @@ list:
 $(EXERCISE_NUMBERS):
 	@$(PYTHON) tools/student.py build $@
 
+# Without a CUDA device, tools/student.py exits 77 after saying what to do instead (the
+# cluster's make submit-NN); make ends quietly then, since nothing here went wrong that
+# make could help with. Scripts that must tell a skip from a pass call tools/student.py.
 run-%:
-	@$(PYTHON) tools/student.py run $* $(ARGS)
+	@$(PYTHON) tools/student.py run $* $(ARGS) || { status=$$?; [ $$status -eq 77 ] || exit $$status; }
 
 check-%:
-	@$(PYTHON) tools/student.py check $* $(ARGS)
+	@$(PYTHON) tools/student.py check $* $(ARGS) || { status=$$?; [ $$status -eq 77 ] || exit $$status; }
 
 # Slurm: the same builds, runs and checks as jobs on the cluster's GPU nodes.
 submit-check-%:
@@ -72,3 +121,7 @@ clean:
 
 help:
 	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
+
+# Any other target: a number names an exercise that does not exist (make 99).
+.DEFAULT:
+	@$(if $(shell echo '$@' | grep -E '^[0-9]+$$'),$(error no exercise $@; the exercises are $(EXERCISE_NUMBERS) (make list names them)),$(error no target '$@': make help lists them))

@@ -59,11 +59,14 @@ function(_course_link_libraries target)
     elseif(library STREQUAL "cusparse")
       target_link_libraries(${target} PRIVATE CUDA::cusparse)
     elseif(library STREQUAL "openblas")
-      # OpenBLAS itself, not whichever BLAS the system's alternatives point to (Debian
-      # may also hold the slow reference BLAS); its cblas.h comes with libopenblas-dev.
-      set(BLA_VENDOR OpenBLAS)
-      find_package(BLAS REQUIRED)
-      target_link_libraries(${target} PRIVATE BLAS::BLAS)
+      # Found once by the top-level CMakeLists.txt, which reports its absence in one
+      # message after every exercise is declared (a FATAL_ERROR here would print a stack).
+      if(TARGET BLAS::BLAS)
+        target_link_libraries(${target} PRIVATE BLAS::BLAS)
+      else()
+        get_filename_component(exercise_folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+        set_property(GLOBAL APPEND PROPERTY COURSE_NEEDS_MISSING_OPENBLAS "${exercise_folder}")
+      endif()
     elseif(library STREQUAL "openmp")
       find_package(OpenMP REQUIRED)
       target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)

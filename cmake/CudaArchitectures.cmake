@@ -5,10 +5,13 @@
 #   variable wins.
 # - Otherwise the GPUs nvidia-smi reports on this machine (the GPU suite compiles
 #   for the device it runs on).
-# - Otherwise, on a machine without a GPU, machine code for each family CUDA 13
-#   supports (Turing sm_75 and newer; an sm_80 binary also runs on sm_86/sm_89) plus
-#   PTX of the newest, which the driver can compile for later GPUs. Never "native":
+# - Otherwise, on a machine without a GPU, sm_75 machine code plus its PTX, as the
+#   students' path compiles (tools/nvcc.py): CUDA 13's oldest GPUs run the machine code,
+#   newer ones compile the PTX when the program loads. One architecture builds five times
+#   faster than one per family; COURSE_PORTABLE_CUDA_ARCHITECTURES (make CUDA_ARCHS=...)
+#   names the set for a build that must run at full speed everywhere. Never "native":
 #   without a GPU it has nothing to detect.
+set(COURSE_NO_GPU_CUDA_ARCHITECTURES "75")
 set(COURSE_PORTABLE_CUDA_ARCHITECTURES "75-real;80-real;90-real;100-real;120")
 
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
@@ -31,10 +34,12 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
     endif()
   endif()
   if(_course_detected)
-    message(STATUS "CUDA architectures: ${_course_detected} (the GPUs of this machine)")
+    message(NOTICE "CUDA architectures: ${_course_detected} (the GPUs of this machine)")
     set(CMAKE_CUDA_ARCHITECTURES "${_course_detected}" CACHE STRING "CUDA architectures to build for")
   else()
-    message(STATUS "CUDA architectures: no GPU found, building for ${COURSE_PORTABLE_CUDA_ARCHITECTURES}")
-    set(CMAKE_CUDA_ARCHITECTURES "${COURSE_PORTABLE_CUDA_ARCHITECTURES}" CACHE STRING "CUDA architectures to build for")
+    message(NOTICE "CUDA architectures: no GPU found, building for sm_75 with PTX (the GPUs of every "
+                   "family run it); -DCMAKE_CUDA_ARCHITECTURES=\"${COURSE_PORTABLE_CUDA_ARCHITECTURES}\" "
+                   "builds machine code for each")
+    set(CMAKE_CUDA_ARCHITECTURES "${COURSE_NO_GPU_CUDA_ARCHITECTURES}" CACHE STRING "CUDA architectures to build for")
   endif()
 endif()

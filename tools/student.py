@@ -9,6 +9,11 @@ Every nvcc command is printed before it runs, so the flags are visible. Programs
 to build/make/ (BUILD_DIR overrides); the GPU architecture is this machine's GPU, or
 sm_75 (with PTX, which newer GPUs compile at load time) where none is visible;
 NVCC_ARCH overrides it, e.g. NVCC_ARCH=sm_90.
+
+Exit status: 0 done (the check: every case passed), 1 a case failed or the build failed,
+2 a usage error, 77 the program or the check could not run: no CUDA device here (the last
+line says what to do instead: the cluster's make submit-NN or make submit-check-NN).
+Each compilation is also recorded in build/make/compile_commands.json, for editors (clangd).
 """
 import os
 import shlex
@@ -16,11 +21,14 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compile_database  # noqa: E402
+import cuda_device  # noqa: E402
 import exercises  # noqa: E402
 import nvcc  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 HEADER_SUFFIXES = (".hpp", ".h", ".cuh")
+NO_DEVICE = 77  # the checks' own status for "no CUDA device" (CTest's SKIP_RETURN_CODE)
 
 
 def fail(message, status=2):
@@ -44,6 +52,8 @@ def compile_if_needed(command, output, inputs, exercise):
     for path in inputs:
         if not os.path.isfile(path):
             fail(f"missing file {os.path.relpath(path)}")
+    compile_database.record(os.path.join(os.path.dirname(output), "compile_commands.json"),
+                            ROOT, command, [p for p in inputs if p.endswith((".cu", ".cpp", ".c"))])
     if up_to_date(output, inputs, [os.path.join(ROOT, "common"), exercise.folder]):
         print(f"{os.path.relpath(output)} is up to date")
         return
@@ -93,19 +103,57 @@ def main(argv):
         nvcc.nvcc_path()
     except (exercises.ExerciseError, nvcc.BuildError) as error:
         fail(str(error))
-    build_dir = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build", "make"))
+    default_dir = os.path.join(ROOT, "build", "make")
+    build_dir = os.environ.get("BUILD_DIR", default_dir)
+    if os.path.abspath(build_dir) == default_dir:
+        os.makedirs(build_dir, exist_ok=True)
+        compile_database.link_where_editors_look(os.path.join(build_dir, "compile_commands.json"),
+                                                 os.path.join(ROOT, "build", "compile_commands.json"))
     program = build(exercise, build_dir, arch)
     if action == "build":
         return 0
     if action == "run":
-        print(f"--- running {os.path.relpath(program)} {' '.join(extra)}", flush=True)
-        return subprocess.run([program] + extra).returncode
+        return run(exercise, program, extra)
     check = build_check(exercise, build_dir, arch)
     print(f"--- checking exercise {exercise.number}", flush=True)
     library_args = []
     if exercise.shared_library:
         library_args = ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
-    return subprocess.run([check, "--program", program] + library_args + extra).returncode
+    status = subprocess.run([check, "--program", program] + library_args + extra).returncode
+    if status == NO_DEVICE:
+        print(f"--- exercise {exercise.number} was not checked: this machine has no CUDA device. "
+              f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
+    return status
+
+
+def elsewhere(what, command):
+    """Where to go when this machine has no CUDA device: the cluster, or inside a Slurm
+    job (whose own last line explains), a job that asks for a GPU."""
+    if os.environ.get("SLURM_JOB_ID"):
+        return "This job's node has none: the job must ask for a GPU (COURSE_GPU_REQUEST in the site configuration)."
+    return f"{what[0].upper()}{what[1:]} on a GPU node of the cluster: {command}"
+
+
+def run(exercise, program, extra):
+    """Runs the program, unless this machine certainly cannot: then says what to do instead."""
+    def no_device(reason):
+        print(f"--- exercise {exercise.number} needs a CUDA device; this machine has none ({reason}).\n"
+              f"--- Your program is built ({os.path.relpath(program)}). "
+              f"{elsewhere('run it', f'make submit-{exercise.number}')}")
+        return NO_DEVICE
+
+    # Before running, only the cheap question (is there a driver at all?); after a failure,
+    # the full one, so a GPU machine pays nothing.
+    reason = cuda_device.absent_reason(deep=False)
+    if reason:
+        return no_device(reason)
+    print(f"--- running {os.path.relpath(program)} {' '.join(extra)}", flush=True)
+    status = subprocess.run([program] + extra).returncode
+    if status != 0:
+        reason = cuda_device.absent_reason()
+        if reason:
+            return no_device(reason)
+    return status
 
 
 if __name__ == "__main__":

@@ -6,9 +6,13 @@ names of the tests that failed, then one total line that CI and people read last
 
     tools/test_summary.py build/gpu/logs/junit.xml
 """
+import os
 import sys
 import xml.etree.ElementTree as ElementTree
 from collections import OrderedDict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cuda_device  # noqa: E402
 
 
 def outcome(testcase):
@@ -50,7 +54,12 @@ def main(argv):
         print(f"{group:<{width}}  {counts['passed']:>6}  {counts['failed']:>6}  {counts['skipped']:>7}")
     for name in failures:
         print(f"FAILED: {name}")
-    print(f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped")
+    closing = f"{totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped"
+    if totals["skipped"]:
+        reason = cuda_device.absent_reason()
+        if reason:
+            closing += f" (this machine has no CUDA device: {reason}; the GPU tests report skipped)"
+    print(closing)
     return 1 if totals["failed"] else 0
 
 

@@ -25,7 +25,7 @@ case $mode in
     status=$?
     echo "$output"
     if grep -q "SKIPPED: check" <<<"$output"; then exit 77; fi
-    # make reports the check's failure as its own error status (2).
+    # make reports a failing check as its own error status (2); a skip (77) ends quietly.
     [ "$status" -ne 0 ] || { echo "FAIL: the skeleton's check passed"; exit 1; }
     grep -q "^  FAIL" <<<"$output" || { echo "FAIL: no failing case was listed"; exit 1; }
     grep -q "hint:" <<<"$output" || { echo "FAIL: no hint was printed"; exit 1; }

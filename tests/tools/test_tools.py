@@ -4,6 +4,7 @@ skeleton/solution rule, the score table and the test summary.
 
     python3 tests/tools/test_tools.py
 """
+import json
 import os
 import subprocess
 import sys
@@ -14,6 +15,8 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import check_student_regions  # noqa: E402
+import compile_database  # noqa: E402
+import cuda_device  # noqa: E402
 import exercises  # noqa: E402
 
 CALL = textwrap.dedent("""\
@@ -118,7 +121,8 @@ class Reports(unittest.TestCase):
                                     capture_output=True, text=True)
         self.assertEqual(result.returncode, 1)
         self.assertIn("FAILED: 03_x.skeleton", result.stdout)
-        self.assertTrue(result.stdout.rstrip().endswith("2 passed, 1 failed, 1 skipped"))
+        # Without a GPU the line goes on to say so.
+        self.assertTrue(result.stdout.splitlines()[-1].startswith("2 passed, 1 failed, 1 skipped"))
 
     def test_test_summary_rejects_a_missing_file(self):
         result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "test_summary.py"), "/nonexistent.xml"],
@@ -145,6 +149,78 @@ class Reports(unittest.TestCase):
                                     capture_output=True, text=True)
         self.assertEqual(result.returncode, 1)
         self.assertIn("0 of", result.stdout)
+
+    def test_score_table_says_why_nothing_was_graded(self):
+        found = exercises.load(ROOT)
+        cases = "".join(f'<testcase name="{e.id}.solution" status="notrun"><skipped message="Skipped"/></testcase>'
+                        for e in found)
+        with tempfile.TemporaryDirectory() as build:
+            junit = os.path.join(build, "solutions.junit.xml")
+            write(junit, f"<testsuite>{cases}</testsuite>")
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "score_table.py"), build,
+                                     "solution", "--junit", junit], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("not graded: skipped (no CUDA device)", result.stdout)
+        last = result.stdout.splitlines()[-1]
+        self.assertIn("nothing graded", last)
+        if cuda_device.absent_reason():
+            self.assertIn("this machine has no CUDA device", last)
+
+    def test_score_table_tells_a_failed_check_from_a_skipped_one(self):
+        first = exercises.load(ROOT)[0]
+        with tempfile.TemporaryDirectory() as build:
+            junit = os.path.join(build, "solutions.junit.xml")
+            write(junit, f'<testsuite><testcase name="{first.id}.solution" status="fail">'
+                         '<failure message="Failed"/></testcase></testsuite>')
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "score_table.py"), build,
+                                     "--junit", junit], capture_output=True, text=True)
+        self.assertIn("the check failed before its score", result.stdout)
+        self.assertNotIn("nothing graded", result.stdout)
+
+
+class EditorSupport(unittest.TestCase):
+    def test_compile_database_has_one_input_per_entry_and_merges(self):
+        with tempfile.TemporaryDirectory() as folder:
+            database = os.path.join(folder, "compile_commands.json")
+            first = ["nvcc", "-Icommon", "exercises/03_x/a.cu", "exercises/03_x/b.cu", "-o", "out"]
+            compile_database.record(database, folder, first, first[2:4])
+            compile_database.record(database, folder, ["nvcc", "exercises/04_y/c.cpp", "-o", "c"],
+                                    ["exercises/04_y/c.cpp"])
+            compile_database.record(database, folder, first, first[2:4])  # again: no duplicates
+            with open(database, encoding="utf-8") as handle:
+                entries = json.load(handle)
+        files = sorted(os.path.relpath(e["file"]) for e in entries)
+        self.assertEqual(files, ["exercises/03_x/a.cu", "exercises/03_x/b.cu", "exercises/04_y/c.cpp"])
+        a = next(e for e in entries if e["file"].endswith("a.cu"))
+        self.assertIn("exercises/03_x/a.cu", a["arguments"])
+        self.assertNotIn("exercises/03_x/b.cu", a["arguments"])
+
+    def test_a_solution_gets_its_exercise_file_command(self):
+        exercise = exercises.load(ROOT)[0]
+        source = os.path.join(exercise.folder, exercise.student_files[0])
+        entries = compile_database.entries_for(ROOT, ["nvcc", source, "-o", "x"], [source])
+        solution = os.path.join(ROOT, "solutions", exercise.id, exercise.student_files[0])
+        self.assertEqual([e["file"] for e in entries], [os.path.abspath(source), solution])
+
+
+class QuietRun(unittest.TestCase):
+    def test_progress_is_summarised_and_the_rest_shown(self):
+        script = ("import sys\n"
+                  "for i in range(101): print(f'[{i:3d}%] Building x')\n"
+                  "print('warning: keep me')\n"
+                  "print('100% tests passed')\n"
+                  "sys.exit(3)\n")
+        with tempfile.TemporaryDirectory() as folder:
+            log = os.path.join(folder, "log")
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "quiet_run.py"), "--log", log,
+                                     "--progress", r"^\[ *([0-9]+)%\]", "--cut", "tests passed", "--label", "built",
+                                     "--", sys.executable, "-c", script], capture_output=True, text=True)
+            with open(log, encoding="utf-8") as handle:
+                logged = handle.read().splitlines()
+        self.assertEqual(result.returncode, 3)
+        self.assertEqual(result.stdout.splitlines(),
+                         [f"  built: {10 * i}%" for i in range(1, 11)] + ["warning: keep me"])
+        self.assertEqual(len(logged), 103)
 
 
 if __name__ == "__main__":

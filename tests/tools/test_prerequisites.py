@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The prerequisite step of `make` (tools/prerequisites.py), proved without uninstalling
+anything: OpenBLAS and NumPy are hidden through the tool's test overrides, and apt-get and
+sudo are fakes on PATH that only write down how they were called.
+
+    python3 tests/tools/test_prerequisites.py
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TOOL = os.path.join(ROOT, "tools", "prerequisites.py")
+FAKE = "#!/bin/sh\necho \"$(basename \"$0\") $*\" >> \"{calls}\"\nexit 0\n"
+
+
+class Prerequisites(unittest.TestCase):
+    def setUp(self):
+        scratch = tempfile.TemporaryDirectory()
+        self.addCleanup(scratch.cleanup)
+        self.calls = os.path.join(scratch.name, "calls.txt")
+        fake_bin = os.path.join(scratch.name, "bin")
+        os.makedirs(fake_bin)
+        for name in ("apt-get", "sudo"):
+            path = os.path.join(fake_bin, name)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(FAKE.format(calls=self.calls))
+            os.chmod(path, 0o755)
+        empty = os.path.join(scratch.name, "empty")
+        os.makedirs(empty)
+        self.environment = dict(
+            os.environ,
+            PATH=fake_bin + os.pathsep + os.environ.get("PATH", ""),
+            COURSE_PREREQ_LIB_DIRS=empty, COURSE_PREREQ_INCLUDE_DIRS=empty,
+            COURSE_PREREQ_PYTHONS=os.path.join(empty, "python3"))
+        self.environment.pop("COURSE_NO_INSTALL", None)
+
+    def run_tool(self, *arguments, **environment):
+        return subprocess.run([sys.executable, TOOL] + list(arguments), capture_output=True,
+                              text=True, timeout=120, env=dict(self.environment, **environment))
+
+    def calls_made(self):
+        if not os.path.exists(self.calls):
+            return []
+        with open(self.calls, encoding="utf-8") as handle:
+            return handle.read().splitlines()
+
+    def assert_refused(self, done, command):
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        lines = done.stdout.splitlines()
+        self.assertEqual(len(lines), 1, f"one line expected on stdout, got: {done.stdout!r}")
+        line = lines[0]
+        self.assertTrue(line.startswith("missing prerequisites: "), line)
+        self.assertIn("OpenBLAS (libopenblas-dev)", line)
+        self.assertIn("NumPy (python3-numpy)", line)
+        self.assertIn(command, line)
+        self.assertTrue(line.endswith("then run make again"), line)
+        self.assertEqual(self.calls_made(), [], "nothing may be installed")
+
+    def test_no_sudo_not_root_refuses_with_the_command(self):
+        done = self.run_tool("--make", COURSE_PREREQ_PRIVILEGE="none")
+        self.assert_refused(done, "`sudo apt-get install -y ")
+        self.assertIn("libopenblas-dev", done.stdout.split("install -y", 1)[1])
+        self.assertIn("python3-numpy", done.stdout.split("install -y", 1)[1])
+
+    def test_no_install_refuses_even_as_root(self):
+        done = self.run_tool("--make", COURSE_PREREQ_PRIVILEGE="root", COURSE_NO_INSTALL="1")
+        self.assert_refused(done, "`apt-get install -y ")
+        self.assertNotIn("sudo", done.stdout)
+
+    def test_without_make_the_line_goes_to_stderr(self):
+        done = self.run_tool(COURSE_PREREQ_PRIVILEGE="none")
+        self.assertEqual(done.returncode, 1)
+        self.assertEqual(done.stdout, "")
+        self.assertEqual(len(done.stderr.splitlines()), 1, done.stderr)
+        self.assertIn("prerequisites: missing prerequisites: ", done.stderr)
+
+    def test_root_installs_after_saying_what_and_why(self):
+        # The fake apt-get installs nothing, so the tool must then say what is still missing.
+        done = self.run_tool("--make", COURSE_PREREQ_PRIVILEGE="root")
+        self.assertIn("installing", done.stderr)
+        self.assertIn("exercise 06", done.stderr)
+        self.assertIn("exercise 08", done.stderr)
+        calls = self.calls_made()
+        self.assertEqual(calls[0], "apt-get update -qq")
+        self.assertTrue(calls[1].startswith("apt-get install -y"), calls)
+        self.assertIn("libopenblas-dev", calls[1])
+        self.assertIn("python3-numpy", calls[1])
+        self.assertEqual(done.returncode, 1)
+        self.assertEqual(len(done.stdout.splitlines()), 1)
+        self.assertIn("missing prerequisites: ", done.stdout)
+
+    def test_sudo_installs_without_a_password_question(self):
+        self.run_tool("--make", COURSE_PREREQ_PRIVILEGE="sudo")
+        calls = self.calls_made()
+        self.assertTrue(calls and all(c.startswith("sudo -n ") for c in calls), calls)
+
+    def test_make_stops_with_one_line(self):
+        # What a person sees: make's $(error) line only, no second make line, no stack.
+        done = subprocess.run(["make", "-s", "-C", ROOT, "prerequisites"], capture_output=True,
+                              text=True, timeout=120,
+                              env=dict(self.environment, COURSE_PREREQ_PRIVILEGE="none"))
+        self.assertNotEqual(done.returncode, 0)
+        errors = [line for line in done.stderr.splitlines() if line.strip()]
+        self.assertEqual(len(errors), 1, done.stderr)
+        self.assertIn("missing prerequisites: ", errors[0])
+        self.assertIn("sudo apt-get install -y", errors[0])
+        self.assertEqual(self.calls_made(), [])
+
+    def test_present_prerequisites_are_summarised(self):
+        # Nothing hidden: on a machine that has them all (CI), one summary and "ok".
+        environment = {k: v for k, v in self.environment.items() if not k.startswith("COURSE_PREREQ_")}
+        done = subprocess.run([sys.executable, TOOL, "--make"], capture_output=True, text=True,
+                              timeout=120, env=dict(environment, COURSE_PREREQ_PRIVILEGE="none"))
+        if done.returncode != 0:
+            self.skipTest(f"this machine lacks a prerequisite: {done.stdout.strip()}")
+        self.assertEqual(done.stdout, "ok\n")
+        self.assertIn("prerequisites: cmake ", done.stderr)
+        for line in done.stderr.splitlines()[1:]:
+            self.assertRegex(line, r"^  optional: .*: not found, ")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Looks for everything the course needs before CMake runs, and installs what is missing
+when that needs no question (the README's two commands, `make` and `make test`, start here).
+
+    tools/prerequisites.py            summary on stdout; exit 0 when every required one is found
+    tools/prerequisites.py --make     the same, but the summary goes to stderr and stdout holds
+                                      one line only: "ok", or why make must stop (the Makefile
+                                      prints that line through $(error), with no other noise)
+
+Required: CMake >= 3.25, a C++17 compiler (g++), nvcc (PATH or /usr/local/cuda/bin), OpenBLAS
+(cblas.h and libopenblas.so, exercise 06), Python 3 and NumPy (exercise 08's Python caller).
+Optional, named once in the summary: compute-sanitizer, Nsight Compute (ncu), the Slurm client
+(sbatch), the slide tools (marp, chromium).
+
+A missing required package is installed with apt-get when this runs as root or `sudo -n true`
+works, after saying what it installs and why; otherwise, or with COURSE_NO_INSTALL=1, it stops
+with one line naming the packages and the command. Package names are Debian 12's and Ubuntu
+22.04/24.04's (the same for these).
+
+For the course's own tests, which must not uninstall anything to prove the refusal:
+    COURSE_PREREQ_LIB_DIRS, COURSE_PREREQ_INCLUDE_DIRS   where OpenBLAS is looked for (':' list)
+    COURSE_PREREQ_PYTHONS                                interpreters tried for NumPy (':' list)
+    COURSE_PREREQ_PRIVILEGE=root|sudo|none               act as if root, as a sudoer, or neither
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CUDA_BIN = "/usr/local/cuda/bin"
+CMAKE_MINIMUM = (3, 25)
+CUDA_MAJOR = 13
+CUDA_DOWNLOAD = "https://developer.nvidia.com/cuda-downloads"
+# Ubuntu 22.04 ships CMake 3.22; these are the two ways to a newer one without building it.
+NEWER_CMAKE = "python3 -m pip install --user 'cmake>=3.25' (or Kitware's APT repository, https://apt.kitware.com)"
+
+
+class Item:
+    """One prerequisite: what it is, its package (None: not from apt), why the course needs it."""
+
+    def __init__(self, name, package, why, found=False, detail="", fix=""):
+        self.name, self.package, self.why = name, package, why
+        self.found, self.detail, self.fix = found, detail, fix
+
+
+def run(command, **kwargs):
+    """(status, output) of a short command; (None, reason) when it cannot start."""
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, **kwargs)
+        return done.returncode, done.stdout + done.stderr
+    except (OSError, subprocess.SubprocessError) as error:
+        return None, str(error)
+
+
+def version_of(text):
+    match = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", text)
+    return tuple(int(part) for part in match.groups() if part is not None) if match else ()
+
+
+def dotted(version):
+    return ".".join(str(part) for part in version)
+
+
+def env_list(name, default):
+    value = os.environ.get(name)
+    return [part for part in value.split(":") if part] if value is not None else default
+
+
+def apt_candidate(package):
+    """The version apt would install, () when unknown (no apt, or no such package)."""
+    status, output = run(["apt-cache", "policy", package])
+    match = re.search(r"Candidate:\s*(?:\d+:)?(\S+)", output or "") if status == 0 else None
+    return version_of(match.group(1)) if match and match.group(1) != "(none)" else ()
+
+
+# --- the required ones ------------------------------------------------------------------
+
+def find_cmake():
+    item = Item("CMake >= 3.25", "cmake", "the instructor build and the tests")
+    path = shutil.which("cmake")
+    if path:
+        version = version_of(run([path, "--version"])[1])
+        item.detail = f"cmake {dotted(version)}"
+        item.found = version >= CMAKE_MINIMUM
+    # Ubuntu 22.04's package is too old: apt cannot help, say what can.
+    candidate = apt_candidate("cmake")
+    if not item.found and candidate and candidate < CMAKE_MINIMUM:
+        item.package = None
+        have = f"cmake {dotted(version)} is too old" if path else "cmake is missing"
+        item.fix = f"{have} and this system's package is {dotted(candidate)}: {NEWER_CMAKE}"
+    return item
+
+
+def find_compiler():
+    item = Item("a C++17 compiler (g++)", "g++", "the host code of every exercise")
+    path = shutil.which("g++")
+    if not path:
+        return item
+    with tempfile.TemporaryDirectory() as scratch:
+        source = os.path.join(scratch, "cxx17.cpp")
+        with open(source, "w", encoding="utf-8") as handle:
+            handle.write("#include <optional>\nint main() { if constexpr (true) { return std::optional<int>(0).value(); } }\n")
+        status, _ = run([path, "-std=c++17", source, "-o", os.path.join(scratch, "cxx17")])
+    item.found = status == 0
+    item.detail = "g++ " + dotted(version_of(run([path, "-dumpfullversion"])[1]))
+    return item
+
+
+def nvcc_path():
+    return shutil.which("nvcc") or next(
+        (p for p in [os.path.join(CUDA_BIN, "nvcc")] if os.access(p, os.X_OK)), None)
+
+
+def find_nvcc():
+    item = Item("nvcc (the CUDA toolkit)", None, "compiles every exercise",
+                fix=f"install the CUDA {CUDA_MAJOR} toolkit ({CUDA_DOWNLOAD}) into /usr/local/cuda")
+    path = nvcc_path()
+    if path:
+        release = re.search(r"release ([\d.]+)", run([path, "--version"])[1] or "")
+        version = version_of(release.group(1)) if release else ()
+        item.found = True
+        item.detail = f"nvcc {dotted(version)} ({os.path.dirname(path)})"
+        if version and version[0] < CUDA_MAJOR:
+            item.detail += f": the course is made for CUDA {CUDA_MAJOR}, older toolkits are untested"
+    return item
+
+
+def multiarch_dirs(base):
+    return sorted(glob.glob(os.path.join(base, "*-linux-gnu")))
+
+
+def find_openblas():
+    item = Item("OpenBLAS", "libopenblas-dev", "exercise 06's CPU SGEMM")
+    lib_dirs = env_list("COURSE_PREREQ_LIB_DIRS", multiarch_dirs("/usr/lib") + [
+        "/usr/lib", "/usr/lib64", "/usr/local/lib"] + env_list("LIBRARY_PATH", []))
+    include_dirs = env_list("COURSE_PREREQ_INCLUDE_DIRS", multiarch_dirs("/usr/include") + [
+        "/usr/include", "/usr/include/openblas", "/usr/local/include"] + env_list("CPATH", []))
+    # The linker's -lopenblas and CMake's FindBLAS (BLA_VENDOR OpenBLAS) need this very name.
+    library = any(os.path.exists(os.path.join(d, "libopenblas.so")) for d in lib_dirs)
+    header = any(os.path.exists(os.path.join(d, "cblas.h")) for d in include_dirs)
+    item.found = library and header
+    if item.found:
+        item.detail = "OpenBLAS"
+    return item
+
+
+def python_candidates():
+    # The same order as exercise 08's check (python_with_numpy in its check.cpp).
+    default = [c for c in [os.environ.get("COURSE_PYTHON"), "python3", "/usr/bin/python3",
+                           "/usr/local/bin/python3"] if c]
+    return env_list("COURSE_PREREQ_PYTHONS", default)
+
+
+def find_python():
+    item = Item("Python 3", "python3", "the course's tools")
+    item.found = sys.version_info >= (3, 8)
+    item.detail = f"Python {dotted(sys.version_info[:3])}"
+    return item
+
+
+def find_numpy():
+    item = Item("NumPy", "python3-numpy", "exercise 08's Python caller")
+    for candidate in python_candidates():
+        status, output = run([candidate, "-c", "import numpy; print(numpy.__version__)"])
+        if status == 0:
+            item.found = True
+            item.detail = f"NumPy {output.strip()} ({candidate})"
+            break
+    return item
+
+
+REQUIRED = [find_cmake, find_compiler, find_nvcc, find_openblas, find_python, find_numpy]
+
+
+# --- the optional ones: named once, never a failure -------------------------------------
+
+def optional_missing():
+    cuda_bins = [CUDA_BIN]
+    nvcc = nvcc_path()
+    if nvcc:
+        cuda_bins.insert(0, os.path.dirname(nvcc))
+
+    def present(command, extra_dirs=()):
+        return shutil.which(command) or any(
+            os.access(os.path.join(d, command), os.X_OK) for d in extra_dirs)
+
+    sanitizer_dirs = cuda_bins + [os.path.join(d, "..", "compute-sanitizer") for d in cuda_bins]
+    checks = [
+        (present("compute-sanitizer", sanitizer_dirs),
+         "compute-sanitizer: not found, its tests report skipped"),
+        (present("ncu", cuda_bins),
+         "Nsight Compute (ncu): not found, exercise 07 grades its coalescing case by timing"),
+        (present("sbatch"),
+         "Slurm client (sbatch): not found, make submit-NN works on a cluster's login node; the Slurm tests report skipped"),
+        (present("marp") and (present("chromium") or present("chromium-browser")),
+         "slide tools (marp, chromium): not found, needed only to build the slides"),
+    ]
+    return [message for found, message in checks if not found]
+
+
+# --- installing ---------------------------------------------------------------------------
+
+def privilege():
+    """root, sudo (sudo -n works: no password asked) or none."""
+    forced = os.environ.get("COURSE_PREREQ_PRIVILEGE")
+    if forced in ("root", "sudo", "none"):
+        return forced
+    if os.geteuid() == 0:
+        return "root"
+    if shutil.which("sudo") and run(["sudo", "-n", "true"])[0] == 0:
+        return "sudo"
+    return "none"
+
+
+def install(packages, how, log):
+    prefix = ["sudo", "-n"] if how == "sudo" else []
+    environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    # A fresh container has no package lists yet; apt-get's output goes where the summary goes.
+    for command in (["apt-get", "update", "-qq"],
+                    ["apt-get", "install", "-y", "-qq", "--no-install-recommends"] + packages):
+        full = prefix + (["env", "DEBIAN_FRONTEND=noninteractive"] if prefix else []) + command
+        print("  " + " ".join(full), file=log, flush=True)
+        try:
+            if subprocess.run(full, stdout=log, stderr=log, env=environment).returncode != 0:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def describe(items):
+    return ", ".join(f"{i.name} ({i.package})" if i.package else i.name for i in items)
+
+
+def stop_line(missing, how):
+    """The one line that says what is missing and the exact command that fixes it."""
+    packages = [i.package for i in missing if i.package]
+    parts = []
+    if packages:
+        sudo = "" if how == "root" else "sudo "
+        if shutil.which("apt-get"):
+            fix = f"{sudo}apt-get install -y {' '.join(packages)}"
+        else:
+            fix = f"install {' '.join(packages)} (Debian/Ubuntu names) with this system's package manager"
+        parts.append(f"{describe([i for i in missing if i.package])}: run `{fix}`")
+    parts += [f"{i.name}: {i.fix}" for i in missing if not i.package]
+    return "missing prerequisites: " + "; ".join(parts) + "; then run make again"
+
+
+def main(argv):
+    make_mode = "--make" in argv[1:]
+    if any(a not in ("--make",) for a in argv[1:]):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    log = sys.stderr if make_mode else sys.stdout
+    items = [find() for find in REQUIRED]
+    missing = [i for i in items if not i.found]
+    how = privilege()
+    installable = [i for i in missing if i.package]
+    may_install = (how != "none" and os.environ.get("COURSE_NO_INSTALL", "") in ("", "0")
+                   and shutil.which("apt-get"))
+    # Install only when that completes the set: half an installation helps nobody.
+    if installable and len(installable) == len(missing) and may_install:
+        as_who = "as root" if how == "root" else "with sudo"
+        print(f"prerequisites: installing {', '.join(i.package for i in installable)} with apt-get "
+              f"{as_who} ({'; '.join(f'{i.package}: {i.why}' for i in installable)}); "
+              f"COURSE_NO_INSTALL=1 turns this off", file=log, flush=True)
+        if not install([i.package for i in installable], how, log):
+            line = (f"installing {' '.join(i.package for i in installable)} with apt-get failed "
+                    f"(its messages are above); install them yourself, then run make again")
+            print(line if make_mode else f"prerequisites: {line}", file=sys.stdout if make_mode else sys.stderr)
+            return 1
+        items = [find() for find in REQUIRED]
+        missing = [i for i in items if not i.found]
+    if missing:
+        line = stop_line(missing, how)
+        print(line if make_mode else f"prerequisites: {line}", file=sys.stdout if make_mode else sys.stderr)
+        return 1
+    print("prerequisites: " + ", ".join(i.detail for i in items), file=log)
+    for message in optional_missing():
+        print(f"  optional: {message}", file=log)
+    if make_mode:
+        print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
