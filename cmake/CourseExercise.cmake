@@ -33,8 +33,8 @@
 #   student mode:    NN_name.student (the student's own files, graded)
 # Labels: exercise=NN, variant=..., aspect=..., gpu, points=P.
 #
-# The GPU tests share the GPU through one lock file in the build folder
-# (common/course/check/gpu_lock.hpp): the cases a check declares timed() have it alone,
+# The GPU tests share the GPU through one lock file of the machine, the one the grader
+# uses too (common/course/check/gpu_lock.hpp): the cases a check declares timed() have it alone,
 # everything else runs side by side. Each correctness test records its cases' times;
 # the compute-sanitizer test of the same program runs after it and derives its limits
 # from them (common/course/check/session.hpp).
@@ -43,6 +43,8 @@ include("${CMAKE_CURRENT_LIST_DIR}/Mutants.cmake")
 
 set(COURSE_TEST_TIMEOUT 900 CACHE STRING "CTest timeout of one check, seconds")
 set(COURSE_SANITIZER_TEST_TIMEOUT 2400 CACHE STRING "CTest timeout of one compute-sanitizer check, seconds")
+set(COURSE_GPU_LOCK "/tmp/course-gpu-all.lock" CACHE STRING
+    "the lock file through which every check of this machine shares its GPUs (tools/grade.py uses the same)")
 
 # Maps a short library name to what a target links; used by the Makefile's
 # student path too (tools/student reads the same short names).
@@ -178,7 +180,7 @@ function(course_exercise)
                      --variant ${T_DISPLAY}
                      --declared-points ${EX_POINTS}
                      --summary "${CMAKE_BINARY_DIR}/scores/${name}.tsv"
-                     --gpu-lock "${CMAKE_BINARY_DIR}/gpu.lock" ${times_args} ${T_ARGS})
+                     --gpu-lock "${COURSE_GPU_LOCK}" ${times_args} ${T_ARGS})
     # CPU libraries get the threads a test is given, not every core (OpenBLAS would
     # start one spinning thread per core in each of the tests that run at once).
     set_tests_properties(${name} PROPERTIES ENVIRONMENT "OPENBLAS_NUM_THREADS=2;OMP_NUM_THREADS=2")

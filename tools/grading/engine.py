@@ -37,6 +37,7 @@ CHECK_OUTPUT_BYTES = 20000
 # its end (common/course/check/judge.hpp).
 SANITIZER_FAILURE_TEXTS = ("compute-sanitizer memcheck found errors", "compute-sanitizer could not")
 EXIT_SKIP = 77
+GPU_LOCK_FOLDER = "/tmp"
 # Course files compared with a submission's copies (anything else is the student's own);
 # only code and build files: a changed statement or note is nobody's concern.
 COURSE_FOLDERS = ("common", "exercises", "cmake", "tools", "tests", "slurm")
@@ -547,8 +548,11 @@ class SubmissionGrader:
             self.turn += 1
             return self.config.gpus[self.turn % len(self.config.gpus)]
 
-    def gpu_lock_path(self, device=None):
-        return os.path.join(self.config.grader_dir, f"gpu-{device or 'all'}.lock")
+    @staticmethod
+    def gpu_lock_path(device=None):
+        """The lock through which every check of this machine shares a GPU (the grader's,
+        another grading's, CTest's: cmake/CourseExercise.cmake's COURSE_GPU_LOCK)."""
+        return os.path.join(GPU_LOCK_FOLDER, f"course-gpu-{device or 'all'}.lock")
 
     def run_check(self, exercise, program, report, times, sanitizer=""):
         """Runs the check in a slot, as a user of its own; returns (exit status, report
