@@ -45,7 +45,8 @@ def points(value):
 
 
 def exercise_line(exercise):
-    text = f"{exercise['id']}: {exercise['status']}, {points(exercise['score'])}/{points(exercise['max_score'])}"
+    score = "-" if exercise["status"] == "skipped" else points(exercise["score"])  # skipped: not graded, not 0
+    text = f"{exercise['id']}: {exercise['status']}, {score}/{points(exercise['max_score'])}"
     message = (exercise.get("message") or "").strip().splitlines()
     if exercise["status"] != "graded" and message:
         text += f": {message[0]}"
@@ -57,8 +58,10 @@ def task(results, student):
     if result is None:
         print(f"{student}: no result in {os.path.join(results, 'submissions')}")
         return 1
-    print(f"{student}: {points(result['score'])}/{points(result['max_score'])} points, graded in "
-          f"{result['seconds']:.0f} s")
+    complete = all(e["status"] != "skipped" for e in result["exercises"])
+    score = (f"{points(result['score'])}/{points(result['max_score'])} points" if complete
+             else f"not completely graded (skipped exercises count neither way; {points(result['max_score'])} points in all)")
+    print(f"{student}: {score}, graded in {result['seconds']:.0f} s")
     for exercise in result["exercises"]:
         print(f"  {exercise_line(exercise)}")
     for warning in result.get("warnings", []):
@@ -108,8 +111,9 @@ def collect(results):
             os.remove(stale)  # an earlier attempt's marker; the student is graded now
         statuses = [f"{e['number']}: {e['status']}" for e in result["exercises"] if e["status"] != "graded"]
         skipped += [f"{student} {e['number']}" for e in result["exercises"] if e["status"] == "skipped"]
-        rows.append((student, f"{points(result['score'])}/{points(result['max_score'])}",
-                     "; ".join(statuses) or "ok"))
+        complete = all(e["status"] != "skipped" for e in result["exercises"])
+        rows.append((student, f"{points(result['score'])}/{points(result['max_score'])}" if complete
+                     else f"-/{points(result['max_score'])}", "; ".join(statuses) or "ok"))
 
     print(f"== class: {len(students)} submission(s), {len(students) - len(missing)} graded, "
           f"{len(missing)} not graded")

@@ -153,12 +153,11 @@ def outcome(result):
     if "unreadable" in statuses:
         reason = next(e["message"] for e in result["exercises"] if e["status"] == "unreadable")
         return f"UNREADABLE: {reason}"
-    points = f"{result['score']}/{result['max_score']} points in {result['seconds']:.0f} s"
     skipped = statuses.count("skipped")
     if skipped:
-        return (f"{points}, NOT COMPLETE: {skipped} exercise(s) skipped, their checks need a GPU "
-                f"(not graded yet)")
-    return points
+        return (f"NOT COMPLETE in {result['seconds']:.0f} s: {skipped} exercise(s) skipped, their checks need a GPU "
+                f"(not graded yet); {result['score']} points from the {len(statuses) - skipped} other(s)")
+    return f"{result['score']}/{result['max_score']} points in {result['seconds']:.0f} s"
 
 
 def refuse_without_gpu(arguments, chosen):

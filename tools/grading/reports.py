@@ -815,7 +815,7 @@ def summary_table(results, exercises):
     rows = [[submission.student]
             + [points(row["score"]) if row["status"] == "graded" else SHORT[row["status"]]
                for row in submission.rows]
-            + [f"{points(submission.score)}/{points(submission.max_score)}" + ("" if submission.complete else "*")]
+            + [f"{points(submission.score)}{'' if submission.complete else '+?'}/{points(submission.max_score)}"]
             for submission in found]
     widths = [max(len(row[index]) for row in [header] + rows) for index in range(len(header))]
     lines = ["  ".join(cell.ljust(widths[0]) if index == 0 else cell.rjust(widths[index])
@@ -826,6 +826,6 @@ def summary_table(results, exercises):
     if abbreviated:
         lines.append("(" + ", ".join(abbreviated) + ")")
     if not all(submission.complete for submission in found):
-        lines.append("(* not complete: the skipped exercises are not graded yet, and their points are in "
-                     "neither total; a grading on a GPU grades them)")
+        lines.append("(+? = not complete: the skipped exercises are not graded yet, their points neither "
+                     "earned nor lost; a grading on a GPU grades them)")
     return "\n".join(lines)
