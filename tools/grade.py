@@ -176,6 +176,18 @@ def refuse_without_gpu(arguments, chosen):
         f"grades them (no --regrade needed).")
 
 
+def hidden_paths(arguments, results):
+    """What student code must not see: the course, the results, the grader's home and
+    the class. For one submission, the folder that holds it, not its own path: a
+    student's name never goes into the sandbox's arguments."""
+    paths = {ROOT, results, os.path.expanduser("~")}
+    for path in (os.path.abspath(arguments.path), os.path.realpath(arguments.path)):
+        folder = path if arguments.is_class else os.path.dirname(path)
+        if folder != os.path.dirname(folder):  # never the root of the file system
+            paths.add(folder)
+    return sorted(paths)
+
+
 def load_and_write_reports(results, exercise_ids):
     """(results loaded, files written); the repairs made on the way are printed."""
     notes = []
@@ -271,8 +283,7 @@ def main(argv):
             root=ROOT, results=results, seed=stored["seed"], exercises=chosen, arch=nvcc.gpu_arch(),
             timeout_scale=arguments.timeout_scale, memory_limit_mb=arguments.memory_limit_mb,
             sanitizer=sanitizer,
-            hidden_paths=sorted({ROOT, results, os.path.abspath(arguments.path),
-                                 os.path.realpath(arguments.path), os.path.expanduser("~")}),
+            hidden_paths=hidden_paths(arguments, results),
             gpus=[g for g in (arguments.gpus or "").split(",") if g], cpu_only=arguments.cpu_only)
         nvcc.nvcc_path()
         if sandbox:
