@@ -2,7 +2,7 @@
 """The bookkeeping of a class graded by Slurm (slurm/grade-class): which submissions
 an array task grades, and what became of each.
 
-    slurm/class_grading.py prepare COURSE_ROOT CLASS RESULTS [--exercises L] [--seed N] [--dry-run]
+    slurm/class_grading.py prepare COURSE_ROOT CLASS RESULTS [--exercises L] [--seed N] [--cpu-only] [--dry-run]
     slurm/class_grading.py task RESULTS STUDENT    one array task's summary of its student
     slurm/class_grading.py collect RESULTS         the collecting job's summary of the class
 
@@ -11,7 +11,11 @@ tools/grade.py --list into RESULTS/slurm/class.tsv (index, student, path: the ar
 task numbers), fixes the grading's seed and exercises in RESULTS/grading.json as
 tools/grade.py does at its first run (so that no seed ever appears on a command line
 that squeue shows), and prints, one "key<TAB>value" a line: exercises (numbers),
-students, todo (the indices without a result, as a Slurm array range) and todo_count.
+students, todo (the indices to grade, as a Slurm array range) and todo_count. A
+student is to grade when tools/grade.py would grade it (engine.needs_grading): no
+result, an unreadable submission, or (unless --cpu-only) exercises skipped for lack
+of a GPU. Names that cannot name a report file (a tab, a newline...) are refused by
+tools/grade.py --list, so class.tsv never holds one.
 
 `task` and `collect` read what the tasks leave in RESULTS: one result per graded
 student (submissions/<student>.json) and the marker of each task that did not finish
@@ -41,7 +45,8 @@ def points(value):
 
 
 def exercise_line(exercise):
-    text = f"{exercise['id']}: {exercise['status']}, {points(exercise['score'])}/{points(exercise['max_score'])}"
+    score = "-" if exercise["status"] == "skipped" else points(exercise["score"])  # skipped: not graded, not 0
+    text = f"{exercise['id']}: {exercise['status']}, {score}/{points(exercise['max_score'])}"
     message = (exercise.get("message") or "").strip().splitlines()
     if exercise["status"] != "graded" and message:
         text += f": {message[0]}"
@@ -53,16 +58,18 @@ def task(results, student):
     if result is None:
         print(f"{student}: no result in {os.path.join(results, 'submissions')}")
         return 1
-    print(f"{student}: {points(result['score'])}/{points(result['max_score'])} points, graded in "
-          f"{result['seconds']:.0f} s")
+    complete = all(e["status"] != "skipped" for e in result["exercises"])
+    score = (f"{points(result['score'])}/{points(result['max_score'])} points" if complete
+             else f"not completely graded (skipped exercises count neither way; {points(result['max_score'])} points in all)")
+    print(f"{student}: {score}, graded in {result['seconds']:.0f} s")
     for exercise in result["exercises"]:
         print(f"  {exercise_line(exercise)}")
     for warning in result.get("warnings", []):
         print(f"  warning: {warning}")
     skipped = [e["id"] for e in result["exercises"] if e["status"] == "skipped"]
     if skipped:
-        print(f"SKIPPED: {', '.join(skipped)} could not be checked on this node (no usable GPU): "
-              f"they score 0 here; grade them on a GPU node")
+        print(f"SKIPPED: {', '.join(skipped)} could not be checked on this node (no usable GPU, or --cpu-only): "
+              f"not graded yet (never counted as 0); the next slurm/grade-class run on GPU nodes grades them")
     return 0
 
 
@@ -104,8 +111,9 @@ def collect(results):
             os.remove(stale)  # an earlier attempt's marker; the student is graded now
         statuses = [f"{e['number']}: {e['status']}" for e in result["exercises"] if e["status"] != "graded"]
         skipped += [f"{student} {e['number']}" for e in result["exercises"] if e["status"] == "skipped"]
-        rows.append((student, f"{points(result['score'])}/{points(result['max_score'])}",
-                     "; ".join(statuses) or "ok"))
+        complete = all(e["status"] != "skipped" for e in result["exercises"])
+        rows.append((student, f"{points(result['score'])}/{points(result['max_score'])}" if complete
+                     else f"-/{points(result['max_score'])}", "; ".join(statuses) or "ok"))
 
     print(f"== class: {len(students)} submission(s), {len(students) - len(missing)} graded, "
           f"{len(missing)} not graded")
@@ -114,8 +122,9 @@ def collect(results):
     for student, score, status in rows:
         print(f"{student:<{width}}  {score:>10}  {status}")
     if skipped:
-        print(f"== SKIPPED: {len(skipped)} exercise result(s) could not be checked, the grading node had no "
-              f"usable GPU: {', '.join(skipped)}")
+        print(f"== SKIPPED: {len(skipped)} exercise result(s) could not be checked (no usable GPU on the node, "
+              f"or --cpu-only): {', '.join(skipped)}; they are not graded yet and the gradebook leaves them empty: "
+              f"submit the grading again on GPU nodes (slurm/grade-class CLASS RESULTS) to grade them")
 
     listing = os.path.join(results, NOT_GRADED_FILE)
     if not missing:
@@ -154,6 +163,7 @@ def prepare(argv):
     parser.add_argument("results")
     parser.add_argument("--exercises")
     parser.add_argument("--seed", type=int)
+    parser.add_argument("--cpu-only", action="store_true", help="the tasks grade --cpu-only")
     parser.add_argument("--dry-run", action="store_true", help="write nothing")
     arguments = parser.parse_args(argv)
     tools = os.path.join(arguments.course_root, "tools")
@@ -173,24 +183,28 @@ def prepare(argv):
 
     try:
         if arguments.exercises:
-            requested = [course_exercises.find(arguments.course_root, n.strip()).id
-                         for n in arguments.exercises.split(",")]
+            requested = list(dict.fromkeys(course_exercises.find(arguments.course_root, n.strip()).id
+                                           for n in arguments.exercises.split(",")))
         else:
             requested = None
         every = [e.id for e in course_exercises.load(arguments.course_root)]
     except course_exercises.ExerciseError as error:
         raise SystemExit(f"class_grading.py: {error}")
+    notes = []
     try:
         settings = engine.grading_settings(arguments.results, arguments.seed, requested, every,
-                                           create=not arguments.dry_run)
+                                           create=not arguments.dry_run, notes=notes)
     except engine.SettingsError as error:
         raise SystemExit(f"class_grading.py: {error}")
+    for note in notes:
+        print(f"class_grading.py: repaired: {note}", file=sys.stderr)
     exercise_ids = settings["exercises"]
 
     todo = []
     for line in lines:
         index, student, _ = line.split("\t", 2)
-        if not os.path.exists(os.path.join(arguments.results, "submissions", f"{student}.json")):
+        if engine.needs_grading(os.path.join(arguments.results, "submissions", f"{student}.json"),
+                                arguments.cpu_only):
             todo.append(int(index))
     if not arguments.dry_run:
         for folder in ("slurm", "logs", "incomplete"):

@@ -11,6 +11,11 @@ is written as soon as it is graded; rerunning the same command after an interrup
 grades only what is missing. At the end: gradebook.csv, feedback/<student>.md and
 .html, junit.xml, gradescope/<student>/results.json and classroom/<student>.json.
 
+Every check runs the student's code on a GPU. Where none is visible, grade.py refuses
+and writes nothing, unless --cpu-only asks for what needs no GPU (unpacking, finding
+the files, building them): the checks are then recorded "skipped", never as 0, and a
+later run on a GPU grades them without --regrade.
+
 Run as root, student code runs as unprivileged users (course-sandbox-N, created if
 needed) that cannot see the course, the class or the results; as another user it
 runs with your permissions (a warning says so).
@@ -29,7 +34,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exercises as course_exercises  # noqa: E402
 import nvcc  # noqa: E402
-from grading import engine, reports, submissions  # noqa: E402
+from grading import engine, gpu, reports, submissions  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
@@ -38,7 +43,7 @@ def parse_arguments(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("path", nargs="?", help="a submission, or with --class a folder of submissions")
-    parser.add_argument("--results", required=True, help="where results and reports go")
+    parser.add_argument("--results", help="where results and reports go (required, except with --list)")
     parser.add_argument("--class", dest="is_class", action="store_true",
                         help="PATH holds one submission per student")
     parser.add_argument("--exercises", help="comma-separated numbers (default: every exercise)")
@@ -56,22 +61,34 @@ def parse_arguments(argv):
                         help="write the per-submission results only (a collecting job makes the reports)")
     parser.add_argument("--reports-only", action="store_true", help="rebuild the reports from the results")
     parser.add_argument("--regrade", action="store_true", help="forget earlier results in RESULTS")
+    parser.add_argument("--cpu-only", action="store_true",
+                        help="without a GPU: unpack and build only, checks recorded as skipped (not 0) "
+                             "for a later run on a GPU to grade")
     arguments = parser.parse_args(argv)
     if not arguments.reports_only and not arguments.path:
         parser.error("PATH is required (unless --reports-only)")
+    if not arguments.results and not arguments.list:
+        parser.error("--results is required (except with --list)")
     if arguments.jobs < 1:
         parser.error("--jobs must be at least 1")
     return arguments
 
 
 def select_exercises(requested):
+    """The exercises to grade, each once, in the order first named."""
     available = course_exercises.load(ROOT)
     if not requested:
         return available
-    chosen = []
+    chosen = {}
     for number in requested.split(","):
-        chosen.append(course_exercises.find(ROOT, number.strip()))
-    return chosen
+        if not number.strip():
+            raise course_exercises.ExerciseError(f"--exercises {requested}: an empty exercise number")
+        exercise = course_exercises.find(ROOT, number.strip())
+        if exercise.id in chosen:
+            print(f"grade.py: exercise {exercise.number} is named more than once in --exercises: graded once",
+                  file=sys.stderr)
+        chosen.setdefault(exercise.id, exercise)
+    return list(chosen.values())
 
 
 WORK_PREFIX = "course-grade-"
@@ -119,7 +136,7 @@ class Progress:
             left = "?"
             if self.done:
                 left = self.clock(elapsed / self.done * (self.total - self.done))
-            print(f"[{self.done:>{len(str(self.total))}}/{self.total}] {student}: {what} "
+            print(f"[{self.done:>{len(str(self.total))}}/{self.total}] {shown_name(student)}: {what} "
                   f"(elapsed {self.clock(elapsed)}, about {left} left)", flush=True)
 
 
@@ -133,9 +150,68 @@ def phase_breakdown(setup_seconds, grading_seconds, phases, reports_seconds, gra
             f"{reports_seconds:.1f} s")
 
 
+def shown_name(student):
+    """A student's name on the terminal: as it is, or quoted when it could be taken for
+    something else (spaces at its ends, a quote)."""
+    return student if student == student.strip() and not set(student) & set("'\"") else ascii(student)
+
+
+def outcome(result):
+    """What the progress line says of a finished submission."""
+    statuses = [exercise["status"] for exercise in result["exercises"]]
+    if "unreadable" in statuses:
+        reason = next(e["message"] for e in result["exercises"] if e["status"] == "unreadable")
+        return f"UNREADABLE: {reason}"
+    skipped = statuses.count("skipped")
+    if skipped:
+        return (f"NOT COMPLETE in {result['seconds']:.0f} s: {skipped} exercise(s) skipped, their checks need a GPU "
+                f"(not graded yet); {result['score']} points from the {len(statuses) - skipped} other(s)")
+    return f"{result['score']}/{result['max_score']} points in {result['seconds']:.0f} s"
+
+
+def refuse_without_gpu(arguments, chosen):
+    """Stops here, before anything is written, when no GPU is visible and the instructor
+    did not ask for --cpu-only: a grading whose checks cannot run must not look done."""
+    count, reason = gpu.visible(use_visible_devices=not arguments.gpus)
+    if count or arguments.cpu_only:
+        return
+    numbers = ",".join(exercise.number for exercise in chosen)
+    raise SystemExit(
+        f"grade.py: no GPU is visible here ({reason}), and the check of every exercise ({numbers}) runs the "
+        f"student's code on one: nothing was graded and nothing written.\n"
+        f"  Grade on a machine with a GPU (on a cluster: slurm/grade-class, which runs on GPU nodes), or\n"
+        f"  add --cpu-only to unpack and build the submissions now: missing files and build errors are "
+        f"graded, the checks are recorded as skipped (not 0), and the same command run later on a GPU "
+        f"grades them (no --regrade needed).")
+
+
+def hidden_paths(arguments, results):
+    """What student code must not see: the course, the results, the grader's home and
+    the class. For one submission, the folder that holds it, not its own path: a
+    student's name never goes into the sandbox's arguments."""
+    paths = {ROOT, results, os.path.expanduser("~")}
+    for path in (os.path.abspath(arguments.path), os.path.realpath(arguments.path)):
+        folder = path if arguments.is_class else os.path.dirname(path)
+        if folder != os.path.dirname(folder):  # never the root of the file system
+            paths.add(folder)
+    return sorted(paths)
+
+
+def load_and_write_reports(results, exercise_ids):
+    """(results loaded, files written); the repairs made on the way are printed."""
+    notes = []
+    try:
+        graded = reports.load_results(results, notes)
+        for note in notes:
+            print(f"grade.py: repaired: {note}", file=sys.stderr)
+        return graded, reports.write_all(results, graded, exercise_ids)
+    except reports.ReportError as error:
+        raise SystemExit(f"grade.py: the reports were not written: {error}")
+
+
 def main(argv):
     arguments = parse_arguments(argv)
-    results = os.path.abspath(arguments.results)
+    results = os.path.abspath(arguments.results) if arguments.results else None
     try:
         chosen = select_exercises(arguments.exercises)
     except course_exercises.ExerciseError as error:
@@ -145,8 +221,11 @@ def main(argv):
     if arguments.reports_only:
         if not arguments.exercises and os.path.exists(os.path.join(results, engine.CONFIG_FILE)):
             # The columns of the grading itself.
-            exercise_ids = engine.grading_settings(results, None, None, exercise_ids, create=False)["exercises"]
-        written = reports.write_all(results, reports.load_results(results), exercise_ids)
+            try:
+                exercise_ids = engine.grading_settings(results, None, None, exercise_ids, create=False)["exercises"]
+            except engine.SettingsError as error:
+                raise SystemExit(f"grade.py: {error}")
+        _, written = load_and_write_reports(results, exercise_ids)
         print(f"{len(written)} report files written in {results}")
         return 0
 
@@ -167,6 +246,7 @@ def main(argv):
                              f"(0 to {len(class_list) - 1}; --list shows them)")
         class_list = [class_list[arguments.index]]
 
+    refuse_without_gpu(arguments, chosen)  # before anything is written
     if arguments.regrade:
         shutil.rmtree(os.path.join(results, "submissions"), ignore_errors=True)
         if os.path.exists(os.path.join(results, engine.CONFIG_FILE)):
@@ -182,11 +262,23 @@ def main(argv):
         raise SystemExit(f"grade.py: another grading is writing into {results}")
     with open(os.path.join(results, ".config.lock"), "w") as config_lock:
         fcntl.flock(config_lock, fcntl.LOCK_EX)  # array tasks start together: one draws the seed
+        notes = []
         try:
             stored = engine.grading_settings(results, arguments.seed,
-                                             exercise_ids if arguments.exercises else None, exercise_ids)
+                                             exercise_ids if arguments.exercises else None, exercise_ids,
+                                             notes=notes)
         except engine.SettingsError as error:
             raise SystemExit(f"grade.py: {error}, or --regrade")
+        for note in notes:
+            print(f"grade.py: repaired: {note}", file=sys.stderr)
+    if not arguments.exercises:
+        # The exercises fixed at the first grading of this folder, not every exercise.
+        by_id = {exercise.id: exercise for exercise in course_exercises.load(ROOT)}
+        unknown = [exercise_id for exercise_id in stored["exercises"] if exercise_id not in by_id]
+        if unknown:
+            raise SystemExit(f"grade.py: {results} was graded for exercise(s) the course no longer has: "
+                             f"{', '.join(unknown)}: use another results folder, or --regrade")
+        chosen = [by_id[exercise_id] for exercise_id in stored["exercises"]]
 
     sandbox = os.geteuid() == 0 and not arguments.no_sandbox
     if not sandbox:
@@ -200,9 +292,8 @@ def main(argv):
             root=ROOT, results=results, seed=stored["seed"], exercises=chosen, arch=nvcc.gpu_arch(),
             timeout_scale=arguments.timeout_scale, memory_limit_mb=arguments.memory_limit_mb,
             sanitizer=sanitizer,
-            hidden_paths=sorted({ROOT, results, os.path.abspath(arguments.path),
-                                 os.path.realpath(arguments.path), os.path.expanduser("~")}),
-            gpus=[g for g in (arguments.gpus or "").split(",") if g])
+            hidden_paths=hidden_paths(arguments, results),
+            gpus=[g for g in (arguments.gpus or "").split(",") if g], cpu_only=arguments.cpu_only)
         nvcc.nvcc_path()
         # Builds and checks at once, over all submissions: as many as the machine has cores
         # (a check mostly waits for its program, which mostly waits for the GPU).
@@ -226,12 +317,20 @@ def main(argv):
         raise SystemExit(f"grade.py: {error}")
 
     done_dir = os.path.join(results, "submissions")
-    todo = [(s, p) for s, p in class_list if not os.path.exists(os.path.join(done_dir, f"{s}.json"))]
+    todo = [(s, p) for s, p in class_list
+            if engine.needs_grading(os.path.join(done_dir, f"{s}.json"), arguments.cpu_only)]
+    again = sum(os.path.exists(os.path.join(done_dir, f"{s}.json")) for s, _ in todo)
     print(f"grade.py: {len(class_list)} submission(s), {len(class_list) - len(todo)} already graded, "
-          f"grading {len(todo)} with seed {config.seed}, {arguments.jobs} at a time", flush=True)
+          f"grading {len(todo)} with seed {config.seed}, {arguments.jobs} at a time"
+          + (f" ({again} of them again: not completely graded before)" if again else "")
+          + (" (--cpu-only: building only, the checks are recorded as skipped)" if arguments.cpu_only else ""),
+          flush=True)
 
     course_index = engine.course_files(ROOT)
-    student_paths = {os.path.join("exercises", e.id, f) for e in chosen for f in e.student_files}
+    # The student files of every exercise, graded or not: a copy of the repository holds
+    # them all, and changing them is the student's work, not a change of the course.
+    student_paths = {os.path.join("exercises", e.id, f) for e in course_exercises.load(ROOT)
+                     for f in e.student_files}
     grader = engine.SubmissionGrader(config, toolchain, course_index, student_paths)
     submission_slots = queue.Queue()
     for slot in range(arguments.jobs):
@@ -247,8 +346,7 @@ def main(argv):
             result = grader.grade(student, path, slot)
             for name, seconds in result.get("phases", {}).items():
                 phases[name] += seconds
-            progress.event(student, f"{result['score']}/{result['max_score']} points in {result['seconds']:.0f} s",
-                           finished=True)
+            progress.event(student, outcome(result), finished=True)
         except Exception as error:  # a grader bug must not stop the class; it is reported
             failures.append(f"{student}: {type(error).__name__}: {error}")
             progress.event(student, f"GRADER ERROR: {error}", finished=True)
@@ -271,16 +369,30 @@ def main(argv):
             print(f"grade.py: not graded, grader error: {failure}", file=sys.stderr)
         return 1 if failures else 0
     reports_started = time.monotonic()
-    graded = reports.load_results(results)
-    written = reports.write_all(results, graded, exercise_ids)
+    graded, written = load_and_write_reports(results, stored["exercises"])
     reports_seconds = time.monotonic() - reports_started
-    print(reports.summary_table(graded, exercise_ids))
+    print(reports.summary_table(graded, stored["exercises"]))
     print(f"grade.py: reports in {results} ({len(written)} files): gradebook.csv, feedback/, junit.xml, "
           f"gradescope/, classroom/")
     print(phase_breakdown(setup_seconds, grading_seconds, phases, reports_seconds, len(todo)), flush=True)
+    students = {student for student, _ in class_list}
+    mine = [result for result in graded if result["student"] in students]
+    unreadable = [result["student"] for result in mine
+                  if any(exercise["status"] == "unreadable" for exercise in result["exercises"])]
+    if unreadable:
+        print(f"grade.py: {len(unreadable)} submission(s) could not be read and scored 0: "
+              f"{', '.join(shown_name(s) for s in unreadable)} (the reason is in the gradebook's status); "
+              f"replace them and run the same command again: they are graded again", file=sys.stderr)
+    pending = [result["student"] for result in mine
+               if any(exercise["status"] == "skipped" for exercise in result["exercises"])]
+    if pending:
+        print(f"grade.py: {len(pending)} submission(s) are NOT COMPLETE: their checks were skipped "
+              f"({'--cpu-only' if arguments.cpu_only else 'no usable GPU'}); no report counts them as 0. "
+              f"Run the same command on a machine with a GPU to grade them (no --regrade needed).",
+              file=sys.stderr)
     for failure in failures:
         print(f"grade.py: not graded, grader error: {failure}", file=sys.stderr)
-    return 1 if failures else 0
+    return 1 if failures or (pending and not arguments.cpu_only) else 0
 
 
 if __name__ == "__main__":

@@ -23,11 +23,15 @@ results or build folder (canaries_intact), or a process that outlived its run
 
 One line per entry: PASS, FAIL with the unmet expectations, or SKIPPED when an
 exercise that must be graded came back "skipped" (no GPU here); expectations that need
-no GPU (builds, missing files, warnings) are checked all the same. Exit status: 1 if
+no GPU (builds, missing files, warnings) are checked all the same. Where no GPU is
+visible (or with --cpu-only), that is decided first: the grader runs with --cpu-only
+(it builds, and runs no check) on the exercises the expectations name, so the
+catalog says SKIPPED for the GPU expectations in a minute or two instead of grading
+every exercise's checks for nothing. Exit status: 1 if
 any entry failed, 77 if none failed but some were skipped (CTest's skip code), 0
 otherwise, 2 when the catalog or the command line is wrong.
 
-Python 3 standard library only.
+Python 3 standard library only (and the course's tools/grading/gpu.py, which is too).
 """
 import argparse
 import dataclasses
@@ -47,6 +51,8 @@ from dataclasses import dataclass, field
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 CATALOG = os.path.join(HERE, "catalog")
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from grading import gpu  # noqa: E402
 
 LAYOUTS = ("repository", "flat", "tar.gz", "git")
 STATUSES = ("graded", "build_failed", "missing", "incomplete", "skipped", "error")
@@ -743,6 +749,15 @@ def compare_entry(entry, context):
     return outcome
 
 
+def _grouped(skipped):
+    """'01: why; 03: why' as '01, 03: why': one reason, said once."""
+    groups = {}
+    for text in skipped:
+        number, _, message = text.partition(": ")
+        groups.setdefault(message, []).append(number)
+    return "; ".join(f"{', '.join(numbers)}: {message}" for message, numbers in groups.items())
+
+
 def report(outcomes, out=None):
     """Prints one line per entry and the total; returns the exit status."""
     out = out or sys.stdout
@@ -750,7 +765,7 @@ def report(outcomes, out=None):
     for outcome in outcomes:
         line = f"{outcome.verdict:<8} {outcome.name:<{width}}"
         if outcome.verdict == "SKIPPED":
-            line += f"  ({'; '.join(outcome.skipped)})"
+            line += f"  ({_grouped(outcome.skipped)})"
         if outcome.notes:
             line += f"  [{'; '.join(outcome.notes)}]"
         print(line.rstrip(), file=out)
@@ -780,23 +795,36 @@ def unexpected_results(results_dir, entries):
 # ---------------------------------------------------------------------------
 # Command line
 # ---------------------------------------------------------------------------
-def grader_command(grader, class_dir, results_dir, jobs, seed):
+def grader_command(grader, class_dir, results_dir, jobs, seed, cpu_only=False, exercises=None):
     command = [sys.executable, grader] if grader.endswith(".py") else [grader]
     command += [class_dir, "--class", "--results", results_dir]
     if jobs:
         command += ["--jobs", str(jobs)]
     if seed is not None:
         command += ["--seed", str(seed)]
+    if exercises:
+        command += ["--exercises", ",".join(exercises)]
+    if cpu_only:
+        command += ["--cpu-only"]
     return command
+
+
+def expected_exercises(entries):
+    """The exercise numbers some entry has an expectation about."""
+    return sorted({number for entry in entries for number in entry.expect.get("exercises", {})})
 
 
 def run_grader(command, timeout):
     """Runs the grader in a session of its own (so that a timeout can stop all of it);
-    returns its exit status, or None when it ran out of time."""
+    returns its exit status, or None when it ran out of time. Its progress lines (one
+    per submission started and finished) are passed on as they come."""
     print("$ " + " ".join(command), flush=True)
+    started = time.monotonic()
     process = subprocess.Popen(command, start_new_session=True)
     try:
-        return process.wait(timeout=timeout or None)
+        status = process.wait(timeout=timeout or None)
+        print(f"run_catalog: the grader ended after {time.monotonic() - started:.0f} s", flush=True)
+        return status
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
@@ -828,6 +856,22 @@ def grade_and_compare(args, entries):
     else:
         work = tempfile.mkdtemp(prefix="course-catalog-")
     class_dir, results_dir = os.path.join(work, "class"), os.path.join(work, "results")
+    cpu_only, exercises = args.cpu_only, None
+    if not cpu_only:
+        count, reason = gpu.visible()
+        cpu_only = count == 0
+        if cpu_only:
+            print(f"run_catalog: no GPU is visible ({reason}).", flush=True)
+    if cpu_only:
+        exercises = expected_exercises(entries)
+        at_best = [entry.name for entry in entries
+                   if any(spec["status"] == GPU_STATUS for spec in entry.expect.get("exercises", {}).values())]
+        print(f"run_catalog: grading --cpu-only, exercises {','.join(exercises)} (those the entries name): "
+              f"builds, missing files, warnings and planted files are checked; no check runs. "
+              f"{len(at_best)} of the {len(entries)} entries expect a graded exercise, so they can at best be "
+              f"SKIPPED here: {', '.join(at_best)}", flush=True)
+    print(f"run_catalog: {len(entries)} submissions to grade; the grader prints a line as each starts and ends",
+          flush=True)
     canaries = []
     try:
         materialise(entries, class_dir)
@@ -835,8 +879,8 @@ def grade_and_compare(args, entries):
         watch = ProcessWatch([e.expect["no_process_named"] for e in entries if "no_process_named" in e.expect])
         watch.start()
         try:
-            status = run_grader(grader_command(args.grader, class_dir, results_dir, args.jobs, args.seed),
-                                args.timeout)
+            status = run_grader(grader_command(args.grader, class_dir, results_dir, args.jobs, args.seed,
+                                               cpu_only, exercises), args.timeout)
         finally:
             processes = watch.stop()
         if status is None:
@@ -877,11 +921,16 @@ def parse_arguments(argv):
     parser.add_argument("--jobs", type=int, help="passed to the grader")
     parser.add_argument("--seed", type=int, help="passed to the grader")
     parser.add_argument("--timeout", type=float, default=0, help="stop the grader after this many seconds (default: never)")
+    parser.add_argument("--cpu-only", action="store_true",
+                        help="grade with the grader's --cpu-only even where a GPU is visible (the default where "
+                             "none is): builds only, GPU expectations SKIPPED")
     parser.add_argument("--correct-copies", type=int, default=0, metavar="N",
                         help="add N students handing in the complete correct work (a class-sized grading)")
     args = parser.parse_args(argv)
     if args.keep and not args.grader:
         parser.error("--keep goes with --grader")
+    if args.cpu_only and not args.grader:
+        parser.error("--cpu-only goes with --grader")
     if args.class_dir and not args.check_only:
         parser.error("--class goes with --check-only")
     return args

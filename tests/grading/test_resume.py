@@ -3,11 +3,11 @@
 grades only the submissions the first did not finish and that the gradebook is the
 same, byte for byte, as a grading that was never interrupted.
 
-    test_resume.py            (about a minute; no GPU needed: without one, the checks
-                               are recorded as skipped, which the gradebook shows too)
+    test_resume.py            (about a minute; no GPU needed: without one, the grading
+                               is --cpu-only, which builds and records the checks as
+                               skipped, as the gradebook shows)
 """
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -15,7 +15,12 @@ import tempfile
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from grading import gpu  # noqa: E402
+
 GRADER = [sys.executable, os.path.join(ROOT, "tools", "grade.py")]
+# Without a GPU grade.py refuses; --cpu-only grades what needs none.
+CPU_ONLY = [] if gpu.visible()[0] else ["--cpu-only"]
 SEED = "12345"
 EXERCISE = "03"
 STUDENTS = 5
@@ -44,7 +49,7 @@ def make_class(folder):
 
 def grade(class_dir, results):
     return subprocess.run(GRADER + [class_dir, "--class", "--results", results, "--seed", SEED,
-                                    "--exercises", EXERCISE, "--jobs", "1"],
+                                    "--exercises", EXERCISE, "--jobs", "1"] + CPU_ONLY,
                           capture_output=True, text=True)
 
 
@@ -69,7 +74,7 @@ def main():
 
         resumed = os.path.join(scratch, "resumed")
         first = subprocess.Popen(GRADER + [class_dir, "--class", "--results", resumed, "--seed", SEED,
-                                           "--exercises", EXERCISE, "--jobs", "1"],
+                                           "--exercises", EXERCISE, "--jobs", "1"] + CPU_ONLY,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 600
         while len(finished(resumed)) < 2 and first.poll() is None and time.monotonic() < deadline:

@@ -160,6 +160,9 @@ expect_output "grade-class: the collecting job, after the array (afterany), no G
   "$repo/slurm/grade-class" --print "$class" "$work/results" --exercises 03
 expect_output "grade-class: --max-parallel" "--array=0-1%1 " \
   "$repo/slurm/grade-class" --print "$class" "$work/results" --max-parallel 1
+expect_output "grade-class: --cpu-only reaches each task's grader" \
+  "$repo/slurm/jobs/grade-task.sbatch $class $work/results --exercises 03 --cpu-only" \
+  "$repo/slurm/grade-class" --print "$class" "$work/results" --exercises 03 --cpu-only
 if [[ -e $work/results ]]; then
   bad "grade-class --print wrote $work/results"
 else

@@ -75,7 +75,7 @@ CLASS = [
 
 GRADEBOOK = (
     "student,03_device_memory,04_cpu_vs_gpu,05_reduction,total,max_total,status\n"
-    "alice,4,5,0,9,19,05: skipped\n"
+    "alice,4,5,,,19,05: skipped; NOT COMPLETE: a grading on a GPU grades the skipped exercises\n"
     "bob,0,0,8,8,19,03: build_failed; 04: missing\n"
     "carol,6,0,3,9,19,04: missing\n"
 )
@@ -153,7 +153,10 @@ class ClassReports(unittest.TestCase):
 
     def test_feedback_shows_hidden_cases_build_logs_and_warnings(self):
         alice = read(self.path("feedback", "alice.md"))
-        self.assertTrue(alice.startswith("# alice: 9 / 19\n"))
+        self.assertTrue(alice.startswith("# alice: 9 / 19 so far (not completely graded)\n"))
+        self.assertIn("## 05_reduction (reduction): - / 8, skipped", alice)
+        self.assertIn("from alice.tar.gz,", alice)              # the submission's name, not the path
+        self.assertNotIn("/class/", alice)
         self.assertLess(alice.index("## Warnings"), alice.index("## 03_device_memory"))
         self.assertIn("check.cpp differs from the course's copy: ignored", alice)
         self.assertIn("| hidden_size_from_seed (hidden case) | 0 / 2 | FAIL |", alice)
@@ -171,7 +174,7 @@ class ClassReports(unittest.TestCase):
 
     def test_feedback_html_is_escaped_and_self_contained(self):
         page = read(self.path("feedback", "alice.html"))
-        self.assertIn("<title>alice: 9 / 19</title>", page)
+        self.assertIn("<title>alice: 9 / 19 so far (not completely graded)</title>", page)
         self.assertIn("hint: &lt;i&gt;", page)
         self.assertNotIn("<i>", page)
         self.assertIn("hidden_size_from_seed (hidden case)", page)
@@ -213,16 +216,20 @@ class ClassReports(unittest.TestCase):
 
     def test_gradescope_hides_hidden_cases_only(self):
         alice = json.loads(read(self.path("gradescope", "alice", "results.json")))
-        self.assertEqual(alice["score"], 9)
+        self.assertNotIn("score", alice)                          # 05 not graded yet: no total
+        self.assertTrue(alice["output"].startswith("NOT COMPLETE"))
         self.assertEqual((alice["visibility"], alice["stdout_visibility"]), ("visible", "hidden"))
         tests = {test["name"]: test for test in alice["tests"]}
         hidden = tests["03_device_memory: hidden_size_from_seed"]
         self.assertEqual((hidden["visibility"], hidden["status"], hidden["score"], hidden["max_score"]),
                          ("hidden", "failed", 0, 2))
         self.assertEqual(tests["03_device_memory: n_is_one"]["visibility"], "visible")
-        self.assertEqual(tests["05_reduction: skipped"]["max_score"], 8)
-        self.assertEqual(sum(test["score"] for test in alice["tests"]), alice["score"])
-        self.assertEqual(sum(test["max_score"] for test in alice["tests"]), 19)
+        self.assertEqual(set(tests["05_reduction: not graded yet (skipped)"]), {"name", "output", "visibility"})
+        self.assertEqual(sum(test.get("score", 0) for test in alice["tests"]), 9)
+        self.assertEqual(sum(test.get("max_score", 0) for test in alice["tests"]), 11)
+        bob = json.loads(read(self.path("gradescope", "bob", "results.json")))
+        self.assertEqual(bob["score"], 8)
+        self.assertEqual(sum(test["max_score"] for test in bob["tests"]), 19)
         self.assertNotIn("elements wrong", alice["output"])
         for test in alice["tests"]:
             self.assertTrue(set(test) <= {"name", "score", "max_score", "status", "output", "visibility"}, test)
@@ -237,11 +244,14 @@ class ClassReports(unittest.TestCase):
             self.assertEqual(plain["version"], 1)
             self.assertEqual(plain["max_score"], 19)
             for test in plain["tests"]:
-                self.assertEqual(set(test), {"name", "status", "score", "message", "test_code", "filename", "line_no"})
+                fields = {"name", "status", "score", "message", "test_code", "filename", "line_no"}
+                if "not graded yet" in test["name"]:
+                    fields.remove("score")                            # skipped: no score, not even 0
+                self.assertEqual(set(test), fields)
                 self.assertIn(test["status"], ("pass", "fail", "error"))
         alice = json.loads(read(self.path("classroom", "alice.json")))
         self.assertEqual(alice["status"], "error")                  # 05 skipped: not her doing
-        self.assertEqual(sum(test["score"] for test in alice["tests"]), 9)
+        self.assertEqual(sum(test.get("score", 0) for test in alice["tests"]), 9)
         hidden = [test for test in alice["tests"] if test["name"].endswith("hidden_size_from_seed")][0]
         self.assertEqual(hidden["status"], "fail")
         self.assertNotIn("elements wrong", hidden["message"])      # students read the reporter's log
@@ -252,7 +262,7 @@ class ClassReports(unittest.TestCase):
     def test_summary_table(self):
         table = reports.summary_table(self.results, EXERCISES).split("\n")
         self.assertEqual(table[0].split(), ["student", "03", "04", "05", "total"])
-        self.assertEqual(table[1].split(), ["alice", "4", "5", "skipped", "9/19"])
+        self.assertEqual(table[1].split(), ["alice", "4", "5", "skipped", "9+?/19"])
         self.assertEqual(table[2].split(), ["bob", "build", "missing", "8", "8/19"])
         self.assertEqual(table[3].split(), ["carol", "6", "missing", "3", "9/19"])
         self.assertEqual(len({len(line) for line in table[:4]}), 1)
@@ -331,6 +341,123 @@ class Details(unittest.TestCase):
     def test_float_points_are_tidy(self):
         self.assertEqual(reports.points(0.1 + 0.2), "0.3")
         self.assertEqual(reports.points(4.0), "4")
+
+
+# Names a class may hold: each must get every report, escaped for its format.
+ODD_NAMES = ["say \"hi\"", "o'neil, <b>bold<i> & \"q\"", "semi;colon $(id)", "back`id`tick", "Hélène",
+             "Jean-François N'Diaye", "-leading dash", "=1+2", "with space", "a *b* [c](d) #e",
+             "é" * 100]   # 200 bytes of UTF-8
+
+
+class Skipped(unittest.TestCase):
+    """An exercise whose check could not run is never stored as 0 or as a failure."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.dir = self.folder.name
+        # dave: everything skipped (a --cpu-only grading); erin: complete.
+        write_class(self.dir, [
+            result("dave", [exercise("03_device_memory", "skipped", 6, message="no GPU"),
+                            exercise("04_cpu_vs_gpu", "skipped", 5, message="no GPU")]),
+            result("erin", [exercise("03_device_memory", "graded", 6, [item("a", 6, 6, True)]),
+                            exercise("04_cpu_vs_gpu", "build_failed", 5)]),
+        ])
+        reports.write_all(self.dir, reports.load_results(self.dir), EXERCISES[:2])
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def test_the_gradebook_leaves_skipped_cells_and_the_total_empty(self):
+        rows = list(csv.reader(io.StringIO(read(os.path.join(self.dir, "gradebook.csv")))))
+        self.assertEqual(rows[1][:5], ["dave", "", "", "", "11"])
+        self.assertIn("NOT COMPLETE", rows[1][5])
+        self.assertEqual(rows[2], ["erin", "6", "0", "6", "11", "04: build_failed"])
+
+    def test_gradescope_has_no_score_and_no_failure_for_skipped(self):
+        dave = json.loads(read(os.path.join(self.dir, "gradescope", "dave", "results.json")))
+        self.assertNotIn("score", dave)
+        for test in dave["tests"]:
+            self.assertNotIn("score", test)
+            self.assertNotIn("status", test)
+            self.assertIn("not graded yet", test["name"])
+        erin = json.loads(read(os.path.join(self.dir, "gradescope", "erin", "results.json")))
+        self.assertEqual(erin["score"], 6)
+
+    def test_classroom_says_error_never_fail_and_stores_no_zero(self):
+        dave = json.loads(read(os.path.join(self.dir, "classroom", "dave.json")))
+        self.assertEqual(dave["status"], "error")
+        for test in dave["tests"]:
+            self.assertEqual(test["status"], "error")
+            self.assertNotIn("score", test)
+
+    def test_junit_and_feedback_say_skipped_not_failed(self):
+        root = ElementTree.parse(os.path.join(self.dir, "junit.xml")).getroot()
+        dave = [suite for suite in root.iter("testsuite") if suite.get("name") == "dave"][0]
+        self.assertEqual((dave.get("failures"), dave.get("skipped")), ("0", "2"))
+        page = read(os.path.join(self.dir, "feedback", "dave.md"))
+        self.assertIn("## 03_device_memory (device memory): - / 6, skipped", page)
+        self.assertIn("Not completely graded", page)
+
+
+class Names(unittest.TestCase):
+    """Student names are data: every report is written and escaped for its format."""
+
+    def test_odd_names_get_every_report_escaped(self):
+        with tempfile.TemporaryDirectory() as folder:
+            write_class(folder, [result(name, [exercise("03_device_memory", "graded", 6, [item("a", 6, 6, True)])])
+                                 for name in ODD_NAMES])
+            written = reports.write_all(folder, reports.load_results(folder), EXERCISES[:1])
+            self.assertEqual(len(written), 2 + 5 * len(ODD_NAMES))
+            rows = list(csv.reader(io.StringIO(read(os.path.join(folder, "gradebook.csv")))))
+            shown = {row[0] for row in rows[1:]}
+            self.assertIn("'-leading dash", shown)            # never a spreadsheet formula
+            self.assertIn("'=1+2", shown)
+            self.assertIn("o'neil, <b>bold<i> & \"q\"", shown)
+            page = read(os.path.join(folder, "feedback", "o'neil, <b>bold<i> & \"q\".html"))
+            self.assertIn("<h1>o&#x27;neil, &lt;b&gt;bold&lt;i&gt; &amp; &quot;q&quot;: 6 / 6</h1>", page)
+            markdown = read(os.path.join(folder, "feedback", "o'neil, <b>bold<i> & \"q\".md"))
+            self.assertTrue(markdown.startswith("# o'neil, \\<b\\>bold\\<i\\> \\& \"q\": 6 / 6\n"), markdown)
+            markdown = read(os.path.join(folder, "feedback", "a *b* [c](d) #e.md"))
+            self.assertTrue(markdown.startswith("# a \\*b\\* \\[c\\](d) \\#e: 6 / 6\n"), markdown)
+            root = ElementTree.parse(os.path.join(folder, "junit.xml")).getroot()
+            self.assertEqual(sorted(suite.get("name") for suite in root.iter("testsuite")), sorted(ODD_NAMES))
+            for name in ODD_NAMES:
+                self.assertEqual(json.loads(read(os.path.join(folder, "gradescope", name, "results.json")))["score"], 6)
+
+    def test_names_that_cannot_name_a_file_are_told_apart(self):
+        for name in ODD_NAMES:
+            self.assertIsNone(reports.name_problem(name), name)
+        for name, reason in (("a\nb", "control character"), ("a\tb", "control character"),
+                             ("a\u2028b", "control character"), ("a/b", "'/'"), ("a\\b", "'/'"),
+                             (".hidden", "dot"), ("", "empty"), ("é" * 111, "222 bytes"),
+                             ("bad\udcff", "UTF-8")):
+            self.assertIn(reason, reports.name_problem(name) or "", repr(name))
+
+
+class Repairs(unittest.TestCase):
+    def test_an_exercise_recorded_twice_by_an_older_grader_is_repaired_with_a_note(self):
+        with tempfile.TemporaryDirectory() as folder:
+            twice = copy.deepcopy(CLASS[1])
+            twice["exercises"].append(copy.deepcopy(twice["exercises"][0]))
+            write_class(folder, [CLASS[0], twice])
+            notes = []
+            loaded = reports.load_results(folder, notes)
+            self.assertEqual([len(entry["exercises"]) for entry in loaded], [3, 3])
+            self.assertEqual(len(notes), 1)
+            self.assertIn("bob.json: exercise 03_device_memory was recorded more than once", notes[0])
+            reports.write_all(folder, loaded, EXERCISES + ["03_device_memory"])
+            self.assertEqual(read(os.path.join(folder, "gradebook.csv")).splitlines()[0],
+                             "student,03_device_memory,04_cpu_vs_gpu,05_reduction,total,max_total,status")
+
+    def test_an_unreadable_submission_is_named_in_the_gradebook(self):
+        found = reports.submissions([result("dave", [
+            exercise("03_device_memory", "unreadable", 6, message="dave.tar.gz: not a readable archive (not a gzip file)"),
+            exercise("04_cpu_vs_gpu", "unreadable", 5, message="dave.tar.gz: not a readable archive (not a gzip file)"),
+        ])], EXERCISES[:2])
+        self.assertEqual(reports.gradebook_status(found[0]),
+                         "unreadable: dave.tar.gz: not a readable archive (not a gzip file)")
+        self.assertEqual(reports.summary_table([found[0].result], EXERCISES[:2]).split("\n")[1].split(),
+                         ["dave", "unread", "unread", "0/11"])
 
 
 if __name__ == "__main__":

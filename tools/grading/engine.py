@@ -7,6 +7,10 @@ student code, are built once from the pristine course and run the student's prog
 under limits (as an unprivileged user with the course, the results and the class
 hidden, when the grader runs as root). The result is written atomically as
 submissions/<student>.json (SCHEMA.md), so that an interrupted grading resumes.
+
+A student's name is data: the submission is unpacked, built and run under a folder
+named after a hash of it, so that nothing the student named reaches a shell, the
+compiler's command line or the sandbox; the name appears only in the reports.
 """
 import concurrent.futures
 import contextlib
@@ -60,6 +64,7 @@ class Config:
     sandbox_users: list = field(default_factory=list)  # one per slot; empty: no confinement (not root)
     hidden_paths: list = field(default_factory=list)
     gpus: list = field(default_factory=list)  # CUDA_VISIBLE_DEVICES values, one per slot in turn
+    cpu_only: bool = False        # build only: checks are recorded "skipped", for a GPU grading to complete
     work_root: str = ""           # where submissions are unpacked and built (default: in the results)
     build_timeout: int = 300
     check_timeout: int = 3600
@@ -107,14 +112,32 @@ class SettingsError(Exception):
     """A results folder asked to continue a grading with other settings."""
 
 
-def grading_settings(results, seed, requested, default, create=True):
+def grading_settings(results, seed, requested, default, create=True, notes=None):
     """The seed and exercises of a results folder ({"seed", "exercises"}), fixed at its
     first grading so that a rerun (or an array task) continues the same grading
-    instead of mixing two. `requested` is None when the caller named no exercises."""
+    instead of mixing two. `requested` is None when the caller named no exercises.
+    An exercise listed twice (what `--exercises 03,03` left before duplicates were
+    merged) is listed once, the file rewritten, and `notes` (a list) says so."""
     path = os.path.join(results, CONFIG_FILE)
+    if requested is not None:
+        requested = list(dict.fromkeys(requested))
     if os.path.exists(path):
-        with open(path, encoding="utf-8") as handle:
-            stored = json.load(handle)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                stored = json.load(handle)
+            if not isinstance(stored.get("seed"), int) or not isinstance(stored.get("exercises"), list):
+                raise ValueError("no seed or no list of exercises")
+        except (OSError, ValueError, AttributeError) as error:
+            raise SettingsError(f"{path} cannot be read ({error}): remove it (the seed of the grading "
+                                f"is lost with it) or use another results folder") from error
+        merged = list(dict.fromkeys(stored["exercises"]))
+        if merged != stored["exercises"]:
+            stored["exercises"] = merged
+            if create:
+                write_json_atomically(path, stored)
+            if notes is not None:
+                notes.append(f"{path} listed an exercise twice: repaired, each is graded once "
+                             f"({','.join(merged)})")
         if seed is not None and seed != stored["seed"]:
             raise SettingsError(f"{results} was graded with seed {stored['seed']}, not {seed}: "
                                 f"use another results folder")
@@ -128,6 +151,28 @@ def grading_settings(results, seed, requested, default, create=True):
         os.chmod(results, 0o700)  # results and hidden cases are the instructor's alone
         write_json_atomically(path, settings)
     return settings
+
+
+def needs_grading(path, cpu_only=False):
+    """Whether the student whose result file is `path` must be graded (again) by this
+    run: no result, a result that cannot be read (it is replaced), a submission that
+    could not be read (retried: the instructor may have replaced it), or, unless this
+    run is --cpu-only itself, an exercise that was skipped because its check could not
+    run (no GPU): a grading on a GPU completes it without --regrade."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            result = json.load(handle)
+        statuses = {exercise.get("status") for exercise in result["exercises"]}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return True
+    if "unreadable" in statuses:
+        return True
+    return "skipped" in statuses and not cpu_only
+
+
+def work_name(student):
+    """The neutral name of a student's folder under the grader's work folder."""
+    return "s-" + hashlib.sha256(student.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 SANDBOX_LOCKS = "/tmp/course-sandbox-{}.lock"
@@ -248,10 +293,12 @@ class Toolchain:
         self.fingerprint_value = fingerprint
         with open(os.path.join(self.config.grader_dir, "toolchain.lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if os.path.exists(stamp) and open(stamp).read().strip() == fingerprint and all(
-                    os.path.exists(self.check_path(e)) for e in self.config.exercises):
+            # A --cpu-only grading never runs a check: it needs the snapshot alone.
+            if os.path.exists(stamp) and open(stamp).read().strip() == fingerprint and (self.config.cpu_only or all(
+                    os.path.exists(self.check_path(e)) for e in self.config.exercises)):
                 return
             shutil.rmtree(self.snapshot, ignore_errors=True)
+            shutil.rmtree(self.bin, ignore_errors=True)  # checks of another course state: never reused
             for folder in ("common", "exercises"):
                 shutil.copytree(os.path.join(self.config.root, folder), os.path.join(self.snapshot, folder),
                                 ignore=shutil.ignore_patterns("build", "__pycache__"))
@@ -260,9 +307,11 @@ class Toolchain:
             common = os.path.join(self.snapshot, "common")
             for exercise in self.config.exercises:
                 exercise_dir = os.path.join(self.snapshot, "exercises", exercise.id)
-                commands.append((f"the check of exercise {exercise.number}",
-                                 nvcc.check_command(exercise, self.check_path(exercise), common, exercise_dir,
-                                                    self.config.arch)))
+                # A --cpu-only grading builds the students' programs, never runs a check.
+                if not self.config.cpu_only:
+                    commands.append((f"the check of exercise {exercise.number}",
+                                     nvcc.check_command(exercise, self.check_path(exercise), common,
+                                                        exercise_dir, self.config.arch)))
                 objects = os.path.join(self.snapshot, "objects", exercise.id)
                 os.makedirs(objects, exist_ok=True)
                 for source in self.instructor_files(exercise):
@@ -342,18 +391,22 @@ class SubmissionGrader:
 
     def grade(self, student, source, slot):
         started = time.monotonic()
-        work = os.path.join(self.config.work_dir, student)
+        work = os.path.join(self.config.work_dir, work_name(student))  # never the name itself
         shutil.rmtree(work, ignore_errors=True)
         raw = os.path.join(work, "raw")
         result = {"schema": SCHEMA_VERSION, "student": student, "source": os.path.abspath(source),
                   "seed": self.config.seed, "graded_at": now_utc(), "warnings": [], "exercises": []}
+        if self.config.cpu_only:
+            result["cpu_only"] = True
+        unreadable = ""
         try:
             submissions.unpack(source, raw)
             files = submissions.all_files(raw)
         except submissions.SubmissionError as error:
-            result["warnings"].append(str(error))
+            unreadable = str(error)
+            result["warnings"].append(unreadable)
             files = []
-        if not files:
+        if not files and not unreadable:
             result["warnings"].append("the submission holds no files")
         result["warnings"] += self.ignored_changes(raw, files)
         tree = os.path.join(work, "tree")
@@ -372,6 +425,9 @@ class SubmissionGrader:
                                    result["warnings"], phases) for exercise in self.config.exercises]
             result["exercises"] = [future.result() for future in futures]
         located_any = any(record["status"] != "missing" for record in result["exercises"])
+        if unreadable:
+            for record in result["exercises"]:
+                record.update(status="unreadable", message=unreadable)
         result["phases"] = {name: round(seconds, 2) for name, seconds in phases.seconds.items()}
         if files and not located_any:
             result["warnings"].append("no file of any exercise was found in the submission "
@@ -584,6 +640,10 @@ class SubmissionGrader:
         return status, data, output[-CHECK_OUTPUT_BYTES:]
 
     def run_checks(self, exercise, program, work, record, phases):
+        if self.config.cpu_only:
+            record.update(status="skipped", message="built; its check needs a GPU and this grading was --cpu-only: "
+                                                    "a grading on a GPU checks it")
+            return
         reports = os.path.join(work, "reports")
         os.makedirs(reports, exist_ok=True)
         times = os.path.join(reports, f"{exercise.id}.times")

@@ -16,6 +16,11 @@ configuration does not is named in the reports but never counted.
 Timings (seconds, graded_at) appear only in the feedback pages and in junit.xml: the
 gradebook, the Gradescope and the Classroom results must be byte-identical between a
 grading that was interrupted and resumed and a fresh grading of the same work.
+
+An exercise whose check could not run (status "skipped": no GPU, --cpu-only) is not
+graded yet, and no report scores it: the gradebook leaves its cell and the total
+empty, Gradescope and Classroom results give it no score and no failure, JUnit marks
+it skipped. A later grading on a GPU grades it (SCHEMA.md).
 """
 import base64
 import csv
@@ -30,7 +35,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 
 SCHEMA = 1
-STATUSES = ("graded", "build_failed", "missing", "incomplete", "skipped", "error")
+STATUSES = ("graded", "build_failed", "missing", "incomplete", "skipped", "error", "unreadable")
 LOG_LINES = 200          # longer build logs and outputs are cut in the reports (never in the results)
 MESSAGE_CHARS = 200      # a JUnit failure's one-line message
 
@@ -40,11 +45,13 @@ EXPLANATIONS = {
     "build_failed": "Build failed: the student's files did not compile.",
     "missing": "Missing: the submission has none of this exercise's files.",
     "incomplete": "Incomplete: some of this exercise's files are missing.",
-    "skipped": "Skipped: the check could not run on the grading machine; its points still count in the maximum.",
+    "skipped": "Skipped: the check could not run on the grading machine (no GPU), so this exercise is not "
+               "graded yet: its points are neither earned nor lost until a grading on a GPU.",
     "error": "Grader error: the grader itself failed on this exercise (not the student's fault).",
+    "unreadable": "Unreadable: the submission itself could not be read (a broken archive?), so no file of it was graded.",
 }
 SHORT = {"build_failed": "build", "missing": "missing", "incomplete": "incompl",
-         "skipped": "skipped", "error": "error"}
+         "skipped": "skipped", "error": "error", "unreadable": "unread"}
 
 
 class ReportError(Exception):
@@ -71,7 +78,7 @@ RESULT_FIELDS = (("schema", "a number", True), ("student", "a string", True),
                  ("exercises", "a list", True), ("warnings", "a list", False),
                  ("source", "a string", False), ("graded_at", "a string", False),
                  ("seconds", "a number", False), ("score", "a number", False),
-                 ("max_score", "a number", False))
+                 ("max_score", "a number", False), ("cpu_only", "true or false", False))
 EXERCISE_FIELDS = (("id", "a string", True), ("status", "a string", True),
                    ("score", "a number", True), ("max_score", "a number", True),
                    ("items", "a list", False), ("number", "a string", False),
@@ -83,8 +90,35 @@ ITEM_FIELDS = (("name", "a string", True), ("passed", "true or false", True),
                ("kind", "a string", False), ("hidden", "true or false", False),
                ("seconds", "a number", False), ("output", "a string", False))
 
-# A student name becomes a file name in every report: no separators, no hidden files.
-SAFE_NAME = re.compile(r"[^./\\\x00-\x1f][^/\\\x00-\x1f]*")
+# A student name becomes a file name in every report (feedback/<name>.html, and the
+# temporary file of its atomic write, ".<name>.html.<pid>.<8 hex>.tmp", within the 255
+# bytes of a file name).
+MAX_NAME_BYTES = 220
+# C0 and C1 control characters (newline, tab, escape...) and the characters that end a
+# line for Python's str.splitlines().
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def name_problem(name):
+    """Why `name` cannot name a student's report files, or None. Quotes, '$()',
+    backticks, semicolons, spaces, accents and a leading dash are fine: a name is
+    data, escaped in each report, and never reaches a shell or a compiler."""
+    if not isinstance(name, str) or not name:
+        return "an empty name"
+    try:
+        size = len(name.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "not valid UTF-8"
+    found = UNPRINTABLE.search(name)
+    if found:
+        return f"holds the control character {ascii(found.group())}"
+    if "/" in name or "\\" in name:
+        return "holds a '/' or a '\\'"
+    if name.startswith("."):
+        return "starts with a dot (a hidden file)"
+    if size > MAX_NAME_BYTES:
+        return f"{size} bytes long, more than the {MAX_NAME_BYTES} a report file name allows"
+    return None
 
 
 def fields_problem(value, fields):
@@ -125,8 +159,8 @@ def result_problem(result, file_stem):
         return problem
     if result["schema"] != SCHEMA:
         return f"schema {result['schema']} is not {SCHEMA}, the one these reports read"
-    if not SAFE_NAME.fullmatch(result["student"]):
-        return f"student name {result['student']!r} cannot name a report file"
+    if name_problem(result["student"]):
+        return f"student name {ascii(result['student'])} cannot name a report file: {name_problem(result['student'])}"
     if result["student"] != file_stem:
         return f"'student' is {result['student']!r} but the file is named {file_stem}.json"
     if not all(isinstance(warning, str) for warning in result.get("warnings", [])):
@@ -142,29 +176,58 @@ def result_problem(result, file_stem):
     return None
 
 
-def read_result(path):
+REMEDY = "move the file away and run the grading again: that submission is then graded anew"
+
+
+def drop_repeated_exercises(result):
+    """Removes the second and later records of an exercise id (what `--exercises 03,03`
+    left in the results of graders before duplicates were merged); returns the ids
+    removed. The first record is the one the grading made first, and they agree."""
+    exercises = result.get("exercises") if isinstance(result, dict) else None
+    if not isinstance(exercises, list):
+        return []
+    kept, seen, dropped = [], set(), []
+    for exercise in exercises:
+        exercise_id = exercise.get("id") if isinstance(exercise, dict) else None
+        if isinstance(exercise_id, str) and exercise_id in seen:
+            dropped.append(exercise_id)
+            continue
+        seen.add(exercise_id)
+        kept.append(exercise)
+    result["exercises"] = kept
+    return dropped
+
+
+def read_result(path, notes=None):
+    """One result file, checked. What older graders left and can be repaired (an
+    exercise recorded twice) is repaired in memory, with a line in `notes`."""
     try:
         with open(path, encoding="utf-8") as handle:
             result = json.load(handle)
     except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise ReportError(f"{path}: not a readable result file: {error}") from error
+        raise ReportError(f"{path}: not a readable result file: {error}; {REMEDY}") from error
+    dropped = drop_repeated_exercises(result)
+    if dropped and notes is not None:
+        notes.append(f"{path}: exercise {', '.join(sorted(set(dropped)))} was recorded more than once "
+                     f"(by an older grader given --exercises with a repeated number): the first record counts")
     problem = result_problem(result, os.path.basename(path)[:-len(".json")])
     if problem:
-        raise ReportError(f"{path}: {problem}")
+        raise ReportError(f"{path}: {problem}; {REMEDY}")
     return result
 
 
-def load_results(results_dir):
+def load_results(results_dir, notes=None):
     """Every RESULTS/submissions/<student>.json, sorted by student. A file that cannot be
     read or breaks SCHEMA.md is a ReportError naming it: skipping it would drop a
     student from the gradebook without anyone noticing. Hidden files (the temporary
-    files of an atomic write cut short) are not results."""
+    files of an atomic write cut short) are not results. Repairs made while reading
+    are described in `notes` (a list), when given."""
     folder = os.path.join(results_dir, "submissions")
     try:
         names = os.listdir(folder)
     except OSError as error:
         raise ReportError(f"cannot read {folder}: {error.strerror}") from error
-    results = [read_result(os.path.join(folder, name)) for name in sorted(names)
+    results = [read_result(os.path.join(folder, name), notes) for name in sorted(names)
                if name.endswith(".json") and not name.startswith(".")]
     return sorted(results, key=lambda result: result["student"])
 
@@ -180,6 +243,15 @@ class Submission:
     extras: list     # ids the result has and the configuration does not
     score: float
     max_score: float
+
+    @property
+    def pending(self):
+        """The exercises not graded yet (skipped: their check could not run here)."""
+        return [row for row in self.rows if row["status"] == "skipped"]
+
+    @property
+    def complete(self):
+        return not self.pending
 
 
 def number_of(exercise):
@@ -210,7 +282,7 @@ def absent(exercise_id, max_score):
 def columns_of(results, exercises):
     """The configured exercise ids; without a configuration, every id some result has."""
     if exercises is not None:
-        return list(exercises)
+        return list(dict.fromkeys(exercises))  # a repeated id (older grading.json files) once
     return sorted({exercise["id"] for result in results for exercise in result["exercises"]})
 
 
@@ -295,20 +367,39 @@ def seconds_text(value):
 # gradebook.csv
 
 def gradebook_status(submission):
+    unreadable = [row for row in submission.rows if row["status"] == "unreadable"]
+    if unreadable:
+        # One reason for the whole submission, not one per exercise.
+        return "unreadable: " + (first_line(clean(unreadable[0].get("message", ""))) or "the submission cannot be read")
     problems = [f"{number_of(row)}: {row['status']}" for row in submission.rows if row["status"] != "graded"]
     problems += [f"{number_of({'id': extra})}: not in the grading configuration" for extra in submission.extras]
+    if submission.pending:
+        problems.append("NOT COMPLETE: a grading on a GPU grades the skipped exercises")
     return "; ".join(problems) or "ok"
+
+
+# A spreadsheet takes a cell that starts with one of these for a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(text):
+    """A name as a spreadsheet shows it, never as a formula: '-x' is written "'-x"."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def gradebook(found, columns):
     """One row per student: a score per configured exercise, the total, the maximum and
-    what went wrong. No timings, so it is byte-identical between gradings of the same work."""
+    what went wrong. No timings, so it is byte-identical between gradings of the same work.
+    A skipped exercise has an empty cell, never 0, and so has the total of a
+    submission that is not completely graded."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["student"] + columns + ["total", "max_total", "status"])
     for submission in found:
-        writer.writerow([submission.student] + [points(earned(row)) for row in submission.rows]
-                        + [points(submission.score), points(submission.max_score), gradebook_status(submission)])
+        cells = ["" if row["status"] == "skipped" else points(earned(row)) for row in submission.rows]
+        total = points(submission.score) if submission.complete else ""
+        writer.writerow([spreadsheet_text(clean(submission.student))] + cells
+                        + [total, points(submission.max_score), gradebook_status(submission)])
     return buffer.getvalue()
 
 
@@ -317,18 +408,26 @@ def gradebook(found, columns):
 
 def feedback_blocks(submission):
     result = submission.result
-    blocks = [("title", f"{submission.student}: {points(submission.score)} / {points(submission.max_score)}")]
+    so_far = "" if submission.complete else " so far (not completely graded)"
+    blocks = [("title", f"{clean(submission.student)}: {points(submission.score)} / "
+                        f"{points(submission.max_score)}{so_far}")]
     facts = []
     if result.get("graded_at"):
         facts.append(f"graded {clean(result['graded_at'])}")
     if is_number(result.get("seconds")):
         facts.append(f"in {seconds_text(result['seconds'])}")
     if result.get("source"):
-        facts.append(f"from {clean(result['source'])}")
+        # The submission's own name: the instructor's folders are nobody else's business.
+        facts.append(f"from {clean(os.path.basename(os.path.normpath(result['source'])))}")
     if "seed" in result:
         facts.append(f"seed {clean(result['seed'])}")
     if facts:
         blocks.append(("para", "Submission " + ", ".join(facts) + "."))
+    if not submission.complete:
+        blocks.append(("para", "Not completely graded: the checks of " +
+                       ", ".join(clean(row["id"]) for row in submission.pending) +
+                       " could not run on the grading machine (no GPU). Their points are not counted yet, "
+                       "neither as earned nor as lost; a grading on a GPU completes this page."))
     warnings = [clean(warning) for warning in result.get("warnings", [])]
     warnings += [f"{clean(extra)} is in the result but not in the grading configuration: not counted"
                  for extra in submission.extras]
@@ -341,7 +440,8 @@ def feedback_blocks(submission):
 
 def exercise_blocks(exercise):
     title = f" ({clean(exercise['title'])})" if exercise.get("title") else ""
-    heading = f"{clean(exercise['id'])}{title}: {points(earned(exercise))} / {points(exercise['max_score'])}"
+    score = "-" if exercise["status"] == "skipped" else points(earned(exercise))
+    heading = f"{clean(exercise['id'])}{title}: {score} / {points(exercise['max_score'])}"
     if exercise["status"] != "graded":
         blocks = [("heading", f"{heading}, {exercise['status']}"), ("para", explanation(exercise))]
         if exercise.get("build_log"):
@@ -362,6 +462,16 @@ def exercise_blocks(exercise):
     return blocks
 
 
+# What could start markup or raw HTML in a Markdown paragraph or heading.
+MARKDOWN_SPECIAL = re.compile(r"([\\`*<>&\[\]#])")
+
+
+def markdown_text(text):
+    """Text shown as itself in Markdown: a name like '<b>bold<i> & "q"' or 'a `b` *c*'
+    neither renders as HTML nor as emphasis."""
+    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
 def markdown_cell(text):
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
@@ -376,15 +486,15 @@ def render_markdown(blocks):
     parts = []
     for kind, *content in blocks:
         if kind == "title":
-            parts.append(f"# {content[0]}")
+            parts.append(f"# {markdown_text(content[0])}")
         elif kind == "heading":
-            parts.append(f"## {content[0]}")
+            parts.append(f"## {markdown_text(content[0])}")
         elif kind == "subheading":
-            parts.append(f"### {content[0]}")
+            parts.append(f"### {markdown_text(content[0])}")
         elif kind == "para":
-            parts.append(content[0])
+            parts.append(markdown_text(content[0]))
         elif kind == "list":
-            parts.append("\n".join(f"- {entry}" for entry in content[0]))
+            parts.append("\n".join(f"- {markdown_text(entry)}" for entry in content[0]))
         elif kind == "table":
             header, rows = content
             lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -518,6 +628,13 @@ def junit(found):
 # the specification, so none is written; "execution_time" is left out to keep the file
 # free of timings. "output_format": "text" because the top-level default,
 # "simple_format", renders HTML, and the output quotes warnings about student files.
+#
+# A skipped exercise (its check could not run: no GPU) is not graded yet: its test has
+# no "score", "max_score" or "status" (all optional in the specification), so it is
+# neither 0 nor "failed", and a submission with one has no top-level "score" either
+# (the specification lets the tests' scores make the total) and says NOT COMPLETE
+# first in its "output": such a file is not meant to be uploaded before a grading on
+# a GPU completes it.
 
 def gradescope_test(name, score, max_score, passed, output, hidden=False):
     return {"name": name, "score": tidy(score), "max_score": tidy(max_score),
@@ -535,6 +652,10 @@ def gradescope_result(submission):
                 tests.append(gradescope_test(f"{exercise_id}: {clean(item['name'])}", item["score"],
                                              item["max_score"], item["passed"], shown(item.get("output")),
                                              item.get("hidden", False)))
+        elif row["status"] == "skipped":
+            summary.append(f"{exercise_id}: not graded yet")
+            tests.append({"name": f"{exercise_id}: not graded yet (skipped)", "output": explanation(row),
+                          "visibility": "visible"})
         else:
             summary.append(f"{exercise_id}: {row['status']}")
             text = explanation(row)
@@ -543,8 +664,14 @@ def gradescope_result(submission):
             tests.append(gradescope_test(f"{exercise_id}: {row['status']}", 0, row["max_score"], False, text))
     # Per-exercise scores stay out of the summary: they would tell what hidden cases did.
     summary += [f"Note: {clean(warning)}" for warning in submission.result.get("warnings", [])]
-    return {"score": submission.score, "output": "\n".join(summary), "output_format": "text",
-            "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
+    if not submission.complete:
+        summary.insert(0, "NOT COMPLETE: some exercises could not be checked on the grading machine (no GPU); "
+                          "they are not graded yet, and a grading on a GPU completes this result.")
+    result = {"score": submission.score, "output": "\n".join(summary), "output_format": "text",
+              "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
+    if not submission.complete:
+        del result["score"]
+    return result
 
 
 # ---------------------------------------------------------------------------------------
@@ -563,6 +690,11 @@ def gradescope_result(submission):
 # reporter does not read it, and these files stay free of timings.
 #
 # Students read the reporter's log, so a hidden case's output is not copied there.
+#
+# A skipped exercise (its check could not run: no GPU) is not graded yet: its test has
+# the status "error" (the grading machine's doing, not the student's: never "fail")
+# and no "score", and the result's top-level status is "error" until a grading on a
+# GPU completes it.
 
 def classroom_test(name, status, score, message, filename):
     return {"name": name, "status": status, "score": tidy(score), "message": message,
@@ -583,8 +715,13 @@ def classroom_result(submission):
             text = explanation(row)
             if row.get("build_log"):
                 text += "\n\n" + shown(row["build_log"])
-            # skipped and error are the grading machine's doing, not the student's.
-            status = "error" if row["status"] in ("skipped", "error") else "fail"
+            if row["status"] == "skipped":
+                test = classroom_test(f"{exercise_id}: not graded yet (skipped)", "error", 0, text, filename)
+                del test["score"]
+                tests.append(test)
+                continue
+            # error is the grading machine's doing, not the student's.
+            status = "error" if row["status"] == "error" else "fail"
             tests.append(classroom_test(f"{exercise_id}: {row['status']}", status, 0, text, filename))
             continue
         for item in row.get("items", []):
@@ -634,8 +771,8 @@ def write_all(results_dir, results, exercises):
     `results` are left where they are."""
     students = [result.get("student") for result in results]
     for student in students:
-        if not isinstance(student, str) or not SAFE_NAME.fullmatch(student):
-            raise ReportError(f"student name {student!r} cannot name a report file")
+        if name_problem(student):
+            raise ReportError(f"student name {ascii(student)} cannot name a report file: {name_problem(student)}")
     if len(set(students)) != len(students):
         raise ReportError("a student appears twice in the results")
     columns = columns_of(results, exercises)
@@ -678,7 +815,8 @@ def summary_table(results, exercises):
     rows = [[submission.student]
             + [points(row["score"]) if row["status"] == "graded" else SHORT[row["status"]]
                for row in submission.rows]
-            + [f"{points(submission.score)}/{points(submission.max_score)}"] for submission in found]
+            + [f"{points(submission.score)}{'' if submission.complete else '+?'}/{points(submission.max_score)}"]
+            for submission in found]
     widths = [max(len(row[index]) for row in [header] + rows) for index in range(len(header))]
     lines = ["  ".join(cell.ljust(widths[0]) if index == 0 else cell.rjust(widths[index])
                        for index, cell in enumerate(row)).rstrip() for row in [header] + rows]
@@ -687,4 +825,7 @@ def summary_table(results, exercises):
     abbreviated = [f"{SHORT[status]} = {status}" for status in used if SHORT[status] != status]
     if abbreviated:
         lines.append("(" + ", ".join(abbreviated) + ")")
+    if not all(submission.complete for submission in found):
+        lines.append("(+? = not complete: the skipped exercises are not graded yet, their points neither "
+                     "earned nor lost; a grading on a GPU grades them)")
     return "\n".join(lines)

@@ -7,12 +7,17 @@ submission per student; the student's name is the entry's name without extension
 Nothing here trusts the submission: archives are unpacked without links, devices,
 absolute paths or '..', and with a size cap.
 """
+import gzip
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tarfile
 import zipfile
+import zlib
+
+from .reports import name_problem  # the rule every report file name follows
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip")
 MAX_UNPACKED_BYTES = 200 << 20   # a submission is source code: 200 MiB is far beyond it
@@ -59,7 +64,24 @@ def list_class(folder):
     if duplicates:
         lines = [f"  {s}: " + ", ".join(os.path.basename(p) for p in paths) for s, paths in sorted(duplicates.items())]
         raise SubmissionError("two submissions for the same student name:\n" + "\n".join(lines))
+    check_names(by_student)
     return [(student, paths[0]) for student, paths in sorted(by_student.items())]
+
+
+def check_names(students):
+    """Refuses, before anything is graded, the names that cannot name a report file
+    (reports.name_problem: a control character such as a newline or a tab, a '/' or
+    '\\', a leading dot, bytes that are not UTF-8, more than reports.MAX_NAME_BYTES
+    bytes). Every other name (quotes, '$()', backticks, spaces, accents, a leading
+    dash) is data: it never reaches a shell, a compiler or the sandbox."""
+    problems = [(student, name_problem(student)) for student in sorted(students)]
+    problems = [(student, problem) for student, problem in problems if problem]
+    if problems:
+        lines = [f"  {ascii(student)}: {problem}" for student, problem in problems]
+        raise SubmissionError(
+            "these submission names cannot name a report file; rename the folders or archives "
+            "(the student's name is the name without its extension) and run again. Nothing was graded:\n"
+            + "\n".join(lines))
 
 
 def single(path):
@@ -67,6 +89,7 @@ def single(path):
         raise SubmissionError(f"{path}: no such file or folder")
     if not (os.path.isdir(path) or path.lower().endswith(ARCHIVE_SUFFIXES)):
         raise SubmissionError(f"{path}: a submission is a folder, a git repository or a .tar.gz/.tgz/.tar/.zip archive")
+    check_names([student_name(path)])
     return [(student_name(path), path)]
 
 
@@ -80,12 +103,12 @@ def _safe_member_path(name):
     return normalized
 
 
-def _unpack_tar(archive, destination):
+def _unpack_tar(archive, destination, label):
     total = 0
     with tarfile.open(archive) as tar:
         for count, member in enumerate(tar):
             if count >= MAX_MEMBERS:
-                raise SubmissionError(f"{archive}: more than {MAX_MEMBERS} files")
+                raise SubmissionError(f"{label}: more than {MAX_MEMBERS} files")
             path = _safe_member_path(member.name)
             if path is None or not (member.isfile() or member.isdir()):
                 continue  # links, devices, absolute or escaping paths: never unpacked
@@ -95,19 +118,19 @@ def _unpack_tar(archive, destination):
                 continue
             total += member.size
             if total > MAX_UNPACKED_BYTES:
-                raise SubmissionError(f"{archive}: unpacks to more than {MAX_UNPACKED_BYTES >> 20} MiB")
+                raise SubmissionError(f"{label}: unpacks to more than {MAX_UNPACKED_BYTES >> 20} MiB")
             os.makedirs(os.path.dirname(target), exist_ok=True)
             source = tar.extractfile(member)
             with open(target, "wb") as handle:
                 shutil.copyfileobj(source, handle)
 
 
-def _unpack_zip(archive, destination):
+def _unpack_zip(archive, destination, label):
     total = 0
     with zipfile.ZipFile(archive) as bundle:
         for count, info in enumerate(bundle.infolist()):
             if count >= MAX_MEMBERS:
-                raise SubmissionError(f"{archive}: more than {MAX_MEMBERS} files")
+                raise SubmissionError(f"{label}: more than {MAX_MEMBERS} files")
             path = _safe_member_path(info.filename)
             if path is None or info.is_dir():
                 continue
@@ -115,7 +138,7 @@ def _unpack_zip(archive, destination):
                 continue  # a symbolic link
             total += info.file_size
             if total > MAX_UNPACKED_BYTES:
-                raise SubmissionError(f"{archive}: unpacks to more than {MAX_UNPACKED_BYTES >> 20} MiB")
+                raise SubmissionError(f"{label}: unpacks to more than {MAX_UNPACKED_BYTES >> 20} MiB")
             target = os.path.join(destination, path)
             os.makedirs(os.path.dirname(target), exist_ok=True)
             with bundle.open(info) as source, open(target, "wb") as handle:
@@ -127,7 +150,7 @@ def _is_git_repository(path):
         os.path.isfile(os.path.join(path, "HEAD")) and os.path.isdir(os.path.join(path, "objects")))
 
 
-def _copy_tree(source, destination):
+def _copy_tree(source, destination, label):
     """Copies regular files only (no links out of the submission), with the size cap."""
     total = 0
     for base, folders, files in os.walk(source):
@@ -138,7 +161,7 @@ def _copy_tree(source, destination):
                 continue
             total += os.path.getsize(path)
             if total > MAX_UNPACKED_BYTES:
-                raise SubmissionError(f"{source}: more than {MAX_UNPACKED_BYTES >> 20} MiB of files")
+                raise SubmissionError(f"{label}: more than {MAX_UNPACKED_BYTES >> 20} MiB of files")
             target = os.path.join(destination, os.path.relpath(path, source))
             os.makedirs(os.path.dirname(target), exist_ok=True)
             try:
@@ -149,30 +172,46 @@ def _copy_tree(source, destination):
                     marker.write(error.strerror or "unreadable")
 
 
+def _archive_problem(lowered, error):
+    """One line on why an archive cannot be read. tarfile, guessing the compression,
+    answers with one line per method it tried: the one the file's name claims is kept."""
+    text = str(error)
+    method = "gz" if lowered.endswith((".tar.gz", ".tgz")) else "tar"
+    found = re.search(r"^- method " + method + r": \w+\(([\'\"])(.*)\1\)$", text, re.M)
+    if found:
+        return found.group(2)
+    return " ".join(text.split())
+
+
 def unpack(path, destination):
-    """Puts the submission's files into `destination` (a new folder)."""
+    """Puts the submission's files into `destination` (a new folder). Messages name the
+    submission by its own name (alice.tar.gz), never by the instructor's path: students
+    read them in their feedback."""
     os.makedirs(destination, exist_ok=True)
+    label = os.path.basename(os.path.normpath(path))
     lowered = path.lower()
     try:
         if lowered.endswith((".tar.gz", ".tgz", ".tar")):
-            _unpack_tar(path, destination)
+            _unpack_tar(path, destination, label)
         elif lowered.endswith(".zip"):
-            _unpack_zip(path, destination)
+            _unpack_zip(path, destination, label)
         elif _is_git_repository(path):
             archive = os.path.join(destination, ".submission.tar")
             result = subprocess.run(
                 ["git", "-c", "safe.directory=*", "-C", path, "archive", "--format=tar", "-o", archive, "HEAD"],
                 capture_output=True, text=True, timeout=120)
             if result.returncode != 0:
-                raise SubmissionError(f"{path}: git archive HEAD failed: {result.stderr.strip()}")
-            _unpack_tar(archive, destination)
+                stderr = result.stderr.replace(os.path.abspath(path), label).strip()
+                raise SubmissionError(f"{label}: git archive HEAD failed: {stderr}")
+            _unpack_tar(archive, destination, label)
             os.remove(archive)
         else:
-            _copy_tree(path, destination)
-    except (tarfile.TarError, zipfile.BadZipFile, EOFError) as error:
-        raise SubmissionError(f"{path}: not a readable archive ({error})") from error
+            _copy_tree(path, destination, label)
+    except (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error, gzip.BadGzipFile) as error:
+        raise SubmissionError(f"{label}: not a readable archive ({_archive_problem(lowered, error)})") from error
     except PermissionError as error:
-        raise SubmissionError(f"{path}: cannot read it ({error.strerror})") from error
+        raise SubmissionError(f"{label}: cannot read it ({error.strerror})") from error
+
 
 
 # ---------------------------------------------------------------------------

@@ -679,11 +679,12 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   int total_points = 0;
   for (const Case& c : exercise.cases) total_points += c.points;
   if (options.list_only) {
+    // Points first, in a column of their own: a long case name cannot shift them.
     for (const Case& c : exercise.cases) {
-      std::printf("%-32s %3d points%s%s\n", c.name.c_str(), c.points, c.hidden ? " (hidden)" : "",
-                  c.needs_gpu ? "" : " (no GPU needed)");
+      std::printf("%3d %-6s %s%s%s\n", c.points, c.points == 1 ? "point" : "points", c.name.c_str(),
+                  c.hidden ? " (hidden)" : "", c.needs_gpu ? "" : " (no GPU needed)");
     }
-    std::printf("%-32s %3d points\n", "total", total_points);
+    std::printf("%3d %-6s total\n", total_points, total_points == 1 ? "point" : "points");
     return kExitPass;
   }
   if (options.declared_points >= 0 && options.declared_points != total_points) {

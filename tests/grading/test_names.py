@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Student names are data: a class of copies of exercise 03's reference solution, each
+under a name that once broke the grader (quotes, '$()', backticks, semicolons, HTML,
+accents, a leading dash, 200 bytes of UTF-8), is graded with one run of
+tools/grade.py, and every copy must get the same verdict as the plain one and every
+report. A name that cannot name a report file (a newline) is refused before anything
+is graded, with a message, and nothing is written.
+
+    test_names.py        (no GPU needed: without one the grading is --cpu-only, which
+                          builds every copy and records its check as skipped; with one,
+                          every copy must get full marks)
+"""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from grading import gpu  # noqa: E402
+
+GRADER = [sys.executable, os.path.join(ROOT, "tools", "grade.py")]
+SOLUTION = os.path.join(ROOT, "solutions", "03_device_memory", "device_memory.cu")
+NAMES = ["plain", 'say "hi"', "o'neil, <b>bold<i> & \"q\"", "semi;colon $(id)", "back`id`tick",
+         "Hélène", "Jean-François N'Diaye", "with  spaces ", "-leading dash", "--results",
+         "$(touch PWNED-by-name)", "a;b|c&d>e", "%s%n{}", "日本語の名前", "é" * 100]
+
+
+def grade(class_dir, results, *extra):
+    return subprocess.run(GRADER + [class_dir, "--class", "--results", results, "--exercises", "03",
+                                    "--seed", "4242", "--jobs", "2", *extra],
+                          capture_output=True, text=True, errors="replace")
+
+
+def make_class(folder, names):
+    for index, name in enumerate(names):
+        # Both layouts: a folder of files, and an archive named after the student.
+        if index % 2:
+            target = os.path.join(folder, name, "exercises", "03_device_memory", "device_memory.cu")
+            os.makedirs(os.path.dirname(target))
+            shutil.copyfile(SOLUTION, target)
+        else:
+            staging = tempfile.mkdtemp()
+            shutil.copyfile(SOLUTION, os.path.join(staging, "device_memory.cu"))
+            shutil.make_archive(os.path.join(folder, name), "gztar", staging)
+            shutil.rmtree(staging)
+
+
+def main():
+    failures = []
+    with tempfile.TemporaryDirectory() as scratch:
+        assert len(NAMES[-1].encode()) == 200
+        class_dir, results = os.path.join(scratch, "class"), os.path.join(scratch, "results")
+        os.makedirs(class_dir)
+
+        # 1. A newline in a name: refused before anything is graded, nothing written.
+        os.makedirs(os.path.join(class_dir, "two\nlines"))
+        shutil.copyfile(SOLUTION, os.path.join(class_dir, "two\nlines", "device_memory.cu"))
+        refused = grade(class_dir, results, "--cpu-only")
+        if (refused.returncode == 0 or "cannot name a report file" not in refused.stderr
+                or "'two\\nlines'" not in refused.stderr or os.path.exists(results)):
+            failures.append(f"a newline in a name was not refused cleanly (status {refused.returncode}):\n"
+                            + refused.stdout + refused.stderr)
+        else:
+            print("refused at intake, nothing written:\n  " + refused.stderr.strip().replace("\n", "\n  "))
+        shutil.rmtree(os.path.join(class_dir, "two\nlines"))
+
+        # 2. Every other name: one verdict for all, every report written.
+        make_class(class_dir, NAMES)
+        have_gpu = gpu.visible()[0] > 0
+        result = grade(class_dir, results, *([] if have_gpu else ["--cpu-only"]))
+        print(result.stdout[-3000:])
+        if result.returncode != 0:
+            failures.append(f"grade.py exited with {result.returncode}:\n{result.stderr}")
+        verdicts = {}
+        for name in NAMES:
+            path = os.path.join(results, "submissions", f"{name}.json")
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    record = json.load(handle)
+            except OSError as error:
+                failures.append(f"{name!r}: no result ({error})")
+                continue
+            exercise = record["exercises"][0]
+            verdicts[name] = (exercise["status"], exercise["score"], exercise["max_score"], exercise.get("build_log"))
+            for report in (f"feedback/{name}.md", f"feedback/{name}.html", f"gradescope/{name}/results.json",
+                           f"classroom/{name}.json", f"classroom/{name}.b64"):
+                if not os.path.isfile(os.path.join(results, report)):
+                    failures.append(f"{name!r}: no {report}")
+            with open(os.path.join(results, "feedback", f"{name}.md"), encoding="utf-8") as handle:
+                if scratch in handle.read():
+                    failures.append(f"{name!r}: the feedback shows the instructor's path {scratch}")
+        expected = verdicts.get("plain", (None,))
+        if expected[0] != ("graded" if have_gpu else "skipped"):
+            failures.append(f"'plain' got {expected[:3]}")
+        for name, verdict in verdicts.items():
+            if verdict != expected:
+                failures.append(f"{name!r}: {verdict[:3]}, expected {expected[:3]} like 'plain'"
+                                + (f"\n{verdict[3]}" if verdict[3] else ""))
+        with open(os.path.join(results, "gradebook.csv"), encoding="utf-8", newline="") as handle:
+            rows = list(csv.reader(handle))
+        shown = sorted(row[0] for row in rows[1:])
+        wanted = sorted("'" + n if n.startswith(("-", "=", "+", "@")) else n for n in NAMES)
+        if shown != wanted:
+            failures.append(f"the gradebook's students are {shown}, expected {wanted}")
+        planted = [os.path.join(base, f) for base, _, files in os.walk(scratch) for f in files if f == "PWNED-by-name"]
+        if planted:
+            failures.append(f"a name was run by a shell: {planted}")
+        print(f"{len(verdicts)} names, verdict of each: {sorted(set(v[:3] for v in verdicts.values()))}")
+
+    for failure in failures:
+        print(f"FAIL: {failure}")
+    if failures:
+        return 1
+    print(f"PASS: {len(NAMES)} names graded alike ({'on a GPU' if have_gpu else '--cpu-only, no GPU here'}), "
+          f"every report written; a newline in a name refused at intake")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
