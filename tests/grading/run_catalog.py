@@ -35,9 +35,11 @@ Python 3 standard library only (and the course's tools/grading/gpu.py, which is 
 """
 import argparse
 import dataclasses
+import datetime
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -46,6 +48,7 @@ import tarfile
 import tempfile
 import threading
 import time
+import xml.etree.ElementTree
 from dataclasses import dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -62,7 +65,14 @@ SKIPPED_STATUS = "skipped"
 FILE_KINDS = ("from", "text", "symlink", "tree")
 EXERCISE_KEYS = ("status", "score", "max_score", "output_contains", "output_lacks")
 EXPECT_KEYS = ("exercises", "warnings_contain", "warnings_count", "no_file_named",
-               "canaries_intact", "no_process_named", "result_max_bytes")
+               "canaries_intact", "no_process_named", "result_max_bytes", "seconds", "reports_inert",
+               "graded_alongside")
+# Every submission is graded within this, whatever the others do (an entry may say less):
+# the hostile ones end at their own limits and must not hold anyone up.
+DEFAULT_MAX_SECONDS = 300
+# The others graded while a submission is: with N at a time, up to N - 1 at each moment;
+# over a whole grading, this many at least, so that "finished on time" means something.
+ALONGSIDE_WANTED = 8
 ENTRY_KEYS = ("description", "layout", "files", "expect", "archive_prefix")
 
 # Files that hostile entries try to plant carry this text; the sweep removes only
@@ -197,6 +207,11 @@ def _validate_expect(expect, where):
     if "result_max_bytes" in expect and (not isinstance(expect["result_max_bytes"], int)
                                          or expect["result_max_bytes"] <= 0):
         raise CatalogError(f"{where}: result_max_bytes must be a positive number")
+    if "seconds" in expect:
+        _check_range(expect["seconds"], f"{where}: seconds")
+    for key in ("reports_inert", "graded_alongside"):
+        if key in expect and expect[key] is not True:
+            raise CatalogError(f"{where}: {key} can only be true")
 
 
 def _escapes(path):
@@ -590,6 +605,7 @@ class Context:
     removed_files: set = field(default_factory=set)
     canaries: dict = None        # {path: still there}
     processes: dict = None       # {name: (oldest age seen, still alive)}
+    jobs: int = 0                # submissions the grader graded at once (0: not known)
 
 
 @dataclass
@@ -697,6 +713,75 @@ def load_result(results_dir, name):
     return result, len(text.encode()), None
 
 
+def graded_interval(result):
+    """(start, end) of a result's grading, in seconds since the epoch, or None."""
+    try:
+        start = datetime.datetime.strptime(result["graded_at"], "%Y-%m-%dT%H:%M:%SZ").replace(
+            tzinfo=datetime.timezone.utc).timestamp()
+        return start, start + float(result["seconds"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def graded_alongside(name, results_dir):
+    """How many other submissions of the results folder were being graded while `name` was
+    (the start is known to the second: intervals that touch count)."""
+    own = load_result(results_dir, name)[0]
+    mine = graded_interval(own) if own else None
+    if mine is None:
+        return 0
+    count = 0
+    folder = os.path.join(results_dir, "submissions")
+    for file_name in os.listdir(folder) if os.path.isdir(folder) else []:
+        other = file_name[:-len(".json")]
+        if not file_name.endswith(".json") or other == name:
+            continue
+        result = load_result(results_dir, other)[0]
+        theirs = graded_interval(result) if result else None
+        if theirs and theirs[0] <= mine[1] + 1 and mine[0] <= theirs[1] + 1:
+            count += 1
+    return count
+
+
+# What a report must never carry raw, whatever a program printed: terminal control
+# characters (ESC starts colour, cursor and title sequences) and live HTML.
+RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+LIVE_HTML = re.compile(r"<\s*(script|img|iframe|object|embed)\b", re.IGNORECASE)
+
+
+def report_problems(results_dir, name):
+    """Why the reports written for `name` are not inert and valid, if they are not."""
+    problems = []
+    paths = {"feedback Markdown": os.path.join(results_dir, "feedback", f"{name}.md"),
+             "feedback HTML": os.path.join(results_dir, "feedback", f"{name}.html"),
+             "Gradescope": os.path.join(results_dir, "gradescope", name, "results.json"),
+             "Classroom": os.path.join(results_dir, "classroom", f"{name}.json"),
+             "gradebook": os.path.join(results_dir, "gradebook.csv"),
+             "JUnit": os.path.join(results_dir, "junit.xml")}
+    for what, path in paths.items():
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except FileNotFoundError:
+            problems.append(f"no {what} report ({path})")
+            continue
+        except UnicodeDecodeError as error:
+            problems.append(f"the {what} report is not UTF-8 ({error})")
+            continue
+        if RAW_CONTROL.search(text):
+            problems.append(f"the {what} report holds a raw control character")
+        if what == "feedback HTML" and LIVE_HTML.search(text):
+            problems.append("the feedback HTML holds a live tag: " + LIVE_HTML.search(text).group(0))
+        try:
+            if what in ("Gradescope", "Classroom"):
+                json.loads(text)
+            elif what == "JUnit":
+                xml.etree.ElementTree.fromstring(text)
+        except (ValueError, xml.etree.ElementTree.ParseError) as error:
+            problems.append(f"the {what} report does not parse ({error})")
+    return problems
+
+
 def compare_entry(entry, context):
     """The entry's Outcome against its result file and what was observed around it."""
     outcome = Outcome(entry.name)
@@ -705,6 +790,14 @@ def compare_entry(entry, context):
     if problem:
         outcome.problems.append(problem)
     else:
+        seconds, bound = result.get("seconds"), expect.get("seconds", {"max": DEFAULT_MAX_SECONDS})
+        if "seconds" in result or "seconds" in expect:
+            if isinstance(seconds, (int, float)):
+                outcome.notes.append(f"{seconds:.0f} s")
+            if not isinstance(seconds, (int, float)) or not _in_range(seconds, bound):
+                outcome.problems.append(f"graded in {seconds} s, expected {_describe_range(bound)}: it was held up")
+        if expect.get("reports_inert"):
+            outcome.problems += report_problems(context.results_dir, entry.name)
         if result.get("student") != entry.name:
             outcome.problems.append(f"the result names the student {result.get('student')!r}")
         records = {r.get("number"): r for r in result.get("exercises") or [] if isinstance(r, dict)}
@@ -720,6 +813,16 @@ def compare_entry(entry, context):
                                     + (f": {_excerpt('; '.join(warnings))}" if warnings else ""))
         if "result_max_bytes" in expect and size > expect["result_max_bytes"]:
             outcome.problems.append(f"the result file holds {size} bytes, more than {expect['result_max_bytes']}")
+        if expect.get("graded_alongside") and context.jobs and not outcome.skipped:
+            # Graded at once with others, on a GPU: they must have run meanwhile (and, by
+            # their own seconds bound, finished on time).
+            others = len(os.listdir(os.path.join(context.results_dir, "submissions"))) - 1
+            wanted = min(ALONGSIDE_WANTED, context.jobs - 1 if context.jobs <= ALONGSIDE_WANTED else others)
+            alongside = graded_alongside(entry.name, context.results_dir)
+            if alongside < wanted:
+                outcome.problems.append(f"graded alongside {alongside} other submission(s), fewer than {wanted}")
+            else:
+                outcome.notes.append(f"graded alongside {alongside} other submission(s)")
     if "no_file_named" in expect:
         name = expect["no_file_named"]
         if context.found_files is None:
@@ -890,7 +993,8 @@ def grade_and_compare(args, entries):
         strings = sorted({e.expect["no_file_named"] for e in entries if "no_file_named" in e.expect})
         found, removed = sweep_planted(strings, class_dir, results_dir)
         context = Context(results_dir, found_files=found, removed_files=removed,
-                          canaries={p: os.path.exists(p) for p in canaries}, processes=processes)
+                          canaries={p: os.path.exists(p) for p in canaries}, processes=processes,
+                          jobs=0 if cpu_only else (args.jobs or 2))
         outcomes = compare_all(entries, context)
         if status is None:
             outcomes.append(Outcome("(grader)", problems=[f"ran past --timeout {args.timeout} s"]))

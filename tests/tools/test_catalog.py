@@ -251,6 +251,44 @@ class Comparison(WithResults):
         outcome = self.compare({"exercises": {"04": {"status": "graded", "max_score": {"max": 20}}}})
         self.assertIn("max_score 22, expected <= 20", outcome.problems[0])
 
+    def test_a_submission_held_up_fails_its_time_bound(self):
+        for seconds, expect, verdict in [(40, {}, "PASS"), (301, {}, "FAIL"), (40, {"seconds": {"max": 30}}, "FAIL"),
+                                         (25, {"seconds": {"max": 30}}, "PASS")]:
+            with self.subTest(seconds=seconds, expect=expect):
+                self.result("kim", [exercise("01", status="missing")], extra={"seconds": seconds})
+                outcome = self.compare(expect)
+                self.assertEqual(outcome.verdict, verdict, outcome.problems)
+                if verdict == "FAIL":
+                    self.assertIn("held up", outcome.problems[0])
+
+    def test_graded_alongside_counts_the_overlapping_gradings(self):
+        starts = {"kim": ("2026-11-25T10:00:00Z", 60), "a": ("2026-11-25T10:00:30Z", 10),
+                  "b": ("2026-11-25T10:01:01Z", 5), "c": ("2026-11-25T10:02:00Z", 5)}
+        for name, (start, seconds) in starts.items():
+            self.result(name, [exercise("01", status="missing")], extra={"graded_at": start, "seconds": seconds})
+        self.assertEqual(catalog.graded_alongside("kim", self.results), 2)  # a, and b a second after
+        outcome = self.compare({"graded_alongside": True}, catalog.Context(self.results, found_files={}, jobs=4))
+        self.assertEqual(outcome.problems, ["graded alongside 2 other submission(s), fewer than 3"])
+        outcome = self.compare({"graded_alongside": True}, catalog.Context(self.results, found_files={}, jobs=3))
+        self.assertEqual(outcome.verdict, "PASS", outcome.problems)
+
+    def test_reports_inert_finds_raw_escapes_live_tags_and_broken_formats(self):
+        self.result("kim", [exercise("01", status="missing")])
+        clean = {"feedback/kim.md": "# kim\n&lt;script&gt; \\u001b\n", "feedback/kim.html": "<p>&lt;script&gt;</p>",
+                 "gradescope/kim/results.json": "{}", "classroom/kim.json": "{}",
+                 "gradebook.csv": "student\nkim\n", "junit.xml": "<testsuites/>"}
+        for relative, text in clean.items():
+            write(os.path.join(self.results, relative), text)
+        self.assertEqual(catalog.report_problems(self.results, "kim"), [])
+        for relative, text, problem in [("feedback/kim.md", "\x1b[2J", "raw control character"),
+                                        ("feedback/kim.html", "<SCRIPT>x</script>", "live tag"),
+                                        ("classroom/kim.json", "{", "does not parse"),
+                                        ("junit.xml", "<a>", "does not parse")]:
+            with self.subTest(relative=relative):
+                write(os.path.join(self.results, relative), text)
+                self.assertTrue(any(problem in p for p in catalog.report_problems(self.results, "kim")))
+                write(os.path.join(self.results, relative), clean[relative])
+
     def test_output_is_searched_in_message_build_log_and_items(self):
         self.result("kim", [exercise("03", status="build_failed", build_log="error: expected a ';'"),
                             exercise("04", message="the message", outputs=["one", "LEAKED /x/solutions"])])
