@@ -38,6 +38,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -158,23 +159,43 @@ inline std::size_t group_resident_bytes(pid_t group) {
   return total;
 }
 
-// The live (not zombie) processes descended from `root`.
-inline std::vector<pid_t> live_descendants_of(pid_t root) {
+// The children this process is running right now (ChildProcess registers each one while
+// it runs): when one run ends, the processes of the others and their descendants are
+// theirs, not leftovers of the run that ended.
+inline std::set<pid_t>& running_children() {
+  static std::set<pid_t> children;
+  return children;
+}
+
+// The processes descended from `root`, except the subtrees of `spared`: the live ones,
+// and the zombies among root's own children (dead, waiting for root to reap them).
+inline void descendants_of(pid_t root, const std::set<pid_t>& spared, std::vector<pid_t>& live,
+                           std::vector<pid_t>& zombie_children) {
   const std::vector<ProcessInfo> processes = list_processes();
   std::multimap<pid_t, const ProcessInfo*> children;
   for (const ProcessInfo& p : processes) children.emplace(p.parent, &p);
-  std::vector<pid_t> found;
   std::vector<pid_t> frontier = {root};
   while (!frontier.empty()) {
     const pid_t parent = frontier.back();
     frontier.pop_back();
     const auto range = children.equal_range(parent);
     for (auto it = range.first; it != range.second; ++it) {
-      frontier.push_back(it->second->pid);
-      if (it->second->state != 'Z') found.push_back(it->second->pid);
+      const ProcessInfo& child = *it->second;
+      if (spared.count(child.pid) != 0) continue;
+      frontier.push_back(child.pid);
+      if (child.state != 'Z') {
+        live.push_back(child.pid);
+      } else if (parent == root) {
+        zombie_children.push_back(child.pid);
+      }
     }
   }
-  return found;
+}
+
+inline std::vector<pid_t> live_descendants_of(pid_t root) {
+  std::vector<pid_t> live, zombies;
+  descendants_of(root, {}, live, zombies);
+  return live;
 }
 
 // Kills every process of `uid` (daemons that left the process group included), by
@@ -193,13 +214,17 @@ inline void kill_all_processes_of(uid_t uid, gid_t gid) {
 // one), so that orphans of the program - a daemon that double-forked and called
 // setsid, the target of a launcher - are reparented to it and stay in reach. SIGKILL
 // cannot be ignored; a fork bomb's new children are found on the next pass.
+// The children still running (running_children) and their descendants are spared: they
+// belong to other runs, which end them in turn.
 inline void end_descendants(std::chrono::milliseconds patience) {
   const auto give_up = std::chrono::steady_clock::now() + patience;
   while (true) {
-    const std::vector<pid_t> alive = live_descendants_of(getpid());
+    std::vector<pid_t> alive, zombies;
+    descendants_of(getpid(), running_children(), alive, zombies);
     for (const pid_t pid : alive) kill(pid, SIGKILL);
-    while (waitpid(-1, nullptr, WNOHANG) > 0) {
-    }
+    // Only the zombies found are reaped: waitpid(-1) could reap a running child's exit,
+    // which its ChildProcess must see itself.
+    for (const pid_t pid : zombies) waitpid(pid, nullptr, WNOHANG);
     if (alive.empty() || std::chrono::steady_clock::now() >= give_up) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
@@ -366,6 +391,7 @@ class ChildProcess {
       _exit(127);
     }
     setpgid(pid_, pid_);  // also here, so that the group exists before we might kill it
+    running_children().insert(pid_);
     close(pipe_fds[1]);
     output_fd_ = pipe_fds[0];
     fcntl(output_fd_, F_SETFL, O_NONBLOCK);
@@ -468,6 +494,7 @@ class ChildProcess {
   // output. Safe to call more than once.
   void end() {
     if (pid_ <= 0) return;
+    running_children().erase(pid_);
     if (!reaped_) {
       kill(-pid_, SIGKILL);
       kill(pid_, SIGKILL);
