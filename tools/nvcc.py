@@ -18,10 +18,10 @@ LIBRARY_FLAGS = {
     "openblas": ["-lopenblas"],
     "openmp": ["-Xcompiler", "-fopenmp"],
 }
-# The programs that run student code route cudaMalloc/cudaFree, cudaMemcpy(Async) and
-# kernel launches through the check's accounting (common/course/check/device_accounting.hpp).
+# The programs that run student code route cudaMalloc/cudaFree, cudaMemcpy(Async),
+# cudaEventRecord and kernel launches through the check's accounting (common/course/check/device_accounting.hpp).
 WRAP_FLAGS = ["-Xlinker", "--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,"
-              "--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync"]
+              "--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord"]
 
 
 class BuildError(Exception):

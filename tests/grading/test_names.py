@@ -6,9 +6,10 @@ tools/grade.py, and every copy must get the same verdict as the plain one and ev
 report. A name that cannot name a report file (a newline) is refused before anything
 is graded, with a message, and nothing is written.
 
-    test_names.py        (no GPU needed: without one the grading is --cpu-only, which
-                          builds every copy and records its check as skipped; with one,
-                          every copy must get full marks)
+    test_names.py        (no GPU needed: the grading is --cpu-only, which builds every
+                          copy and records its check as skipped; the names reach the
+                          build, which is where they once broke the grader)
+    test_names.py --gpu  (on a GPU: every copy graded for real must get full marks)
 """
 import csv
 import json
@@ -70,7 +71,10 @@ def main():
 
         # 2. Every other name: one verdict for all, every report written.
         make_class(class_dir, NAMES)
-        have_gpu = gpu.visible()[0] > 0
+        have_gpu = "--gpu" in sys.argv[1:]
+        if have_gpu and not gpu.visible()[0]:
+            print("SKIPPED: --gpu asks for a GPU and none is visible")
+            return 77
         result = grade(class_dir, results, *([] if have_gpu else ["--cpu-only"]))
         print(result.stdout[-3000:])
         if result.returncode != 0:

@@ -360,6 +360,8 @@ class SubmissionGrader:
         self.student_file_paths = student_file_paths  # exercises/NN/file.cu paths of student files
         self.turn = 0                                  # the GPUs' round-robin
         self.turn_lock = threading.Lock()
+        self.build_locks = {}                          # build key -> lock (cached_build)
+        self.build_locks_lock = threading.Lock()
 
     def course_digest(self, relative):
         if self.course_index.get(relative) is None:
@@ -491,7 +493,16 @@ class SubmissionGrader:
     def cached_build(self, exercise, tree, program, slot):
         """build(), or its outputs (the program, its library, or the compiler's errors)
         from the cache of identical inputs."""
-        cached = os.path.join(self.config.build_cache, self.build_key(exercise, tree))
+        key = self.build_key(exercise, tree)
+        # Identical inputs graded at the same time (copies of one solution) build once:
+        # the others wait for that build and take it from the cache.
+        with self.build_locks_lock:
+            build_lock = self.build_locks.setdefault(key, threading.Lock())
+        with build_lock:
+            return self.build_or_reuse(exercise, tree, program, slot, key)
+
+    def build_or_reuse(self, exercise, tree, program, slot, key):
+        cached = os.path.join(self.config.build_cache, key)
         outputs = [(program, "program")]
         if exercise.shared_library:
             outputs.append((nvcc.library_path(program), "program.so"))

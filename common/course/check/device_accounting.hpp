@@ -4,7 +4,7 @@
 //
 // The programs that run student code are linked with
 //   --wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,
-//   --wrap=cudaMemcpy,--wrap=cudaMemcpyAsync
+//   --wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord
 // so that the student's calls land here first (<<<...>>> compiles to a call of
 // __cudaLaunchKernel). A result computed without any launch was computed on the
 // host. Each allocation is
@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -30,11 +31,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "course/check/protocol.hpp"
 #include "course/verify.hpp"
 
 #ifndef __CUDACC__
 #error "device_accounting.hpp is compiled by nvcc, in the program's .cu driver"
 #endif
+
+extern "C" cudaError_t __real_cudaEventRecord(cudaEvent_t, cudaStream_t);
 
 namespace course::check {
 
@@ -106,6 +110,114 @@ struct DeviceMemoryLedger {
 inline DeviceMemoryLedger& device_memory_ledger() {
   static DeviceMemoryLedger ledger;
   return ledger;
+}
+
+// The check's own measure of the work the code under test queued on the GPU, for the
+// exercises where that code also reports a time (reported_time.hpp): while a
+// StudentKernelTimer lives, every kernel it launches - and every call a driver passes
+// through time_student_work(), such as a cuBLAS multiply - is bracketed by CUDA events
+// recorded on the same stream. It also keeps the order of what the code does: the
+// events it records itself (cudaEventRecord, which an EventTimer calls), its copies and
+// its allocations. A copy or an allocation between the first and the last of its own
+// events is inside the region it timed: its time includes that work.
+class StudentKernelTimer {
+ public:
+  // What the code under test did while the timer lived, in order.
+  enum class Step { own_event, copy, allocation };
+
+  StudentKernelTimer() { active() = this; }
+  ~StudentKernelTimer() {
+    if (active() == this) active() = nullptr;
+    for (auto& [start, stop] : events_) {
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+    }
+  }
+  StudentKernelTimer(const StudentKernelTimer&) = delete;
+  StudentKernelTimer& operator=(const StudentKernelTimer&) = delete;
+
+  static StudentKernelTimer*& active() {
+    static StudentKernelTimer* timer = nullptr;
+    return timer;
+  }
+
+  // Brackets `work` (a launch or a library call on `stream`) with events.
+  template <typename Work>
+  auto bracket(cudaStream_t stream, Work&& work) {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    const bool timed = cudaEventCreate(&start) == cudaSuccess &&
+                       cudaEventCreate(&stop) == cudaSuccess &&
+                       __real_cudaEventRecord(start, stream) == cudaSuccess;
+    auto status = work();
+    if (timed && __real_cudaEventRecord(stop, stream) == cudaSuccess) {
+      events_.emplace_back(start, stop);
+    } else {
+      if (start != nullptr) cudaEventDestroy(start);
+      if (stop != nullptr) cudaEventDestroy(stop);
+      failed_ = true;
+    }
+    return status;
+  }
+
+  // The total of the bracketed work in milliseconds (waits for it); -1 when some of it
+  // could not be timed, 0 when there was none.
+  double total_ms() {
+    if (failed_) return -1.0;
+    double total = 0.0;
+    for (auto& [start, stop] : events_) {
+      float ms = 0.0f;
+      if (cudaEventSynchronize(stop) != cudaSuccess ||
+          cudaEventElapsedTime(&ms, start, stop) != cudaSuccess) {
+        cudaGetLastError();
+        return -1.0;
+      }
+      total += ms;
+    }
+    return total;
+  }
+
+  void note(Step step) {
+    std::lock_guard<std::mutex> hold(steps_lock_);
+    steps_.push_back(step);
+  }
+
+  // {copies, allocations and frees} between the first and the last event the code under
+  // test recorded itself (none when it recorded fewer than two).
+  std::array<std::int64_t, 2> work_inside_own_events() {
+    std::lock_guard<std::mutex> hold(steps_lock_);
+    std::array<std::int64_t, 2> inside{0, 0};
+    const auto first = std::find(steps_.begin(), steps_.end(), Step::own_event);
+    const auto last = std::find(steps_.rbegin(), steps_.rend(), Step::own_event);
+    if (first == steps_.end()) return inside;
+    for (auto it = first; it != last.base(); ++it) {
+      if (*it == Step::copy) ++inside[0];
+      if (*it == Step::allocation) ++inside[1];
+    }
+    return inside;
+  }
+
+ private:
+  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> events_;
+  bool failed_ = false;
+  std::mutex steps_lock_;
+  std::vector<Step> steps_;
+};
+
+// Runs `call` (the student's function) with a StudentKernelTimer watching and returns
+// what it returned; puts what the timer saw as the records reported_time.hpp reads.
+template <typename Results, typename Call>
+auto watch_student_call(Results& results, Call&& call) {
+  StudentKernelTimer timer;
+  auto returned = call();
+  results.put_value(kMeasuredKernelRecord, timer.total_ms());
+  const std::array<std::int64_t, 2> inside = timer.work_inside_own_events();
+  results.put(kTimedRegionWorkRecord, inside.data(), inside.size());
+  return returned;
+}
+
+// Tells the active StudentKernelTimer, if any, what the code under test just did.
+inline void note_student_step(StudentKernelTimer::Step step) {
+  if (StudentKernelTimer* timer = StudentKernelTimer::active()) timer->note(step);
 }
 
 // Starts a case's accounting afresh. A program serves many cases (protocol.hpp): what
@@ -216,6 +328,7 @@ extern "C" cudaError_t __wrap_cudaMalloc(void** pointer, std::size_t bytes) {
   }
   const cudaError_t status = __real_cudaMalloc(pointer, bytes + kGuardBytes);
   if (status != cudaSuccess) return status;
+  note_student_step(StudentKernelTimer::Step::allocation);
   poison_and_guard(*pointer, bytes);
   DeviceMemoryLedger& ledger = device_memory_ledger();
   std::lock_guard<std::mutex> hold(ledger.lock);
@@ -226,6 +339,9 @@ extern "C" cudaError_t __wrap_cudaMalloc(void** pointer, std::size_t bytes) {
 
 extern "C" cudaError_t __wrap_cudaFree(void* pointer) {
   using namespace course::check;
+  if (pointer != nullptr && device_memory_ledger().tracking) {
+    note_student_step(StudentKernelTimer::Step::allocation);
+  }
   if (pointer != nullptr) {
     DeviceMemoryLedger& ledger = device_memory_ledger();
     std::lock_guard<std::mutex> hold(ledger.lock);
@@ -250,70 +366,6 @@ inline void count_launch(const dim3& grid, const dim3& block) {
   ledger.last_grid = grid;
   ledger.last_block = block;
 }
-
-// The check's own measure of the work the code under test queued on the GPU, for the
-// exercises where that code also reports a time (reported_time.hpp): while a
-// StudentKernelTimer lives, every kernel it launches - and every call a driver passes
-// through time_student_work(), such as a cuBLAS multiply - is bracketed by CUDA events
-// recorded on the same stream. A time the student reports that is much longer than
-// these includes other work (copies, allocations, host code).
-class StudentKernelTimer {
- public:
-  StudentKernelTimer() { active() = this; }
-  ~StudentKernelTimer() {
-    if (active() == this) active() = nullptr;
-    for (auto& [start, stop] : events_) {
-      cudaEventDestroy(start);
-      cudaEventDestroy(stop);
-    }
-  }
-  StudentKernelTimer(const StudentKernelTimer&) = delete;
-  StudentKernelTimer& operator=(const StudentKernelTimer&) = delete;
-
-  static StudentKernelTimer*& active() {
-    static StudentKernelTimer* timer = nullptr;
-    return timer;
-  }
-
-  // Brackets `work` (a launch or a library call on `stream`) with events.
-  template <typename Work>
-  auto bracket(cudaStream_t stream, Work&& work) {
-    cudaEvent_t start = nullptr, stop = nullptr;
-    const bool timed = cudaEventCreate(&start) == cudaSuccess &&
-                       cudaEventCreate(&stop) == cudaSuccess &&
-                       cudaEventRecord(start, stream) == cudaSuccess;
-    auto status = work();
-    if (timed && cudaEventRecord(stop, stream) == cudaSuccess) {
-      events_.emplace_back(start, stop);
-    } else {
-      if (start != nullptr) cudaEventDestroy(start);
-      if (stop != nullptr) cudaEventDestroy(stop);
-      failed_ = true;
-    }
-    return status;
-  }
-
-  // The total of the bracketed work in milliseconds (waits for it); -1 when some of it
-  // could not be timed, 0 when there was none.
-  double total_ms() {
-    if (failed_) return -1.0;
-    double total = 0.0;
-    for (auto& [start, stop] : events_) {
-      float ms = 0.0f;
-      if (cudaEventSynchronize(stop) != cudaSuccess ||
-          cudaEventElapsedTime(&ms, start, stop) != cudaSuccess) {
-        cudaGetLastError();
-        return -1.0;
-      }
-      total += ms;
-    }
-    return total;
-  }
-
- private:
-  std::vector<std::pair<cudaEvent_t, cudaEvent_t>> events_;
-  bool failed_ = false;
-};
 
 // Runs `work` on `stream`, timed when a StudentKernelTimer is active (the accounting's
 // own launches never are).
@@ -370,6 +422,7 @@ inline void count_copy(const void* destination, const void* source, std::size_t 
                        cudaMemcpyKind kind) {
   DeviceMemoryLedger& ledger = device_memory_ledger();
   if (accounting_copy || !ledger.tracking || bytes == 0) return;
+  note_student_step(StudentKernelTimer::Step::copy);
   if (kind == cudaMemcpyDefault) {
     const bool to_device = is_device_memory(destination);
     const bool from_device = is_device_memory(source);
@@ -401,4 +454,11 @@ extern "C" cudaError_t __wrap_cudaMemcpyAsync(void* destination, const void* sou
                                               cudaStream_t stream) {
   course::check::count_copy(destination, source, bytes, kind);
   return __real_cudaMemcpyAsync(destination, source, bytes, kind, stream);
+}
+
+// The events the code under test records (an EventTimer's start() and stop()): noted in
+// order among its copies and allocations while a StudentKernelTimer lives.
+extern "C" cudaError_t __wrap_cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  course::check::note_student_step(course::check::StudentKernelTimer::Step::own_event);
+  return __real_cudaEventRecord(event, stream);
 }

@@ -86,13 +86,13 @@ inline std::string indent_excerpt(const std::string& text, std::size_t max_lines
 class CaseContext {
  public:
   CaseContext(const Options& options, CheckSession& session, std::string name,
-              std::uint64_t seed, std::string scratch_dir, bool timed)
+              std::uint64_t seed, std::string scratch_dir, bool gpu_alone)
       : options_(options),
         session_(session),
         name_(std::move(name)),
         seed_(seed),
         scratch_(std::move(scratch_dir)),
-        timed_(timed) {}
+        gpu_alone_(gpu_alone) {}
 
   const std::string& name() const { return name_; }
   // This case's seed: derived from the check's --seed and the case's name.
@@ -124,7 +124,7 @@ class CaseContext {
       command.insert(command.end(), args.begin(), args.end());
       Run run;
       run.child = session_.run_once(command, environment,
-                                    session_.limit_for(name_, timeout_seconds), timed_);
+                                    session_.limit_for(name_, timeout_seconds), gpu_alone_);
       found = remembered.emplace(key, std::move(run)).first;
     }
     Run run = found->second;
@@ -140,7 +140,7 @@ class CaseContext {
                   double timeout_seconds = kDefaultTimeoutSeconds) {
     Run run;
     run.child = session_.run_once(program_and_args, environment,
-                                  session_.limit_for(name_, timeout_seconds), timed_);
+                                  session_.limit_for(name_, timeout_seconds), gpu_alone_);
     note_run(run);
     return run;
   }
@@ -151,7 +151,7 @@ class CaseContext {
                const std::vector<std::pair<std::string, std::string>>& params = {},
                std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds) {
     Run run = session_.serve(case_words(kind, params, seed),
-                             session_.limit_for(name_, timeout_seconds), timed_);
+                             session_.limit_for(name_, timeout_seconds), gpu_alone_);
     note_run(run);
     session_.note_served(*this, run.sanitizer_errors);
     if (run.stayed_busy) note_stayed_busy(run);
@@ -470,7 +470,7 @@ class CaseContext {
   std::string name_;
   std::uint64_t seed_;
   std::string scratch_;
-  bool timed_ = false;
+  bool gpu_alone_ = false;
   int run_counter_ = 0;
   bool passed_ = true;
   bool not_graded_ = false;
@@ -490,9 +490,10 @@ struct Case {
   // False for a case that runs only CPU code (a CPU reference, an OpenMP loop): it also
   // runs with --host-only, which is how CI proves an exercise's CPU side without a GPU.
   bool needs_gpu = true;
-  // A case that judges a time (a speed ratio, a self-reported kernel time): its runs
-  // have the GPU to themselves (gpu_lock.hpp); every other case shares it.
-  bool timed = false;
+  // A case whose runs must have the GPU to themselves (gpu_lock.hpp): one that judges a
+  // time (a speed ratio, a self-reported kernel time), or one that relies on what its own
+  // earlier kernels left on the GPU. Every other case shares it.
+  bool gpu_alone = false;
 };
 inline constexpr bool kHiddenCase = true;
 
@@ -504,7 +505,14 @@ inline Case host_only(Case c) {
 
 // Marks a case whose verdict depends on a time:  timed({"kernel_time", 2, check_time}).
 inline Case timed(Case c) {
-  c.timed = true;
+  c.gpu_alone = true;
+  return c;
+}
+
+// Marks a case that relies on the state its program left on the GPU (what shared memory
+// holds before a kernel that must zero it): another program's kernels would change it.
+inline Case alone_on_gpu(Case c) {
+  c.gpu_alone = true;
   return c;
 }
 
@@ -806,7 +814,7 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     --cases_left;
     CaseOutcome outcome{&c, std::make_unique<CaseContext>(
                                 options, session, c.name,
-                                derive_seed(options.seed, name_hash(c.name)), scratch, c.timed)};
+                                derive_seed(options.seed, name_hash(c.name)), scratch, c.gpu_alone)};
     CaseContext& context = *outcome.context;
     outcome.run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
     WallTimer timer;

@@ -61,6 +61,9 @@ inline constexpr const char* kLastLaunchRecord = "device.last_launch";
 // The milliseconds of the kernels the code under test launched while a driver timed
 // them (StudentKernelTimer in device_accounting.hpp), measured with CUDA events.
 inline constexpr const char* kMeasuredKernelRecord = "device.measured_kernel_ms";
+// {copies, allocations and frees} the code under test made between the first and the last
+// CUDA event it recorded itself while a driver timed it: work inside its timed region.
+inline constexpr const char* kTimedRegionWorkRecord = "device.timed_region_work";
 
 enum class ValueType { f32, f64, i32, i64 };
 
