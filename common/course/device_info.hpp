@@ -64,10 +64,12 @@ inline std::string describe_device(const DeviceSummary& s) {
 // a chip this table does not know.
 inline int fp32_lanes_per_sm(int cc_major, int cc_minor) {
   switch (cc_major) {
-    case 7: return 64;                          // 7.5 Turing
-    case 8: return cc_minor == 0 ? 64 : 128;    // 8.0 A100: 64; 8.6, 8.7, 8.9: 128
-    case 9: return 128;                         // 9.0 Hopper
-    case 10: case 11: case 12: return 128;      // Blackwell
+    case 7: return 64;                        // 7.5 Turing
+    case 8: return cc_minor == 0 ? 64 : 128;  // 8.0 A100: 64; 8.6, 8.7, 8.9: 128
+    case 9: return 128;                       // 9.0 Hopper
+    case 10:
+    case 11:
+    case 12: return 128;  // Blackwell
     default: return 0;
   }
 }
@@ -80,8 +82,8 @@ inline constexpr const char* kFp32PeakFormula =
 // (the highest boost clock: under a long, heavy load the chip may run slower). 0 when
 // fp32_lanes_per_sm() does not know the chip.
 inline double fp32_peak_gflops(const DeviceSummary& s) {
-  return s.multiprocessors * static_cast<double>(fp32_lanes_per_sm(s.cc_major, s.cc_minor)) *
-         2.0 * (s.sm_clock_khz * 1e3) / 1e9;
+  return s.multiprocessors * static_cast<double>(fp32_lanes_per_sm(s.cc_major, s.cc_minor)) * 2.0 *
+         (s.sm_clock_khz * 1e3) / 1e9;
 }
 
 // Prints the current device in one line; exits with a clear message when there is none.

@@ -27,8 +27,8 @@ namespace course {
 // be unit-tested without a GPU.
 inline std::string format_api_error(const char* api_family, const char* call, const char* file,
                                     int line, const char* error_name, const char* error_text) {
-  std::string message = std::string(api_family) + " error at " + file + ":" +
-                        std::to_string(line) + "\n  call:  " + call + "\n  error: " + error_name;
+  std::string message = std::string(api_family) + " error at " + file + ":" + std::to_string(line) +
+                        "\n  call:  " + call + "\n  error: " + error_name;
   if (error_text != nullptr && error_text[0] != '\0' && std::strcmp(error_text, error_name) != 0) {
     message += " (" + std::string(error_text) + ")";
   }

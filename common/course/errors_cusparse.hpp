@@ -7,8 +7,7 @@
 
 namespace course {
 
-inline void check_cusparse(cusparseStatus_t status, const char* call, const char* file,
-                           int line) {
+inline void check_cusparse(cusparseStatus_t status, const char* call, const char* file, int line) {
   if (status != CUSPARSE_STATUS_SUCCESS) {
     exit_on_api_error("cuSPARSE", call, file, line, cusparseGetErrorName(status),
                       cusparseGetErrorString(status));

@@ -80,10 +80,10 @@ struct Mismatch {
 };
 
 struct Comparison {
-  std::size_t count = 0;      // elements compared
-  std::size_t wrong = 0;      // elements that fail, unwritten ones included
-  std::size_t unwritten = 0;  // elements that still hold the poison
-  double max_abs_error = 0.0; // over written, finite elements
+  std::size_t count = 0;       // elements compared
+  std::size_t wrong = 0;       // elements that fail, unwritten ones included
+  std::size_t unwritten = 0;   // elements that still hold the poison
+  double max_abs_error = 0.0;  // over written, finite elements
   std::size_t max_error_index = 0;
   std::vector<Mismatch> first;  // the first few failures, in index order
 
@@ -122,8 +122,8 @@ inline std::string format_number(double value) {
 
 inline std::string describe_tolerance(Tolerance tol) {
   if (tol.atol == 0.0 && tol.rtol == 0.0) return "exact match required";
-  return "tolerance |got - ref| <= " + format_number(tol.atol) + " + " +
-         format_number(tol.rtol) + " * |ref|";
+  return "tolerance |got - ref| <= " + format_number(tol.atol) + " + " + format_number(tol.rtol) +
+         " * |ref|";
 }
 
 // A report for a person: what failed, where, by how much, under which tolerance.
@@ -134,8 +134,8 @@ inline std::string describe(const Comparison& c, Tolerance tol, const std::strin
            describe_tolerance(tol) + ", max abs error " + format_number(c.max_abs_error) + ")\n";
     return text;
   }
-  text = what + ": " + std::to_string(c.wrong) + " of " + std::to_string(c.count) +
-         " elements wrong";
+  text =
+      what + ": " + std::to_string(c.wrong) + " of " + std::to_string(c.count) + " elements wrong";
   if (c.unwritten > 0) text += " (" + std::to_string(c.unwritten) + " never written)";
   text += "; " + describe_tolerance(tol) + "\n";
   for (const Mismatch& m : c.first) {

@@ -204,8 +204,7 @@ const DeviceBlock* find_block(const std::vector<DeviceBlock>& blocks, int index)
 // ---------------------------------------------------------------------------
 // Explains a run that did not end by itself (time limit, signal) or ended with an
 // unexpected status, with the start of what it printed and the likely cause.
-void report_bad_end(CaseContext& c, const Run& run, const std::string& setting,
-                    int wanted_status) {
+void report_bad_end(CaseContext& c, const Run& run, const std::string& setting, int wanted_status) {
   const ChildResult& child = run.child;
   const std::vector<std::string> lines = course::check::program_lines(child.output);
   c.fail(setting + ", the program " + child.describe_end() + "; expected it to end with status " +
@@ -452,8 +451,7 @@ void check_memory(CaseContext& c) {
     fail_field(c, block, kMemoryKey, expected, *got);
     if (value_right && quantity->unit != kMemoryUnit) {
       c.hint("the value is right: follow it with its unit, ' GiB' (2^30 bytes).");
-    } else if (value_right ||
-               quantity->number == format_number(expected_gib, quantity->decimals)) {
+    } else if (value_right || quantity->number == format_number(expected_gib, quantity->decimals)) {
       c.hint("the value is right but rounded differently: print it with two decimals (%.2f).");
     } else if (roughly(got_value, memory_in(truth, kBytesPerGB))) {
       c.hint("that is the size in GB (10^9 bytes): divide totalGlobalMem by 2^30 "
@@ -518,17 +516,16 @@ void check_no_device(CaseContext& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  course::check::Exercise exercise{
-      "01",
-      "hello_world",
-      {
-          {"host_greeting", 1, check_greeting},
-          {"device_count", 1, check_device_count},
-          {"device_names", 1, check_device_names},
-          {"compute_capability", 2, check_capability},
-          {"multiprocessor_count", 1, check_multiprocessors},
-          {"global_memory_gib", 2, check_memory},
-          {"no_device_visible", 2, check_no_device},
-      }};
+  course::check::Exercise exercise{"01",
+                                   "hello_world",
+                                   {
+                                       {"host_greeting", 1, check_greeting},
+                                       {"device_count", 1, check_device_count},
+                                       {"device_names", 1, check_device_names},
+                                       {"compute_capability", 2, check_capability},
+                                       {"multiprocessor_count", 1, check_multiprocessors},
+                                       {"global_memory_gib", 2, check_memory},
+                                       {"no_device_visible", 2, check_no_device},
+                                   }};
   return course::check::judge_main(argc, argv, exercise);
 }

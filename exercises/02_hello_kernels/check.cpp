@@ -127,9 +127,9 @@ struct HelloLine {
 };
 
 struct Output {
-  std::vector<HelloLine> hellos;        // lines in the hello format
-  std::vector<std::string> malformed;   // start like a hello line, but do not follow the format
-  std::vector<std::string> others;      // everything else, compute-sanitizer's lines excluded
+  std::vector<HelloLine> hellos;       // lines in the hello format
+  std::vector<std::string> malformed;  // start like a hello line, but do not follow the format
+  std::vector<std::string> others;     // everything else, compute-sanitizer's lines excluded
   long long hello_like() const { return static_cast<long long>(hellos.size() + malformed.size()); }
 };
 
@@ -254,10 +254,9 @@ Tally tally(const Output& output, const Shape& shape) {
       if (g != thread) t.wrong_index_is_thread_only = false;
       if (g != b * blocks + thread) t.wrong_index_uses_block_count = false;
       if (t.wrong_index_examples.size() < kExamplesShown) {
-        t.wrong_index_examples.push_back("block " + std::to_string(b) + ", thread " +
-                                         std::to_string(thread) + ": global index " +
-                                         std::to_string(g) + " (expected " + std::to_string(right) +
-                                         ")");
+        t.wrong_index_examples.push_back(
+            "block " + std::to_string(b) + ", thread " + std::to_string(thread) +
+            ": global index " + std::to_string(g) + " (expected " + std::to_string(right) + ")");
       }
     }
   }
@@ -315,8 +314,8 @@ void check_valid_shape(CaseContext& c, const Shape& shape) {
                        plural(t.expected, "hello line", "hello lines") + " (" + shape.describe() +
                        "), found " + std::to_string(found);
   if (t.missing > 0 && !output.hellos.empty()) {
-    report += "\n  " + plural(t.missing, "thread", "threads") + " printed nothing, e.g.: " +
-              joined(t.missing_examples, t.missing);
+    report += "\n  " + plural(t.missing, "thread", "threads") +
+              " printed nothing, e.g.: " + joined(t.missing_examples, t.missing);
   }
   if (t.duplicated > 0) {
     report += "\n  " + plural(t.duplicated, "thread", "threads") +
@@ -330,8 +329,8 @@ void check_valid_shape(CaseContext& c, const Shape& shape) {
     report += "\n  " + plural(t.out_of_range, "line names", "lines name") +
               " a block or thread outside the launch (blocks 0.." +
               std::to_string(shape.blocks - 1) + ", threads 0.." +
-              std::to_string(shape.threads_per_block - 1) + "), e.g.: " +
-              joined(t.out_of_range_examples, t.out_of_range);
+              std::to_string(shape.threads_per_block - 1) +
+              "), e.g.: " + joined(t.out_of_range_examples, t.out_of_range);
   }
   if (malformed) {
     const long long count = static_cast<long long>(output.malformed.size());
@@ -398,8 +397,8 @@ void check_invalid_shape(CaseContext& c, const Shape& shape, const std::string& 
   const bool names_error = mentions_a_cuda_error(output);
   if (status == kExitCudaError && printed == 0 && names_error) return;
 
-  const std::string expectation = "`" + shape.command() + "` must fail to launch (" +
-                                  why_invalid + "), print the CUDA error and exit with status 1";
+  const std::string expectation = "`" + shape.command() + "` must fail to launch (" + why_invalid +
+                                  "), print the CUDA error and exit with status 1";
   if (status == kExitSuccess) {
     c.fail(expectation + "; it exited with status 0 " +
            (printed == 0 ? std::string("and printed no hello line")

@@ -63,9 +63,8 @@ int main(int argc, char** argv) {
           {"frees_its_device_memory", 2,
            [](CaseContext& c) {
              const int n = 1 << 20;
-             const Run run = c.run_case("affine", {{"n", std::to_string(n)},
-                                                   {"scale", "1"},
-                                                   {"offset", "1"}});
+             const Run run =
+                 c.run_case("affine", {{"n", std::to_string(n)}, {"scale", "1"}, {"offset", "1"}});
              if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
              const std::vector<double> expected =
                  device_memory::reference(device_memory::make_input(n, c.seed()), 1.0, 1.0);

@@ -64,7 +64,8 @@ int demo() {
   const course::Tolerance tolerance{1e-5, 1e-6};
   const course::Comparison comparison =
       course::compare(big_y.data(), expected.data(), expected.size(), tolerance);
-  std::printf("\n%s", course::describe(comparison, tolerance, "y = 1.5 x - 0.25, n = 2^20").c_str());
+  std::printf("\n%s",
+              course::describe(comparison, tolerance, "y = 1.5 x - 0.25, n = 2^20").c_str());
   std::printf("(this compares with the CPU; `make check-03` grades every case)\n");
   return comparison.ok() ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -33,7 +33,8 @@ using course::check::Run;
 constexpr course::Tolerance kTolerance{1e-6, 1e-5};
 
 const std::string kFormulaHint = "each element must be heavy(x[i]) = the sum over k = 1 .. " +
-                                 std::to_string(kHeavyTerms) + " of g(x[i] / k), in float with "
+                                 std::to_string(kHeavyTerms) +
+                                 " of g(x[i] / k), in float with "
                                  "sinf, expf and sqrtf (the formula is in cpu_vs_gpu.hpp).";
 const std::string kBlockSizeHint = "the launch must use threads_per_block threads per block: the "
                                    "number the block count was computed with.";
@@ -65,7 +66,7 @@ std::vector<std::pair<std::string, std::string>> gpu_params(int n, int threads_p
 
 bool expect_gpu_guard_untouched(CaseContext& c, const Run& run) {
   return c.expect_host_guard_untouched(run, "y", "heavy_on_gpu",
-                                "copy back n * sizeof(float) bytes into host_y, no more.");
+                                       "copy back n * sizeof(float) bytes into host_y, no more.");
 }
 
 // The values and the host guard of one heavy_on_gpu output.
@@ -81,12 +82,12 @@ bool check_gpu(CaseContext& c, int n, int threads_per_block, const std::string& 
   bool ok = c.finished(run) && c.expect_kernel_launched(run);
   if (ok && kind == "gpu_after_empty") {
     ok = c.expect_host_guard_untouched(run, "empty_y", "heavy_on_gpu with n = 0",
-                                "with n = 0 there is nothing to copy: return at once.");
+                                       "with n = 0 there is nothing to copy: return at once.");
   }
   ok = ok && expect_gpu_output(c, run, n, wrong_hint);
   if (!ok) {
-    c.note("(heavy_on_gpu with n = " + std::to_string(n) + ", threads_per_block = " +
-           std::to_string(threads_per_block) + ")");
+    c.note("(heavy_on_gpu with n = " + std::to_string(n) +
+           ", threads_per_block = " + std::to_string(threads_per_block) + ")");
   }
   return ok;
 }
@@ -94,8 +95,9 @@ bool check_gpu(CaseContext& c, int n, int threads_per_block, const std::string& 
 bool check_cpu(CaseContext& c, int n) {
   const Run run = c.run_case("cpu", {{"n", std::to_string(n)}});
   if (!c.finished(run)) return false;
-  if (!c.expect_host_guard_untouched(run, "y", "heavy_on_cpu",
-                              "the CPU loop must stop before i = n: for (i = 0; i < n; ++i).")) {
+  if (!c.expect_host_guard_untouched(
+          run, "y", "heavy_on_cpu",
+          "the CPU loop must stop before i = n: for (i = 0; i < n; ++i).")) {
     return false;
   }
   return c.expect_array<float>(run, "y", reference(n, c.seed()), kTolerance, kFormulaHint);
@@ -136,7 +138,8 @@ void check_kernel_time(CaseContext& c) {
   }
   if (unwritten > 0) {
     c.fail("heavy_on_gpu left " + std::to_string(unwritten) + " of " +
-           std::to_string(kTimingElements) + " elements of y unwritten: this is not the time "
+           std::to_string(kTimingElements) +
+           " elements of y unwritten: this is not the time "
            "of the whole computation");
     c.hint("the other cases say what is missing; this one needs every element computed.");
     return;
@@ -190,8 +193,7 @@ int main(int argc, char** argv) {
            [](CaseContext& c) { check_gpu(c, 255, kDefaultThreads); }},
           {"n_256_exactly_one_block", 1,
            [](CaseContext& c) { check_gpu(c, 256, kDefaultThreads); }},
-          {"n_257_one_past_a_block", 2,
-           [](CaseContext& c) { check_gpu(c, 257, kDefaultThreads); }},
+          {"n_257_one_past_a_block", 2, [](CaseContext& c) { check_gpu(c, 257, kDefaultThreads); }},
           {"three_million_and_17", 2,
            [](CaseContext& c) { check_gpu(c, 3000017, kDefaultThreads); }},
           {"blocks_of_128_odd_n", 1,

@@ -156,8 +156,8 @@ int demo(int threads_per_block) {
   course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
 
-  std::printf("\ny[i] = heavy(x[i]), %d terms per element; GPU blocks of %d threads\n",
-              kHeavyTerms, threads_per_block);
+  std::printf("\ny[i] = heavy(x[i]), %d terms per element; GPU blocks of %d threads\n", kHeavyTerms,
+              threads_per_block);
   std::printf("speedup = CPU / GPU kernel; with transfers = CPU / whole GPU call "
               "(cudaMalloc + copy in + kernel + copy back + cudaFree)\n\n");
   std::printf("%10s %12s %12s %9s %14s %16s\n", "n", "CPU ms", "kernel ms", "speedup",
@@ -174,20 +174,20 @@ int demo(int threads_per_block) {
     DemoRow row;
     row.n = n;
     const int cpu_repetitions = std::clamp(kCpuElementsPerSize / n, 1, kMaxRepetitions);
-    row.cpu_ms = course::time_host([&] { heavy_on_cpu(x.data(), cpu_y.data(), n); }, 0,
-                                   cpu_repetitions)
-                     .median_ms;
+    row.cpu_ms =
+        course::time_host([&] { heavy_on_cpu(x.data(), cpu_y.data(), n); }, 0, cpu_repetitions)
+            .median_ms;
 
     // One untimed call first: the first launch of a kernel loads its module.
     heavy_on_gpu(x.data(), gpu_y.data(), n, threads_per_block);
     std::vector<double> kernel_samples;
-    row.call_ms = course::time_host(
-                      [&] {
-                        kernel_samples.push_back(
-                            heavy_on_gpu(x.data(), gpu_y.data(), n, threads_per_block));
-                      },
-                      0, kGpuRepetitions)
-                      .median_ms;
+    row.call_ms =
+        course::time_host(
+            [&] {
+              kernel_samples.push_back(heavy_on_gpu(x.data(), gpu_y.data(), n, threads_per_block));
+            },
+            0, kGpuRepetitions)
+            .median_ms;
     row.kernel_ms = course::median(kernel_samples);
 
     std::printf("%10d %12.3f %12.4f %9s %14.3f %16s\n", n, row.cpu_ms, row.kernel_ms,
@@ -225,7 +225,7 @@ int demo(int threads_per_block) {
   }
   std::printf("(`make check-04` grades every case against a double-precision reference)\n");
   return (gpu_against_cpu.unwritten == 0 && cpu_against_gpu.unwritten == 0) ? EXIT_SUCCESS
-                                                                        : EXIT_FAILURE;
+                                                                            : EXIT_FAILURE;
 }
 
 }  // namespace

@@ -115,9 +115,8 @@ std::vector<double> reference(const Grid& g, std::uint64_t seed) {
       for (int x = 0; x < g.nx; ++x) {
         const double neighbours = at(x - 1, y, z) + at(x + 1, y, z) + at(x, y - 1, z) +
                                   at(x, y + 1, z) + at(x, y, z - 1) + at(x, y, z + 1);
-        out[linear_index(x, y, z, g.nx, g.ny)] =
-            static_cast<double>(kCenterWeight) * at(x, y, z) +
-            static_cast<double>(kNeighbourWeight) * neighbours;
+        out[linear_index(x, y, z, g.nx, g.ny)] = static_cast<double>(kCenterWeight) * at(x, y, z) +
+                                                 static_cast<double>(kNeighbourWeight) * neighbours;
       }
     }
   }
@@ -158,8 +157,7 @@ std::string describe_point(std::size_t i, const Grid& g) {
 
 // True when the points that `predicate` selects are exactly the unwritten ones.
 template <typename Predicate>
-bool unwritten_are_exactly(const std::vector<bool>& unwritten, const Grid& g,
-                           Predicate predicate) {
+bool unwritten_are_exactly(const std::vector<bool>& unwritten, const Grid& g, Predicate predicate) {
   for (std::size_t i = 0; i < unwritten.size(); ++i) {
     if (unwritten[i] != predicate(point_of(i, g))) return false;
   }
@@ -180,8 +178,8 @@ std::string bounding_box(const std::vector<bool>& selected, const Grid& g) {
   }
   std::string text;
   for (int d = 0; d < 3; ++d) {
-    text += std::string(d > 0 ? ", " : "") + kAxis[d] + " from " + std::to_string(low[d]) +
-            " to " + std::to_string(high[d]);
+    text += std::string(d > 0 ? ", " : "") + kAxis[d] + " from " + std::to_string(low[d]) + " to " +
+            std::to_string(high[d]);
   }
   return text;
 }
@@ -192,14 +190,16 @@ void diagnose_unwritten_on_gpu(CaseContext& c, const std::vector<bool>& unwritte
   for (int d = 0; d < 3; ++d) {
     const int whole_blocks_end = size_of(g, d) / size_of(b, d) * size_of(b, d);
     if (whole_blocks_end == size_of(g, d)) continue;
-    if (unwritten_are_exactly(unwritten, g,
-                              [&](const Point& p) { return coordinate(p, d) >= whole_blocks_end; })) {
+    if (unwritten_are_exactly(unwritten, g, [&](const Point& p) {
+          return coordinate(p, d) >= whole_blocks_end;
+        })) {
       const std::string axis = kAxis[d];
       c.note("exactly the points with " + axis + " >= " + std::to_string(whole_blocks_end) +
              " are missing: the blocks stop at the last whole block in " + axis);
-      c.hint("the grid stops at the last whole block in " + axis + ": round it up in each "
-             "dimension, grid." + axis + " = (n" + axis + " + block." + axis + " - 1) / block." +
-             axis + ".");
+      c.hint("the grid stops at the last whole block in " + axis +
+             ": round it up in each "
+             "dimension, grid." +
+             axis + " = (n" + axis + " + block." + axis + " - 1) / block." + axis + ".");
       return;
     }
   }
@@ -266,8 +266,8 @@ bool diagnose_wrong_values(CaseContext& c, const std::vector<float>& got,
   for (std::size_t i = 0; i < wrong.size() && all_on_border; ++i) {
     if (!wrong[i]) continue;
     const Point p = point_of(i, g);
-    all_on_border = p.x == 0 || p.x == g.nx - 1 || p.y == 0 || p.y == g.ny - 1 || p.z == 0 ||
-                    p.z == g.nz - 1;
+    all_on_border =
+        p.x == 0 || p.x == g.nx - 1 || p.y == 0 || p.y == g.ny - 1 || p.z == 0 || p.z == g.nz - 1;
   }
   if (all_on_border) {
     const std::string faces = faces_with_errors(wrong, g);
@@ -298,8 +298,8 @@ bool expect_grid(CaseContext& c, const Run& run, const Grid& g, Side side,
   }
   const std::vector<float> got = out->values<float>();
   const std::vector<double> ref = reference(g, c.seed());
-  const course::Comparison comparison = course::compare(got.data(), ref.data(), ref.size(),
-                                                        kTolerance);
+  const course::Comparison comparison =
+      course::compare(got.data(), ref.data(), ref.size(), kTolerance);
   if (comparison.ok()) return true;
   c.fail(course::describe(comparison, kTolerance, "out (grid " + g.text() + ")"));
   c.note("first wrong point: " + describe_point(comparison.first.front().index, g));
@@ -345,11 +345,12 @@ std::vector<std::pair<std::string, std::string>> grid_params(const Grid& g) {
 
 bool check_serial(CaseContext& c, const Grid& g) {
   const Run run = c.run_case("serial", grid_params(g));
-  const bool ok = c.finished(run) &&
-                  c.expect_host_guard_untouched(run, "out", "stencil_serial",
-                                                "the loops must stop before z = nz, y = ny and "
-                                                "x = nx, and write element (z * ny + y) * nx + x.") &&
-                  expect_grid(c, run, g, Side::serial);
+  const bool ok =
+      c.finished(run) &&
+      c.expect_host_guard_untouched(run, "out", "stencil_serial",
+                                    "the loops must stop before z = nz, y = ny and "
+                                    "x = nx, and write element (z * ny + y) * nx + x.") &&
+      expect_grid(c, run, g, Side::serial);
   if (!ok) c.note("(stencil_serial on a " + g.text() + " grid)");
   return ok;
 }
@@ -459,8 +460,8 @@ void check_kernel_time(CaseContext& c) {
 // A grid and a block shape the student has not seen: drawn from the seed, so graders
 // change them with --seed. Sizes up to 70, shapes from the demo's and odd ones.
 constexpr int kHiddenMaxSize = 70;
-constexpr Block kHiddenBlocks[] = {{32, 4, 2},   {16, 8, 4}, {8, 8, 8}, {4, 8, 32}, {1, 32, 32},
-                                   {128, 2, 1},  {256, 1, 1}, {3, 5, 7}, {64, 1, 16}, {2, 16, 16}};
+constexpr Block kHiddenBlocks[] = {{32, 4, 2},  {16, 8, 4},  {8, 8, 8}, {4, 8, 32},  {1, 32, 32},
+                                   {128, 2, 1}, {256, 1, 1}, {3, 5, 7}, {64, 1, 16}, {2, 16, 16}};
 constexpr std::uint64_t kHiddenShapeSalt = 5;
 
 void check_hidden(CaseContext& c) {
@@ -489,15 +490,17 @@ int main(int argc, char** argv) {
           host_only({"serial_37x61x19", 2, [](CaseContext& c) { check_serial(c, kOddGrid); }}),
           host_only({"serial_one_point_and_flat_grids", 2,
                      [](CaseContext& c) {
-                       for (const Grid& g : {Grid{1, 1, 1}, Grid{1000, 1, 1}, Grid{1, 1, 1000},
-                                             Grid{2, 3, 1}}) {
+                       for (const Grid& g :
+                            {Grid{1, 1, 1}, Grid{1000, 1, 1}, Grid{1, 1, 1000}, Grid{2, 3, 1}}) {
                          if (!check_serial(c, g)) return;
                        }
                      }}),
           host_only({"openmp_1_thread", 1, [](CaseContext& c) { check_openmp(c, kOddGrid, 1); }}),
           host_only({"openmp_3_threads", 2, [](CaseContext& c) { check_openmp(c, kOddGrid, 3); }}),
           host_only({"openmp_4_threads_96x80x72", 2,
-                     [](CaseContext& c) { check_openmp(c, Grid{96, 80, 72}, 4); }}),
+                     [](CaseContext& c) {
+                       check_openmp(c, Grid{96, 80, 72}, 4);
+                     }}),
           host_only({"openmp_7_threads_flat_grids", 1,
                      [](CaseContext& c) {
                        for (const Grid& g : {Grid{1, 1, 1000}, Grid{1000, 1, 1}, Grid{1, 1, 1}}) {
@@ -506,7 +509,9 @@ int main(int argc, char** argv) {
                      }}),
           // The GPU side.
           {"gpu_one_point_1x1x1", 1,
-           [](CaseContext& c) { check_gpu(c, Grid{1, 1, 1}, kBlock32x4x2); }},
+           [](CaseContext& c) {
+             check_gpu(c, Grid{1, 1, 1}, kBlock32x4x2);
+           }},
           {"gpu_empty_grid_then_5x6x7", 1,
            [](CaseContext& c) {
              check_gpu(c, Grid{5, 6, 7}, Block{8, 8, 8}, "gpu_after_empty");
@@ -516,13 +521,21 @@ int main(int argc, char** argv) {
           {"blocks_1x32x32_on_37x61x19", 2,
            [](CaseContext& c) { check_gpu(c, kOddGrid, kBlock1x32x32); }},
           {"blocks_3x5x7_odd_shape", 1,
-           [](CaseContext& c) { check_gpu(c, kOddGrid, Block{3, 5, 7}); }},
+           [](CaseContext& c) {
+             check_gpu(c, kOddGrid, Block{3, 5, 7});
+           }},
           {"blocks_256x1x1_on_300x20x10", 1,
-           [](CaseContext& c) { check_gpu(c, Grid{300, 20, 10}, Block{256, 1, 1}); }},
+           [](CaseContext& c) {
+             check_gpu(c, Grid{300, 20, 10}, Block{256, 1, 1});
+           }},
           {"gpu_flat_1000x1x1", 1,
-           [](CaseContext& c) { check_gpu(c, Grid{1000, 1, 1}, kBlock32x4x2); }},
+           [](CaseContext& c) {
+             check_gpu(c, Grid{1000, 1, 1}, kBlock32x4x2);
+           }},
           {"gpu_flat_1x1x1000", 1,
-           [](CaseContext& c) { check_gpu(c, Grid{1, 1, 1000}, kBlock1x32x32); }},
+           [](CaseContext& c) {
+             check_gpu(c, Grid{1, 1, 1000}, kBlock1x32x32);
+           }},
           {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
           course::check::timed({"returns_the_kernel_time", 1, check_kernel_time}),
           {"frees_its_device_memory", 2,

@@ -109,7 +109,7 @@ struct BlockShape {
   unsigned x, y, z;
 };
 // From a whole warp along x to a warp along y (1 x 32 x 32), and flat to cubic.
-constexpr BlockShape kDemoShapes[] = {{32, 4, 2},  {16, 8, 4},  {8, 8, 8},   {4, 8, 32},
+constexpr BlockShape kDemoShapes[] = {{32, 4, 2},  {16, 8, 4},  {8, 8, 8},  {4, 8, 32},
                                       {1, 32, 32}, {128, 2, 1}, {256, 1, 1}};
 
 struct GpuRow {
@@ -154,8 +154,8 @@ int demo(int nx, int ny, int nz) {
   const std::size_t points = three_d_blocks::point_count(nx, ny, nz);
   const double bytes = 2.0 * static_cast<double>(points) * sizeof(float);
 
-  std::printf("\nOne stencil update of a %d x %d x %d grid (%zu points, x fastest in memory)\n",
-              nx, ny, nz, points);
+  std::printf("\nOne stencil update of a %d x %d x %d grid (%zu points, x fastest in memory)\n", nx,
+              ny, nz, points);
   std::printf("GB/s = (%zu floats read + %zu written) x 4 B / time = %.3g B / time: each point "
               "is read once from memory (its neighbours come from cache) and written once\n",
               points, points, bytes);
@@ -184,12 +184,12 @@ int demo(int nx, int ny, int nz) {
     CpuRow row;
     row.threads = threads;
     // One untimed run first: the threads of the OpenMP team are created then.
-    row.ms = course::time_host([&] { stencil_openmp(in.data(), openmp_out.data(), nx, ny, nz); },
-                               1, kCpuRepetitions)
+    row.ms = course::time_host([&] { stencil_openmp(in.data(), openmp_out.data(), nx, ny, nz); }, 1,
+                               kCpuRepetitions)
                  .median_ms;
     row.wrong = course::compare(openmp_out.data(), serial_out.data(), points, kAgainstSerial).wrong;
-    const std::string label = "OpenMP, " + std::to_string(threads) + " thread" +
-                              (threads > 1 ? "s" : "");
+    const std::string label =
+        "OpenMP, " + std::to_string(threads) + " thread" + (threads > 1 ? "s" : "");
     std::printf("%-18s %10.2f %9.1f %8.1fx %12zu\n", label.c_str(), row.ms, gbps_of(points, row.ms),
                 row.ms > 0.0 ? serial_ms / row.ms : 0.0, row.wrong);
     std::fflush(stdout);
@@ -199,8 +199,8 @@ int demo(int nx, int ny, int nz) {
   // GPU: the student's launcher for each block shape, the median of its kernel times.
   std::printf("\nGPU kernel, by block shape (x fastest: a warp is 32 threads consecutive in x, "
               "then y, then z)\n");
-  std::printf("%-12s %8s %20s %10s %9s %8s %12s\n", "block", "threads", "a warp reads",
-              "kernel ms", "GB/s", "ceiling", "wrong points");
+  std::printf("%-12s %8s %20s %10s %9s %8s %12s\n", "block", "threads", "a warp reads", "kernel ms",
+              "GB/s", "ceiling", "wrong points");
   std::vector<GpuRow> gpu_rows;
   for (const BlockShape& shape : kDemoShapes) {
     const dim3 block(shape.x, shape.y, shape.z);
@@ -263,8 +263,7 @@ int demo(int nx, int ny, int nz) {
                 "that moves this much data per operation stops scaling once the memory bus of "
                 "the CPU is full (tens to a few hundred GB/s against the GPU's %.0f GB/s copy "
                 "ceiling).\n",
-                widest.threads, std::ceil(cores), widest.threads, 100.0 * efficiency,
-                ceiling_gbps);
+                widest.threads, std::ceil(cores), widest.threads, 100.0 * efficiency, ceiling_gbps);
   }
 
   std::printf("\nWhich block shape, and why?\n");

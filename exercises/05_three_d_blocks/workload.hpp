@@ -31,14 +31,14 @@ inline constexpr float kInputMax = 2.0f;
 // The number of points of an nx x ny x nz grid, in size_t: the product of three ints
 // can pass 2^31.
 inline std::size_t point_count(int nx, int ny, int nz) {
-  return static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny) *
-         static_cast<std::size_t>(nz);
+  return static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny) * static_cast<std::size_t>(nz);
 }
 
 // Where point (x, y, z) lives in memory: x is the fastest index, then y, then z.
 inline std::size_t linear_index(int x, int y, int z, int nx, int ny) {
   return (static_cast<std::size_t>(z) * static_cast<std::size_t>(ny) +
-          static_cast<std::size_t>(y)) * static_cast<std::size_t>(nx) +
+          static_cast<std::size_t>(y)) *
+             static_cast<std::size_t>(nx) +
          static_cast<std::size_t>(x);
 }
 

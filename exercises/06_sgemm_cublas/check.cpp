@@ -90,16 +90,17 @@ struct Expected {
 Expected expected_element(const Problem& pr, Formula formula, int i, int j) {
   sgemm::Dot dot;
   if (formula == Formula::kOperandsSwapped) {
-    dot = sgemm::dot_in_double(pr.shape.k, [&](int p) { return pr.b_at(i, p); },
-                               [&](int p) { return pr.a_at(p, j); });
+    dot = sgemm::dot_in_double(
+        pr.shape.k, [&](int p) { return pr.b_at(i, p); }, [&](int p) { return pr.a_at(p, j); });
   } else if (formula == Formula::kTransposed) {
-    dot = sgemm::dot_in_double(pr.shape.k, [&](int p) { return pr.a_at(j, p); },
-                               [&](int p) { return pr.b_at(p, i); });
+    dot = sgemm::dot_in_double(
+        pr.shape.k, [&](int p) { return pr.a_at(j, p); }, [&](int p) { return pr.b_at(p, i); });
   } else {
     dot = sgemm::reference_dot(pr, i, j);
   }
   Expected e;
-  e.value = formula == Formula::kWithoutBetaC ? pr.alpha * dot.value : sgemm::combine(pr, dot, i, j);
+  e.value =
+      formula == Formula::kWithoutBetaC ? pr.alpha * dot.value : sgemm::combine(pr, dot, i, j);
   e.bound = sgemm::error_bound(pr, dot, i, j);
   return e;
 }
@@ -123,7 +124,8 @@ Positions every_element(const Shape& s) {
 bool fits(const Problem& pr, const std::vector<float>& got, const Positions& positions,
           Formula formula) {
   for (const auto& [i, j] : positions) {
-    if (!within(got[static_cast<std::size_t>(i) * pr.shape.ldc + j], expected_element(pr, formula, i, j))) {
+    if (!within(got[static_cast<std::size_t>(i) * pr.shape.ldc + j],
+                expected_element(pr, formula, i, j))) {
       return false;
     }
   }
@@ -213,23 +215,28 @@ bool expect_c(CaseContext& c, const Run& run, const Problem& pr, const Positions
       ++huge;
     }
     if (wrong <= kShownMismatches) {
-      first += "    C(" + std::to_string(i) + ", " + std::to_string(j) + "): expected " +
-               course::format_number(e.value) + " +- " + course::format_number(e.bound) + ", got " +
-               (course::is_poison(value) ? std::string("<not written>") : course::format_number(value)) +
-               "\n";
+      first +=
+          "    C(" + std::to_string(i) + ", " + std::to_string(j) + "): expected " +
+          course::format_number(e.value) + " +- " + course::format_number(e.bound) + ", got " +
+          (course::is_poison(value) ? std::string("<not written>") : course::format_number(value)) +
+          "\n";
     }
   }
   bool ok = true;
   if (wrong > 0) {
     ok = false;
-    std::string summary = function + ", " + s.text() + ", alpha = " +
-                          course::format_number(pr.alpha) + ", beta = " +
-                          course::format_number(pr.beta) + ": " + std::to_string(wrong) + " of " +
-                          std::to_string(positions.size()) + " elements of C wrong";
+    std::string summary =
+        function + ", " + s.text() + ", alpha = " + course::format_number(pr.alpha) +
+        ", beta = " + course::format_number(pr.beta) + ": " + std::to_string(wrong) + " of " +
+        std::to_string(positions.size()) + " elements of C wrong";
     if (unwritten > 0) summary += " (" + std::to_string(unwritten) + " never written)";
-    c.fail(summary + "; each may differ from the float64 reference by at most\n"
-           "    2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + |beta C(i, j)|)\n" + first +
-           (wrong > kShownMismatches ? "    ... and " + std::to_string(wrong - kShownMismatches) + " more\n" : ""));
+    c.fail(summary +
+           "; each may differ from the float64 reference by at most\n"
+           "    2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + |beta C(i, j)|)\n" +
+           first +
+           (wrong > kShownMismatches
+                ? "    ... and " + std::to_string(wrong - kShownMismatches) + " more\n"
+                : ""));
     if (unwritten == positions.size()) {
       c.hint("no element of C was written: is the function implemented, and is C copied back to "
              "the host?");
@@ -250,8 +257,8 @@ bool expect_c(CaseContext& c, const Run& run, const Problem& pr, const Positions
     ok = false;
     c.fail(function + " changed " + std::to_string(padding_changed) + " of the " +
            std::to_string(static_cast<std::size_t>(s.m) * (s.ldc - s.n)) +
-           " padding elements of C (ldc = " + std::to_string(s.ldc) + ", n = " +
-           std::to_string(s.n) + ")");
+           " padding elements of C (ldc = " + std::to_string(s.ldc) +
+           ", n = " + std::to_string(s.n) + ")");
     c.hint(kPaddingHint);
   }
   return ok;
@@ -268,9 +275,12 @@ struct Request {
 
 std::vector<std::pair<std::string, std::string>> params(const Request& r) {
   const Shape& s = r.shape;
-  return {{"m", std::to_string(s.m)},     {"n", std::to_string(s.n)},
-          {"k", std::to_string(s.k)},     {"lda", std::to_string(s.lda)},
-          {"ldb", std::to_string(s.ldb)}, {"ldc", std::to_string(s.ldc)},
+  return {{"m", std::to_string(s.m)},
+          {"n", std::to_string(s.n)},
+          {"k", std::to_string(s.k)},
+          {"lda", std::to_string(s.lda)},
+          {"ldb", std::to_string(s.ldb)},
+          {"ldc", std::to_string(s.ldc)},
           {"alpha", course::format_number(r.alpha)},
           {"beta", course::format_number(r.beta)}};
 }
@@ -428,25 +438,45 @@ int main(int argc, char** argv) {
       "sgemm_cublas",
       {
           host_only({"cpu_non_square_alpha_beta", 2,
-                     [](CaseContext& c) { check_cpu(c, {Shape::dense(37, 53, 61), kAlpha, kBeta}); }}),
+                     [](CaseContext& c) {
+                       check_cpu(c, {Shape::dense(37, 53, 61), kAlpha, kBeta});
+                     }}),
           host_only({"cpu_padded_leading_dimensions", 2,
-                     [](CaseContext& c) { check_cpu(c, {kPaddedShape, kAlpha, kBeta}); }}),
+                     [](CaseContext& c) {
+                       check_cpu(c, {kPaddedShape, kAlpha, kBeta});
+                     }}),
           {"one_by_one_by_one", 1,
-           [](CaseContext& c) { check_gpu(c, {Shape::dense(1, 1, 1), kAlpha, kBeta}); }},
+           [](CaseContext& c) {
+             check_gpu(c, {Shape::dense(1, 1, 1), kAlpha, kBeta});
+           }},
           {"row_times_column_1xkx1", 1,
-           [](CaseContext& c) { check_gpu(c, {Shape::dense(1, 1, 1000), 1.0f, 0.0f}); }},
+           [](CaseContext& c) {
+             check_gpu(c, {Shape::dense(1, 1, 1000), 1.0f, 0.0f});
+           }},
           {"single_row_m_is_1", 1,
-           [](CaseContext& c) { check_gpu(c, {Shape::dense(1, 70, 45), kAlpha, kBeta}); }},
+           [](CaseContext& c) {
+             check_gpu(c, {Shape::dense(1, 70, 45), kAlpha, kBeta});
+           }},
           {"single_column_n_is_1", 1,
-           [](CaseContext& c) { check_gpu(c, {Shape::dense(70, 1, 45), 1.0f, 0.0f}); }},
+           [](CaseContext& c) {
+             check_gpu(c, {Shape::dense(70, 1, 45), 1.0f, 0.0f});
+           }},
           {"non_square_37x53x61", 2,
-           [](CaseContext& c) { check_gpu(c, {Shape::dense(37, 53, 61), 1.0f, 0.0f}); }},
+           [](CaseContext& c) {
+             check_gpu(c, {Shape::dense(37, 53, 61), 1.0f, 0.0f});
+           }},
           {"square_96_a_b_do_not_commute", 2,
-           [](CaseContext& c) { check_gpu(c, {Shape::dense(96, 96, 96), 1.0f, 0.0f}); }},
+           [](CaseContext& c) {
+             check_gpu(c, {Shape::dense(96, 96, 96), 1.0f, 0.0f});
+           }},
           {"alpha_and_beta", 2,
-           [](CaseContext& c) { check_gpu(c, {Shape::dense(64, 80, 48), kAlpha, kBeta}); }},
+           [](CaseContext& c) {
+             check_gpu(c, {Shape::dense(64, 80, 48), kAlpha, kBeta});
+           }},
           {"padded_leading_dimensions", 3,
-           [](CaseContext& c) { check_gpu(c, {kPaddedShape, kAlpha, kBeta}); }},
+           [](CaseContext& c) {
+             check_gpu(c, {kPaddedShape, kAlpha, kBeta});
+           }},
           {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
           course::check::timed({"sgemm_time_is_plausible", 2, check_sgemm_time}),
           {"destroys_its_cublas_handle", 2, check_handle_destroyed},

@@ -87,12 +87,12 @@ extern "C" cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle) {
 
 extern "C" cublasStatus_t CUBLASWINAPI cublasSgemm_v2(cublasHandle_t handle,
                                                       cublasOperation_t transa,
-                                                      cublasOperation_t transb, int m, int n,
-                                                      int k, const float* alpha, const float* a,
-                                                      int lda, const float* b, int ldb,
-                                                      const float* beta, float* c, int ldc) {
-  using Sgemm = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int,
-                                   int, int, const float*, const float*, int, const float*, int,
+                                                      cublasOperation_t transb, int m, int n, int k,
+                                                      const float* alpha, const float* a, int lda,
+                                                      const float* b, int ldb, const float* beta,
+                                                      float* c, int ldc) {
+  using Sgemm = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                   int, const float*, const float*, int, const float*, int,
                                    const float*, float*, int);
   static const Sgemm sgemm = libcublas_function<Sgemm>("cublasSgemm_v2");
   ++cublas_call_counts().sgemm_calls;
@@ -254,9 +254,11 @@ constexpr float kDemoAlpha = 1.5f;
 constexpr float kDemoBeta = -0.75f;
 // Squares where the GPU goes from underused to full, and a shape that is a multiple of
 // nothing.
-constexpr int kDemoShapes[][3] = {
-    {512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096},
-    {3001, 1999, 1000}};
+constexpr int kDemoShapes[][3] = {{512, 512, 512},
+                                  {1024, 1024, 1024},
+                                  {2048, 2048, 2048},
+                                  {4096, 4096, 4096},
+                                  {3001, 1999, 1000}};
 // The error against a float64 reference is measured on the first shape (or the one
 // shape asked for, when it is small enough): the reference is a plain triple loop on
 // one core, about a second for this many operations.
@@ -335,13 +337,13 @@ int demo(const std::vector<sgemm::Shape>& shapes) {
               "lanes, no TF32 tensor cores\n");
   std::printf("OpenBLAS: %d threads (OPENBLAS_NUM_THREADS=1 make run-06 for one core)\n",
               openblas_get_num_threads());
-  std::printf("\nC = alpha A B + beta C, alpha = %g, beta = %g, row-major, float32\n",
-              kDemoAlpha, kDemoBeta);
+  std::printf("\nC = alpha A B + beta C, alpha = %g, beta = %g, row-major, float32\n", kDemoAlpha,
+              kDemoBeta);
   std::printf("GFLOP/s = 2 m n k / time of the multiply alone (GPU: CUDA events around "
               "cublasSgemm; no transfers, no handle creation)\n");
   std::printf("speedup = CPU ms / GPU ms; %% of peak = GPU GFLOP/s / FP32 peak\n\n");
-  std::printf("%6s %6s %6s %10s %12s %10s %12s %9s %10s\n", "m", "n", "k", "CPU ms",
-              "CPU GFLOP/s", "GPU ms", "GPU GFLOP/s", "speedup", "% of peak");
+  std::printf("%6s %6s %6s %10s %12s %10s %12s %9s %10s\n", "m", "n", "k", "CPU ms", "CPU GFLOP/s",
+              "GPU ms", "GPU GFLOP/s", "speedup", "% of peak");
 
   std::vector<float> cpu_c, gpu_c;
   for (std::size_t index = 0; index < shapes.size(); ++index) {
@@ -357,15 +359,16 @@ int demo(const std::vector<sgemm::Shape>& shapes) {
     });
     // What sgemm_on_gpu returns: the multiply alone, timed with events.
     const double gpu_ms = median_ms(problem, gpu_c, kRepetitions, [&] {
-      return static_cast<double>(sgemm_on_gpu(s.m, s.n, s.k, kDemoAlpha, problem.a.data(),
-                                              s.lda, problem.b.data(), s.ldb, kDemoBeta,
-                                              gpu_c.data(), s.ldc));
+      return static_cast<double>(sgemm_on_gpu(s.m, s.n, s.k, kDemoAlpha, problem.a.data(), s.lda,
+                                              problem.b.data(), s.ldb, kDemoBeta, gpu_c.data(),
+                                              s.ldc));
     });
     const double cpu_gflops = course::gigaflops_per_second(s.flops(), cpu_ms);
     const double gpu_gflops = course::gigaflops_per_second(s.flops(), gpu_ms);
     char speedup[32] = "-", share[32] = "-";
     if (gpu_ms > 0.0) std::snprintf(speedup, sizeof speedup, "%.1fx", cpu_ms / gpu_ms);
-    if (peak_gflops > 0.0) std::snprintf(share, sizeof share, "%.1f%%", 100.0 * gpu_gflops / peak_gflops);
+    if (peak_gflops > 0.0)
+      std::snprintf(share, sizeof share, "%.1f%%", 100.0 * gpu_gflops / peak_gflops);
     std::printf("%6d %6d %6d %10.3f %12.1f %10.4f %12.1f %9s %10s\n", s.m, s.n, s.k, cpu_ms,
                 cpu_gflops, gpu_ms, gpu_gflops, speedup, share);
     std::fflush(stdout);
@@ -373,13 +376,12 @@ int demo(const std::vector<sgemm::Shape>& shapes) {
     const bool precision_row =
         index == static_cast<std::size_t>(kPrecisionShape) || shapes.size() == 1;
     if (precision_row && s.flops() <= kMaxReferenceFlops) {
-      const std::vector<ErrorSummary> errors =
-          errors_against_reference(problem, {cpu_c, gpu_c});
+      const std::vector<ErrorSummary> errors = errors_against_reference(problem, {cpu_c, gpu_c});
       std::printf("       against a float64 reference: largest error / largest |C| = %.2g (CPU), "
                   "%.2g (GPU);\n       largest error / the check's bound (k + 2) 2^-24 "
                   "(|alpha| sum |a b| + |beta c|) x %g = %.2g (CPU), %.2g (GPU)\n",
-                  errors[0].relative_to_largest, errors[1].relative_to_largest,
-                  sgemm::kBoundSafety, errors[0].share_of_bound, errors[1].share_of_bound);
+                  errors[0].relative_to_largest, errors[1].relative_to_largest, sgemm::kBoundSafety,
+                  errors[0].share_of_bound, errors[1].share_of_bound);
     }
   }
   std::printf("\n(`make check-06` grades every case against a float64 reference)\n");
@@ -397,7 +399,8 @@ int main(int argc, char** argv) {
   }
   std::vector<sgemm::Shape> shapes;
   if (argc == 1) {
-    for (const auto& mnk : kDemoShapes) shapes.push_back(sgemm::Shape::dense(mnk[0], mnk[1], mnk[2]));
+    for (const auto& mnk : kDemoShapes)
+      shapes.push_back(sgemm::Shape::dense(mnk[0], mnk[1], mnk[2]));
     return demo(shapes);
   }
   long mnk[3] = {0, 0, 0};

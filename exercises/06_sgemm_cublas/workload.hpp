@@ -114,8 +114,8 @@ Dot dot_in_double(int k, X x, Y y) {
 }
 
 inline Dot reference_dot(const Problem& pr, int i, int j) {
-  return dot_in_double(pr.shape.k, [&](int p) { return pr.a_at(i, p); },
-                       [&](int p) { return pr.b_at(p, j); });
+  return dot_in_double(
+      pr.shape.k, [&](int p) { return pr.a_at(i, p); }, [&](int p) { return pr.b_at(p, j); });
 }
 
 // An element of the exact result from its dot product: alpha dot + beta c0 (no c0 when

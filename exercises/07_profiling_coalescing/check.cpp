@@ -98,8 +98,8 @@ bool expect_output(CaseContext& c, const Run& run, int rows, int cols) {
 // "gpu_after_empty").
 bool check_shape(CaseContext& c, int rows, int cols, const std::string& kind = "gpu") {
   const Run run = c.run_case(kind, shape_params(rows, cols));
-  const bool ok = c.finished(run) && c.expect_kernel_launched(run) &&
-                  expect_output(c, run, rows, cols);
+  const bool ok =
+      c.finished(run) && c.expect_kernel_launched(run) && expect_output(c, run, rows, cols);
   if (!ok) c.note("(launch_scale_rows_coalesced on a " + shape_text(rows, cols) + " matrix)");
   return ok;
 }
@@ -145,13 +145,14 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   const Run run = c.run_case_with(
       course::check::ncu_command(ncu, kLoadMetrics, kStudentKernel, c.options().program), "gpu",
       shape_params(kProfileRows, kProfileCols), 0, kProfilerTimeoutSeconds);
-  const course::check::NcuReading reading = course::check::read_ncu_metrics(run.child, kLoadMetrics);
+  const course::check::NcuReading reading =
+      course::check::read_ncu_metrics(run.child, kLoadMetrics);
   if (!reading.ok) {
     c.note("Nsight Compute could not measure: " + reading.why_not + "; graded by timing instead");
     return false;
   }
-  c.note("graded by Nsight Compute (" + ncu + "): global loads of " + kStudentKernel +
-         " on a " + shape_text(kProfileRows, kProfileCols) + " matrix");
+  c.note("graded by Nsight Compute (" + ncu + "): global loads of " + kStudentKernel + " on a " +
+         shape_text(kProfileRows, kProfileCols) + " matrix");
   if (!c.finished(run) || !c.expect_kernel_launched(run) ||
       !expect_output(c, run, kProfileRows, kProfileCols)) {
     return true;
@@ -160,13 +161,14 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   const double requests = reading.values.at(kLoadMetrics[1]);
   if (!(requests > 0.0)) {
     c.fail(std::string(kStudentKernel) + " made no global load request: it does not read its "
-           "input from global memory");
+                                         "input from global memory");
     c.hint(kIndexHint);
     return true;
   }
   const double per_request = sectors / requests;
   c.note(course::format_number(sectors) + " sectors / " + course::format_number(requests) +
-         " requests = " + course::format_number(per_request) + " sectors per request (about 3 "
+         " requests = " + course::format_number(per_request) +
+         " sectors per request (about 3 "
          "for a coalesced kernel, counting the 1-sector loads of the gain; 18 to 32 for one "
          "whose warps read 32 rows at a time; at most " +
          course::format_number(kMaxSectorsPerRequest) + " passes)");
@@ -180,8 +182,10 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
 
 void grade_with_timing(CaseContext& c) {
   const int rows = coalescing::kTimingRows, cols = coalescing::kTimingCols;
-  c.note("graded by timing: " + std::string(kStudentKernel) + " against the given "
-         "scale_rows_strided on a " + shape_text(rows, cols) + " matrix, same run");
+  c.note("graded by timing: " + std::string(kStudentKernel) +
+         " against the given "
+         "scale_rows_strided on a " +
+         shape_text(rows, cols) + " matrix, same run");
   const Run run = c.run_case("timing", shape_params(rows, cols), 0, kTimingTimeoutSeconds);
   // (The runner launches the strided kernel too: the sample below, not the launch count,
   // proves that the student's kernel ran.)
@@ -285,8 +289,7 @@ int main(int argc, char** argv) {
           {"one_row_1x100003", 2, [](CaseContext& c) { check_shape(c, 1, 100003); }},
           {"one_column_100003x1", 2, [](CaseContext& c) { check_shape(c, 100003, 1); }},
           {"smaller_than_a_block_3x5", 1, [](CaseContext& c) { check_shape(c, 3, 5); }},
-          {"empty_then_5x40", 1,
-           [](CaseContext& c) { check_shape(c, 5, 40, "gpu_after_empty"); }},
+          {"empty_then_5x40", 1, [](CaseContext& c) { check_shape(c, 5, 40, "gpu_after_empty"); }},
           {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
           {"allocates_nothing_it_keeps", 1, check_no_leak},
           course::check::timed({"reads_are_coalesced", 6, check_coalescing}),

@@ -65,26 +65,25 @@ void run_student(DeviceProblem& problem, int rows, int cols) {
 // The timing case: the given strided kernel, the student's kernel and a device-to-device
 // copy of the same bytes, each the median of several launches on the same device in the
 // same run; plus a sample of the student's output for the check to verify.
-void run_timing_case(const std::vector<float>& samples, const std::vector<float>& gains,
-                     int rows, int cols, course::check::ResultWriter& results) {
+void run_timing_case(const std::vector<float>& samples, const std::vector<float>& gains, int rows,
+                     int cols, course::check::ResultWriter& results) {
   DeviceProblem problem(samples, gains);
   DeviceBuffer<float> other_out(samples.size());  // the strided kernel's and the copy's output
   const double student_ms =
       course::time_device(
           [&] {
-            launch_scale_rows_coalesced(problem.in.data(), problem.gain.data(),
-                                        problem.out.data(), rows, cols);
+            launch_scale_rows_coalesced(problem.in.data(), problem.gain.data(), problem.out.data(),
+                                        rows, cols);
           },
           kWarmupLaunches, kTimedLaunches)
           .median_ms;
-  const double strided_ms =
-      course::time_device(
-          [&] {
-            launch_scale_rows_strided(problem.in.data(), problem.gain.data(), other_out.data(),
-                                      rows, cols);
-          },
-          kWarmupLaunches, kTimedLaunches)
-          .median_ms;
+  const double strided_ms = course::time_device(
+                                [&] {
+                                  launch_scale_rows_strided(problem.in.data(), problem.gain.data(),
+                                                            other_out.data(), rows, cols);
+                                },
+                                kWarmupLaunches, kTimedLaunches)
+                                .median_ms;
   const double copy_ms =
       course::time_device(
           [&] {
@@ -182,9 +181,8 @@ int demo(int rows, int cols) {
               rows, cols, static_cast<double>(in.bytes()) / (1 << 20));
   std::printf("each kernel: median of %d launches after %d warm-up launches\n\n", kDemoLaunches,
               kWarmupLaunches);
-  const double strided_ms = time_launches([&] {
-    launch_scale_rows_strided(in.data(), gain.data(), strided_out.data(), rows, cols);
-  });
+  const double strided_ms = time_launches(
+      [&] { launch_scale_rows_strided(in.data(), gain.data(), strided_out.data(), rows, cols); });
   const double coalesced_ms = time_launches([&] {
     launch_scale_rows_coalesced(in.data(), gain.data(), coalesced_out.data(), rows, cols);
   });
@@ -193,11 +191,11 @@ int demo(int rows, int cols) {
   // Each element is read once and written once, and each row's gain read once.
   const double bytes_read = static_cast<double>(in.bytes() + gain.bytes());
   const double bytes_written = static_cast<double>(in.bytes());
-  std::printf("  %s\n", course::bandwidth_report("scale_rows_strided  ", bytes_read,
-                                                 bytes_written, strided_ms, ceiling_gbps)
+  std::printf("  %s\n", course::bandwidth_report("scale_rows_strided  ", bytes_read, bytes_written,
+                                                 strided_ms, ceiling_gbps)
                             .c_str());
-  std::printf("  %s\n", course::bandwidth_report("scale_rows_coalesced", bytes_read,
-                                                 bytes_written, coalesced_ms, ceiling_gbps)
+  std::printf("  %s\n", course::bandwidth_report("scale_rows_coalesced", bytes_read, bytes_written,
+                                                 coalesced_ms, ceiling_gbps)
                             .c_str());
   if (coalesced_ms > 0.0) {
     std::printf("  the coalesced kernel is %.1fx faster than the strided one\n",

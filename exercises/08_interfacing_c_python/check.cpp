@@ -27,8 +27,13 @@ using namespace veclib_workload;
 
 // veclib_status (veclib.h); the check does not include the header, it repeats the
 // values the interface fixes.
-enum Status : std::int32_t { kSuccess = 0, kNullPointer = 1, kInvalidValue = 2, kOutOfMemory = 3,
-                             kCudaError = 4 };
+enum Status : std::int32_t {
+  kSuccess = 0,
+  kNullPointer = 1,
+  kInvalidValue = 2,
+  kOutOfMemory = 3,
+  kCudaError = 4
+};
 
 // a x + y with |a x| <= 5 and |y| <= 2: with a fused multiply-add one rounding of the
 // result, without it one more of a x, so |got - exact| <= 2^-24 (|a x| + |a x + y|)
@@ -235,8 +240,7 @@ void check_out_of_memory(CaseContext& c) {
     c.hint("record the failed call and its CUDA error (cudaGetErrorName) in the message.");
     return;
   }
-  if (expect_unchanged(c, run, "y_after_errors", saxpy_y(n, c.seed()),
-                       "vec_saxpy with n = 2^40")) {
+  if (expect_unchanged(c, run, "y_after_errors", saxpy_y(n, c.seed()), "vec_saxpy with n = 2^40")) {
     expect_saxpy_result(c, run, n, " after the out-of-memory error");
   }
 }
@@ -334,7 +338,8 @@ std::vector<std::string> python_launcher(CaseContext& c) {
   std::string tried;
   const std::string& python = python_with_numpy(tried);
   if (python.empty()) {
-    c.not_graded("no Python 3 with NumPy found (tried " + tried + "); install NumPy or set "
+    c.not_graded("no Python 3 with NumPy found (tried " + tried +
+                 "); install NumPy or set "
                  "COURSE_PYTHON to such an interpreter");
     return {};
   }
@@ -369,9 +374,8 @@ void check_python_saxpy(CaseContext& c) {
     const std::string x_file = write_input(c, "x", saxpy_x(n, c.seed()));
     const std::string y_file = write_input(c, "y", saxpy_y(n, c.seed()));
     if (x_file.empty() || y_file.empty()) return;
-    const Run run = c.run_case_with(launcher, "saxpy",
-                                    {{"a", number_text(kSaxpyA)}, {"x_file", x_file},
-                                     {"y_file", y_file}});
+    const Run run = c.run_case_with(
+        launcher, "saxpy", {{"a", number_text(kSaxpyA)}, {"x_file", x_file}, {"y_file", y_file}});
     if (!finished(c, run)) return;
     if (!expect_status(c, run, "status", kSuccess, "VecLib.saxpy with n = " + std::to_string(n),
                        kPythonHint) ||
@@ -389,9 +393,9 @@ void check_python_clamp(CaseContext& c) {
   const std::size_t n = 100003;
   const std::string x_file = write_input(c, "x", clamp_x(n, c.seed()));
   if (x_file.empty()) return;
-  const Run run = c.run_case_with(launcher, "clamp",
-                                  {{"lo", number_text(kClampLo)}, {"hi", number_text(kClampHi)},
-                                   {"x_file", x_file}});
+  const Run run = c.run_case_with(
+      launcher, "clamp",
+      {{"lo", number_text(kClampLo)}, {"hi", number_text(kClampHi)}, {"x_file", x_file}});
   if (finished(c, run) &&
       expect_status(c, run, "status", kSuccess, "VecLib.clamp with n = " + std::to_string(n),
                     kPythonHint)) {
@@ -406,9 +410,8 @@ void check_python_errors(CaseContext& c) {
   const std::string x_file = write_input(c, "x", saxpy_x(n, c.seed()));
   const std::string y_file = write_input(c, "y", saxpy_y(n, c.seed()));
   if (x_file.empty() || y_file.empty()) return;
-  const Run run = c.run_case_with(launcher, "errors",
-                                  {{"a", number_text(kSaxpyA)}, {"x_file", x_file},
-                                   {"y_file", y_file}});
+  const Run run = c.run_case_with(
+      launcher, "errors", {{"a", number_text(kSaxpyA)}, {"x_file", x_file}, {"y_file", y_file}});
   if (!finished(c, run)) return;
   std::int32_t refused = 0;
   std::int64_t message_length = 0;

@@ -26,7 +26,6 @@ using course::check::CaseRequest;
 using course::check::GuardedOutput;
 using course::check::ResultWriter;
 
-
 // ---------------------------------------------------------------------------
 // Check cases: compute, report, decide nothing. Every call goes through C.
 // ---------------------------------------------------------------------------
@@ -66,8 +65,8 @@ void run_check_case(const CaseRequest& request, ResultWriter& results) {
     saxpy_case(n, seed, results);
   } else if (request.name == "clamp") {
     GuardedOutput<float> x = guarded_copy(veclib_workload::clamp_x(n, seed));
-    put_status(results, "status", c_call_clamp(x.data(), n, veclib_workload::kClampLo,
-                                                veclib_workload::kClampHi));
+    put_status(results, "status",
+               c_call_clamp(x.data(), n, veclib_workload::kClampLo, veclib_workload::kClampHi));
     x.report(results, "x");
   } else if (request.name == "null_pointers") {
     const std::vector<float> x = veclib_workload::saxpy_x(n, seed);
@@ -87,8 +86,8 @@ void run_check_case(const CaseRequest& request, ResultWriter& results) {
     const std::size_t huge = std::numeric_limits<std::size_t>::max() / 2;
     put_status(results, "overflow_status", c_call_clamp(x.data(), huge, -1.0f, 1.0f));
     x.report(results, "x_after_errors");
-    put_status(results, "status", c_call_clamp(x.data(), n, veclib_workload::kClampLo,
-                                                veclib_workload::kClampHi));
+    put_status(results, "status",
+               c_call_clamp(x.data(), n, veclib_workload::kClampLo, veclib_workload::kClampHi));
     x.report(results, "x");
   } else if (request.name == "out_of_memory") {
     const std::vector<float> x = veclib_workload::saxpy_x(n, seed);

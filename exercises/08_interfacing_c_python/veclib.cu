@@ -57,12 +57,12 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 
 // The course's CUDA_CHECK prints and calls exit(): right for a program, wrong for a
 // library. This one returns the status from the enclosing function instead.
-#define VECLIB_RETURN_IF_FAILED(call)                       \
-  do {                                                      \
-    const cudaError_t veclib_error_ = (call);               \
-    if (veclib_error_ != cudaSuccess) {                     \
-      return record_cuda_error(veclib_error_, #call);       \
-    }                                                       \
+#define VECLIB_RETURN_IF_FAILED(call)                 \
+  do {                                                \
+    const cudaError_t veclib_error_ = (call);         \
+    if (veclib_error_ != cudaSuccess) {               \
+      return record_cuda_error(veclib_error_, #call); \
+    }                                                 \
   } while (0)
 
 // A size_t count of floats whose bytes a size_t can hold.
@@ -96,7 +96,7 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 // ---------------------------------------------------------------------------
 
 [[maybe_unused]] veclib_status saxpy_on_device(float a, const float* x, float* y, std::size_t n,
-                              float* device_x, float* device_y) {
+                                               float* device_x, float* device_y) {
   // TODO(student): copy x and y in, launch saxpy_kernel, check the launch, copy y back.
   // Every CUDA call goes through VECLIB_RETURN_IF_FAILED.
   (void)a, (void)x, (void)y, (void)n, (void)device_x, (void)device_y;

@@ -113,8 +113,8 @@ void polar_distance_gpu(const float* rho1, const float* theta1, const float* rho
 
 // The helper alone, so that the check can see the coordinates, not only distances
 // (a distance does not change when every point is mirrored).
-__global__ void polar_to_cartesian_kernel(const float* rho, const float* theta, float* x,
-                                          float* y, int n) {
+__global__ void polar_to_cartesian_kernel(const float* rho, const float* theta, float* x, float* y,
+                                          int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     const float2 point = polar_to_cartesian(rho[i], theta[i]);

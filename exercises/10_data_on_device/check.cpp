@@ -226,9 +226,8 @@ void check_pinned_allocates_once(CaseContext& c) {
   if (allocations > 0) {
     c.fail("make_waveform_pinned called cudaMalloc " + std::to_string(allocations) + " times in " +
            std::to_string(kPinnedRuns) + " calls");
-    c.hint(
-        "make_waveform_pinned allocates nothing: it uses the buffers allocate_waveform_buffers "
-        "made once (an allocation costs far more than a small copy).");
+    c.hint("make_waveform_pinned allocates nothing: it uses the buffers allocate_waveform_buffers "
+           "made once (an allocation costs far more than a small copy).");
   }
 }
 

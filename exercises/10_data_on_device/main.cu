@@ -237,10 +237,9 @@ void demo_pipeline(int n, const BusRates& rates, double ceiling_gbps) {
               on_device_ms, mb / rates.pageable_to_device + mb / rates.pageable_to_host);
   std::printf("  %-34s %10.2f %10.2f %12.3f %14.3f\n", "on the device, pinned (part 2)", mb, mb,
               pinned_ms, mb / rates.pinned_to_device + mb / rates.pinned_to_host);
-  std::printf(
-      "  (bus time = MB / GB/s each way, at the rates above; the kernels alone would "
-      "take about %.4f ms at the copy ceiling)\n",
-      device_traffic_ms);
+  std::printf("  (bus time = MB / GB/s each way, at the rates above; the kernels alone would "
+              "take about %.4f ms at the copy ceiling)\n",
+              device_traffic_ms);
   std::printf("  samples that differ from the round trips' result: part 1 %zu, part 2 %zu\n",
               differences(on_device, round_trips), differences(pinned, round_trips));
 }

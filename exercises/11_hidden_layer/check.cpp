@@ -78,9 +78,9 @@ bool check_gpu(CaseContext& c, int n, bool fused, const std::string& kind = "gpu
   ok = ok && c.expect_host_guard_untouched(run, "activated", "create_hidden_layer_gpu",
                                            "copy back n * sizeof(float) bytes, no more.");
   const std::string wrong_hint =
-      levels == hidden_layer::kDimLevels ? kDimPixelsHint
-                                         : kFormulaHint + (fused ? " " + kFusedHint
-                                                                 : " " + kThreeKernelsHint);
+      levels == hidden_layer::kDimLevels
+          ? kDimPixelsHint
+          : kFormulaHint + (fused ? " " + kFusedHint : " " + kThreeKernelsHint);
   ok = ok && c.expect_array<float>(run, "activated", reference(n, c.seed(), levels), kTolerance,
                                    wrong_hint);
   if (!ok) {
@@ -216,8 +216,7 @@ int main(int argc, char** argv) {
           {"three_kernels_lab_size", 2, [](CaseContext& c) { check_gpu(c, kLabNeurons, false); }},
           {"fused_n_is_one", 1, [](CaseContext& c) { check_gpu(c, 1, true); }},
           {"fused_n_257", 1, [](CaseContext& c) { check_gpu(c, 257, true); }},
-          {"fused_lab_size_plus_3", 2,
-           [](CaseContext& c) { check_gpu(c, kLabNeuronsOdd, true); }},
+          {"fused_lab_size_plus_3", 2, [](CaseContext& c) { check_gpu(c, kLabNeuronsOdd, true); }},
           {"n_zero_then_1000", 2,
            [](CaseContext& c) {
              if (check_gpu(c, 1000, false, "gpu_after_empty")) {

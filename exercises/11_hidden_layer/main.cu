@@ -110,20 +110,28 @@ void run_performance_case(const course::check::CaseRequest& request,
 
   double copy_ms = 0.0, fused_ms = 0.0, three_ms = 0.0;
   for (int round = 0; round < rounds; ++round) {
-    const double copy = course::time_device(
-        [&] {
-          CUDA_CHECK(cudaMemcpyAsync(layer.output(kCopyOutput), layer.greyscales(), layer.bytes(),
-                                     cudaMemcpyDeviceToDevice));
-        },
-        warmup, repetitions).median_ms;
-    const double fused = course::time_device(
-        [&] { launch_fused(layer.greyscales(), layer.weights(), layer.output(kFusedOutput), n); },
-        warmup, repetitions).median_ms;
+    const double copy =
+        course::time_device(
+            [&] {
+              CUDA_CHECK(cudaMemcpyAsync(layer.output(kCopyOutput), layer.greyscales(),
+                                         layer.bytes(), cudaMemcpyDeviceToDevice));
+            },
+            warmup, repetitions)
+            .median_ms;
+    const double fused =
+        course::time_device(
+            [&] {
+              launch_fused(layer.greyscales(), layer.weights(), layer.output(kFusedOutput), n);
+            },
+            warmup, repetitions)
+            .median_ms;
     const double three = course::time_device(
-        [&] {
-          launch_three_kernels(layer.greyscales(), layer.weights(), layer.output(kThreeOutput), n);
-        },
-        warmup, repetitions).median_ms;
+                             [&] {
+                               launch_three_kernels(layer.greyscales(), layer.weights(),
+                                                    layer.output(kThreeOutput), n);
+                             },
+                             warmup, repetitions)
+                             .median_ms;
     copy_ms = (round == 0) ? copy : std::min(copy_ms, copy);
     fused_ms = (round == 0) ? fused : std::min(fused_ms, fused);
     three_ms = (round == 0) ? three : std::min(three_ms, three);
@@ -185,9 +193,13 @@ void demo_size(int n, double ceiling_gbps) {
   course::poison(three.data(), three.size());
   course::poison(fused.data(), fused.size());
 
-  const double cpu_ms = course::time_host(
-      [&] { create_hidden_layer_cpu(inputs.greyscales.data(), inputs.weights.data(), cpu.data(), n); },
-      0, 1).median_ms;
+  const double cpu_ms =
+      course::time_host(
+          [&] {
+            create_hidden_layer_cpu(inputs.greyscales.data(), inputs.weights.data(), cpu.data(), n);
+          },
+          0, 1)
+          .median_ms;
   auto call = [&](std::vector<float>& out, LayerMethod method) {
     return course::time_host(
                [&] {
@@ -210,24 +222,30 @@ void demo_size(int n, double ceiling_gbps) {
   // The kernels alone, on arrays already on the device.
   DeviceLayer layer(inputs, 1);
   float* out = layer.output(0);
-  const double three_ms = course::time_device(
-      [&] { launch_three_kernels(layer.greyscales(), layer.weights(), out, n); }, kDemoWarmup,
-      kDemoKernelRepetitions).median_ms;
-  const double fused_ms = course::time_device(
-      [&] { launch_fused(layer.greyscales(), layer.weights(), out, n); }, kDemoWarmup,
-      kDemoKernelRepetitions).median_ms;
+  const double three_ms =
+      course::time_device(
+          [&] { launch_three_kernels(layer.greyscales(), layer.weights(), out, n); }, kDemoWarmup,
+          kDemoKernelRepetitions)
+          .median_ms;
+  const double fused_ms =
+      course::time_device([&] { launch_fused(layer.greyscales(), layer.weights(), out, n); },
+                          kDemoWarmup, kDemoKernelRepetitions)
+          .median_ms;
   const double array_bytes = static_cast<double>(layer.bytes());
   std::printf("kernels alone, on device arrays (median of %d):\n", kDemoKernelRepetitions);
-  std::printf("  %s\n", course::bandwidth_report("three kernels", kThreeArraysRead * array_bytes,
-                                                 kThreeArraysWritten * array_bytes, three_ms,
-                                                 ceiling_gbps).c_str());
-  std::printf("  %s\n", course::bandwidth_report("fused kernel ", kFusedArraysRead * array_bytes,
-                                                 kFusedArraysWritten * array_bytes, fused_ms,
-                                                 ceiling_gbps).c_str());
+  std::printf("  %s\n",
+              course::bandwidth_report("three kernels", kThreeArraysRead * array_bytes,
+                                       kThreeArraysWritten * array_bytes, three_ms, ceiling_gbps)
+                  .c_str());
+  std::printf("  %s\n",
+              course::bandwidth_report("fused kernel ", kFusedArraysRead * array_bytes,
+                                       kFusedArraysWritten * array_bytes, fused_ms, ceiling_gbps)
+                  .c_str());
 
   // The CPU's std::tanh and the GPU's tanhf round differently: a few ulp apart at most.
-  for (const auto& [name, gpu] : {std::pair<const char*, const std::vector<float>*>{"three kernels", &three},
-                                  {"fused kernel", &fused}}) {
+  for (const auto& [name, gpu] :
+       {std::pair<const char*, const std::vector<float>*>{"three kernels", &three},
+        {"fused kernel", &fused}}) {
     const course::Comparison c =
         course::compare(gpu->data(), cpu.data(), cpu.size(), course::kExact);
     std::printf("  %s: %zu of %zu elements differ from the CPU's, by at most %.3g%s\n", name,

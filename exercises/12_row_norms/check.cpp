@@ -50,8 +50,7 @@ const std::string kLongRowHint =
     "long rows (cols >= 2048) go to the block-per-row kernel: every warp's sum goes to "
     "shared memory, __syncthreads(), then warp 0 adds all the warps' sums.";
 
-std::vector<double> reference(int rows, int cols, std::uint64_t seed,
-                              row_norms::MatrixKind kind) {
+std::vector<double> reference(int rows, int cols, std::uint64_t seed, row_norms::MatrixKind kind) {
   return row_norms::norms_in_double(row_norms::make_matrix(rows, cols, seed, kind), rows, cols);
 }
 
@@ -118,8 +117,7 @@ int main(int argc, char** argv) {
              }
            }},
           {"short_rows_100000_x_3", 2, [](CaseContext& c) { check_norms(c, 100000, 3); }},
-          {"rows_not_a_multiple_of_the_warps", 1,
-           [](CaseContext& c) { check_norms(c, 1001, 32); }},
+          {"rows_not_a_multiple_of_the_warps", 1, [](CaseContext& c) { check_norms(c, 1001, 32); }},
           {"cols_33_one_past_a_warp", 2, [](CaseContext& c) { check_norms(c, 777, 33); }},
           {"cols_1000_several_per_lane", 2, [](CaseContext& c) { check_norms(c, 5003, 1000); }},
           {"longest_warp_rows_2047", 1,

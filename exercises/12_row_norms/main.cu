@@ -79,17 +79,19 @@ void demo_shape(const Shape& shape, double ceiling_gbps) {
   CUDA_CHECK(cudaMalloc(&device_matrix, matrix_bytes));
   CUDA_CHECK(cudaMalloc(&device_norms, norms_bytes));
   CUDA_CHECK(cudaMemcpy(device_matrix, matrix.data(), matrix_bytes, cudaMemcpyHostToDevice));
-  const double ms = course::time_device(
-      [&] { launch_row_norms(device_matrix, device_norms, shape.rows, shape.cols); },
-      kDemoWarmup, kDemoRepetitions).median_ms;
+  const double ms =
+      course::time_device(
+          [&] { launch_row_norms(device_matrix, device_norms, shape.rows, shape.cols); },
+          kDemoWarmup, kDemoRepetitions)
+          .median_ms;
   std::vector<float> norms(static_cast<std::size_t>(shape.rows));
   CUDA_CHECK(cudaMemcpy(norms.data(), device_norms, norms_bytes, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(device_matrix));
   CUDA_CHECK(cudaFree(device_norms));
 
-  const std::string label = std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
-                            (shape.cols >= kBlockPerRowMinCols ? " (block per row)"
-                                                               : " (warp per row)");
+  const std::string label =
+      std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
+      (shape.cols >= kBlockPerRowMinCols ? " (block per row)" : " (warp per row)");
   std::printf("  %s\n", course::bandwidth_report(label, static_cast<double>(matrix_bytes),
                                                  static_cast<double>(norms_bytes), ms, ceiling_gbps)
                             .c_str());
@@ -102,11 +104,11 @@ void demo_shape(const Shape& shape, double ceiling_gbps) {
       worst_relative = std::max(worst_relative, std::fabs(norms[r] - reference[r]) / reference[r]);
     }
   }
-  std::printf("    largest relative difference from the CPU's double-precision norms: %.3g "
-              "(2^-24 = %.3g)%s\n",
-              worst_relative, std::ldexp(1.0, -24),
-              c.unwritten > 0 ? (", " + std::to_string(c.unwritten) + " norms never written").c_str()
-                              : "");
+  std::printf(
+      "    largest relative difference from the CPU's double-precision norms: %.3g "
+      "(2^-24 = %.3g)%s\n",
+      worst_relative, std::ldexp(1.0, -24),
+      c.unwritten > 0 ? (", " + std::to_string(c.unwritten) + " norms never written").c_str() : "");
 }
 
 int demo() {

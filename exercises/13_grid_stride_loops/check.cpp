@@ -115,12 +115,10 @@ void check_add_too_many_threads(CaseContext& c) {
   const Run run = c.run_case("add_launch", {{"n", std::to_string(n)},
                                             {"blocks", std::to_string(blocks)},
                                             {"threads", std::to_string(threads)}});
-  if (!c.finished(run) ||
-      !c.expect_array<std::int32_t>(run, "out", add_reference(n, c.seed()), course::kExact,
-                                    kAddHint)) {
-    c.note("(add_kernel<<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
-           ">>> for " + n_text(n) + ": " + std::to_string(blocks * threads - n) +
-           " threads too many)");
+  if (!c.finished(run) || !c.expect_array<std::int32_t>(run, "out", add_reference(n, c.seed()),
+                                                        course::kExact, kAddHint)) {
+    c.note("(add_kernel<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>> for " +
+           n_text(n) + ": " + std::to_string(blocks * threads - n) + " threads too many)");
   }
 }
 
@@ -146,9 +144,8 @@ void check_hypot_grid(CaseContext& c, int n, int blocks, int threads) {
   const Run run = c.run_case("hypot_grid", {{"n", std::to_string(n)},
                                             {"blocks", std::to_string(blocks)},
                                             {"threads", std::to_string(threads)}});
-  if (!c.finished(run) ||
-      !c.expect_array<float>(run, "c", hypot_reference(n, c.seed()), kHypotTolerance,
-                             kStrideHint)) {
+  if (!c.finished(run) || !c.expect_array<float>(run, "c", hypot_reference(n, c.seed()),
+                                                 kHypotTolerance, kStrideHint)) {
     c.note("(hypot_stride<<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
            ">>> for " + n_text(n) + ")");
   }
@@ -255,27 +252,25 @@ void check_occupancy_speed(CaseContext& c) {
   // Only the runner's probe on the first elements ran: the launch was hopelessly slow
   // there, and the values of the whole array were never computed.
   const bool probe_only = timed != n;
-  if (!probe_only && !c.expect_array<float>(run, "c", hypot_reference(n, c.seed()),
-                                            kHypotTolerance, kStrideHint)) {
+  if (!probe_only && !c.expect_array<float>(run, "c", hypot_reference(n, c.seed()), kHypotTolerance,
+                                            kStrideHint)) {
     return;
   }
   if (sanitized) {
     c.note("(times are not judged under compute-sanitizer)");
     return;
   }
-  const std::string figures =
-      "hypot_on_device took " + course::format_number(student_ms) + " ms for " +
-      n_text(static_cast<int>(timed)) +
-      "; the check's own hypot kernel, one thread per element, took " +
-      course::format_number(reference_ms) + " ms";
+  const std::string figures = "hypot_on_device took " + course::format_number(student_ms) +
+                              " ms for " + n_text(static_cast<int>(timed)) +
+                              "; the check's own hypot kernel, one thread per element, took " +
+                              course::format_number(reference_ms) + " ms";
   if (!(student_ms > 0.0) || !(reference_ms > 0.0)) {
     c.fail("the times measured are not positive (" + figures + ")");
     return;
   }
   if (student_ms > kAllowedSlowdown * reference_ms) {
     c.fail(figures + ": " + course::format_number(student_ms / reference_ms) +
-           " times slower, more than the " + course::format_number(kAllowedSlowdown) +
-           " allowed");
+           " times slower, more than the " + course::format_number(kAllowedSlowdown) + " allowed");
     c.hint("the stride must be the whole grid, gridDim.x * blockDim.x: with blockDim.x alone "
            "every block redoes the elements of the blocks before it.");
     c.hint("the grid must be occupancy_grid_blocks(kHypotThreadsPerBlock) blocks of "

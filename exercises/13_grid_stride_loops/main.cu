@@ -243,8 +243,8 @@ void demo_part_one() {
   }
   std::printf("  square_on_device, a = 0..%d: %d blocks of %d threads, %d wrong; "
               "out = [%g %g ... %g]\n",
-              n - 1, blocks_to_cover(n, kElementwiseThreadsPerBlock),
-              kElementwiseThreadsPerBlock, wrong, out[0], out[1], out[n - 1]);
+              n - 1, blocks_to_cover(n, kElementwiseThreadsPerBlock), kElementwiseThreadsPerBlock,
+              wrong, out[0], out[1], out[n - 1]);
 }
 
 // ---------------------------------------------------------------------------
@@ -252,7 +252,7 @@ void demo_part_one() {
 // ---------------------------------------------------------------------------
 
 constexpr std::uint64_t kDemoSeed = 42;
-constexpr int kDemoSmallElements = 1000000;      // the lab's n
+constexpr int kDemoSmallElements = 1000000;   // the lab's n
 constexpr int kDemoLargeElements = 64 << 20;  // 64 Mi: 768 MiB for a, b and c
 constexpr int kDemoRepetitions = 10;
 // hypot in float: within a few ulp of the double-precision value.
@@ -289,8 +289,8 @@ void demo_hypot(int n, bool with_one_thread, double ceiling_gbps) {
           if (row.name == "occupancy-sized grid") {
             hypot_on_device(device_a.data(), device_b.data(), device_c.data(), n);
           } else {
-            launch_hypot(row.blocks, row.threads, device_a.data(), device_b.data(),
-                         device_c.data(), n);
+            launch_hypot(row.blocks, row.threads, device_a.data(), device_b.data(), device_c.data(),
+                         n);
           }
         },
         single ? 0 : 3, single ? 1 : kDemoRepetitions);

@@ -51,8 +51,8 @@ inline std::vector<int> make_add_y(int n, std::uint64_t seed) {
                              course::derive_seed(seed, kSecondInputSalt));
 }
 inline std::vector<float> make_square_input(int n, std::uint64_t seed) {
-  return course::random_floats(static_cast<std::size_t>(n), -kSquareInputLimit,
-                               kSquareInputLimit, course::derive_seed(seed, kFirstInputSalt));
+  return course::random_floats(static_cast<std::size_t>(n), -kSquareInputLimit, kSquareInputLimit,
+                               course::derive_seed(seed, kFirstInputSalt));
 }
 inline std::vector<float> make_hypot_a(int n, std::uint64_t seed) {
   return course::random_floats(static_cast<std::size_t>(n), -kHypotInputLimit, kHypotInputLimit,

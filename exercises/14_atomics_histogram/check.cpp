@@ -210,9 +210,8 @@ void check_gpu(CaseContext& c, const std::string& method, const Histogram& h, in
   }
   if (!c.expect_kernel_launched(run)) return;
   if (!expect_counts(c, run, "counts", h, method == "shared")) {
-    c.note("(histogram_" + method + "_on_device, " + describe(h) + ", n = " +
-           std::to_string(h.n) + ", " + std::to_string(blocks) + " x " + std::to_string(threads) +
-           " threads)");
+    c.note("(histogram_" + method + "_on_device, " + describe(h) + ", n = " + std::to_string(h.n) +
+           ", " + std::to_string(blocks) + " x " + std::to_string(threads) + " threads)");
   }
 }
 
@@ -264,8 +263,8 @@ void check_speed(CaseContext& c) {
   const Histogram h{"skewed", sanitized ? kSanitizerSpeedElements : kSpeedElements, kLo, kHi,
                     kSpeedBins};
   Params params = histogram_params(h, kSpeedBlocks, kSpeedThreads);
-  params.push_back({"repetitions",
-                    std::to_string(sanitized ? kSanitizerSpeedRepetitions : kSpeedRepetitions)});
+  params.push_back(
+      {"repetitions", std::to_string(sanitized ? kSanitizerSpeedRepetitions : kSpeedRepetitions)});
   const Run run = c.run_case("speed", params);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!expect_counts(c, run, "global_counts", h, false) ||
@@ -280,16 +279,16 @@ void check_speed(CaseContext& c) {
     c.note("(times are not judged under compute-sanitizer)");
     return;
   }
-  const std::string figures = "on " + std::to_string(h.n) + " values all in one bin, the "
-                              "global-atomic histogram took " + course::format_number(global_ms) +
-                              " ms and the privatised one " + course::format_number(shared_ms) +
-                              " ms";
+  const std::string figures = "on " + std::to_string(h.n) +
+                              " values all in one bin, the "
+                              "global-atomic histogram took " +
+                              course::format_number(global_ms) + " ms and the privatised one " +
+                              course::format_number(shared_ms) + " ms";
   if (!(global_ms > 0.0) || !(shared_ms > 0.0)) {
     c.fail("the times measured are not positive (" + figures + ")");
   } else if (global_ms < kRequiredSpeedup * shared_ms) {
     c.fail(figures + ": " + course::format_number(global_ms / shared_ms) +
-           " times faster, less than the " + course::format_number(kRequiredSpeedup) +
-           " required");
+           " times faster, less than the " + course::format_number(kRequiredSpeedup) + " required");
     c.hint("histogram_shared must count into the block's shared bins (atomicAdd on "
            "block_counts[bin]) and touch global memory only in the merge, once per non-zero bin.");
   } else {
@@ -348,15 +347,14 @@ int main(int argc, char** argv) {
            [](CaseContext& c) {
              check_gpu(c, "shared", {"uniform", 0, kLo, kHi, 10}, kLabBlocks, kLabThreadsPerBlock);
              if (c.passed()) {
-               check_gpu(c, "shared", {"skewed", 1, kLo, kHi, 10}, kLabBlocks,
-                         kLabThreadsPerBlock);
+               check_gpu(c, "shared", {"skewed", 1, kLo, kHi, 10}, kLabBlocks, kLabThreadsPerBlock);
              }
            }},
-          alone_on_gpu({"shared_uniform_4096_bins", 2,
-                        [](CaseContext& c) {
-                          check_gpu(c, "shared", {"uniform", 2000003, kLo, kHi, kMaxBins},
-                                    kLabBlocks, 256);
-                        }}),
+          alone_on_gpu(
+              {"shared_uniform_4096_bins", 2,
+               [](CaseContext& c) {
+                 check_gpu(c, "shared", {"uniform", 2000003, kLo, kHi, kMaxBins}, kLabBlocks, 256);
+               }}),
           {"shared_skewed_one_bin", 2,
            [](CaseContext& c) {
              check_gpu(c, "shared", {"skewed", (1 << 22) + 1, kLo, kHi, 256}, kLabBlocks, 256);

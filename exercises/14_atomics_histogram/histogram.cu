@@ -45,15 +45,13 @@ void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int b
 // ---------------------------------------------------------------------------
 // Kernels
 // ---------------------------------------------------------------------------
-__global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts,
-                                 int bins) {
+__global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts, int bins) {
   // TODO(student): a grid-stride loop over x; for each counted value, atomicAdd 1 to
   // its bin in counts.
   // END TODO(student)
 }
 
-__global__ void histogram_shared(const float* x, int n, float lo, float hi, int* counts,
-                                 int bins) {
+__global__ void histogram_shared(const float* x, int n, float lo, float hi, int* counts, int bins) {
   // The block's private histogram: bins ints of dynamic shared memory (the launch's
   // third parameter sets its size).
   extern __shared__ int block_counts[];

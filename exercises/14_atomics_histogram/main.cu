@@ -227,8 +227,8 @@ void demo_lab_histogram() {
 class CubHistogram {
  public:
   CubHistogram(const float* x, int n, int* counts) : x_(x), n_(n), counts_(counts) {
-    CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes_, x_, counts_,
-                                                   kDemoBins + 1, kDemoLo, kDemoHi, n_));
+    CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes_, x_, counts_, kDemoBins + 1,
+                                                   kDemoLo, kDemoHi, n_));
     CUDA_CHECK(cudaMalloc(&temp_, temp_bytes_));
   }
   ~CubHistogram() { cudaFree(temp_); }
@@ -310,8 +310,8 @@ int demo() {
               "(device-to-device copy, same run) = %.1f GB/s\n",
               ceiling_gbps);
   demo_table("uniform values",
-             histogram::make_uniform_input(kDemoLargeElements, kDemoLo, kDemoHi, kDemoSeed),
-             blocks, ceiling_gbps);
+             histogram::make_uniform_input(kDemoLargeElements, kDemoLo, kDemoHi, kDemoSeed), blocks,
+             ceiling_gbps);
   demo_table("every value in one bin",
              histogram::make_skewed_input(kDemoLargeElements, kDemoLo, kDemoHi, kDemoBins,
                                           histogram::skewed_bin(kDemoBins)),

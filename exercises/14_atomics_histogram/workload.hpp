@@ -91,8 +91,8 @@ inline std::vector<float> make_edge_input(int set) {
     once.push_back(edge);
     if (set == 0 || j == 0 || j == e.bins) once.push_back(std::nextafter(edge, -infinity));
   }
-  for (const float v : {-1e30f, 1e30f, infinity, -infinity,
-                        std::numeric_limits<float>::quiet_NaN(), -0.0f}) {
+  for (const float v :
+       {-1e30f, 1e30f, infinity, -infinity, std::numeric_limits<float>::quiet_NaN(), -0.0f}) {
     once.push_back(v);
   }
   std::vector<float> values;

@@ -61,7 +61,8 @@ std::string describe_count(std::uint64_t hits, std::uint64_t n) {
 
 bool far_from_pi(std::uint64_t hits, std::uint64_t n) {
   const double estimate = monte_carlo_pi::pi_estimate(hits, n);
-  return std::fabs(estimate - monte_carlo_pi::kPi) > kSigmas * monte_carlo_pi::expected_standard_error(n);
+  return std::fabs(estimate - monte_carlo_pi::kPi) >
+         kSigmas * monte_carlo_pi::expected_standard_error(n);
 }
 
 // Reads a count; negative numbers cannot be counts.
@@ -126,8 +127,9 @@ void check_predicate(CaseContext& c) {
     c.fail("in_quarter_disc(" + course::format_number(point.x) + ", " +
            course::format_number(point.y) + ") returned " + (got[i] != 0 ? "true" : "false") +
            ", expected " + (expected[i] != 0 ? "true" : "false"));
-    (i == kOnTheCircle ? boundary_wrong : i <= kLastJustOutside ? rounding_wrong : others_wrong) =
-        true;
+    (i == kOnTheCircle       ? boundary_wrong
+     : i <= kLastJustOutside ? rounding_wrong
+                             : others_wrong) = true;
   }
   if (others_wrong) {
     c.hint("a point is inside when x * x + y * y <= 1.0, computed in double.");
@@ -149,7 +151,8 @@ void expect_cpu_count(CaseContext& c, const std::string& kind, std::uint64_t n, 
   const std::uint64_t expected = cpu_reference_hits(n, c.seed());
   if (hits == expected) return;
   const std::string function =
-      kind == "cpu" ? "count_hits_cpu" : "count_hits_cpu_openmp with " + std::to_string(threads) + " threads";
+      kind == "cpu" ? "count_hits_cpu"
+                    : "count_hits_cpu_openmp with " + std::to_string(threads) + " threads";
   c.fail(function + " counted " + std::to_string(hits) + " hits among n = " + std::to_string(n) +
          " samples; the same samples hold " + std::to_string(expected));
   if (kind == "cpu_openmp" && hits > 0 && hits < expected) {
@@ -178,8 +181,8 @@ bool reference_hits(CaseContext& c, std::uint64_t n, std::uint64_t seed, int blo
 }
 
 std::string launch_text(std::uint64_t n, int blocks, int threads_per_block) {
-  return "count_hits_gpu(n = " + std::to_string(n) + ", " + std::to_string(blocks) +
-         " blocks of " + std::to_string(threads_per_block) + " threads)";
+  return "count_hits_gpu(n = " + std::to_string(n) + ", " + std::to_string(blocks) + " blocks of " +
+         std::to_string(threads_per_block) + " threads)";
 }
 
 // A count of the student's against the reference's, with what a difference suggests.
@@ -195,7 +198,8 @@ bool expect_same_count(CaseContext& c, std::uint64_t n, int blocks, int threads_
     return true;
   }
   c.fail(launch_text(n, blocks, threads_per_block) + " counted " + describe_count(hits, n));
-  c.note("the same samples hold " + std::to_string(expected) + " hits (the course's reference "
+  c.note("the same samples hold " + std::to_string(expected) +
+         " hits (the course's reference "
          "kernel)");
   constexpr std::uint64_t kLow32 = 0xffffffffull;
   if (hits > n) {

@@ -120,8 +120,7 @@ void run_check_case(const course::check::CaseRequest& request,
   const long long blocks = request.param_int("blocks");
   const long long threads_per_block = request.param_int("threads_per_block");
   if (!valid_launch(blocks, threads_per_block)) {
-    std::fprintf(stderr, "check protocol: invalid launch %lld x %lld\n", blocks,
-                 threads_per_block);
+    std::fprintf(stderr, "check protocol: invalid launch %lld x %lld\n", blocks, threads_per_block);
     std::exit(2);
   }
   const int grid = static_cast<int>(blocks);
@@ -152,14 +151,13 @@ constexpr unsigned long long kDefaultDemoSeed = 42;
 constexpr unsigned long long kCpuSerialSizes[] = {1000000ull, 10000000ull};
 constexpr unsigned long long kCpuOpenmpSizes[] = {1000000ull, 10000000ull, 100000000ull};
 // The last size is past 2^32: counters and sample indices must be 64-bit.
-constexpr unsigned long long kGpuSizes[] = {1000000ull, 100000000ull, 1000000000ull,
-                                            5000000011ull};
+constexpr unsigned long long kGpuSizes[] = {1000000ull, 100000000ull, 1000000000ull, 5000000011ull};
 constexpr int kCpuRepetitions = 3;
 constexpr int kGpuRepetitions = 5;
 
 void print_header() {
-  std::printf("%-22s %12s %12s %12s %11s %9s %11s %12s\n", "version", "samples", "hits",
-              "estimate", "std error", "|err|/SE", "time ms", "samples/s");
+  std::printf("%-22s %12s %12s %12s %11s %9s %11s %12s\n", "version", "samples", "hits", "estimate",
+              "std error", "|err|/SE", "time ms", "samples/s");
 }
 
 void print_row(const std::string& version, unsigned long long n, unsigned long long hits,
@@ -188,7 +186,8 @@ int demo(unsigned long long seed) {
   std::printf("\npi ~ 4 hits / n for n points uniform in the unit square; standard error "
               "4 sqrt(p (1 - p) / n), p = hits / n\n");
   std::printf("samples/s = n / time of the whole call (GPU: allocation, kernel, copy back); "
-              "seed %llu\n\n", seed);
+              "seed %llu\n\n",
+              seed);
   print_header();
 
   bool consistent = true;
@@ -206,7 +205,8 @@ int demo(unsigned long long seed) {
     // The chunks draw the same samples whoever runs them.
     if (n == kCpuSerialSizes[0] && hits != count_hits_cpu(n, seed)) {
       std::printf("  (OpenMP counted %llu hits, the serial loop %llu: the same samples must give "
-                  "the same count)\n", hits, count_hits_cpu(n, seed));
+                  "the same count)\n",
+                  hits, count_hits_cpu(n, seed));
       consistent = false;
     }
   }

@@ -43,8 +43,10 @@ int main() {
   const char* requested = std::getenv("OMP_NUM_THREADS");
   const char* slurm_cpus = std::getenv("SLURM_CPUS_PER_TASK");
   const int threads = omp_get_max_threads();
-  std::printf("running with %d OpenMP threads (OMP_NUM_THREADS=%s, SLURM_CPUS_PER_TASK=%s, %d processors visible)\n",
-              threads, requested ? requested : "unset", slurm_cpus ? slurm_cpus : "unset", omp_get_num_procs());
+  std::printf("running with %d OpenMP threads (OMP_NUM_THREADS=%s, SLURM_CPUS_PER_TASK=%s, %d "
+              "processors visible)\n",
+              threads, requested ? requested : "unset", slurm_cpus ? slurm_cpus : "unset",
+              omp_get_num_procs());
 
   std::vector<long> first_index;
   double start = omp_get_wtime();
@@ -59,10 +61,11 @@ int main() {
     const long last = t + 1 < threads ? first_index[t + 1] - 1 : kTerms;
     std::printf("  thread %d summed i = %ld .. %ld\n", t, first_index[t], last);
   }
-  std::printf("sum of 1/i^2 for i = 1..%ld: %.12f with 1 thread, %.12f with %d (pi^2/6 = %.12f)\n", kTerms, serial,
-              parallel, threads, kPiSquaredOverSix);
-  std::printf("time: %.3f s with 1 thread, %.3f s with %d threads: speed-up %.2f (ideal %d)\n", serial_seconds,
-              parallel_seconds, threads, serial_seconds / parallel_seconds, threads);
+  std::printf("sum of 1/i^2 for i = 1..%ld: %.12f with 1 thread, %.12f with %d (pi^2/6 = %.12f)\n",
+              kTerms, serial, parallel, threads, kPiSquaredOverSix);
+  std::printf("time: %.3f s with 1 thread, %.3f s with %d threads: speed-up %.2f (ideal %d)\n",
+              serial_seconds, parallel_seconds, threads, serial_seconds / parallel_seconds,
+              threads);
   // The two sums add the same terms in different orders: equal up to rounding (about N ulp).
   if (std::fabs(serial - parallel) > 1e-7 || std::fabs(parallel - kPiSquaredOverSix) > 1e-7) {
     std::printf("error: the sums disagree\n");

@@ -67,8 +67,7 @@ LaunchShape parse_command_line(int argc, char** argv) {
   if (argc == 1) return shape;
   if (argc != 3) exit_with_usage(argv[0], "expected two numbers, or none");
   if (!parse_count(argv[1], shape.blocks)) {
-    exit_with_usage(argv[0],
-                    "the number of blocks must be an integer from 0 to 2^31 - 1");
+    exit_with_usage(argv[0], "the number of blocks must be an integer from 0 to 2^31 - 1");
   }
   if (!parse_count(argv[2], shape.threads_per_block)) {
     exit_with_usage(argv[0],

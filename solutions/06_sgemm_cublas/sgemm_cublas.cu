@@ -23,8 +23,8 @@ void sgemm_on_cpu(int m, int n, int k, float alpha, const float* a, int lda, con
                   int ldb, float beta, float* c, int ldc) {
   // TODO(student): one call of cblas_sgemm: row-major storage, neither matrix
   // transposed, then the arguments in the order this function received them.
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta,
-              c, ldc);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c,
+              ldc);
   // END TODO(student)
 }
 
@@ -39,8 +39,8 @@ void sgemm_on_device(cublasHandle_t handle, int m, int n, int k, float alpha, co
   // the column-major product B^T A^T: no transposes (CUBLAS_OP_N twice), the sizes
   // n, m, k, then B with ldb first, A with lda second, and C with ldc. alpha and beta
   // are passed by address.
-  CUBLAS_CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, ldb, a, lda,
-                           &beta, c, ldc));
+  CUBLAS_CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, ldb, a, lda, &beta,
+                           c, ldc));
   // END TODO(student)
 }
 

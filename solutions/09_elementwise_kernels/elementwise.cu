@@ -52,8 +52,8 @@ void transform(float* out, std::size_t n, Op op, const In*... in) {
   //      check it with CUDA_CHECK_LAUNCH().
   if (n == 0) return;
   const std::size_t blocks_needed = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
-  const auto blocks = static_cast<unsigned>(
-      std::min(blocks_needed, static_cast<std::size_t>(kMaxTransformBlocks)));
+  const auto blocks =
+      static_cast<unsigned>(std::min(blocks_needed, static_cast<std::size_t>(kMaxTransformBlocks)));
   transform_kernel<<<blocks, kThreadsPerBlock>>>(out, n, op, in...);
   CUDA_CHECK_LAUNCH();
   // END TODO(student)
@@ -140,8 +140,8 @@ void polar_distance_gpu(const float* rho1, const float* theta1, const float* rho
 
 // The helper alone, so that the check can see the coordinates, not only distances
 // (a distance does not change when every point is mirrored).
-__global__ void polar_to_cartesian_kernel(const float* rho, const float* theta, float* x,
-                                          float* y, int n) {
+__global__ void polar_to_cartesian_kernel(const float* rho, const float* theta, float* x, float* y,
+                                          int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     const float2 point = polar_to_cartesian(rho[i], theta[i]);

@@ -97,8 +97,7 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
 // ---------------------------------------------------------------------------
 // Launchers, on device arrays
 // ---------------------------------------------------------------------------
-void launch_three_kernels(const float* greyscales, const float* weights, float* activated,
-                          int n) {
+void launch_three_kernels(const float* greyscales, const float* weights, float* activated, int n) {
   // TODO(student): when n == 0, return (a grid of zero blocks is an error). Otherwise
   // launch, on enough blocks of kThreadsPerBlock threads to cover n (rounded up):
   //   normalize_kernel  greyscales -> activated

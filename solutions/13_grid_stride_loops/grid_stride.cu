@@ -86,8 +86,8 @@ int occupancy_grid_blocks(int threads_per_block) {
   // (cudaGetDevice, cudaDeviceGetAttribute with cudaDevAttrMultiProcessorCount), and
   // set blocks to their product. CUDA_CHECK every call.
   int blocks_per_multiprocessor = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor,
-                                                           hypot_stride, threads_per_block, 0));
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, hypot_stride,
+                                                           threads_per_block, 0));
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   int multiprocessors = 0;

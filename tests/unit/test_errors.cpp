@@ -16,9 +16,9 @@
 #include "unit_test.hpp"
 
 UNIT_TEST(message_names_family_call_place_error_and_text) {
-  const std::string text = course::format_api_error("CUDA runtime", "cudaMalloc(&p, bytes)",
-                                                    "saxpy.cu", 42, "cudaErrorMemoryAllocation",
-                                                    "out of memory");
+  const std::string text =
+      course::format_api_error("CUDA runtime", "cudaMalloc(&p, bytes)", "saxpy.cu", 42,
+                               "cudaErrorMemoryAllocation", "out of memory");
   EXPECT_EQ(text, std::string("CUDA runtime error at saxpy.cu:42\n"
                               "  call:  cudaMalloc(&p, bytes)\n"
                               "  error: cudaErrorMemoryAllocation (out of memory)\n"));

@@ -41,7 +41,8 @@ UNIT_TEST(results_without_end_marker_are_unfinished) {
 }
 
 UNIT_TEST(results_reject_garbage_truncation_and_lies_about_size) {
-  EXPECT_CONTAINS(parse_results("PASS\n@course-end\n").format_error, "unexpected bytes at offset 0");
+  EXPECT_CONTAINS(parse_results("PASS\n@course-end\n").format_error,
+                  "unexpected bytes at offset 0");
   EXPECT_CONTAINS(parse_results("@course-record y f32 4\nab").format_error, "truncated");
   EXPECT_CONTAINS(parse_results("@course-record y f32 99999999999999\n").format_error, "truncated");
   EXPECT_CONTAINS(parse_results("@course-record y q16 1\nabcd\n").format_error, "malformed");
@@ -49,7 +50,8 @@ UNIT_TEST(results_reject_garbage_truncation_and_lies_about_size) {
 }
 
 UNIT_TEST(child_exit_status_and_output_are_collected) {
-  const auto result = run_child({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, {}, ChildLimits{});
+  const auto result =
+      run_child({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, {}, ChildLimits{});
   EXPECT_TRUE(result.exited);
   EXPECT_EQ(result.exit_code, 3);
   EXPECT_CONTAINS(result.output, "out\n");
@@ -58,7 +60,8 @@ UNIT_TEST(child_exit_status_and_output_are_collected) {
 }
 
 UNIT_TEST(child_gets_the_extra_environment) {
-  const auto result = run_child({"/bin/sh", "-c", "echo \"[$COURSE_X]\""}, {"COURSE_X=42"}, ChildLimits{});
+  const auto result =
+      run_child({"/bin/sh", "-c", "echo \"[$COURSE_X]\""}, {"COURSE_X=42"}, ChildLimits{});
   EXPECT_EQ(result.output, std::string("[42]\n"));
 }
 
@@ -111,9 +114,10 @@ UNIT_TEST(missing_program_cannot_start) {
 UNIT_TEST(child_cannot_write_huge_files) {
   ChildLimits limits;
   limits.file_size_limit_bytes = 1 << 20;
-  const auto result = run_child(
-      {"/bin/sh", "-c", "f=$(mktemp); head -c 5000000 /dev/zero > \"$f\"; s=$?; rm -f \"$f\"; echo $s"},
-      {}, limits);
+  const auto result =
+      run_child({"/bin/sh", "-c",
+                 "f=$(mktemp); head -c 5000000 /dev/zero > \"$f\"; s=$?; rm -f \"$f\"; echo $s"},
+                {}, limits);
   EXPECT_TRUE(result.exited);
   EXPECT_TRUE(result.output != "0\n");  // head was stopped by SIGXFSZ
 }
@@ -121,8 +125,8 @@ UNIT_TEST(child_cannot_write_huge_files) {
 UNIT_TEST(child_leaving_a_detached_process_is_ended_with_it) {
   // A double fork and setsid: the grandchild leaves the group and the session, yet it
   // is a descendant of this process (the subreaper), and ends with the run.
-  const auto result = run_child(
-      {"/bin/sh", "-c", "setsid sh -c 'sleep 30' & echo started"}, {}, ChildLimits{});
+  const auto result =
+      run_child({"/bin/sh", "-c", "setsid sh -c 'sleep 30' & echo started"}, {}, ChildLimits{});
   EXPECT_TRUE(result.exited);
   EXPECT_CONTAINS(result.output, "started");
   EXPECT_TRUE(result.seconds < 10.0);
@@ -134,7 +138,7 @@ UNIT_TEST(report_json_strings_are_valid_whatever_was_printed) {
   EXPECT_EQ(json_string("caf\xc3\xa9"), std::string("\"caf\xc3\xa9\""));
   EXPECT_EQ(json_string("\x1b[31m"), std::string("\"\\u001b[31m\""));
   EXPECT_EQ(json_string("a\xff\xfe b"), std::string("\"a\\ufffd\\ufffd b\""));
-  EXPECT_EQ(json_string("\xc3\x28"), std::string("\"\\ufffd(\""));      // a lead byte alone
+  EXPECT_EQ(json_string("\xc3\x28"), std::string("\"\\ufffd(\""));  // a lead byte alone
   EXPECT_EQ(json_string("\xe0\x80\xaf"), std::string("\"\\ufffd\\ufffd\\ufffd\""));  // overlong
   EXPECT_EQ(json_string("\xf0\x9f\x98"), std::string("\"\\ufffd\\ufffd\\ufffd\""));  // truncated
 }

@@ -69,8 +69,7 @@ UNIT_TEST(poison_is_recognised_for_every_type) {
 
 UNIT_TEST(poison_word_reads_as_poison_through_every_type) {
   // Device memory is filled word by word; a double made of two words is poison too.
-  const std::uint64_t two_words =
-      (std::uint64_t{course::kPoisonWord} << 32) | course::kPoisonWord;
+  const std::uint64_t two_words = (std::uint64_t{course::kPoisonWord} << 32) | course::kPoisonWord;
   double as_double;
   std::memcpy(&as_double, &two_words, sizeof as_double);
   EXPECT_TRUE(course::is_poison(as_double));

@@ -67,16 +67,16 @@ inline int run_all() {
 
 }  // namespace unit_test
 
-#define UNIT_TEST(name)                                                   \
-  static void name();                                                     \
-  static unit_test::Registrar name##_registrar(#name, name);              \
+#define UNIT_TEST(name)                                      \
+  static void name();                                        \
+  static unit_test::Registrar name##_registrar(#name, name); \
   static void name()
 
 #define EXPECT_TRUE(condition) \
   unit_test::report(static_cast<bool>(condition), #condition, "", __FILE__, __LINE__)
 #define EXPECT_EQ(a, b) unit_test::report_equal((a), (b), #a " == " #b, __FILE__, __LINE__)
-#define EXPECT_CONTAINS(text, part)                                                   \
-  unit_test::report(std::string(text).find(part) != std::string::npos,                \
+#define EXPECT_CONTAINS(text, part)                                                           \
+  unit_test::report(std::string(text).find(part) != std::string::npos,                        \
                     #text " contains \"" part "\"", "\n      text was: " + std::string(text), \
                     __FILE__, __LINE__)
 

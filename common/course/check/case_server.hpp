@@ -38,7 +38,7 @@ struct ServerEnd {
   bool was_running = false;  // false: it had already ended (or never started)
   bool exited = false;       // it ended by itself within the grace
   int exit_code = -1;
-  std::string output;        // what it printed after its last case
+  std::string output;  // what it printed after its last case
 };
 
 class CaseServer {
@@ -153,15 +153,9 @@ class CaseServer {
           record_exit(result);
           process_.end();
           return false;
-        case ChildProcess::Event::timed_out:
-          result.timed_out = true;
-          break;
-        case ChildProcess::Event::output_limit:
-          result.output_limit_hit = true;
-          break;
-        case ChildProcess::Event::memory_limit:
-          result.memory_limit_hit = true;
-          break;
+        case ChildProcess::Event::timed_out: result.timed_out = true; break;
+        case ChildProcess::Event::output_limit: result.output_limit_hit = true; break;
+        case ChildProcess::Event::memory_limit: result.memory_limit_hit = true; break;
       }
       process_.end();
       return false;

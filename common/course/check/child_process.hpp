@@ -47,37 +47,37 @@
 namespace course::check {
 
 struct Confinement {
-  uid_t uid = 0;                          // the unprivileged user the child runs as
+  uid_t uid = 0;  // the unprivileged user the child runs as
   gid_t gid = 0;
   std::vector<std::string> hidden_paths;  // covered by empty read-only mounts
   // /tmp, /var/tmp and /dev/shm become private, empty and small: what the program
   // leaves there disappears with it, and it sees nobody else's temporary files.
   bool private_temporary_folders = true;
-  std::string working_directory;          // where the child starts (kept visible)
-  std::vector<std::string> environment;   // its whole environment, NAME=VALUE
-  rlim_t process_limit = 256;             // RLIMIT_NPROC of the dedicated user
+  std::string working_directory;         // where the child starts (kept visible)
+  std::vector<std::string> environment;  // its whole environment, NAME=VALUE
+  rlim_t process_limit = 256;            // RLIMIT_NPROC of the dedicated user
 };
 
 struct ChildLimits {
   double timeout_seconds = 20.0;
-  std::size_t output_kept_bytes = 4u << 20;     // what the check may parse
-  std::size_t output_limit_bytes = 64u << 20;   // beyond this the child is killed
-  std::size_t file_size_limit_bytes = 1u << 30; // RLIMIT_FSIZE: also bounds the result file
-  std::size_t memory_limit_bytes = 0;           // resident memory of the process group; 0: none
-  std::optional<Confinement> confinement;       // only when the check runs as root
+  std::size_t output_kept_bytes = 4u << 20;      // what the check may parse
+  std::size_t output_limit_bytes = 64u << 20;    // beyond this the child is killed
+  std::size_t file_size_limit_bytes = 1u << 30;  // RLIMIT_FSIZE: also bounds the result file
+  std::size_t memory_limit_bytes = 0;            // resident memory of the process group; 0: none
+  std::optional<Confinement> confinement;        // only when the check runs as root
 };
 
 struct ChildResult {
   bool started = false;
-  bool exited = false;   // ended by exit(); exit_code is valid
+  bool exited = false;  // ended by exit(); exit_code is valid
   int exit_code = -1;
-  int signal = 0;        // ended by this signal (0 if it exited)
+  int signal = 0;  // ended by this signal (0 if it exited)
   bool timed_out = false;
   bool output_limit_hit = false;
   bool memory_limit_hit = false;
   std::size_t output_bytes = 0;  // everything it printed, kept or not
   std::size_t peak_memory_bytes = 0;
-  std::string output;            // stdout and stderr, interleaved, first output_kept_bytes
+  std::string output;  // stdout and stderr, interleaved, first output_kept_bytes
   double seconds = 0.0;
 
   std::string describe_end() const {
@@ -128,7 +128,8 @@ inline std::vector<ProcessInfo> list_processes() {
     info.pid = static_cast<pid_t>(std::atol(entry->d_name));
     long parent = 0, group = 0;
     int consumed = 0;
-    if (std::sscanf(after_name + 1, " %c %ld %ld%n", &info.state, &parent, &group, &consumed) != 3) {
+    if (std::sscanf(after_name + 1, " %c %ld %ld%n", &info.state, &parent, &group, &consumed) !=
+        3) {
       continue;
     }
     info.parent = static_cast<pid_t>(parent);
@@ -250,15 +251,16 @@ inline void confine(const Confinement& c) {
     }
     for (const std::string& path : c.hidden_paths) {
       if (access(path.c_str(), F_OK) != 0) continue;
-      if (mount("course-hidden", path.c_str(), "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                "size=4k,mode=0555") != 0) {
+      if (mount("course-hidden", path.c_str(), "tmpfs",
+                MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") != 0) {
         child_fail("sandbox: hiding " + path);
       }
     }
     if (c.private_temporary_folders) {
       for (const char* folder : {"/tmp", "/var/tmp", "/dev/shm"}) {
         if (access(folder, F_OK) != 0) continue;
-        if (mount("course-tmp", folder, "tmpfs", MS_NOSUID | MS_NODEV, "size=512m,mode=1777") != 0) {
+        if (mount("course-tmp", folder, "tmpfs", MS_NOSUID | MS_NODEV, "size=512m,mode=1777") !=
+            0) {
           child_fail(std::string("sandbox: a private ") + folder);
         }
       }
@@ -329,10 +331,11 @@ class ChildProcess {
       child_environment = limits.confinement->environment;
       for (const std::string& entry : environment) {
         const std::string name = entry.substr(0, entry.find('=') + 1);
-        child_environment.erase(
-            std::remove_if(child_environment.begin(), child_environment.end(),
-                           [&](const std::string& e) { return e.compare(0, name.size(), name) == 0; }),
-            child_environment.end());
+        child_environment.erase(std::remove_if(child_environment.begin(), child_environment.end(),
+                                               [&](const std::string& e) {
+                                                 return e.compare(0, name.size(), name) == 0;
+                                               }),
+                                child_environment.end());
         child_environment.push_back(entry);
       }
     }
@@ -340,7 +343,8 @@ class ChildProcess {
     for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
     argv.push_back(nullptr);
     std::vector<char*> envp;
-    for (const std::string& entry : child_environment) envp.push_back(const_cast<char*>(entry.c_str()));
+    for (const std::string& entry : child_environment)
+      envp.push_back(const_cast<char*>(entry.c_str()));
     envp.push_back(nullptr);
 
     started_at_ = std::chrono::steady_clock::now();
@@ -504,7 +508,8 @@ class ChildProcess {
     } else {
       kill(-pid_, SIGKILL);
     }
-    if (limits_.confinement) kill_all_processes_of(limits_.confinement->uid, limits_.confinement->gid);
+    if (limits_.confinement)
+      kill_all_processes_of(limits_.confinement->uid, limits_.confinement->gid);
     end_descendants(std::chrono::milliseconds(2000));
     drain_output();
     close_control();

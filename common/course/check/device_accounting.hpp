@@ -104,7 +104,6 @@ struct DeviceMemoryLedger {
   dim3 last_block{0, 0, 0};
 };
 
-
 // The ledger lives in a function-local static so that it exists before any static
 // constructor of the code under test can allocate.
 inline DeviceMemoryLedger& device_memory_ledger() {
@@ -274,7 +273,7 @@ struct DeviceMemoryReport {
   long long kernel_launches = 0;
   long long host_to_device_bytes = 0, device_to_host_bytes = 0;
   long long host_to_device_copies = 0, device_to_host_copies = 0;
-  dim3 last_grid{0, 0, 0};   // of the last counted launch; zeros when there was none
+  dim3 last_grid{0, 0, 0};  // of the last counted launch; zeros when there was none
   dim3 last_block{0, 0, 0};
 };
 
@@ -382,10 +381,10 @@ auto time_student_work(cudaStream_t stream, Work&& work) {
 }  // namespace course::check
 
 extern "C" cudaError_t __real___cudaLaunchKernel(cudaKernel_t, dim3, dim3, void**, std::size_t,
-                                                  cudaStream_t);
+                                                 cudaStream_t);
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
-                                                  void** args, std::size_t shared_bytes,
-                                                  cudaStream_t stream) {
+                                                 void** args, std::size_t shared_bytes,
+                                                 cudaStream_t stream) {
   course::check::count_launch(grid, block);
   return course::check::time_student_work(stream, [&] {
     return __real___cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);

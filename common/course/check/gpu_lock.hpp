@@ -43,7 +43,9 @@ class GpuLock {
   GpuLock& operator=(const GpuLock&) = delete;
 
   // True when the lock files could not be opened (the check says so and stops).
-  bool failed(const std::string& path) const { return !path.empty() && (gpu_fd_ < 0 || gate_fd_ < 0); }
+  bool failed(const std::string& path) const {
+    return !path.empty() && (gpu_fd_ < 0 || gate_fd_ < 0);
+  }
 
   // Held while it lives; released when destroyed.
   class Hold {
@@ -72,8 +74,7 @@ class GpuLock {
 
  private:
   static void lock(int fd, int operation) {
-    while (flock(fd, operation) != 0 && errno == EINTR) {
-    }
+    while (flock(fd, operation) != 0 && errno == EINTR) {}
   }
 
   int gpu_fd_ = -1;

@@ -41,12 +41,11 @@
 #include "course/check/results.hpp"
 #include "course/check/session.hpp"
 #include "course/data.hpp"
-#include "course/timers.hpp"
 #include "course/device_info.hpp"
+#include "course/timers.hpp"
 #include "course/verify.hpp"
 
 namespace course::check {
-
 
 // The lines a whole program printed, without compute-sanitizer's lines or blank ones,
 // trailing blanks and '\r' removed (indentation kept).
@@ -75,18 +74,20 @@ inline std::string indent_excerpt(const std::string& text, std::size_t max_lines
   while (at < text.size()) {
     std::size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
-    if (lines < max_lines) out += prefix + text.substr(at, std::min<std::size_t>(end - at, 300)) + "\n";
+    if (lines < max_lines)
+      out += prefix + text.substr(at, std::min<std::size_t>(end - at, 300)) + "\n";
     ++lines;
     at = end + 1;
   }
-  if (lines > max_lines) out += prefix + "... (" + std::to_string(lines - max_lines) + " more lines)\n";
+  if (lines > max_lines)
+    out += prefix + "... (" + std::to_string(lines - max_lines) + " more lines)\n";
   return out;
 }
 
 class CaseContext {
  public:
-  CaseContext(const Options& options, CheckSession& session, std::string name,
-              std::uint64_t seed, std::string scratch_dir, bool gpu_alone)
+  CaseContext(const Options& options, CheckSession& session, std::string name, std::uint64_t seed,
+              std::string scratch_dir, bool gpu_alone)
       : options_(options),
         session_(session),
         name_(std::move(name)),
@@ -207,10 +208,10 @@ class CaseContext {
       return false;
     }
     if (!run.results.finished) {
-      std::string what = "the program " + run.child.describe_end() +
-                         " before finishing this case";
-      fail(what + (run.child.output.empty() ? "; it printed nothing"
-                                            : "; its output:\n" + indent_excerpt(run.child.output)));
+      std::string what = "the program " + run.child.describe_end() + " before finishing this case";
+      fail(what + (run.child.output.empty()
+                       ? "; it printed nothing"
+                       : "; its output:\n" + indent_excerpt(run.child.output)));
       if (run.child.timed_out) {
         hint("a loop that never ends, or a kernel that never returns? Every thread must reach "
              "the end of the kernel.");
@@ -271,7 +272,8 @@ class CaseContext {
     if (comparison.ok()) return true;
     fail(describe(comparison, tolerance, name));
     if (comparison.unwritten == comparison.count) {
-      hint("no element of '" + name + "' was written: is the function implemented, and is the "
+      hint("no element of '" + name +
+           "' was written: is the function implemented, and is the "
            "result copied back to the host?");
     } else if (comparison.unwritten > 0) {
       hint("some elements were never written: does the grid cover every element (round the "
@@ -329,11 +331,10 @@ class CaseContext {
       return false;
     }
     if (to_device == host_to_device && to_host == device_to_host) return true;
-    fail("host -> device: " + std::to_string(to_device) + " bytes in " +
-         std::to_string(copies_in) + " copies, expected " + std::to_string(host_to_device) +
-         " bytes; device -> host: " + std::to_string(to_host) + " bytes in " +
-         std::to_string(copies_out) + " copies, expected " + std::to_string(device_to_host) +
-         " bytes");
+    fail("host -> device: " + std::to_string(to_device) + " bytes in " + std::to_string(copies_in) +
+         " copies, expected " + std::to_string(host_to_device) + " bytes; device -> host: " +
+         std::to_string(to_host) + " bytes in " + std::to_string(copies_out) +
+         " copies, expected " + std::to_string(device_to_host) + " bytes");
     hint(fix);
     return false;
   }
@@ -453,9 +454,9 @@ class CaseContext {
     }
   }
 
-  std::vector<std::string> case_words(const std::string& kind,
-                                      const std::vector<std::pair<std::string, std::string>>& params,
-                                      std::uint64_t seed) const {
+  std::vector<std::string> case_words(
+      const std::string& kind, const std::vector<std::pair<std::string, std::string>>& params,
+      std::uint64_t seed) const {
     std::vector<std::string> words = {kCaseFlag, kind, kSeedFlag,
                                       std::to_string(seed != 0 ? seed : seed_)};
     for (const auto& [key, value] : params) {
@@ -533,7 +534,7 @@ inline std::uint64_t name_hash(const std::string& text) {
 }
 
 inline bool is_executable(const std::string& path) {
-  struct stat info{};
+  struct stat info {};
   return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && access(path.c_str(), X_OK) == 0;
 }
 
@@ -592,8 +593,8 @@ inline bool prepare_confinement(Options& options, const std::string& scratch, st
   // The student's shared library and the instructor-owned callers beside it (Python
   // scripts) are copied too: the confined caller reads them from the scratch folder.
   if (!options.library.empty()) {
-    const std::string library_copy = scratch + "/" +
-                                     std::filesystem::path(options.library).filename().string();
+    const std::string library_copy =
+        scratch + "/" + std::filesystem::path(options.library).filename().string();
     std::filesystem::copy_file(options.library, library_copy, failed);
     if (failed || chmod(library_copy.c_str(), 0755) != 0) {
       error = "cannot copy the library " + options.library + " into " + scratch;
@@ -666,10 +667,10 @@ inline void judge_sanitizer_end(CaseContext& last, const ServerEnd& end,
               "program must not leave processes behind.");
     return;
   }
-  const bool errors =
-      end.exit_code == kSanitizerErrorExit || sanitizer_found_errors(end.output);
+  const bool errors = end.exit_code == kSanitizerErrorExit || sanitizer_found_errors(end.output);
   if (!errors || session.instance_flagged()) return;
-  last.fail("compute-sanitizer " + options.sanitizer_tool + " found errors, reported when the "
+  last.fail("compute-sanitizer " + options.sanitizer_tool +
+            " found errors, reported when the "
             "program ended after this case (leaks are reported then):\n" +
             indent_excerpt(sanitizer_lines(end.output), 40));
   last.hint("read the first error of compute-sanitizer's report: a leak names the cudaMalloc "
@@ -712,8 +713,10 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     }
   }
   if (!is_executable(options.program)) {
-    std::fprintf(stderr, "check_%s: the program under test '%s' does not exist or cannot be run "
-                 "(did it build?)\n", exercise.number.c_str(), options.program.c_str());
+    std::fprintf(stderr,
+                 "check_%s: the program under test '%s' does not exist or cannot be run "
+                 "(did it build?)\n",
+                 exercise.number.c_str(), options.program.c_str());
     return kExitMisuse;
   }
   const std::string variant = options.variant.empty() ? options.program : options.variant;
@@ -806,15 +809,19 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     if (!selected(c)) continue;
     if (stops_when_proved && failed_so_far &&
         std::all_of(options.expect_hints.begin(), options.expect_hints.end(),
-                    [&](const std::string& h) { return report_so_far.find(h) != std::string::npos; })) {
+                    [&](const std::string& h) {
+                      return report_so_far.find(h) != std::string::npos;
+                    })) {
       std::printf("  (the %d case(s) left are not run: the check already fails with every "
-                  "expected hint)\n", cases_left);
+                  "expected hint)\n",
+                  cases_left);
       break;
     }
     --cases_left;
-    CaseOutcome outcome{&c, std::make_unique<CaseContext>(
-                                options, session, c.name,
-                                derive_seed(options.seed, name_hash(c.name)), scratch, c.gpu_alone)};
+    CaseOutcome outcome{&c,
+                        std::make_unique<CaseContext>(options, session, c.name,
+                                                      derive_seed(options.seed, name_hash(c.name)),
+                                                      scratch, c.gpu_alone)};
     CaseContext& context = *outcome.context;
     outcome.run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
     WallTimer timer;
@@ -870,8 +877,8 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
       points_not_graded += c.points;
     }
     full_report += case_block(outcome);
-    reports.push_back({c.name, c.points, ok, c.hidden, outcome.run && graded, outcome.seconds,
-                       context.report()});
+    reports.push_back(
+        {c.name, c.points, ok, c.hidden, outcome.run && graded, outcome.seconds, context.report()});
   }
 
   const bool passed = cases_passed == cases_run;
@@ -879,7 +886,8 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
               cases_run, passed ? "PASS" : "FAIL");
   if (cases_not_graded > 0) {
     std::printf("SKIPPED: %d case(s) worth %d points could not run here and are not graded "
-                "(see SKIP above)\n", cases_not_graded, points_not_graded);
+                "(see SKIP above)\n",
+                cases_not_graded, points_not_graded);
   }
   if (!options.summary_path.empty() &&
       !write_summary(options.summary_path, exercise, variant, score, max_score, passed)) {
@@ -898,7 +906,8 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
 
   // Self-test mode: the verdict is compared with what CTest declared.
   std::vector<std::string> unmet;
-  if ((options.expect == "pass") != passed) unmet.push_back("verdict " + std::string(passed ? "PASS" : "FAIL"));
+  if ((options.expect == "pass") != passed)
+    unmet.push_back("verdict " + std::string(passed ? "PASS" : "FAIL"));
   for (const std::string& h : options.expect_hints) {
     if (full_report.find(h) == std::string::npos) unmet.push_back("no hint containing '" + h + "'");
   }
@@ -906,7 +915,8 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     unmet.push_back("score " + std::to_string(score) + " instead of " +
                     std::to_string(options.expect_score));
   }
-  if (options.expect_clean && any_abnormal) unmet.push_back("a run crashed, hung or flooded its output");
+  if (options.expect_clean && any_abnormal)
+    unmet.push_back("a run crashed, hung or flooded its output");
   if (unmet.empty()) {
     std::printf("expectation met: %s\n", options.expect == "pass" ? "passes" : "fails as declared");
     return kExitPass;

@@ -26,7 +26,7 @@ struct Options {
   std::uint64_t seed = kDefaultSeed;
   double timeout_scale = 1.0;
   bool sanitizer_requested = false;
-  std::string sanitizer;  // path to compute-sanitizer; empty when not found
+  std::string sanitizer;                    // path to compute-sanitizer; empty when not found
   std::string sanitizer_tool = "memcheck";  // or racecheck, synccheck (--sanitizer-tool)
   std::string variant;
   std::vector<std::string> only_cases;
@@ -43,7 +43,7 @@ struct Options {
   int declared_points = -1;
   // Grading (tools/grade.py): a structured report, limits, and confinement.
   std::string report_json_path;
-  int stop_after_timeouts = 0;      // 0: never; else the cases after that many time-outs are not run
+  int stop_after_timeouts = 0;  // 0: never; else the cases after that many time-outs are not run
   std::size_t memory_limit_mb = 0;  // resident memory of the program; 0: no limit
   std::string run_as;               // user the program runs as (the check itself runs as root)
   std::vector<std::string> hidden_paths;
@@ -149,7 +149,8 @@ inline bool parse_options(int argc, char** argv, Options& options, std::string& 
         if (!next(value)) return false;
         options.sanitizer_requested = true;
         // CMake passes "<name>-NOTFOUND" when the tool is missing.
-        if (!value.empty() && value.find("NOTFOUND") == std::string::npos) options.sanitizer = value;
+        if (!value.empty() && value.find("NOTFOUND") == std::string::npos)
+          options.sanitizer = value;
       } else if (flag == "--timeout-scale") {
         if (!next(value)) return false;
         options.timeout_scale = std::stod(value);

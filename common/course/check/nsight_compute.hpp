@@ -82,8 +82,8 @@ inline std::vector<std::string> ncu_command(const std::string& ncu,
                                             const std::string& program) {
   std::string list;
   for (const std::string& metric : metrics) list += (list.empty() ? "" : ",") + metric;
-  return {ncu, "--metrics", list, "--csv", "--print-units", "base", "--kernel-name",
-          kernel_name, "--launch-count", "1", program};
+  return {ncu,         "--metrics",      list, "--csv", "--print-units", "base", "--kernel-name",
+          kernel_name, "--launch-count", "1",  program};
 }
 
 // The fields of one CSV line, with quotes removed ("a","1,024" -> a | 1,024).
@@ -109,15 +109,16 @@ inline std::vector<std::string> split_csv_line(const std::string& line) {
 }
 
 struct NcuReading {
-  bool ok = false;                  // every metric asked for has a value
-  bool permission_denied = false;   // ncu could not read the counters (ERR_NVGPUCTRPERM)
-  std::string why_not;              // when !ok: what went wrong, for a person
+  bool ok = false;                       // every metric asked for has a value
+  bool permission_denied = false;        // ncu could not read the counters (ERR_NVGPUCTRPERM)
+  std::string why_not;                   // when !ok: what went wrong, for a person
   std::map<std::string, double> values;  // metric name -> value, summed over the rows
 };
 
 // Reads the metric rows of ncu's CSV output (the header names "Metric Name" and
 // "Metric Value"; values may carry thousands separators).
-inline NcuReading read_ncu_metrics(const ChildResult& child, const std::vector<std::string>& metrics) {
+inline NcuReading read_ncu_metrics(const ChildResult& child,
+                                   const std::vector<std::string>& metrics) {
   NcuReading reading;
   const std::string& output = child.output;
   if (output.find(kNcuPermissionError) != std::string::npos) {
@@ -143,7 +144,8 @@ inline NcuReading read_ncu_metrics(const ChildResult& child, const std::vector<s
       }
       continue;
     }
-    if (value_column < 0 || static_cast<int>(fields.size()) <= std::max(name_column, value_column)) {
+    if (value_column < 0 ||
+        static_cast<int>(fields.size()) <= std::max(name_column, value_column)) {
       continue;
     }
     std::string number;

@@ -91,10 +91,23 @@ inline bool parse_type(const std::string& text, ValueType& type) {
   return false;
 }
 
-template <typename T> struct TypeOf;
-template <> struct TypeOf<float> { static constexpr ValueType value = ValueType::f32; };
-template <> struct TypeOf<double> { static constexpr ValueType value = ValueType::f64; };
-template <> struct TypeOf<std::int32_t> { static constexpr ValueType value = ValueType::i32; };
-template <> struct TypeOf<std::int64_t> { static constexpr ValueType value = ValueType::i64; };
+template <typename T>
+struct TypeOf;
+template <>
+struct TypeOf<float> {
+  static constexpr ValueType value = ValueType::f32;
+};
+template <>
+struct TypeOf<double> {
+  static constexpr ValueType value = ValueType::f64;
+};
+template <>
+struct TypeOf<std::int32_t> {
+  static constexpr ValueType value = ValueType::i32;
+};
+template <>
+struct TypeOf<std::int64_t> {
+  static constexpr ValueType value = ValueType::i64;
+};
 
 }  // namespace course::check

@@ -99,9 +99,10 @@ inline bool write_report_json(const std::string& path, const std::string& number
     max_score += c.points;
     passed = passed && c.passed;
   }
-  std::fprintf(file, "{\n  \"exercise\": %s,\n  \"name\": %s,\n  \"variant\": %s,\n  \"seed\": %llu,\n",
-               json_string(number).c_str(), json_string(name).c_str(),
-               json_string(variant).c_str(), seed);
+  std::fprintf(file,
+               "{\n  \"exercise\": %s,\n  \"name\": %s,\n  \"variant\": %s,\n  \"seed\": %llu,\n",
+               json_string(number).c_str(), json_string(name).c_str(), json_string(variant).c_str(),
+               seed);
   std::fprintf(file, "  \"skipped\": %s,\n  \"skip_reason\": %s,\n",
                skip_reason.empty() ? "false" : "true", json_string(skip_reason).c_str());
   std::fprintf(file, "  \"score\": %d,\n  \"max_score\": %d,\n  \"passed\": %s,\n  \"cases\": [",
@@ -111,9 +112,9 @@ inline bool write_report_json(const std::string& path, const std::string& number
     std::fprintf(file,
                  "%s\n    {\"name\": %s, \"points\": %d, \"max_points\": %d, \"passed\": %s, "
                  "\"hidden\": %s, \"run\": %s, \"seconds\": %.3f, \"text\": %s}",
-                 i == 0 ? "" : ",", json_string(c.name).c_str(), c.passed ? c.points : 0,
-                 c.points, c.passed ? "true" : "false", c.hidden ? "true" : "false",
-                 c.run ? "true" : "false", c.seconds, json_string(c.text).c_str());
+                 i == 0 ? "" : ",", json_string(c.name).c_str(), c.passed ? c.points : 0, c.points,
+                 c.passed ? "true" : "false", c.hidden ? "true" : "false", c.run ? "true" : "false",
+                 c.seconds, json_string(c.text).c_str());
   }
   std::fprintf(file, "\n  ]\n}\n");
   return std::fclose(file) == 0;

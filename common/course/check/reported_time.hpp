@@ -94,15 +94,18 @@ inline bool expect_plausible_time(CaseContext& c, const ReportedTime& t,
   if (t.copies_inside > 0 || t.allocations_inside > 0) {
     c.fail(reported + ", timed between CUDA events that enclose " +
            std::to_string(t.copies_inside) + " copy(ies) and " +
-           std::to_string(t.allocations_inside) + " allocation(s) or free(s): the time includes "
-           "other work than the " + t.work);
+           std::to_string(t.allocations_inside) +
+           " allocation(s) or free(s): the time includes "
+           "other work than the " +
+           t.work);
     c.hint(hints.longer_than_work);
     return false;
   }
   if (t.measured_ms > 0.0 &&
       t.reported_ms > kLongestHonestMultipleOfMeasured * t.measured_ms + kMeasurementSlackMs) {
     c.fail(reported + ", but the " + t.work + " it launched took " +
-           course::format_number(t.measured_ms) + " ms (timed by the check with CUDA events "
+           course::format_number(t.measured_ms) +
+           " ms (timed by the check with CUDA events "
            "around it): the time includes other work");
     c.hint(hints.longer_than_work);
     return false;

@@ -31,8 +31,8 @@ struct Record {
 
 struct Results {
   std::map<std::string, Record> records;
-  bool finished = false;      // the end marker was there
-  std::string format_error;   // empty when the file parsed
+  bool finished = false;     // the end marker was there
+  std::string format_error;  // empty when the file parsed
 };
 
 inline Results parse_results(const std::string& data) {
@@ -88,7 +88,7 @@ inline Results parse_results(const std::string& data) {
 inline bool read_file(const std::string& path, std::string& contents) {
   const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return false;
-  struct stat info{};
+  struct stat info {};
   if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     close(fd);
     return false;
@@ -96,7 +96,8 @@ inline bool read_file(const std::string& path, std::string& contents) {
   contents.clear();
   char buffer[1 << 16];
   ssize_t got = 0;
-  while ((got = read(fd, buffer, sizeof buffer)) > 0) contents.append(buffer, static_cast<std::size_t>(got));
+  while ((got = read(fd, buffer, sizeof buffer)) > 0)
+    contents.append(buffer, static_cast<std::size_t>(got));
   close(fd);
   return true;
 }

@@ -174,8 +174,7 @@ class GuardedOutput {
 inline void put_device_memory_report(ResultWriter& results) {
   const DeviceMemoryReport report = finish_device_memory_accounting();
   results.put_value(kLeakedBytesRecord, static_cast<std::int64_t>(report.leaked_bytes));
-  results.put_value(kLeakedAllocationsRecord,
-                    static_cast<std::int64_t>(report.leaked_allocations));
+  results.put_value(kLeakedAllocationsRecord, static_cast<std::int64_t>(report.leaked_allocations));
   results.put_value(kOverrunRecord, static_cast<std::int64_t>(report.overruns.size()));
   if (!report.overruns.empty()) {
     const std::int64_t detail[2] = {static_cast<std::int64_t>(report.overruns[0].buffer_bytes),

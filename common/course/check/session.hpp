@@ -67,10 +67,11 @@ inline constexpr const char* kSanitizerLinePrefix = "=========";
 // API or launch failure, a leak, a race, a barrier error. Its banner and summaries of
 // zero errors are not. (Its exit status, kSanitizerErrorExit, says the same at its end.)
 inline bool sanitizer_found_errors(const std::string& output) {
-  static const char* const kErrorStarts[] = {
-      "Invalid ",  "Program hit", "Leaked ",      "Error",     "Malloc",    "Free ",
-      "Out-of-range", "Misaligned", "Uninitialized", "Barrier", "Race ",   "Warning: Race",
-      "Hazard",    "Unused memory"};
+  static const char* const kErrorStarts[] = {"Invalid ",     "Program hit",  "Leaked ",
+                                             "Error",        "Malloc",       "Free ",
+                                             "Out-of-range", "Misaligned",   "Uninitialized",
+                                             "Barrier",      "Race ",        "Warning: Race",
+                                             "Hazard",       "Unused memory"};
   const std::string prefix = std::string(kSanitizerLinePrefix) + " ";
   std::size_t at = 0;
   while (at < output.size()) {
@@ -151,8 +152,7 @@ class CheckSession {
       const double scale = options_.timeout_scale;
       server_ = std::make_unique<CaseServer>(
           command, std::vector<std::string>{std::string(kResultFileVariable) + "=" + result_path()},
-          base_limits(),
-          (under_sanitizer() ? kSanitizerStartupSeconds : kStartupSeconds) * scale,
+          base_limits(), (under_sanitizer() ? kSanitizerStartupSeconds : kStartupSeconds) * scale,
           (under_sanitizer() ? kSanitizerBusyGraceSeconds : kBusyGraceSeconds) * scale);
     }
     unlink(result_path().c_str());  // a case that ends early must not find the last one's
@@ -188,9 +188,8 @@ class CheckSession {
   // No more served cases for now: ends the served program (see CaseServer::finish).
   void finish() {
     if (!server_) return;
-    const double grace =
-        (under_sanitizer() ? kSanitizerFinishGraceSeconds : kFinishGraceSeconds) *
-        options_.timeout_scale;
+    const double grace = (under_sanitizer() ? kSanitizerFinishGraceSeconds : kFinishGraceSeconds) *
+                         options_.timeout_scale;
     const ServerEnd end = server_->finish(grace);
     server_.reset();
     if (server_ended_ && last_served_ != nullptr) server_ended_(*last_served_, end);
@@ -209,11 +208,13 @@ class CheckSession {
   bool write_recorded_times() const {
     if (options_.record_times_path.empty()) return true;
     std::error_code ignored;
-    const std::filesystem::path parent = std::filesystem::path(options_.record_times_path).parent_path();
+    const std::filesystem::path parent =
+        std::filesystem::path(options_.record_times_path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
     std::FILE* file = std::fopen(options_.record_times_path.c_str(), "w");
     if (file == nullptr) return false;
-    for (const auto& [name, seconds] : recorded_) std::fprintf(file, "%s\t%.3f\n", name.c_str(), seconds);
+    for (const auto& [name, seconds] : recorded_)
+      std::fprintf(file, "%s\t%.3f\n", name.c_str(), seconds);
     return std::fclose(file) == 0;
   }
 
@@ -251,7 +252,8 @@ class CheckSession {
     c.environment = {"PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin", "HOME=" + scratch_,
                      "TMPDIR=" + scratch_, "LANG=C.UTF-8"};
     for (const char* passed : {"CUDA_VISIBLE_DEVICES", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"}) {
-      if (const char* value = std::getenv(passed)) c.environment.push_back(std::string(passed) + "=" + value);
+      if (const char* value = std::getenv(passed))
+        c.environment.push_back(std::string(passed) + "=" + value);
     }
     return c;
   }
