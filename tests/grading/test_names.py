@@ -10,6 +10,8 @@ is graded, with a message, and nothing is written.
                           copy and records its check as skipped; the names reach the
                           build, which is where they once broke the grader)
     test_names.py --gpu  (on a GPU: every copy graded for real must get full marks)
+    test_names.py --gpu --complete   (each name hands in every exercise's solution,
+                          graded with --jobs 8; the gradebook is printed)
 """
 import csv
 import json
@@ -21,6 +23,7 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import exercises as course_exercises  # noqa: E402
 from grading import gpu  # noqa: E402
 
 GRADER = [sys.executable, os.path.join(ROOT, "tools", "grade.py")]
@@ -30,9 +33,17 @@ NAMES = ["plain", 'say "hi"', "o'neil, <b>bold<i> & \"q\"", "semi;colon $(id)", 
          "$(touch PWNED-by-name)", "a;b|c&d>e", "%s%n{}", "日本語の名前", "é" * 100]
 
 
+COMPLETE = "--complete" in sys.argv[1:]
+# (exercise folder, student file) of what each name hands in: exercise 03's solution, or
+# with --complete every exercise's.
+HANDED_IN = ([(e.id, f) for e in course_exercises.load(ROOT) for f in e.student_files] if COMPLETE
+             else [("03_device_memory", "device_memory.cu")])
+
+
 def grade(class_dir, results, *extra):
-    return subprocess.run(GRADER + [class_dir, "--class", "--results", results, "--exercises", "03",
-                                    "--seed", "4242", "--jobs", "2", *extra],
+    chosen = [] if COMPLETE else ["--exercises", "03"]
+    return subprocess.run(GRADER + [class_dir, "--class", "--results", results, *chosen,
+                                    "--seed", "4242", "--jobs", "8" if COMPLETE else "2", *extra],
                           capture_output=True, text=True, errors="replace")
 
 
@@ -40,12 +51,15 @@ def make_class(folder, names):
     for index, name in enumerate(names):
         # Both layouts: a folder of files, and an archive named after the student.
         if index % 2:
-            target = os.path.join(folder, name, "exercises", "03_device_memory", "device_memory.cu")
-            os.makedirs(os.path.dirname(target))
-            shutil.copyfile(SOLUTION, target)
+            for exercise, file_name in HANDED_IN:
+                target = os.path.join(folder, name, "exercises", exercise, file_name)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copyfile(os.path.join(ROOT, "solutions", exercise, file_name), target)
         else:
             staging = tempfile.mkdtemp()
-            shutil.copyfile(SOLUTION, os.path.join(staging, "device_memory.cu"))
+            for exercise, file_name in HANDED_IN:
+                shutil.copyfile(os.path.join(ROOT, "solutions", exercise, file_name),
+                                os.path.join(staging, file_name))
             shutil.make_archive(os.path.join(folder, name), "gztar", staging)
             shutil.rmtree(staging)
 
@@ -88,8 +102,8 @@ def main():
             except OSError as error:
                 failures.append(f"{name!r}: no result ({error})")
                 continue
-            exercise = record["exercises"][0]
-            verdicts[name] = (exercise["status"], exercise["score"], exercise["max_score"], exercise.get("build_log"))
+            verdicts[name] = (tuple(e["status"] for e in record["exercises"]), record["score"], record["max_score"],
+                              "".join(e.get("build_log") or "" for e in record["exercises"]))
             for report in (f"feedback/{name}.md", f"feedback/{name}.html", f"gradescope/{name}/results.json",
                            f"classroom/{name}.json", f"classroom/{name}.b64"):
                 if not os.path.isfile(os.path.join(results, report)):
@@ -98,7 +112,8 @@ def main():
                 if scratch in handle.read():
                     failures.append(f"{name!r}: the feedback shows the instructor's path {scratch}")
         expected = verdicts.get("plain", (None,))
-        if expected[0] != ("graded" if have_gpu else "skipped"):
+        wanted_status = ("graded" if have_gpu else "skipped",) * len(expected[0] or ())
+        if not expected[0] or expected[0] != wanted_status or (have_gpu and expected[1] != expected[2]):
             failures.append(f"'plain' got {expected[:3]}")
         for name, verdict in verdicts.items():
             if verdict != expected:
@@ -114,6 +129,10 @@ def main():
         if planted:
             failures.append(f"a name was run by a shell: {planted}")
         print(f"{len(verdicts)} names, verdict of each: {sorted(set(v[:3] for v in verdicts.values()))}")
+        if COMPLETE:
+            print("gradebook.csv:")
+            for row in rows:
+                print("  " + ",".join(row))
 
     for failure in failures:
         print(f"FAIL: {failure}")

@@ -360,8 +360,8 @@ class SubmissionGrader:
         self.student_file_paths = student_file_paths  # exercises/NN/file.cu paths of student files
         self.turn = 0                                  # the GPUs' round-robin
         self.turn_lock = threading.Lock()
-        self.build_locks = {}                          # build key -> lock (cached_build)
-        self.build_locks_lock = threading.Lock()
+        self.keyed_locks = {}                          # cache key -> lock (keyed_lock)
+        self.keyed_locks_lock = threading.Lock()
 
     def course_digest(self, relative):
         if self.course_index.get(relative) is None:
@@ -470,11 +470,12 @@ class SubmissionGrader:
         program = os.path.join(work, "bin", exercise.id)
         with phases.timing("build"):
             built, log = self.cached_build(exercise, tree, program, slot)
+        build_key = self.build_key(exercise, tree)
         if not built:
             record.update(status="build_failed", build_log=log,
                           message="the files do not compile: the first errors are in the build log")
             return record
-        self.run_checks(exercise, program, work, record, phases)
+        self.run_checks(exercise, program, work, record, phases, build_key)
         record["seconds"] = round(time.monotonic() - started, 2)
         return record
 
@@ -496,10 +497,13 @@ class SubmissionGrader:
         key = self.build_key(exercise, tree)
         # Identical inputs graded at the same time (copies of one solution) build once:
         # the others wait for that build and take it from the cache.
-        with self.build_locks_lock:
-            build_lock = self.build_locks.setdefault(key, threading.Lock())
-        with build_lock:
+        with self.keyed_lock(key):
             return self.build_or_reuse(exercise, tree, program, slot, key)
+
+    def keyed_lock(self, key):
+        """One lock per cache key, so that work on identical inputs is done once."""
+        with self.keyed_locks_lock:
+            return self.keyed_locks.setdefault(key, threading.Lock())
 
     def build_or_reuse(self, exercise, tree, program, slot, key):
         cached = os.path.join(self.config.build_cache, key)
@@ -650,7 +654,7 @@ class SubmissionGrader:
                 data = json.load(handle)
         return status, data, output[-CHECK_OUTPUT_BYTES:]
 
-    def run_checks(self, exercise, program, work, record, phases):
+    def run_checks(self, exercise, program, work, record, phases, build_key):
         if self.config.cpu_only:
             record.update(status="skipped", message="built; its check needs a GPU and this grading was --cpu-only: "
                                                     "a grading on a GPU checks it")
@@ -674,30 +678,50 @@ class SubmissionGrader:
                                     "output": textwrap.dedent(case["text"]).strip("\n")})
         if exercise.memcheck_points:
             with phases.timing("sanitizer"):
-                record["items"].append(self.memcheck_item(exercise, program, reports, times, data))
+                record["items"].append(self.memcheck_item(exercise, program, reports, times, data, build_key))
         record["score"] = sum(item["score"] for item in record["items"])
         record["max_score"] = sum(item["max_score"] for item in record["items"])
 
-    def memcheck_item(self, exercise, program, reports, times, correctness):
+    def memcheck_item(self, exercise, program, reports, times, correctness, build_key):
+        """The memcheck item. compute-sanitizer's verdict on a program depends on the
+        program and its inputs alone: a program built from files identical to another
+        submission's (the cache key of its build), checked with the same seed, is checked
+        once per grading, and the verdict kept (RESULTS/.grader/sanitizer)."""
+        if not self.config.sanitizer or correctness["score"] == 0:
+            return self.run_memcheck(exercise, program, reports, times, correctness)[0]  # not run
+        key = hashlib.sha256("\0".join([build_key, str(self.config.seed), self.config.sanitizer,
+                                         "memcheck"]).encode()).hexdigest()
+        cached = os.path.join(self.config.grader_dir, "sanitizer", key + ".json")
+        with self.keyed_lock(key):
+            if os.path.exists(cached):
+                with open(cached, encoding="utf-8") as handle:
+                    return dict(json.load(handle), seconds=0.0)
+            item, complete = self.run_memcheck(exercise, program, reports, times, correctness)
+            if complete:
+                write_json_atomically(cached, item)
+            return item
+
+    def run_memcheck(self, exercise, program, reports, times, correctness):
+        """(the memcheck item, whether its verdict came from a check that ran to its end)."""
         item = {"name": "memcheck", "kind": "sanitizer", "score": 0, "max_score": exercise.memcheck_points,
                 "passed": False, "hidden": False, "seconds": 0.0, "output": ""}
         if not self.config.sanitizer:
             item["output"] = "not run: compute-sanitizer was not found on the grading machine"
-            return item
+            return item, False
         if correctness["score"] == 0:
             item["output"] = "not run: memcheck points go to code that earns correctness points"
-            return item
+            return item, False
         started = time.monotonic()
         status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.memcheck.json"),
                                               times, sanitizer=self.config.sanitizer)
         item["seconds"] = round(time.monotonic() - started, 2)
         if data is None or status not in (0, 1):
             item["output"] = f"compute-sanitizer could not complete the check (status {status}):\n{output}"
-            return item
+            return item, False
         flagged = [c for c in data["cases"] if any(text in c["text"] for text in SANITIZER_FAILURE_TEXTS)]
         if flagged:
             item["output"] = "\n".join(f"{c['name']}:\n{c['text']}" for c in flagged[:3])
-            return item
+            return item, True
         item.update(passed=True, score=exercise.memcheck_points,
                     output="compute-sanitizer memcheck (leak check on) found no error in any case")
-        return item
+        return item, True
