@@ -8,8 +8,6 @@
 #   CONFIGURE_ARGS=-DCOURSE_ONLY=0[5-8]_ tools/gpu_suite.sh   # build a subset only
 #   DEMOS="05 06" tools/gpu_suite.sh   # also run these exercises' demos (reference
 #                                      # solutions) before the tests: $LOG_DIR/demo-NN.txt
-# Without extra arguments the catalog of hostile submissions (grading.catalog and its
-# tool) runs beside the build and the other tests: $LOG_DIR/catalog.log.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,21 +30,6 @@ echo "== configure ($build)"
 cmake -S "$root" -B "$build" -DCOURSE_MODE=instructor "${configure_args[@]}" >"$logs/configure.log" 2>&1 \
   || { tail -n 30 "$logs/configure.log"; echo "gpu_suite: configure failed" >&2; exit 1; }
 grep -E "CUDA architectures|compute-sanitizer" "$logs/configure.log"
-
-# The catalog of hostile submissions (and its tool) needs no build of the tree: its grader
-# compiles what it grades. The longest part of the suite, it starts now, beside the
-# build and the other tests, and shares the GPU with them through the machine's lock.
-catalog_pid=""
-catalog_tests='^grading\.catalog(_tool)?$'
-# (Not with DEMOS: their figures need the GPU alone.)
-if (($# == 0)) && [ -z "${DEMOS:-}" ] &&
-  ctest --test-dir "$build" -N -R "$catalog_tests" 2>/dev/null | grep -q 'Total Tests: 2'; then
-  echo "== the catalog of hostile submissions, beside the build and the other tests ($logs/catalog.log)"
-  ctest --test-dir "$build" -R "$catalog_tests" --output-on-failure --output-junit "$logs/junit-catalog.xml" \
-    >"$logs/catalog.log" 2>&1 &
-  catalog_pid=$!
-  set -- -E "$catalog_tests"
-fi
 
 echo "== build (-j $jobs)"
 start=$(date +%s)
@@ -71,15 +54,9 @@ start=$(date +%s)
 ctest --test-dir "$build" -j "$test_jobs" --output-on-failure --output-junit "$logs/junit.xml" \
   "$@" >"$logs/ctest.log" 2>&1
 ctest_status=$?
-junits=("$logs/junit.xml")
-if [ -n "$catalog_pid" ]; then
-  wait "$catalog_pid" || ctest_status=1
-  junits+=("$logs/junit-catalog.xml")
-  grep -E "tests passed|Total Test time" "$logs/catalog.log" | sed 's/^/catalog: /'
-fi
 echo "tested in $(( $(date +%s) - start )) s"
 grep -E "tests passed|Total Test time" "$logs/ctest.log"
-python3 "$root/tools/test_summary.py" "${junits[@]}"
+python3 "$root/tools/test_summary.py" "$logs/junit.xml"
 summary_status=$?
 echo "gpu_suite: $(( $(date +%s) - suite_start )) s in all, configure and build included"
 [ "$ctest_status" -eq 0 ] && [ "$summary_status" -eq 0 ]

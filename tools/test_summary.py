@@ -1,12 +1,10 @@
 #!/usr/bin/env python3
-"""Prints a short table of a CTest run from its JUnit files (ctest --output-junit).
+"""Prints a short table of a CTest run from its JUnit file (ctest --output-junit).
 
 One row per exercise (or test group) with passed / failed / skipped counts, then the
 names of the tests that failed, then one total line that CI and people read last:
 
-    tools/test_summary.py build/gpu/logs/junit.xml [MORE_JUNIT.xml ...]
-
-Several files are one run in parts (tools/gpu_suite.sh runs the catalog beside the rest).
+    tools/test_summary.py build/gpu/logs/junit.xml
 """
 import os
 import sys
@@ -31,20 +29,18 @@ def group_of(name):
 
 
 def main(argv):
-    if len(argv) < 2:
+    if len(argv) != 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    testcases = []
-    for path in argv[1:]:
-        try:
-            testcases += ElementTree.parse(path).getroot().iter("testcase")
-        except (OSError, ElementTree.ParseError) as error:
-            print(f"test_summary: cannot read {path}: {error}", file=sys.stderr)
-            return 2
+    try:
+        root = ElementTree.parse(argv[1]).getroot()
+    except (OSError, ElementTree.ParseError) as error:
+        print(f"test_summary: cannot read {argv[1]}: {error}", file=sys.stderr)
+        return 2
     groups = OrderedDict()
     failures = []
     totals = {"passed": 0, "failed": 0, "skipped": 0}
-    for testcase in testcases:
+    for testcase in root.iter("testcase"):
         name = testcase.get("name", "?")
         result = outcome(testcase)
         counts = groups.setdefault(group_of(name), {"passed": 0, "failed": 0, "skipped": 0})
