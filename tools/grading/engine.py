@@ -468,9 +468,9 @@ class SubmissionGrader:
             record.update(status=status, message="not in the submission: " + ", ".join(missing))
             return record
         program = os.path.join(work, "bin", exercise.id)
-        with phases.timing("build"):
-            built, log = self.cached_build(exercise, tree, program, slot)
         build_key = self.build_key(exercise, tree)
+        with phases.timing("build"):
+            built, log = self.cached_build(exercise, tree, program, slot, build_key)
         if not built:
             record.update(status="build_failed", build_log=log,
                           message="the files do not compile: the first errors are in the build log")
@@ -491,10 +491,9 @@ class SubmissionGrader:
             digest.update(submissions.digest(os.path.join(tree, "exercises", exercise.id, name)).encode())
         return digest.hexdigest()
 
-    def cached_build(self, exercise, tree, program, slot):
+    def cached_build(self, exercise, tree, program, slot, key):
         """build(), or its outputs (the program, its library, or the compiler's errors)
-        from the cache of identical inputs."""
-        key = self.build_key(exercise, tree)
+        from the cache of identical inputs (`key`, build_key's)."""
         # Identical inputs graded at the same time (copies of one solution) build once:
         # the others wait for that build and take it from the cache.
         with self.keyed_lock(key):

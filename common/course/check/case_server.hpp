@@ -29,8 +29,6 @@ struct ServedCase {
   // it was stopped after the grace given to it, and this says how long that was.
   bool stayed_busy = false;
   double busy_grace_seconds = 0.0;
-  // The serving process was started for this case (the first case, or after an end).
-  bool fresh_process = false;
 };
 
 // How a served program ended once it had no more requests.
@@ -62,10 +60,7 @@ class CaseServer {
     ServedCase served;
     ChildResult& result = served.child;
     const auto started = std::chrono::steady_clock::now();
-    if (!process_.running()) {
-      served.fresh_process = true;
-      if (!start(result)) return finish_case(served, started);
-    }
+    if (!process_.running() && !start(result)) return finish_case(served, started);
     result.started = true;
     process_.reset_output_count();
     std::string request = kRequestWord;

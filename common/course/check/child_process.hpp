@@ -308,7 +308,7 @@ class ChildProcess {
              const ChildLimits& limits, bool with_control) {
     end();  // a previous run of this object, if any, is over
     limits_ = limits;
-    reaped_ = killed_ = false;
+    reaped_ = false;
     status_ = 0;
     output_.clear();
     control_.clear();
@@ -418,7 +418,7 @@ class ChildProcess {
     while (true) {
       if (want_line && take_line(line)) return Event::line;
       if (reaped_) {
-        drain_output();
+        read_output();  // what is left, without blocking on holders of the pipe
         return Event::exited;
       }
       const auto now = std::chrono::steady_clock::now();
@@ -504,20 +504,18 @@ class ChildProcess {
       kill(pid_, SIGKILL);
       waitpid(pid_, &status_, 0);
       reaped_ = true;
-      killed_ = true;
     } else {
       kill(-pid_, SIGKILL);
     }
     if (limits_.confinement)
       kill_all_processes_of(limits_.confinement->uid, limits_.confinement->gid);
     end_descendants(std::chrono::milliseconds(2000));
-    drain_output();
+    read_output();  // what is left, without blocking on holders of the pipe
     close_control();
     if (output_fd_ >= 0) close(output_fd_);
     output_fd_ = -1;
     pid_ = -1;
   }
-  bool killed() const { return killed_; }
 
  private:
   void keep(const char* data, std::size_t size) {
@@ -544,9 +542,6 @@ class ChildProcess {
       return;
     }
   }
-
-  // What is left in the pipe, without blocking on descendants that still hold it.
-  void drain_output() { read_output(); }
 
   void read_control() {
     if (control_fd_ < 0) return;
@@ -577,7 +572,6 @@ class ChildProcess {
   int control_fd_ = -1;
   int status_ = 0;
   bool reaped_ = false;
-  bool killed_ = false;
   std::string output_;
   std::string control_;
   std::size_t output_bytes_ = 0;

@@ -53,8 +53,8 @@ struct Run {
   ChildResult child;
   Results results;
   bool sanitizer_errors = false;
-  // Served runs: the program stayed busy after its result and was stopped (see
-  // ServedCase), or this run started the serving process anew.
+  // Served runs: the program stayed busy after its result and was stopped, after this
+  // grace (see ServedCase).
   bool stayed_busy = false;
   double busy_grace_seconds = 0.0;
 };
