@@ -20,6 +20,11 @@ test_jobs=${TEST_JOBS:-$(nproc)}
 read -r -a configure_args <<<"${CONFIGURE_ARGS:-}"
 mkdir -p "$logs"
 suite_start=$(date +%s)
+# Every hold of the GPU lock is logged while this log exists (gpu_lock.hpp): the summary
+# at the end says how long timed runs kept the GPU alone.
+gpu_lock=${COURSE_GPU_LOCK:-/tmp/course-gpu-all.lock}
+: >"$gpu_lock.log" && chmod 666 "$gpu_lock.log"
+trap 'mv -f "$gpu_lock.log" "$logs/gpu-lock.log" 2>/dev/null' EXIT
 
 if ! nvidia-smi -L >"$logs/nvidia-smi.txt" 2>&1; then
   echo "gpu_suite: no GPU visible (nvidia-smi -L failed); the GPU tests would only skip" >&2
@@ -27,7 +32,7 @@ fi
 cat "$logs/nvidia-smi.txt"
 
 echo "== configure ($build)"
-cmake -S "$root" -B "$build" -DCOURSE_MODE=instructor "${configure_args[@]}" >"$logs/configure.log" 2>&1 \
+cmake -S "$root" -B "$build" -DCOURSE_MODE=instructor -DCOURSE_GPU_LOCK="$gpu_lock" "${configure_args[@]}" >"$logs/configure.log" 2>&1 \
   || { tail -n 30 "$logs/configure.log"; echo "gpu_suite: configure failed" >&2; exit 1; }
 grep -E "CUDA architectures|compute-sanitizer" "$logs/configure.log"
 
@@ -51,11 +56,14 @@ done
 
 echo "== test (-j $test_jobs)"
 start=$(date +%s)
+# The JUnit file keeps what every test printed (the catalog's timeline among them).
 ctest --test-dir "$build" -j "$test_jobs" --output-on-failure --output-junit "$logs/junit.xml" \
+  --test-output-size-passed 200000 --test-output-size-failed 200000 \
   "$@" >"$logs/ctest.log" 2>&1
 ctest_status=$?
 echo "tested in $(( $(date +%s) - start )) s"
 grep -E "tests passed|Total Test time" "$logs/ctest.log"
+python3 "$root/tools/gpu_lock_summary.py" "$gpu_lock.log"
 python3 "$root/tools/test_summary.py" "$logs/junit.xml"
 summary_status=$?
 echo "gpu_suite: $(( $(date +%s) - suite_start )) s in all, configure and build included"

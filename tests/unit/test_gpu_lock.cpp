@@ -8,6 +8,9 @@
 // it would wait until the sharers stop, which this test also shows, so that it cannot
 // pass vacuously.
 //
+// It also proves that a run which needs no GPU never waits for the lock, and that each
+// hold is written to the lock's log when one exists.
+//
 //   unit_gpu_lock                         the test
 //   unit_gpu_lock --exclusive-wait FILE   waits for FILE's lock alone, prints the ms waited
 #include <sys/file.h>
@@ -17,6 +20,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +30,7 @@
 
 namespace {
 
+using course::check::GpuUse;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
@@ -64,7 +70,7 @@ std::vector<pid_t> start_sharers(const std::string& path, bool plain) {
           std::this_thread::sleep_for(kTurn);
           plain_lock.release();
         } else {
-          course::check::GpuLock::Hold hold = lock.acquire(false);
+          course::check::GpuLock::Hold hold = lock.acquire(GpuUse::shared, "sharer");
           std::this_thread::sleep_for(kTurn);
         }
       }
@@ -73,6 +79,31 @@ std::vector<pid_t> start_sharers(const std::string& path, bool plain) {
     sharers.push_back(pid);
   }
   return sharers;
+}
+
+// How long a run that needs no GPU waits while another holds the GPU alone, in ms.
+long long cpu_only_wait_ms(const std::string& path) {
+  const pid_t holder = fork();
+  if (holder == 0) {
+    course::check::GpuLock lock(path);
+    course::check::GpuLock::Hold hold = lock.acquire(GpuUse::alone, "timed");
+    std::this_thread::sleep_for(kSharingFor);
+    _exit(0);
+  }
+  std::this_thread::sleep_for(kExclusiveAfter);
+  course::check::GpuLock lock(path);
+  const auto asked = Clock::now();
+  { course::check::GpuLock::Hold hold = lock.acquire(GpuUse::none, "cpu only"); }
+  const long long waited = std::chrono::duration_cast<milliseconds>(Clock::now() - asked).count();
+  waitpid(holder, nullptr, 0);
+  return waited;
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 // How long the exclusive request waited, in milliseconds.
@@ -88,7 +119,7 @@ long long exclusive_wait_ms(const std::string& path, bool plain) {
     lock.release();
   } else {
     course::check::GpuLock lock(path);
-    course::check::GpuLock::Hold hold = lock.acquire(true);
+    course::check::GpuLock::Hold hold = lock.acquire(GpuUse::alone, "timed");
     waited = std::chrono::duration_cast<milliseconds>(Clock::now() - asked).count();
   }
   for (const pid_t pid : sharers) waitpid(pid, nullptr, 0);
@@ -102,7 +133,7 @@ int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--exclusive-wait") {
     course::check::GpuLock lock(argv[2]);
     const auto asked = Clock::now();
-    course::check::GpuLock::Hold hold = lock.acquire(true);
+    course::check::GpuLock::Hold hold = lock.acquire(GpuUse::alone, "exclusive-wait");
     std::printf("%lld\n",
                 static_cast<long long>(
                     std::chrono::duration_cast<milliseconds>(Clock::now() - asked).count()));
@@ -116,6 +147,8 @@ int main(int argc, char** argv) {
   }
   const std::string fair_path = std::string(folder) + "/fair.lock";
   const std::string plain_path = std::string(folder) + "/plain.lock";
+  const std::string fair_log = fair_path + ".log";
+  std::ofstream(fair_log).flush();  // its existence turns the log on
 
   const long long fair_ms = exclusive_wait_ms(fair_path, false);
   expect(fair_ms <= 2 * kTurn.count(),
@@ -126,14 +159,28 @@ int main(int argc, char** argv) {
   expect(plain_ms >= (kSharingFor - kExclusiveAfter).count() / 2,
          "without the gate, overlapping sharers starve it: " + std::to_string(plain_ms) + " ms");
 
+  const std::string log = file_text(fair_log);
+  expect(log.find("alone\t") != std::string::npos && log.find("\ttimed\n") != std::string::npos,
+         "the timed hold is in the lock's log");
+  expect(log.find("shared\t") != std::string::npos && log.find("\tsharer\n") != std::string::npos,
+         "the shared holds are in the lock's log");
+  expect(file_text(plain_path + ".log").empty() && access((plain_path + ".log").c_str(), F_OK) != 0,
+         "no log where none was made");
+
+  const long long cpu_only_ms = cpu_only_wait_ms(fair_path);
+  expect(cpu_only_ms < kTurn.count(), "a run that needs no GPU does not wait for a timed one: " +
+                                          std::to_string(cpu_only_ms) + " ms");
+  expect(file_text(fair_log).find("cpu only") == std::string::npos,
+         "a run that needs no GPU holds nothing");
+
   // No lock file: no locking at all.
   course::check::GpuLock none("");
-  course::check::GpuLock::Hold hold = none.acquire(true);
+  course::check::GpuLock::Hold hold = none.acquire(GpuUse::alone, "timed");
   expect(!none.failed(""), "an empty path means no lock");
 
-  std::remove(fair_path.c_str());
-  std::remove((fair_path + ".gate").c_str());
-  std::remove(plain_path.c_str());
+  for (const std::string& path : {fair_path, plain_path}) {
+    for (const char* suffix : {"", ".gate", ".log"}) std::remove((path + suffix).c_str());
+  }
   rmdir(folder);
   return failures == 0 ? 0 : 1;
 }

@@ -16,16 +16,27 @@
 // The lock files live where every check of one machine sees them (the grader's folder,
 // the build folder); a check killed while holding the lock releases it with its
 // descriptors. An empty path means no locking (a student's own machine).
+//
+// Where a file named like the lock plus ".log" exists (the GPU suite makes one), each
+// hold appends a line to it when released: mode, seconds waited, seconds held, and who
+// held it. That is how the suite tells how long the GPU was kept by timed runs alone.
 #pragma once
 
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <string>
 
 namespace course::check {
+
+// How a run uses the GPU: not at all (a case that runs only CPU code takes no lock),
+// side by side with others, or alone (its time is judged).
+enum class GpuUse { none, shared, alone };
 
 class GpuLock {
  public:
@@ -33,9 +44,10 @@ class GpuLock {
     if (path.empty()) return;
     gpu_fd_ = open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
     gate_fd_ = open((path + ".gate").c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
+    log_fd_ = open((path + ".log").c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);  // only if it exists
   }
   ~GpuLock() {
-    for (int fd : {gpu_fd_, gate_fd_}) {
+    for (int fd : {gpu_fd_, gate_fd_, log_fd_}) {
       if (fd >= 0) close(fd);
     }
   }
@@ -50,26 +62,65 @@ class GpuLock {
   // Held while it lives; released when destroyed.
   class Hold {
    public:
-    explicit Hold(int fd) : fd_(fd) {}
-    Hold(Hold&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+    Hold() = default;
+    Hold(Hold&& other) noexcept
+        : fd_(other.fd_),
+          log_fd_(other.log_fd_),
+          exclusive_(other.exclusive_),
+          asked_(other.asked_),
+          granted_(other.granted_),
+          holder_(std::move(other.holder_)) {
+      other.fd_ = -1;
+    }
     Hold& operator=(Hold&&) = delete;
     Hold(const Hold&) = delete;
     ~Hold() { release(); }
     void release() {
-      if (fd_ >= 0) flock(fd_, LOCK_UN);
+      if (fd_ < 0) return;
+      flock(fd_, LOCK_UN);
       fd_ = -1;
+      if (log_fd_ < 0) return;
+      const Clock::time_point released = Clock::now();
+      char line[1024];
+      const int length = std::snprintf(line, sizeof line, "%s\t%.3f\t%.3f\t%s\n",
+                                       exclusive_ ? "alone" : "shared", seconds(asked_, granted_),
+                                       seconds(granted_, released), holder_.c_str());
+      // One short write with O_APPEND: lines of concurrent holders never interleave.
+      if (length > 0) {
+        [[maybe_unused]] const ssize_t written =
+            write(log_fd_, line, std::min<std::size_t>(length, sizeof line - 1));
+      }
     }
 
    private:
-    int fd_;
+    friend class GpuLock;
+    using Clock = std::chrono::steady_clock;
+    static double seconds(Clock::time_point from, Clock::time_point to) {
+      return std::chrono::duration<double>(to - from).count();
+    }
+    int fd_ = -1;
+    int log_fd_ = -1;
+    bool exclusive_ = false;
+    Clock::time_point asked_{};
+    Clock::time_point granted_{};
+    std::string holder_;
   };
 
-  Hold acquire(bool exclusive) {
-    if (gpu_fd_ < 0 || gate_fd_ < 0) return Hold(-1);
+  // `holder` names the run in the log (the program and the case).
+  Hold acquire(GpuUse use, const std::string& holder) {
+    Hold hold;
+    if (use == GpuUse::none || gpu_fd_ < 0 || gate_fd_ < 0) return hold;
+    const bool exclusive = use == GpuUse::alone;
+    hold.asked_ = Hold::Clock::now();
     lock(gate_fd_, LOCK_EX);
     lock(gpu_fd_, exclusive ? LOCK_EX : LOCK_SH);
     flock(gate_fd_, LOCK_UN);
-    return Hold(gpu_fd_);
+    hold.granted_ = Hold::Clock::now();
+    hold.fd_ = gpu_fd_;
+    hold.log_fd_ = log_fd_;
+    hold.exclusive_ = exclusive;
+    hold.holder_ = holder;
+    return hold;
   }
 
  private:
@@ -79,6 +130,7 @@ class GpuLock {
 
   int gpu_fd_ = -1;
   int gate_fd_ = -1;
+  int log_fd_ = -1;
 };
 
 }  // namespace course::check

@@ -87,13 +87,13 @@ inline std::string indent_excerpt(const std::string& text, std::size_t max_lines
 class CaseContext {
  public:
   CaseContext(const Options& options, CheckSession& session, std::string name, std::uint64_t seed,
-              std::string scratch_dir, bool gpu_alone)
+              std::string scratch_dir, GpuUse gpu_use)
       : options_(options),
         session_(session),
         name_(std::move(name)),
         seed_(seed),
         scratch_(std::move(scratch_dir)),
-        gpu_alone_(gpu_alone) {}
+        gpu_use_(gpu_use) {}
 
   const std::string& name() const { return name_; }
   // This case's seed: derived from the check's --seed and the case's name.
@@ -125,7 +125,8 @@ class CaseContext {
       command.insert(command.end(), args.begin(), args.end());
       Run run;
       run.child = session_.run_once(command, environment,
-                                    session_.limit_for(name_, timeout_seconds), gpu_alone_);
+                                    session_.limit_for(name_, timeout_seconds), gpu_use_,
+                                    name_);
       found = remembered.emplace(key, std::move(run)).first;
     }
     Run run = found->second;
@@ -141,7 +142,8 @@ class CaseContext {
                   double timeout_seconds = kDefaultTimeoutSeconds) {
     Run run;
     run.child = session_.run_once(program_and_args, environment,
-                                  session_.limit_for(name_, timeout_seconds), gpu_alone_);
+                                  session_.limit_for(name_, timeout_seconds), gpu_use_,
+                                    name_);
     note_run(run);
     return run;
   }
@@ -152,7 +154,8 @@ class CaseContext {
                const std::vector<std::pair<std::string, std::string>>& params = {},
                std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds) {
     Run run = session_.serve(case_words(kind, params, seed),
-                             session_.limit_for(name_, timeout_seconds), gpu_alone_);
+                             session_.limit_for(name_, timeout_seconds), gpu_use_,
+                                    name_);
     note_run(run);
     session_.note_served(*this, run.sanitizer_errors);
     if (run.stayed_busy) note_stayed_busy(run);
@@ -471,7 +474,7 @@ class CaseContext {
   std::string name_;
   std::uint64_t seed_;
   std::string scratch_;
-  bool gpu_alone_ = false;
+  GpuUse gpu_use_ = GpuUse::shared;
   int run_counter_ = 0;
   bool passed_ = true;
   bool not_graded_ = false;
@@ -515,6 +518,13 @@ inline Case timed(Case c) {
 inline Case alone_on_gpu(Case c) {
   c.gpu_alone = true;
   return c;
+}
+
+// How a case's runs hold the GPU lock: a case that runs only CPU code takes none (it
+// cannot disturb a timed run's GPU, and need not wait for one).
+inline GpuUse gpu_use(const Case& c) {
+  if (c.gpu_alone) return GpuUse::alone;
+  return c.needs_gpu ? GpuUse::shared : GpuUse::none;
 }
 
 struct Exercise {
@@ -821,7 +831,7 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     CaseOutcome outcome{&c,
                         std::make_unique<CaseContext>(options, session, c.name,
                                                       derive_seed(options.seed, name_hash(c.name)),
-                                                      scratch, c.gpu_alone)};
+                                                      scratch, gpu_use(c))};
     CaseContext& context = *outcome.context;
     outcome.run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
     WallTimer timer;

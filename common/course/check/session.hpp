@@ -131,7 +131,7 @@ class CheckSession {
   // the sanitizer and the confinement, holding the GPU as the case needs it.
   ChildResult run_once(const std::vector<std::string>& command,
                        const std::vector<std::string>& environment, double limit_seconds,
-                       bool gpu_alone) {
+                       GpuUse gpu_use, const std::string& case_name) {
     // The end of a run kills every descendant of the check: the served program must
     // not be among them, so it ends first (and starts again for the next served case).
     finish();
@@ -139,13 +139,14 @@ class CheckSession {
     full.insert(full.end(), command.begin(), command.end());
     ChildLimits limits = base_limits();
     limits.timeout_seconds = limit_seconds;
-    GpuLock::Hold hold = gpu_lock_.acquire(gpu_alone && !under_sanitizer());
+    GpuLock::Hold hold = gpu_lock_.acquire(lock_mode(gpu_use), holder(case_name));
     return run_child(full, environment, limits);
   }
 
   // Computes one API case in the served program (`words` as a one-shot run would take
   // them) and reads its results.
-  Run serve(const std::vector<std::string>& words, double limit_seconds, bool gpu_alone) {
+  Run serve(const std::vector<std::string>& words, double limit_seconds, GpuUse gpu_use,
+            const std::string& case_name) {
     if (!server_) {
       std::vector<std::string> command = sanitizer_prefix();
       command.push_back(options_.program);
@@ -158,7 +159,7 @@ class CheckSession {
     unlink(result_path().c_str());  // a case that ends early must not find the last one's
     Run run;
     {
-      GpuLock::Hold hold = gpu_lock_.acquire(gpu_alone && !under_sanitizer());
+      GpuLock::Hold hold = gpu_lock_.acquire(lock_mode(gpu_use), holder(case_name));
       const ServedCase served = server_->serve(words, limit_seconds);
       run.child = served.child;
       run.stayed_busy = served.stayed_busy;
@@ -220,6 +221,14 @@ class CheckSession {
 
  private:
   std::string result_path() const { return scratch_ + "/result.bin"; }
+
+  // Under the sanitizer times mean nothing: no run needs the GPU alone.
+  GpuUse lock_mode(GpuUse use) const {
+    return use == GpuUse::alone && under_sanitizer() ? GpuUse::shared : use;
+  }
+  std::string holder(const std::string& case_name) const {
+    return options_.program + "\t" + case_name + (under_sanitizer() ? "\tsanitizer" : "");
+  }
 
   ChildLimits base_limits() const {
     ChildLimits limits;
