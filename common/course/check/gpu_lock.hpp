@@ -82,9 +82,9 @@ class GpuLock {
       if (log_fd_ < 0) return;
       const Clock::time_point released = Clock::now();
       char line[1024];
-      const int length = std::snprintf(line, sizeof line, "%s\t%.3f\t%.3f\t%s\n",
-                                       exclusive_ ? "alone" : "shared", seconds(asked_, granted_),
-                                       seconds(granted_, released), holder_.c_str());
+      const int length =
+          std::snprintf(line, sizeof line, "%s\t%.3f\t%.3f\t%s\n", exclusive_ ? "alone" : "shared",
+                        seconds(asked_, granted_), seconds(granted_, released), holder_.c_str());
       // One short write with O_APPEND: lines of concurrent holders never interleave.
       if (length > 0) {
         [[maybe_unused]] const ssize_t written =

@@ -125,8 +125,7 @@ class CaseContext {
       command.insert(command.end(), args.begin(), args.end());
       Run run;
       run.child = session_.run_once(command, environment,
-                                    session_.limit_for(name_, timeout_seconds), gpu_use_,
-                                    name_);
+                                    session_.limit_for(name_, timeout_seconds), gpu_use_, name_);
       found = remembered.emplace(key, std::move(run)).first;
     }
     Run run = found->second;
@@ -142,8 +141,7 @@ class CaseContext {
                   double timeout_seconds = kDefaultTimeoutSeconds) {
     Run run;
     run.child = session_.run_once(program_and_args, environment,
-                                  session_.limit_for(name_, timeout_seconds), gpu_use_,
-                                    name_);
+                                  session_.limit_for(name_, timeout_seconds), gpu_use_, name_);
     note_run(run);
     return run;
   }
@@ -154,8 +152,7 @@ class CaseContext {
                const std::vector<std::pair<std::string, std::string>>& params = {},
                std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds) {
     Run run = session_.serve(case_words(kind, params, seed),
-                             session_.limit_for(name_, timeout_seconds), gpu_use_,
-                                    name_);
+                             session_.limit_for(name_, timeout_seconds), gpu_use_, name_);
     note_run(run);
     session_.note_served(*this, run.sanitizer_errors);
     if (run.stayed_busy) note_stayed_busy(run);
@@ -828,10 +825,9 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
       break;
     }
     --cases_left;
-    CaseOutcome outcome{&c,
-                        std::make_unique<CaseContext>(options, session, c.name,
-                                                      derive_seed(options.seed, name_hash(c.name)),
-                                                      scratch, gpu_use(c))};
+    CaseOutcome outcome{&c, std::make_unique<CaseContext>(
+                                options, session, c.name,
+                                derive_seed(options.seed, name_hash(c.name)), scratch, gpu_use(c))};
     CaseContext& context = *outcome.context;
     outcome.run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
     WallTimer timer;
