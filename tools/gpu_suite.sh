@@ -24,7 +24,12 @@ suite_start=$(date +%s)
 # at the end says how long timed runs kept the GPU alone.
 gpu_lock=${COURSE_GPU_LOCK:-/tmp/course-gpu-all.lock}
 : >"$gpu_lock.log" && chmod 666 "$gpu_lock.log"
-trap 'mv -f "$gpu_lock.log" "$logs/gpu-lock.log" 2>/dev/null' EXIT
+# How busy the processors and the GPU were, every 5 s: where the suite's time goes.
+vmstat -n 5 >"$logs/vmstat.log" 2>&1 &
+vmstat_pid=$!
+nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv -l 5 >"$logs/gpu-use.csv" 2>&1 &
+gpu_use_pid=$!
+trap 'kill "$vmstat_pid" "$gpu_use_pid" 2>/dev/null; mv -f "$gpu_lock.log" "$logs/gpu-lock.log" 2>/dev/null' EXIT
 
 if ! nvidia-smi -L >"$logs/nvidia-smi.txt" 2>&1; then
   echo "gpu_suite: no GPU visible (nvidia-smi -L failed); the GPU tests would only skip" >&2

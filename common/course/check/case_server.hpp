@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,8 +60,17 @@ class CaseServer {
   ServedCase serve(const std::vector<std::string>& words, double timeout_seconds) {
     ServedCase served;
     ChildResult& result = served.child;
-    const auto started = std::chrono::steady_clock::now();
-    if (!process_.running() && !start(result)) return finish_case(served, started);
+    auto started = std::chrono::steady_clock::now();
+    if (ahead_) {
+      // Started by start_ahead(): how that went is this case's.
+      started = ahead_->started;
+      result = ahead_->result;
+      const bool ready = ahead_->ready;
+      ahead_.reset();
+      if (!ready) return finish_case(served, started);
+    } else if (!process_.running() && !start(result)) {
+      return finish_case(served, started);
+    }
     result.started = true;
     process_.reset_output_count();
     std::string request = kRequestWord;
@@ -90,6 +100,17 @@ class CaseServer {
     // "broken", an exit, or a program that stayed busy: the next case gets a new process.
     process_.end();
     return finish_case(served, started);
+  }
+
+  // Starts the program, unless it runs, and waits for its "ready". The check calls this
+  // before it takes the GPU lock for the next case, so that a start (above all the CUDA
+  // context: seconds when many programs start at once) keeps no timed run waiting. What
+  // the start showed (how it failed, what it printed) is the next case's.
+  void start_ahead() {
+    if (ahead_ || process_.running()) return;
+    ahead_.emplace();
+    ahead_->started = std::chrono::steady_clock::now();
+    ahead_->ready = start(ahead_->result);
   }
 
   // No more requests: the program ends by itself within `grace` (compute-sanitizer
@@ -192,6 +213,13 @@ class CaseServer {
   double startup_seconds_;
   double busy_grace_seconds_;
   ChildProcess process_;
+  // A start made by start_ahead() that no case has reported yet.
+  struct StartAhead {
+    std::chrono::steady_clock::time_point started;
+    ChildResult result;
+    bool ready = false;
+  };
+  std::optional<StartAhead> ahead_;
 };
 
 }  // namespace course::check

@@ -495,6 +495,8 @@ struct Case {
   // time (a speed ratio, a self-reported kernel time), or one that relies on what its own
   // earlier kernels left on the GPU. Every other case shares it.
   bool gpu_alone = false;
+  // A case whose verdict depends on a time (timed()).
+  bool judges_time = false;
 };
 inline constexpr bool kHiddenCase = true;
 
@@ -507,6 +509,7 @@ inline Case host_only(Case c) {
 // Marks a case whose verdict depends on a time:  timed({"kernel_time", 2, check_time}).
 inline Case timed(Case c) {
   c.gpu_alone = true;
+  c.judges_time = true;
   return c;
 }
 
@@ -810,10 +813,18 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
       options.expect == "fail" && options.expect_score < 0 && !options.expect_clean;
   std::string report_so_far;
   bool failed_so_far = false;
-  int cases_left = 0;
-  for (const Case& c : exercise.cases) cases_left += selected(c) ? 1 : 0;
+  // Such a self-test runs the timed cases last: they hold the GPU alone, and the failure
+  // it expects is most often found before them.
+  std::vector<const Case*> order;
   for (const Case& c : exercise.cases) {
-    if (!selected(c)) continue;
+    if (selected(c) && !(stops_when_proved && c.judges_time)) order.push_back(&c);
+  }
+  for (const Case& c : exercise.cases) {
+    if (selected(c) && stops_when_proved && c.judges_time) order.push_back(&c);
+  }
+  int cases_left = static_cast<int>(order.size());
+  for (const Case* next : order) {
+    const Case& c = *next;
     if (stops_when_proved && failed_so_far &&
         std::all_of(options.expect_hints.begin(), options.expect_hints.end(),
                     [&](const std::string& h) {

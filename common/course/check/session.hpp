@@ -157,6 +157,7 @@ class CheckSession {
           (under_sanitizer() ? kSanitizerBusyGraceSeconds : kBusyGraceSeconds) * scale);
     }
     unlink(result_path().c_str());  // a case that ends early must not find the last one's
+    server_->start_ahead();
     Run run;
     {
       GpuLock::Hold hold = gpu_lock_.acquire(lock_mode(gpu_use), holder(case_name));
