@@ -4,11 +4,11 @@
     tools/gpu_lock_summary.py LOG [--top N]
 
 LOG is the file that common/course/check/gpu_lock.hpp appends to when it exists (the
-GPU suite makes it): one line per hold, "MODE<TAB>WAITED<TAB>HELD<TAB>PROGRAM<TAB>CASE",
-with an optional "<TAB>sanitizer". Timed runs hold the GPU alone, so the sum of their
-holds is time during which nothing else ran on it: the part of the suite that more
-cores cannot shorten. The summary says that sum, the waits, and which cases held the
-GPU alone longest.
+GPU suite makes it): one line per hold, "MODE<TAB>WAITED<TAB>HELD<TAB>ASKED_AT<TAB>
+PROGRAM<TAB>CASE", with an optional "<TAB>sanitizer". From a timed run's request to its
+end no shared run starts: the union of those spans is time that more cores cannot
+shorten. The summary says it, the holds and waits of each mode, and which cases held
+the GPU alone longest.
 
 Python 3 standard library only.
 """
@@ -30,18 +30,34 @@ def holder_name(program, case):
 
 
 def read_holds(path):
+    """(mode, waited, held, asked at, name) of each hold in the log."""
     holds = []
     with open(path, encoding="utf-8", errors="replace") as log:
         for line in log:
             fields = line.rstrip("\n").split("\t")
-            if len(fields) < 5:
+            if len(fields) < 6:
                 continue
             try:
-                waited, held = float(fields[1]), float(fields[2])
+                waited, held, asked_at = (float(f) for f in fields[1:4])
             except ValueError:
                 continue
-            holds.append((fields[0], waited, held, holder_name(fields[3], fields[4])))
+            holds.append((fields[0], waited, held, asked_at, holder_name(fields[4], fields[5])))
     return holds
+
+
+def closed_to_shared_seconds(holds):
+    """The length of the union of the spans from a timed run's request to its end."""
+    spans = sorted((asked, asked + waited + held) for mode, waited, held, asked, _ in holds
+                   if mode == "alone")
+    total, end = 0.0, None
+    for start, stop in spans:
+        if end is None or start > end:
+            total += stop - start
+            end = stop
+        elif stop > end:
+            total += stop - end
+            end = stop
+    return total
 
 
 def main():
@@ -59,8 +75,9 @@ def main():
         rows = [h for h in holds if h[0] == mode]
         print(f"{mode:<10} {len(rows):>6} {sum(h[2] for h in rows):>8.1f} "
               f"{sum(h[1] for h in rows):>9.1f} {max((h[1] for h in rows), default=0):>15.1f}")
+    print(f"closed to shared runs (a timed run waiting or running): {closed_to_shared_seconds(holds):.1f} s")
     alone = collections.Counter()
-    for mode, _, held, name in holds:
+    for mode, _, held, _, name in holds:
         if mode == "alone":
             alone[name] += held
     if alone:

@@ -4,12 +4,14 @@
 // Four processes share the GPU in turns that overlap (each holds it 100 ms, takes it
 // again at once, and they start 25 ms apart), so that at every moment one of them holds
 // it. A fifth asks for it alone half a second in. With the course's lock it gets it
-// within about one turn; with a plain shared/exclusive flock (the same files, no gate)
+// within about one turn; with a plain shared/exclusive flock (one file, no "timed" file)
 // it would wait until the sharers stop, which this test also shows, so that it cannot
 // pass vacuously.
 //
-// It also proves that a run which needs no GPU never waits for the lock, and that each
-// hold is written to the lock's log when one exists.
+// Two timed runs that ask 50 ms apart among the same sharers go one right after the
+// other, no sharer between them: the GPU is emptied once for both. A run that needs no
+// GPU never waits for the lock, and each hold is written to the lock's log when one
+// exists.
 //
 //   unit_gpu_lock                         the test
 //   unit_gpu_lock --exclusive-wait FILE   waits for FILE's lock alone, prints the ms waited
@@ -17,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -46,7 +49,7 @@ void expect(bool condition, const std::string& what) {
   if (!condition) ++failures;
 }
 
-// A lock without the gate: what the course's lock must not be.
+// A lock without the "timed" file: what the course's lock must not be.
 struct PlainLock {
   int fd;
   explicit PlainLock(const std::string& path) : fd(open(path.c_str(), O_RDONLY | O_CREAT, 0666)) {}
@@ -106,6 +109,70 @@ std::string file_text(const std::string& path) {
   return text.str();
 }
 
+// A hold as the lock's log tells it, in seconds since the epoch.
+struct LoggedHold {
+  std::string mode, holder;
+  double granted = 0, released = 0;
+};
+
+std::vector<LoggedHold> logged_holds(const std::string& text) {
+  std::vector<LoggedHold> holds;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    LoggedHold hold;
+    double waited = 0, held = 0, asked_at = 0;
+    fields >> hold.mode >> waited >> held >> asked_at >> hold.holder;
+    hold.granted = asked_at + waited;
+    hold.released = hold.granted + held;
+    holds.push_back(hold);
+  }
+  return holds;
+}
+
+// Two timed runs asking 50 ms apart among the sharers: true when the second had the GPU
+// right after the first, with no sharer granted in between. `note` says what happened.
+bool timed_runs_go_together(const std::string& path, std::string& note) {
+  const std::string log = path + ".log";
+  std::ofstream(log).flush();
+  const std::vector<pid_t> sharers = start_sharers(path, false);
+  std::vector<pid_t> timed;
+  for (const char* name : {"first", "second"}) {
+    std::this_thread::sleep_for(timed.empty() ? kExclusiveAfter : kTurn / 2);
+    const pid_t pid = fork();
+    if (pid == 0) {
+      {
+        course::check::GpuLock lock(path);
+        course::check::GpuLock::Hold hold = lock.acquire(GpuUse::alone, name);
+        std::this_thread::sleep_for(kTurn);
+      }  // released (and logged) before _exit, which runs no destructor
+      _exit(0);
+    }
+    timed.push_back(pid);
+  }
+  for (const pid_t pid : timed) waitpid(pid, nullptr, 0);
+  for (const pid_t pid : sharers) waitpid(pid, nullptr, 0);
+  std::vector<LoggedHold> holds = logged_holds(file_text(log));
+  std::vector<LoggedHold> alone;
+  std::copy_if(holds.begin(), holds.end(), std::back_inserter(alone),
+               [](const LoggedHold& h) { return h.mode == "alone"; });
+  if (alone.size() != 2) {
+    note = std::to_string(alone.size()) + " timed holds in the log";
+    return false;
+  }
+  std::sort(alone.begin(), alone.end(),
+            [](const LoggedHold& a, const LoggedHold& b) { return a.granted < b.granted; });
+  int between = 0;
+  for (const LoggedHold& h : holds) {
+    between += h.mode == "shared" && h.granted > alone[0].granted && h.granted < alone[1].granted;
+  }
+  const double gap_ms = (alone[1].granted - alone[0].released) * 1e3;
+  note = std::to_string(between) + " sharer(s) in between, " + std::to_string(gap_ms) +
+         " ms from the first's end to the second's start";
+  return between == 0 && gap_ms < kTurn.count() / 2;
+}
+
 // How long the exclusive request waited, in milliseconds.
 long long exclusive_wait_ms(const std::string& path, bool plain) {
   const std::vector<pid_t> sharers = start_sharers(path, plain);
@@ -157,7 +224,8 @@ int main(int argc, char** argv) {
 
   const long long plain_ms = exclusive_wait_ms(plain_path, true);
   expect(plain_ms >= (kSharingFor - kExclusiveAfter).count() / 2,
-         "without the gate, overlapping sharers starve it: " + std::to_string(plain_ms) + " ms");
+         "without the timed file, overlapping sharers starve it: " + std::to_string(plain_ms) +
+             " ms");
 
   const std::string log = file_text(fair_log);
   expect(log.find("alone\t") != std::string::npos && log.find("\ttimed\n") != std::string::npos,
@@ -173,13 +241,17 @@ int main(int argc, char** argv) {
   expect(file_text(fair_log).find("cpu only") == std::string::npos,
          "a run that needs no GPU holds nothing");
 
+  std::string batch_note;
+  const bool batched = timed_runs_go_together(std::string(folder) + "/batch.lock", batch_note);
+  expect(batched, "timed runs that ask together have the GPU one after the other: " + batch_note);
+
   // No lock file: no locking at all.
   course::check::GpuLock none("");
   course::check::GpuLock::Hold hold = none.acquire(GpuUse::alone, "timed");
   expect(!none.failed(""), "an empty path means no lock");
 
-  for (const std::string& path : {fair_path, plain_path}) {
-    for (const char* suffix : {"", ".gate", ".log"}) std::remove((path + suffix).c_str());
+  for (const std::string& path : {fair_path, plain_path, std::string(folder) + "/batch.lock"}) {
+    for (const char* suffix : {"", ".timed", ".log"}) std::remove((path + suffix).c_str());
   }
   rmdir(folder);
   return failures == 0 ? 0 : 1;

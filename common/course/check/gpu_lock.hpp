@@ -6,20 +6,25 @@
 // itself. The lock is taken per run of the program, never for a whole check, so that
 // the wait is bounded by what runs at the moment:
 //
-//   - shared runs hold the GPU in shared mode, timed runs in exclusive mode (flock);
-//   - both first pass through a gate, which a timed run keeps while it waits: runs that
-//     arrive after it queue behind it instead of overtaking it. A timed run therefore
-//     waits at most for the runs already on the GPU, each bounded by its own time limit,
-//     never for a stream of newcomers (a plain shared/exclusive flock lets readers that
-//     overlap one another starve a writer forever).
+//   - shared runs hold the GPU file in shared mode, timed runs in exclusive mode (flock);
+//   - a timed run also holds the "timed" file in shared mode, from its request to its
+//     end, and a shared run enters only through that file in exclusive mode: when no
+//     timed run waits or runs. A timed run therefore waits at most for the runs already
+//     on the GPU when it asked, each bounded by its own time limit, and for the timed
+//     runs before it; never for a stream of newcomers (a plain shared/exclusive flock
+//     lets readers that overlap one another starve a writer forever);
+//   - timed runs that ask while another waits go one after the other before the shared
+//     runs come back: the GPU is emptied once for all of them, not once each (emptying
+//     it means waiting for the longest run on it while nothing new starts).
 //
 // The lock files live where every check of one machine sees them (the grader's folder,
 // the build folder); a check killed while holding the lock releases it with its
 // descriptors. An empty path means no locking (a student's own machine).
 //
 // Where a file named like the lock plus ".log" exists (the GPU suite makes one), each
-// hold appends a line to it when released: mode, seconds waited, seconds held, and who
-// held it. That is how the suite tells how long the GPU was kept by timed runs alone.
+// hold appends a line to it when released: mode, seconds waited, seconds held, when it
+// was asked for (seconds since the epoch), and who held it. That is how the suite tells
+// how long timed runs kept the GPU alone, and who waited for whom.
 #pragma once
 
 #include <fcntl.h>
@@ -31,6 +36,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace course::check {
 
@@ -43,11 +49,11 @@ class GpuLock {
   explicit GpuLock(const std::string& path) {
     if (path.empty()) return;
     gpu_fd_ = open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
-    gate_fd_ = open((path + ".gate").c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
+    timed_fd_ = open((path + ".timed").c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
     log_fd_ = open((path + ".log").c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);  // only if it exists
   }
   ~GpuLock() {
-    for (int fd : {gpu_fd_, gate_fd_, log_fd_}) {
+    for (int fd : {gpu_fd_, timed_fd_, log_fd_}) {
       if (fd >= 0) close(fd);
     }
   }
@@ -56,7 +62,7 @@ class GpuLock {
 
   // True when the lock files could not be opened (the check says so and stops).
   bool failed(const std::string& path) const {
-    return !path.empty() && (gpu_fd_ < 0 || gate_fd_ < 0);
+    return !path.empty() && (gpu_fd_ < 0 || timed_fd_ < 0);
   }
 
   // Held while it lives; released when destroyed.
@@ -64,27 +70,38 @@ class GpuLock {
    public:
     Hold() = default;
     Hold(Hold&& other) noexcept
-        : fd_(other.fd_),
+        : gpu_fd_(std::exchange(other.gpu_fd_, -1)),
+          timed_fd_(std::exchange(other.timed_fd_, -1)),
           log_fd_(other.log_fd_),
           exclusive_(other.exclusive_),
           asked_(other.asked_),
+          asked_at_(other.asked_at_),
           granted_(other.granted_),
-          holder_(std::move(other.holder_)) {
-      other.fd_ = -1;
-    }
+          holder_(std::move(other.holder_)) {}
     Hold& operator=(Hold&&) = delete;
     Hold(const Hold&) = delete;
     ~Hold() { release(); }
     void release() {
-      if (fd_ < 0) return;
-      flock(fd_, LOCK_UN);
-      fd_ = -1;
-      if (log_fd_ < 0) return;
-      const Clock::time_point released = Clock::now();
+      if (gpu_fd_ < 0) return;
+      flock(gpu_fd_, LOCK_UN);
+      if (timed_fd_ >= 0) flock(timed_fd_, LOCK_UN);
+      gpu_fd_ = timed_fd_ = -1;
+      if (log_fd_ >= 0) log(Clock::now());
+    }
+
+   private:
+    friend class GpuLock;
+    using Clock = std::chrono::steady_clock;
+
+    void log(Clock::time_point released) const {
+      const auto seconds = [](Clock::time_point from, Clock::time_point to) {
+        return std::chrono::duration<double>(to - from).count();
+      };
       char line[1024];
-      const int length =
-          std::snprintf(line, sizeof line, "%s\t%.3f\t%.3f\t%s\n", exclusive_ ? "alone" : "shared",
-                        seconds(asked_, granted_), seconds(granted_, released), holder_.c_str());
+      const int length = std::snprintf(
+          line, sizeof line, "%s\t%.3f\t%.3f\t%.3f\t%s\n", exclusive_ ? "alone" : "shared",
+          seconds(asked_, granted_), seconds(granted_, released),
+          std::chrono::duration<double>(asked_at_.time_since_epoch()).count(), holder_.c_str());
       // One short write with O_APPEND: lines of concurrent holders never interleave.
       if (length > 0) {
         [[maybe_unused]] const ssize_t written =
@@ -92,16 +109,12 @@ class GpuLock {
       }
     }
 
-   private:
-    friend class GpuLock;
-    using Clock = std::chrono::steady_clock;
-    static double seconds(Clock::time_point from, Clock::time_point to) {
-      return std::chrono::duration<double>(to - from).count();
-    }
-    int fd_ = -1;
+    int gpu_fd_ = -1;
+    int timed_fd_ = -1;  // held by a timed run
     int log_fd_ = -1;
     bool exclusive_ = false;
     Clock::time_point asked_{};
+    std::chrono::system_clock::time_point asked_at_{};
     Clock::time_point granted_{};
     std::string holder_;
   };
@@ -109,16 +122,22 @@ class GpuLock {
   // `holder` names the run in the log (the program and the case).
   Hold acquire(GpuUse use, const std::string& holder) {
     Hold hold;
-    if (use == GpuUse::none || gpu_fd_ < 0 || gate_fd_ < 0) return hold;
-    const bool exclusive = use == GpuUse::alone;
+    if (use == GpuUse::none || gpu_fd_ < 0 || timed_fd_ < 0) return hold;
     hold.asked_ = Hold::Clock::now();
-    lock(gate_fd_, LOCK_EX);
-    lock(gpu_fd_, exclusive ? LOCK_EX : LOCK_SH);
-    flock(gate_fd_, LOCK_UN);
+    hold.asked_at_ = std::chrono::system_clock::now();
+    if (use == GpuUse::alone) {
+      lock(timed_fd_, LOCK_SH);  // from now on, no shared run starts
+      lock(gpu_fd_, LOCK_EX);    // the shared runs on the GPU end, and the timed runs before
+      hold.timed_fd_ = timed_fd_;
+    } else {
+      lock(timed_fd_, LOCK_EX);  // no timed run waits or runs...
+      lock(gpu_fd_, LOCK_SH);    // ...so this is granted at once
+      flock(timed_fd_, LOCK_UN);
+    }
     hold.granted_ = Hold::Clock::now();
-    hold.fd_ = gpu_fd_;
+    hold.gpu_fd_ = gpu_fd_;
     hold.log_fd_ = log_fd_;
-    hold.exclusive_ = exclusive;
+    hold.exclusive_ = use == GpuUse::alone;
     hold.holder_ = holder;
     return hold;
   }
@@ -129,7 +148,7 @@ class GpuLock {
   }
 
   int gpu_fd_ = -1;
-  int gate_fd_ = -1;
+  int timed_fd_ = -1;
   int log_fd_ = -1;
 };
 
