@@ -36,7 +36,10 @@ cmake/CompiledSources.cmake), a missing or remote figure.
     --build-dir DIR   the configured CMake build folder (default build/default)
     --output DIR      where the decks go (default build/slides, build/slides/student for a
                       student build)
-    --check           expand and validate only: no Marp, nothing written
+    --check           expand and validate only: no Marp; the expanded decks are written only
+                      where --output is given
+    --root DIR        the repository whose decks and sources are read (default: this one;
+                      the course's tests point it at a broken copy)
     --require-pdf     exit 77 (skipped) when Marp, chromium or pdfinfo is missing, instead of
                       building HTML only (the CTest test of the PDFs' page counts)
     DECK              deck names or paths (default: every slides/*.md)
@@ -54,7 +57,10 @@ import subprocess
 import sys
 import textwrap
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# This tool's own repository (where Marp is installed), and the one whose decks are built
+# (the same, unless --root says otherwise).
+TOOL_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = TOOL_ROOT
 SOURCE_FOLDERS = ("exercises", "solutions", "common")
 SOURCE_EXTENSIONS = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".c")
 SOLUTION_FOLDER = "solutions"
@@ -86,7 +92,8 @@ class Problems:
 
 
 def relative(path):
-    return os.path.relpath(path, ROOT) if os.path.isabs(path) else path
+    """A path as messages show it: from the repository's root, when it lies inside it."""
+    return os.path.relpath(path, ROOT) if os.path.isabs(path) and is_inside(path, ROOT) else path
 
 
 # --- what the build compiles ---------------------------------------------------------------
@@ -413,9 +420,20 @@ def pdf_pages(pdf):
     return int(match.group(1)) if done.returncode == 0 and match else None
 
 
+def write_expanded(decks, output):
+    """OUTPUT/NAME.md for each deck, and the figures beside them (the decks' paths stay valid)."""
+    os.makedirs(output, exist_ok=True)
+    figures = os.path.join(ROOT, "slides", "figures")
+    if os.path.isdir(figures):
+        shutil.copytree(figures, os.path.join(output, "figures"), dirs_exist_ok=True)
+    for deck in decks:
+        with open(os.path.join(output, deck.name + ".md"), "w", encoding="utf-8") as handle:
+            handle.write("\n".join(deck.lines) + "\n")
+
+
 def render(decks, output, require_pdf):
     """HTML always, PDF where chromium is found; 0, 1 (a failure) or SKIPPED."""
-    marp = os.path.join(ROOT, MARP)
+    marp = os.path.join(TOOL_ROOT, MARP)
     chromium, pdfinfo = find_chromium(), shutil.which("pdfinfo")
     if not os.access(marp, os.X_OK):
         message = (f"slides: Marp is not installed ({MARP}): run `npm ci --prefix tools/marp` "
@@ -426,15 +444,10 @@ def render(decks, output, require_pdf):
         missing = [n for n, p in (("chromium", chromium), ("pdfinfo (poppler-utils)", pdfinfo)) if not p]
         print(f"slides: skipped: {' and '.join(missing)} not found (apt-get install chromium poppler-utils)")
         return SKIPPED
-    os.makedirs(output, exist_ok=True)
-    figures = os.path.join(ROOT, "slides", "figures")
-    if os.path.isdir(figures):
-        shutil.copytree(figures, os.path.join(output, "figures"), dirs_exist_ok=True)
+    write_expanded(decks, output)
     status = 0
     for deck in decks:
         markdown = os.path.join(output, deck.name + ".md")
-        with open(markdown, "w", encoding="utf-8") as handle:
-            handle.write("\n".join(deck.lines) + "\n")
         html = os.path.join(output, deck.name + ".html")
         if not run_marp(marp, [markdown, "--html", "-o", html]):
             print(f"slides: Marp failed on {relative(markdown)} (HTML)", file=sys.stderr)
@@ -482,15 +495,19 @@ def deck_paths(names):
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "default"))
+    parser.add_argument("--build-dir")
+    parser.add_argument("--root", default=TOOL_ROOT)
     parser.add_argument("--output")
     parser.add_argument("--student", action="store_true")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--require-pdf", action="store_true")
     parser.add_argument("decks", nargs="*")
     options = parser.parse_args(argv[1:])
+    global ROOT
+    ROOT = os.path.abspath(options.root)
 
-    list_path = os.path.join(options.build_dir, "compiled_sources.tsv")
+    list_path = os.path.join(options.build_dir or os.path.join(ROOT, "build", "default"),
+                             "compiled_sources.tsv")
     if not os.path.isfile(list_path):
         print(f"slides: {relative(os.path.abspath(list_path))} not found: configure the build first "
               f"(cmake --preset default; make slides does it), so that the slides know what it compiles",
@@ -521,13 +538,15 @@ def main(argv):
         print(f"slides: {len(problems.errors)} error(s); nothing built", file=sys.stderr)
         return 1
     kind = "student" if student else "instructor"
+    output = os.path.abspath(options.output or os.path.join(ROOT, "build", "slides", *(["student"] if student else [])))
     if options.check:
+        if options.output:
+            write_expanded(decks, output)
         counts = ", ".join(f"{d.name} ({count_slides(d)} slides)" for d in decks)
         print(f"slides: {kind} build checked: {counts}")
         return 0
-    output = options.output or os.path.join(ROOT, "build", "slides", *(["student"] if student else []))
-    print(f"slides: {kind} build into {relative(os.path.abspath(output))}")
-    return render(decks, os.path.abspath(output), options.require_pdf)
+    print(f"slides: {kind} build into {relative(output)}")
+    return render(decks, output, options.require_pdf)
 
 
 if __name__ == "__main__":
