@@ -226,7 +226,8 @@ def all_regions(compiled, student, problems):
         regions = read_regions(path, problems)
         if os.path.normpath(path) not in compiled.files:
             first = min((r.line for r in regions.values()), default=1)
-            problems.add(path, first, f"region marker in a file that is not compiled: {compiled.why_not(path)}")
+            problems.add(path, first, "region marker in a file that is not compiled: "
+                         + compiled.why_not(path))
         found[os.path.normpath(path)] = regions
     return found
 
@@ -259,8 +260,9 @@ def shown_lines(region):
 
 def code_block(region_path, lines):
     language = "c" if region_path.endswith(".c") else "cpp"
-    longest = max([len(m.group(0)) for m in (re.match(r"\s*(`+)", l) for l in lines) if m] + [2])
-    fence = "`" * max(3, longest + 1)
+    # A fence longer than any run of backquotes that starts a line of the code.
+    runs = [len(m.group(1)) for m in (re.match(r"\s*(`+)", line) for line in lines) if m]
+    fence = "`" * max([3] + [run + 1 for run in runs])
     # The blank line ends the caption's paragraph: a '---' right under it would underline it.
     return [fence + language] + lines + [fence, f"<sub>{relative(region_path)}</sub>", ""]
 
@@ -283,7 +285,13 @@ class Deck:
         self.pending_figures = []  # (line, name, now present)
 
 
-def expand(deck, regions, compiled, student, problems):
+def closes(fence, line):
+    """Whether `line` ends the code block that `fence` opened."""
+    text = line.strip()
+    return text.startswith(fence) and not text.strip(fence[0])
+
+
+def expand(deck, regions, student, problems):
     """Fills deck.lines; errors go to `problems`."""
     with open(deck.path, encoding="utf-8") as handle:
         source = handle.read().splitlines()
@@ -292,8 +300,7 @@ def expand(deck, regions, compiled, student, problems):
     for number, line in enumerate(source, start=1):
         deck.origins += [number - 1] * (len(deck.lines) - len(deck.origins))
         if fence:
-            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                fence = None
+            fence = None if closes(fence, line) else fence
             deck.lines.append(line)
             continue
         opening = FENCE.match(line)
@@ -308,7 +315,7 @@ def expand(deck, regions, compiled, student, problems):
         include = INCLUDE.match(line)
         if include:
             deck.lines += include_region(deck, number, include.group(1), include.group(2),
-                                         regions, compiled, student, problems)
+                                         regions, student, problems)
             continue
         if ANY_INCLUDE.match(line):
             problems.add(deck.path, number, "an include is a line of its own, exactly "
@@ -318,7 +325,8 @@ def expand(deck, regions, compiled, student, problems):
         pending = PENDING_FIGURE.match(line)
         if pending:
             name = pending.group(1)
-            deck.pending_figures.append((number, name, os.path.isfile(os.path.join(deck_dir, "figures", name))))
+            present = os.path.isfile(os.path.join(deck_dir, "figures", name))
+            deck.pending_figures.append((number, name, present))
             deck.lines.append(line)
             continue
         # Images inside an HTML comment are not shown, so not required.
@@ -334,7 +342,7 @@ def expand(deck, regions, compiled, student, problems):
         problems.add(deck.path, len(source), f"a code block opened with {fence} is never closed")
 
 
-def include_region(deck, number, path, name, regions, compiled, student, problems):
+def include_region(deck, number, path, name, regions, student, problems):
     where = f"include {path}#{name}"
     full = os.path.normpath(os.path.join(ROOT, path))
     if os.path.isabs(path) or not is_inside(full, ROOT):
@@ -342,8 +350,8 @@ def include_region(deck, number, path, name, regions, compiled, student, problem
         return []
     top = relative(full).split(os.sep)[0]
     if top not in SOURCE_FOLDERS or not full.endswith(SOURCE_EXTENSIONS):
-        problems.add(deck.path, number, f"{where}: regions come from sources ({', '.join(SOURCE_EXTENSIONS)}) "
-                     f"under {', '.join(f + '/' for f in SOURCE_FOLDERS)}")
+        problems.add(deck.path, number, f"{where}: regions come from sources "
+                     f"({', '.join(SOURCE_EXTENSIONS)}) under {', '.join(f + '/' for f in SOURCE_FOLDERS)}")
         return []
     if top == SOLUTION_FOLDER and student:
         return solution_note(full)
@@ -366,7 +374,8 @@ def check_figure(deck, number, target, problems):
     full = os.path.normpath(os.path.join(os.path.dirname(deck.path), target))
     slides = os.path.dirname(deck.path)
     if os.path.isabs(target) or not is_inside(full, slides):
-        problems.add(deck.path, number, f"figure {target}: must be a path under slides/, relative to the deck")
+        problems.add(deck.path, number, f"figure {target}: must be a path under slides/, "
+                     "relative to the deck")
     elif not os.path.isfile(full):
         problems.add(deck.path, number, f"figure {target}: no such file {relative(full)}")
 
@@ -381,8 +390,7 @@ def count_slides(deck, problems=None):
     for i in range(index, len(lines)):
         line = lines[i]
         if fence:
-            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                fence = None
+            fence = None if closes(fence, line) else fence
             continue
         opening = FENCE.match(line)
         if opening:
@@ -518,14 +526,15 @@ def main(argv):
     decks = [Deck(p) for p in deck_paths(options.decks)]
     missing = [d.path for d in decks if not os.path.isfile(d.path)]
     if not decks or missing:
-        print(f"slides: no such deck: {', '.join(relative(p) for p in missing) or 'slides/*.md'}", file=sys.stderr)
+        named = ", ".join(relative(p) for p in missing) or "slides/*.md"
+        print(f"slides: no such deck: {named}", file=sys.stderr)
         return 2
 
     problems = Problems()
     # In a student build solutions/ is neither compiled nor shown (nor, in a release, present).
     regions = all_regions(compiled, student, problems)
     for deck in decks:
-        expand(deck, regions, compiled, student, problems)
+        expand(deck, regions, student, problems)
         count_slides(deck, problems)
     for deck in decks:
         for number, name, present in deck.pending_figures:
@@ -538,7 +547,8 @@ def main(argv):
         print(f"slides: {len(problems.errors)} error(s); nothing built", file=sys.stderr)
         return 1
     kind = "student" if student else "instructor"
-    output = os.path.abspath(options.output or os.path.join(ROOT, "build", "slides", *(["student"] if student else [])))
+    default_output = os.path.join(ROOT, "build", "slides", *(["student"] if student else []))
+    output = os.path.abspath(options.output or default_output)
     if options.check:
         if options.output:
             write_expanded(decks, output)

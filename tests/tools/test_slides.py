@@ -219,6 +219,8 @@ class SlidesOnACopy(unittest.TestCase):
         write(self.path("slides/figures/03_later.png"), "not really a PNG")
         status, output = self.run_tool()
         self.assertEqual(status, 0, output)
+        # The marker of a figure to come says when the figure has arrived.
+        self.assertIn("slides/deck.md:20: figure 03_later.png now exists: enable the image", output)
 
     def test_remote_figure(self):
         self.edit("slides/deck.md", "# Device memory", "# Device memory\n![x](https://example.org/x.png)")
