@@ -65,6 +65,7 @@ SOURCE_FOLDERS = ("exercises", "solutions", "common")
 SOURCE_EXTENSIONS = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".c")
 SOLUTION_FOLDER = "solutions"
 MARP = os.path.join("tools", "marp", "node_modules", ".bin", "marp")
+MARP_CONFIG = os.path.join("tools", "marp", "config.yml")
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 SKIPPED = 77
 
@@ -283,6 +284,7 @@ class Deck:
         self.lines = []            # the expanded Markdown
         self.origins = []          # for each of its lines, the deck's line it comes from
         self.pending_figures = []  # (line, name, now present)
+        self.shown_figures = set()  # the images the deck shows, as written
 
 
 def closes(fence, line):
@@ -335,6 +337,7 @@ def expand(deck, regions, student, problems):
             in_comment = True
             visible = visible.split("<!--")[0]
         for image in IMAGE.finditer(visible):
+            deck.shown_figures.add(image.group(1))
             check_figure(deck, number, image.group(1), problems)
         deck.lines.append(line)
     deck.origins += [len(source)] * (len(deck.lines) - len(deck.origins))
@@ -381,20 +384,25 @@ def check_figure(deck, number, target, problems):
 
 
 def count_slides(deck, problems=None):
-    """Slides of the expanded deck: separators '---' outside code blocks and the front matter,
-    plus one. A separator right under a line of text would be read as a heading underline."""
+    """Slides of the expanded deck: separators '---' outside code blocks, HTML comments and the
+    front matter, plus one. A separator right under a line of text would be read as a heading underline."""
     lines, index = deck.lines, 0
     if lines and lines[0].strip() == "---":
         index = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), len(lines)) + 1
-    slides, fence = 1, None
+    slides, fence, in_comment = 1, None, False
     for i in range(index, len(lines)):
         line = lines[i]
         if fence:
             fence = None if closes(fence, line) else fence
             continue
+        if in_comment:  # a '---' inside an HTML comment separates nothing
+            in_comment = "-->" not in line
+            continue
         opening = FENCE.match(line)
         if opening:
             fence = opening.group(1)
+        elif line.lstrip().startswith("<!--") and "-->" not in line:
+            in_comment = True
         elif line.strip() == "---":
             slides += 1
             above = lines[i - 1].strip()
@@ -415,7 +423,8 @@ def find_chromium():
 
 
 def run_marp(marp, arguments):
-    done = subprocess.run([marp, "--no-stdin", *arguments], stdin=subprocess.DEVNULL,
+    config = os.path.join(TOOL_ROOT, MARP_CONFIG)
+    done = subprocess.run([marp, "--no-stdin", "--config-file", config, *arguments], stdin=subprocess.DEVNULL,
                           capture_output=True, text=True)
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
@@ -457,14 +466,14 @@ def render(decks, output, require_pdf):
     for deck in decks:
         markdown = os.path.join(output, deck.name + ".md")
         html = os.path.join(output, deck.name + ".html")
-        if not run_marp(marp, [markdown, "--html", "-o", html]):
+        if not run_marp(marp, [markdown, "-o", html]):
             print(f"slides: Marp failed on {relative(markdown)} (HTML)", file=sys.stderr)
             status = 1
             continue
         line = f"slides: {relative(html)}"
         if chromium:
             pdf = os.path.join(output, deck.name + ".pdf")
-            if not run_marp(marp, [markdown, "--html", "--pdf", "--allow-local-files",
+            if not run_marp(marp, [markdown, "--pdf", "--allow-local-files",
                                    "--browser-path", chromium, "-o", pdf]):
                 print(f"slides: Marp failed on {relative(markdown)} (PDF)", file=sys.stderr)
                 status = 1
@@ -538,8 +547,12 @@ def main(argv):
         count_slides(deck, problems)
     for deck in decks:
         for number, name, present in deck.pending_figures:
-            state = ("now exists: enable the image under this line" if present
-                     else "not committed yet (the benchmark report makes it)")
+            if f"figures/{name}" in deck.shown_figures:
+                state = "is shown: this marker line can go"
+            elif present:
+                state = "now exists: enable the image under this line"
+            else:
+                state = "not committed yet (the benchmark report makes it)"
             print(f"{relative(deck.path)}:{number}: figure {name} {state}")
     if problems.errors:
         for error in problems.errors:

@@ -219,12 +219,23 @@ class SlidesOnACopy(unittest.TestCase):
         write(self.path("slides/figures/03_later.png"), "not really a PNG")
         status, output = self.run_tool()
         self.assertEqual(status, 0, output)
-        # The marker of a figure to come says when the figure has arrived.
+        self.assertIn("slides/deck.md:20: figure 03_later.png is shown: this marker line can go", output)
+
+    def test_figure_to_come_is_reported_once_it_exists(self):
+        write(self.path("slides/figures/03_later.png"), "not really a PNG")
+        status, output = self.run_tool()
+        self.assertEqual(status, 0, output)
         self.assertIn("slides/deck.md:20: figure 03_later.png now exists: enable the image", output)
 
     def test_remote_figure(self):
         self.edit("slides/deck.md", "# Device memory", "# Device memory\n![x](https://example.org/x.png)")
         self.assert_fails_with("slides/deck.md:6: figure https://example.org/x.png: a remote image")
+
+    def test_separator_inside_an_html_comment_separates_nothing(self):
+        self.edit("slides/deck.md", "## The kernel\n", "## The kernel\n\n<!--\n\n---\n\n## Hidden\n\n-->\n")
+        status, output = self.run_tool()
+        self.assertEqual(status, 0, output)
+        self.assertIn("deck (3 slides)", output)
 
     def test_separator_right_under_text(self):
         self.edit("slides/deck.md", "## The kernel\n", "## The kernel\n\nsome text\n---\n")
@@ -242,7 +253,8 @@ def pdf_page_counts(build_dir):
             return done.returncode  # 77 (a tool is missing) or the failure, already printed
         root = os.path.join(scratch, "course")
         write(os.path.join(root, "slides", "divided.md"),
-              "---\nmarp: true\nheadingDivider: 2\n---\n\n## One\n\ntext\n\n## Two\n\ntext\n")
+              "---\nmarp: true\nheadingDivider: 2\n---\n\n## One\n\ntext\n\n<!--\n\n---\n\n-->\n\n"
+              "## Two\n\ntext\n")
         write(os.path.join(scratch, "build", "compiled_sources.tsv"), "mode\tinstructor\nonly\t\n")
         done = subprocess.run(command[:2] + ["--root", root, "--build-dir", os.path.join(scratch, "build"),
                                              "--output", os.path.join(scratch, "divided")],
