@@ -8,6 +8,8 @@
 #   make test            the same up to the build, then the whole test suite
 #   make gpu-suite       the same on a GPU machine, for its GPU, with a summary table
 #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
+#   make slides          the lecture decks, slides/*.md -> build/slides/NAME.html and .pdf
+#                        (PDF where chromium is installed; PRESET=student: no solution code)
 # Students (nvcc directly, commands printed; NN is the exercise number):
 #   make NN              build exercise NN from your files
 #   make run-NN          run it (ARGS="..." passes arguments)
@@ -38,7 +40,7 @@ ifeq ($(shell command -v nvcc 2>/dev/null),)
 export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
-.PHONY: all prerequisites configure build test gpu-suite list clean help submit-openmp $(EXERCISE_NUMBERS)
+.PHONY: all prerequisites configure build test gpu-suite slides list clean help submit-openmp $(EXERCISE_NUMBERS)
 
 # ctest's lines that a person does not read: the score table or the test summary replaces
 # its closing summary (which says "100% tests passed" when every test was skipped).
@@ -90,6 +92,19 @@ test: build
 
 gpu-suite:
 	tools/gpu_suite.sh
+
+# The decks (tools/slides.py): code cut from the sources this build compiles (CMake lists
+# them in $(BUILD)/compiled_sources.tsv, hence the configure step), rendered by Marp, which
+# npm installs the first time from the versions tools/marp/package-lock.json pins.
+MARP_INSTALLED := tools/marp/node_modules/.installed
+$(MARP_INSTALLED): tools/marp/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "make slides needs npm, to install Marp: $(if $(APT_AS),sudo )apt-get install -y npm" >&2; exit 2; }
+	@echo "== installing Marp into tools/marp/node_modules (npm ci: the versions of its package-lock.json)"
+	@npm ci --prefix tools/marp --no-audit --no-fund --loglevel=error
+	@touch $@
+
+slides: configure $(MARP_INSTALLED)
+	@$(PYTHON) tools/slides.py --build-dir $(BUILD)
 
 list:
 	@for dir in exercises/[0-9][0-9]_*; do echo "$$(basename $$dir)"; done

@@ -19,6 +19,8 @@
 # exactly once in the solution, so a mutant that no longer applies stops the
 # configuration instead of silently testing nothing. Hints must not contain ';'.
 
+include("${CMAKE_CURRENT_LIST_DIR}/WriteIfChanged.cmake")
+
 # course_read_mutant(<mutant file> <prefix>) sets <prefix>_HINT, <prefix>_FILE,
 # <prefix>_SCORE (or empty) and <prefix>_SPEC (the whole text).
 function(course_read_mutant mutant_file prefix)
@@ -86,12 +88,6 @@ function(course_apply_mutant solution_file mutant_file spec output_file)
   if(blocks EQUAL 0)
     message(FATAL_ERROR "${mutant_file}: no '@@ find' block")
   endif()
-  # Write only on change, so that reconfiguring does not rebuild every mutant.
-  set(previous "")
-  if(EXISTS "${output_file}")
-    file(READ "${output_file}" previous)
-  endif()
-  if(NOT previous STREQUAL source)
-    file(WRITE "${output_file}" "${source}")
-  endif()
+  # Written only on change, so that reconfiguring does not rebuild every mutant.
+  course_write_if_changed("${output_file}" "${source}")
 endfunction()

@@ -10,7 +10,8 @@ when that needs no question (the README's two commands, `make` and `make test`, 
 Required: CMake >= 3.25, a C++17 compiler (g++), nvcc (PATH or /usr/local/cuda/bin), OpenBLAS
 (cblas.h and libopenblas.so, exercise 06), Python 3 and NumPy (exercise 08's Python caller).
 Optional, named once in the summary: compute-sanitizer, Nsight Compute (ncu), the Slurm client
-(sbatch), the slide tools (marp, chromium).
+(sbatch), the slide tools (npm, which installs Marp into tools/marp; chromium for the PDFs;
+pdfinfo from poppler-utils for their page counts).
 
 A missing required package is installed with apt-get when this runs as root or `sudo -n true`
 works, after saying what it installs and why; otherwise, or with COURSE_NO_INSTALL=1, it stops
@@ -31,6 +32,8 @@ import sys
 import tempfile
 
 CUDA_BIN = "/usr/local/cuda/bin"
+# Where `make slides` installs Marp (npm ci --prefix tools/marp).
+MARP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "marp", "node_modules", ".bin", "marp")
 CMAKE_MINIMUM = (3, 25)
 CUDA_MAJOR = 13
 CUDA_DOWNLOAD = "https://developer.nvidia.com/cuda-downloads"
@@ -195,10 +198,18 @@ def optional_missing():
          "Nsight Compute (ncu): not found, exercise 07 grades its coalescing case by timing"),
         (present("sbatch"),
          "Slurm client (sbatch): not found, make submit-NN works on a cluster's login node; the Slurm tests report skipped"),
-        (present("marp") and (present("chromium") or present("chromium-browser")),
-         "slide tools (marp, chromium): not found, needed only to build the slides"),
     ]
-    return [message for found, message in checks if not found]
+    messages = [message for found, message in checks if not found]
+    # The slides (make slides): Marp comes from npm, PDFs from chromium, their checks from pdfinfo.
+    slide_tools = [(os.access(MARP, os.X_OK) or present("npm"), "npm", "npm"),
+                   (present("chromium") or present("chromium-browser"), "chromium", "chromium"),
+                   (present("pdfinfo"), "pdfinfo", "poppler-utils")]
+    absent = [(name, package) for found, name, package in slide_tools if not found]
+    if absent:
+        messages.append(f"slide tools ({', '.join(name for name, _ in absent)}): not found, needed only "
+                        f"by make slides (without chromium: HTML only): apt-get install "
+                        f"{' '.join(package for _, package in absent)}")
+    return messages
 
 
 # --- installing ---------------------------------------------------------------------------

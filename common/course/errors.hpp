@@ -46,12 +46,14 @@ inline std::string format_api_error(const char* api_family, const char* call, co
   std::exit(EXIT_FAILURE);
 }
 
+// [slide:check-runtime]
 inline void check_runtime(cudaError_t status, const char* call, const char* file, int line) {
   if (status != cudaSuccess) {
     exit_on_api_error("CUDA runtime", call, file, line, cudaGetErrorName(status),
                       cudaGetErrorString(status));
   }
 }
+// [/slide]
 
 // A debug switch read at run time, so that students need not rebuild to localise an
 // asynchronous error: with COURSE_DEBUG_SYNC=1 every checked launch also waits for
@@ -61,6 +63,7 @@ inline bool debug_sync_enabled() {
   return value != nullptr && value[0] != '\0' && std::strcmp(value, "0") != 0;
 }
 
+// [slide:check-launch]
 inline void check_launch(const char* file, int line) {
   // A bad launch configuration is reported by cudaGetLastError, not by the launch.
   check_runtime(cudaGetLastError(), "kernel launch", file, line);
@@ -68,8 +71,11 @@ inline void check_launch(const char* file, int line) {
     check_runtime(cudaDeviceSynchronize(), "kernel execution (COURSE_DEBUG_SYNC)", file, line);
   }
 }
+// [/slide]
 
 }  // namespace course
 
+// [slide:check-macros]
 #define CUDA_CHECK(call) ::course::check_runtime((call), #call, __FILE__, __LINE__)
 #define CUDA_CHECK_LAUNCH() ::course::check_launch(__FILE__, __LINE__)
+// [/slide]

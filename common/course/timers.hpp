@@ -48,6 +48,7 @@ class EventTimer {
   EventTimer(const EventTimer&) = delete;
   EventTimer& operator=(const EventTimer&) = delete;
 
+  // [slide:event-timer]
   void start() { CUDA_CHECK(cudaEventRecord(start_, stream_)); }
   void stop() { CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
 
@@ -58,6 +59,7 @@ class EventTimer {
     CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     return ms;
   }
+  // [/slide]
 
  private:
   cudaStream_t stream_;

@@ -30,6 +30,7 @@ inline constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 //     compute capability: 9.0
 //     multiprocessors: 132
 //     global memory: 79.19 GiB
+// [slide:print-device]
 void print_device(int device) {
   // TODO(student): fill a cudaDeviceProp with cudaGetDeviceProperties (inside
   // CUDA_CHECK), then print the four lines above from its fields name, major and minor,
@@ -37,6 +38,7 @@ void print_device(int device) {
   (void)device;
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // The program

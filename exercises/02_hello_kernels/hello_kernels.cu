@@ -81,6 +81,7 @@ LaunchShape parse_command_line(int argc, char** argv) {
 // ---------------------------------------------------------------------------
 // Kernel: runs once per thread of the grid
 // ---------------------------------------------------------------------------
+// [slide:hello-kernel]
 __global__ void hello_kernel() {
   // TODO(student): compute this thread's global index from blockIdx.x, blockDim.x and
   // threadIdx.x, then print exactly one line, ending with a newline:
@@ -88,6 +89,7 @@ __global__ void hello_kernel() {
   // (printf works in device code as on the host: %d takes an int.)
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Host program

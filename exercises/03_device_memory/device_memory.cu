@@ -12,15 +12,18 @@
 // ---------------------------------------------------------------------------
 // Kernel
 // ---------------------------------------------------------------------------
+// [slide:affine-kernel]
 __global__ void affine_kernel(const float* x, float* y, int n, float scale, float offset) {
   // TODO(student): compute this thread's global index from blockIdx.x, blockDim.x and
   // threadIdx.x; if it is inside the array, write y[i] = scale * x[i] + offset.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Host function: the round trip
 // ---------------------------------------------------------------------------
+// [slide:round-trip]
 void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float offset) {
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
   // TODO(student):
@@ -35,3 +38,4 @@ void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float
   (void)bytes;
   // END TODO(student)
 }
+// [/slide]

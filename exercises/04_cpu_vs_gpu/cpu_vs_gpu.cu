@@ -17,6 +17,7 @@
 // ---------------------------------------------------------------------------
 // The computation, compiled for both sides (__host__ __device__)
 // ---------------------------------------------------------------------------
+// [slide:heavy-function]
 __host__ __device__ float heavy(float x) {
   float sum = 0.0f;
   // TODO(student): add to sum, for k = 1 .. kHeavyTerms, the term g(x / k) of the formula
@@ -25,6 +26,7 @@ __host__ __device__ float heavy(float x) {
   // END TODO(student)
   return sum;
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // CPU version: one core, one element after the other

@@ -44,6 +44,7 @@ void stencil_serial(const float* in, float* out, int nx, int ny, int nz) {
 // ---------------------------------------------------------------------------
 // CPU, OpenMP: the same loop, its iterations shared among the threads
 // ---------------------------------------------------------------------------
+// [slide:openmp-loop]
 void stencil_openmp(const float* in, float* out, int nx, int ny, int nz) {
   // TODO(student): the same triple loop under `#pragma omp parallel for`, either over z
   // alone or with collapse(2) over z and y (then even a grid with few planes gives every
@@ -52,16 +53,19 @@ void stencil_openmp(const float* in, float* out, int nx, int ny, int nz) {
   // The number of threads is the caller's choice (omp_set_num_threads): do not set it.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Kernel: one thread per point, on 3D blocks
 // ---------------------------------------------------------------------------
+// [slide:stencil-kernel]
 __global__ void stencil_kernel(const float* in, float* out, int nx, int ny, int nz) {
   // TODO(student): this thread's point: x from the .x components of blockIdx, blockDim
   // and threadIdx, y from the .y ones, z from the .z ones. Blocks at the far side of the
   // grid stick out in every dimension: write only when x < nx, y < ny and z < nz.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launcher: the round trip, with the kernel timed on its own

@@ -19,16 +19,19 @@
 // ---------------------------------------------------------------------------
 // CPU: OpenBLAS, told that the matrices are row-major
 // ---------------------------------------------------------------------------
+// [slide:cblas-call]
 void sgemm_on_cpu(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
                   int ldb, float beta, float* c, int ldc) {
   // TODO(student): one call of cblas_sgemm: row-major storage, neither matrix
   // transposed, then the arguments in the order this function received them.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // GPU: cuBLAS, which reads every matrix column by column
 // ---------------------------------------------------------------------------
+// [slide:cublas-call]
 void sgemm_on_device(cublasHandle_t handle, int m, int n, int k, float alpha, const float* a,
                      int lda, const float* b, int ldb, float beta, float* c, int ldc) {
   // TODO(student): one call of cublasSgemm, wrapped in CUBLAS_CHECK(...). Read as
@@ -39,6 +42,7 @@ void sgemm_on_device(cublasHandle_t handle, int m, int n, int k, float alpha, co
   // are passed by address.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // The round trip: handle, device memory, copies, the timed multiply, clean-up

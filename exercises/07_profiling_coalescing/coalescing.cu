@@ -18,6 +18,7 @@
 // ---------------------------------------------------------------------------
 // Kernel: one thread per element, threadIdx.x along the row
 // ---------------------------------------------------------------------------
+// [slide:coalesced-kernel]
 __global__ void scale_rows_coalesced(const float* in, const float* gain, float* out, int rows,
                                      int cols) {
   // TODO(student): give each thread one element: its column from the x dimension
@@ -27,6 +28,7 @@ __global__ void scale_rows_coalesced(const float* in, const float* gain, float* 
   // floats of one row.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launcher: a 2D grid that covers the matrix

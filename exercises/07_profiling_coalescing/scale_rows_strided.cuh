@@ -20,6 +20,7 @@ inline constexpr int kStridedThreadsPerBlock = 256;
 // One thread per row: out[row * cols + col] = gain[row] * in[row * cols + col] for col =
 // 0 .. cols - 1. Thread `row` starts at address row * cols: neighbours in a warp are
 // cols * 4 bytes apart.
+// [slide:strided-kernel]
 __global__ void scale_rows_strided(const float* in, const float* gain, float* out, int rows,
                                    int cols) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
@@ -30,6 +31,7 @@ __global__ void scale_rows_strided(const float* in, const float* gain, float* ou
     out[start + col] = row_gain * in[start + col];
   }
 }
+// [/slide]
 
 // A thread per row, blocks of kStridedThreadsPerBlock; nothing to launch for an empty
 // matrix. Returns without waiting for the kernel.

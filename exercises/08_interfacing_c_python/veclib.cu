@@ -57,6 +57,7 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 
 // The course's CUDA_CHECK prints and calls exit(): right for a program, wrong for a
 // library. This one returns the status from the enclosing function instead.
+// [slide:return-if-failed]
 #define VECLIB_RETURN_IF_FAILED(call)                 \
   do {                                                \
     const cudaError_t veclib_error_ = (call);         \
@@ -64,6 +65,7 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
       return record_cuda_error(veclib_error_, #call); \
     }                                                 \
   } while (0)
+// [/slide]
 
 // A size_t count of floats whose bytes a size_t can hold.
 [[maybe_unused]] bool byte_count_fits(std::size_t n) { return n <= SIZE_MAX / sizeof(float); }
@@ -129,6 +131,7 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 // The C interface (veclib.h)
 // ---------------------------------------------------------------------------
 
+// [slide:vec-saxpy]
 extern "C" veclib_status vec_saxpy(float a, const float* x, float* y, size_t n) {
   // TODO(student): in this order
   //   1. x or y NULL: VECLIB_ERROR_NULL_POINTER (whatever n is);
@@ -140,6 +143,7 @@ extern "C" veclib_status vec_saxpy(float a, const float* x, float* y, size_t n) 
   return record_error(VECLIB_ERROR_CUDA, "vec_saxpy is not implemented yet");
   // END TODO(student)
 }
+// [/slide]
 
 extern "C" veclib_status vec_clamp(float* x, size_t n, float lo, float hi) {
   // TODO(student): as vec_saxpy, with one more check after the NULL one: !(lo <= hi)

@@ -15,9 +15,11 @@
 
 #include <stddef.h>
 
+// [slide:extern-c]
 #ifdef __cplusplus
 extern "C" {
 #endif
+// [/slide]
 
 /* What every function returns. The values are part of the interface: veclib.py
  * repeats them, so they never change. */
@@ -33,7 +35,9 @@ typedef enum {
  * floats. n = 0 does nothing and succeeds. n larger than SIZE_MAX / sizeof(float)
  * (its bytes cannot be counted in a size_t) is VECLIB_ERROR_INVALID_VALUE. On any
  * error y is left unchanged and no device memory stays allocated. */
+// [slide:saxpy-declaration]
 veclib_status vec_saxpy(float a, const float* x, float* y, size_t n);
+// [/slide]
 
 /* x[i] = min(max(x[i], lo), hi) for 0 <= i < n, on the GPU, in place; x is a host
  * array of n floats. lo > hi, or lo or hi NaN, is VECLIB_ERROR_INVALID_VALUE; n as in

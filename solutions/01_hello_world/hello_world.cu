@@ -30,6 +30,7 @@ inline constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 //     compute capability: 9.0
 //     multiprocessors: 132
 //     global memory: 79.19 GiB
+// [slide:print-device]
 void print_device(int device) {
   // TODO(student): fill a cudaDeviceProp with cudaGetDeviceProperties (inside
   // CUDA_CHECK), then print the four lines above from its fields name, major and minor,
@@ -42,6 +43,7 @@ void print_device(int device) {
   std::printf("  global memory: %.2f GiB\n", properties.totalGlobalMem / kBytesPerGiB);
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // The program
@@ -61,6 +63,7 @@ int main() {
   //      with the name and text from cudaGetErrorName and cudaGetErrorString.
   //   2. Print "Found <count> CUDA device(s)." and call print_device for every device,
   //      numbered 0 to count - 1.
+  // [slide:count-devices]
   int device_count = 0;
   cudaError_t status = cudaGetDeviceCount(&device_count);
   // The runtime reports a missing GPU as an error (cudaErrorNoDevice); a success with
@@ -74,6 +77,7 @@ int main() {
   }
   std::printf("Found %d CUDA device(s).\n", device_count);
   for (int device = 0; device < device_count; ++device) print_device(device);
+  // [/slide]
   // END TODO(student)
   return EXIT_SUCCESS;
 }

@@ -81,6 +81,7 @@ LaunchShape parse_command_line(int argc, char** argv) {
 // ---------------------------------------------------------------------------
 // Kernel: runs once per thread of the grid
 // ---------------------------------------------------------------------------
+// [slide:hello-kernel]
 __global__ void hello_kernel() {
   // TODO(student): compute this thread's global index from blockIdx.x, blockDim.x and
   // threadIdx.x, then print exactly one line, ending with a newline:
@@ -94,6 +95,7 @@ __global__ void hello_kernel() {
   printf("Hello from block %d, thread %d, global index %d\n", block, thread, global_index);
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Host program
@@ -115,9 +117,11 @@ int main(int argc, char** argv) {
   //   3. wait for the kernel with cudaDeviceSynchronize(), wrapped in CUDA_CHECK(...):
   //      a launch returns at once, and the kernel's printf lines reach the screen only
   //      when the host waits for it.
+  // [slide:launch]
   hello_kernel<<<shape.blocks, shape.threads_per_block>>>();
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
+  // [/slide]
   // END TODO(student)
   return EXIT_SUCCESS;
 }

@@ -12,6 +12,7 @@
 // ---------------------------------------------------------------------------
 // Kernel
 // ---------------------------------------------------------------------------
+// [slide:affine-kernel]
 __global__ void affine_kernel(const float* x, float* y, int n, float scale, float offset) {
   // TODO(student): compute this thread's global index from blockIdx.x, blockDim.x and
   // threadIdx.x; if it is inside the array, write y[i] = scale * x[i] + offset.
@@ -23,10 +24,12 @@ __global__ void affine_kernel(const float* x, float* y, int n, float scale, floa
   }
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Host function: the round trip
 // ---------------------------------------------------------------------------
+// [slide:round-trip]
 void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float offset) {
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
   // TODO(student):
@@ -55,3 +58,4 @@ void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float
   CUDA_CHECK(cudaFree(device_y));
   // END TODO(student)
 }
+// [/slide]

@@ -17,6 +17,7 @@
 // ---------------------------------------------------------------------------
 // The computation, compiled for both sides (__host__ __device__)
 // ---------------------------------------------------------------------------
+// [slide:heavy-function]
 __host__ __device__ float heavy(float x) {
   float sum = 0.0f;
   // TODO(student): add to sum, for k = 1 .. kHeavyTerms, the term g(x / k) of the formula
@@ -31,6 +32,7 @@ __host__ __device__ float heavy(float x) {
   // END TODO(student)
   return sum;
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // CPU version: one core, one element after the other
@@ -82,6 +84,7 @@ float heavy_on_gpu(const float* host_x, float* host_y, int n, int threads_per_bl
   CUDA_CHECK(cudaMalloc(&device_y, bytes));
   CUDA_CHECK(cudaMemcpy(device_x, host_x, bytes, cudaMemcpyHostToDevice));
 
+  // [slide:timed-launch]
   // Round up: 257 elements need 2 blocks of 256, not 1.
   const int blocks = (n + threads_per_block - 1) / threads_per_block;
   // The events are recorded in the stream, around the kernel: the time between them
@@ -94,6 +97,7 @@ float heavy_on_gpu(const float* host_x, float* host_y, int n, int threads_per_bl
   kernel_ms = kernel_timer.elapsed_ms();
 
   CUDA_CHECK(cudaMemcpy(host_y, device_y, bytes, cudaMemcpyDeviceToHost));
+  // [/slide]
   CUDA_CHECK(cudaFree(device_x));
   CUDA_CHECK(cudaFree(device_y));
   // END TODO(student)

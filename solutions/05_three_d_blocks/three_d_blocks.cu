@@ -62,6 +62,7 @@ void stencil_serial(const float* in, float* out, int nx, int ny, int nz) {
 // ---------------------------------------------------------------------------
 // CPU, OpenMP: the same loop, its iterations shared among the threads
 // ---------------------------------------------------------------------------
+// [slide:openmp-loop]
 void stencil_openmp(const float* in, float* out, int nx, int ny, int nz) {
   // TODO(student): the same triple loop under `#pragma omp parallel for`, either over z
   // alone or with collapse(2) over z and y (then even a grid with few planes gives every
@@ -78,10 +79,12 @@ void stencil_openmp(const float* in, float* out, int nx, int ny, int nz) {
   }
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Kernel: one thread per point, on 3D blocks
 // ---------------------------------------------------------------------------
+// [slide:stencil-kernel]
 __global__ void stencil_kernel(const float* in, float* out, int nx, int ny, int nz) {
   // TODO(student): this thread's point: x from the .x components of blockIdx, blockDim
   // and threadIdx, y from the .y ones, z from the .z ones. Blocks at the far side of the
@@ -94,6 +97,7 @@ __global__ void stencil_kernel(const float* in, float* out, int nx, int ny, int 
   }
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launcher: the round trip, with the kernel timed on its own
@@ -121,6 +125,7 @@ float stencil_on_gpu(const float* host_in, float* host_out, int nx, int ny, int 
   CUDA_CHECK(cudaMalloc(&device_out, bytes));
   CUDA_CHECK(cudaMemcpy(device_in, host_in, bytes, cudaMemcpyHostToDevice));
 
+  // [slide:launch-3d]
   // Rounded up in each dimension: 37 points in x need 2 blocks of 32, not 1.
   const dim3 grid((nx + block.x - 1) / block.x, (ny + block.y - 1) / block.y,
                   (nz + block.z - 1) / block.z);
@@ -128,6 +133,7 @@ float stencil_on_gpu(const float* host_in, float* host_out, int nx, int ny, int 
   kernel_timer.start();
   stencil_kernel<<<grid, block>>>(device_in, device_out, nx, ny, nz);
   CUDA_CHECK_LAUNCH();
+  // [/slide]
   kernel_timer.stop();
   kernel_ms = kernel_timer.elapsed_ms();
 

@@ -19,6 +19,7 @@
 // ---------------------------------------------------------------------------
 // CPU: OpenBLAS, told that the matrices are row-major
 // ---------------------------------------------------------------------------
+// [slide:cblas-call]
 void sgemm_on_cpu(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
                   int ldb, float beta, float* c, int ldc) {
   // TODO(student): one call of cblas_sgemm: row-major storage, neither matrix
@@ -27,10 +28,12 @@ void sgemm_on_cpu(int m, int n, int k, float alpha, const float* a, int lda, con
               ldc);
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // GPU: cuBLAS, which reads every matrix column by column
 // ---------------------------------------------------------------------------
+// [slide:cublas-call]
 void sgemm_on_device(cublasHandle_t handle, int m, int n, int k, float alpha, const float* a,
                      int lda, const float* b, int ldb, float beta, float* c, int ldc) {
   // TODO(student): one call of cublasSgemm, wrapped in CUBLAS_CHECK(...). Read as
@@ -43,6 +46,7 @@ void sgemm_on_device(cublasHandle_t handle, int m, int n, int k, float alpha, co
                            c, ldc));
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // The round trip: handle, device memory, copies, the timed multiply, clean-up

@@ -18,6 +18,7 @@
 // ---------------------------------------------------------------------------
 // Kernel: one thread per element, threadIdx.x along the row
 // ---------------------------------------------------------------------------
+// [slide:coalesced-kernel]
 __global__ void scale_rows_coalesced(const float* in, const float* gain, float* out, int rows,
                                      int cols) {
   // TODO(student): give each thread one element: its column from the x dimension
@@ -33,6 +34,7 @@ __global__ void scale_rows_coalesced(const float* in, const float* gain, float* 
   }
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launcher: a 2D grid that covers the matrix
@@ -46,9 +48,11 @@ void launch_scale_rows_coalesced(const float* in, const float* gain, float* out,
   //   4. launch scale_rows_coalesced<<<grid, block>>>(...), then CUDA_CHECK_LAUNCH().
   // Do not wait for the kernel: the caller times it.
   if (rows == 0 || cols == 0) return;
+  // [slide:coalesced-launch]
   const dim3 block(kBlockCols, kBlockRows);
   const dim3 grid((cols + kBlockCols - 1) / kBlockCols, (rows + kBlockRows - 1) / kBlockRows);
   scale_rows_coalesced<<<grid, block>>>(in, gain, out, rows, cols);
   CUDA_CHECK_LAUNCH();
+  // [/slide]
   // END TODO(student)
 }

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Tests of tools/slides.py on a copy: a deck and the sources it cuts code from are copied
+into a temporary repository, one thing is broken, and the tool must fail with the file,
+the line and the reason; the intact copy must pass, and a student build must hold no
+solution code.
+
+    python3 tests/tools/test_slides.py                  the markers, includes and figures
+    python3 tests/tools/test_slides.py --pdf BUILD-DIR  every deck rendered to PDF, each with as
+                                                        many pages as slides; and a deck whose
+                                                        pages Marp counts otherwise is refused
+                                                        (77 without Marp, chromium or pdfinfo)
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TOOL = os.path.join(ROOT, "tools", "slides.py")
+SKELETON = "exercises/03_device_memory/device_memory.cu"
+SOLUTION = "solutions/03_device_memory/device_memory.cu"
+HEADER = "exercises/03_device_memory/device_memory.hpp"
+
+# The deck of the copy: line numbers below count from its first line.
+DECK = """\
+---
+marp: true
+---
+
+# Device memory
+
+<!-- include: exercises/03_device_memory/device_memory.hpp#api -->
+
+---
+
+## The kernel
+
+<!-- include: solutions/03_device_memory/device_memory.cu#affine-kernel -->
+
+---
+
+## The round trip
+
+<!-- include: solutions/03_device_memory/device_memory.cu#round-trip -->
+<!-- figure: 03_later.png -->
+<!-- ![a figure to come](figures/03_later.png) -->
+"""
+HEADER_INCLUDE_LINE, KERNEL_INCLUDE_LINE, ROUND_TRIP_INCLUDE_LINE = 7, 13, 19
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def read(path):
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def line_of(text, needle, occurrence=0):
+    """1-based number of the line holding `needle` (its `occurrence`-th one)."""
+    numbers = [i for i, line in enumerate(text.splitlines(), start=1) if needle in line]
+    return numbers[occurrence]
+
+
+class SlidesOnACopy(unittest.TestCase):
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="slides-test-")
+        self.root = os.path.join(self.scratch, "course")
+        for path in (SKELETON, SOLUTION, HEADER):
+            os.makedirs(os.path.dirname(self.path(path)), exist_ok=True)
+            shutil.copy(os.path.join(ROOT, path), self.path(path))
+        write(self.path("slides/deck.md"), DECK)
+        self.compiled = [SKELETON, SOLUTION]
+        self.mode = "instructor"
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch)
+
+    def path(self, relative):
+        return os.path.join(self.root, relative)
+
+    def run_tool(self, *extra):
+        """(status, stdout + stderr) of slides.py --check on the copy."""
+        build = os.path.join(self.scratch, "build")
+        records = [f"mode\t{self.mode}", "only\t", "target\tprogram"]
+        records += [f"source\t{self.path(p)}" for p in self.compiled]
+        records += [f"include\t{self.path('exercises/03_device_memory')}"]
+        write(os.path.join(build, "compiled_sources.tsv"), "\n".join(records) + "\n")
+        done = subprocess.run([sys.executable, TOOL, "--check", "--root", self.root,
+                               "--build-dir", build, *extra], capture_output=True, text=True)
+        return done.returncode, done.stdout + done.stderr
+
+    def edit(self, relative, old, new):
+        text = read(self.path(relative))
+        self.assertEqual(text.count(old), 1, f"{old!r} in {relative}")
+        write(self.path(relative), text.replace(old, new))
+
+    def assert_fails_with(self, expected):
+        status, output = self.run_tool()
+        self.assertEqual(status, 1, output)
+        self.assertIn(expected, output)
+
+    # --- the intact copy: the control of every broken one ------------------------------
+
+    def test_intact_copy_passes_and_shows_the_solution(self):
+        output_dir = os.path.join(self.scratch, "out")
+        status, output = self.run_tool("--output", output_dir)
+        self.assertEqual(status, 0, output)
+        self.assertIn("deck (3 slides)", output)
+        self.assertIn("slides/deck.md:20: figure 03_later.png not committed yet", output)
+        expanded = read(os.path.join(output_dir, "deck.md"))
+        self.assertIn("    y[i] = scale * x[i] + offset;", expanded)
+        self.assertIn("```cpp\n__global__ void affine_kernel(", expanded)
+        self.assertIn("<sub>solutions/03_device_memory/device_memory.cu</sub>", expanded)
+        self.assertNotIn("[slide:", expanded)
+        # A solution shows the answer, not the skeleton's instructions around it.
+        self.assertNotIn("TODO(student)", expanded)
+        # The header's region is dedented and keeps its comments.
+        self.assertIn("\n// y[i] = scale * x[i] + offset", expanded)
+
+    def test_student_build_shows_no_solution_code(self):
+        shutil.rmtree(self.path("solutions"))  # as in the students' release
+        self.compiled = [SKELETON]
+        self.mode = "student"
+        output_dir = os.path.join(self.scratch, "out")
+        status, output = self.run_tool("--output", output_dir)
+        self.assertEqual(status, 0, output)
+        expanded = read(os.path.join(output_dir, "deck.md"))
+        self.assertEqual(expanded.count("*(exercise 03's solution: shown in class)*"), 2, expanded)
+        self.assertNotIn("y[i] = scale * x[i] + offset;", expanded)
+        self.assertNotIn("cudaMalloc(&device_x", expanded)
+        self.assertIn("void affine_on_gpu(", expanded)  # the header, which students have
+
+    def test_student_flag_hides_solutions_of_an_instructor_build(self):
+        output_dir = os.path.join(self.scratch, "out")
+        status, output = self.run_tool("--student", "--output", output_dir)
+        self.assertEqual(status, 0, output)
+        self.assertNotIn("cudaMalloc(&device_x", read(os.path.join(output_dir, "deck.md")))
+
+    # --- broken markers -------------------------------------------------------------------
+
+    def test_renamed_region(self):
+        self.edit(SOLUTION, "// [slide:affine-kernel]", "// [slide:affine-kernels]")
+        self.assert_fails_with(
+            f"slides/deck.md:{KERNEL_INCLUDE_LINE}: include solutions/03_device_memory/device_memory.cu"
+            "#affine-kernel: solutions/03_device_memory/device_memory.cu has no region 'affine-kernel' "
+            "(its regions: affine-kernels, round-trip)")
+
+    def test_deleted_end_marker_of_the_last_region(self):
+        text = read(self.path(SOLUTION))
+        start = line_of(text, "// [slide:round-trip]")
+        last_end = text.rindex("// [/slide]\n")
+        write(self.path(SOLUTION), text[:last_end] + text[last_end + len("// [/slide]\n"):])
+        self.assertEqual(read(self.path(SOLUTION)).count("// [/slide]"), 1)
+        self.assert_fails_with(f"{SOLUTION}:{start}: region 'round-trip' is never ended")
+
+    def test_deleted_end_marker_makes_regions_nest(self):
+        text = read(self.path(SKELETON))
+        self.edit(SKELETON, "}\n// [/slide]\n\n// ----", "}\n\n// ----")
+        nested_at = line_of(read(self.path(SKELETON)), "// [slide:round-trip]")
+        first = line_of(text, "// [slide:affine-kernel]")
+        self.assert_fails_with(f"{SKELETON}:{nested_at}: region 'round-trip' starts inside region "
+                               f"'affine-kernel' (line {first}): regions do not nest")
+
+    def test_end_marker_without_a_region(self):
+        self.edit(SKELETON, "// [slide:affine-kernel]\n", "")
+        end = line_of(read(self.path(SKELETON)), "// [/slide]")
+        self.assert_fails_with(f"{SKELETON}:{end}: // [/slide] without a region open above it")
+
+    def test_duplicate_region_name(self):
+        self.edit(SOLUTION, "// [slide:round-trip]", "// [slide:affine-kernel]")
+        second = line_of(read(self.path(SOLUTION)), "// [slide:affine-kernel]", 1)
+        first = line_of(read(self.path(SOLUTION)), "// [slide:affine-kernel]", 0)
+        self.assert_fails_with(f"{SOLUTION}:{second}: duplicate region name 'affine-kernel': it is "
+                               f"already defined at line {first} of this file")
+
+    def test_marker_that_is_not_a_line_of_its_own(self):
+        self.edit(SKELETON, "// [slide:affine-kernel]\n", "int unused;  // [slide:affine-kernel]\n")
+        at = line_of(read(self.path(SKELETON)), "int unused;")
+        self.assert_fails_with(f"{SKELETON}:{at}: a region marker must be a comment line of its own")
+
+    def test_marker_in_a_file_the_build_does_not_compile(self):
+        self.compiled = [SOLUTION]
+        first = line_of(read(self.path(SKELETON)), "// [slide:")
+        self.assert_fails_with(f"{SKELETON}:{first}: region marker in a file that is not compiled: "
+                               "this build does not compile it")
+
+    def test_a_header_is_compiled_through_the_sources_that_include_it(self):
+        self.compiled = [SOLUTION]  # the skeleton is not, but the solution includes the header
+        write(self.path(SKELETON), "".join(line for line in read(self.path(SKELETON)).splitlines(True)
+                                           if "[slide:" not in line and "[/slide]" not in line))
+        status, output = self.run_tool()
+        self.assertEqual(status, 0, output)
+        # ...and once no compiled source includes it, its region is refused.
+        self.edit(SOLUTION, '#include "device_memory.hpp"\n', "")
+        self.assert_fails_with(f"{HEADER}:")
+
+    # --- broken decks -----------------------------------------------------------------------
+
+    def test_include_of_a_missing_file(self):
+        self.edit("slides/deck.md", "device_memory.hpp#api", "device_memory.cuh#api")
+        self.assert_fails_with(f"slides/deck.md:{HEADER_INCLUDE_LINE}: include "
+                               "exercises/03_device_memory/device_memory.cuh#api: no such file")
+
+    def test_malformed_include(self):
+        self.edit("slides/deck.md", "device_memory.hpp#api", "device_memory.hpp")
+        self.assert_fails_with(f"slides/deck.md:{HEADER_INCLUDE_LINE}: an include is a line of its own")
+
+    def test_missing_figure(self):
+        self.edit("slides/deck.md", "<!-- ![a figure to come](figures/03_later.png) -->",
+                  "![a figure to come](figures/03_later.png)")
+        self.assert_fails_with("slides/deck.md:21: figure figures/03_later.png: no such file "
+                               "slides/figures/03_later.png")
+        write(self.path("slides/figures/03_later.png"), "not really a PNG")
+        status, output = self.run_tool()
+        self.assertEqual(status, 0, output)
+        self.assertIn("slides/deck.md:20: figure 03_later.png is shown: this marker line can go", output)
+
+    def test_figure_to_come_is_reported_once_it_exists(self):
+        write(self.path("slides/figures/03_later.png"), "not really a PNG")
+        status, output = self.run_tool()
+        self.assertEqual(status, 0, output)
+        self.assertIn("slides/deck.md:20: figure 03_later.png now exists: enable the image", output)
+
+    def test_remote_figure(self):
+        self.edit("slides/deck.md", "# Device memory", "# Device memory\n![x](https://example.org/x.png)")
+        self.assert_fails_with("slides/deck.md:6: figure https://example.org/x.png: a remote image")
+
+    def test_separator_inside_an_html_comment_separates_nothing(self):
+        self.edit("slides/deck.md", "## The kernel\n", "## The kernel\n\n<!--\n\n---\n\n## Hidden\n\n-->\n")
+        status, output = self.run_tool()
+        self.assertEqual(status, 0, output)
+        self.assertIn("deck (3 slides)", output)
+
+    def test_separator_right_under_text(self):
+        self.edit("slides/deck.md", "## The kernel\n", "## The kernel\n\nsome text\n---\n")
+        self.assert_fails_with("slides/deck.md:14: a slide separator '---' right under a line of text")
+
+
+def pdf_page_counts(build_dir):
+    """The real decks rendered to PDF (the tool compares each page count with its slide
+    count), then a known-wrong case: a deck split by Marp's headingDivider, whose pages
+    are not separated by '---', must fail the comparison."""
+    with tempfile.TemporaryDirectory(prefix="slides-pdf-") as scratch:
+        command = [sys.executable, TOOL, "--build-dir", build_dir, "--require-pdf"]
+        done = subprocess.run(command + ["--output", os.path.join(scratch, "decks")])
+        if done.returncode != 0:
+            return done.returncode  # 77 (a tool is missing) or the failure, already printed
+        root = os.path.join(scratch, "course")
+        write(os.path.join(root, "slides", "divided.md"),
+              "---\nmarp: true\nheadingDivider: 2\n---\n\n## One\n\ntext\n\n<!--\n\n---\n\n-->\n\n"
+              "## Two\n\ntext\n")
+        write(os.path.join(scratch, "build", "compiled_sources.tsv"), "mode\tinstructor\nonly\t\n")
+        done = subprocess.run(command[:2] + ["--root", root, "--build-dir", os.path.join(scratch, "build"),
+                                             "--output", os.path.join(scratch, "divided")],
+                              capture_output=True, text=True)
+        expected = "divided.pdf has 2 page(s), but slides/divided.md has 1 slide(s)"
+        if done.returncode != 1 or expected not in done.stderr:
+            print(f"FAIL: a deck split by headingDivider was not refused (status {done.returncode}, "
+                  f"expected '{expected}'):\n{done.stdout}{done.stderr}")
+            return 1
+        print(f"a deck whose PDF has more pages than its '---' separators say is refused: {expected}")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--pdf":
+        sys.exit(pdf_page_counts(os.path.abspath(sys.argv[2])))
+    unittest.main(verbosity=2)

@@ -1,0 +1,576 @@
+#!/usr/bin/env python3
+"""Builds the lecture decks: slides/NAME.md -> build/slides/NAME.md (code included),
+NAME.html and NAME.pdf, with Marp (tools/marp/, pinned by its package-lock.json).
+
+    tools/slides.py [--build-dir DIR] [--output DIR] [--student] [--check] [--require-pdf] [DECK...]
+
+Code on a slide is cut from the compiled, tested sources, never pasted. In a source
+(.cu .cuh .cpp .hpp .h .c under exercises/, solutions/, common/) a region is the lines
+between two comment lines of their own:
+
+    // [slide:REGION-NAME]
+    ...
+    // [/slide]
+
+(the marker lines are not shown; regions do not nest; a name is unique in its file). In a
+deck, a line of its own
+
+    <!-- include: PATH#REGION-NAME -->
+
+(PATH from the repository root) becomes a ```cpp block of the region's lines, dedented,
+with the path as a caption. A figure is a Markdown image of a file under slides/ (for
+example ![alt](figures/NAME.png)); a line `<!-- figure: NAME.png -->` marks a figure the
+deck will show once the benchmark report has committed it (slides/figures/NAME.png): it is
+only reported. Slides are separated by lines `---`, with a blank line before each.
+
+A region in a file under solutions/ is solution code. The instructor build shows it
+(without the TODO(student) comment blocks, which belong to the skeleton); a student build
+(--student, or a build folder configured with COURSE_MODE=student) shows a note instead,
+so that the decks students get hold no solution code.
+
+Every error fails the build with FILE:LINE: an include of a missing file or region, an
+unterminated or nested region, a duplicate region name, a region marker in a file that the
+build does not compile (the list CMake writes: BUILD-DIR/compiled_sources.tsv, see
+cmake/CompiledSources.cmake), a missing or remote figure.
+
+    --build-dir DIR   the configured CMake build folder (default build/default)
+    --output DIR      where the decks go (default build/slides, build/slides/student for a
+                      student build)
+    --check           expand and validate only: no Marp; the expanded decks are written only
+                      where --output is given
+    --root DIR        the repository whose decks and sources are read (default: this one;
+                      the course's tests point it at a broken copy)
+    --require-pdf     exit 77 (skipped) when Marp, chromium or pdfinfo is missing, instead of
+                      building HTML only (the CTest test of the PDFs' page counts)
+    DECK              deck names or paths (default: every slides/*.md)
+
+PDFs are made with Debian's chromium where it is installed (Marp runs it headless; as root
+it adds --no-sandbox itself), and their page counts are compared with the decks' slide
+counts where pdfinfo (poppler-utils) is installed. Exit status: 0 built, 1 an error in a
+deck or a source, 2 a usage error or a missing tool, 77 see --require-pdf.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+
+# This tool's own repository (where Marp is installed), and the one whose decks are built
+# (the same, unless --root says otherwise).
+TOOL_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = TOOL_ROOT
+SOURCE_FOLDERS = ("exercises", "solutions", "common")
+SOURCE_EXTENSIONS = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".c")
+SOLUTION_FOLDER = "solutions"
+MARP = os.path.join("tools", "marp", "node_modules", ".bin", "marp")
+MARP_CONFIG = os.path.join("tools", "marp", "config.yml")
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+SKIPPED = 77
+
+NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
+REGION_START = re.compile(r"^\s*// \[slide:(" + NAME + r")\]\s*$")
+REGION_END = re.compile(r"^\s*// \[/slide\]\s*$")
+ANY_MARKER = re.compile(r"\[/?slide[\]:]")
+INCLUDE = re.compile(r"^<!--\s*include:\s*(\S+?)#(" + NAME + r")\s*-->\s*$")
+ANY_INCLUDE = re.compile(r"^\s*<!--\s*include\b")
+PENDING_FIGURE = re.compile(r"^<!--\s*figure:\s*(\S+)\s*-->\s*$")
+IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+TODO_OPEN, TODO_CLOSE = "TODO(student)", "END TODO(student)"
+
+
+class Problems:
+    """The errors found, each 'FILE:LINE: message', in the order found."""
+
+    def __init__(self):
+        self.errors = []
+
+    def add(self, path, line, message):
+        self.errors.append(f"{relative(path)}:{line}: {message}")
+
+
+def relative(path):
+    """A path as messages show it: from the repository's root, when it lies inside it."""
+    return os.path.relpath(path, ROOT) if os.path.isabs(path) and is_inside(path, ROOT) else path
+
+
+# --- what the build compiles ---------------------------------------------------------------
+
+class CompiledSources:
+    """Read from BUILD-DIR/compiled_sources.tsv: the build's mode, its COURSE_ONLY, and the
+    files it compiles (the listed sources, and the repository headers they include)."""
+
+    def __init__(self, list_path):
+        self.list_path = list_path
+        self.mode, self.only = "instructor", ""
+        targets = []
+        with open(list_path, encoding="utf-8") as handle:
+            for line in handle.read().splitlines():
+                kind, _, value = line.partition("\t")
+                if kind == "mode":
+                    self.mode = value
+                elif kind == "only":
+                    self.only = value
+                elif kind == "target":
+                    targets.append(([], []))
+                elif kind in ("source", "include") and targets:
+                    targets[-1][0 if kind == "source" else 1].append(os.path.normpath(value))
+        self.files = set()
+        for sources, include_dirs in targets:
+            self._follow_includes(sources, include_dirs)
+
+    def _follow_includes(self, sources, include_dirs):
+        pending = [s for s in sources if os.path.isfile(s)]
+        seen = set()
+        while pending:
+            path = pending.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            if is_inside(path, ROOT):
+                self.files.add(path)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    lines = handle.read().splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                match = QUOTED_INCLUDE.match(line)
+                if not match:
+                    continue
+                for folder in [os.path.dirname(path)] + include_dirs:
+                    candidate = os.path.normpath(os.path.join(folder, match.group(1)))
+                    if os.path.isfile(candidate):
+                        # Only the repository's own headers matter (and are worth reading).
+                        if is_inside(candidate, ROOT):
+                            pending.append(candidate)
+                        break
+
+    def why_not(self, path):
+        """Why a file with a region is not compiled, in words."""
+        reason = f"this build does not compile it ({relative(self.list_path)} lists what it compiles)"
+        if self.only:
+            reason += f"; the build was configured with COURSE_ONLY={self.only}: configure without it"
+        return reason + ". Code on slides comes only from compiled, tested sources"
+
+
+def is_inside(path, folder):
+    return os.path.commonpath([os.path.abspath(path), folder]) == folder
+
+
+# --- regions in the sources ----------------------------------------------------------------
+
+class Region:
+    def __init__(self, path, line):
+        self.path, self.line, self.lines = path, line, []
+
+    @property
+    def is_solution(self):
+        return relative(self.path).split(os.sep)[0] == SOLUTION_FOLDER
+
+
+def read_regions(path, problems):
+    """{name: Region} of one source; its errors go to `problems`."""
+    regions, current = {}, None
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        lines = handle.read().splitlines()
+    for number, line in enumerate(lines, start=1):
+        start, end = REGION_START.match(line), REGION_END.match(line)
+        if start:
+            name = start.group(1)
+            if current is not None:
+                problems.add(path, number, f"region '{name}' starts inside region '{current[0]}' "
+                             f"(line {current[1].line}): regions do not nest; end it first with // [/slide]")
+                continue
+            if name in regions:
+                problems.add(path, number, f"duplicate region name '{name}': it is already defined "
+                             f"at line {regions[name].line} of this file")
+            current = (name, Region(path, number))
+        elif end:
+            if current is None:
+                problems.add(path, number, "// [/slide] without a region open above it")
+                continue
+            regions.setdefault(current[0], current[1])
+            current = None
+        elif ANY_MARKER.search(line):
+            problems.add(path, number, "a region marker must be a comment line of its own, exactly "
+                         "'// [slide:NAME]' or '// [/slide]' (NAME: letters, digits, '-', '_', '.')")
+        elif current is not None:
+            current[1].lines.append(line)
+    if current is not None:
+        problems.add(path, current[1].line, f"region '{current[0]}' is never ended: "
+                     "no // [/slide] line after it")
+    return regions
+
+
+def source_files(student):
+    folders = [f for f in SOURCE_FOLDERS if not (student and f == SOLUTION_FOLDER)]
+    for folder in folders:
+        for directory, subdirectories, files in os.walk(os.path.join(ROOT, folder)):
+            subdirectories.sort()
+            for name in sorted(files):
+                if name.endswith(SOURCE_EXTENSIONS):
+                    yield os.path.join(directory, name)
+
+
+def all_regions(compiled, student, problems):
+    """{path: {name: Region}} of every source that has markers, each checked."""
+    found = {}
+    for path in source_files(student):
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+        if not ANY_MARKER.search(text):
+            continue
+        regions = read_regions(path, problems)
+        if os.path.normpath(path) not in compiled.files:
+            first = min((r.line for r in regions.values()), default=1)
+            problems.add(path, first, "region marker in a file that is not compiled: "
+                         + compiled.why_not(path))
+        found[os.path.normpath(path)] = regions
+    return found
+
+
+def shown_lines(region):
+    """The region's lines as a slide shows them: dedented; in a solution, without the
+    TODO(student) comment blocks (the skeleton's instructions) around the answer."""
+    lines = region.lines
+    if region.is_solution:
+        kept, in_todo_comment = [], False
+        for line in lines:
+            comment = line.strip().startswith("//")
+            if comment and TODO_CLOSE in line:
+                in_todo_comment = False
+                continue
+            if comment and TODO_OPEN in line:
+                in_todo_comment = True
+                continue
+            if in_todo_comment and comment:
+                continue
+            in_todo_comment = False
+            kept.append(line)
+        lines = kept
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return textwrap.dedent("\n".join(lines)).splitlines()
+
+
+def code_block(region_path, lines):
+    language = "c" if region_path.endswith(".c") else "cpp"
+    # A fence longer than any run of backquotes that starts a line of the code.
+    runs = [len(m.group(1)) for m in (re.match(r"\s*(`+)", line) for line in lines) if m]
+    fence = "`" * max([3] + [run + 1 for run in runs])
+    # The blank line ends the caption's paragraph: a '---' right under it would underline it.
+    return [fence + language] + lines + [fence, f"<sub>{relative(region_path)}</sub>", ""]
+
+
+def solution_note(region_path):
+    exercise = relative(region_path).split(os.sep)[1] if os.sep in relative(region_path) else ""
+    number = exercise.split("_")[0]
+    what = f"exercise {number}'s solution" if number.isdigit() else "solution code"
+    return [f"*({what}: shown in class)*", ""]
+
+
+# --- decks -----------------------------------------------------------------------------------
+
+class Deck:
+    def __init__(self, path):
+        self.path = path
+        self.name = os.path.splitext(os.path.basename(path))[0]
+        self.lines = []            # the expanded Markdown
+        self.origins = []          # for each of its lines, the deck's line it comes from
+        self.pending_figures = []  # (line, name, now present)
+        self.shown_figures = set()  # the images the deck shows, as written
+
+
+def closes(fence, line):
+    """Whether `line` ends the code block that `fence` opened."""
+    text = line.strip()
+    return text.startswith(fence) and not text.strip(fence[0])
+
+
+def expand(deck, regions, student, problems):
+    """Fills deck.lines; errors go to `problems`."""
+    with open(deck.path, encoding="utf-8") as handle:
+        source = handle.read().splitlines()
+    deck_dir = os.path.dirname(deck.path)
+    fence, in_comment = None, False
+    for number, line in enumerate(source, start=1):
+        deck.origins += [number - 1] * (len(deck.lines) - len(deck.origins))
+        if fence:
+            fence = None if closes(fence, line) else fence
+            deck.lines.append(line)
+            continue
+        opening = FENCE.match(line)
+        if opening and not in_comment:
+            fence = opening.group(1)
+            deck.lines.append(line)
+            continue
+        if in_comment:
+            in_comment = "-->" not in line
+            deck.lines.append(line)
+            continue
+        include = INCLUDE.match(line)
+        if include:
+            deck.lines += include_region(deck, number, include.group(1), include.group(2),
+                                         regions, student, problems)
+            continue
+        if ANY_INCLUDE.match(line):
+            problems.add(deck.path, number, "an include is a line of its own, exactly "
+                         "'<!-- include: PATH#REGION-NAME -->' with PATH from the repository root")
+            deck.lines.append(line)
+            continue
+        pending = PENDING_FIGURE.match(line)
+        if pending:
+            name = pending.group(1)
+            present = os.path.isfile(os.path.join(deck_dir, "figures", name))
+            deck.pending_figures.append((number, name, present))
+            deck.lines.append(line)
+            continue
+        # Images inside an HTML comment are not shown, so not required.
+        visible = re.sub(r"<!--.*?-->", "", line)
+        if "<!--" in visible:
+            in_comment = True
+            visible = visible.split("<!--")[0]
+        for image in IMAGE.finditer(visible):
+            deck.shown_figures.add(image.group(1))
+            check_figure(deck, number, image.group(1), problems)
+        deck.lines.append(line)
+    deck.origins += [len(source)] * (len(deck.lines) - len(deck.origins))
+    if fence:
+        problems.add(deck.path, len(source), f"a code block opened with {fence} is never closed")
+
+
+def include_region(deck, number, path, name, regions, student, problems):
+    where = f"include {path}#{name}"
+    full = os.path.normpath(os.path.join(ROOT, path))
+    if os.path.isabs(path) or not is_inside(full, ROOT):
+        problems.add(deck.path, number, f"{where}: the path must be relative to the repository root")
+        return []
+    top = relative(full).split(os.sep)[0]
+    if top not in SOURCE_FOLDERS or not full.endswith(SOURCE_EXTENSIONS):
+        problems.add(deck.path, number, f"{where}: regions come from sources "
+                     f"({', '.join(SOURCE_EXTENSIONS)}) under {', '.join(f + '/' for f in SOURCE_FOLDERS)}")
+        return []
+    if top == SOLUTION_FOLDER and student:
+        return solution_note(full)
+    if not os.path.isfile(full):
+        problems.add(deck.path, number, f"{where}: no such file")
+        return []
+    found = regions.get(full, {})
+    if name not in found:
+        known = ", ".join(sorted(found)) or "none"
+        problems.add(deck.path, number, f"{where}: {path} has no region '{name}' (its regions: {known})")
+        return []
+    return code_block(full, shown_lines(found[name]))
+
+
+def check_figure(deck, number, target, problems):
+    if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):
+        problems.add(deck.path, number, f"figure {target}: a remote image; a figure is a file under slides/ "
+                     "(nothing is downloaded when the slides are built)")
+        return
+    full = os.path.normpath(os.path.join(os.path.dirname(deck.path), target))
+    slides = os.path.dirname(deck.path)
+    if os.path.isabs(target) or not is_inside(full, slides):
+        problems.add(deck.path, number, f"figure {target}: must be a path under slides/, "
+                     "relative to the deck")
+    elif not os.path.isfile(full):
+        problems.add(deck.path, number, f"figure {target}: no such file {relative(full)}")
+
+
+def count_slides(deck, problems=None):
+    """Slides of the expanded deck: separators '---' outside code blocks, HTML comments and the
+    front matter, plus one. A separator right under a line of text would be read as a heading underline."""
+    lines, index = deck.lines, 0
+    if lines and lines[0].strip() == "---":
+        index = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), len(lines)) + 1
+    slides, fence, in_comment = 1, None, False
+    for i in range(index, len(lines)):
+        line = lines[i]
+        if fence:
+            fence = None if closes(fence, line) else fence
+            continue
+        if in_comment:  # a '---' inside an HTML comment separates nothing
+            in_comment = "-->" not in line
+            continue
+        opening = FENCE.match(line)
+        if opening:
+            fence = opening.group(1)
+        elif line.lstrip().startswith("<!--") and "-->" not in line:
+            in_comment = True
+        elif line.strip() == "---":
+            slides += 1
+            above = lines[i - 1].strip()
+            if problems is not None and above and not above.endswith("-->") and not FENCE.match(above):
+                problems.add(deck.path, deck.origins[i], "a slide separator '---' right under a line of "
+                             "text is read as a heading underline: leave a blank line before it")
+    return slides
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+def find_chromium():
+    for name in CHROMIUM_NAMES:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def run_marp(marp, arguments):
+    config = os.path.join(TOOL_ROOT, MARP_CONFIG)
+    done = subprocess.run([marp, "--no-stdin", "--config-file", config, *arguments], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout + done.stderr)
+    return done.returncode == 0
+
+
+def pdf_pages(pdf):
+    done = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True)
+    match = re.search(r"^Pages:\s+(\d+)", done.stdout, re.M)
+    return int(match.group(1)) if done.returncode == 0 and match else None
+
+
+def write_expanded(decks, output):
+    """OUTPUT/NAME.md for each deck, and the figures beside them (the decks' paths stay valid)."""
+    os.makedirs(output, exist_ok=True)
+    figures = os.path.join(ROOT, "slides", "figures")
+    if os.path.isdir(figures):
+        shutil.copytree(figures, os.path.join(output, "figures"), dirs_exist_ok=True)
+    for deck in decks:
+        with open(os.path.join(output, deck.name + ".md"), "w", encoding="utf-8") as handle:
+            handle.write("\n".join(deck.lines) + "\n")
+
+
+def render(decks, output, require_pdf):
+    """HTML always, PDF where chromium is found; 0, 1 (a failure) or SKIPPED."""
+    marp = os.path.join(TOOL_ROOT, MARP)
+    chromium, pdfinfo = find_chromium(), shutil.which("pdfinfo")
+    if not os.access(marp, os.X_OK):
+        message = (f"slides: Marp is not installed ({MARP}): run `npm ci --prefix tools/marp` "
+                   "(make slides does), with npm from Debian's package npm")
+        print(message, file=sys.stderr)
+        return SKIPPED if require_pdf else 2
+    if require_pdf and not (chromium and pdfinfo):
+        missing = [n for n, p in (("chromium", chromium), ("pdfinfo (poppler-utils)", pdfinfo)) if not p]
+        print(f"slides: skipped: {' and '.join(missing)} not found (apt-get install chromium poppler-utils)")
+        return SKIPPED
+    write_expanded(decks, output)
+    status = 0
+    for deck in decks:
+        markdown = os.path.join(output, deck.name + ".md")
+        html = os.path.join(output, deck.name + ".html")
+        if not run_marp(marp, [markdown, "-o", html]):
+            print(f"slides: Marp failed on {relative(markdown)} (HTML)", file=sys.stderr)
+            status = 1
+            continue
+        line = f"slides: {relative(html)}"
+        if chromium:
+            pdf = os.path.join(output, deck.name + ".pdf")
+            if not run_marp(marp, [markdown, "--pdf", "--allow-local-files",
+                                   "--browser-path", chromium, "-o", pdf]):
+                print(f"slides: Marp failed on {relative(markdown)} (PDF)", file=sys.stderr)
+                status = 1
+                continue
+            line += f", {relative(pdf)}"
+            expected = count_slides(deck)
+            if pdfinfo:
+                pages = pdf_pages(pdf)
+                if pages != expected:
+                    print(f"slides: {relative(pdf)} has {pages} page(s), but {relative(deck.path)} has "
+                          f"{expected} slide(s)", file=sys.stderr)
+                    status = 1
+                    continue
+                line += f" ({pages} pages, as many as slides)"
+        print(line)
+    if not chromium:
+        print("slides: PDF skipped: chromium not found (apt-get install chromium); HTML only")
+    elif not pdfinfo:
+        print("slides: page counts not checked: pdfinfo not found (apt-get install poppler-utils)")
+    return status
+
+
+# --- the command -------------------------------------------------------------------------------
+
+def deck_paths(names):
+    slides = os.path.join(ROOT, "slides")
+    if not names:
+        return sorted(os.path.join(slides, n) for n in os.listdir(slides) if n.endswith(".md")) \
+            if os.path.isdir(slides) else []
+    paths = []
+    for name in names:
+        path = name if name.endswith(".md") else os.path.join(slides, name + ".md")
+        paths.append(os.path.abspath(path))
+    return paths
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build-dir")
+    parser.add_argument("--root", default=TOOL_ROOT)
+    parser.add_argument("--output")
+    parser.add_argument("--student", action="store_true")
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--require-pdf", action="store_true")
+    parser.add_argument("decks", nargs="*")
+    options = parser.parse_args(argv[1:])
+    global ROOT
+    ROOT = os.path.abspath(options.root)
+
+    list_path = os.path.join(options.build_dir or os.path.join(ROOT, "build", "default"),
+                             "compiled_sources.tsv")
+    if not os.path.isfile(list_path):
+        print(f"slides: {relative(os.path.abspath(list_path))} not found: configure the build first "
+              f"(cmake --preset default; make slides does it), so that the slides know what it compiles",
+              file=sys.stderr)
+        return 2
+    compiled = CompiledSources(os.path.abspath(list_path))
+    student = options.student or compiled.mode == "student"
+    decks = [Deck(p) for p in deck_paths(options.decks)]
+    missing = [d.path for d in decks if not os.path.isfile(d.path)]
+    if not decks or missing:
+        named = ", ".join(relative(p) for p in missing) or "slides/*.md"
+        print(f"slides: no such deck: {named}", file=sys.stderr)
+        return 2
+
+    problems = Problems()
+    # In a student build solutions/ is neither compiled nor shown (nor, in a release, present).
+    regions = all_regions(compiled, student, problems)
+    for deck in decks:
+        expand(deck, regions, student, problems)
+        count_slides(deck, problems)
+    for deck in decks:
+        for number, name, present in deck.pending_figures:
+            if f"figures/{name}" in deck.shown_figures:
+                state = "is shown: this marker line can go"
+            elif present:
+                state = "now exists: enable the image under this line"
+            else:
+                state = "not committed yet (the benchmark report makes it)"
+            print(f"{relative(deck.path)}:{number}: figure {name} {state}")
+    if problems.errors:
+        for error in problems.errors:
+            print(error, file=sys.stderr)
+        print(f"slides: {len(problems.errors)} error(s); nothing built", file=sys.stderr)
+        return 1
+    kind = "student" if student else "instructor"
+    default_output = os.path.join(ROOT, "build", "slides", *(["student"] if student else []))
+    output = os.path.abspath(options.output or default_output)
+    if options.check:
+        if options.output:
+            write_expanded(decks, output)
+        counts = ", ".join(f"{d.name} ({count_slides(d)} slides)" for d in decks)
+        print(f"slides: {kind} build checked: {counts}")
+        return 0
+    print(f"slides: {kind} build into {relative(output)}")
+    return render(decks, output, options.require_pdf)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
