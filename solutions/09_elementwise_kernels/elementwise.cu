@@ -76,10 +76,8 @@ struct GaussianPdf {
   __device__ float operator()(float x) const {
     // TODO(student): return exp(-z^2 / 2) / (sigma * sqrt(2 pi)) with z = (x - mean) / sigma,
     // in float: expf, float literals (0.5f, not 0.5), and elementwise::kSqrt2Pi.
-    // [slide:gaussian-body]
     const float z = (x - mean) / sigma;
     return expf(-0.5f * z * z) / (sigma * elementwise::kSqrt2Pi);
-    // [/slide]
     // END TODO(student)
   }
 };

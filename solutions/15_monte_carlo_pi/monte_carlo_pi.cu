@@ -170,7 +170,6 @@ unsigned long long count_hits_gpu(unsigned long long n, unsigned long long seed,
   //      then CUDA_CHECK_LAUNCH();
   //   4. copy the counter back into hits and free it.
   // Wrap every CUDA call in CUDA_CHECK(...).
-  // [slide:counter-launch]
   if (n == 0) return hits;
   unsigned long long* device_hits = nullptr;
   CUDA_CHECK(cudaMalloc(&device_hits, sizeof(unsigned long long)));
@@ -179,7 +178,6 @@ unsigned long long count_hits_gpu(unsigned long long n, unsigned long long seed,
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaMemcpy(&hits, device_hits, sizeof(unsigned long long), cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(device_hits));
-  // [/slide]
   // END TODO(student)
   return hits;
 }
