@@ -72,6 +72,7 @@ void gaussian_pdf_gpu(const float* x, float* y, int n, float mean, float sigma) 
   // END TODO(student)
 }
 
+// [slide:add-functor]
 // The lab's add_ufunc: two inputs, so transform_kernel's pack holds two pointers.
 struct Add {
   __device__ float operator()(float a, float b) const { return a + b; }
@@ -81,6 +82,7 @@ void add_gpu(const float* a, const float* b, float* sum, int n) {
   if (n <= 0) return;
   transform(sum, static_cast<std::size_t>(n), Add{}, a, b);
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // 2. Polar distance, with a __device__ helper
@@ -123,12 +125,14 @@ __global__ void polar_to_cartesian_kernel(const float* rho, const float* theta, 
   }
 }
 
+// [slide:polar-launcher]
 void polar_to_cartesian_gpu(const float* rho, const float* theta, float* x, float* y, int n) {
   if (n <= 0) return;
   const int blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
   polar_to_cartesian_kernel<<<blocks, kThreadsPerBlock>>>(rho, theta, x, y, n);
   CUDA_CHECK_LAUNCH();
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // 3. Zero suppression

@@ -159,6 +159,7 @@ void gaussian_pdf_cpu(const std::vector<float>& x, std::vector<float>& y, float 
 
 // The same kernel in float64, to show what double precision costs: twice the bytes,
 // and a slower arithmetic (from 2x on data-centre GPUs to 64x on consumer ones).
+// [slide:double-kernel]
 __global__ void gaussian_pdf_double_kernel(const double* x, double* y, int n, double mean,
                                            double sigma) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -167,6 +168,7 @@ __global__ void gaussian_pdf_double_kernel(const double* x, double* y, int n, do
     y[i] = exp(-0.5 * z * z) / (sigma * 2.50662827463100050242);
   }
 }
+// [/slide]
 
 void demo_gaussian(int n, double ceiling_gbps) {
   using namespace elementwise;

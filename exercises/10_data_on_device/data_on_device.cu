@@ -22,12 +22,14 @@
 // The three steps (given)
 // ---------------------------------------------------------------------------
 
+// [slide:make-pulses-kernel]
 __global__ void make_pulses_kernel(float* pulses, int n, float period, float amplitude) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     pulses[i] = fmaxf(sinf(static_cast<float>(i) / period) - kPulseOffset, 0.0f) * amplitude;
   }
 }
+// [/slide]
 
 __global__ void add_kernel(const float* a, const float* b, float* sum, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -53,6 +55,7 @@ void make_waveform_round_trips(const float* host_noise, float* host_waveform, in
   CUDA_CHECK(cudaMalloc(&device_a, bytes));
   CUDA_CHECK(cudaMalloc(&device_b, bytes));
 
+  // [slide:round-trips]
   // pulses = make_pulses(t, period, amplitude): computed on the GPU, copied back.
   make_pulses_kernel<<<blocks_for(n), kThreadsPerBlock>>>(device_a, n, shape.period,
                                                           shape.amplitude);
@@ -65,6 +68,7 @@ void make_waveform_round_trips(const float* host_noise, float* host_waveform, in
   add_kernel<<<blocks_for(n), kThreadsPerBlock>>>(device_a, device_b, device_a, n);
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaMemcpy(host_waveform, device_a, bytes, cudaMemcpyDeviceToHost));
+  // [/slide]
 
   // waveform = zero_suppress(waveform, threshold): in and out once more.
   CUDA_CHECK(cudaMemcpy(device_a, host_waveform, bytes, cudaMemcpyHostToDevice));

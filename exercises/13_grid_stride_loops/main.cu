@@ -29,6 +29,7 @@
 namespace {
 
 // The grid the occupancy API gives hypot_stride, computed here by the driver.
+// [slide:occupancy-grid]
 int reference_occupancy_blocks(int threads_per_block) {
   int per_multiprocessor = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, hypot_stride,
@@ -39,14 +40,17 @@ int reference_occupancy_blocks(int threads_per_block) {
   CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   return per_multiprocessor * multiprocessors;
 }
+// [/slide]
 
 // The yardstick of the speed case: the driver's own one-thread-per-element kernel, the
 // same arithmetic as hypot_stride. Not the student's kernel: one whose stride is wrong
 // would slow its own yardstick down as much as itself.
+// [slide:one-thread-per-element]
 __global__ void reference_hypot_kernel(const float* a, const float* b, float* c, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] = hypotf(a[i], b[i]);
 }
+// [/slide]
 
 void launch_hypot(int blocks, int threads, const float* a, const float* b, float* c, int n) {
   hypot_stride<<<blocks, threads>>>(a, b, c, n);

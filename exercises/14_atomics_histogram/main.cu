@@ -32,8 +32,10 @@ namespace {
 // Kernels of the driver
 // ---------------------------------------------------------------------------
 
+// [slide:racy-counter]
 // The lab's wrong counter: read, add, write, while other threads do the same.
 __global__ void count_threads_racy(int* counter) { *counter += 1; }
+// [/slide]
 
 // Fills as much shared memory as blocks can hold with a nonzero value, on every
 // multiprocessor, so that a later kernel that counts into shared memory it never

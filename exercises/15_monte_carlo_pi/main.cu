@@ -47,6 +47,7 @@ __device__ bool reference_in_quarter_disc(float x, float y) {
 // follow the sampling convention, whatever their reductions.
 __global__ void reference_count_hits_kernel(unsigned long long n, unsigned long long seed,
                                             unsigned long long* hits) {
+  // [slide:philox-draws]
   const unsigned long long thread_id =
       static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const unsigned long long thread_count = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
@@ -58,6 +59,7 @@ __global__ void reference_count_hits_kernel(unsigned long long n, unsigned long 
     const float y = curand_uniform(&state);
     if (reference_in_quarter_disc(x, y)) ++thread_hits;
   }
+  // [/slide]
   __shared__ unsigned long long block_hits;
   if (threadIdx.x == 0) block_hits = 0;
   __syncthreads();

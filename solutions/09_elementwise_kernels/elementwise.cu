@@ -31,11 +31,13 @@ __global__ void transform_kernel(float* out, std::size_t n, Op op, const In*... 
   // in std::size_t (blockIdx.x * blockDim.x alone is an unsigned int product), and
   // step by the number of threads of the whole grid, gridDim.x * blockDim.x, while
   // i < n; at each step write out[i] = op(in[i]...).
+  // [slide:transform-loop]
   const std::size_t grid_threads = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += grid_threads) {
     out[i] = op(in[i]...);
   }
+  // [/slide]
   // END TODO(student)
 }
 
@@ -50,12 +52,14 @@ void transform(float* out, std::size_t n, Op op, const In*... in) {
   //      kMaxTransformBlocks (std::min; compute it in std::size_t, then cast);
   //   3. launch transform_kernel<<<blocks, kThreadsPerBlock>>>(out, n, op, in...) and
   //      check it with CUDA_CHECK_LAUNCH().
+  // [slide:transform-launch]
   if (n == 0) return;
   const std::size_t blocks_needed = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
   const auto blocks =
       static_cast<unsigned>(std::min(blocks_needed, static_cast<std::size_t>(kMaxTransformBlocks)));
   transform_kernel<<<blocks, kThreadsPerBlock>>>(out, n, op, in...);
   CUDA_CHECK_LAUNCH();
+  // [/slide]
   // END TODO(student)
 }
 
@@ -85,6 +89,7 @@ void gaussian_pdf_gpu(const float* x, float* y, int n, float mean, float sigma) 
   // END TODO(student)
 }
 
+// [slide:add-functor]
 // The lab's add_ufunc: two inputs, so transform_kernel's pack holds two pointers.
 struct Add {
   __device__ float operator()(float a, float b) const { return a + b; }
@@ -94,6 +99,7 @@ void add_gpu(const float* a, const float* b, float* sum, int n) {
   if (n <= 0) return;
   transform(sum, static_cast<std::size_t>(n), Add{}, a, b);
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // 2. Polar distance, with a __device__ helper
@@ -104,9 +110,11 @@ void add_gpu(const float* a, const float* b, float* sum, int n) {
 __device__ float2 polar_to_cartesian(float rho, float theta) {
   // TODO(student): return make_float2(x, y) with x = rho cos(theta), y = rho sin(theta),
   // using cosf and sinf (or sincosf, which computes both at once).
+  // [slide:polar-helper]
   float sine = 0.0f, cosine = 0.0f;
   sincosf(theta, &sine, &cosine);
   return make_float2(rho * cosine, rho * sine);
+  // [/slide]
   // END TODO(student)
 }
 
@@ -150,12 +158,14 @@ __global__ void polar_to_cartesian_kernel(const float* rho, const float* theta, 
   }
 }
 
+// [slide:polar-launcher]
 void polar_to_cartesian_gpu(const float* rho, const float* theta, float* x, float* y, int n) {
   if (n <= 0) return;
   const int blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
   polar_to_cartesian_kernel<<<blocks, kThreadsPerBlock>>>(rho, theta, x, y, n);
   CUDA_CHECK_LAUNCH();
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // 3. Zero suppression

@@ -22,12 +22,14 @@
 // The three steps (given)
 // ---------------------------------------------------------------------------
 
+// [slide:make-pulses-kernel]
 __global__ void make_pulses_kernel(float* pulses, int n, float period, float amplitude) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     pulses[i] = fmaxf(sinf(static_cast<float>(i) / period) - kPulseOffset, 0.0f) * amplitude;
   }
 }
+// [/slide]
 
 __global__ void add_kernel(const float* a, const float* b, float* sum, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -53,6 +55,7 @@ void make_waveform_round_trips(const float* host_noise, float* host_waveform, in
   CUDA_CHECK(cudaMalloc(&device_a, bytes));
   CUDA_CHECK(cudaMalloc(&device_b, bytes));
 
+  // [slide:round-trips]
   // pulses = make_pulses(t, period, amplitude): computed on the GPU, copied back.
   make_pulses_kernel<<<blocks_for(n), kThreadsPerBlock>>>(device_a, n, shape.period,
                                                           shape.amplitude);
@@ -65,6 +68,7 @@ void make_waveform_round_trips(const float* host_noise, float* host_waveform, in
   add_kernel<<<blocks_for(n), kThreadsPerBlock>>>(device_a, device_b, device_a, n);
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaMemcpy(host_waveform, device_a, bytes, cudaMemcpyDeviceToHost));
+  // [/slide]
 
   // waveform = zero_suppress(waveform, threshold): in and out once more.
   CUDA_CHECK(cudaMemcpy(device_a, host_waveform, bytes, cudaMemcpyHostToDevice));
@@ -89,6 +93,7 @@ void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
   //   2. add_kernel adding device_noise to device_waveform, in place;
   //   3. zero_suppress_kernel on device_waveform.
   // Kernels of one stream run in the order they were launched: no wait is needed here.
+  // [slide:enqueue-pipeline]
   make_pulses_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, n,
                                                                      shape.period, shape.amplitude);
   CUDA_CHECK_LAUNCH();
@@ -98,6 +103,7 @@ void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
   zero_suppress_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, n,
                                                                        shape.threshold);
   CUDA_CHECK_LAUNCH();
+  // [/slide]
   // END TODO(student)
 }
 
@@ -112,6 +118,7 @@ void make_waveform_on_device(const float* host_noise, float* host_waveform, int 
   //      waits for the kernels before it copies);
   //   6. free both buffers.
   // Wrap every CUDA call in CUDA_CHECK(...).
+  // [slide:on-device]
   if (n == 0) return;
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
   float* device_noise = nullptr;
@@ -123,6 +130,7 @@ void make_waveform_on_device(const float* host_noise, float* host_waveform, int 
   CUDA_CHECK(cudaMemcpy(host_waveform, device_waveform, bytes, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(device_noise));
   CUDA_CHECK(cudaFree(device_waveform));
+  // [/slide]
   // END TODO(student)
 }
 
@@ -135,11 +143,13 @@ WaveformBuffers allocate_waveform_buffers(int capacity) {
   buffers.capacity = capacity;
   // TODO(student): allocate capacity floats for each of the four buffers: the two host
   // ones with cudaMallocHost (pinned), the two device ones with cudaMalloc.
+  // [slide:pinned-allocation]
   const std::size_t bytes = static_cast<std::size_t>(capacity) * sizeof(float);
   CUDA_CHECK(cudaMallocHost(&buffers.host_noise, bytes));
   CUDA_CHECK(cudaMallocHost(&buffers.host_waveform, bytes));
   CUDA_CHECK(cudaMalloc(&buffers.device_noise, bytes));
   CUDA_CHECK(cudaMalloc(&buffers.device_waveform, bytes));
+  // [/slide]
   // END TODO(student)
   return buffers;
 }
@@ -165,6 +175,7 @@ void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& sha
   //   4. cudaMemcpyAsync the n results back into buffers.host_waveform on `stream`;
   //   5. wait for the stream (cudaStreamSynchronize): until then the result is not in
   //      host_waveform, and the caller reads it as soon as this function returns.
+  // [slide:pinned-pipeline]
   if (n == 0) return;
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
   CUDA_CHECK(cudaMemcpyAsync(buffers.device_noise, buffers.host_noise, bytes,
@@ -173,5 +184,6 @@ void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& sha
   CUDA_CHECK(cudaMemcpyAsync(buffers.host_waveform, buffers.device_waveform, bytes,
                              cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
+  // [/slide]
   // END TODO(student)
 }

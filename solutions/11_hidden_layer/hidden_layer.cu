@@ -87,10 +87,12 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
   // the number of threads in the whole grid (blockDim.x * gridDim.x) while i < n, and
   // write activated[i] = activate(weigh(normalize(greyscales[i]), weights[i])).
   // Consecutive threads then touch consecutive elements at every step (coalesced).
+  // [slide:fused-loop]
   const int stride = blockDim.x * gridDim.x;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
     activated[i] = activate_value(weigh_value(normalize_value(greyscales[i]), weights[i]));
   }
+  // [/slide]
   // END TODO(student)
 }
 
@@ -104,6 +106,7 @@ void launch_three_kernels(const float* greyscales, const float* weights, float* 
   //   weigh_kernel      activated, weights -> activated
   //   activate_kernel   activated -> activated
   // with CUDA_CHECK_LAUNCH() after each launch. Kernels in one stream run in order.
+  // [slide:three-kernels]
   if (n == 0) return;
   const int blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
   normalize_kernel<<<blocks, kThreadsPerBlock>>>(greyscales, activated, n);
@@ -112,6 +115,7 @@ void launch_three_kernels(const float* greyscales, const float* weights, float* 
   CUDA_CHECK_LAUNCH();
   activate_kernel<<<blocks, kThreadsPerBlock>>>(activated, activated, n);
   CUDA_CHECK_LAUNCH();
+  // [/slide]
   // END TODO(student)
 }
 
@@ -122,6 +126,7 @@ void launch_fused(const float* greyscales, const float* weights, float* activate
   // cudaGetDevice and cudaDeviceGetAttribute(..., cudaDevAttrMultiProcessorCount, ...)).
   // Then CUDA_CHECK_LAUNCH().
   if (n == 0) return;
+  // [slide:fused-grid]
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   int multiprocessors = 0;
@@ -131,6 +136,7 @@ void launch_fused(const float* greyscales, const float* weights, float* activate
   const int blocks_for_n = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
   const int blocks = std::min(blocks_for_n, multiprocessors * kFusedBlocksPerMultiprocessor);
   hidden_layer_fused_kernel<<<blocks, kThreadsPerBlock>>>(greyscales, weights, activated, n);
+  // [/slide]
   CUDA_CHECK_LAUNCH();
   // END TODO(student)
 }

@@ -27,9 +27,11 @@ __device__ float warp_sum(float value) {
   // TODO(student): a reduction tree with __shfl_down_sync(kFullWarpMask, value, offset)
   // for offset = 16, 8, 4, 2, 1: at each step lane l adds the value of lane l + offset,
   // so that after 5 steps lane 0 holds the sum of all 32.
+  // [slide:warp-sum]
   for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
     value += __shfl_down_sync(kFullWarpMask, value, offset);
   }
+  // [/slide]
   // END TODO(student)
   return value;
 }
@@ -45,6 +47,7 @@ __global__ void row_norms_warp_kernel(const float* matrix, float* norms, int row
   //   2. each lane adds, in a float, the squares of columns lane, lane + 32, ... below
   //      cols (a lane with lane >= cols adds nothing and keeps 0);
   //   3. warp_sum of the lanes' sums; lane 0 writes norms[row] = sqrtf(sum).
+  // [slide:warp-per-row]
   const int row = blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize;
   const int lane = threadIdx.x % kWarpSize;
   if (row >= rows) return;
@@ -56,6 +59,7 @@ __global__ void row_norms_warp_kernel(const float* matrix, float* norms, int row
   }
   sum = warp_sum(sum);
   if (lane == 0) norms[row] = sqrtf(sum);
+  // [/slide]
   // END TODO(student)
 }
 
@@ -81,6 +85,7 @@ __global__ void row_norms_block_kernel(const float* matrix, float* norms, int ro
     const float value = row_start[c];
     sum += value * value;
   }
+  // [slide:block-combine]
   sum = warp_sum(sum);
   const int warp = threadIdx.x / kWarpSize;
   const int lane = threadIdx.x % kWarpSize;
@@ -91,6 +96,7 @@ __global__ void row_norms_block_kernel(const float* matrix, float* norms, int ro
     sum = warp_sum(lane < warps ? warp_sums[lane] : 0.0f);
     if (lane == 0) norms[row] = sqrtf(sum);
   }
+  // [/slide]
   // END TODO(student)
 }
 

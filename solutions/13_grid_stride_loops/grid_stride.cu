@@ -41,11 +41,13 @@ __global__ void square_kernel(const float* a, float* out, int n) {
 __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
   // TODO(student): start at the thread's global index and step by the number of
   // threads in the whole grid while the index is below n; c[i] = hypotf(a[i], b[i]).
+  // [slide:hypot-stride]
   const int start = blockIdx.x * blockDim.x + threadIdx.x;
   const int stride = gridDim.x * blockDim.x;
   for (int i = start; i < n; i += stride) {
     c[i] = hypotf(a[i], b[i]);
   }
+  // [/slide]
   // END TODO(student)
 }
 
@@ -62,10 +64,12 @@ void add_on_device(const int* x, const int* y, int* out, int n) {
   // TODO(student): launch nothing when n == 0 (a grid of zero blocks is an error);
   // otherwise launch add_kernel on blocks_to_cover(n, kElementwiseThreadsPerBlock)
   // blocks of kElementwiseThreadsPerBlock threads, then CUDA_CHECK_LAUNCH().
+  // [slide:add-launch]
   if (n == 0) return;
   const int blocks = blocks_to_cover(n, kElementwiseThreadsPerBlock);
   add_kernel<<<blocks, kElementwiseThreadsPerBlock>>>(x, y, out, n);
   CUDA_CHECK_LAUNCH();
+  // [/slide]
   // END TODO(student)
 }
 

@@ -19,7 +19,9 @@
 // ---------------------------------------------------------------------------
 __global__ void count_threads_atomic(int* counter) {
   // TODO(student): add 1 to *counter so that no update is lost (atomicAdd).
+  // [slide:atomic-counter]
   atomicAdd(counter, 1);
+  // [/slide]
   // END TODO(student)
 }
 
@@ -30,10 +32,12 @@ __host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
   // TODO(student): return -1 unless lo <= v < hi (NaN must fail the test); otherwise
   // (int)((v - lo) * scale) with float scale = bins / (hi - lo), lowered to bins - 1 if
   // it came out as bins (histogram.hpp says why).
+  // [slide:bin-rule]
   if (!(v >= lo && v < hi)) return -1;
   const float scale = static_cast<float>(bins) / (hi - lo);
   const int bin = static_cast<int>((v - lo) * scale);
   return bin < bins ? bin : bins - 1;
+  // [/slide]
   // END TODO(student)
 }
 
@@ -57,11 +61,13 @@ void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int b
 __global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts, int bins) {
   // TODO(student): a grid-stride loop over x; for each counted value, atomicAdd 1 to
   // its bin in counts.
+  // [slide:global-atomics]
   const int stride = gridDim.x * blockDim.x;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
     const int bin = bin_of(x[i], lo, hi, bins);
     if (bin >= 0) atomicAdd(&counts[bin], 1);
   }
+  // [/slide]
   // END TODO(student)
 }
 
@@ -77,6 +83,7 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
   //   3. wait until every thread of the block has counted (__syncthreads()), then the
   //      threads add the block's bins to counts together, one global atomicAdd per
   //      non-zero bin.
+  // [slide:privatised]
   for (int b = threadIdx.x; b < bins; b += blockDim.x) block_counts[b] = 0;
   __syncthreads();
 
@@ -91,6 +98,7 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
     const int count = block_counts[b];
     if (count > 0) atomicAdd(&counts[b], count);
   }
+  // [/slide]
   // END TODO(student)
 }
 
@@ -111,9 +119,11 @@ void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* 
                                 int blocks, int threads) {
   // TODO(student): the same with histogram_shared and bins * sizeof(int) bytes of
   // dynamic shared memory: kernel<<<blocks, threads, shared_bytes>>>(...).
+  // [slide:shared-launch]
   CUDA_CHECK(cudaMemset(counts, 0, bins * sizeof(int)));
   const std::size_t shared_bytes = static_cast<std::size_t>(bins) * sizeof(int);
   histogram_shared<<<blocks, threads, shared_bytes>>>(x, n, lo, hi, counts, bins);
   CUDA_CHECK_LAUNCH();
+  // [/slide]
   // END TODO(student)
 }

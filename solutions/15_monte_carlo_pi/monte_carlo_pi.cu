@@ -22,9 +22,11 @@ __host__ __device__ bool in_quarter_disc(float x, float y) {
   bool inside = false;
   // TODO(student): inside = (x^2 + y^2 <= 1), the squares and their sum in double
   // (convert x and y to double before multiplying). The points on the circle count.
+  // [slide:in-quarter-disc]
   const double dx = static_cast<double>(x);
   const double dy = static_cast<double>(y);
   inside = dx * dx + dy * dy <= 1.0;
+  // [/slide]
   // END TODO(student)
   return inside;
 }
@@ -77,10 +79,12 @@ unsigned long long count_hits_cpu_openmp(unsigned long long n, unsigned long lon
   // (the num_threads clause). Every thread adds to hits: make that safe with a
   // reduction clause, not with a shared counter that every thread updates.
   const long long chunks = static_cast<long long>(chunk_count(n));
+// [slide:openmp-reduction]
 #pragma omp parallel for num_threads(threads) schedule(dynamic) reduction(+ : hits)
   for (long long chunk = 0; chunk < chunks; ++chunk) {
     hits += count_chunk_hits(n, seed, static_cast<unsigned long long>(chunk));
   }
+  // [/slide]
   // END TODO(student)
   return hits;
 }
@@ -132,6 +136,7 @@ __global__ void count_hits_kernel(unsigned long long n, unsigned long long seed,
   //   3. warp 0 loads warp_hits[lane] (0 for lanes past the block's warp count), sums
   //      them with warp_sum, and its lane 0 adds the total to *hits.
   // Every thread of the block must reach warp_sum and __syncthreads: no early return.
+  // [slide:block-sum]
   constexpr int kMaxWarpsPerBlock = 32;
   __shared__ unsigned long long warp_hits[kMaxWarpsPerBlock];
   const int lane = static_cast<int>(threadIdx.x) % warpSize;
@@ -147,6 +152,7 @@ __global__ void count_hits_kernel(unsigned long long n, unsigned long long seed,
     // instead of billions.
     if (lane == 0) atomicAdd(hits, block_hits);
   }
+  // [/slide]
   // END TODO(student)
 }
 
