@@ -16,9 +16,9 @@
 //   table.print_header();
 //   table.add_row({"32x4x2", 256, 1.2345, 91.2});
 //
-// The JSON file: {"table": name, "title": title, "columns": [{"key", "heading", "unit"}],
-// "rows": [[cell, ...], ...]}; cells are strings, numbers or null. tools/report_render.py
-// reads it (and its tests write it the same way).
+// The JSON file: {"table": name, "title": title, "columns": [{"key", "heading", "unit",
+// "kind", "precision"}], "rows": [[cell, ...], ...]}; cells are strings, numbers or null.
+// tools/report_data.py reads it (and writes the seeds' tables the same way).
 #pragma once
 
 #include <cmath>
@@ -112,6 +112,8 @@ class Cell {
       case Kind::number:
         if (!std::isfinite(number_)) return "null";
         std::snprintf(buffer, sizeof buffer, "%.17g", number_);
+        // 2.0, not 2: a reader tells numbers from integers (a count) by the point.
+        if (std::string(buffer).find_first_of(".e") == std::string::npos) return buffer + std::string(".0");
         return buffer;
       case Kind::none: break;
     }
@@ -189,9 +191,12 @@ class Table {
     std::string out = "{\"table\": " + check::json_string(name_) +
                       ", \"title\": " + check::json_string(title_) + ", \"columns\": [";
     for (std::size_t c = 0; c < columns_.size(); ++c) {
-      out += std::string(c > 0 ? ", " : "") + "{\"key\": " + check::json_string(columns_[c].key) +
-             ", \"heading\": " + check::json_string(columns_[c].heading) +
-             ", \"unit\": " + check::json_string(columns_[c].suffix) + "}";
+      const Column& column = columns_[c];
+      out += std::string(c > 0 ? ", " : "") + "{\"key\": " + check::json_string(column.key) +
+             ", \"heading\": " + check::json_string(column.heading) +
+             ", \"unit\": " + check::json_string(column.suffix) +
+             ", \"kind\": " + check::json_string(kind_name(column.kind)) +
+             ", \"precision\": " + std::to_string(column.precision) + "}";
     }
     out += "], \"rows\": [";
     for (std::size_t r = 0; r < rows_.size(); ++r) {
@@ -226,6 +231,17 @@ class Table {
   }
 
  private:
+  static const char* kind_name(Column::Kind kind) {
+    switch (kind) {
+      case Column::Kind::text: return "text";
+      case Column::Kind::right_text: return "right_text";
+      case Column::Kind::integer: return "integer";
+      case Column::Kind::number: return "number";
+      case Column::Kind::scientific: return "scientific";
+    }
+    return "text";
+  }
+
   static std::string trimmed(std::string line) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     return line;

@@ -72,8 +72,9 @@ UNIT_TEST(json_holds_keys_headings_units_and_escaped_text) {
   const std::string json = table.json();
   EXPECT_CONTAINS(json, "\"table\": \"sample\"");
   EXPECT_CONTAINS(json, "\"title\": \"a \\\"quoted\\\" title\"");
-  EXPECT_CONTAINS(json, "{\"key\": \"share\", \"heading\": \"share\", \"unit\": \"%\"}");
-  EXPECT_CONTAINS(json, "[\"a\\\"b\", 7, 0.5, 12.5, 2]");
+  EXPECT_CONTAINS(json, "{\"key\": \"share\", \"heading\": \"share\", \"unit\": \"%\", "
+                        "\"kind\": \"number\", \"precision\": 1}");
+  EXPECT_CONTAINS(json, "[\"a\\\"b\", 7, 0.5, 12.5, 2.0]");
 }
 
 UNIT_TEST(rows_are_written_only_where_the_report_folder_is_set) {
@@ -87,8 +88,8 @@ UNIT_TEST(rows_are_written_only_where_the_report_folder_is_set) {
   table.record_row({"second", 2, 2.0, 2.0, 2.0});
   const std::string written = read_file(folder.path + "/sample.json");
   // The whole table so far, both rows, rewritten after each one.
-  EXPECT_CONTAINS(written, "[\"first\", 1, 1, 1, 1]");
-  EXPECT_CONTAINS(written, "[\"second\", 2, 2, 2, 2]");
+  EXPECT_CONTAINS(written, "[\"first\", 1, 1.0, 1.0, 1.0]");
+  EXPECT_CONTAINS(written, "[\"second\", 2, 2.0, 2.0, 2.0]");
   EXPECT_TRUE(read_file(folder.path + "/sample.json.partial").empty());
   unsetenv(course::kReportDirVariable);
 }
@@ -102,8 +103,8 @@ UNIT_TEST(a_bandwidth_line_records_its_figures) {
   course::add_bandwidth_line(table, "not timed", 1e9, 1e9, 0.0, 4000.0);
   unsetenv(course::kReportDirVariable);
   const std::string written = read_file(folder.path + "/bandwidth.json");
-  EXPECT_CONTAINS(written, "[\"copy kernel\", 1, 1000000000, 1000000000, 2000, 50, 4000]");
-  EXPECT_CONTAINS(written, "[\"not timed\", 0, 1000000000, 1000000000, null, null, 4000]");
+  EXPECT_CONTAINS(written, "[\"copy kernel\", 1.0, 1000000000.0, 1000000000.0, 2000.0, 50.0, 4000.0]");
+  EXPECT_CONTAINS(written, "[\"not timed\", 0.0, 1000000000.0, 1000000000.0, null, null, 4000.0]");
 }
 
 UNIT_TEST_MAIN()
