@@ -7,6 +7,10 @@
 #                        score table (the main job)
 #   make test            the same up to the build, then the whole test suite
 #   make gpu-suite       the same on a GPU machine, for its GPU, with a summary table
+#   make report          on a GPU machine: build the solutions, run every demo's measurements
+#                        and write build/report/index.html, report.md and figures/ (plots need
+#                        python3-matplotlib; tools/report.py --update-slides copies the figures
+#                        into slides/figures/)
 #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
 # Students (nvcc directly, commands printed; NN is the exercise number):
 #   make NN              build exercise NN from your files
@@ -38,7 +42,7 @@ ifeq ($(shell command -v nvcc 2>/dev/null),)
 export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
-.PHONY: all prerequisites configure build test gpu-suite list clean help submit-openmp $(EXERCISE_NUMBERS)
+.PHONY: all prerequisites configure build test gpu-suite report report-device list clean help submit-openmp $(EXERCISE_NUMBERS)
 
 # ctest's lines that a person does not read: the score table or the test summary replaces
 # its closing summary (which says "100% tests passed" when every test was skipped).
@@ -67,7 +71,7 @@ INSTALL_PYTHON = { [ "$${COURSE_NO_INSTALL:-0}" = 0 ] && [ -z "$(PREREQUISITES_E
   $(APT_AS)apt-get update -qq >&2 && $(APT_AS)apt-get install -y -qq --no-install-recommends python3 >&2; }
 prerequisites:
 	@$(eval prerequisites_said := $(shell if command -v $(PYTHON) >/dev/null 2>&1 || $(INSTALL_PYTHON); \
-	  then $(PREREQUISITES_ENV) $(PYTHON) tools/prerequisites.py --make; else echo '$(PYTHON_MISSING)'; fi))
+	  then $(PREREQUISITES_ENV) $(PYTHON) tools/prerequisites.py --make $(PREREQUISITES_FOR); else echo '$(PYTHON_MISSING)'; fi))
 	@$(if $(filter ok,$(prerequisites_said)),:,$(error $(or $(prerequisites_said),$(PYTHON_MISSING))))
 
 configure: prerequisites
@@ -90,6 +94,15 @@ test: build
 
 gpu-suite:
 	tools/gpu_suite.sh
+
+# The benchmark report (tools/report.py): a machine without a GPU stops at report-device,
+# before anything is configured or built. The prerequisites then include matplotlib.
+report: PREREQUISITES_FOR = --report
+report: report-device configure
+	@$(PYTHON) tools/report.py --build-dir $(BUILD) --jobs $(JOBS)
+
+report-device:
+	@$(PYTHON) tools/report.py --require-device
 
 list:
 	@for dir in exercises/[0-9][0-9]_*; do echo "$$(basename $$dir)"; done

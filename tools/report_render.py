@@ -651,10 +651,12 @@ def render(data_dir, out_dir):
 
 # --- which Python draws -------------------------------------------------------------------
 
-def python_with_matplotlib():
+def python_with_matplotlib(candidates=None):
     """An interpreter that imports matplotlib: this one, python3 on PATH, or Debian's
-    /usr/bin/python3 (where python3-matplotlib installs it); None when none does."""
-    candidates = [sys.executable, shutil.which("python3"), "/usr/bin/python3"]
+    /usr/bin/python3 (where python3-matplotlib installs it), or the first of `candidates`
+    that does; None when none does."""
+    if candidates is None:
+        candidates = [sys.executable, shutil.which("python3"), "/usr/bin/python3"]
     for candidate in dict.fromkeys(c for c in candidates if c):
         try:
             done = subprocess.run([candidate, "-c", "import matplotlib"], capture_output=True, timeout=60)

@@ -236,6 +236,54 @@ class Render(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(self.out, "figures", "04_cpu_gpu_crossover.png")))
 
 
+    def fake_build(self, failing=()):
+        """A build folder whose 'programs' are scripts that copy the fake tables where
+        COURSE_REPORT_DIR says, as the demos write theirs; those in failing exit 1."""
+        fixtures = os.path.join(self.scratch, "fixtures")
+        write_fake_data(fixtures)
+        build = os.path.join(self.scratch, "build")
+        programs = {"device": os.path.join(build, "tools", "report", "report_device_probe")}
+        for exercise in ("04_cpu_vs_gpu", "05_three_d_blocks"):
+            programs[exercise] = os.path.join(build, "exercises", exercise, f"ex{exercise[:2]}_solution")
+        for folder, program in programs.items():
+            os.makedirs(os.path.dirname(program), exist_ok=True)
+            with open(program, "w", encoding="utf-8") as script:
+                script.write(f'#!/bin/sh\ncp "{fixtures}/{folder}"/*.json "$COURSE_REPORT_DIR"/\n'
+                             f'echo "the demo of {folder} ran"\nexit {1 if folder in failing else 0}\n')
+            os.chmod(program, 0o755)
+        return build
+
+    def run_report(self, build):
+        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "report.py"), "--no-build",
+                               "--no-seeds", "--only", "4,05", "--build-dir", build, "--out", self.out],
+                              capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, COURSE_REPORT_FAKE_DEVICE="1"))
+        return done.returncode, done.stdout, done.stderr
+
+    def test_the_runner_measures_each_step_and_says_how_long_is_left(self):
+        status, out, err = self.run_report(self.fake_build())
+        self.assertEqual(status, 0, out + err)
+        lines = out.splitlines()
+        steps = [line for line in lines if line.startswith("[")]
+        self.assertEqual(len(steps), 3, out)
+        self.assertRegex(steps[0], r"^\[ 1/3\] device probe +[0-9.]+ s +ok +about [0-9]+ s left$")
+        self.assertRegex(steps[1], r"^\[ 2/3\] 04_cpu_vs_gpu +[0-9.]+ s +ok, 1 table\(s\) +about")
+        self.assertRegex(steps[2], r"05_three_d_blocks .* done$")
+        run = report_data.read_json(os.path.join(self.out, "data", "run.json"))
+        self.assertEqual([e["id"] for e in run["exercises"]], ["04_cpu_vs_gpu", "05_three_d_blocks"])
+        self.assertNotIn("incomplete", run)
+        page = self.read("index.html")
+        self.assertIn("the demo of 05_three_d_blocks ran", page)
+        self.assertIn("the stencil kernel, by block shape", page)
+        self.assertTrue(os.path.exists(os.path.join(self.out, "figures", "05_block_shapes.png")))
+
+    def test_a_failing_demo_fails_the_report_and_is_named(self):
+        status, out, err = self.run_report(self.fake_build(failing=("05_three_d_blocks",)))
+        self.assertEqual(status, 1, out + err)
+        self.assertIn("05_three_d_blocks: exit status 1", err)
+        self.assertIn("INCOMPLETE", self.read("index.html"))
+
+
 class NoDevice(unittest.TestCase):
     def test_says_so_fails_and_writes_nothing(self):
         scratch = tempfile.mkdtemp(prefix="course_report_test_")
