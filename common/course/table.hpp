@@ -113,7 +113,8 @@ class Cell {
         if (!std::isfinite(number_)) return "null";
         std::snprintf(buffer, sizeof buffer, "%.17g", number_);
         // 2.0, not 2: a reader tells numbers from integers (a count) by the point.
-        if (std::string(buffer).find_first_of(".e") == std::string::npos) return buffer + std::string(".0");
+        if (std::string(buffer).find_first_of(".e") == std::string::npos)
+          return buffer + std::string(".0");
         return buffer;
       case Kind::none: break;
     }

@@ -103,7 +103,8 @@ UNIT_TEST(a_bandwidth_line_records_its_figures) {
   course::add_bandwidth_line(table, "not timed", 1e9, 1e9, 0.0, 4000.0);
   unsetenv(course::kReportDirVariable);
   const std::string written = read_file(folder.path + "/bandwidth.json");
-  EXPECT_CONTAINS(written, "[\"copy kernel\", 1.0, 1000000000.0, 1000000000.0, 2000.0, 50.0, 4000.0]");
+  EXPECT_CONTAINS(written,
+                  "[\"copy kernel\", 1.0, 1000000000.0, 1000000000.0, 2000.0, 50.0, 4000.0]");
   EXPECT_CONTAINS(written, "[\"not timed\", 0.0, 1000000000.0, 1000000000.0, null, null, 4000.0]");
 }
 
