@@ -31,9 +31,10 @@ import report_render  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
-# The exercises whose demos measure something, with the seconds each took on an H100
-# (their weights in the estimate of the time left; the run's own times replace them as
-# they come). 01-03 and 08 print results, not measurements.
+# The exercises whose demos measure something, with the seconds each is expected to take
+# on an H100 (estimates, to be replaced by measured ones: they are only the weights of the
+# estimate of the time left, which this run's own times scale as they come). 01-03 and 08
+# print results, not measurements.
 EXERCISES = {
     "04_cpu_vs_gpu": 10, "05_three_d_blocks": 15, "06_sgemm_cublas": 15,
     "07_profiling_coalescing": 3, "09_elementwise_kernels": 5, "10_data_on_device": 5,
