@@ -7,6 +7,10 @@
 #                        score table (the main job)
 #   make test            the same up to the build, then the whole test suite
 #   make gpu-suite       the same on a GPU machine, for its GPU, with a summary table
+#   make report          on a GPU machine: build the solutions, run every demo's measurements
+#                        and write build/report/index.html, report.md and figures/ (plots need
+#                        python3-matplotlib; tools/report.py --update-slides copies the figures
+#                        into slides/figures/)
 #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
 #   make slides          the lecture decks, slides/*.md -> build/slides/NAME.html and .pdf
 #                        (PDF where chromium is installed; PRESET=student: no solution code)
@@ -40,7 +44,7 @@ ifeq ($(shell command -v nvcc 2>/dev/null),)
 export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
-.PHONY: all prerequisites configure build test gpu-suite slides list clean help submit-openmp $(EXERCISE_NUMBERS)
+.PHONY: all prerequisites configure build test gpu-suite slides report report-device list clean help submit-openmp $(EXERCISE_NUMBERS)
 
 # ctest's lines that a person does not read: the score table or the test summary replaces
 # its closing summary (which says "100% tests passed" when every test was skipped).
@@ -69,7 +73,7 @@ INSTALL_PYTHON = { [ "$${COURSE_NO_INSTALL:-0}" = 0 ] && [ -z "$(PREREQUISITES_E
   $(APT_AS)apt-get update -qq >&2 && $(APT_AS)apt-get install -y -qq --no-install-recommends python3 >&2; }
 prerequisites:
 	@$(eval prerequisites_said := $(shell if command -v $(PYTHON) >/dev/null 2>&1 || $(INSTALL_PYTHON); \
-	  then $(PREREQUISITES_ENV) $(PYTHON) tools/prerequisites.py --make; else echo '$(PYTHON_MISSING)'; fi))
+	  then $(PREREQUISITES_ENV) $(PYTHON) tools/prerequisites.py --make $(PREREQUISITES_FOR); else echo '$(PYTHON_MISSING)'; fi))
 	@$(if $(filter ok,$(prerequisites_said)),:,$(error $(or $(prerequisites_said),$(PYTHON_MISSING))))
 
 configure: prerequisites
@@ -105,6 +109,15 @@ $(MARP_INSTALLED): tools/marp/package-lock.json
 
 slides: configure $(MARP_INSTALLED)
 	@$(PYTHON) tools/slides.py --build-dir $(BUILD)
+
+# The benchmark report (tools/report.py): a machine without a GPU stops at report-device,
+# before anything is configured or built. The prerequisites then include matplotlib.
+report: PREREQUISITES_FOR = --report
+report: report-device configure
+	@$(PYTHON) tools/report.py --build-dir $(BUILD) --jobs $(JOBS)
+
+report-device:
+	@$(PYTHON) tools/report.py --require-device
 
 list:
 	@for dir in exercises/[0-9][0-9]_*; do echo "$$(basename $$dir)"; done

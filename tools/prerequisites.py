@@ -6,12 +6,14 @@ when that needs no question (the README's two commands, `make` and `make test`, 
     tools/prerequisites.py --make     the same, but the summary goes to stderr and stdout holds
                                       one line only: "ok", or why make must stop (the Makefile
                                       prints that line through $(error), with no other noise)
+    ... --report                      also matplotlib (python3-matplotlib), which make report's
+                                      figures need (students never do)
 
 Required: CMake >= 3.25, a C++17 compiler (g++), nvcc (PATH or /usr/local/cuda/bin), OpenBLAS
 (cblas.h and libopenblas.so, exercise 06), Python 3 and NumPy (exercise 08's Python caller).
 Optional, named once in the summary: compute-sanitizer, Nsight Compute (ncu), the Slurm client
 (sbatch), the slide tools (npm, which installs Marp into tools/marp; chromium for the PDFs;
-pdfinfo from poppler-utils for their page counts).
+pdfinfo from poppler-utils for their page counts), matplotlib (make report's figures).
 
 A missing required package is installed with apt-get when this runs as root or `sudo -n true`
 works, after saying what it installs and why; otherwise, or with COURSE_NO_INSTALL=1, it stops
@@ -30,6 +32,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_render  # noqa: E402  (which Python draws the report's figures)
 
 CUDA_BIN = "/usr/local/cuda/bin"
 # Where `make slides` installs Marp (npm ci --prefix tools/marp).
@@ -175,6 +180,15 @@ def find_numpy():
     return item
 
 
+def find_matplotlib():
+    item = Item("matplotlib", "python3-matplotlib", "the figures of make report")
+    python = report_render.python_with_matplotlib(env_list("COURSE_PREREQ_PYTHONS", None))
+    if python:
+        item.found = True
+        item.detail = f"matplotlib ({python})"
+    return item
+
+
 REQUIRED = [find_cmake, find_compiler, find_nvcc, find_openblas, find_python, find_numpy]
 
 
@@ -198,6 +212,8 @@ def optional_missing():
          "Nsight Compute (ncu): not found, exercise 07 grades its coalescing case by timing"),
         (present("sbatch"),
          "Slurm client (sbatch): not found, make submit-NN works on a cluster's login node; the Slurm tests report skipped"),
+        (report_render.python_with_matplotlib(),
+         "matplotlib (python3-matplotlib): not found, needed only for make report's figures"),
     ]
     messages = [message for found, message in checks if not found]
     # The slides (make slides): Marp comes from npm, PDFs from chromium, their checks from pdfinfo.
@@ -263,11 +279,12 @@ def stop_line(missing, how):
 
 def main(argv):
     make_mode = "--make" in argv[1:]
-    if any(a not in ("--make",) for a in argv[1:]):
+    if any(a not in ("--make", "--report") for a in argv[1:]):
         print(__doc__.strip(), file=sys.stderr)
         return 2
+    required = REQUIRED + ([find_matplotlib] if "--report" in argv[1:] else [])
     log = sys.stderr if make_mode else sys.stdout
-    items = [find() for find in REQUIRED]
+    items = [find() for find in required]
     missing = [i for i in items if not i.found]
     how = privilege()
     installable = [i for i in missing if i.package]
@@ -284,7 +301,7 @@ def main(argv):
                     f"(its messages are above); install them yourself, then run make again")
             print(line if make_mode else f"prerequisites: {line}", file=sys.stdout if make_mode else sys.stderr)
             return 1
-        items = [find() for find in REQUIRED]
+        items = [find() for find in required]
         missing = [i for i in items if not i.found]
     if missing:
         line = stop_line(missing, how)

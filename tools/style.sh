@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The course's own style, checked or applied (.clang-format, .editorconfig):
-#   - C++/CUDA (.cu .cuh .cpp .hpp .h .c in common/, exercises/, solutions/, tests/,
+#   - C++/CUDA (.cu .cuh .cpp .hpp .h .c in common/, exercises/, solutions/, tests/, tools/,
 #     slurm/examples/): laid out exactly as clang-format 14 lays them out;
 #   - Python (tools/, tests/, slurm/, exercises/, solutions/): pyflakes finds nothing;
 #   - every text file: no trailing whitespace (Markdown, .mutant and .edits files
@@ -69,7 +69,7 @@ nul_list() { if (($#)); then printf '%s\0' "$@"; fi; }
 
 mapfile -t all_files < <(list_files | under_paths)
 mapfile -t cxx_files < <(lines "${all_files[@]}" |
-  grep -E '^(common|exercises|solutions|tests|slurm/examples)/.*\.(cu|cuh|cpp|hpp|h|c)$' || true)
+  grep -E '^(common|exercises|solutions|tests|tools|slurm/examples)/.*\.(cu|cuh|cpp|hpp|h|c)$' || true)
 mapfile -t python_files < <(lines "${all_files[@]}" |
   grep -E '^(tools|tests|slurm|exercises|solutions)/.*\.py$' || true)
 

@@ -11,10 +11,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 
 namespace course {
@@ -126,6 +128,34 @@ inline std::string bandwidth_report(const std::string& label, double bytes_read,
                 label.c_str(), ms, gbps, bytes_read, bytes_written,
                 ceiling_gbps > 0.0 ? 100.0 * gbps / ceiling_gbps : 0.0, ceiling_gbps);
   return text;
+}
+
+// A table of bandwidth lines: what each memory-bound kernel moved, in how long, and its
+// share of the copy ceiling; add_bandwidth_line prints and records one.
+inline Table bandwidth_table(std::string name, std::string title) {
+  return Table(std::move(name), std::move(title),
+               {Column::text("kernel", "kernel", 24), Column::number("ms", "ms", 10, 4),
+                Column::scientific("bytes_read", "bytes read", 11, 3),
+                Column::scientific("bytes_written", "bytes written", 13, 3),
+                Column::number("gbps", "GB/s", 9, 1),
+                Column::number("ceiling_percent", "% of copy", 9, 1, "%"),
+                Column::number("ceiling_gbps", "ceiling GB/s", 12, 1)});
+}
+
+// Prints bandwidth_report's line after `indent` and records it in a bandwidth_table (the
+// label without the spaces that align the printed lines).
+inline void add_bandwidth_line(Table& table, const std::string& label, double bytes_read,
+                               double bytes_written, double ms, double ceiling_gbps,
+                               const char* indent = "  ") {
+  std::printf("%s%s\n", indent,
+              bandwidth_report(label, bytes_read, bytes_written, ms, ceiling_gbps).c_str());
+  std::fflush(stdout);
+  const double gbps = gigabytes_per_second(bytes_read + bytes_written, ms);
+  const std::size_t end = label.find_last_not_of(' ');
+  table.record_row({label.substr(0, end == std::string::npos ? 0 : end + 1), ms, bytes_read,
+                    bytes_written, Cell::number_if(ms > 0.0, gbps),
+                    Cell::number_if(ms > 0.0 && ceiling_gbps > 0.0, 100.0 * gbps / ceiling_gbps),
+                    ceiling_gbps});
 }
 
 }  // namespace course

@@ -1,7 +1,7 @@
 // Exercise 04 - the program around the student's functions (instructor-owned).
 //
 // `make run-04` runs the demo: heavy() on the CPU and on the GPU for sizes from a
-// thousand to ten million elements, with the CPU time, the kernel time, the speedup,
+// hundred to ten million elements, with the CPU time, the kernel time, the speedup,
 // the time of the whole GPU call (allocations and transfers included), and the
 // kernel's effective bandwidth against the copy ceiling measured in the same run.
 // The check runs this same program with --course-case to compute its cases
@@ -18,6 +18,7 @@
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
 #include "course/device_info.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
 #include "cpu_vs_gpu.hpp"
@@ -126,9 +127,9 @@ void run_check_case(const course::check::CaseRequest& request,
 // ---------------------------------------------------------------------------
 
 constexpr std::uint64_t kDemoSeed = 42;
-// From launch-bound to well past the point where the GPU is full; the last size is
-// not a multiple of any block size.
-constexpr int kDemoSizes[] = {1000, 100000, 1000000, 10000019};
+// From launch-bound to well past the point where the GPU is full, a decade apart (the
+// report plots the crossover from these); the last size is not a multiple of any block size.
+constexpr int kDemoSizes[] = {100, 1000, 10000, 100000, 1000000, 10000019};
 // The CPU loop takes about a third of a microsecond per element: repeat small sizes
 // for a stable median, but never spend more than this many elements per size.
 constexpr int kCpuElementsPerSize = 3000000;
@@ -144,12 +145,9 @@ struct DemoRow {
   double call_ms = 0.0;    // the median wall time of the whole heavy_on_gpu call
 };
 
-// "12.3x", or "-" when the time below it is not a positive number.
-std::string speedup_text(double cpu_ms, double gpu_ms) {
-  if (!(gpu_ms > 0.0)) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1fx", cpu_ms / gpu_ms);
-  return text;
+// CPU time / GPU time, or no value ("-") when the GPU time is not a positive number.
+course::Cell speedup(double cpu_ms, double gpu_ms) {
+  return course::Cell::number_if(gpu_ms > 0.0, cpu_ms / gpu_ms);
 }
 
 int demo(int threads_per_block) {
@@ -160,8 +158,14 @@ int demo(int threads_per_block) {
               threads_per_block);
   std::printf("speedup = CPU / GPU kernel; with transfers = CPU / whole GPU call "
               "(cudaMalloc + copy in + kernel + copy back + cudaFree)\n\n");
-  std::printf("%10s %12s %12s %9s %14s %16s\n", "n", "CPU ms", "kernel ms", "speedup",
-              "GPU call ms", "with transfers");
+  course::Table table(
+      "cpu_gpu", "heavy(x) on the CPU and the GPU, by n",
+      {course::Column::integer("n", "n", 10), course::Column::number("cpu_ms", "CPU ms", 12, 3),
+       course::Column::number("kernel_ms", "kernel ms", 12, 4),
+       course::Column::number("speedup", "speedup", 9, 1, "x"),
+       course::Column::number("call_ms", "GPU call ms", 14, 3),
+       course::Column::number("speedup_with_transfers", "with transfers", 16, 1, "x")});
+  table.print_header();
 
   std::vector<DemoRow> rows;
   std::vector<float> last_cpu_y, last_gpu_y;
@@ -190,10 +194,8 @@ int demo(int threads_per_block) {
             .median_ms;
     row.kernel_ms = course::median(kernel_samples);
 
-    std::printf("%10d %12.3f %12.4f %9s %14.3f %16s\n", n, row.cpu_ms, row.kernel_ms,
-                speedup_text(row.cpu_ms, row.kernel_ms).c_str(), row.call_ms,
-                speedup_text(row.cpu_ms, row.call_ms).c_str());
-    std::fflush(stdout);
+    table.add_row({n, row.cpu_ms, row.kernel_ms, speedup(row.cpu_ms, row.kernel_ms), row.call_ms,
+                   speedup(row.cpu_ms, row.call_ms)});
     rows.push_back(row);
     last_cpu_y = std::move(cpu_y);
     last_gpu_y = std::move(gpu_y);
@@ -202,11 +204,11 @@ int demo(int threads_per_block) {
   // One float read and one written per element: far below the copy ceiling, the
   // kernel is bound by its arithmetic, not by memory.
   std::printf("\nThe kernel's effective bandwidth:\n");
+  course::Table bandwidth = course::bandwidth_table("kernel_bandwidth", "heavy_kernel's bandwidth");
   for (const DemoRow& row : rows) {
     const double bytes = static_cast<double>(row.n) * sizeof(float);
-    std::printf("  %s\n", course::bandwidth_report("n = " + std::to_string(row.n), bytes, bytes,
-                                                   row.kernel_ms, ceiling_gbps)
-                              .c_str());
+    course::add_bandwidth_line(bandwidth, "n = " + std::to_string(row.n), bytes, bytes,
+                               row.kernel_ms, ceiling_gbps);
   }
 
   // The CPU and the GPU round differently (the GPU's sinf and expf, fused multiply-adds):

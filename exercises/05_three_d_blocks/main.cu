@@ -22,6 +22,7 @@
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
 #include "course/device_info.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
 #include "three_d_blocks.hpp"
@@ -173,10 +174,14 @@ int demo(int nx, int ny, int nz) {
           .median_ms;
   std::printf("CPU (%d cores visible to OpenMP, at most %d threads)\n", omp_get_num_procs(),
               omp_get_max_threads());
-  std::printf("%-18s %10s %9s %9s %12s\n", "version", "ms", "GB/s", "speedup", "wrong points");
-  std::printf("%-18s %10.2f %9.1f %9s %12s\n", "serial", serial_ms, gbps_of(points, serial_ms),
-              "1.0x", "reference");
-  std::fflush(stdout);
+  course::Table cpu_table("cpu", "the stencil on the CPU, serial and OpenMP",
+                          {course::Column::text("version", "version", 18),
+                           course::Column::number("ms", "ms", 10, 2),
+                           course::Column::number("gbps", "GB/s", 9, 1),
+                           course::Column::number("speedup", "speedup", 9, 1, "x"),
+                           course::Column::integer("wrong", "wrong points", 12)});
+  cpu_table.print_header();
+  cpu_table.add_row({"serial", serial_ms, gbps_of(points, serial_ms), 1.0, "reference"});
   std::vector<CpuRow> cpu_rows;
   for (const int threads : thread_counts()) {
     omp_set_num_threads(threads);
@@ -190,17 +195,23 @@ int demo(int nx, int ny, int nz) {
     row.wrong = course::compare(openmp_out.data(), serial_out.data(), points, kAgainstSerial).wrong;
     const std::string label =
         "OpenMP, " + std::to_string(threads) + " thread" + (threads > 1 ? "s" : "");
-    std::printf("%-18s %10.2f %9.1f %8.1fx %12zu\n", label.c_str(), row.ms, gbps_of(points, row.ms),
-                row.ms > 0.0 ? serial_ms / row.ms : 0.0, row.wrong);
-    std::fflush(stdout);
+    cpu_table.add_row({label, row.ms, gbps_of(points, row.ms),
+                       course::Cell::number_if(row.ms > 0.0, serial_ms / row.ms), row.wrong});
     cpu_rows.push_back(row);
   }
 
   // GPU: the student's launcher for each block shape, the median of its kernel times.
   std::printf("\nGPU kernel, by block shape (x fastest: a warp is 32 threads consecutive in x, "
               "then y, then z)\n");
-  std::printf("%-12s %8s %20s %10s %9s %8s %12s\n", "block", "threads", "a warp reads", "kernel ms",
-              "GB/s", "ceiling", "wrong points");
+  course::Table gpu_table("block_shapes", "the stencil kernel, by block shape",
+                          {course::Column::text("block", "block", 12),
+                           course::Column::integer("threads", "threads", 8),
+                           course::Column::right_text("warp_reads", "a warp reads", 20),
+                           course::Column::number("kernel_ms", "kernel ms", 10, 4),
+                           course::Column::number("gbps", "GB/s", 9, 1),
+                           course::Column::number("ceiling_percent", "ceiling", 8, 1, "%"),
+                           course::Column::integer("wrong", "wrong points", 12)});
+  gpu_table.print_header();
   std::vector<GpuRow> gpu_rows;
   for (const BlockShape& shape : kDemoShapes) {
     const dim3 block(shape.x, shape.y, shape.z);
@@ -218,10 +229,9 @@ int demo(int nx, int ny, int nz) {
     const double gbps = gbps_of(points, row.kernel_ms);
     char label[32];
     std::snprintf(label, sizeof label, "%ux%ux%u", shape.x, shape.y, shape.z);
-    std::printf("%-12s %8u %20s %10.4f %9.1f %7.1f%% %12zu\n", label, shape.x * shape.y * shape.z,
-                warp_footprint(shape).c_str(), row.kernel_ms, gbps,
-                ceiling_gbps > 0.0 ? 100.0 * gbps / ceiling_gbps : 0.0, row.wrong);
-    std::fflush(stdout);
+    gpu_table.add_row(
+        {label, shape.x * shape.y * shape.z, warp_footprint(shape), row.kernel_ms, gbps,
+         course::Cell::number_if(ceiling_gbps > 0.0, 100.0 * gbps / ceiling_gbps), row.wrong});
     gpu_rows.push_back(row);
   }
 

@@ -23,6 +23,7 @@
 #include "course/check/runner.hpp"
 #include "course/device_info.hpp"
 #include "course/errors_cublas.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "sgemm_cublas.hpp"
 #include "workload.hpp"
@@ -342,8 +343,16 @@ int demo(const std::vector<sgemm::Shape>& shapes) {
   std::printf("GFLOP/s = 2 m n k / time of the multiply alone (GPU: CUDA events around "
               "cublasSgemm; no transfers, no handle creation)\n");
   std::printf("speedup = CPU ms / GPU ms; %% of peak = GPU GFLOP/s / FP32 peak\n\n");
-  std::printf("%6s %6s %6s %10s %12s %10s %12s %9s %10s\n", "m", "n", "k", "CPU ms", "CPU GFLOP/s",
-              "GPU ms", "GPU GFLOP/s", "speedup", "% of peak");
+  course::Table table("sgemm", "C = alpha A B + beta C: OpenBLAS on the CPU, cuBLAS on the GPU",
+                      {course::Column::integer("m", "m", 6), course::Column::integer("n", "n", 6),
+                       course::Column::integer("k", "k", 6),
+                       course::Column::number("cpu_ms", "CPU ms", 10, 3),
+                       course::Column::number("cpu_gflops", "CPU GFLOP/s", 12, 1),
+                       course::Column::number("gpu_ms", "GPU ms", 10, 4),
+                       course::Column::number("gpu_gflops", "GPU GFLOP/s", 12, 1),
+                       course::Column::number("speedup", "speedup", 9, 1, "x"),
+                       course::Column::number("peak_percent", "% of peak", 10, 1, "%")});
+  table.print_header();
 
   std::vector<float> cpu_c, gpu_c;
   for (std::size_t index = 0; index < shapes.size(); ++index) {
@@ -365,13 +374,9 @@ int demo(const std::vector<sgemm::Shape>& shapes) {
     });
     const double cpu_gflops = course::gigaflops_per_second(s.flops(), cpu_ms);
     const double gpu_gflops = course::gigaflops_per_second(s.flops(), gpu_ms);
-    char speedup[32] = "-", share[32] = "-";
-    if (gpu_ms > 0.0) std::snprintf(speedup, sizeof speedup, "%.1fx", cpu_ms / gpu_ms);
-    if (peak_gflops > 0.0)
-      std::snprintf(share, sizeof share, "%.1f%%", 100.0 * gpu_gflops / peak_gflops);
-    std::printf("%6d %6d %6d %10.3f %12.1f %10.4f %12.1f %9s %10s\n", s.m, s.n, s.k, cpu_ms,
-                cpu_gflops, gpu_ms, gpu_gflops, speedup, share);
-    std::fflush(stdout);
+    table.add_row({s.m, s.n, s.k, cpu_ms, cpu_gflops, gpu_ms, gpu_gflops,
+                   course::Cell::number_if(gpu_ms > 0.0, cpu_ms / gpu_ms),
+                   course::Cell::number_if(peak_gflops > 0.0, 100.0 * gpu_gflops / peak_gflops)});
 
     const bool precision_row =
         index == static_cast<std::size_t>(kPrecisionShape) || shapes.size() == 1;

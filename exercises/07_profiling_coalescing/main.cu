@@ -20,6 +20,7 @@
 #include "course/check/runner.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
+#include "course/table.hpp"
 #include "course/verify.hpp"
 #include "scale_rows_strided.cuh"
 #include "workload.hpp"
@@ -191,12 +192,11 @@ int demo(int rows, int cols) {
   // Each element is read once and written once, and each row's gain read once.
   const double bytes_read = static_cast<double>(in.bytes() + gain.bytes());
   const double bytes_written = static_cast<double>(in.bytes());
-  std::printf("  %s\n", course::bandwidth_report("scale_rows_strided  ", bytes_read, bytes_written,
-                                                 strided_ms, ceiling_gbps)
-                            .c_str());
-  std::printf("  %s\n", course::bandwidth_report("scale_rows_coalesced", bytes_read, bytes_written,
-                                                 coalesced_ms, ceiling_gbps)
-                            .c_str());
+  course::Table bandwidth = course::bandwidth_table("scale_rows", "scaling the rows of a matrix");
+  course::add_bandwidth_line(bandwidth, "scale_rows_strided  ", bytes_read, bytes_written,
+                             strided_ms, ceiling_gbps);
+  course::add_bandwidth_line(bandwidth, "scale_rows_coalesced", bytes_read, bytes_written,
+                             coalesced_ms, ceiling_gbps);
   if (coalesced_ms > 0.0) {
     std::printf("  the coalesced kernel is %.1fx faster than the strided one\n",
                 strided_ms / coalesced_ms);

@@ -15,12 +15,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
 #include "elementwise.hpp"
@@ -220,13 +222,24 @@ void demo_gaussian(int n, double ceiling_gbps) {
               cpu_ms / round_trip_ms);
   std::printf("  the same kernel in float64    %9.3f ms   %.2fx the float32 kernel's time\n",
               double_ms, double_ms / kernel_ms);
+  // The lines above, for the report: each time and the CPU's time over it.
+  course::Table times("gaussian_times_" + std::to_string(n),
+                      "Gaussian pdf of " + std::to_string(n) + " floats: CPU and GPU times",
+                      {course::Column::text("version", "version", 30),
+                       course::Column::number("ms", "ms", 9, 3),
+                       course::Column::number("speedup", "x the CPU", 9, 1, "x")});
+  for (const auto& [version, ms] : {std::pair<const char*, double>{"CPU loop (one core)", cpu_ms},
+                                    {"GPU kernel alone", kernel_ms},
+                                    {"GPU with transfers in and out", round_trip_ms},
+                                    {"float64 kernel alone", double_ms}}) {
+    times.record_row({version, ms, course::Cell::number_if(ms > 0.0, cpu_ms / ms)});
+  }
   const double bytes = static_cast<double>(n) * sizeof(float);
-  std::printf(
-      "  %s\n",
-      course::bandwidth_report("float32 kernel", bytes, bytes, kernel_ms, ceiling_gbps).c_str());
-  std::printf("  %s\n", course::bandwidth_report("float64 kernel", 2 * bytes, 2 * bytes, double_ms,
-                                                 ceiling_gbps)
-                            .c_str());
+  course::Table bandwidth = course::bandwidth_table(
+      "gaussian_" + std::to_string(n), "Gaussian pdf of " + std::to_string(n) + " values");
+  course::add_bandwidth_line(bandwidth, "float32 kernel", bytes, bytes, kernel_ms, ceiling_gbps);
+  course::add_bandwidth_line(bandwidth, "float64 kernel", 2 * bytes, 2 * bytes, double_ms,
+                             ceiling_gbps);
   std::printf("  GPU vs CPU: %zu of %d values differ (expf vs the CPU's expf), by at most %.3g%s\n",
               differences.wrong, n, differences.max_abs_error,
               differences.unwritten > 0 ? " - some were never written" : "");
@@ -253,8 +266,9 @@ void demo_polar(double ceiling_gbps) {
   const double read = 4.0 * n * sizeof(float), written = 1.0 * n * sizeof(float);
   std::printf("\nPolar distance of %d pairs of points (radii in [%g, %g), angles in [-pi, pi))\n",
               n, kRhoMin, kRhoMax);
-  std::printf("  %s\n",
-              course::bandwidth_report("kernel", read, written, kernel_ms, ceiling_gbps).c_str());
+  course::Table bandwidth = course::bandwidth_table(
+      "polar_distance", "polar distance of " + std::to_string(n) + " pairs of points");
+  course::add_bandwidth_line(bandwidth, "kernel", read, written, kernel_ms, ceiling_gbps);
   std::printf("  mean distance %.4f (about 1.3 for these radii)\n", mean_distance);
 }
 
@@ -280,8 +294,9 @@ void demo_zero_suppress(double ceiling_gbps) {
   const double bytes = static_cast<double>(n) * sizeof(std::int16_t);
   std::printf("\nZero suppression of the noisy pulse train (%d int16 samples, threshold %d)\n", n,
               kLabThreshold);
-  std::printf("  %s\n",
-              course::bandwidth_report("kernel", bytes, bytes, kernel_ms, ceiling_gbps).c_str());
+  course::Table bandwidth = course::bandwidth_table(
+      "zero_suppress", "zero suppression of " + std::to_string(n) + " int16 samples");
+  course::add_bandwidth_line(bandwidth, "kernel", bytes, bytes, kernel_ms, ceiling_gbps);
   std::printf("  non-zero samples: %d before, %d after (the baseline noise is gone)%s\n",
               nonzero_before, nonzero_after,
               below_kept > 0 ? "; some samples below the threshold were kept!" : "");

@@ -23,6 +23,7 @@
 #include "course/check/runner.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
 #include "data_on_device.hpp"
@@ -173,11 +174,14 @@ BusRates measure_bus() {
 
   std::printf("\nThe bus: one cudaMemcpy of %zu MiB, GB/s = bytes copied / time (median of %d)\n",
               kBusTestBytes >> 20, kBusRepetitions);
-  std::printf("  %-22s %14s %14s\n", "host memory", "host -> device", "device -> host");
-  std::printf("  %-22s %11.1f GB/s %11.1f GB/s\n", "pageable (std::vector)",
-              rates.pageable_to_device, rates.pageable_to_host);
-  std::printf("  %-22s %11.1f GB/s %11.1f GB/s\n", "pinned (cudaMallocHost)",
-              rates.pinned_to_device, rates.pinned_to_host);
+  course::Table table("bus", "cudaMemcpy between host and device, GB/s each way",
+                      {course::Column::text("memory", "host memory", 23),
+                       course::Column::number("to_device_gbps", "host -> device", 16, 1, " GB/s"),
+                       course::Column::number("to_host_gbps", "device -> host", 16, 1, " GB/s")},
+                      2);
+  table.print_header();
+  table.add_row({"pageable (std::vector)", rates.pageable_to_device, rates.pageable_to_host});
+  table.add_row({"pinned (cudaMallocHost)", rates.pinned_to_device, rates.pinned_to_host});
   return rates;
 }
 
@@ -227,16 +231,22 @@ void demo_pipeline(int n, const BusRates& rates, double ceiling_gbps) {
   const double mb = static_cast<double>(bytes) / 1e6;
   std::printf("\nThe pulse train, n = %d (%.2f MB per array); time per waveform, median of %d\n", n,
               mb, kPipelineRepetitions);
-  std::printf("  %-34s %10s %10s %12s %14s\n", "version", "in (MB)", "out (MB)", "time (ms)",
-              "bus time (ms)");
+  course::Table table("pipeline_" + std::to_string(n),
+                      "the pulse train of " + std::to_string(n) + " samples, three ways",
+                      {course::Column::text("version", "version", 34),
+                       course::Column::number("in_mb", "in (MB)", 10, 2),
+                       course::Column::number("out_mb", "out (MB)", 10, 2),
+                       course::Column::number("ms", "time (ms)", 12, 3),
+                       course::Column::number("bus_ms", "bus time (ms)", 14, 3)},
+                      2);
+  table.print_header();
   // bus time = the bytes at the measured rates: the share of the time the copies take.
-  std::printf("  %-34s %10.2f %10.2f %12.3f %14.3f\n", "round trips (the lab's cell, given)",
-              3 * mb, 3 * mb, round_trips_ms,
-              3 * mb / rates.pageable_to_device + 3 * mb / rates.pageable_to_host);
-  std::printf("  %-34s %10.2f %10.2f %12.3f %14.3f\n", "on the device, pageable (part 1)", mb, mb,
-              on_device_ms, mb / rates.pageable_to_device + mb / rates.pageable_to_host);
-  std::printf("  %-34s %10.2f %10.2f %12.3f %14.3f\n", "on the device, pinned (part 2)", mb, mb,
-              pinned_ms, mb / rates.pinned_to_device + mb / rates.pinned_to_host);
+  table.add_row({"round trips (the lab's cell, given)", 3 * mb, 3 * mb, round_trips_ms,
+                 3 * mb / rates.pageable_to_device + 3 * mb / rates.pageable_to_host});
+  table.add_row({"on the device, pageable (part 1)", mb, mb, on_device_ms,
+                 mb / rates.pageable_to_device + mb / rates.pageable_to_host});
+  table.add_row({"on the device, pinned (part 2)", mb, mb, pinned_ms,
+                 mb / rates.pinned_to_device + mb / rates.pinned_to_host});
   std::printf("  (bus time = MB / GB/s each way, at the rates above; the kernels alone would "
               "take about %.4f ms at the copy ceiling)\n",
               device_traffic_ms);

@@ -13,11 +13,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
 #include "course/device_info.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
 #include "hidden_layer.hpp"
@@ -218,6 +220,17 @@ void demo_size(int n, double ceiling_gbps) {
               three_call_ms > 0.0 ? cpu_ms / three_call_ms : 0.0);
   std::printf("  fused kernel   %10.2f ms   (%.1fx the CPU)\n", fused_call_ms,
               fused_call_ms > 0.0 ? cpu_ms / fused_call_ms : 0.0);
+  // The lines above, for the report.
+  course::Table calls("calls_" + std::to_string(n),
+                      "hidden layer of " + std::to_string(n) + " neurons: whole calls",
+                      {course::Column::text("version", "version", 14),
+                       course::Column::number("ms", "ms", 10, 2),
+                       course::Column::number("speedup", "x the CPU", 9, 1, "x")});
+  for (const auto& [version, ms] : {std::pair<const char*, double>{"CPU loop", cpu_ms},
+                                    {"three kernels", three_call_ms},
+                                    {"fused kernel", fused_call_ms}}) {
+    calls.record_row({version, ms, course::Cell::number_if(ms > 0.0, cpu_ms / ms)});
+  }
 
   // The kernels alone, on arrays already on the device.
   DeviceLayer layer(inputs, 1);
@@ -233,14 +246,12 @@ void demo_size(int n, double ceiling_gbps) {
           .median_ms;
   const double array_bytes = static_cast<double>(layer.bytes());
   std::printf("kernels alone, on device arrays (median of %d):\n", kDemoKernelRepetitions);
-  std::printf("  %s\n",
-              course::bandwidth_report("three kernels", kThreeArraysRead * array_bytes,
-                                       kThreeArraysWritten * array_bytes, three_ms, ceiling_gbps)
-                  .c_str());
-  std::printf("  %s\n",
-              course::bandwidth_report("fused kernel ", kFusedArraysRead * array_bytes,
-                                       kFusedArraysWritten * array_bytes, fused_ms, ceiling_gbps)
-                  .c_str());
+  course::Table bandwidth = course::bandwidth_table(
+      "kernels_" + std::to_string(n), "hidden layer of " + std::to_string(n) + " neurons: kernels");
+  course::add_bandwidth_line(bandwidth, "three kernels", kThreeArraysRead * array_bytes,
+                             kThreeArraysWritten * array_bytes, three_ms, ceiling_gbps);
+  course::add_bandwidth_line(bandwidth, "fused kernel ", kFusedArraysRead * array_bytes,
+                             kFusedArraysWritten * array_bytes, fused_ms, ceiling_gbps);
 
   // The CPU's std::tanh and the GPU's tanhf round differently: a few ulp apart at most.
   for (const auto& [name, gpu] :

@@ -18,6 +18,7 @@
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
 #include "course/device_info.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
 #include "row_norms.hpp"
@@ -70,7 +71,7 @@ void demo_unit_circle() {
   }
 }
 
-void demo_shape(const Shape& shape, double ceiling_gbps) {
+void demo_shape(const Shape& shape, double ceiling_gbps, course::Table& bandwidth) {
   const std::vector<float> matrix = row_norms::make_matrix(shape.rows, shape.cols, kDemoSeed);
   const std::size_t matrix_bytes = matrix.size() * sizeof(float);
   const std::size_t norms_bytes = static_cast<std::size_t>(shape.rows) * sizeof(float);
@@ -92,9 +93,8 @@ void demo_shape(const Shape& shape, double ceiling_gbps) {
   const std::string label =
       std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
       (shape.cols >= kBlockPerRowMinCols ? " (block per row)" : " (warp per row)");
-  std::printf("  %s\n", course::bandwidth_report(label, static_cast<double>(matrix_bytes),
-                                                 static_cast<double>(norms_bytes), ms, ceiling_gbps)
-                            .c_str());
+  course::add_bandwidth_line(bandwidth, label, static_cast<double>(matrix_bytes),
+                             static_cast<double>(norms_bytes), ms, ceiling_gbps);
   const std::vector<double> reference = row_norms::norms_in_double(matrix, shape.rows, shape.cols);
   const course::Comparison c =
       course::compare(norms.data(), reference.data(), norms.size(), course::kExact);
@@ -118,7 +118,8 @@ int demo() {
   std::printf("\nnorms[r] = sqrt(sum over c of matrix[r][c]^2); the kernels alone, median of "
               "%d:\n",
               kDemoRepetitions);
-  for (const Shape& shape : kDemoShapes) demo_shape(shape, ceiling_gbps);
+  course::Table bandwidth = course::bandwidth_table("row_norms", "row norms, by matrix shape");
+  for (const Shape& shape : kDemoShapes) demo_shape(shape, ceiling_gbps, bandwidth);
   std::printf("\n(`make check-12` grades every case against a double-precision reference)\n");
   return EXIT_SUCCESS;
 }

@@ -22,6 +22,7 @@
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "grid_stride.hpp"
 #include "workload.hpp"
@@ -283,8 +284,15 @@ void demo_hypot(int n, bool with_one_thread, double ceiling_gbps) {
   rows.push_back({"one thread per element", (n + kHypotThreadsPerBlock - 1) / kHypotThreadsPerBlock,
                   kHypotThreadsPerBlock});
 
-  std::printf("\nn = %d:\n%-24s %9s %7s %11s %12s %9s %12s\n", n, "grid", "blocks", "threads",
-              "elem/thread", "ms", "GB/s", "% of copy");
+  std::printf("\nn = %d:\n", n);
+  course::Table table(
+      "hypot_" + std::to_string(n), "hypot_stride on " + std::to_string(n) + " elements, by grid",
+      {course::Column::text("grid", "grid", 24), course::Column::integer("blocks", "blocks", 9),
+       course::Column::integer("threads", "threads", 7),
+       course::Column::number("per_thread", "elem/thread", 11, 1),
+       course::Column::number("ms", "ms", 12, 4), course::Column::number("gbps", "GB/s", 9, 1),
+       course::Column::number("ceiling_percent", "% of copy", 12, 1, "%")});
+  table.print_header();
   for (const GridRow& row : rows) {
     const bool single = row.blocks * row.threads == 1;
     // One thread walks the whole array alone: one timed launch is plenty.
@@ -303,10 +311,8 @@ void demo_hypot(int n, bool with_one_thread, double ceiling_gbps) {
     const double per_thread =
         row.blocks > 0 ? static_cast<double>(n) / (static_cast<double>(row.blocks) * row.threads)
                        : 0.0;
-    std::printf("%-24s %9d %7d %11.1f %12.4f %9.1f %11.1f%%\n", row.name.c_str(), row.blocks,
-                row.threads, per_thread, stats.median_ms, gbps,
-                ceiling_gbps > 0.0 ? 100.0 * gbps / ceiling_gbps : 0.0);
-    std::fflush(stdout);
+    table.add_row({row.name, row.blocks, row.threads, per_thread, stats.median_ms, gbps,
+                   course::Cell::number_if(ceiling_gbps > 0.0, 100.0 * gbps / ceiling_gbps)});
   }
   if (!with_one_thread) {
     std::printf("%-24s (not run: it would take seconds, n / 1M times the row above)\n",

@@ -22,6 +22,7 @@
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "histogram.hpp"
 #include "workload.hpp"
@@ -249,7 +250,8 @@ class CubHistogram {
   std::size_t temp_bytes_ = 0;
 };
 
-void demo_table(const char* name, const std::vector<float>& x, int blocks, double ceiling_gbps) {
+void demo_table(const char* table_name, const char* name, const std::vector<float>& x, int blocks,
+                double ceiling_gbps) {
   const int n = static_cast<int>(x.size());
   std::vector<int> cpu(kDemoBins);
   histogram_cpu(x.data(), n, kDemoLo, kDemoHi, cpu.data(), kDemoBins);
@@ -284,14 +286,24 @@ void demo_table(const char* name, const std::vector<float>& x, int blocks, doubl
               }),
   };
   const double cub_ms = rows[2].stats.median_ms;
-  std::printf("\n%s, n = %d, %d bins:\n%-20s %10s %9s %11s %10s %8s\n", name, n, kDemoBins, "",
-              "ms", "GB/s", "% of copy", "time / CUB", "= CPU");
+  std::printf("\n%s, n = %d, %d bins:\n", name, n, kDemoBins);
+  course::Table table(table_name,
+                      std::string(name) + ": histograms of " + std::to_string(n) + " values in " +
+                          std::to_string(kDemoBins) + " bins",
+                      {course::Column::text("kernel", "", 20),
+                       course::Column::number("ms", "ms", 10, 4),
+                       course::Column::number("gbps", "GB/s", 9, 1),
+                       course::Column::number("ceiling_percent", "% of copy", 11, 1, "%"),
+                       course::Column::number("time_over_cub", "time / CUB", 10, 2),
+                       course::Column::right_text("equals_cpu", "= CPU", 8)});
+  table.print_header();
   for (const Row& row : rows) {
     const double gbps =
         course::gigabytes_per_second(sizeof(float) * static_cast<double>(n), row.stats.median_ms);
-    std::printf("%-20s %10.4f %9.1f %10.1f%% %10.2f %8s\n", row.name, row.stats.median_ms, gbps,
-                ceiling_gbps > 0.0 ? 100.0 * gbps / ceiling_gbps : 0.0,
-                cub_ms > 0.0 ? row.stats.median_ms / cub_ms : 0.0, row.matches ? "yes" : "NO");
+    table.add_row({row.name, row.stats.median_ms, gbps,
+                   course::Cell::number_if(ceiling_gbps > 0.0, 100.0 * gbps / ceiling_gbps),
+                   course::Cell::number_if(cub_ms > 0.0, row.stats.median_ms / cub_ms),
+                   row.matches ? "yes" : "NO"});
   }
 }
 
@@ -311,10 +323,10 @@ int demo() {
   std::printf("GB/s = 4 B read per value * n / time (the counts are negligible); copy ceiling "
               "(device-to-device copy, same run) = %.1f GB/s\n",
               ceiling_gbps);
-  demo_table("uniform values",
+  demo_table("uniform", "uniform values",
              histogram::make_uniform_input(kDemoLargeElements, kDemoLo, kDemoHi, kDemoSeed), blocks,
              ceiling_gbps);
-  demo_table("every value in one bin",
+  demo_table("skewed", "every value in one bin",
              histogram::make_skewed_input(kDemoLargeElements, kDemoLo, kDemoHi, kDemoBins,
                                           histogram::skewed_bin(kDemoBins)),
              blocks, ceiling_gbps);

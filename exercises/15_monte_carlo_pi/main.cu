@@ -23,6 +23,7 @@
 #include "course/check/runner.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "monte_carlo_pi.hpp"
 #include "workload.hpp"
@@ -157,19 +158,25 @@ constexpr unsigned long long kGpuSizes[] = {1000000ull, 100000000ull, 1000000000
 constexpr int kCpuRepetitions = 3;
 constexpr int kGpuRepetitions = 5;
 
-void print_header() {
-  std::printf("%-22s %12s %12s %12s %11s %9s %11s %12s\n", "version", "samples", "hits", "estimate",
-              "std error", "|err|/SE", "time ms", "samples/s");
+course::Table make_table() {
+  return course::Table("estimates", "pi from n random points, by version and n",
+                       {course::Column::text("version", "version", 22),
+                        course::Column::integer("samples", "samples", 12),
+                        course::Column::integer("hits", "hits", 12),
+                        course::Column::number("estimate", "estimate", 12, 8),
+                        course::Column::scientific("std_error", "std error", 11, 2),
+                        course::Column::number("sigmas", "|err|/SE", 9, 2),
+                        course::Column::number("ms", "time ms", 11, 3),
+                        course::Column::scientific("samples_per_s", "samples/s", 12, 3)});
 }
 
-void print_row(const std::string& version, unsigned long long n, unsigned long long hits,
-               double ms) {
+void print_row(course::Table& table, const std::string& version, unsigned long long n,
+               unsigned long long hits, double ms) {
   const double estimate = monte_carlo_pi::pi_estimate(hits, n);
   const double error = monte_carlo_pi::standard_error(hits, n);
   const double sigmas = error > 0.0 ? std::fabs(estimate - monte_carlo_pi::kPi) / error : 0.0;
-  std::printf("%-22s %12llu %12llu %12.8f %11.2e %9.2f %11.3f %12.3e\n", version.c_str(), n, hits,
-              estimate, error, sigmas, ms, ms > 0.0 ? static_cast<double>(n) / (ms * 1e-3) : 0.0);
-  std::fflush(stdout);
+  table.add_row({version, n, hits, estimate, error, sigmas, ms,
+                 course::Cell::number_if(ms > 0.0, static_cast<double>(n) / (ms * 1e-3))});
 }
 
 // Times a counting call: the median of `repetitions` wall-clock times after one untimed
@@ -190,20 +197,21 @@ int demo(unsigned long long seed) {
   std::printf("samples/s = n / time of the whole call (GPU: allocation, kernel, copy back); "
               "seed %llu\n\n",
               seed);
-  print_header();
+  course::Table table = make_table();
+  table.print_header();
 
   bool consistent = true;
   for (const unsigned long long n : kCpuSerialSizes) {
     double ms = 0.0;
     const unsigned long long hits =
         timed_count([&] { return count_hits_cpu(n, seed); }, kCpuRepetitions, ms);
-    print_row("CPU, 1 core", n, hits, ms);
+    print_row(table, "CPU, 1 core", n, hits, ms);
   }
   for (const unsigned long long n : kCpuOpenmpSizes) {
     double ms = 0.0;
     const unsigned long long hits = timed_count(
         [&] { return count_hits_cpu_openmp(n, seed, cpu_threads); }, kCpuRepetitions, ms);
-    print_row("CPU, OpenMP " + std::to_string(cpu_threads) + " thr", n, hits, ms);
+    print_row(table, "CPU, OpenMP " + std::to_string(cpu_threads) + " thr", n, hits, ms);
     // The chunks draw the same samples whoever runs them.
     if (n == kCpuSerialSizes[0] && hits != count_hits_cpu(n, seed)) {
       std::printf("  (OpenMP counted %llu hits, the serial loop %llu: the same samples must give "
@@ -220,7 +228,7 @@ int demo(unsigned long long seed) {
     const unsigned long long hits = timed_count(
         [&] { return count_hits_gpu(n, seed, kDefaultBlocks, kDefaultThreadsPerBlock); },
         kGpuRepetitions, ms);
-    print_row("GPU, cuRAND Philox", n, hits, ms);
+    print_row(table, "GPU, cuRAND Philox", n, hits, ms);
     const unsigned long long reference_hits = timed_count(
         [&] { return reference_count_hits(n, seed, kDefaultBlocks, kDefaultThreadsPerBlock); },
         kGpuRepetitions, reference_ms);
@@ -232,7 +240,7 @@ int demo(unsigned long long seed) {
     last_gpu_ms = ms;
     last_n = n;
   }
-  print_row("GPU, course reference", last_n,
+  print_row(table, "GPU, course reference", last_n,
             reference_count_hits(last_n, seed, kDefaultBlocks, kDefaultThreadsPerBlock),
             reference_ms);
   if (last_gpu_ms > 0.0) {

@@ -65,6 +65,14 @@ class Prerequisites(unittest.TestCase):
         self.assertIn("libopenblas-dev", done.stdout.split("install -y", 1)[1])
         self.assertIn("python3-numpy", done.stdout.split("install -y", 1)[1])
 
+    def test_the_report_also_needs_matplotlib_and_students_do_not(self):
+        done = self.run_tool("--make", "--report", COURSE_PREREQ_PRIVILEGE="none")
+        self.assert_refused(done, "`sudo apt-get install -y ")
+        self.assertIn("matplotlib (python3-matplotlib)", done.stdout)
+        self.assertIn("python3-matplotlib", done.stdout.split("install -y", 1)[1])
+        done = self.run_tool("--make", COURSE_PREREQ_PRIVILEGE="none")
+        self.assertNotIn("matplotlib", done.stdout)
+
     def test_no_install_refuses_even_as_root(self):
         done = self.run_tool("--make", COURSE_PREREQ_PRIVILEGE="root", COURSE_NO_INSTALL="1")
         self.assert_refused(done, "`apt-get install -y ")

@@ -25,6 +25,7 @@
 #include "course/errors_cusparse.hpp"
 #include "course/errors_driver.hpp"
 #include "course/errors_nvrtc.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
 

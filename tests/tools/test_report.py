@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""The benchmark report without a GPU (tools/report.py, tools/report_render.py).
+
+    test_report.py render      the report drawn from a small fake data set, written here in
+                               the demos' JSON format: the HTML and Markdown hold every table,
+                               the five figures exist as PNG; a missing table is named as
+                               such; the fake tables use the names and column keys that the
+                               demos' sources declare (so the renderer reads what they write).
+                               Exit 77 when no Python here imports matplotlib.
+    test_report.py no_gpu      tools/report.py on a machine without a usable GPU (forced with
+                               CUDA_VISIBLE_DEVICES=""): one line, a failure status, and
+                               nothing written.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import report_data  # noqa: E402
+import report_render  # noqa: E402
+
+SKIPPED = 77
+col = report_data.column
+
+
+def bandwidth_columns():
+    """bench.hpp's bandwidth_table() columns."""
+    return [col("kernel", "kernel", "text"), col("ms", "ms", precision=4),
+            col("bytes_read", "bytes read", "scientific", 3),
+            col("bytes_written", "bytes written", "scientific", 3),
+            col("gbps", "GB/s", precision=1), col("ceiling_percent", "% of copy", precision=1, unit="%"),
+            col("ceiling_gbps", "ceiling GB/s", precision=1)]
+
+
+def bandwidth_row(label, ms, read, written, ceiling=3000.0):
+    gbps = (read + written) / (ms * 1e-3) / 1e9
+    return [label, ms, read, written, gbps, 100 * gbps / ceiling, ceiling]
+
+
+def fake_tables():
+    """{folder: [Table]}: one run of the report, its numbers made up but plausible."""
+    t = report_data.Table
+    tables = {"device": [t("device", "the device", [
+        col("quantity", "quantity", "text"), col("value", "value", precision=1),
+        col("unit", "unit", "text"), col("how", "how", "text")], [
+        ["device", "Fake GPU 80GB", "", ""], ["compute capability", "9.0", "", ""],
+        ["multiprocessors", 132, "", ""], ["CUDA runtime", "13.0", "", "cudaRuntimeGetVersion"],
+        ["copy ceiling", 3000.0, "GB/s", "device-to-device cudaMemcpy"],
+        ["FP32, measured", 60000.0, "GFLOP/s", "fma kernel"],
+        ["FP32 peak, datasheet", 67000.0, "GFLOP/s", "formula"]])]}
+    sizes = [100, 1000, 10000, 100000, 1000000, 10000019]
+    tables["04_cpu_vs_gpu"] = [t("cpu_gpu", "heavy(x) on the CPU and the GPU, by n", [
+        col("n", "n", "integer"), col("cpu_ms", "CPU ms", precision=3),
+        col("kernel_ms", "kernel ms", precision=4), col("speedup", "speedup", precision=1, unit="x"),
+        col("call_ms", "GPU call ms", precision=3),
+        col("speedup_with_transfers", "with transfers", precision=1, unit="x")],
+        [[n, n * 3.3e-4, 0.004 + n * 2e-7, n * 3.3e-4 / (0.004 + n * 2e-7), 0.3 + n * 1e-6,
+          n * 3.3e-4 / (0.3 + n * 1e-6)] for n in sizes])]
+    shapes = ["32x4x2", "16x8x4", "8x8x8", "4x8x32", "1x32x32", "128x2x1", "256x1x1"]
+    gbps = [2600, 2300, 1700, 900, 250, 2650, 2550]
+    tables["05_three_d_blocks"] = [t("block_shapes", "the stencil kernel, by block shape", [
+        col("block", "block", "text"), col("threads", "threads", "integer"),
+        col("warp_reads", "a warp reads", "right_text"), col("kernel_ms", "kernel ms", precision=4),
+        col("gbps", "GB/s", precision=1), col("ceiling_percent", "ceiling", precision=1, unit="%"),
+        col("wrong", "wrong points", "integer")],
+        [[s, 256, " 1 run(s) of 128 B", 0.39e3 / g, g, 100 * g / 3000, 0] for s, g in zip(shapes, gbps)])]
+    tables["06_sgemm_cublas"] = [t("sgemm", "C = alpha A B + beta C", [
+        col("m", "m", "integer"), col("n", "n", "integer"), col("k", "k", "integer"),
+        col("cpu_ms", "CPU ms", precision=3), col("cpu_gflops", "CPU GFLOP/s", precision=1),
+        col("gpu_ms", "GPU ms", precision=4), col("gpu_gflops", "GPU GFLOP/s", precision=1),
+        col("speedup", "speedup", precision=1, unit="x"), col("peak_percent", "% of peak", precision=1, unit="%")],
+        [[m, n, k, 2e-9 * m * n * k / 1.0, 1000.0, 2e-9 * m * n * k / g, g * 1e3, g, 100 * g * 1e3 / 67000]
+         for (m, n, k), g in (((512, 512, 512), 8.0), ((1024, 1024, 1024), 25.0), ((2048, 2048, 2048), 45.0),
+                              ((4096, 4096, 4096), 52.0), ((3001, 1999, 1000), 40.0))])]
+    tables["09_elementwise_kernels"] = [
+        t("gaussian_1048576", "Gaussian pdf of 1048576 values", bandwidth_columns(),
+          [bandwidth_row("float32 kernel", 0.01, 4.2e6, 4.2e6), bandwidth_row("float64 kernel", 0.012, 8.4e6, 8.4e6)]),
+        t("gaussian_67108864", "Gaussian pdf of 67108864 values", bandwidth_columns(),
+          [bandwidth_row("float32 kernel", 0.2, 2.7e8, 2.7e8), bandwidth_row("float64 kernel", 0.19, 5.4e8, 5.4e8)]),
+        t("gaussian_times_67108864", "Gaussian pdf: CPU and GPU times", [
+            col("version", "version", "text"), col("ms", "ms", precision=3),
+            col("speedup", "x the CPU", precision=1, unit="x")],
+          [["CPU loop (one core)", 300.0, 1.0], ["GPU kernel alone", 0.2, 1500.0],
+           ["GPU with transfers in and out", 40.0, 7.5], ["float64 kernel alone", 0.19, None]])]
+    tables["11_hidden_layer"] = [t("kernels_100000000", "hidden layer of 100000000 neurons: kernels",
+                                   bandwidth_columns(),
+                                   [bandwidth_row("three kernels", 1.0, 1.6e9, 1.2e9),
+                                    bandwidth_row("fused kernel", 0.42, 8e8, 4e8)])]
+    tables["12_row_norms"] = [t("row_norms", "row norms, by matrix shape", bandwidth_columns(), [
+        bandwidth_row("4000000 x 3 (warp per row)", 0.05, 4.8e7, 1.6e7),
+        bandwidth_row("1000000 x 100 (warp per row)", 0.16, 4e8, 4e6),
+        bandwidth_row("16384 x 2000 (block per row)", 0.05, 1.3e8, 6.5e4),
+        bandwidth_row("7 x 4000000 (block per row)", 1.2, 1.1e8, 28)])]
+    tables["13_grid_stride_loops"] = [t("hypot_67108864", "hypot_stride on 67108864 elements, by grid", [
+        col("grid", "grid", "text"), col("blocks", "blocks", "integer"), col("threads", "threads", "integer"),
+        col("per_thread", "elem/thread", precision=1), col("ms", "ms", precision=4),
+        col("gbps", "GB/s", precision=1), col("ceiling_percent", "% of copy", precision=1, unit="%")], [
+        ["the lab's fixed grid", 128, 64, 8192.0, 2.0, 400.0, 13.3],
+        ["occupancy-sized grid", 1056, 256, 248.2, 0.3, 2680.0, 89.3],
+        ["one thread per element", 262144, 256, 1.0, 0.31, 2600.0, 86.7]])]
+    histogram_columns = [col("kernel", "", "text"), col("ms", "ms", precision=4), col("gbps", "GB/s", precision=1),
+                         col("ceiling_percent", "% of copy", precision=1, unit="%"),
+                         col("time_over_cub", "time / CUB", precision=2), col("equals_cpu", "= CPU", "right_text")]
+    tables["14_atomics_histogram"] = [
+        t("uniform", "uniform values: histograms", histogram_columns, [
+            ["global atomics", 0.5, 134.0, 4.5, 5.0, "yes"], ["shared memory", 0.05, 1340.0, 44.7, 0.5, "yes"],
+            ["CUB HistogramEven", 0.1, 670.0, 22.3, 1.0, "yes"]]),
+        t("skewed", "every value in one bin: histograms", histogram_columns, [
+            ["global atomics", 30.0, 2.2, 0.1, 300.0, "yes"], ["shared memory", 0.6, 112.0, 3.7, 6.0, "yes"],
+            ["CUB HistogramEven", 0.1, 670.0, 22.3, 1.0, "yes"]])]
+    tables["15_monte_carlo_pi"] = [t("estimates", "pi from n random points", [
+        col("version", "version", "text"), col("samples", "samples", "integer"), col("hits", "hits", "integer"),
+        col("estimate", "estimate", precision=8), col("std_error", "std error", "scientific", 2),
+        col("sigmas", "|err|/SE", precision=2), col("ms", "time ms", precision=3),
+        col("samples_per_s", "samples/s", "scientific", 3)], [
+        ["CPU, 1 core", 1000000, 785398, 3.141592, 1.6e-3, 0.1, 8.0, 1.25e8],
+        ["GPU, cuRAND Philox", 1000000000, 785398163, 3.14159265, 5.2e-5, 0.3, 9.0, 1.1e11]])]
+    tables["seeds"] = [t("seeds", "The seed labs' systems", [
+        col("key", "kernel", "text"), col("system", "system", "text"), col("how", "how", "text"),
+        col("n", "n", "integer"), col("ms", "ms", precision=4), col("gbps", "GB/s", precision=1),
+        col("ceiling_percent", "% of copy", precision=1, unit="%"), col("ceiling_gbps", "ceiling GB/s", precision=1),
+        col("samples_per_s", "samples/s", "scientific", 3)], [
+        ["gaussian_pdf", "Numba", "@vectorize(target='cuda')", 67108864, 0.25, 2147.0, 71.6, 3000.0, None],
+        ["hidden_layer", "Numba", "1 fused @vectorize ufunc", 100000000, 0.5, 2400.0, 80.0, 3000.0, None],
+        ["hypot", "Numba", "@cuda.jit grid-stride", 67108864, 0.33, 2440.0, 81.3, 3000.0, None],
+        ["histogram_uniform_global", "Numba", "@cuda.jit, global atomics", 16777216, 0.6, 111.8, 3.7, 3000.0, None],
+        ["histogram_skewed_shared", "Numba", "@cuda.jit, shared-memory atomics", 16777216, 0.7, 95.9, 3.2, 3000.0, None],
+        ["monte_carlo_pi", "Numba", "@cuda.jit, xoroshiro128+", 1000000000, 20.0, None, None, None, 5e10]])]
+    return tables
+
+
+def write_fake_data(data_dir, leave_out=()):
+    for folder, tables in fake_tables().items():
+        if folder in leave_out:
+            continue
+        for table in tables:
+            report_data.write_table(os.path.join(data_dir, folder), table)
+    report_data.write_json(os.path.join(data_dir, "seeds", "status.json"), {
+        "numba": {"name": "Numba", "version": "0.60.0", "available": True},
+        "cupy": {"name": "CuPy", "available": False, "reason": "import cupy: No module named 'cupy'"}})
+    os.makedirs(os.path.join(data_dir, "logs"), exist_ok=True)
+    with open(os.path.join(data_dir, "logs", "05_three_d_blocks.txt"), "w", encoding="utf-8") as log:
+        log.write("[device 0: Fake GPU 80GB]\nblock <shapes> & more\n")
+    report_data.write_json(os.path.join(data_dir, "run.json"), {
+        "command": "make report", "started": "2026-11-25T10:00:00+00:00",
+        "finished": "2026-11-25T10:03:00+00:00", "driver_version": "580.00", "exercises": [
+            {"id": "05_three_d_blocks", "program": "build/default/exercises/05_three_d_blocks/ex05_solution",
+             "status": 0, "seconds": 12.5, "tables": 1}]})
+
+
+def source_of(folder):
+    if folder == "device":
+        return os.path.join(ROOT, "tools", "report", "device_probe.cu")
+    if folder == "seeds":
+        return os.path.join(ROOT, "tools", "report_seeds.py")
+    return os.path.join(ROOT, "exercises", folder, "main.cu")
+
+
+class Render(unittest.TestCase):
+    python = None
+
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="course_report_test_")
+        self.data = os.path.join(self.scratch, "data")
+        self.out = os.path.join(self.scratch, "out")
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def render(self):
+        done = subprocess.run([self.python, os.path.join(ROOT, "tools", "report_render.py"), self.data, self.out],
+                              capture_output=True, text=True, timeout=300)
+        return done.returncode, done.stdout + done.stderr
+
+    def read(self, name):
+        with open(os.path.join(self.out, name), encoding="utf-8") as handle:
+            return handle.read()
+
+    def test_fake_tables_use_the_names_and_keys_the_sources_declare(self):
+        bench = open(os.path.join(ROOT, "common", "course", "bench.hpp"), encoding="utf-8").read()
+        for folder, tables in fake_tables().items():
+            source = open(source_of(folder), encoding="utf-8").read()
+            for table in tables:
+                # gaussian_67108864 is written as "gaussian_" + std::to_string(n).
+                stem = re.sub(r"\d+$", "", table.name)
+                self.assertTrue(f'"{table.name}"' in source or f'"{stem}"' in source,
+                                f"{folder}: no table named {table.name} in {source_of(folder)}")
+                for key in table.keys:
+                    self.assertTrue(f'"{key}"' in source or f'"{key}"' in bench,
+                                    f"{folder}/{table.name}: no column key {key} in its source")
+
+    def test_tables_and_figures(self):
+        write_fake_data(self.data)
+        status, output = self.render()
+        self.assertEqual(status, 0, output)
+        page, markdown = self.read("index.html"), self.read("report.md")
+        for folder, tables in fake_tables().items():
+            for table in tables:
+                if folder == "seeds":
+                    continue  # shown through the side-by-side table
+                self.assertIn(table.title, page)
+                self.assertIn(table.title, markdown)
+        # Cells as the demos print them, in both formats.
+        for text in ("32x4x2", "86.7%", "1.100e+11", "Fake GPU 80GB", "CUB HistogramEven"):
+            self.assertIn(text, page, f"{text} is not in index.html")
+            self.assertIn(text, markdown, f"{text} is not in report.md")
+        self.assertIn("&lt;shapes&gt; &amp; more", page)  # a demo's output, escaped
+        # The seeds beside the C++: the Numba row and its C++ counterpart; CuPy said absent.
+        self.assertIn("@vectorize(target=&#x27;cuda&#x27;)", page)
+        self.assertIn("ex09_solution: float32 kernel", page)
+        self.assertIn("CuPy: not importable", page)
+        for name in report_render.FIGURES:
+            path = os.path.join(self.out, "figures", name)
+            self.assertTrue(os.path.exists(path), f"{name} was not drawn")
+            with open(path, "rb") as handle:
+                self.assertEqual(handle.read(8), b"\x89PNG\r\n\x1a\n", f"{name} is not a PNG")
+            self.assertGreater(os.path.getsize(path), 10000, f"{name} is nearly empty")
+            self.assertIn(f'src="figures/{name}"', page)
+            self.assertIn(f"(figures/{name})", markdown)
+
+    def test_a_missing_table_is_named_and_its_old_figure_removed(self):
+        write_fake_data(self.data)
+        self.assertEqual(self.render()[0], 0)
+        shutil.rmtree(self.data)
+        write_fake_data(self.data, leave_out=("05_three_d_blocks", "06_sgemm_cublas"))
+        status, output = self.render()
+        self.assertEqual(status, 1, output)
+        self.assertIn("figure 05_block_shapes.png missing", output)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "figures", "05_block_shapes.png")))
+        self.assertIn("06_sgemm_gflops.png missing", self.read("index.html"))
+        self.assertTrue(os.path.exists(os.path.join(self.out, "figures", "04_cpu_gpu_crossover.png")))
+
+
+    def fake_build(self, failing=()):
+        """A build folder whose 'programs' are scripts that copy the fake tables where
+        COURSE_REPORT_DIR says, as the demos write theirs; those in failing exit 1."""
+        fixtures = os.path.join(self.scratch, "fixtures")
+        write_fake_data(fixtures)
+        build = os.path.join(self.scratch, "build")
+        programs = {"device": os.path.join(build, "tools", "report", "report_device_probe")}
+        for exercise in ("04_cpu_vs_gpu", "05_three_d_blocks"):
+            programs[exercise] = os.path.join(build, "exercises", exercise, f"ex{exercise[:2]}_solution")
+        for folder, program in programs.items():
+            os.makedirs(os.path.dirname(program), exist_ok=True)
+            with open(program, "w", encoding="utf-8") as script:
+                script.write(f'#!/bin/sh\ncp "{fixtures}/{folder}"/*.json "$COURSE_REPORT_DIR"/\n'
+                             f'echo "the demo of {folder} ran"\nexit {1 if folder in failing else 0}\n')
+            os.chmod(program, 0o755)
+        return build
+
+    def run_report(self, build):
+        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "report.py"), "--no-build",
+                               "--no-seeds", "--only", "4,05", "--build-dir", build, "--out", self.out],
+                              capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, COURSE_REPORT_FAKE_DEVICE="1"))
+        return done.returncode, done.stdout, done.stderr
+
+    def test_the_runner_measures_each_step_and_says_how_long_is_left(self):
+        status, out, err = self.run_report(self.fake_build())
+        self.assertEqual(status, 0, out + err)
+        lines = out.splitlines()
+        steps = [line for line in lines if line.startswith("[")]
+        self.assertEqual(len(steps), 3, out)
+        self.assertRegex(steps[0], r"^\[ 1/3\] device probe +[0-9.]+ s +ok +about [0-9]+ s left$")
+        self.assertRegex(steps[1], r"^\[ 2/3\] 04_cpu_vs_gpu +[0-9.]+ s +ok, 1 table\(s\) +about")
+        self.assertRegex(steps[2], r"05_three_d_blocks .* done$")
+        run = report_data.read_json(os.path.join(self.out, "data", "run.json"))
+        self.assertEqual([e["id"] for e in run["exercises"]], ["04_cpu_vs_gpu", "05_three_d_blocks"])
+        self.assertNotIn("incomplete", run)
+        page = self.read("index.html")
+        self.assertIn("the demo of 05_three_d_blocks ran", page)
+        self.assertIn("the stencil kernel, by block shape", page)
+        self.assertTrue(os.path.exists(os.path.join(self.out, "figures", "05_block_shapes.png")))
+
+    def test_a_failing_demo_fails_the_report_and_is_named(self):
+        status, out, err = self.run_report(self.fake_build(failing=("05_three_d_blocks",)))
+        self.assertEqual(status, 1, out + err)
+        self.assertIn("05_three_d_blocks: exit status 1", err)
+        self.assertIn("INCOMPLETE", self.read("index.html"))
+
+
+class NoDevice(unittest.TestCase):
+    def test_says_so_fails_and_writes_nothing(self):
+        scratch = tempfile.mkdtemp(prefix="course_report_test_")
+        try:
+            out = os.path.join(scratch, "report")
+            done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "report.py"), "--out", out,
+                                   "--build-dir", os.path.join(scratch, "no-build")],
+                                  capture_output=True, text=True, timeout=120,
+                                  env=dict(os.environ, CUDA_VISIBLE_DEVICES=""))
+            self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+            lines = (done.stdout + done.stderr).strip().splitlines()
+            self.assertEqual(len(lines), 1, lines)
+            self.assertIn("no report", lines[0])
+            self.assertIn("GPU", lines[0])
+            self.assertEqual(os.listdir(scratch), [], "a run without a GPU wrote something")
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] not in ("render", "no_gpu"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    if argv[1] == "render":
+        Render.python = report_render.python_with_matplotlib()
+        if Render.python is None:
+            print("SKIPPED: no Python here imports matplotlib (Debian: apt-get install python3-matplotlib)")
+            return SKIPPED
+        suite = unittest.defaultTestLoader.loadTestsFromTestCase(Render)
+    else:
+        suite = unittest.defaultTestLoader.loadTestsFromTestCase(NoDevice)
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

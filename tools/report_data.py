@@ -1,0 +1,125 @@
+"""The benchmark report's data: the tables the demos write (common/course/table.hpp) and
+the seeds' tables (tools/report_seeds.py), read, written and formatted in one place.
+
+A table is one JSON file, <name>.json:
+    {"table": name, "title": "...",
+     "columns": [{"key", "heading", "unit", "kind", "precision"}, ...],
+     "rows": [[cell, ...], ...]}
+kind is text, right_text, integer, number or scientific; a cell is a string, a number, or
+null for "no value" (printed "-").
+
+The report's data folder (tools/report.py writes it, tools/report_render.py reads it):
+    run.json             the run: command, times, versions, each exercise's status
+    device/device.json   tools/report/device_probe.cu's table
+    NN_slug/*.json       each exercise's tables
+    seeds/*.json         the seed systems' measurements, seeds/status.json what imported
+    logs/NN_slug.txt     each demo's printed output
+"""
+import json
+import os
+
+
+class Table:
+    def __init__(self, name, title, columns, rows):
+        self.name, self.title, self.columns, self.rows = name, title, columns, rows
+
+    @property
+    def keys(self):
+        return [column["key"] for column in self.columns]
+
+    def column(self, key):
+        """The values of one column, in row order."""
+        index = self.keys.index(key)
+        return [row[index] for row in self.rows]
+
+    def records(self):
+        """The rows as dictionaries keyed by column key."""
+        return [dict(zip(self.keys, row)) for row in self.rows]
+
+    def find(self, label_prefix):
+        """The first row whose first cell starts with label_prefix, as a dictionary."""
+        for record in self.records():
+            first = record[self.keys[0]]
+            if isinstance(first, str) and first.startswith(label_prefix):
+                return record
+        return None
+
+    def formatted_rows(self):
+        return [[format_cell(cell, column) for cell, column in zip(row, self.columns)]
+                for row in self.rows]
+
+    def to_json(self):
+        return {"table": self.name, "title": self.title, "columns": self.columns,
+                "rows": self.rows}
+
+
+def column(key, heading, kind="number", precision=0, unit=""):
+    return {"key": key, "heading": heading, "unit": unit, "kind": kind, "precision": precision}
+
+
+def format_cell(cell, column):
+    """A cell as the demos print it: numbers to the column's precision, with its unit."""
+    if cell is None:
+        return "-"
+    kind = column.get("kind", "text")
+    if isinstance(cell, str) or kind in ("text", "right_text"):
+        return str(cell)
+    # As table.hpp prints: an integer cell as an integer, whatever its column.
+    if isinstance(cell, int) or kind == "integer":
+        return str(int(cell))
+    precision = int(column.get("precision", 0))
+    if kind == "scientific":
+        return f"{cell:.{precision}e}"
+    return f"{cell:.{precision}f}{column.get('unit', '')}"
+
+
+def read_table(path):
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    return Table(data["table"], data.get("title", data["table"]), data["columns"], data["rows"])
+
+
+def read_tables(folder):
+    """{name: Table} of every table in folder (none where the folder does not exist)."""
+    tables = {}
+    if not os.path.isdir(folder):
+        return tables
+    for entry in sorted(os.listdir(folder)):
+        if entry.endswith(".json") and entry != "status.json":
+            table = read_table(os.path.join(folder, entry))
+            tables[table.name] = table
+    return tables
+
+
+def write_json(path, data):
+    """Writes through a temporary file renamed over the old one: never half a file."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    partial = path + ".partial"
+    with open(partial, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1)
+        handle.write("\n")
+    os.replace(partial, path)
+
+
+def write_table(folder, table):
+    write_json(os.path.join(folder, table.name + ".json"), table.to_json())
+
+
+def read_json(path, default=None):
+    if not os.path.exists(path):
+        return default
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def number_suffix(name, prefix):
+    """The integer after prefix in a table name (gaussian_67108864 -> 67108864), or None."""
+    rest = name[len(prefix):] if name.startswith(prefix) else ""
+    return int(rest) if rest.isdigit() else None
+
+
+def largest(tables, prefix):
+    """Of the tables named prefix<N>, the one of the largest N (the demos' largest size)."""
+    sized = [(number_suffix(name, prefix), table) for name, table in tables.items()]
+    sized = [(n, table) for n, table in sized if n is not None]
+    return max(sized, key=lambda pair: pair[0])[1] if sized else None
