@@ -135,7 +135,18 @@ def inputs(scale):
 
 # --- Numba ---------------------------------------------------------------------------------
 
+def numpy_names_numba_expects():
+    """Numba 0.68 still registers np.row_stack, an alias of np.vstack that NumPy deprecated
+    in 2.0 and has since removed (NumPy 2.5 on the course's GPU machine lacks it): there,
+    every @cuda.jit and @vectorize compile fails with an AttributeError. The alias is
+    restored for this process only, before numba compiles anything."""
+    import numpy as np
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
+
+
 def numba_status():
+    numpy_names_numba_expects()
     try:
         import numba
         from numba import cuda
@@ -242,7 +253,10 @@ class CupySystem:
         def run_layer():
             g, w = data["greyscales"], data["weights"]
             d_g, d_w = cp.asarray(g), cp.asarray(w)
-            fused = cp.fuse(lambda grey, weight: cp.tanh(grey / 255.0 * weight))
+            # cupy.fuse names its kernel after the function: a lambda's "<lambda>" does not compile.
+            def hidden_layer(grey, weight):
+                return cp.tanh(grey / 255.0 * weight)
+            fused = cp.fuse(hidden_layer)
             picked = sample_indices(g.size)
             expected = expected_layer(g[picked], w[picked])
             for key, how, call, moved in (
