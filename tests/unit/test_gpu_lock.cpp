@@ -9,8 +9,7 @@
 // pass vacuously.
 //
 // Two timed runs that ask 50 ms apart among the same sharers go one right after the
-// other, no sharer between them: the GPU is emptied once for both. A shared run that
-// has held the GPU for long does not make a timed run shut the newcomers out. A run that needs no
+// other, no sharer between them: the GPU is emptied once for both. A run that needs no
 // GPU never waits for the lock, and each hold is written to the lock's log when one
 // exists.
 //
@@ -59,14 +58,13 @@ struct PlainLock {
 };
 
 // Starts the sharers; each takes the lock in turns until kSharingFor has passed.
-std::vector<pid_t> start_sharers(const std::string& path, bool plain,
-                                 milliseconds sharing_for = kSharingFor) {
+std::vector<pid_t> start_sharers(const std::string& path, bool plain) {
   std::vector<pid_t> sharers;
   for (int i = 0; i < kSharers; ++i) {
     const pid_t pid = fork();
     if (pid == 0) {
       std::this_thread::sleep_for(kTurn / kSharers * i);
-      const auto stop = Clock::now() + sharing_for;
+      const auto stop = Clock::now() + kSharingFor;
       course::check::GpuLock lock(path);
       PlainLock plain_lock(path);
       while (Clock::now() < stop) {
@@ -175,48 +173,6 @@ bool timed_runs_go_together(const std::string& path, std::string& note) {
   return between == 0 && gap_ms < kTurn.count() / 2;
 }
 
-// A shared run holds the GPU for 3 s (a program stuck until its limit, say); a timed
-// run asks 2.5 s in, and sharers come and go from 2.4 s on. True when the sharers were
-// let in while the old run held the GPU and the timed run had it soon after the old
-// run ended. `note` says what happened.
-bool old_run_keeps_no_one_out(const std::string& path, std::string& note) {
-  const std::string log = path + ".log";
-  std::ofstream(log).flush();
-  const pid_t old_run = fork();
-  if (old_run == 0) {
-    {
-      course::check::GpuLock lock(path);
-      course::check::GpuLock::Hold hold = lock.acquire(GpuUse::shared, "old");
-      std::this_thread::sleep_for(milliseconds(3000));
-    }
-    _exit(0);
-  }
-  std::this_thread::sleep_for(milliseconds(2400));
-  const std::vector<pid_t> sharers = start_sharers(path, false, milliseconds(2100));
-  std::this_thread::sleep_for(milliseconds(100));
-  {
-    course::check::GpuLock lock(path);
-    course::check::GpuLock::Hold hold = lock.acquire(GpuUse::alone, "timed");
-  }
-  waitpid(old_run, nullptr, 0);
-  for (const pid_t pid : sharers) waitpid(pid, nullptr, 0);
-  const std::vector<LoggedHold> holds = logged_holds(file_text(log));
-  const auto named = [&](const std::string& name) {
-    return *std::find_if(holds.begin(), holds.end(),
-                         [&](const LoggedHold& h) { return h.holder == name; });
-  };
-  const LoggedHold old = named("old"), timed = named("timed");
-  int let_in = 0;
-  for (const LoggedHold& h : holds) {
-    let_in += h.holder == "sharer" && h.granted > timed.granted - 2.0 && h.granted < old.released &&
-              h.granted > old.granted + 2.5;
-  }
-  const double after_old_ms = (timed.granted - old.released) * 1e3;
-  note = std::to_string(let_in) + " sharer(s) let in beside the old run, the timed run " +
-         std::to_string(after_old_ms) + " ms after the old run's end";
-  return let_in >= 2 && after_old_ms >= 0 && after_old_ms < 3 * kTurn.count();
-}
-
 // How long the exclusive request waited, in milliseconds.
 long long exclusive_wait_ms(const std::string& path, bool plain) {
   const std::vector<pid_t> sharers = start_sharers(path, plain);
@@ -289,19 +245,13 @@ int main(int argc, char** argv) {
   const bool batched = timed_runs_go_together(std::string(folder) + "/batch.lock", batch_note);
   expect(batched, "timed runs that ask together have the GPU one after the other: " + batch_note);
 
-  std::string old_note;
-  const bool old_ok = old_run_keeps_no_one_out(std::string(folder) + "/old.lock", old_note);
-  expect(old_ok, "a run that has held the GPU long keeps no newcomer out: " + old_note);
-
   // No lock file: no locking at all.
   course::check::GpuLock none("");
   course::check::GpuLock::Hold hold = none.acquire(GpuUse::alone, "timed");
   expect(!none.failed(""), "an empty path means no lock");
 
-  for (const std::string& path : {fair_path, plain_path, std::string(folder) + "/batch.lock",
-                                  std::string(folder) + "/old.lock"}) {
-    for (const char* suffix : {"", ".timed", ".log", ".holders"})
-      std::remove((path + suffix).c_str());
+  for (const std::string& path : {fair_path, plain_path, std::string(folder) + "/batch.lock"}) {
+    for (const char* suffix : {"", ".timed", ".log"}) std::remove((path + suffix).c_str());
   }
   rmdir(folder);
   return failures == 0 ? 0 : 1;

@@ -15,17 +15,7 @@
 //     lets readers that overlap one another starve a writer forever);
 //   - timed runs that ask while another waits go one after the other before the shared
 //     runs come back: the GPU is emptied once for all of them, not once each (emptying
-//     it means waiting for the longest run on it while nothing new starts);
-//   - a timed run does not stop the newcomers while a shared run that has held the GPU
-//     for kOldHoldSeconds or more is still on it: such a run (a program stuck until its
-//     time limit, above all) would keep every check of the machine waiting for it. The
-//     timed run waits beside the newcomers until no old run is left, for at most
-//     kLongestDeferralSeconds, and only then stops them. Shared runs say when they
-//     started with a file each in the folder named like the lock plus ".holders".
-//
-// A timed run therefore waits at most kLongestDeferralSeconds, then for the runs on
-// the GPU at that moment (each within its own time limit) and for the timed runs
-// before it. A run that needs no GPU takes no lock.
+//     it means waiting for the longest run on it while nothing new starts).
 //
 // The lock files live where every check of one machine sees them (the grader's folder,
 // the build folder); a check killed while holding the lock releases it with its
@@ -37,21 +27,15 @@
 // how long timed runs kept the GPU alone, and who waited for whom.
 #pragma once
 
-#include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
 #include <string>
-#include <thread>
 #include <utility>
 
 namespace course::check {
@@ -60,70 +44,9 @@ namespace course::check {
 // side by side with others, or alone (its time is judged).
 enum class GpuUse { none, shared, alone };
 
-// How long a shared run may hold the GPU before a timed run stops waiting for it with
-// the newcomers shut out: several times what a case usually takes.
-inline constexpr double kOldHoldSeconds = 2.0;
-// How long a timed run lets newcomers in while old runs hold the GPU: the default time
-// limit of a case (judge_options.hpp), by which every run on the GPU when it asked
-// has ended.
-inline constexpr double kLongestDeferralSeconds = 20.0;
-
-// The shared runs on the GPU and when each started: a file per run, named after its
-// process, in a folder every user of the machine may write to (sticky, as /tmp).
-class SharedRunRegistry {
- public:
-  explicit SharedRunRegistry(std::string folder) : folder_(std::move(folder)) {
-    if (folder_.empty()) return;
-    if (mkdir(folder_.c_str(), 01777) == 0) chmod(folder_.c_str(), 01777);  // past the umask
-  }
-
-  // Records a run that starts now; returns its file, "" when it could not.
-  std::string enter() {
-    if (folder_.empty()) return "";
-    const std::string path =
-        folder_ + "/" + std::to_string(getpid()) + "." + std::to_string(++runs_);
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return "";
-    close(fd);
-    return path;
-  }
-  static void leave(const std::string& path) {
-    if (!path.empty()) unlink(path.c_str());
-  }
-
-  // True when a run that entered `seconds` ago or earlier is still on the GPU. A file
-  // whose process is gone (a check killed) is not one.
-  bool holds_older_than(double seconds) const {
-    DIR* dir = folder_.empty() ? nullptr : opendir(folder_.c_str());
-    if (dir == nullptr) return false;
-    bool old = false;
-    timespec now{};
-    clock_gettime(CLOCK_REALTIME, &now);
-    while (const dirent* entry = readdir(dir)) {
-      const pid_t pid = static_cast<pid_t>(std::atol(entry->d_name));
-      struct stat status;
-      const std::string path = folder_ + "/" + entry->d_name;
-      if (pid <= 0 || stat(path.c_str(), &status) != 0) continue;
-      if (kill(pid, 0) != 0 && errno == ESRCH) {
-        unlink(path.c_str());  // the sticky folder lets only its owner succeed
-        continue;
-      }
-      const double age = static_cast<double>(now.tv_sec - status.st_mtim.tv_sec) +
-                         1e-9 * static_cast<double>(now.tv_nsec - status.st_mtim.tv_nsec);
-      if (age >= seconds) old = true;
-    }
-    closedir(dir);
-    return old;
-  }
-
- private:
-  std::string folder_;
-  long runs_ = 0;
-};
-
 class GpuLock {
  public:
-  explicit GpuLock(const std::string& path) : shared_runs_(path.empty() ? "" : path + ".holders") {
+  explicit GpuLock(const std::string& path) {
     if (path.empty()) return;
     gpu_fd_ = open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
     timed_fd_ = open((path + ".timed").c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
@@ -154,14 +77,12 @@ class GpuLock {
           asked_(other.asked_),
           asked_at_(other.asked_at_),
           granted_(other.granted_),
-          holder_(std::move(other.holder_)),
-          registered_(std::move(other.registered_)) {}
+          holder_(std::move(other.holder_)) {}
     Hold& operator=(Hold&&) = delete;
     Hold(const Hold&) = delete;
     ~Hold() { release(); }
     void release() {
       if (gpu_fd_ < 0) return;
-      SharedRunRegistry::leave(registered_);
       flock(gpu_fd_, LOCK_UN);
       if (timed_fd_ >= 0) flock(timed_fd_, LOCK_UN);
       gpu_fd_ = timed_fd_ = -1;
@@ -196,7 +117,6 @@ class GpuLock {
     std::chrono::system_clock::time_point asked_at_{};
     Clock::time_point granted_{};
     std::string holder_;
-    std::string registered_;  // a shared run's file in the registry
   };
 
   // `holder` names the run in the log (the program and the case).
@@ -206,7 +126,6 @@ class GpuLock {
     hold.asked_ = Hold::Clock::now();
     hold.asked_at_ = std::chrono::system_clock::now();
     if (use == GpuUse::alone) {
-      wait_for_old_shared_runs();
       lock(timed_fd_, LOCK_SH);  // from now on, no shared run starts
       lock(gpu_fd_, LOCK_EX);    // the shared runs on the GPU end, and the timed runs before
       hold.timed_fd_ = timed_fd_;
@@ -214,7 +133,6 @@ class GpuLock {
       lock(timed_fd_, LOCK_EX);  // no timed run waits or runs...
       lock(gpu_fd_, LOCK_SH);    // ...so this is granted at once
       flock(timed_fd_, LOCK_UN);
-      hold.registered_ = shared_runs_.enter();
     }
     hold.granted_ = Hold::Clock::now();
     hold.gpu_fd_ = gpu_fd_;
@@ -229,20 +147,6 @@ class GpuLock {
     while (flock(fd, operation) != 0 && errno == EINTR) {}
   }
 
-  // While an old shared run holds the GPU, and no other timed run already shuts the
-  // newcomers out (then this one joins it at once), for at most kLongestDeferralSeconds.
-  void wait_for_old_shared_runs() {
-    const auto give_up =
-        std::chrono::steady_clock::now() + std::chrono::duration<double>(kLongestDeferralSeconds);
-    while (std::chrono::steady_clock::now() < give_up) {
-      if (flock(timed_fd_, LOCK_EX | LOCK_NB) != 0) return;  // a timed run waits or runs
-      flock(timed_fd_, LOCK_UN);
-      if (!shared_runs_.holds_older_than(kOldHoldSeconds)) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  }
-
-  SharedRunRegistry shared_runs_;
   int gpu_fd_ = -1;
   int timed_fd_ = -1;
   int log_fd_ = -1;
