@@ -69,7 +69,7 @@ class Config:
     build_timeout: int = 300
     check_timeout: int = 3600
     # Builds and checks running at once, over all submissions: each takes a slot
-    # (FairSlots; None: no limit).
+    # (threading.BoundedSemaphore; None: no limit).
     slots: object = None
     # The users that checks run student code as, one per check running (UserPool; None:
     # not confined). The sandbox_users above own each submission's files and builds.
@@ -223,52 +223,13 @@ class UserPool:
             self.free.put(name)
 
 
-class FairSlots:
-    """The machine's slots for builds and checks, shared fairly among the submissions
-    graded at once. A freed slot goes to the waiting submission that holds the fewest,
-    the longest waiting first: a submission of one exercise is not queued behind the
-    fifteen builds and thirty checks of each complete one (with a plain semaphore, every
-    waiting thread has the same chance, so a submission's share grows with its size)."""
-
-    def __init__(self, count):
-        self.free = count
-        self.changed = threading.Condition()
-        self.held = {}        # owner -> slots held
-        self.waiting = []     # (owner, ticket), in order of arrival
-        self.tickets = 0
-
-    def next_ticket(self):
-        return min(self.waiting, key=lambda w: (self.held.get(w[0], 0), w[1]))[1]
-
-    @contextlib.contextmanager
-    def slot(self, owner):
-        with self.changed:
-            self.tickets += 1
-            ticket = self.tickets
-            self.waiting.append((owner, ticket))
-            while self.free == 0 or self.next_ticket() != ticket:
-                self.changed.wait()
-            self.waiting.remove((owner, ticket))
-            self.free -= 1
-            self.held[owner] = self.held.get(owner, 0) + 1
-            self.changed.notify_all()
-        try:
-            yield
-        finally:
-            with self.changed:
-                self.free += 1
-                self.held[owner] -= 1
-                self.changed.notify_all()
-
-
 @contextlib.contextmanager
-def machine_slot(config, owner):
-    """One of the machine's slots for a build or a check (Config.slots), for the
-    submission `owner` (its grading slot)."""
+def machine_slot(config):
+    """One of the machine's slots for a build or a check (Config.slots)."""
     if config.slots is None:
         yield
         return
-    with config.slots.slot(owner):
+    with config.slots:
         yield
 
 
@@ -514,7 +475,7 @@ class SubmissionGrader:
             record.update(status="build_failed", build_log=log,
                           message="the files do not compile: the first errors are in the build log")
             return record
-        self.run_checks(exercise, program, work, slot, record, phases, build_key)
+        self.run_checks(exercise, program, work, record, phases, build_key)
         record["seconds"] = round(time.monotonic() - started, 2)
         return record
 
@@ -558,7 +519,7 @@ class SubmissionGrader:
                 if self.config.sandbox_users:
                     shutil.chown(path, self.config.sandbox_users[slot], self.config.sandbox_users[slot])
             return built, log
-        with machine_slot(self.config, slot):
+        with machine_slot(self.config):
             built, log = self.build(exercise, tree, program, slot)
         staging = cached + f".{os.getpid()}.{threading.get_ident()}.tmp"
         shutil.rmtree(staging, ignore_errors=True)
@@ -663,7 +624,7 @@ class SubmissionGrader:
         another grading's, CTest's: cmake/CourseExercise.cmake's COURSE_GPU_LOCK)."""
         return os.path.join(GPU_LOCK_FOLDER, f"course-gpu-{device or 'all'}.lock")
 
-    def run_check(self, exercise, program, slot, report, times, sanitizer=""):
+    def run_check(self, exercise, program, report, times, sanitizer=""):
         """Runs the check in a slot, as a user of its own; returns (exit status, report
         dict or None, console output). The check takes the GPU lock for each run of the
         program itself: shared, or alone for the cases whose time is judged."""
@@ -677,7 +638,7 @@ class SubmissionGrader:
         if device is not None:
             environment["CUDA_VISIBLE_DEVICES"] = device
         users = self.config.run_users.lend() if self.config.run_users else contextlib.nullcontext(None)
-        with machine_slot(self.config, slot), users as run_user:
+        with machine_slot(self.config), users as run_user:
             command = self.check_command(exercise, program, report, times, self.gpu_lock_path(device),
                                          run_user, sanitizer)
             try:
@@ -692,7 +653,7 @@ class SubmissionGrader:
                 data = json.load(handle)
         return status, data, output[-CHECK_OUTPUT_BYTES:]
 
-    def run_checks(self, exercise, program, work, slot, record, phases, build_key):
+    def run_checks(self, exercise, program, work, record, phases, build_key):
         if self.config.cpu_only:
             record.update(status="skipped", message="built; its check needs a GPU and this grading was --cpu-only: "
                                                     "a grading on a GPU checks it")
@@ -701,8 +662,8 @@ class SubmissionGrader:
         os.makedirs(reports, exist_ok=True)
         times = os.path.join(reports, f"{exercise.id}.times")
         with phases.timing("checks"):
-            status, data, output = self.run_check(exercise, program, slot,
-                                                  os.path.join(reports, f"{exercise.id}.json"), times)
+            status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.json"),
+                                                  times)
         if status == EXIT_SKIP:
             record.update(status="skipped", message=(data or {}).get("skip_reason") or output.strip())
             return
@@ -716,18 +677,17 @@ class SubmissionGrader:
                                     "output": textwrap.dedent(case["text"]).strip("\n")})
         if exercise.memcheck_points:
             with phases.timing("sanitizer"):
-                record["items"].append(self.memcheck_item(exercise, program, slot, reports, times, data,
-                                                                   build_key))
+                record["items"].append(self.memcheck_item(exercise, program, reports, times, data, build_key))
         record["score"] = sum(item["score"] for item in record["items"])
         record["max_score"] = sum(item["max_score"] for item in record["items"])
 
-    def memcheck_item(self, exercise, program, slot, reports, times, correctness, build_key):
+    def memcheck_item(self, exercise, program, reports, times, correctness, build_key):
         """The memcheck item. compute-sanitizer's verdict on a program depends on the
         program and its inputs alone: a program built from files identical to another
         submission's (the cache key of its build), checked with the same seed, is checked
         once per grading, and the verdict kept (RESULTS/.grader/sanitizer)."""
         if not self.config.sanitizer or correctness["score"] == 0:
-            return self.run_memcheck(exercise, program, slot, reports, times, correctness)[0]  # not run
+            return self.run_memcheck(exercise, program, reports, times, correctness)[0]  # not run
         key = hashlib.sha256("\0".join([build_key, str(self.config.seed), self.config.sanitizer,
                                          "memcheck"]).encode()).hexdigest()
         cached = os.path.join(self.config.grader_dir, "sanitizer", key + ".json")
@@ -735,12 +695,12 @@ class SubmissionGrader:
             if os.path.exists(cached):
                 with open(cached, encoding="utf-8") as handle:
                     return dict(json.load(handle), seconds=0.0)
-            item, complete = self.run_memcheck(exercise, program, slot, reports, times, correctness)
+            item, complete = self.run_memcheck(exercise, program, reports, times, correctness)
             if complete:
                 write_json_atomically(cached, item)
             return item
 
-    def run_memcheck(self, exercise, program, slot, reports, times, correctness):
+    def run_memcheck(self, exercise, program, reports, times, correctness):
         """(the memcheck item, whether its verdict came from a check that ran to its end)."""
         item = {"name": "memcheck", "kind": "sanitizer", "score": 0, "max_score": exercise.memcheck_points,
                 "passed": False, "hidden": False, "seconds": 0.0, "output": ""}
@@ -751,9 +711,8 @@ class SubmissionGrader:
             item["output"] = "not run: memcheck points go to code that earns correctness points"
             return item, False
         started = time.monotonic()
-        status, data, output = self.run_check(exercise, program, slot,
-                                              os.path.join(reports, f"{exercise.id}.memcheck.json"), times,
-                                              sanitizer=self.config.sanitizer)
+        status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.memcheck.json"),
+                                              times, sanitizer=self.config.sanitizer)
         item["seconds"] = round(time.monotonic() - started, 2)
         if data is None or status not in (0, 1):
             item["output"] = f"compute-sanitizer could not complete the check (status {status}):\n{output}"
