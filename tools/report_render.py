@@ -292,6 +292,16 @@ def figure_06(plt, context, tables, path):
     return "GFLOP/s = 2 m n k / time of the multiply alone, by size, for cuBLAS and OpenBLAS."
 
 
+def seed_share(seed, context):
+    """A seed measurement's share of the copy ceiling that the report's device probe
+    measured in the same run: one denominator for Numba and CuPy alike (each system's own
+    copy, timed through its own API, need not reach what cudaMemcpy does)."""
+    ceiling = context.value("copy ceiling")
+    if isinstance(seed.get("gbps"), (int, float)) and isinstance(ceiling, (int, float)) and ceiling > 0:
+        return 100.0 * seed["gbps"] / ceiling
+    return seed.get("ceiling_percent")
+
+
 def ceiling_bars(context, tables, seeds):
     """[(label, system, percent)] for the copy-ceiling chart, C++ first, seeds after each."""
     bars = []
@@ -302,8 +312,9 @@ def ceiling_bars(context, tables, seeds):
         if row and isinstance(row.get("ceiling_percent"), (int, float)):
             bars.append((label, "C++ (course)", row["ceiling_percent"]))
         for seed in seed_rows:
-            if seed_key and seed["key"] == seed_key and isinstance(seed.get("ceiling_percent"), (int, float)):
-                bars.append((label, seed["system"], seed["ceiling_percent"]))
+            share = seed_share(seed, context) if seed_key and seed["key"] == seed_key else None
+            if isinstance(share, (int, float)):
+                bars.append((label, seed["system"], share))
     return bars
 
 
@@ -330,7 +341,8 @@ def figure_09_15(plt, context, tables, path, seeds):
     axes.set_yticks(range(len(labels)))
     axes.set_yticklabels(labels, fontsize=8)
     axes.invert_yaxis()
-    axes.set_xlabel("% of the copy ceiling = GB/s / GB/s of a device-to-device copy (same process)")
+    axes.set_xlabel("% of the copy ceiling = GB/s / GB/s of a device-to-device copy "
+                    "(C++: in the same process; Numba, CuPy: the device probe's)")
     axes.set_title("Exercises 09-15: memory-bound kernels against the copy ceiling")
     axes.grid(True, axis="x", alpha=0.3)
     axes.legend(fontsize=8, loc="lower right")
@@ -340,7 +352,8 @@ def figure_09_15(plt, context, tables, path, seeds):
     save_figure(figure, path, context.stamp(programs))
     return ("Each memory-bound kernel's GB/s = (bytes read + bytes written) / kernel time, as a "
             "share of the copy ceiling measured in the same process" +
-            (", with the seed labs' Numba and CuPy versions of the same kernels where they ran."
+            (", with the seed labs' Numba and CuPy versions of the same kernels where they ran "
+             "(their share: of the copy ceiling of the report's device probe, same run)."
              if seeds else "."))
 
 
@@ -442,7 +455,7 @@ SEED_COUNTERPARTS = {
 }
 
 
-def side_by_side(tables, seeds):
+def side_by_side(tables, seeds, context):
     """The table that sets each seed measurement beside the course's C++ one."""
     columns = [report_data.column("kernel", "kernel", "text"),
                report_data.column("system", "system", "text"),
@@ -468,7 +481,7 @@ def side_by_side(tables, seeds):
                          row.get("samples_per_s")])
         for seed in mine:
             rows.append([what, seed["system"], seed["how"], seed["n"], seed["ms"], seed.get("gbps"),
-                         seed.get("ceiling_percent"), seed.get("samples_per_s")])
+                         seed_share(seed, context), seed.get("samples_per_s")])
     return report_data.Table("side_by_side", "The course's C++ beside the seed labs' Numba and CuPy",
                              columns, rows)
 
@@ -622,7 +635,7 @@ def build_page(context, tables, seeds, drawn, missing):
         page.figure(name, drawn[name])
     elif name in missing:
         page.missing_figure(name, missing[name])
-    comparison = side_by_side(tables, seeds)
+    comparison = side_by_side(tables, seeds, context)
     if comparison.rows:
         page.table(comparison)
     return page
