@@ -186,6 +186,19 @@ def wall_time(call, synchronize, samples, repetitions=5):
 
 # --- CuPy ------------------------------------------------------------------------------------
 
+def run_steps(system, rows, after_each=None, **steps):
+    """Runs a system's measurements in turn; one that fails is recorded in `rows` and the
+    others still run. `after_each` (freeing a memory pool, say) follows every step."""
+    for name, step in steps.items():
+        try:
+            step()
+        except Exception as error:
+            rows.fail(system, name, f"{type(error).__name__}: {error}")
+        finally:
+            if after_each:
+                after_each()
+
+
 def cupy_status():
     try:
         import cupy
@@ -318,15 +331,9 @@ class CupySystem:
             rows.add("monte_carlo_pi", self.name, f"cupy.random, chunks of {chunk} points",
                      samples, ms, samples=samples)
 
-        for name, step in (("gaussian_pdf", run_gaussian), ("hidden_layer", run_layer),
-                           ("row_norms", run_norms), ("hypot", run_hypot),
-                           ("histogram", run_histograms), ("monte_carlo_pi", run_pi)):
-            try:
-                step()
-            except Exception as error:
-                rows.fail(self.name, name, f"{type(error).__name__}: {error}")
-            finally:
-                cp.get_default_memory_pool().free_all_blocks()
+        run_steps(self.name, rows, cp.get_default_memory_pool().free_all_blocks,
+                  gaussian_pdf=run_gaussian, hidden_layer=run_layer, row_norms=run_norms,
+                  hypot=run_hypot, histogram=run_histograms, monte_carlo_pi=run_pi)
 
 
 def main(argv):

@@ -13,8 +13,8 @@ from numba import cuda, guvectorize, vectorize
 
 from report_seeds import (COPY_BYTES, HISTOGRAM_BINS, HISTOGRAM_HI, HISTOGRAM_LO, REPETITIONS,
                           ROW_NORM_SHAPES, SEED, SQRT_2PI, WARMUP, check_pi, expected_gaussian,
-                          expected_histogram, expected_layer, median_ms, sample_indices, verify,
-                          wall_time)
+                          expected_histogram, expected_layer, median_ms, run_steps, sample_indices,
+                          verify, wall_time)
 
 
 class NumbaSystem:
@@ -220,10 +220,6 @@ class NumbaSystem:
             rows.add("monte_carlo_pi", self.name, "@cuda.jit, xoroshiro128+ (states made once)",
                      samples, ms, samples=samples)
 
-        for name, step in (("gaussian_pdf", run_gaussian), ("hidden_layer", run_layer),
-                           ("row_norms", run_norms), ("hypot", run_hypot),
-                           ("histogram", run_histograms), ("monte_carlo_pi", run_pi)):
-            try:
-                step()
-            except Exception as error:
-                rows.fail(self.name, name, f"{type(error).__name__}: {error}")
+        run_steps(self.name, rows, gaussian_pdf=run_gaussian, hidden_layer=run_layer,
+                  row_norms=run_norms, hypot=run_hypot, histogram=run_histograms,
+                  monte_carlo_pi=run_pi)
