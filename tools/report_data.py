@@ -57,6 +57,21 @@ def column(key, heading, kind="number", precision=0, unit=""):
     return {"key": key, "heading": heading, "unit": unit, "kind": kind, "precision": precision}
 
 
+def measurement_columns(kernel_key, with_ceiling_gbps=False):
+    """The columns of a kernel measured by some system (the seeds' table, and the table
+    that sets them beside the course's C++): what, by whom, how, size, time, figures."""
+    columns = [column(kernel_key, "kernel", "text"),
+               column("system", "system", "text"),
+               column("how", "how", "text"),
+               column("n", "n", "integer"),
+               column("ms", "ms", precision=4),
+               column("gbps", "GB/s", precision=1),
+               column("ceiling_percent", "% of copy", precision=1, unit="%")]
+    if with_ceiling_gbps:
+        columns.append(column("ceiling_gbps", "ceiling GB/s", precision=1))
+    return columns + [column("samples_per_s", "samples/s", "scientific", 3)]
+
+
 def format_cell(cell, column):
     """A cell as the demos print it: numbers to the column's precision, with its unit."""
     if cell is None:

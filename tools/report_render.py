@@ -457,14 +457,7 @@ SEED_COUNTERPARTS = {
 
 def side_by_side(tables, seeds, context):
     """The table that sets each seed measurement beside the course's C++ one."""
-    columns = [report_data.column("kernel", "kernel", "text"),
-               report_data.column("system", "system", "text"),
-               report_data.column("how", "how", "text"),
-               report_data.column("n", "n", "integer"),
-               report_data.column("ms", "ms", precision=4),
-               report_data.column("gbps", "GB/s", precision=1),
-               report_data.column("ceiling_percent", "% of copy", precision=1, unit="%"),
-               report_data.column("samples_per_s", "samples/s", "scientific", 3)]
+    columns = report_data.measurement_columns("kernel")
     rows = []
     seed_rows = seeds.records() if seeds else []
     for key, (exercise, table_name, prefix, what) in SEED_COUNTERPARTS.items():

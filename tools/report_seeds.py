@@ -45,15 +45,7 @@ def median_ms(samples):
 class Rows:
     """The seeds table being filled, and what went wrong on the way."""
 
-    COLUMNS = [report_data.column("key", "kernel", "text"),
-               report_data.column("system", "system", "text"),
-               report_data.column("how", "how", "text"),
-               report_data.column("n", "n", "integer"),
-               report_data.column("ms", "ms", precision=4),
-               report_data.column("gbps", "GB/s", precision=1),
-               report_data.column("ceiling_percent", "% of copy", precision=1, unit="%"),
-               report_data.column("ceiling_gbps", "ceiling GB/s", precision=1),
-               report_data.column("samples_per_s", "samples/s", "scientific", 3)]
+    COLUMNS = report_data.measurement_columns("key", with_ceiling_gbps=True)
 
     def __init__(self, folder):
         self.folder, self.rows, self.failures = folder, [], []
