@@ -25,12 +25,13 @@ using Params = std::vector<std::pair<std::string, std::string>>;
 // Tolerances, from the arithmetic (u = 2^-24 ~ 6e-8, a float's unit roundoff)
 // ---------------------------------------------------------------------------
 
-// Gaussian: z = (x - mean) / sigma takes 2 roundings, a = z * z / 2 one more, so a is
-// off by about 5u relative; exp turns that into an error of 5u * |a| relative in y.
-// The inputs keep |z| <= 4 (a <= 8): at most 40u. expf adds 2 ulp (CUDA's bound),
-// the denominator sigma * sqrt(2 pi) and the division 2 roundings and the rounded
-// constant half a unit: about 45u ~ 2.7e-6 relative in all. rtol = 1e-5 leaves a
-// factor 4; a missing normalisation is off by a factor 2.5 or more.
+// Gaussian: z = (x - mean) / sigma takes 2 roundings (3 as (x - mean) * (1 / sigma)),
+// a = z * z / 2 one more, so a is off by about 7u relative; exp turns that into an
+// error of 7u * |a| relative in y. The inputs keep |z| <= 4 (a <= 8): at most 56u.
+// expf adds 2 ulp (CUDA's bound), the normalisation 1 / (sigma sqrt(2 pi)) and its
+// use 3 roundings and the rounded constant half a unit: about 62u ~ 3.7e-6 relative
+// in all. rtol = 1e-5 leaves a
+// factor 2.7; a missing normalisation is off by a factor 2.5 or more.
 constexpr course::Tolerance kGaussianTolerance{0.0, 1e-5};
 
 // Addition: one rounding of a + b, at most half an ulp, below 2^-24 relative.
@@ -98,7 +99,9 @@ const std::string kGaussianHint =
     "normalisation 1 / (sigma * sqrt(2 pi)) (elementwise::kSqrt2Pi) and where mean and sigma go.";
 const std::string kTransformHint =
     "transform must cover every element even when n is larger than its grid (at most "
-    "kMaxTransformBlocks blocks): a grid-stride loop, i += gridDim.x * blockDim.x, while i < n.";
+    "kMaxTransformBlocks blocks of kTransformChunk elements per thread): a grid-stride loop "
+    "over the chunks, chunk += gridDim.x * blockDim.x, while chunk < n / kTransformChunk "
+    "rounded up.";
 const std::string kCartesianHint =
     "polar_to_cartesian must return x = rho cos(theta), y = rho sin(theta): in that order.";
 const std::string kDistanceHint =
@@ -218,8 +221,9 @@ void check_hidden(CaseContext& c) {
 constexpr int kOneBlockMinusOne = 255;
 constexpr int kOneBlockPlusOne = 257;
 constexpr int kOddSize = 100003;
-constexpr int kPastFirstGrid = 777777;
-static_assert(kPastFirstGrid > kMaxTransformBlocks * kThreadsPerBlock,
+// Two passes of the largest grid, plus a partial chunk.
+constexpr int kPastFirstGrid = 2 * kMaxTransformBlocks * kThreadsPerBlock * kTransformChunk + 3;
+static_assert(kPastFirstGrid > kMaxTransformBlocks * kThreadsPerBlock * kTransformChunk,
               "this case must need transform's grid-stride loop");
 constexpr int kEdgeSamples = 1001;
 constexpr int kAfterEmpty = 1000;

@@ -15,7 +15,8 @@
 
 #include "workload.hpp"
 
-// kThreadsPerBlock and kMaxTransformBlocks, the launch shapes, are in workload.hpp.
+// kThreadsPerBlock, kMaxTransformBlocks and kTransformChunk, the launch shapes, are in
+// workload.hpp.
 
 // ---------------------------------------------------------------------------
 // 1. The Gaussian probability density, through transform()

@@ -19,6 +19,9 @@ inline constexpr int kThreadsPerBlock = 256;
 // transform() launches at most this many blocks and loops over the rest (a
 // grid-stride loop), so that one launch covers any n, even past what a grid can hold.
 inline constexpr int kMaxTransformBlocks = 1024;
+// Each step of transform's loop handles a chunk of this many consecutive elements: one
+// float4 (16-byte) access per array (the statement says why it is faster).
+inline constexpr int kTransformChunk = 4;
 
 namespace elementwise {
 
