@@ -16,8 +16,8 @@ down to its instructions, so the two differ only there.
 NN is two digits that no exercise uses yet. SLUG names the folder, the student file and the
 C++ namespace of workload.hpp: lowercase letters and digits in words joined by single
 underscores, starting with a letter, at most 30 characters (so that every generated line
-stays within the 100 columns of .clang-format), and no C++ keyword or name that the
-generated code already uses.
+stays within the 100 columns of .clang-format), and neither a C++ keyword, a name that the
+generated code already uses, nor the name of another exercise's student file.
 
 Exit status: 0 created (or listed), 2 refused, with the reason; a refusal writes nothing.
 """
@@ -27,6 +27,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exercises  # noqa: E402
 from check_student_regions import CLOSE, OPEN  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -116,6 +117,15 @@ def validate(number, slug):
     why = names_in_use().get(slug)
     if why:
         raise Refused(f"the name '{slug}' is {why}: it would clash in the generated code")
+    # The grader finds a flat submission's files by their names (tools/grading/submissions.py).
+    try:
+        present = exercises.load(ROOT)
+    except exercises.ExerciseError as error:
+        raise Refused(f"the exercises there cannot be read: {error}")
+    for exercise in present:
+        if f"{slug}.cu" in exercise.student_files:
+            raise Refused(f"exercise {exercise.number} already has a student file {slug}.cu: the grader "
+                          "could not tell the two apart in a submission of files side by side")
     for parent in ("exercises", "solutions", os.path.join("tests", "mutants")):
         folder = os.path.join(ROOT, parent)
         taken = sorted(e for e in os.listdir(folder) if e.startswith(number + "_")) if os.path.isdir(folder) else []

@@ -86,6 +86,14 @@ class Scaffolded(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.scratch = tempfile.mkdtemp(prefix="new-exercise-test-")
+        try:
+            cls.scaffold_and_build()
+        except BaseException:
+            shutil.rmtree(cls.scratch)  # tearDownClass does not run after a failed set-up
+            raise
+
+    @classmethod
+    def scaffold_and_build(cls):
         cls.copy = os.path.join(cls.scratch, "course")
         cls.build = os.path.join(cls.copy, "build", "one")
         copy_repository(cls.copy)
@@ -143,6 +151,7 @@ class OnTheCpu(Scaffolded):
             (("98", "namespace"), "a C++ keyword"),
             (("98", "workload"), "another file of the exercise"),
             (("98", "scale_on_gpu"), "a name the generated code uses"),
+            (("98", "device_memory"), "exercise 03 already has a student file device_memory.cu"),
             (("98", ""), "give the exercise's number and name"),
         ]
         before = tree_state(self.copy)
