@@ -95,9 +95,9 @@ def names_in_use():
             for word in re.findall(r"\b[a-z_][a-z0-9_]*\b", code):
                 taken.setdefault(word, f"a name the generated code uses (tools/new_exercise/{template})")
     for _, destination in OUTPUTS:
-        stem = os.path.basename(destination).split(".")[0]
-        if destination.startswith("exercises/") and "{" not in stem:
-            taken.setdefault(stem.lower(), f"the name of another file of the exercise ({stem}...)")
+        name = os.path.basename(destination)
+        if destination.startswith("exercises/") and "{" not in name:
+            taken.setdefault(name.split(".")[0].lower(), f"the name of another file of the exercise ({name})")
     return taken
 
 
@@ -126,13 +126,12 @@ def validate(number, slug):
         if f"{slug}.cu" in exercise.student_files:
             raise Refused(f"exercise {exercise.number} already has a student file {slug}.cu: the grader "
                           "could not tell the two apart in a submission of files side by side")
+    # A folder of that number anywhere, even a leftover without its exercise, takes it.
     for parent in ("exercises", "solutions", os.path.join("tests", "mutants")):
         folder = os.path.join(ROOT, parent)
         taken = sorted(e for e in os.listdir(folder) if e.startswith(number + "_")) if os.path.isdir(folder) else []
         if taken:
             raise Refused(f"number {number} is taken: {parent}/{taken[0]} exists")
-        if os.path.exists(os.path.join(folder, f"{number}_{slug}")):
-            raise Refused(f"{parent}/{number}_{slug} exists")
 
 
 def skeleton_of(solution):
@@ -167,8 +166,8 @@ ROW = re.compile(r"^\| ([0-9]{2}) \| (.*) \| ([a-z ]+) \|$")
 
 
 def course_map_update(readme, number, exercise_id, title):
-    """(new README text, what changed, the row's topic): a planned row of `number` becomes a
-    link to the exercise; otherwise a row is added in order."""
+    """(new README text, what changed, the planned topic or ""): a planned row of `number`
+    becomes a link to the exercise; otherwise a row is added in order."""
     lines = readme.split("\n")
     try:
         start = lines.index(COURSE_MAP_HEADING)
@@ -194,16 +193,16 @@ def course_map_update(readme, number, exercise_id, title):
     after = max((r for r in rows if r[1] < number), default=None, key=lambda r: r[1])
     at = after[0] + 1 if after else rows[0][0]
     lines.insert(at, f"| {number} | [{title}]({link}) | available |")
-    return "\n".join(lines), f"course map: row {number} added", title
+    return "\n".join(lines), f"course map: row {number} added", ""
 
 
 def plan(number, slug):
     """[(relative path, text)] of every file to write, README.md last, and what changed in it."""
     exercise_id = f"{number}_{slug}"
-    readme, change, topic = course_map_update(read(os.path.join(ROOT, "README.md")), number,
+    readme, change, planned = course_map_update(read(os.path.join(ROOT, "README.md")), number,
                                               exercise_id, title_of(slug))
-    values = {"NUMBER": number, "SLUG": slug, "TITLE": title_of(slug), "ID": exercise_id,
-              "TOPIC": topic}
+    values = {"NUMBER": number, "SLUG": slug, "TITLE": title_of(slug),
+              "PLANNED": f" (the course map planned it as: {planned})" if planned else ""}
     files = []
     for template, destination in OUTPUTS:
         text = skeleton_of(render(SOLUTION_TEMPLATE, values)) if template is SKELETON else render(template, values)

@@ -162,6 +162,15 @@ class OnTheCpu(Scaffolded):
                 self.assertIn("new_exercise: refused: ", output)
                 self.assertIn(reason, output)
         self.assertEqual(tree_state(self.copy), before, "a refusal wrote or changed files")
+        # A leftover folder of the number, without its exercise, takes the number too.
+        leftover = os.path.join(self.copy, "solutions", "95_leftover")
+        os.makedirs(leftover)
+        try:
+            status, output = self.tool("95", "fresh_name")
+        finally:
+            os.rmdir(leftover)
+        self.assertEqual(status, 2, output)
+        self.assertIn("number 95 is taken: solutions/95_leftover exists", output)
 
     def test_dry_run_lists_the_files_and_writes_nothing(self):
         before = tree_state(self.copy)
