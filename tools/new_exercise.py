@@ -19,6 +19,12 @@ underscores, starting with a letter, at most 30 characters (so that every genera
 stays within the 100 columns of .clang-format), and neither a C++ keyword, a name that the
 generated code already uses, nor the name of another exercise's student file.
 
+The templates (tools/new_exercise/*.in, listed in OUTPUTS) are the generated files with
+@NUMBER@, @SLUG@, @TITLE@ (the slug in words) and @PLANNED@ (the course map's planned topic)
+in their places; student.cu.in is the solution. tests/tools/test_new_exercise.py proves that
+what they make builds, keeps the course's style for the shortest and longest names, and on a
+GPU passes (solution) and fails (skeleton, variant) its check.
+
 Exit status: 0 created (or listed), 2 refused, with the reason; a refusal writes nothing.
 """
 import argparse
