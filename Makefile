@@ -14,6 +14,9 @@
 #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
 #   make slides          the lecture decks, slides/*.md -> build/slides/NAME.html and .pdf
 #                        (PDF where chromium is installed; PRESET=student: no solution code)
+#   make new-exercise NN=25 SLUG=shared_memory_histogram
+#                        create exercise NN from tools/new_exercise/ (tools/new_exercise.py:
+#                        it builds, its skeleton fails its check, its solution passes)
 # Students (nvcc directly, commands printed; NN is the exercise number):
 #   make NN              build exercise NN from your files
 #   make run-NN          run it (ARGS="..." passes arguments)
@@ -44,7 +47,7 @@ ifeq ($(shell command -v nvcc 2>/dev/null),)
 export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
-.PHONY: all prerequisites configure build test gpu-suite slides report report-device list clean help submit-openmp $(EXERCISE_NUMBERS)
+.PHONY: all prerequisites configure build test gpu-suite slides report report-device list new-exercise clean help submit-openmp $(EXERCISE_NUMBERS)
 
 # ctest's lines that a person does not read: the score table or the test summary replaces
 # its closing summary (which says "100% tests passed" when every test was skipped).
@@ -118,6 +121,11 @@ report: report-device configure
 
 report-device:
 	@$(PYTHON) tools/report.py --require-device
+
+# A new exercise folder, its solution, a known-wrong variant and its course-map row, from the
+# templates of tools/new_exercise/ (DRY_RUN=1 lists what it would write).
+new-exercise:
+	@$(PYTHON) tools/new_exercise.py $(if $(DRY_RUN),--dry-run) -- "$(NN)" "$(SLUG)"
 
 list:
 	@for dir in exercises/[0-9][0-9]_*; do echo "$$(basename $$dir)"; done
