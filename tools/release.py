@@ -76,10 +76,9 @@ SHIPPED = (
     "tools/clangd/*",
 )
 # Never shipped, whatever SHIPPED says: generated or personal files inside shipped folders.
-NEVER_SHIPPED = ("*/__pycache__/*", "*/node_modules/*", "build/*", "*.pyc")
+NEVER_SHIPPED = ("*/__pycache__/*", "*/node_modules/*", "*.pyc")
 
 MARKER = re.compile(r"^\s*(#|//|<!--)?\s*\[(/?)(instructor-only|release-only)\]\s*(-->)?\s*$")
-COMMENT_PREFIXES = {"#": "#", "//": "//"}
 
 
 class ReleaseError(Exception):
@@ -116,9 +115,13 @@ def shipped(path):
 
 def filter_markers(text, path):
     """Leaves out the instructor-only blocks and takes in the release-only ones (see above)."""
-    out, block, leader = [], None, None
+    out, block, leader, after_marker = [], None, None, False
     for number, line in enumerate(text.splitlines(keepends=True), start=1):
         match = MARKER.match(line)
+        # A blank line around a block is kept once, not once per side.
+        if after_marker and not line.strip() and (not out or not out[-1].strip()):
+            continue
+        after_marker = bool(match)
         if match:
             sign, closing, kind = match.group(1), match.group(2) == "/", match.group(3)
             if not closing:
@@ -132,8 +135,8 @@ def filter_markers(text, path):
             continue
         if block == "instructor-only":
             continue
-        if block == "release-only" and leader in COMMENT_PREFIXES:
-            sign = COMMENT_PREFIXES[leader]
+        if block == "release-only" and leader in ("#", "//"):
+            sign = leader
             body = line.rstrip("\n")
             if body != sign and not body.startswith(sign + " "):
                 raise ReleaseError(f"{path}:{number}: a line of a [release-only] block must start with '{sign} '")
@@ -224,9 +227,10 @@ def filter_file(path, data):
 # --- writing ---------------------------------------------------------------------------------
 
 def source_commit(root):
+    """The course's commit, marked -dirty where its working tree has changes."""
     try:
-        return subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(["git", "-C", root, "describe", "--always", "--dirty", "--abbrev=12"],
+                              capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return ""
 
@@ -271,9 +275,10 @@ def commit_repository(folder, commit):
     subprocess.run(git + ["-c", "init.defaultBranch=main", "init", "-q"], check=True)
     # -f: a shipped file that the release's own .gitignore would skip is shipped all the same.
     subprocess.run(git + ["add", "-A", "-f", "."], check=True)
-    message = "The CUDA course, students' release" + (f" (course {commit[:12]})" if commit else "")
+    message = "The CUDA course, students' release" + (f" (course {commit})" if commit else "")
     subprocess.run(git + ["-c", "user.name=CUDA course", "-c", "user.email=course@release.invalid",
-                          "-c", "commit.gpgsign=false", "commit", "-q", "-m", message], check=True)
+                          "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null",
+                          "commit", "-q", "-m", message], check=True)
 
 
 def write_archive(folder, archive, top):
@@ -299,9 +304,9 @@ def write_archive(folder, archive, top):
 
 def release(root, destination, as_tar):
     """Writes the release; returns what to print. Raises ReleaseError."""
-    destination = os.path.abspath(destination)
     if as_tar and not destination.endswith((".tar.gz", ".tgz")):
         destination += ".tar.gz"
+    shown, destination = destination, os.path.abspath(destination)
     if os.path.lexists(destination) and (as_tar or os.listdir(destination)):
         raise ReleaseError(f"{destination} exists already: name a new {'archive' if as_tar else 'folder'}")
     inside = destination == root or destination.startswith(root + os.sep)
@@ -316,14 +321,15 @@ def release(root, destination, as_tar):
             top = os.path.basename(destination)
             top = top[:-len(".tar.gz")] if top.endswith(".tar.gz") else top[:-len(".tgz")]
             write_archive(tree, destination, top)
-            lines.append(f"release: {len(manifest['files'])} files written to {destination} (folder {top}/ inside)")
+            lines.append(f"release: {len(manifest['files'])} files and {MANIFEST} written to {shown} "
+                         f"(folder {top}/ inside)")
         else:
             commit_repository(tree, manifest["course_commit"])
             if os.path.isdir(destination):
                 os.rmdir(destination)
             os.rename(tree, destination)
-            lines.append(f"release: {len(manifest['files'])} files written to {destination}, a git repository "
-                         f"of one commit (branch main)")
+            lines.append(f"release: {len(manifest['files'])} files and {MANIFEST} written to {shown}, a git "
+                         f"repository of one commit (branch main)")
         return lines
     finally:
         shutil.rmtree(staging, ignore_errors=True)
