@@ -88,7 +88,9 @@ def build(folder):
         print(tested)
         raise Failure(f"make test in the release: {skipped} of {len(found)} checks reported skipped")
     print(f"make test: {len(found)} exercises built with the student preset (sm_75), every check skipped")
-    print(run(["make", "03"], release, NVCC_ARCH="sm_75").strip().splitlines()[-1])
+    # The nvcc path too, for sm_75 in a folder of its own (build/make, make's own, is left to
+    # release.skeletons, which builds for the GPU it runs on).
+    print(run(["make", "03"], release, NVCC_ARCH="sm_75", BUILD_DIR="build/make-sm75").strip().splitlines()[-1])
     print(run([sys.executable, "tools/slides.py", "--check", "--build-dir", "build/student"], release).strip())
     print(run([sys.executable, os.path.join(ROOT, "tools", "release_leaks.py"), release], ROOT).strip())
 
@@ -118,8 +120,10 @@ def skeletons(folder, gpu_lock):
 
     found = exercises.load(release)
     failed = []
+    # The first one alone: it makes build/make and the link editors read, which two makes at
+    # once would both try to create.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as pool:
-        for exercise, problems, output in pool.map(check, found):
+        for exercise, problems, output in [check(found[0])] + list(pool.map(check, found[1:])):
             score = next((line for line in output.splitlines() if line.startswith("score:")), "no score")
             print(f"{exercise.id}: {'; '.join(problems) if problems else 'fails cleanly'} ({score})")
             if problems:
