@@ -162,7 +162,7 @@ release:
 # [/instructor-only]
 # [release-only]
 # # The instructors' targets need what only their copy of the course has (the solutions).
-# gpu-suite report release:
+# gpu-suite report report-device release:
 # 	@echo "make $@ is an instructors' target: this students' copy of the course has no solutions" >&2; exit 2
 # [/release-only]
 
