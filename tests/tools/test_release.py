@@ -306,6 +306,18 @@ class WritingReleases(Scratch):
         self.assertEqual(done.returncode, 1)
         self.assertIn("exists already", done.stderr)
 
+    def test_a_copy_without_git_ships_its_files_outside_the_generated_folders(self):
+        root = self.fake_course()
+        shutil.rmtree(os.path.join(root, ".git"))
+        write(os.path.join(root, "exercises", "01_demo", "__pycache__", "x.pyc"), "")
+        write(os.path.join(root, "build", "exercises", "01_demo", "x.cu"), "")
+        done = self.release(root, "--tar", self.path("out", "copy"))
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        with tarfile.open(self.path("out", "copy.tar.gz")) as archive:
+            names = sorted(m.name for m in archive.getmembers() if m.isfile())
+        self.assertIn("copy/exercises/01_demo/untracked.txt", names)
+        self.assertFalse([n for n in names if "pycache" in n or "/build/" in n or "solutions" in n], names)
+
     def test_a_leaking_course_writes_nothing(self):
         root = self.fake_course()
         write(os.path.join(root, "README.md"), f"# Course\n```cpp\n{SOLUTION_CODE}```\n")
