@@ -1,5 +1,6 @@
 # The course's front door.
 #
+# [instructor-only]
 # Instructors (CMake underneath; PRESET=ci builds for sm_75 only, PRESET=student
 # builds only the student's files; CUDA_ARCHS="75-real;90" chooses the GPUs):
 #   make                 check the prerequisites (installing what it may), configure,
@@ -17,6 +18,20 @@
 #   make new-exercise NN=25 SLUG=shared_memory_histogram
 #                        create exercise NN from tools/new_exercise/ (tools/new_exercise.py:
 #                        it builds, its skeleton fails its check, its solution passes)
+#   make release DEST=DIR  the students' repository: the course without its solutions, as a
+#                        git repository of one commit (FORMAT=tar: DIR.tar.gz); one handed
+#                        out already is updated by tools/release.py --update COPY
+# [/instructor-only]
+# [release-only]
+# # Every exercise at once (CMake underneath; CUDA_ARCHS="75-real;90" chooses the GPUs):
+# #   make                 check the prerequisites (installing what it may), then build every
+# #                        exercise from your files
+# #   make test            the same, then run every exercise's check on your files and print
+# #                        your scores (without a CUDA device the checks report skipped)
+# #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
+# #   make slides          the lecture decks, slides/*.md -> build/slides/student/NAME.html and
+# #                        .pdf (PDF where chromium is installed)
+# [/release-only]
 # Students (nvcc directly, commands printed; NN is the exercise number):
 #   make NN              build exercise NN from your files
 #   make run-NN          run it (ARGS="..." passes arguments)
@@ -28,7 +43,12 @@
 #   make submit-check-NN submit a job that runs its check (the log says PASS/FAIL/SKIPPED)
 #   make submit-openmp   submit the CPU-only OpenMP example
 
+# [instructor-only]
 PRESET ?= default
+# [/instructor-only]
+# [release-only]
+# PRESET ?= student
+# [/release-only]
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTHON ?= python3
 BUILD := build/$(PRESET)
@@ -47,12 +67,14 @@ ifeq ($(shell command -v nvcc 2>/dev/null),)
 export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
-.PHONY: all prerequisites configure build test gpu-suite slides report report-device list new-exercise clean help submit-openmp $(EXERCISE_NUMBERS)
+.PHONY: all prerequisites configure build test gpu-suite slides report report-device release new-exercise list \
+  clean help submit-openmp $(EXERCISE_NUMBERS)
 
 # ctest's lines that a person does not read: the score table or the test summary replaces
 # its closing summary (which says "100% tests passed" when every test was skipped).
 CTEST_NOISE = --hide '^ +Start +[0-9]+: ' --hide '^Internal ctest changing into' --hide '^Test project '
 
+# [instructor-only]
 all: build
 	@rm -rf $(BUILD)/scores
 	@echo "== grading the reference solutions"
@@ -61,6 +83,10 @@ all: build
 	  ctest --test-dir $(BUILD) -L 'variant=solution' -L 'aspect=correctness' -j $(JOBS) \
 	  --output-on-failure --output-junit $(CURDIR)/$(BUILD)/solutions.junit.xml || status=$$?; \
 	$(PYTHON) tools/score_table.py $(BUILD) solution --junit $(BUILD)/solutions.junit.xml; exit $$status
+# [/instructor-only]
+# [release-only]
+# all: build
+# [/release-only]
 
 # Every prerequisite, before CMake runs (tools/prerequisites.py): what is missing is installed
 # where that needs no question, or make stops with one line (through $(error): no make noise
@@ -88,17 +114,24 @@ build: configure
 	@$(PYTHON) tools/quiet_run.py --log $(BUILD)/build.log --progress '^\[ *([0-9]+)%\]' --label built -- \
 	  cmake --build --preset $(PRESET) -j $(JOBS)
 
+# With PRESET=student (the default of the students' copy of the course) the tests are the
+# checks of the student's own files: the score table says what each earned (ctest's status
+# decides, as for the main job); otherwise a table of passed, failed and skipped tests.
+TEST_REPORT = $(if $(filter student,$(PRESET)),$(PYTHON) tools/score_table.py $(BUILD) student --junit $(BUILD)/junit.xml,$(PYTHON) tools/test_summary.py $(BUILD)/junit.xml || status=1)
 test: build
 	@echo "== testing (ctest --preset $(PRESET) -j $(JOBS); the whole output: $(BUILD)/test.log)"
+	@rm -rf $(BUILD)/scores
 	@status=0; \
 	$(PYTHON) tools/quiet_run.py --log $(BUILD)/test.log --label tested \
 	  --progress '^ *([0-9]+)/([0-9]+) Test +#[0-9]+: .*[ *](?:Passed|Skipped|Not Run)' \
 	  $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
 	  ctest --preset $(PRESET) -j $(JOBS) --output-junit $(CURDIR)/$(BUILD)/junit.xml || status=$$?; \
-	$(PYTHON) tools/test_summary.py $(BUILD)/junit.xml || status=1; exit $$status
+	$(TEST_REPORT); exit $$status
 
+# [instructor-only]
 gpu-suite:
 	tools/gpu_suite.sh
+# [/instructor-only]
 
 # The decks (tools/slides.py): code cut from the sources this build compiles (CMake lists
 # them in $(BUILD)/compiled_sources.tsv, hence the configure step), rendered by Marp, which
@@ -113,6 +146,7 @@ $(MARP_INSTALLED): tools/marp/package-lock.json
 slides: configure $(MARP_INSTALLED)
 	@$(PYTHON) tools/slides.py --build-dir $(BUILD)
 
+# [instructor-only]
 # The benchmark report (tools/report.py): a machine without a GPU stops at report-device,
 # before anything is configured or built. The prerequisites then include matplotlib.
 report: PREREQUISITES_FOR = --report
@@ -126,6 +160,19 @@ report-device:
 # templates of tools/new_exercise/ (DRY_RUN=1 lists what it would write).
 new-exercise:
 	@$(PYTHON) tools/new_exercise.py $(if $(DRY_RUN),--dry-run) -- "$(NN)" "$(SLUG)"
+
+# The students' repository (tools/release.py): DEST=DIR becomes a git repository of one
+# commit, or with FORMAT=tar the archive DIR.tar.gz; the release is checked for solution
+# code before anything is written (tools/release_leaks.py).
+release:
+	@$(if $(DEST),,$(error make release needs DEST=DIR, the folder (or with FORMAT=tar the archive) to write))
+	@$(PYTHON) tools/release.py $(if $(filter tar,$(FORMAT)),--tar) $(DEST)
+# [/instructor-only]
+# [release-only]
+# # The instructors' targets need what only their copy of the course has (the solutions).
+# gpu-suite report report-device release new-exercise:
+# 	@echo "make $@ is an instructors' target: this students' copy of the course has no solutions" >&2; exit 2
+# [/release-only]
 
 list:
 	@for dir in exercises/[0-9][0-9]_*; do echo "$$(basename $$dir)"; done
@@ -155,8 +202,10 @@ submit-%:
 clean:
 	rm -rf build
 
+# The header above, without what tools/release.py filters (the students' copy has no markers).
 help:
-	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,/^$$/p' Makefile | sed -e '/\[release-only\]/,/\[\/release-only\]/d' \
+	  -e '/\[\/\{0,1\}instructor-only\]/d' -e 's/^# \{0,1\}//'
 
 # Any other target: a number names an exercise that does not exist (make 99).
 .DEFAULT:

@@ -17,26 +17,41 @@ OPEN = "TODO(student)"
 CLOSE = "END TODO(student)"
 
 
-def split_regions(lines, path):
-    """Returns (shared lines with their numbers, region count) or raises ValueError."""
-    shared, regions, inside = [], 0, False
+def segments(lines, path):
+    """The file cut at its regions: a list that starts and ends with a shared part and
+    alternates shared and region parts, each a list of (line number, line). A region's
+    marker lines belong to the shared parts around it (the opening one ends the part
+    before it, the closing one starts the part after it), so a file with k regions gives
+    2k + 1 parts. Raises ValueError on a region never closed, nested, or closed twice.
+    The students' release (tools/release_update.py, release_leaks.py) reads regions here."""
+    parts, current, inside = [], [], False
     for number, line in enumerate(lines, start=1):
         if CLOSE in line:
             if not inside:
                 raise ValueError(f"{path}:{number}: '{CLOSE}' without an open region")
             inside = False
-            shared.append((number, line))
+            parts.append(current)
+            current = [(number, line)]
         elif OPEN in line:
             if inside:
                 raise ValueError(f"{path}:{number}: '{OPEN}' inside an open region")
             inside = True
-            regions += 1
-            shared.append((number, line))
-        elif not inside:
-            shared.append((number, line))
+            current.append((number, line))
+            parts.append(current)
+            current = []
+        else:
+            current.append((number, line))
     if inside:
         raise ValueError(f"{path}: the last region is never closed")
-    return shared, regions
+    parts.append(current)
+    return parts
+
+
+def split_regions(lines, path):
+    """Returns (shared lines with their numbers, region count) or raises ValueError."""
+    parts = segments(lines, path)
+    shared = [line for part in parts[0::2] for line in part]
+    return shared, len(parts) // 2
 
 
 def compare(skeleton_path, solution_path):

@@ -99,8 +99,9 @@ def main(argv):
     if skipped and not graded and skipped == len(rows) - absent:
         reason = cuda_device.absent_reason()
         why = f"this machine has no CUDA device ({reason})" if reason else "no usable CUDA device"
+        command = "make test" if variant == "student" else "make"
         closing = (f"nothing graded: {why}; every check reported skipped. "
-                   "Run make on a machine with an NVIDIA GPU to grade them")
+                   f"Run {command} on a machine with an NVIDIA GPU to grade them")
     elif skipped:
         closing += f"; {skipped} skipped (no CUDA device)"
     print(f"{'total':<{width}}  {f'{total}/{total_max}':>7}  {closing}")

@@ -32,6 +32,7 @@ __host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
   // TODO(student): return -1 unless lo <= v < hi (NaN must fail the test); otherwise
   // (int)((v - lo) * scale) with float scale = bins / (hi - lo), lowered to bins - 1 if
   // it came out as bins (histogram.hpp says why).
+  // release-leaks: public: check.cpp's reference_bin is the rule spelled out above
   // [slide:bin-rule]
   if (!(v >= lo && v < hi)) return -1;
   const float scale = static_cast<float>(bins) / (hi - lo);

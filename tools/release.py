@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""The students' repository: the course without its solutions (make release).
+
+    tools/release.py DEST                 DEST: a new git repository holding one commit
+    tools/release.py --tar DEST.tar.gz    the same files as an archive (one folder inside)
+    tools/release.py --update COPY [--from RELEASE]
+                                          bring a copy handed out earlier up to date
+                                          (tools/release_update.py: what it keeps, what it
+                                          cannot merge)
+
+What ships is chosen here (SHIPPED: the exercises with their skeletons, common/, the
+students' Slurm scripts, the slides, the students' tools, the Makefile, CMake files and
+README), from the files git tracks (every file outside the ignored folders where this is
+not a git checkout); everything else stays behind: solutions/, tests/ (known-wrong
+variants, the grading catalog), the grader, the benchmark report, the GPU suite, CI.
+Course files are filtered on the way (filter_file):
+
+  - lines between `[instructor-only]` and `[/instructor-only]` marker lines are left out,
+    and the lines between `[release-only]` and `[/release-only]` are taken in: in the
+    course they sit in a comment (each line starts with "# " in a Makefile or CMake file;
+    a Markdown block is one HTML comment, `<!-- [release-only]` ... `[/release-only] -->`).
+    A marker is a line of its own, behind the file's comment sign (`#`, `//`, `<!--`);
+  - CMakePresets.json keeps the presets that build the students' files (COURSE_MODE
+    student), each written out whole (what it inherited included);
+  - an exercise's CMakeLists.txt loses its MUTANTS list (the names of the known-wrong
+    variants).
+
+The written release is checked before it is committed or packed (tools/release_leaks.py:
+no solution file and no region of solution code in any of its files); a leak stops the
+release and nothing is left at DEST. The release's .course-release.json lists every file it
+shipped with its SHA-256, which --update reads to tell the files a student edited from
+those nobody touched. Exit status: 0 written, 1 a leak or a merge that left files to look
+at, 2 a usage error.
+"""
+import argparse
+import fnmatch
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exercises  # noqa: E402
+import release_leaks  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+MANIFEST = ".course-release.json"
+
+# Paths relative to the course's root (fnmatch: `*` also crosses folders). Anything not
+# matched here stays behind, so a new instructor file never ships by accident; a new
+# student tool must be added here (the release's own build test then proves it works).
+SHIPPED = (
+    "README.md", "Makefile", "CMakeLists.txt", "CMakePresets.json",
+    ".clang-format", ".clangd", ".editorconfig", ".gitignore",
+    "cmake/*.cmake",
+    "common/*",
+    "exercises/*",
+    "slides/*.md", "slides/figures/*",
+    # The students' jobs; the class grading (grade-class, its array and collecting jobs)
+    # runs from the instructor's copy.
+    "slurm/submit", "slurm/interactive", "slurm/lib.sh", "slurm/site.conf.example",
+    "slurm/jobs/run.sbatch", "slurm/jobs/check.sbatch", "slurm/jobs/openmp.sbatch",
+    "slurm/examples/*",
+    # What make NN, run-NN, check-NN, make, make test and make slides run.
+    "tools/student.py", "tools/exercises.py", "tools/nvcc.py", "tools/cuda_device.py",
+    "tools/compile_database.py", "tools/prerequisites.py", "tools/quiet_run.py",
+    "tools/test_summary.py", "tools/score_table.py", "tools/slides.py",
+    "tools/marp/config.yml", "tools/marp/package.json", "tools/marp/package-lock.json",
+    "tools/clangd/*",
+)
+# Never shipped, whatever SHIPPED says: generated or personal files inside shipped folders.
+NEVER_SHIPPED = ("*/__pycache__/*", "*/node_modules/*", "*.pyc")
+
+MARKER = re.compile(r"^\s*(#|//|<!--)?\s*\[(/?)(instructor-only|release-only)\]\s*(-->)?\s*$")
+
+
+class ReleaseError(Exception):
+    pass
+
+
+# --- which files ---------------------------------------------------------------------------
+
+def course_files(root):
+    """The course's files (relative paths): those git tracks, or every file outside the
+    generated folders where `root` is not a git checkout (a copy of the working tree)."""
+    try:
+        listed = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached"], capture_output=True,
+                                check=True).stdout.decode("utf-8").split("\0")
+        top = subprocess.run(["git", "-C", root, "rev-parse", "--show-toplevel"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        if os.path.realpath(top) == os.path.realpath(root):
+            return sorted(p for p in listed if p and os.path.isfile(os.path.join(root, p)))
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    found = []
+    for base, folders, names in os.walk(root):
+        folders[:] = [f for f in folders if f not in (".git", "build", "node_modules", "__pycache__")]
+        found += [os.path.relpath(os.path.join(base, n), root) for n in names]
+    return sorted(found)
+
+
+def shipped(path):
+    return (any(fnmatch.fnmatch(path, pattern) for pattern in SHIPPED) and
+            not any(fnmatch.fnmatch(path, pattern) for pattern in NEVER_SHIPPED))
+
+
+# --- the filters -----------------------------------------------------------------------------
+
+def filter_markers(text, path):
+    """Leaves out the instructor-only blocks and takes in the release-only ones (see above)."""
+    out, block, leader, after_marker = [], None, None, False
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        match = MARKER.match(line)
+        # A blank line around a block is kept once, not once per side.
+        if after_marker and not line.strip() and (not out or not out[-1].strip()):
+            continue
+        after_marker = bool(match)
+        if match:
+            sign, closing, kind = match.group(1), match.group(2) == "/", match.group(3)
+            if not closing:
+                if block:
+                    raise ReleaseError(f"{path}:{number}: [{kind}] inside an open [{block}] block")
+                block, leader = kind, sign
+            else:
+                if block != kind:
+                    raise ReleaseError(f"{path}:{number}: [/{kind}] without an open [{kind}] block")
+                block = None
+            continue
+        if block == "instructor-only":
+            continue
+        if block == "release-only" and leader in ("#", "//"):
+            sign = leader
+            body = line.rstrip("\n")
+            if body != sign and not body.startswith(sign + " "):
+                raise ReleaseError(f"{path}:{number}: a line of a [release-only] block must start with '{sign} '")
+            line = body[len(sign) + 1:] + "\n" if body != sign else "\n"
+        elif block == "release-only" and "-->" in line:
+            raise ReleaseError(f"{path}:{number}: '-->' inside a [release-only] block would end its comment")
+        out.append(line)
+    if block:
+        raise ReleaseError(f"{path}: the [{block}] block is never closed")
+    return "".join(out)
+
+
+def student_presets(text, path):
+    """CMakePresets.json with only the presets that build the students' files."""
+    presets = json.loads(text)
+    configure = {p["name"]: p for p in presets.get("configurePresets", [])}
+
+    def resolved(name, seen=()):
+        if name in seen or name not in configure:
+            raise ReleaseError(f"{path}: preset {name} inherits from itself or from a missing preset")
+        preset = configure[name]
+        parents = preset.get("inherits", [])
+        merged, cache = {}, {}
+        # CMake's order: the preset's own fields win, then its parents in the order listed;
+        # a name and `hidden` are never inherited.
+        for parent in reversed([parents] if isinstance(parents, str) else parents):
+            inherited = resolved(parent, seen + (name,))
+            cache.update(inherited.pop("cacheVariables"))
+            merged.update({k: v for k, v in inherited.items() if k not in ("name", "hidden")})
+        cache.update(preset.get("cacheVariables", {}))
+        merged.update({k: v for k, v in preset.items() if k not in ("inherits", "cacheVariables")})
+        merged["cacheVariables"] = cache
+        return merged
+
+    def mode(preset):
+        value = preset["cacheVariables"].get("COURSE_MODE")
+        return value.get("value") if isinstance(value, dict) else value
+
+    kept = [p for p in (resolved(name) for name in configure) if not p.get("hidden") and mode(p) == "student"]
+    if not kept:
+        raise ReleaseError(f"{path}: no preset with COURSE_MODE student, which the students' make needs")
+    names = {p["name"] for p in kept}
+    result = {key: value for key, value in presets.items()
+              if key not in ("configurePresets", "buildPresets", "testPresets", "packagePresets", "workflowPresets")}
+    result["configurePresets"] = kept
+    for kind in ("buildPresets", "testPresets"):
+        result[kind] = [p for p in presets.get(kind, []) if p.get("configurePreset") in names]
+    return json.dumps(result, indent=2) + "\n"
+
+
+def without_mutants(text, path):
+    """An exercise's CMakeLists.txt without its MUTANTS list; the rest of the call as it was."""
+    out, skipping = [], False
+    for line in text.splitlines(keepends=True):
+        words = line.split()
+        first = words[0] if words else ""
+        if first == "MUTANTS":
+            skipping = True
+        elif skipping and (first in exercises.KEYWORDS or first.startswith(")")):
+            skipping = False
+        if skipping:
+            if ")" in line.split("#")[0]:
+                out.append(")\n")
+                skipping = False
+            continue
+        out.append(line)
+    filtered = "".join(out)
+    before, after = exercises.parse_call(text, path), exercises.parse_call(filtered, path)
+    before.pop("MUTANTS", None)
+    if before != after or "MUTANTS" in after:
+        raise ReleaseError(f"{path}: its MUTANTS list could not be left out cleanly")
+    return filtered
+
+
+def filter_file(path, data):
+    """The bytes that ship for the course file `path`."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+    if path == "CMakePresets.json":
+        text = student_presets(text, path)
+    elif fnmatch.fnmatch(path, "exercises/*/CMakeLists.txt"):
+        text = without_mutants(text, path)
+    return filter_markers(text, path).encode("utf-8")
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+def source_commit(root):
+    """The course's commit, marked -dirty where its working tree has changes."""
+    try:
+        return subprocess.run(["git", "-C", root, "describe", "--always", "--dirty", "--abbrev=12"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def write_tree(root, folder):
+    """Writes the release's files into `folder` (which must not exist); returns the manifest."""
+    files = [p for p in course_files(root) if shipped(p)]
+    if not any(fnmatch.fnmatch(p, "exercises/*/CMakeLists.txt") for p in files):
+        raise ReleaseError(f"{root}: no exercise found (exercises/NN_name/CMakeLists.txt)")
+    hashes = {}
+    for path in files:
+        source = os.path.join(root, path)
+        with open(source, "rb") as handle:
+            data = filter_file(path, handle.read())
+        target = os.path.join(folder, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(data)
+        shutil.copymode(source, target)
+        hashes[path] = hashlib.sha256(data).hexdigest()
+    manifest = {"course_commit": source_commit(root), "files": hashes}
+    with open(os.path.join(folder, MANIFEST), "w", encoding="utf-8") as handle:
+        json.dump(manifest, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+    return manifest
+
+
+def checked_tree(root, folder):
+    """write_tree, then the leak check; returns the manifest and the check's lines, or raises
+    ReleaseError naming each leak."""
+    manifest = write_tree(root, folder)
+    report = release_leaks.scan(folder, root, shown_as="the release")
+    if report.leaks:
+        raise ReleaseError("\n".join(report.lines()) + "\nrelease: stopped: the release would show solution "
+                                                       "code; nothing was written")
+    return manifest, report.lines()
+
+
+def commit_repository(folder, commit):
+    """Makes `folder` a git repository of one commit holding every file written there."""
+    git = ["git", "-C", folder]
+    subprocess.run(git + ["-c", "init.defaultBranch=main", "init", "-q"], check=True)
+    # -f: a shipped file that the release's own .gitignore would skip is shipped all the same.
+    subprocess.run(git + ["add", "-A", "-f", "."], check=True)
+    message = "The CUDA course, students' release" + (f" (course {commit})" if commit else "")
+    subprocess.run(git + ["-c", "user.name=CUDA course", "-c", "user.email=course@release.invalid",
+                          "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null",
+                          "commit", "-q", "-m", message], check=True)
+
+
+def write_archive(folder, archive, top):
+    """A .tar.gz of `folder`'s files under `top/`, the same bytes for the same files."""
+    def normalised(info):
+        info.uid = info.gid = 0
+        info.uname = info.gname = ""
+        info.mtime = 0
+        info.mode = 0o755 if info.isdir() or info.mode & 0o100 else 0o644
+        return info
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for base, folders, names in os.walk(folder):
+            folders.sort()
+            for name in sorted(names):
+                path = os.path.join(base, name)
+                tar.add(path, arcname=os.path.join(top, os.path.relpath(path, folder)), filter=normalised)
+    with open(archive, "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed:
+            packed.write(buffer.getvalue())
+
+
+def release(root, destination, as_tar):
+    """Writes the release; returns what to print. Raises ReleaseError."""
+    if as_tar and not destination.endswith((".tar.gz", ".tgz")):
+        destination += ".tar.gz"
+    shown, destination = destination, os.path.abspath(destination)
+    if os.path.lexists(destination) and (as_tar or os.listdir(destination)):
+        raise ReleaseError(f"{destination} exists already: name a new {'archive' if as_tar else 'folder'}")
+    inside = destination == root or destination.startswith(root + os.sep)
+    if inside and not destination.startswith(os.path.join(root, "build") + os.sep):
+        raise ReleaseError(f"{destination} is inside the course: write the release elsewhere (or under build/)")
+    os.makedirs(os.path.dirname(destination), exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=".release-", dir=os.path.dirname(destination))
+    try:
+        tree = os.path.join(staging, "tree")
+        manifest, lines = checked_tree(root, tree)
+        if as_tar:
+            top = os.path.basename(destination)
+            top = top[:-len(".tar.gz")] if top.endswith(".tar.gz") else top[:-len(".tgz")]
+            write_archive(tree, destination, top)
+            lines.append(f"release: {len(manifest['files'])} files and {MANIFEST} written to {shown} "
+                         f"(folder {top}/ inside)")
+        else:
+            commit_repository(tree, manifest["course_commit"])
+            if os.path.isdir(destination):
+                os.rmdir(destination)
+            os.rename(tree, destination)
+            lines.append(f"release: {len(manifest['files'])} files and {MANIFEST} written to {shown}, a git "
+                         f"repository of one commit (branch main)")
+        return lines
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("destination", nargs="?", help="the folder (or with --tar the archive) to write")
+    parser.add_argument("--tar", action="store_true", help="write a .tar.gz instead of a git repository")
+    parser.add_argument("--update", metavar="COPY", help="a copy handed out earlier, to bring up to date")
+    parser.add_argument("--from", dest="new_release", metavar="RELEASE",
+                        help="with --update: the new release (default: one written from this course now)")
+    parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)  # the tests' fake courses
+    options = parser.parse_args(argv[1:])
+    root = os.path.abspath(options.root)
+    try:
+        if options.update:
+            if options.destination or options.tar:
+                parser.error("--update takes the copy to update, and no other destination")
+            import release_update
+            return release_update.update_from_course(root, options.update, options.new_release)
+        if not options.destination:
+            parser.error("name the folder to write (make release DEST=path)")
+        for line in release(root, options.destination, options.tar):
+            print(line)
+        return 0
+    except (ReleaseError, exercises.ExerciseError, release_leaks.LeakCheckError) as error:
+        print(f"release: {error}", file=sys.stderr)
+        return 1
+    except subprocess.CalledProcessError as error:
+        print(f"release: {' '.join(error.cmd)} failed (git is needed for a repository; --tar needs none)",
+              file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
