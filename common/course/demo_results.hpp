@@ -72,11 +72,16 @@ class StudentFunction {
   bool ready() const { return first_problem_.empty(); }
   // The line printed for the first problem; empty while ready().
   const std::string& first_problem() const { return first_problem_; }
+  // True when that problem was "not implemented yet": calling it again on other inputs
+  // shows nothing new, and a demo may skip those calls.
+  bool not_implemented() const { return first_problem_.rfind(kNotImplementedPrefix, 0) == 0; }
+  // The verdict of a call the demo skipped for that reason: not right, for the same reason.
+  Judgement skipped() const { return Judgement{false, first_problem_}; }
 
   // An output compared with its reference (every element poisoned before the call): not
   // implemented when no element was written, wrong when one is wrong or NaN.
   Judgement judge(const Comparison& c, const std::string& context = std::string()) {
-    if (c.count > 0 && c.unwritten == c.count) return not_implemented();
+    if (c.count > 0 && c.unwritten == c.count) return nothing_written();
     if (c.wrong == 0) return Judgement{};
     std::string what = std::to_string(c.wrong) + " of " + std::to_string(c.count) + " values wrong";
     if (c.unwritten > 0) what += " (" + std::to_string(c.unwritten) + " never written)";
@@ -92,7 +97,7 @@ class StudentFunction {
   // was written (`written` false), wrong when `right` is false; `what` says how.
   Judgement judge_value(bool written, bool right, const std::string& context,
                         const std::string& what) {
-    if (!written) return not_implemented();
+    if (!written) return nothing_written();
     return right ? Judgement{} : wrong(context, what);
   }
 
@@ -105,7 +110,7 @@ class StudentFunction {
   }
 
  private:
-  Judgement not_implemented() { return fail(kNotImplementedPrefix + name_); }
+  Judgement nothing_written() { return fail(kNotImplementedPrefix + name_); }
 
   Judgement wrong(const std::string& context, const std::string& what) {
     return fail(kWrongResultPrefix + name_ + (context.empty() ? "" : " (" + context + ")") + ": " +

@@ -155,21 +155,25 @@ class Table {
   const std::vector<std::string>& notes() const { return notes_; }
 
   // The headings, aligned like the rows.
-  void print_header(std::FILE* out = stdout) const {
+  void print_header(std::FILE* out = stdout) {
     std::string line(static_cast<std::size_t>(indent_), ' ');
     for (std::size_t c = 0; c < columns_.size(); ++c) {
       if (c > 0) line += ' ';
       line += Cell::pad(columns_[c].heading, columns_[c]);
     }
     std::fprintf(out, "%s\n", trimmed(line).c_str());
+    header_printed_ = true;
   }
 
-  // Prints the row under the headings and records it.
+  // Prints the row under the headings (printed first if they were not yet: a demo may
+  // record rows without figures silently and show the table from its first measured row)
+  // and records it.
   void add_row(std::vector<Cell> cells, std::FILE* out = stdout) {
     add_row(std::move(cells), std::string(), out);
   }
   // The same with the row's note (recorded, not printed: the demo said it once already).
   void add_row(std::vector<Cell> cells, const std::string& note, std::FILE* out = stdout) {
+    if (!header_printed_) print_header(out);
     std::fprintf(out, "%s\n", format_row(cells).c_str());
     std::fflush(out);
     record_row(std::move(cells), note);
@@ -276,6 +280,7 @@ class Table {
   std::string title_;
   std::vector<Column> columns_;
   int indent_ = 0;
+  bool header_printed_ = false;
   std::vector<std::vector<Cell>> rows_;
   std::vector<std::string> notes_;  // one per row, empty for none
 };
