@@ -24,7 +24,10 @@
 #
 # It builds the check and one program per variant, and registers their tests:
 #   instructor mode: NN_name.solution, NN_name.solution.memcheck, NN_name.skeleton,
-#                    NN_name.mutant.<m> (each must fail with its hint); with HOST_CASES
+#                    NN_name.mutant.<m> (each must fail with its hint); with a DRIVER
+#                    also NN_name.skeleton.demo: the skeleton's demo says "not
+#                    implemented yet" and shows no figure (tests/tools/unfinished_demo.py,
+#                    common/course/demo_results.hpp); with HOST_CASES
 #                    also NN_name.solution.host, NN_name.skeleton.host and
 #                    NN_name.mutant.<m>.host for mutants marked "host: yes": the CPU
 #                    side, proved on machines without a GPU (CI); with RACECHECK also
@@ -40,6 +43,8 @@
 # from them (common/course/check/session.hpp).
 
 include("${CMAKE_CURRENT_LIST_DIR}/Mutants.cmake")
+# The demo test of each skeleton is a Python script (tests/tools/unfinished_demo.py).
+find_package(Python3 COMPONENTS Interpreter)
 
 set(COURSE_TEST_TIMEOUT 900 CACHE STRING "CTest timeout of one check, seconds")
 set(COURSE_SANITIZER_TEST_TIMEOUT 2400 CACHE STRING "CTest timeout of one compute-sanitizer check, seconds")
@@ -228,6 +233,17 @@ function(course_exercise)
   _course_variant_program(ex${EX_NUMBER}_skeleton ${student_sources})
   _course_add_check_test(${id}.skeleton ex${EX_NUMBER}_skeleton skeleton correctness
                          ARGS --expect fail --expect-clean --expect-score ${EX_SKELETON_SCORE})
+  # The skeleton's demo (make run-NN before any work): "not implemented yet", no figure.
+  # Whole programs without a driver are checked on their output alone.
+  if(EX_DRIVER AND Python3_FOUND)
+    add_test(NAME ${id}.skeleton.demo
+             COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/tests/tools/unfinished_demo.py"
+                     --program $<TARGET_FILE:ex${EX_NUMBER}_skeleton> --exercise ${EX_NUMBER}
+                     --gpu-lock "${COURSE_GPU_LOCK}")
+    set_tests_properties(${id}.skeleton.demo PROPERTIES
+      SKIP_RETURN_CODE 77 TIMEOUT 300
+      LABELS "exercise=${EX_NUMBER};variant=skeleton;aspect=demo;gpu")
+  endif()
   if(EX_RACECHECK)
     _course_add_check_test(${id}.solution.racecheck ex${EX_NUMBER}_solution solution racecheck
                            ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"

@@ -6,7 +6,10 @@ A table is one JSON file, <name>.json:
      "columns": [{"key", "heading", "unit", "kind", "precision"}, ...],
      "rows": [[cell, ...], ...]}
 kind is text, right_text, integer, number or scientific; a cell is a string, a number, or
-null for "no value" (printed "-").
+null for "no value" (printed "-"). A table where some row has no figures because the
+student's function behind it is not right (common/course/demo_results.hpp) also has
+    "notes": [null or "not implemented yet: heavy_on_gpu", ...]     one entry per row
+which the report shows as a last column.
 
 The report's data folder (tools/report.py writes it, tools/report_render.py reads it):
     run.json             the run: command, times, versions, each exercise's status
@@ -20,8 +23,9 @@ import os
 
 
 class Table:
-    def __init__(self, name, title, columns, rows):
+    def __init__(self, name, title, columns, rows, notes=None):
         self.name, self.title, self.columns, self.rows = name, title, columns, rows
+        self.notes = notes if notes and any(notes) else None
 
     @property
     def keys(self):
@@ -48,9 +52,20 @@ class Table:
         return [[format_cell(cell, column) for cell, column in zip(row, self.columns)]
                 for row in self.rows]
 
+    def shown(self):
+        """(columns, formatted rows) as a report shows them: with a last column "note"
+        where some row has one (why its figures are missing)."""
+        if not self.notes:
+            return self.columns, self.formatted_rows()
+        columns = self.columns + [column("note", "note", "text")]
+        return columns, [cells + [note or ""] for cells, note in zip(self.formatted_rows(), self.notes)]
+
     def to_json(self):
-        return {"table": self.name, "title": self.title, "columns": self.columns,
+        data = {"table": self.name, "title": self.title, "columns": self.columns,
                 "rows": self.rows}
+        if self.notes:
+            data["notes"] = self.notes
+        return data
 
 
 def column(key, heading, kind="number", precision=0, unit=""):
@@ -91,7 +106,8 @@ def format_cell(cell, column):
 def read_table(path):
     with open(path, encoding="utf-8") as handle:
         data = json.load(handle)
-    return Table(data["table"], data.get("title", data["table"]), data["columns"], data["rows"])
+    return Table(data["table"], data.get("title", data["table"]), data["columns"], data["rows"],
+                 data.get("notes"))
 
 
 def read_tables(folder):

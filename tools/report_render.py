@@ -498,12 +498,13 @@ def is_numeric_column(column):
 
 
 def html_table(table):
-    head = "".join(f"<th>{html.escape(c['heading'] or c['key'])}</th>" for c in table.columns)
+    columns, rows = table.shown()
+    head = "".join(f"<th>{html.escape(c['heading'] or c['key'])}</th>" for c in columns)
     body = []
-    for cells in table.formatted_rows():
+    for cells in rows:
         body.append("<tr>" + "".join(
             f"<td class=\"n\">{html.escape(cell)}</td>" if is_numeric_column(column)
-            else f"<td>{html.escape(cell)}</td>" for cell, column in zip(cells, table.columns)) + "</tr>")
+            else f"<td>{html.escape(cell)}</td>" for cell, column in zip(cells, columns)) + "</tr>")
     return (f"<table><caption>{html.escape(table.title)}</caption><tr>{head}</tr>"
             + "".join(body) + "</table>")
 
@@ -513,10 +514,11 @@ def markdown_cell(text):
 
 
 def markdown_table(table):
+    columns, rows = table.shown()
     lines = [f"**{markdown_cell(table.title)}**", "",
-             "| " + " | ".join(markdown_cell(c["heading"] or c["key"]) for c in table.columns) + " |",
-             "|" + "|".join("---:" if is_numeric_column(c) else "---" for c in table.columns) + "|"]
-    for cells in table.formatted_rows():
+             "| " + " | ".join(markdown_cell(c["heading"] or c["key"]) for c in columns) + " |",
+             "|" + "|".join("---:" if is_numeric_column(c) else "---" for c in columns) + "|"]
+    for cells in rows:
         lines.append("| " + " | ".join(markdown_cell(cell) for cell in cells) + " |")
     return "\n".join(lines) + "\n"
 

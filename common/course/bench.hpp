@@ -117,9 +117,11 @@ inline double measure_copy_ceiling_gbps(cudaStream_t stream = nullptr) {
   return gigabytes_per_second(2.0 * static_cast<double>(bytes), stats.median_ms);
 }
 
-// One line: time, GB/s with its formula, and the share of the ceiling.
+// One line: time, GB/s with its formula, and the share of the ceiling. A time that is not
+// positive (nothing was timed) makes no figure.
 inline std::string bandwidth_report(const std::string& label, double bytes_read,
                                     double bytes_written, double ms, double ceiling_gbps) {
+  if (!(ms > 0.0)) return label + ": no time measured, so no bandwidth";
   const double gbps = gigabytes_per_second(bytes_read + bytes_written, ms);
   char text[512];
   std::snprintf(text, sizeof text,
@@ -142,6 +144,21 @@ inline Table bandwidth_table(std::string name, std::string title) {
                 Column::number("ceiling_gbps", "ceiling GB/s", 12, 1)});
 }
 
+// Records a bandwidth_table row without printing it: its figures where `ms` is positive,
+// none otherwise, and the row's note (why there are none).
+inline void record_bandwidth_row(Table& table, const std::string& label, double bytes_read,
+                                 double bytes_written, double ms, double ceiling_gbps,
+                                 const std::string& note = std::string()) {
+  const bool timed = ms > 0.0;
+  const double gbps = gigabytes_per_second(bytes_read + bytes_written, ms);
+  const std::size_t end = label.find_last_not_of(' ');
+  table.record_row(
+      {label.substr(0, end == std::string::npos ? 0 : end + 1), Cell::number_if(timed, ms),
+       bytes_read, bytes_written, Cell::number_if(timed, gbps),
+       Cell::number_if(timed && ceiling_gbps > 0.0, 100.0 * gbps / ceiling_gbps), ceiling_gbps},
+      note);
+}
+
 // Prints bandwidth_report's line after `indent` and records it in a bandwidth_table (the
 // label without the spaces that align the printed lines).
 inline void add_bandwidth_line(Table& table, const std::string& label, double bytes_read,
@@ -150,12 +167,7 @@ inline void add_bandwidth_line(Table& table, const std::string& label, double by
   std::printf("%s%s\n", indent,
               bandwidth_report(label, bytes_read, bytes_written, ms, ceiling_gbps).c_str());
   std::fflush(stdout);
-  const double gbps = gigabytes_per_second(bytes_read + bytes_written, ms);
-  const std::size_t end = label.find_last_not_of(' ');
-  table.record_row({label.substr(0, end == std::string::npos ? 0 : end + 1), ms, bytes_read,
-                    bytes_written, Cell::number_if(ms > 0.0, gbps),
-                    Cell::number_if(ms > 0.0 && ceiling_gbps > 0.0, 100.0 * gbps / ceiling_gbps),
-                    ceiling_gbps});
+  record_bandwidth_row(table, label, bytes_read, bytes_written, ms, ceiling_gbps);
 }
 
 }  // namespace course

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "course/errors.hpp"
+#include "course/verify.hpp"
 
 namespace course {
 
@@ -45,6 +46,13 @@ class DeviceBuffer {
     if (count_ > 0) {
       CUDA_CHECK(cudaMemcpy(data_, values.data(), bytes(), cudaMemcpyHostToDevice));
     }
+  }
+  // Fills the buffer with the poison of verify.hpp, so that an element a kernel never
+  // wrote is seen as such once downloaded (cudaMalloc leaves whatever was there).
+  void poison() {
+    std::vector<T> poisoned(count_);
+    course::poison(poisoned.data(), poisoned.size());
+    upload(poisoned);
   }
   // Copies size() elements to `host`, which must hold that many.
   void download(T* host) const {

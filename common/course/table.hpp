@@ -6,7 +6,9 @@
 // table is written again to COURSE_REPORT_DIR/<name>.json after every row, so that the
 // report never has to read the printed text back and a demo that stops half-way still
 // leaves the rows it measured. A cell that has no value (a time not measured, a speedup
-// of a time that is zero) prints "-" and is written as null.
+// of a time that is zero) prints "-" and is written as null. A row may carry a note, why
+// its figures are missing ("not implemented yet: heavy_on_gpu", demo_results.hpp): the
+// demo prints that line once, the JSON keeps it with the row for the report.
 //
 //   course::Table table("block_shapes", "GPU kernel, by block shape",
 //                       {course::Column::text("block", "block", 12),
@@ -18,6 +20,7 @@
 //
 // The JSON file: {"table": name, "title": title, "columns": [{"key", "heading", "unit",
 // "kind", "precision"}], "rows": [[cell, ...], ...]}; cells are strings, numbers or null.
+// When a row has a note, "notes": [note or null, ...] follows, one entry per row.
 // tools/report_data.py reads it (and writes the seeds' tables the same way).
 #pragma once
 
@@ -149,32 +152,42 @@ class Table {
   const std::string& name() const { return name_; }
   const std::vector<Column>& columns() const { return columns_; }
   const std::vector<std::vector<Cell>>& rows() const { return rows_; }
+  const std::vector<std::string>& notes() const { return notes_; }
 
   // The headings, aligned like the rows.
-  void print_header(std::FILE* out = stdout) const {
+  void print_header(std::FILE* out = stdout) {
     std::string line(static_cast<std::size_t>(indent_), ' ');
     for (std::size_t c = 0; c < columns_.size(); ++c) {
       if (c > 0) line += ' ';
       line += Cell::pad(columns_[c].heading, columns_[c]);
     }
     std::fprintf(out, "%s\n", trimmed(line).c_str());
+    header_printed_ = true;
   }
 
-  // Prints the row under the headings and records it.
+  // Prints the row under the headings (printed first if they were not yet: a demo may
+  // record rows without figures silently and show the table from its first measured row)
+  // and records it.
   void add_row(std::vector<Cell> cells, std::FILE* out = stdout) {
+    add_row(std::move(cells), std::string(), out);
+  }
+  // The same with the row's note (recorded, not printed: the demo said it once already).
+  void add_row(std::vector<Cell> cells, const std::string& note, std::FILE* out = stdout) {
+    if (!header_printed_) print_header(out);
     std::fprintf(out, "%s\n", format_row(cells).c_str());
     std::fflush(out);
-    record_row(std::move(cells));
+    record_row(std::move(cells), note);
   }
 
   // Records a row that the demo prints in its own words (a sentence rather than columns).
-  void record_row(std::vector<Cell> cells) {
+  void record_row(std::vector<Cell> cells, const std::string& note = std::string()) {
     if (cells.size() != columns_.size()) {
       std::fprintf(stderr, "course::Table %s: a row of %zu cells for %zu columns\n", name_.c_str(),
                    cells.size(), columns_.size());
       std::exit(2);
     }
     rows_.push_back(std::move(cells));
+    notes_.push_back(note);
     save();
   }
 
@@ -207,7 +220,22 @@ class Table {
       }
       out += "]";
     }
-    return out + "]}\n";
+    out += "]";
+    if (has_notes()) {
+      out += ",\n \"notes\": [";
+      for (std::size_t r = 0; r < notes_.size(); ++r) {
+        out += (r > 0 ? ", " : "") + (notes_[r].empty() ? "null" : check::json_string(notes_[r]));
+      }
+      out += "]";
+    }
+    return out + "}\n";
+  }
+
+  bool has_notes() const {
+    for (const std::string& note : notes_) {
+      if (!note.empty()) return true;
+    }
+    return false;
   }
 
   // Writes the table to COURSE_REPORT_DIR/<name>.json when the variable is set: to a
@@ -252,7 +280,9 @@ class Table {
   std::string title_;
   std::vector<Column> columns_;
   int indent_ = 0;
+  bool header_printed_ = false;
   std::vector<std::vector<Cell>> rows_;
+  std::vector<std::string> notes_;  // one per row, empty for none
 };
 
 }  // namespace course

@@ -38,7 +38,8 @@ inline bool within_tolerance(double got, double ref, Tolerance tol) {
 // type, so that device memory filled with it word by word reads as poison whatever
 // its type: as a float it is a quiet NaN with a payload of our own (arithmetic
 // produces other NaNs), as an int 2145299778, as a double about 1.8e307, values the
-// exercises never produce.
+// exercises never produce. A 16-bit output is poisoned with the word's low half
+// (-21182 as an int16: the exercises' waveforms stay within a few hundred).
 // ---------------------------------------------------------------------------
 inline constexpr std::uint32_t kPoisonWord = 0x7FDEAD42u;
 inline constexpr std::uint32_t kPoisonFloatBits = kPoisonWord;
@@ -56,6 +57,9 @@ inline double poison_value(double) {
   return value;
 }
 inline std::int32_t poison_value(std::int32_t) { return kPoisonInt; }
+inline std::int16_t poison_value(std::int16_t) {
+  return static_cast<std::int16_t>(kPoisonWord & 0xFFFFu);
+}
 
 template <typename T>
 bool is_poison(T value) {
@@ -111,6 +115,42 @@ Comparison compare(const Got* got, const Ref* expected, std::size_t n, Tolerance
     if (unwritten) ++result.unwritten;
     if (result.first.size() < keep_first) result.first.push_back({i, e, g, unwritten});
   }
+  return result;
+}
+
+// The indices at which to compare an output whose reference costs too much for every
+// element: all of them up to `most`, else `most` indices spread evenly from the first to
+// the last (a kernel that stops early, or misses the end, is still seen).
+inline std::vector<std::size_t> spread_indices(std::size_t n, std::size_t most) {
+  std::vector<std::size_t> indices;
+  if (n <= most) {
+    for (std::size_t i = 0; i < n; ++i) indices.push_back(i);
+  } else if (most == 1) {
+    indices.push_back(0);
+  } else {
+    for (std::size_t k = 0; k < most; ++k) {
+      indices.push_back(static_cast<std::size_t>(static_cast<double>(k) * (n - 1) / (most - 1)));
+    }
+  }
+  return indices;
+}
+
+// compare() at some indices only: got[i] against reference(i) for each i of `indices`;
+// the mismatches carry the output's own indices.
+template <typename Got, typename Reference>
+Comparison compare_at(const Got* got, const std::vector<std::size_t>& indices,
+                      Reference&& reference, Tolerance tol, std::size_t keep_first = 5) {
+  std::vector<Got> picked;
+  std::vector<double> expected;
+  picked.reserve(indices.size());
+  expected.reserve(indices.size());
+  for (const std::size_t i : indices) {
+    picked.push_back(got[i]);
+    expected.push_back(static_cast<double>(reference(i)));
+  }
+  Comparison result = compare(picked.data(), expected.data(), picked.size(), tol, keep_first);
+  for (Mismatch& m : result.first) m.index = indices[m.index];
+  if (!indices.empty()) result.max_error_index = indices[result.max_error_index];
   return result;
 }
 

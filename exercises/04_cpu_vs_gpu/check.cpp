@@ -20,18 +20,6 @@ namespace {
 using course::check::CaseContext;
 using course::check::Run;
 
-// heavy() in float is a sum of kHeavyTerms = 24 terms, each after about eight roundings
-// (x / k, sinf, expf, sqrtf, the products, 1 + s * s and the division). glibc's sinf and
-// expf are within 1 ulp, CUDA's within 2, and nvcc fuses some products into FMAs, so
-// the CPU and the GPU differ by a few ulp per term. Every term that matters has the
-// sign of x (the first term changes sign for |x| > pi, but there exp(-x^2 / 2) keeps it
-// below 2e-4 while |y| > 5), so nothing cancels and the error stays relative to |y|:
-// at most about (24 additions + 8 roundings) * 2^-24 |y| ~ 2e-6 |y|. rtol = 1e-5 leaves
-// a factor 5 on that bound (a simulation with every sinf and expf off by 2 ulp used 5%
-// of the tolerance); atol only matters near x = 0, where y ~ 3.8 x and both are 0 at
-// x = 0. A term too many or too few changes y by 1% or more, a thousand times rtol.
-constexpr course::Tolerance kTolerance{1e-6, 1e-5};
-
 const std::string kFormulaHint = "each element must be heavy(x[i]) = the sum over k = 1 .. " +
                                  std::to_string(kHeavyTerms) +
                                  " of g(x[i] / k), in float with "
@@ -42,21 +30,11 @@ const std::string kBlockSizeHint = "the launch must use threads_per_block thread
 // The threads per block of the cases that do not test the block size.
 constexpr int kDefaultThreads = 256;
 
-// heavy() in double precision: the same formula, rounded far less.
-double heavy_reference(double x) {
-  double sum = 0.0;
-  for (int k = 1; k <= kHeavyTerms; ++k) {
-    const double s = x / k;
-    const double w = std::sin(s) * std::exp(-0.5 * s * s) / std::sqrt(1.0 + s * s);
-    sum += (w >= 0.0) ? w : kNegativeTermWeight * w;
-  }
-  return sum;
-}
-
+// The reference of every element (workload.hpp: heavy() in double, and the tolerance).
 std::vector<double> reference(int n, std::uint64_t seed) {
   const std::vector<float> x = cpu_vs_gpu::make_input(n, seed);
   std::vector<double> y(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) y[i] = heavy_reference(x[i]);
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = cpu_vs_gpu::heavy_reference(x[i]);
   return y;
 }
 
@@ -72,7 +50,8 @@ bool expect_gpu_guard_untouched(CaseContext& c, const Run& run) {
 // The values and the host guard of one heavy_on_gpu output.
 bool expect_gpu_output(CaseContext& c, const Run& run, int n, const std::string& wrong_hint) {
   return expect_gpu_guard_untouched(c, run) &&
-         c.expect_array<float>(run, "y", reference(n, c.seed()), kTolerance, wrong_hint);
+         c.expect_array<float>(run, "y", reference(n, c.seed()), cpu_vs_gpu::kTolerance,
+                               wrong_hint);
 }
 
 // One heavy_on_gpu call (after an empty one for kind "gpu_after_empty").
@@ -100,7 +79,8 @@ bool check_cpu(CaseContext& c, int n) {
           "the CPU loop must stop before i = n: for (i = 0; i < n; ++i).")) {
     return false;
   }
-  return c.expect_array<float>(run, "y", reference(n, c.seed()), kTolerance, kFormulaHint);
+  return c.expect_array<float>(run, "y", reference(n, c.seed()), cpu_vs_gpu::kTolerance,
+                               kFormulaHint);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 // Exercise 04: what the student's program and its check must agree on - the constants
-// of the function heavy() and the inputs of every run, drawn from a seed.
+// of the function heavy(), the inputs of every run, drawn from a seed, and heavy() in
+// double precision with the tolerance the results are judged by (by the check, and by
+// the demo before it shows a time).
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // cpu_vs_gpu.hpp includes it for the student's code.
@@ -7,10 +9,12 @@
 // Used by:  make 04 && make run-04 (the program), make check-04 (the check)
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "course/data.hpp"
+#include "course/verify.hpp"
 
 // heavy(x) sums this many terms, one per k = 1 .. kHeavyTerms (README.md gives the formula).
 inline constexpr int kHeavyTerms = 24;
@@ -27,5 +31,28 @@ inline constexpr float kInputMax = 4.0f;
 inline std::vector<float> make_input(int n, std::uint64_t seed) {
   return course::random_floats(static_cast<std::size_t>(n), kInputMin, kInputMax, seed);
 }
+
+// heavy() in double precision: the same formula, rounded far less.
+inline double heavy_reference(double x) {
+  double sum = 0.0;
+  for (int k = 1; k <= kHeavyTerms; ++k) {
+    const double s = x / k;
+    const double w = std::sin(s) * std::exp(-0.5 * s * s) / std::sqrt(1.0 + s * s);
+    sum += (w >= 0.0) ? w : kNegativeTermWeight * w;
+  }
+  return sum;
+}
+
+// heavy() in float is a sum of kHeavyTerms = 24 terms, each after about eight roundings
+// (x / k, sinf, expf, sqrtf, the products, 1 + s * s and the division). glibc's sinf and
+// expf are within 1 ulp, CUDA's within 2, and nvcc fuses some products into FMAs, so
+// the CPU and the GPU differ by a few ulp per term. Every term that matters has the
+// sign of x (the first term changes sign for |x| > pi, but there exp(-x^2 / 2) keeps it
+// below 2e-4 while |y| > 5), so nothing cancels and the error stays relative to |y|:
+// at most about (24 additions + 8 roundings) * 2^-24 |y| ~ 2e-6 |y|. rtol = 1e-5 leaves
+// a factor 5 on that bound (a simulation with every sinf and expf off by 2 ulp used 5%
+// of the tolerance); atol only matters near x = 0, where y ~ 3.8 x and both are 0 at
+// x = 0. A term too many or too few changes y by 1% or more, a thousand times rtol.
+inline constexpr course::Tolerance kTolerance{1e-6, 1e-5};
 
 }  // namespace cpu_vs_gpu

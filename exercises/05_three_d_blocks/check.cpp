@@ -24,17 +24,6 @@ using course::check::Run;
 using three_d_blocks::linear_index;
 using three_d_blocks::point_count;
 
-// A point's value in float is kCenterWeight * c + kNeighbourWeight * (n1 + ... + n6)
-// with every input in [1, 2). The weights are powers of two, so both products are exact
-// (also when the GPU fuses one of them into an FMA); what rounds is the additions of
-// positive numbers, at most 5 for the neighbours and 1 for the two terms, each within
-// 2^-24 of its result. Nothing cancels, so in any order the error stays below
-// 6 * 2^-24 = 3.6e-7 of the value, and rtol = 1e-6 leaves a factor 3 on that bound.
-// Every value is at least 0.25 (a lone point: 0.25 * in), so no atol is needed. A
-// neighbour missed or counted twice changes a value by 0.125 * in >= 0.125 out of at
-// most 2: 6%, tens of thousands of times the tolerance.
-constexpr course::Tolerance kTolerance{0.0, 1e-6};
-
 struct Grid {
   int nx, ny, nz;
   std::size_t points() const { return point_count(nx, ny, nz); }
@@ -101,26 +90,11 @@ const course::check::Record* find_record(const Run& run, const std::string& name
 }
 
 // ---------------------------------------------------------------------------
-// The reference, in double precision
+// The reference, in double precision (workload.hpp)
 // ---------------------------------------------------------------------------
 std::vector<double> reference(const Grid& g, std::uint64_t seed) {
-  const std::vector<float> in = three_d_blocks::make_input(g.nx, g.ny, g.nz, seed);
-  std::vector<double> out(in.size());
-  const auto at = [&](int x, int y, int z) -> double {
-    const bool inside = x >= 0 && x < g.nx && y >= 0 && y < g.ny && z >= 0 && z < g.nz;
-    return inside ? static_cast<double>(in[linear_index(x, y, z, g.nx, g.ny)]) : 0.0;
-  };
-  for (int z = 0; z < g.nz; ++z) {
-    for (int y = 0; y < g.ny; ++y) {
-      for (int x = 0; x < g.nx; ++x) {
-        const double neighbours = at(x - 1, y, z) + at(x + 1, y, z) + at(x, y - 1, z) +
-                                  at(x, y + 1, z) + at(x, y, z - 1) + at(x, y, z + 1);
-        out[linear_index(x, y, z, g.nx, g.ny)] = static_cast<double>(kCenterWeight) * at(x, y, z) +
-                                                 static_cast<double>(kNeighbourWeight) * neighbours;
-      }
-    }
-  }
-  return out;
+  return three_d_blocks::reference_stencil(three_d_blocks::make_input(g.nx, g.ny, g.nz, seed), g.nx,
+                                           g.ny, g.nz);
 }
 
 // ---------------------------------------------------------------------------
@@ -247,7 +221,7 @@ bool matches_z_fastest_layout(const std::vector<float>& got, const std::vector<d
       for (int x = 0; x < g.nx; ++x) {
         const std::size_t z_fastest = (static_cast<std::size_t>(x) * g.ny + y) * g.nz + z;
         if (!course::within_tolerance(got[z_fastest], ref[linear_index(x, y, z, g.nx, g.ny)],
-                                      kTolerance)) {
+                                      three_d_blocks::kTolerance)) {
           return false;
         }
       }
@@ -299,9 +273,9 @@ bool expect_grid(CaseContext& c, const Run& run, const Grid& g, Side side,
   const std::vector<float> got = out->values<float>();
   const std::vector<double> ref = reference(g, c.seed());
   const course::Comparison comparison =
-      course::compare(got.data(), ref.data(), ref.size(), kTolerance);
+      course::compare(got.data(), ref.data(), ref.size(), three_d_blocks::kTolerance);
   if (comparison.ok()) return true;
-  c.fail(course::describe(comparison, kTolerance, "out (grid " + g.text() + ")"));
+  c.fail(course::describe(comparison, three_d_blocks::kTolerance, "out (grid " + g.text() + ")"));
   c.note("first wrong point: " + describe_point(comparison.first.front().index, g));
 
   if (comparison.unwritten == comparison.count) {
@@ -313,7 +287,8 @@ bool expect_grid(CaseContext& c, const Run& run, const Grid& g, Side side,
   std::vector<bool> unwritten(got.size()), wrong(got.size());
   for (std::size_t i = 0; i < got.size(); ++i) {
     unwritten[i] = course::is_poison(got[i]);
-    wrong[i] = unwritten[i] || !course::within_tolerance(got[i], ref[i], kTolerance);
+    wrong[i] =
+        unwritten[i] || !course::within_tolerance(got[i], ref[i], three_d_blocks::kTolerance);
   }
   if (side == Side::gpu && comparison.unwritten > 0) {
     diagnose_unwritten_on_gpu(c, unwritten, g, block);

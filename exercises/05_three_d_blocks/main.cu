@@ -4,7 +4,10 @@
 // serial loop, by the OpenMP loop with 1, 2, 4, ... threads, and by the kernel on
 // blocks of several shapes, with times, effective bandwidths against the copy ceiling
 // measured in the same run, and the answers to the seed's two questions: how many CPU
-// cores match the GPU, and which block shapes win and why.
+// cores match the GPU, and which block shapes win and why. Each version is compared with
+// the double-precision reference before it is timed: one not written yet, or wrong, gets
+// a line that says so and no figure (course/demo_results.hpp), and the demo then ends
+// with status 1.
 // The check runs this same program with --course-case to compute its cases
 // (common/course/check/runner.hpp).
 //
@@ -21,6 +24,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/demo_results.hpp"
 #include "course/device_info.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
@@ -102,9 +106,6 @@ constexpr int kCpuRepetitions = 3;
 constexpr int kGpuRepetitions = 5;
 // A warp is 32 threads with consecutive linear thread numbers in their block, x fastest.
 constexpr int kWarpSize = 32;
-// Every version must agree with the serial loop within the rounding of a different
-// order of the 7 additions (check.cpp derives the bound).
-constexpr course::Tolerance kAgainstSerial{0.0, 1e-6};
 
 struct BlockShape {
   unsigned x, y, z;
@@ -115,14 +116,14 @@ constexpr BlockShape kDemoShapes[] = {{32, 4, 2},  {16, 8, 4},  {8, 8, 8},  {4, 
 
 struct GpuRow {
   BlockShape shape;
+  course::Judgement result;  // judged before it was timed
   double kernel_ms = 0.0;
-  std::size_t wrong = 0;
 };
 
 struct CpuRow {
   int threads = 0;
+  course::Judgement result;
   double ms = 0.0;
-  std::size_t wrong = 0;
 };
 
 // What one warp of a block of this shape reads per neighbour: runs of consecutive
@@ -149,6 +150,17 @@ double gbps_of(std::size_t points, double ms) {
   return course::gigabytes_per_second(bytes, ms);
 }
 
+// Every version is compared with the double-precision reference (workload.hpp) before
+// it is timed; the count of wrong points goes into the tables.
+course::Judgement judge(course::StudentFunction& function, const std::vector<float>& out,
+                        const std::vector<double>& reference, const std::string& context,
+                        std::size_t& wrong) {
+  const course::Comparison c =
+      course::compare(out.data(), reference.data(), reference.size(), three_d_blocks::kTolerance);
+  wrong = c.wrong;
+  return function.judge(c, context);
+}
+
 int demo(int nx, int ny, int nz) {
   const course::DeviceSummary device = course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
@@ -164,14 +176,13 @@ int demo(int nx, int ny, int nz) {
               ceiling_gbps);
 
   const std::vector<float> in = three_d_blocks::make_input(nx, ny, nz, kDemoSeed);
+  const std::vector<double> reference = three_d_blocks::reference_stencil(in, nx, ny, nz);
   std::vector<float> serial_out(points), openmp_out(points), gpu_out(points);
-  course::poison(serial_out.data(), points);
+  course::StudentFunction serial("stencil_serial"), openmp("stencil_openmp"), gpu("stencil_on_gpu");
 
-  // CPU: the serial loop, then the OpenMP loop with more and more threads.
-  const double serial_ms =
-      course::time_host([&] { stencil_serial(in.data(), serial_out.data(), nx, ny, nz); }, 0,
-                        kCpuRepetitions)
-          .median_ms;
+  // CPU: the serial loop, judged on its first run (also its first time sample), then the
+  // OpenMP loop with more and more threads. The tables' headings come with their first
+  // row that has a figure.
   std::printf("CPU (%d cores visible to OpenMP, at most %d threads)\n", omp_get_num_procs(),
               omp_get_max_threads());
   course::Table cpu_table("cpu", "the stencil on the CPU, serial and OpenMP",
@@ -180,27 +191,59 @@ int demo(int nx, int ny, int nz) {
                            course::Column::number("gbps", "GB/s", 9, 1),
                            course::Column::number("speedup", "speedup", 9, 1, "x"),
                            course::Column::integer("wrong", "wrong points", 12)});
-  cpu_table.print_header();
-  cpu_table.add_row({"serial", serial_ms, gbps_of(points, serial_ms), 1.0, "reference"});
+  course::poison(serial_out.data(), points);
+  const course::WallTimer first_serial_run;
+  stencil_serial(in.data(), serial_out.data(), nx, ny, nz);
+  std::vector<double> serial_samples = {first_serial_run.elapsed_ms()};
+  std::size_t serial_wrong = 0;
+  const course::Judgement serial_result = judge(serial, serial_out, reference, "", serial_wrong);
+  if (serial_result.right) {
+    for (int r = 1; r < kCpuRepetitions; ++r) {
+      const course::WallTimer timer;
+      stencil_serial(in.data(), serial_out.data(), nx, ny, nz);
+      serial_samples.push_back(timer.elapsed_ms());
+    }
+    cpu_table.add_row({"serial", serial_result.figure(course::median(serial_samples)),
+                       serial_result.figure(gbps_of(points, course::median(serial_samples))),
+                       serial_result.figure(1.0), serial_wrong});
+  } else {
+    cpu_table.record_row({"serial", course::Cell(), course::Cell(), course::Cell(), serial_wrong},
+                         serial_result.problem);
+  }
+  const double serial_ms = serial_result.right ? course::median(serial_samples) : 0.0;
   std::vector<CpuRow> cpu_rows;
   for (const int threads : thread_counts()) {
+    // A loop not written yet writes nothing with any number of threads.
+    if (openmp.not_implemented()) break;
     omp_set_num_threads(threads);
     course::poison(openmp_out.data(), points);
     CpuRow row;
     row.threads = threads;
-    // One untimed run first: the threads of the OpenMP team are created then.
-    row.ms = course::time_host([&] { stencil_openmp(in.data(), openmp_out.data(), nx, ny, nz); }, 1,
-                               kCpuRepetitions)
-                 .median_ms;
-    row.wrong = course::compare(openmp_out.data(), serial_out.data(), points, kAgainstSerial).wrong;
+    // The first run (which also starts the threads of the OpenMP team) is judged.
+    stencil_openmp(in.data(), openmp_out.data(), nx, ny, nz);
+    std::size_t wrong = 0;
     const std::string label =
         "OpenMP, " + std::to_string(threads) + " thread" + (threads > 1 ? "s" : "");
-    cpu_table.add_row({label, row.ms, gbps_of(points, row.ms),
-                       course::Cell::number_if(row.ms > 0.0, serial_ms / row.ms), row.wrong});
+    row.result = judge(openmp, openmp_out, reference, label, wrong);
+    if (row.result.right) {
+      row.ms = course::time_host([&] { stencil_openmp(in.data(), openmp_out.data(), nx, ny, nz); },
+                                 0, kCpuRepetitions)
+                   .median_ms;
+    }
+    const course::Judgement both = course::all_of({serial_result, row.result});
+    std::vector<course::Cell> cells = {label, row.result.figure(row.ms),
+                                       row.result.figure(gbps_of(points, row.ms)),
+                                       both.figure(serial_ms / row.ms), wrong};
+    if (row.result.right) {
+      cpu_table.add_row(std::move(cells), both.problem);
+    } else {
+      cpu_table.record_row(std::move(cells), row.result.problem);
+    }
     cpu_rows.push_back(row);
   }
 
-  // GPU: the student's launcher for each block shape, the median of its kernel times.
+  // GPU: the student's launcher for each block shape, judged on its first call (which
+  // also loads the kernel), then the median of the kernel times it returns.
   std::printf("\nGPU kernel, by block shape (x fastest: a warp is 32 threads consecutive in x, "
               "then y, then z)\n");
   course::Table gpu_table("block_shapes", "the stencil kernel, by block shape",
@@ -211,43 +254,56 @@ int demo(int nx, int ny, int nz) {
                            course::Column::number("gbps", "GB/s", 9, 1),
                            course::Column::number("ceiling_percent", "ceiling", 8, 1, "%"),
                            course::Column::integer("wrong", "wrong points", 12)});
-  gpu_table.print_header();
   std::vector<GpuRow> gpu_rows;
   for (const BlockShape& shape : kDemoShapes) {
+    // A launcher not written yet computes nothing with any block shape.
+    if (gpu.not_implemented()) break;
     const dim3 block(shape.x, shape.y, shape.z);
-    course::poison(gpu_out.data(), points);
-    // One untimed call first: the first launch loads the kernel.
-    stencil_on_gpu(in.data(), gpu_out.data(), nx, ny, nz, block);
-    std::vector<double> samples;
-    for (int r = 0; r < kGpuRepetitions; ++r) {
-      samples.push_back(stencil_on_gpu(in.data(), gpu_out.data(), nx, ny, nz, block));
-    }
-    GpuRow row;
-    row.shape = shape;
-    row.kernel_ms = course::median(samples);
-    row.wrong = course::compare(gpu_out.data(), serial_out.data(), points, kAgainstSerial).wrong;
-    const double gbps = gbps_of(points, row.kernel_ms);
     char label[32];
     std::snprintf(label, sizeof label, "%ux%ux%u", shape.x, shape.y, shape.z);
-    gpu_table.add_row(
-        {label, shape.x * shape.y * shape.z, warp_footprint(shape), row.kernel_ms, gbps,
-         course::Cell::number_if(ceiling_gbps > 0.0, 100.0 * gbps / ceiling_gbps), row.wrong});
+    course::poison(gpu_out.data(), points);
+    GpuRow row;
+    row.shape = shape;
+    const float first_kernel_ms = stencil_on_gpu(in.data(), gpu_out.data(), nx, ny, nz, block);
+    std::size_t wrong = 0;
+    row.result = judge(gpu, gpu_out, reference, std::string("block ") + label, wrong);
+    if (row.result.right) row.result = gpu.judge_time(first_kernel_ms, "kernel time");
+    if (row.result.right) {
+      std::vector<double> samples;
+      for (int r = 0; r < kGpuRepetitions; ++r) {
+        samples.push_back(stencil_on_gpu(in.data(), gpu_out.data(), nx, ny, nz, block));
+      }
+      row.kernel_ms = course::median(samples);
+    }
+    const double gbps = gbps_of(points, row.kernel_ms);
+    std::vector<course::Cell> cells = {
+        label,
+        shape.x * shape.y * shape.z,
+        warp_footprint(shape),
+        row.result.figure(row.kernel_ms),
+        row.result.figure(gbps),
+        row.result.figure(ceiling_gbps > 0.0 ? 100.0 * gbps / ceiling_gbps : NAN),
+        wrong};
+    if (row.result.right) {
+      gpu_table.add_row(std::move(cells), row.result.problem);
+    } else {
+      gpu_table.record_row(std::move(cells), row.result.problem);
+    }
     gpu_rows.push_back(row);
   }
 
-  // The answers. A row whose time is not positive (a launcher not written yet) is no
-  // answer to anything.
+  // The answers, from the versions that computed every point right.
   std::vector<GpuRow> timed;
   for (const GpuRow& row : gpu_rows) {
-    if (row.kernel_ms > 0.0 && row.wrong == 0) timed.push_back(row);
+    if (row.result.right) timed.push_back(row);
   }
-  const CpuRow& widest = cpu_rows.back();
-  if (timed.empty() || !(widest.ms > 0.0) || widest.wrong != 0) {
+  if (timed.empty() || cpu_rows.empty() || !cpu_rows.back().result.right || !serial_result.right) {
     std::printf("\nNo answers yet: every version must compute every point right, and "
                 "stencil_on_gpu must return the kernel's time (make check-05 says what is "
                 "missing).\n");
-    return EXIT_FAILURE;
+    return course::demo_status({&serial, &openmp, &gpu});
   }
+  const CpuRow& widest = cpu_rows.back();
   const auto by_time = [](const GpuRow& a, const GpuRow& b) { return a.kernel_ms < b.kernel_ms; };
   const GpuRow best = *std::min_element(timed.begin(), timed.end(), by_time);
   const GpuRow worst = *std::max_element(timed.begin(), timed.end(), by_time);
@@ -287,11 +343,8 @@ int demo(int nx, int ny, int nz) {
               "data. Memory moves whole segments: the shapes whose warps run along x "
               "(coalesced accesses) waste least.\n");
 
-  std::size_t wrong_total = 0;
-  for (const GpuRow& row : gpu_rows) wrong_total += row.wrong;
-  for (const CpuRow& row : cpu_rows) wrong_total += row.wrong;
   std::printf("\n(`make check-05` grades every case against a double-precision reference)\n");
-  return wrong_total == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return course::demo_status({&serial, &openmp, &gpu});
 }
 
 }  // namespace

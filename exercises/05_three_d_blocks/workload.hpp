@@ -1,6 +1,6 @@
 // Exercise 05: what the student's program and its check must agree on - the weights of
-// the 7-point stencil, the memory layout of a 3D grid, and the inputs of every run,
-// drawn from a seed.
+// the 7-point stencil, the memory layout of a 3D grid, the inputs of every run, drawn
+// from a seed, and the reference with the tolerance that results are judged by.
 //
 // This header is plain C++ so that the check (compiled without OpenMP or device code)
 // can include it; three_d_blocks.hpp includes it for the student's code.
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "course/data.hpp"
+#include "course/verify.hpp"
 
 // One explicit time step of heat diffusion, out = in + alpha * (sum of the 6 neighbours
 // - 6 in), with alpha = 1/8 (stable: alpha <= 1/6), written as two weights:
@@ -45,5 +46,37 @@ inline std::size_t linear_index(int x, int y, int z, int nx, int ny) {
 inline std::vector<float> make_input(int nx, int ny, int nz, std::uint64_t seed) {
   return course::random_floats(point_count(nx, ny, nz), kInputMin, kInputMax, seed);
 }
+
+// The update of every point in double precision: the reference of the check, and of the
+// demo before it shows a time.
+inline std::vector<double> reference_stencil(const std::vector<float>& in, int nx, int ny, int nz) {
+  std::vector<double> out(in.size());
+  const auto at = [&](int x, int y, int z) -> double {
+    const bool inside = x >= 0 && x < nx && y >= 0 && y < ny && z >= 0 && z < nz;
+    return inside ? static_cast<double>(in[linear_index(x, y, z, nx, ny)]) : 0.0;
+  };
+  for (int z = 0; z < nz; ++z) {
+    for (int y = 0; y < ny; ++y) {
+      for (int x = 0; x < nx; ++x) {
+        const double neighbours = at(x - 1, y, z) + at(x + 1, y, z) + at(x, y - 1, z) +
+                                  at(x, y + 1, z) + at(x, y, z - 1) + at(x, y, z + 1);
+        out[linear_index(x, y, z, nx, ny)] = static_cast<double>(kCenterWeight) * at(x, y, z) +
+                                             static_cast<double>(kNeighbourWeight) * neighbours;
+      }
+    }
+  }
+  return out;
+}
+
+// A point's value in float is kCenterWeight * c + kNeighbourWeight * (n1 + ... + n6)
+// with every input in [1, 2). The weights are powers of two, so both products are exact
+// (also when the GPU fuses one of them into an FMA); what rounds is the additions of
+// positive numbers, at most 5 for the neighbours and 1 for the two terms, each within
+// 2^-24 of its result. Nothing cancels, so in any order the error stays below
+// 6 * 2^-24 = 3.6e-7 of the value, and rtol = 1e-6 leaves a factor 3 on that bound.
+// Every value is at least 0.25 (a lone point: 0.25 * in), so no atol is needed. A
+// neighbour missed or counted twice changes a value by 0.125 * in >= 0.125 out of at
+// most 2: 6%, tens of thousands of times the tolerance.
+inline constexpr course::Tolerance kTolerance{0.0, 1e-6};
 
 }  // namespace three_d_blocks

@@ -4,7 +4,9 @@
 // 4096 and one non-square shape, on the CPU (OpenBLAS) and on the GPU (cuBLAS), with
 // each side's GFLOP/s, the speedup, the share of the GPU's FP32 peak, and the error of
 // both against a float64 reference. `make run-06 ARGS="m n k"` runs one shape of your
-// choice. The check runs this same program with --course-case to compute its cases
+// choice. Each result is judged against the float64 reference before it is timed: a
+// function not written yet, or wrong, gets a line that says so and no figure
+// (course/demo_results.hpp), and the demo then ends with status 1. The check runs this same program with --course-case to compute its cases
 // (common/course/check/runner.hpp).
 //
 // Build and run:  make 06 && make run-06
@@ -21,6 +23,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/demo_results.hpp"
 #include "course/device_info.hpp"
 #include "course/errors_cublas.hpp"
 #include "course/table.hpp"
@@ -271,20 +274,52 @@ constexpr double kMaxReferenceFlops = 2.0e9;
 constexpr int kRepetitions = 5;
 constexpr double kCpuFlopsPerShape = 2.0e11;
 
-// Runs `call` (which returns a time in ms) once untimed, then `repetitions` times,
-// each on a fresh copy of the problem's C in `c` (beta C changes it); returns the
-// median time and leaves the last result in `c`.
+// Runs `call` (which returns a time in ms) `repetitions` times, each on a fresh copy of
+// the problem's C in `c` (beta C changes it); returns the median time and leaves the last
+// result in `c`. The judged first call before it was the untimed one (the first
+// cublasSgemm loads its kernels; the first cblas_sgemm starts OpenBLAS's threads).
 template <typename Call>
 double median_ms(const sgemm::Problem& problem, std::vector<float>& c, int repetitions,
                  Call&& call) {
-  c = problem.c;
-  call();  // untimed
   std::vector<double> samples;
   for (int r = 0; r < repetitions; ++r) {
     c = problem.c;
     samples.push_back(call());
   }
   return course::median(samples);
+}
+
+// A result is judged at this many entries of C at most, spread over the matrix: each
+// costs a float64 dot product of length k.
+constexpr std::size_t kJudgedEntries = 4096;
+
+// One result judged against the float64 reference within the check's bound
+// (workload.hpp): not written when no judged entry of C changed (beta is not 1, so a
+// product always changes it), wrong when an entry is outside its bound.
+course::Judgement judge_product(course::StudentFunction& function, const sgemm::Problem& problem,
+                                const std::vector<float>& c, const std::string& context) {
+  const sgemm::Shape& s = problem.shape;
+  bool changed = false;
+  std::size_t wrong = 0;
+  std::string first_wrong;
+  const std::vector<std::size_t> judged =
+      course::spread_indices(static_cast<std::size_t>(s.m) * s.n, kJudgedEntries);
+  for (const std::size_t entry : judged) {
+    const int i = static_cast<int>(entry / s.n), j = static_cast<int>(entry % s.n);
+    const std::size_t at = static_cast<std::size_t>(i) * s.ldc + j;
+    const float got = c[at];
+    if (!(got == problem.c[at])) changed = true;
+    const sgemm::Dot dot = sgemm::reference_dot(problem, i, j);
+    const double expected = sgemm::combine(problem, dot, i, j);
+    if (std::fabs(got - expected) <= sgemm::error_bound(problem, dot, i, j)) continue;
+    if (wrong++ == 0) {
+      first_wrong = "C[" + std::to_string(i) + "][" + std::to_string(j) + "]: expected " +
+                    course::format_number(expected) + ", got " + course::format_number(got);
+    }
+  }
+  return function.judge_value(changed, wrong == 0, context,
+                              std::to_string(wrong) + " of " + std::to_string(judged.size()) +
+                                  " entries checked are outside the error bound; " + first_wrong);
 }
 
 // The largest error of a result against the float64 reference, as a share of the
@@ -352,35 +387,74 @@ int demo(const std::vector<sgemm::Shape>& shapes) {
                        course::Column::number("gpu_gflops", "GPU GFLOP/s", 12, 1),
                        course::Column::number("speedup", "speedup", 9, 1, "x"),
                        course::Column::number("peak_percent", "% of peak", 10, 1, "%")});
-  table.print_header();
 
+  course::StudentFunction cpu("sgemm_on_cpu"), gpu("sgemm_on_gpu");
   std::vector<float> cpu_c, gpu_c;
   for (std::size_t index = 0; index < shapes.size(); ++index) {
     const sgemm::Shape& s = shapes[index];
+    if (cpu.not_implemented() && gpu.not_implemented()) {
+      // Neither side is written yet: no problem to draw, nothing to call.
+      table.record_row({s.m, s.n, s.k, course::Cell(), course::Cell(), course::Cell(),
+                        course::Cell(), course::Cell(), course::Cell()},
+                       course::all_of({cpu.skipped(), gpu.skipped()}).problem);
+      continue;
+    }
     const sgemm::Problem problem = sgemm::make_problem(s, kDemoAlpha, kDemoBeta, kDemoSeed);
-    const int cpu_repetitions =
-        std::clamp(static_cast<int>(kCpuFlopsPerShape / s.flops()), 1, kRepetitions);
-    const double cpu_ms = median_ms(problem, cpu_c, cpu_repetitions, [&] {
+    const std::string context =
+        std::to_string(s.m) + " x " + std::to_string(s.n) + " x " + std::to_string(s.k);
+    // Each side: one call judged (a function not written yet is not called again), then
+    // timed if its result is right.
+    course::Judgement cpu_result = cpu.skipped(), gpu_result = gpu.skipped();
+    double cpu_ms = 0.0, gpu_ms = 0.0;
+    const auto call_cpu = [&] {
       const course::WallTimer timer;
       sgemm_on_cpu(s.m, s.n, s.k, kDemoAlpha, problem.a.data(), s.lda, problem.b.data(), s.ldb,
                    kDemoBeta, cpu_c.data(), s.ldc);
       return timer.elapsed_ms();
-    });
+    };
     // What sgemm_on_gpu returns: the multiply alone, timed with events.
-    const double gpu_ms = median_ms(problem, gpu_c, kRepetitions, [&] {
+    const auto call_gpu = [&] {
       return static_cast<double>(sgemm_on_gpu(s.m, s.n, s.k, kDemoAlpha, problem.a.data(), s.lda,
                                               problem.b.data(), s.ldb, kDemoBeta, gpu_c.data(),
                                               s.ldc));
-    });
+    };
+    if (!cpu.not_implemented()) {
+      cpu_c = problem.c;
+      call_cpu();
+      cpu_result = judge_product(cpu, problem, cpu_c, context);
+      const int cpu_repetitions =
+          std::clamp(static_cast<int>(kCpuFlopsPerShape / s.flops()), 1, kRepetitions);
+      if (cpu_result.right) cpu_ms = median_ms(problem, cpu_c, cpu_repetitions, call_cpu);
+    }
+    if (!gpu.not_implemented()) {
+      gpu_c = problem.c;
+      const double first_ms = call_gpu();
+      gpu_result = judge_product(gpu, problem, gpu_c, context);
+      if (gpu_result.right) gpu_result = gpu.judge_time(first_ms, "multiply time");
+      if (gpu_result.right) gpu_ms = median_ms(problem, gpu_c, kRepetitions, call_gpu);
+    }
     const double cpu_gflops = course::gigaflops_per_second(s.flops(), cpu_ms);
     const double gpu_gflops = course::gigaflops_per_second(s.flops(), gpu_ms);
-    table.add_row({s.m, s.n, s.k, cpu_ms, cpu_gflops, gpu_ms, gpu_gflops,
-                   course::Cell::number_if(gpu_ms > 0.0, cpu_ms / gpu_ms),
-                   course::Cell::number_if(peak_gflops > 0.0, 100.0 * gpu_gflops / peak_gflops)});
+    const course::Judgement both = course::all_of({cpu_result, gpu_result});
+    std::vector<course::Cell> cells = {
+        s.m,
+        s.n,
+        s.k,
+        cpu_result.figure(cpu_ms),
+        cpu_result.figure(cpu_gflops),
+        gpu_result.figure(gpu_ms),
+        gpu_result.figure(gpu_gflops),
+        both.figure(cpu_ms / gpu_ms),
+        gpu_result.figure(peak_gflops > 0.0 ? 100.0 * gpu_gflops / peak_gflops : NAN)};
+    if (!cpu_result.right && !gpu_result.right) {
+      table.record_row(std::move(cells), both.problem);
+      continue;
+    }
+    table.add_row(std::move(cells), both.problem);
 
     const bool precision_row =
         index == static_cast<std::size_t>(kPrecisionShape) || shapes.size() == 1;
-    if (precision_row && s.flops() <= kMaxReferenceFlops) {
+    if (precision_row && s.flops() <= kMaxReferenceFlops && both.right) {
       const std::vector<ErrorSummary> errors = errors_against_reference(problem, {cpu_c, gpu_c});
       std::printf("       against a float64 reference: largest error / largest |C| = %.2g (CPU), "
                   "%.2g (GPU);\n       largest error / the check's bound (k + 2) 2^-24 "
@@ -390,7 +464,7 @@ int demo(const std::vector<sgemm::Shape>& shapes) {
     }
   }
   std::printf("\n(`make check-06` grades every case against a float64 reference)\n");
-  return EXIT_SUCCESS;
+  return course::demo_status({&cpu, &gpu});
 }
 
 // The demo's optional arguments: one shape, "m n k", each from 1 to this.

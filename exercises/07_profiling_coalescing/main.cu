@@ -3,7 +3,9 @@
 // `make run-07` runs the demo: the given strided kernel and the student's coalesced
 // kernel scale the rows of a 8192 x 4096 matrix (or ROWS x COLS given as arguments);
 // each is timed with CUDA events, its bandwidth printed with its formula next to the
-// copy ceiling measured in the same run, and its result compared with the CPU's. The
+// copy ceiling measured in the same run. The student's kernel is compared with the CPU
+// first: one not written yet, or wrong, is not timed and gets a line that says so
+// (course/demo_results.hpp), and the demo then ends with status 1. The
 // program is also what Nsight Compute and Nsight Systems profile (README.md).
 // The check runs this same program with --course-case to compute its cases
 // (common/course/check/runner.hpp).
@@ -18,6 +20,7 @@
 #include "coalescing.hpp"
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/table.hpp"
@@ -141,26 +144,10 @@ constexpr long kMaxDemoElements = 1L << 28;
 // The grid's y dimension holds at most 65535 blocks of kBlockRows rows.
 constexpr long kMaxDemoRows = 65535L * kBlockRows;
 
-// Times one launcher on the problem; the output is compared with the CPU's afterwards.
+// Times one launcher on the problem (its output was judged before).
 template <typename Launch>
 double time_launches(Launch launch) {
   return course::time_device(launch, kWarmupLaunches, kDemoLaunches).median_ms;
-}
-
-// Prints how the output compares with the CPU's; true when every element matches.
-bool report_result(const char* name, const std::vector<float>& got,
-                   const std::vector<float>& expected) {
-  const course::Comparison comparison =
-      course::compare(got.data(), expected.data(), expected.size(), course::kExact);
-  if (comparison.ok()) {
-    std::printf("  %-22s every element equals the CPU's\n", name);
-  } else if (comparison.unwritten == comparison.count) {
-    std::printf("  %-22s NOT IMPLEMENTED: no element was written\n", name);
-  } else {
-    std::printf("  %-22s %zu of %zu elements wrong, %zu never written\n", name, comparison.wrong,
-                comparison.count, comparison.unwritten);
-  }
-  return comparison.ok();
 }
 
 int demo(int rows, int cols) {
@@ -172,46 +159,57 @@ int demo(int rows, int cols) {
   std::vector<float> expected(samples.size());
   scale_rows_on_cpu(samples.data(), gains.data(), expected.data(), rows, cols);
 
-  // Both outputs start poisoned, so that an element nobody wrote shows as such.
-  std::vector<float> poisoned(samples.size());
-  course::poison(poisoned.data(), poisoned.size());
-  DeviceBuffer<float> in(samples), gain(gains), strided_out(poisoned), coalesced_out(poisoned);
+  // The output starts poisoned, so that an element nobody wrote shows as such.
+  DeviceBuffer<float> in(samples), gain(gains), strided_out(samples.size()),
+      coalesced_out(samples.size());
+  coalesced_out.poison();
 
   std::printf("\nout[row][col] = gain[row] * in[row][col], %d x %d floats (%.0f MiB in, as "
               "much out)\n",
               rows, cols, static_cast<double>(in.bytes()) / (1 << 20));
   std::printf("each kernel: median of %d launches after %d warm-up launches\n\n", kDemoLaunches,
               kWarmupLaunches);
+  // The student's kernel is judged on its first launch, before it is timed. Float
+  // products round the same way on both sides: the result must match exactly.
+  course::StudentFunction coalesced("launch_scale_rows_coalesced");
+  launch_scale_rows_coalesced(in.data(), gain.data(), coalesced_out.data(), rows, cols);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const course::Judgement coalesced_result = coalesced.judge(course::compare(
+      coalesced_out.download().data(), expected.data(), expected.size(), course::kExact));
+
+  // The given strided kernel is timed in any case: it is what README.md profiles first.
   const double strided_ms = time_launches(
       [&] { launch_scale_rows_strided(in.data(), gain.data(), strided_out.data(), rows, cols); });
-  const double coalesced_ms = time_launches([&] {
+  const double coalesced_ms = coalesced_result.right ? time_launches([&] {
     launch_scale_rows_coalesced(in.data(), gain.data(), coalesced_out.data(), rows, cols);
-  });
+  })
+                                                     : 0.0;
   CUDA_CHECK(cudaDeviceSynchronize());
 
   // Each element is read once and written once, and each row's gain read once.
   const double bytes_read = static_cast<double>(in.bytes() + gain.bytes());
   const double bytes_written = static_cast<double>(in.bytes());
   course::Table bandwidth = course::bandwidth_table("scale_rows", "scaling the rows of a matrix");
-  course::add_bandwidth_line(bandwidth, "scale_rows_strided  ", bytes_read, bytes_written,
+  course::add_bandwidth_line(bandwidth, "scale_rows_strided (given)", bytes_read, bytes_written,
                              strided_ms, ceiling_gbps);
-  course::add_bandwidth_line(bandwidth, "scale_rows_coalesced", bytes_read, bytes_written,
-                             coalesced_ms, ceiling_gbps);
-  if (coalesced_ms > 0.0) {
+  course::add_bandwidth_line(bandwidth, coalesced_result, "scale_rows_coalesced      ", bytes_read,
+                             bytes_written, coalesced_ms, ceiling_gbps);
+  if (coalesced_result.right && coalesced_ms > 0.0) {
     std::printf("  the coalesced kernel is %.1fx faster than the strided one\n",
                 strided_ms / coalesced_ms);
   }
+  const course::Comparison strided = course::compare(strided_out.download().data(), expected.data(),
+                                                     expected.size(), course::kExact);
+  if (!strided.ok()) {
+    std::printf("  the given strided kernel's output differs from the CPU's: %s",
+                course::describe(strided, course::kExact, "out").c_str());
+  }
 
-  std::printf("\n");
-  // Float products round the same way on both sides: the results must match exactly.
-  const bool strided_ok = report_result("scale_rows_strided", strided_out.download(), expected);
-  const bool coalesced_ok =
-      report_result("scale_rows_coalesced", coalesced_out.download(), expected);
   std::printf("\nNext: profile both kernels (README.md, \"Profiling\"), e.g.\n"
               "  ncu --section MemoryWorkloadAnalysis --kernel-name scale_rows_strided "
               "--launch-count 1 build/make/07_profiling_coalescing\n"
               "(`make check-07` grades the coalesced kernel)\n");
-  return (strided_ok && coalesced_ok) ? EXIT_SUCCESS : EXIT_FAILURE;
+  return strided.ok() ? course::demo_status({&coalesced}) : EXIT_FAILURE;
 }
 
 // A positive int from the command line, or 0.

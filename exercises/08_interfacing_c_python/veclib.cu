@@ -102,7 +102,7 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
   // TODO(student): copy x and y in, launch saxpy_kernel, check the launch, copy y back.
   // Every CUDA call goes through VECLIB_RETURN_IF_FAILED.
   (void)a, (void)x, (void)y, (void)n, (void)device_x, (void)device_y;
-  return record_error(VECLIB_ERROR_CUDA, "saxpy_on_device is not implemented yet");
+  return record_error(VECLIB_ERROR_CUDA, "not implemented yet: saxpy_on_device");
   // END TODO(student)
 }
 
@@ -110,7 +110,7 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
                                                float* device_x) {
   // TODO(student): the same for clamp_kernel, in place on one buffer.
   (void)x, (void)n, (void)lo, (void)hi, (void)device_x;
-  return record_error(VECLIB_ERROR_CUDA, "clamp_on_device is not implemented yet");
+  return record_error(VECLIB_ERROR_CUDA, "not implemented yet: clamp_on_device");
   // END TODO(student)
 }
 
@@ -140,7 +140,7 @@ extern "C" veclib_status vec_saxpy(float a, const float* x, float* y, size_t n) 
   //   4. allocate both device buffers, run saxpy_on_device, and free what was allocated
   //      on every path - the error paths too - before returning the first failure.
   (void)a, (void)x, (void)y, (void)n;
-  return record_error(VECLIB_ERROR_CUDA, "vec_saxpy is not implemented yet");
+  return record_error(VECLIB_ERROR_CUDA, "not implemented yet: vec_saxpy");
   // END TODO(student)
 }
 // [/slide]
@@ -149,7 +149,7 @@ extern "C" veclib_status vec_clamp(float* x, size_t n, float lo, float hi) {
   // TODO(student): as vec_saxpy, with one more check after the NULL one: !(lo <= hi)
   // (lo above hi, or either NaN) is VECLIB_ERROR_INVALID_VALUE.
   (void)x, (void)n, (void)lo, (void)hi;
-  return record_error(VECLIB_ERROR_CUDA, "vec_clamp is not implemented yet");
+  return record_error(VECLIB_ERROR_CUDA, "not implemented yet: vec_clamp");
   // END TODO(student)
 }
 

@@ -22,17 +22,9 @@ using namespace elementwise;
 using Params = std::vector<std::pair<std::string, std::string>>;
 
 // ---------------------------------------------------------------------------
-// Tolerances, from the arithmetic (u = 2^-24 ~ 6e-8, a float's unit roundoff)
+// Tolerances, from the arithmetic (u = 2^-24 ~ 6e-8, a float's unit roundoff); the
+// Gaussian's and the distance's are in workload.hpp
 // ---------------------------------------------------------------------------
-
-// Gaussian: z = (x - mean) / sigma takes 2 roundings (3 as (x - mean) * (1 / sigma)),
-// a = z * z / 2 one more, so a is off by about 7u relative; exp turns that into an
-// error of 7u * |a| relative in y. The inputs keep |z| <= 4 (a <= 8): at most 56u.
-// expf adds 2 ulp (CUDA's bound), the normalisation 1 / (sigma sqrt(2 pi)) and its
-// use 3 roundings and the rounded constant half a unit: about 62u ~ 3.7e-6 relative
-// in all. rtol = 1e-5 leaves a
-// factor 2.7; a missing normalisation is off by a factor 2.5 or more.
-constexpr course::Tolerance kGaussianTolerance{0.0, 1e-5};
 
 // Addition: one rounding of a + b, at most half an ulp, below 2^-24 relative.
 constexpr course::Tolerance kAddTolerance{0.0, 0x1.0p-23};
@@ -42,42 +34,22 @@ constexpr course::Tolerance kAddTolerance{0.0, 0x1.0p-23};
 // absolute. atol = 1e-6 leaves a factor 4; swapping sin and cos is off by up to 1.5.
 constexpr course::Tolerance kCartesianTolerance{1e-6, 0.0};
 
-// Polar distance: each coordinate is off by 2.4e-7 (above), each difference dx, dy by
-// twice that plus its own rounding (|dx| < 3: 1.2e-7), 6e-7 in all; the length of the
-// difference moves by at most sqrt(2) * 6e-7 = 8.5e-7, and the squares, the sum and
-// sqrtf add 3 roundings relative to d < 3 (5.4e-7). So about 1.4e-6 ABSOLUTE,
-// whatever d: when the two points almost coincide, d is tiny but its error is not
-// (the coordinates' errors do not cancel), so a relative tolerance would reject the
-// correct kernel. atol = 4e-6 (about 8 ulp of the radii's sum) leaves a factor 3.
-// The law of cosines, d^2 = r1^2 + r2^2 - 2 r1 r2 cos(t1 - t2), cancels there:
-// an error near u * (r1 + r2)^2 in d^2 becomes an error of 5e-4 in a d of 1e-5.
-constexpr course::Tolerance kDistanceTolerance{4e-6, 0.0};
-
 // ---------------------------------------------------------------------------
-// References
+// References (each element's: workload.hpp, with the Gaussian's and the distance's
+// tolerances)
 // ---------------------------------------------------------------------------
 
 std::vector<double> gaussian_reference(int n, std::uint64_t seed, bool lab) {
   const std::vector<float> x = make_gaussian_x(n, seed);
   const GaussianParameters p = gaussian_parameters(lab, seed);
-  const double mean = p.mean, sigma = p.sigma;
   std::vector<double> y(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double z = (x[i] - mean) / sigma;
-    y[i] = std::exp(-0.5 * z * z) / (sigma * std::sqrt(2.0 * kPi));
-  }
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = gaussian_pdf_reference(x[i], p.mean, p.sigma);
   return y;
 }
 
 std::vector<double> distance_reference(const PolarPoints& p) {
   std::vector<double> d(p.rho1.size());
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    const double dx =
-        p.rho1[i] * std::cos(double{p.theta1[i]}) - p.rho2[i] * std::cos(double{p.theta2[i]});
-    const double dy =
-        p.rho1[i] * std::sin(double{p.theta1[i]}) - p.rho2[i] * std::sin(double{p.theta2[i]});
-    d[i] = std::sqrt(dx * dx + dy * dy);
-  }
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = polar_distance_reference(p, i);
   return d;
 }
 
@@ -85,7 +57,7 @@ std::vector<std::int32_t> zero_suppress_reference(const std::vector<std::int16_t
                                                   std::int16_t threshold) {
   std::vector<std::int32_t> out(waveform.size());
   for (std::size_t i = 0; i < waveform.size(); ++i) {
-    out[i] = waveform[i] < threshold ? 0 : waveform[i];
+    out[i] = suppressed_sample(waveform[i], threshold);
   }
   return out;
 }

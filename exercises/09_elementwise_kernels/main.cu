@@ -6,6 +6,9 @@
 //   - the polar distance of a million pairs of points;
 //   - the zero suppression of the noisy pulse train (100000 int16 samples);
 // each kernel's effective bandwidth next to the copy ceiling measured in the same run.
+// Each function's result is compared with its reference before it is timed: one not
+// written yet, or wrong, gets a line that says so and no figure (course/demo_results.hpp),
+// and the demo then ends with status 1.
 // The check runs this same program with --course-case to compute its cases
 // (common/course/check/runner.hpp).
 //
@@ -20,6 +23,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/table.hpp"
@@ -172,22 +176,69 @@ __global__ void gaussian_pdf_double_kernel(const double* x, double* y, int n, do
 }
 // [/slide]
 
-void demo_gaussian(int n, double ceiling_gbps) {
+// The three functions, judged before any of their figures is shown.
+struct DemoFunctions {
+  course::StudentFunction gaussian{"gaussian_pdf_gpu"};
+  course::StudentFunction polar{"polar_distance_gpu"};
+  course::StudentFunction zero_suppress{"zero_suppress_gpu"};
+};
+
+// The Gaussian's reference costs a few tens of nanoseconds per element: a result is
+// compared with it at this many elements at most, spread over the whole array.
+constexpr std::size_t kJudgedElements = 1 << 20;
+
+void demo_gaussian(int n, double ceiling_gbps, course::StudentFunction& gaussian) {
   using namespace elementwise;
-  const int cpu_runs = n > kGaussianElements ? kCpuRunsLarge : kCpuRuns;
   const std::vector<float> x = make_gaussian_x(n, kDemoSeed);
+  std::printf("\nGaussian pdf of %d floats in [%g, %g), mean %g, sigma %g\n", n, kGaussianXMin,
+              kGaussianXMax, kLabMean, kLabSigma);
+  DeviceBuffer<float> device_x(x), device_y(x.size());
+  std::vector<float> gpu_y(x.size());
+  // One call judged first (none more once it is known not to be written): nothing below
+  // is timed for a result that is not right.
+  course::Judgement result = gaussian.skipped();
+  if (!gaussian.not_implemented()) {
+    device_y.poison();
+    gaussian_pdf_gpu(device_x.data(), device_y.data(), n, kLabMean, kLabSigma);
+    device_y.download(gpu_y.data());
+    result = gaussian.judge(
+        course::compare_at(
+            gpu_y.data(), course::spread_indices(x.size(), kJudgedElements),
+            [&](std::size_t i) { return gaussian_pdf_reference(x[i], kLabMean, kLabSigma); },
+            kGaussianTolerance),
+        "n = " + std::to_string(n));
+  }
+  const std::string size = std::to_string(n);
+  course::Table times(
+      "gaussian_times_" + size, "Gaussian pdf of " + size + " floats: CPU and GPU times",
+      {course::Column::text("version", "version", 30), course::Column::number("ms", "ms", 9, 3),
+       course::Column::number("speedup", "x the CPU", 9, 1, "x")});
+  course::Table bandwidth =
+      course::bandwidth_table("gaussian_" + size, "Gaussian pdf of " + size + " values");
+  const double bytes = static_cast<double>(n) * sizeof(float);
+  if (!result.right) {
+    // The CPU loop and the float64 kernel are there to be compared with it: not timed.
+    for (const char* version : {"CPU loop (one core)", "GPU kernel alone",
+                                "GPU with transfers in and out", "float64 kernel alone"}) {
+      times.record_row({version, course::Cell(), course::Cell()}, result.problem);
+    }
+    course::add_bandwidth_line(bandwidth, result, "float32 kernel", bytes, bytes, 0.0,
+                               ceiling_gbps);
+    course::add_bandwidth_line(bandwidth, result, "float64 kernel", 2 * bytes, 2 * bytes, 0.0,
+                               ceiling_gbps);
+    return;
+  }
+
+  const int cpu_runs = n > kGaussianElements ? kCpuRunsLarge : kCpuRuns;
   std::vector<float> cpu_y(x.size());
   const double cpu_ms =
       course::time_host([&] { gaussian_pdf_cpu(x, cpu_y, kLabMean, kLabSigma); }, 1, cpu_runs)
           .median_ms;
-
-  DeviceBuffer<float> device_x(x), device_y(x.size());
   const double kernel_ms =
       course::time_device(
           [&] { gaussian_pdf_gpu(device_x.data(), device_y.data(), n, kLabMean, kLabSigma); },
           kWarmupRuns, kTimedRuns)
           .median_ms;
-  std::vector<float> gpu_y(x.size());
   const double round_trip_ms =
       course::time_host(
           [&] {
@@ -213,8 +264,6 @@ void demo_gaussian(int n, double ceiling_gbps) {
 
   const course::Comparison differences =
       course::compare(gpu_y.data(), cpu_y.data(), gpu_y.size(), course::kExact);
-  std::printf("\nGaussian pdf of %d floats in [%g, %g), mean %g, sigma %g\n", n, kGaussianXMin,
-              kGaussianXMax, kLabMean, kLabSigma);
   std::printf("  CPU loop (one core)           %9.3f ms\n", cpu_ms);
   std::printf("  GPU kernel alone              %9.3f ms   %.0fx the CPU\n", kernel_ms,
               cpu_ms / kernel_ms);
@@ -223,85 +272,85 @@ void demo_gaussian(int n, double ceiling_gbps) {
   std::printf("  the same kernel in float64    %9.3f ms   %.2fx the float32 kernel's time\n",
               double_ms, double_ms / kernel_ms);
   // The lines above, for the report: each time and the CPU's time over it.
-  course::Table times("gaussian_times_" + std::to_string(n),
-                      "Gaussian pdf of " + std::to_string(n) + " floats: CPU and GPU times",
-                      {course::Column::text("version", "version", 30),
-                       course::Column::number("ms", "ms", 9, 3),
-                       course::Column::number("speedup", "x the CPU", 9, 1, "x")});
   for (const auto& [version, ms] : {std::pair<const char*, double>{"CPU loop (one core)", cpu_ms},
                                     {"GPU kernel alone", kernel_ms},
                                     {"GPU with transfers in and out", round_trip_ms},
                                     {"float64 kernel alone", double_ms}}) {
     times.record_row({version, ms, course::Cell::number_if(ms > 0.0, cpu_ms / ms)});
   }
-  const double bytes = static_cast<double>(n) * sizeof(float);
-  course::Table bandwidth = course::bandwidth_table(
-      "gaussian_" + std::to_string(n), "Gaussian pdf of " + std::to_string(n) + " values");
   course::add_bandwidth_line(bandwidth, "float32 kernel", bytes, bytes, kernel_ms, ceiling_gbps);
   course::add_bandwidth_line(bandwidth, "float64 kernel", 2 * bytes, 2 * bytes, double_ms,
                              ceiling_gbps);
-  std::printf("  GPU vs CPU: %zu of %d values differ (expf vs the CPU's expf), by at most %.3g%s\n",
-              differences.wrong, n, differences.max_abs_error,
-              differences.unwritten > 0 ? " - some were never written" : "");
+  std::printf("  GPU vs CPU: %zu of %d values differ (expf vs the CPU's expf), by at most %.3g\n",
+              differences.wrong, n, differences.max_abs_error);
 }
 
-void demo_polar(double ceiling_gbps) {
+void demo_polar(double ceiling_gbps, course::StudentFunction& polar) {
   using namespace elementwise;
   const int n = kPolarElements;
   const PolarPoints points = make_polar_points(n, kDemoSeed);
   const DeviceBuffer<float> rho1(points.rho1), theta1(points.theta1), rho2(points.rho2),
       theta2(points.theta2);
   DeviceBuffer<float> distance(static_cast<std::size_t>(n));
-  const double kernel_ms = course::time_device(
-                               [&] {
-                                 polar_distance_gpu(rho1.data(), theta1.data(), rho2.data(),
-                                                    theta2.data(), distance.data(), n);
-                               },
-                               kWarmupRuns, kTimedRuns)
-                               .median_ms;
-  const std::vector<float> d = distance.download();
-  double mean_distance = 0.0;
-  for (const float value : d) mean_distance += value;
-  mean_distance /= n;
-  const double read = 4.0 * n * sizeof(float), written = 1.0 * n * sizeof(float);
   std::printf("\nPolar distance of %d pairs of points (radii in [%g, %g), angles in [-pi, pi))\n",
               n, kRhoMin, kRhoMax);
+  const auto run = [&] {
+    polar_distance_gpu(rho1.data(), theta1.data(), rho2.data(), theta2.data(), distance.data(), n);
+  };
+  distance.poison();
+  run();
+  const std::vector<float> d = distance.download();
+  const course::Judgement result = polar.judge(course::compare_at(
+      d.data(), course::spread_indices(d.size(), d.size()),
+      [&](std::size_t i) { return polar_distance_reference(points, i); }, kDistanceTolerance));
+  const double kernel_ms =
+      result.right ? course::time_device(run, kWarmupRuns, kTimedRuns).median_ms : 0.0;
+  const double read = 4.0 * n * sizeof(float), written = 1.0 * n * sizeof(float);
   course::Table bandwidth = course::bandwidth_table(
       "polar_distance", "polar distance of " + std::to_string(n) + " pairs of points");
-  course::add_bandwidth_line(bandwidth, "kernel", read, written, kernel_ms, ceiling_gbps);
-  std::printf("  mean distance %.4f (about 1.3 for these radii)\n", mean_distance);
+  course::add_bandwidth_line(bandwidth, result, "kernel", read, written, kernel_ms, ceiling_gbps);
+  if (result.right) {
+    double mean_distance = 0.0;
+    for (const float value : d) mean_distance += value;
+    std::printf("  mean distance %.4f (about 1.3 for these radii)\n", mean_distance / n);
+  }
 }
 
-void demo_zero_suppress(double ceiling_gbps) {
+void demo_zero_suppress(double ceiling_gbps, course::StudentFunction& zero_suppress) {
   using namespace elementwise;
   const int n = kPulseTrainSamples;
   const std::vector<std::int16_t> waveform = make_pulse_train(n, kDemoSeed);
   const DeviceBuffer<std::int16_t> device_waveform(waveform);
   DeviceBuffer<std::int16_t> device_out(waveform.size());
-  const double kernel_ms =
-      course::time_device(
-          [&] { zero_suppress_gpu(device_waveform.data(), device_out.data(), n, kLabThreshold); },
-          kWarmupRuns, kTimedRuns)
-          .median_ms;
-  const std::vector<std::int16_t> out = device_out.download();
-  int nonzero_before = 0, nonzero_after = 0, below_kept = 0;
-  for (int i = 0; i < n; ++i) {
-    nonzero_before += waveform[static_cast<std::size_t>(i)] != 0;
-    nonzero_after += out[static_cast<std::size_t>(i)] != 0;
-    below_kept +=
-        out[static_cast<std::size_t>(i)] != 0 && out[static_cast<std::size_t>(i)] < kLabThreshold;
-  }
-  const double bytes = static_cast<double>(n) * sizeof(std::int16_t);
   std::printf("\nZero suppression of the noisy pulse train (%d int16 samples, threshold %d)\n", n,
               kLabThreshold);
+  const auto run = [&] {
+    zero_suppress_gpu(device_waveform.data(), device_out.data(), n, kLabThreshold);
+  };
+  device_out.poison();
+  run();
+  const std::vector<std::int16_t> out = device_out.download();
+  const course::Judgement result = zero_suppress.judge(course::compare_at(
+      out.data(), course::spread_indices(out.size(), out.size()),
+      [&](std::size_t i) { return suppressed_sample(waveform[i], kLabThreshold); },
+      course::kExact));
+  const double kernel_ms =
+      result.right ? course::time_device(run, kWarmupRuns, kTimedRuns).median_ms : 0.0;
+  const double bytes = static_cast<double>(n) * sizeof(std::int16_t);
   course::Table bandwidth = course::bandwidth_table(
       "zero_suppress", "zero suppression of " + std::to_string(n) + " int16 samples");
-  course::add_bandwidth_line(bandwidth, "kernel", bytes, bytes, kernel_ms, ceiling_gbps);
-  std::printf("  non-zero samples: %d before, %d after (the baseline noise is gone)%s\n",
-              nonzero_before, nonzero_after,
-              below_kept > 0 ? "; some samples below the threshold were kept!" : "");
-  std::printf(
-      "  (%d samples: too few to fill the GPU - the time is the launch's, not the work's)\n", n);
+  course::add_bandwidth_line(bandwidth, result, "kernel", bytes, bytes, kernel_ms, ceiling_gbps);
+  if (result.right) {
+    int nonzero_before = 0, nonzero_after = 0;
+    for (int i = 0; i < n; ++i) {
+      nonzero_before += waveform[static_cast<std::size_t>(i)] != 0;
+      nonzero_after += out[static_cast<std::size_t>(i)] != 0;
+    }
+    std::printf("  non-zero samples: %d before, %d after (the baseline noise is gone)\n",
+                nonzero_before, nonzero_after);
+    std::printf(
+        "  (%d samples: too few to fill the GPU - the time is the launch's, not the work's)\n", n);
+  }
 }
 
 int demo() {
@@ -309,12 +358,13 @@ int demo() {
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   std::printf("GB/s = (bytes read + bytes written) / kernel time; copy ceiling %.1f GB/s\n",
               ceiling_gbps);
-  demo_gaussian(elementwise::kGaussianElements, ceiling_gbps);
-  demo_gaussian(kLargeGaussianElements, ceiling_gbps);
-  demo_polar(ceiling_gbps);
-  demo_zero_suppress(ceiling_gbps);
+  DemoFunctions functions;
+  demo_gaussian(elementwise::kGaussianElements, ceiling_gbps, functions.gaussian);
+  demo_gaussian(kLargeGaussianElements, ceiling_gbps, functions.gaussian);
+  demo_polar(ceiling_gbps, functions.polar);
+  demo_zero_suppress(ceiling_gbps, functions.zero_suppress);
   std::printf("\n(`make check-09` grades every function against references)\n");
-  return EXIT_SUCCESS;
+  return course::demo_status({&functions.gaussian, &functions.polar, &functions.zero_suppress});
 }
 
 }  // namespace

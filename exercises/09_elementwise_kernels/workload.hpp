@@ -1,6 +1,6 @@
 // Exercise 09: what the student's program and its check must agree on - the inputs
 // of the three elementwise functions (the Gaussian, the polar distance, the noisy
-// pulse train), drawn from a seed, and their constants.
+// pulse train), drawn from a seed, their constants, and each element's reference.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // elementwise.hpp includes it for the student's code.
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "course/data.hpp"
+#include "course/verify.hpp"
 
 // Threads per block of every launch of this exercise.
 inline constexpr int kThreadsPerBlock = 256;
@@ -159,6 +160,50 @@ inline std::vector<std::int16_t> make_threshold_edges(int n, std::int16_t thresh
     values[static_cast<std::size_t>(i)] = static_cast<std::int16_t>(value);
   }
   return values;
+}
+
+// ---------------------------------------------------------------------------
+// Each element's reference, in double precision, and the tolerances the results are
+// judged by: by the check, and by the demo before it shows a time (u = 2^-24 ~ 6e-8, a
+// float's unit roundoff)
+// ---------------------------------------------------------------------------
+
+// Gaussian: z = (x - mean) / sigma takes 2 roundings (3 as (x - mean) * (1 / sigma)),
+// a = z * z / 2 one more, so a is off by about 7u relative; exp turns that into an
+// error of 7u * |a| relative in y. The inputs keep |z| <= 4 (a <= 8): at most 56u.
+// expf adds 2 ulp (CUDA's bound), the normalisation 1 / (sigma sqrt(2 pi)) and its
+// use 3 roundings and the rounded constant half a unit: about 62u ~ 3.7e-6 relative
+// in all. rtol = 1e-5 leaves a factor 2.7; a missing normalisation is off by a factor
+// 2.5 or more.
+inline constexpr course::Tolerance kGaussianTolerance{0.0, 1e-5};
+
+inline double gaussian_pdf_reference(double x, double mean, double sigma) {
+  const double z = (x - mean) / sigma;
+  return std::exp(-0.5 * z * z) / (sigma * std::sqrt(2.0 * kPi));
+}
+
+// Polar distance: each coordinate is off by 2.4e-7 (above), each difference dx, dy by
+// twice that plus its own rounding (|dx| < 3: 1.2e-7), 6e-7 in all; the length of the
+// difference moves by at most sqrt(2) * 6e-7 = 8.5e-7, and the squares, the sum and
+// sqrtf add 3 roundings relative to d < 3 (5.4e-7). So about 1.4e-6 ABSOLUTE,
+// whatever d: when the two points almost coincide, d is tiny but its error is not
+// (the coordinates' errors do not cancel), so a relative tolerance would reject the
+// correct kernel. atol = 4e-6 (about 8 ulp of the radii's sum) leaves a factor 3.
+// The law of cosines, d^2 = r1^2 + r2^2 - 2 r1 r2 cos(t1 - t2), cancels there:
+// an error near u * (r1 + r2)^2 in d^2 becomes an error of 5e-4 in a d of 1e-5.
+inline constexpr course::Tolerance kDistanceTolerance{4e-6, 0.0};
+
+inline double polar_distance_reference(const PolarPoints& p, std::size_t i) {
+  const double dx =
+      p.rho1[i] * std::cos(double{p.theta1[i]}) - p.rho2[i] * std::cos(double{p.theta2[i]});
+  const double dy =
+      p.rho1[i] * std::sin(double{p.theta1[i]}) - p.rho2[i] * std::sin(double{p.theta2[i]});
+  return std::sqrt(dx * dx + dy * dy);
+}
+
+// A sample after zero suppression: kept at the threshold and above.
+inline std::int16_t suppressed_sample(std::int16_t sample, std::int16_t threshold) {
+  return sample < threshold ? std::int16_t{0} : sample;
 }
 
 }  // namespace elementwise

@@ -4,7 +4,10 @@
 // copies from pageable and from pinned memory (GB/s each way); then the lab's pulse
 // train made three ways - the lab's round trips, the student's version with the data
 // kept on the device, and the student's pinned version - for the lab's 100000 samples
-// and for ten million, with the bytes each one moves over the bus and its time.
+// and for ten million, with the bytes each one moves over the bus and its time. The
+// student's versions are compared with the round trips' result before they are timed:
+// one not written yet, or wrong, gets a line that says so and no figure
+// (course/demo_results.hpp), and the demo then ends with status 1.
 // The check runs this same program with --course-case to compute its cases
 // (common/course/check/runner.hpp).
 //
@@ -21,6 +24,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/demo_results.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
 #include "course/table.hpp"
@@ -185,52 +189,74 @@ BusRates measure_bus() {
   return rates;
 }
 
-// Samples that differ between two results (0 expected: the same kernels in the same order).
-std::size_t differences(const std::vector<float>& a, const std::vector<float>& b) {
-  return course::compare(a.data(), b.data(), a.size(), course::kExact).wrong;
+// The functions of parts 1 and 2, judged before any of their figures is shown.
+struct DemoFunctions {
+  course::StudentFunction on_device{"make_waveform_on_device"};
+  course::StudentFunction allocate{"allocate_waveform_buffers"};
+  course::StudentFunction pinned{"make_waveform_pinned"};
+};
+
+// A waveform against the round trips' (the given lab's cell): the same kernels in the
+// same order, so every sample must be the same.
+course::Judgement judge_waveform(course::StudentFunction& function, const std::vector<float>& got,
+                                 const std::vector<float>& round_trips, int n) {
+  return function.judge(course::compare(got.data(), round_trips.data(), round_trips.size(),
+                                        course::kExact),
+                        "n = " + std::to_string(n));
 }
 
-void demo_pipeline(int n, const BusRates& rates, double ceiling_gbps) {
+void demo_pipeline(int n, const BusRates& rates, double ceiling_gbps, DemoFunctions& functions) {
   using namespace data_on_device;
   const std::vector<float> noise = make_noise(n, kDemoSeed);
   const PulseShape shape = lab_pulse_shape(n);
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
-  std::vector<float> round_trips(noise.size()), on_device(noise.size());
+  const double mb = static_cast<double>(bytes) / 1e6;
+  std::printf("\nThe pulse train, n = %d (%.2f MB per array); time per waveform, median of %d\n", n,
+              mb, kPipelineRepetitions);
 
+  // The given round trips: timed in any case, and the result the others must give.
+  std::vector<float> round_trips(noise.size());
   const double round_trips_ms =
       course::time_host(
           [&] { make_waveform_round_trips(noise.data(), round_trips.data(), n, shape); },
           kPipelineWarmup, kPipelineRepetitions)
           .median_ms;
-  const double on_device_ms =
-      course::time_host([&] { make_waveform_on_device(noise.data(), on_device.data(), n, shape); },
-                        kPipelineWarmup, kPipelineRepetitions)
-          .median_ms;
 
+  // Part 1: its first call judged (and the warm-up), then timed.
+  std::vector<float> on_device(noise.size());
+  course::poison(on_device.data(), on_device.size());
+  make_waveform_on_device(noise.data(), on_device.data(), n, shape);
+  const course::Judgement part1 = judge_waveform(functions.on_device, on_device, round_trips, n);
+  const double on_device_ms =
+      part1.right ? course::time_host(
+                        [&] { make_waveform_on_device(noise.data(), on_device.data(), n, shape); },
+                        0, kPipelineRepetitions)
+                        .median_ms
+                  : 0.0;
+
+  // Part 2: the buffers first, then one waveform judged, then timed.
   WaveformBuffers buffers = allocate_waveform_buffers(n);
+  const bool allocated = buffers.host_noise != nullptr && buffers.host_waveform != nullptr &&
+                         buffers.device_noise != nullptr && buffers.device_waveform != nullptr;
+  course::Judgement part2 = functions.allocate.judge_value(allocated, true, "", "");
   double pinned_ms = 0.0;
-  std::vector<float> pinned(noise.size());
-  if (buffers.host_noise != nullptr && buffers.host_waveform != nullptr) {
+  if (part2.right) {
     std::memcpy(buffers.host_noise, noise.data(), bytes);
+    course::poison(buffers.host_waveform, static_cast<std::size_t>(n));
     cudaStream_t stream = nullptr;
     CUDA_CHECK(cudaStreamCreate(&stream));
-    pinned_ms = course::time_host([&] { make_waveform_pinned(buffers, n, shape, stream); },
-                                  kPipelineWarmup, kPipelineRepetitions)
-                    .median_ms;
+    make_waveform_pinned(buffers, n, shape, stream);
+    const std::vector<float> pinned(buffers.host_waveform, buffers.host_waveform + n);
+    part2 = judge_waveform(functions.pinned, pinned, round_trips, n);
+    if (part2.right) {
+      pinned_ms = course::time_host([&] { make_waveform_pinned(buffers, n, shape, stream); }, 0,
+                                    kPipelineRepetitions)
+                      .median_ms;
+    }
     CUDA_CHECK(cudaStreamDestroy(stream));
-    std::memcpy(pinned.data(), buffers.host_waveform, bytes);
-  } else {
-    course::poison(pinned.data(), pinned.size());
   }
   free_waveform_buffers(buffers);
 
-  // On the device, make_pulses writes n floats, add reads 2 n and writes n, and the
-  // zero suppression reads n (and rewrites the few it zeroes): about 5 n floats, which
-  // at the copy ceiling take the time below; the rest is the bus and the calls' overheads.
-  const double device_traffic_ms = 5.0 * static_cast<double>(bytes) / (ceiling_gbps * 1e6);
-  const double mb = static_cast<double>(bytes) / 1e6;
-  std::printf("\nThe pulse train, n = %d (%.2f MB per array); time per waveform, median of %d\n", n,
-              mb, kPipelineRepetitions);
   course::Table table("pipeline_" + std::to_string(n),
                       "the pulse train of " + std::to_string(n) + " samples, three ways",
                       {course::Column::text("version", "version", 34),
@@ -239,19 +265,24 @@ void demo_pipeline(int n, const BusRates& rates, double ceiling_gbps) {
                        course::Column::number("ms", "time (ms)", 12, 3),
                        course::Column::number("bus_ms", "bus time (ms)", 14, 3)},
                       2);
-  table.print_header();
   // bus time = the bytes at the measured rates: the share of the time the copies take.
   table.add_row({"round trips (the lab's cell, given)", 3 * mb, 3 * mb, round_trips_ms,
                  3 * mb / rates.pageable_to_device + 3 * mb / rates.pageable_to_host});
-  table.add_row({"on the device, pageable (part 1)", mb, mb, on_device_ms,
-                 mb / rates.pageable_to_device + mb / rates.pageable_to_host});
-  table.add_row({"on the device, pinned (part 2)", mb, mb, pinned_ms,
-                 mb / rates.pinned_to_device + mb / rates.pinned_to_host});
-  std::printf("  (bus time = MB / GB/s each way, at the rates above; the kernels alone would "
-              "take about %.4f ms at the copy ceiling)\n",
-              device_traffic_ms);
-  std::printf("  samples that differ from the round trips' result: part 1 %zu, part 2 %zu\n",
-              differences(on_device, round_trips), differences(pinned, round_trips));
+  table.add_row({"on the device, pageable (part 1)", mb, mb, part1.figure(on_device_ms),
+                 part1.figure(mb / rates.pageable_to_device + mb / rates.pageable_to_host)},
+                part1.problem);
+  table.add_row({"on the device, pinned (part 2)", mb, mb, part2.figure(pinned_ms),
+                 part2.figure(mb / rates.pinned_to_device + mb / rates.pinned_to_host)},
+                part2.problem);
+  if (part1.right || part2.right) {
+    // On the device, make_pulses writes n floats, add reads 2 n and writes n, and the
+    // zero suppression reads n (and rewrites the few it zeroes): about 5 n floats, which
+    // at the copy ceiling take the time below; the rest is the bus and the calls' overheads.
+    const double device_traffic_ms = 5.0 * static_cast<double>(bytes) / (ceiling_gbps * 1e6);
+    std::printf("  (bus time = MB / GB/s each way, at the rates above; the kernels alone would "
+                "take about %.4f ms at the copy ceiling)\n",
+                device_traffic_ms);
+  }
 }
 
 int demo() {
@@ -260,9 +291,10 @@ int demo() {
   std::printf("device memory: copy ceiling %.1f GB/s (bytes read + written) / time\n",
               ceiling_gbps);
   const BusRates rates = measure_bus();
-  for (const int n : kDemoSizes) demo_pipeline(n, rates, ceiling_gbps);
+  DemoFunctions functions;
+  for (const int n : kDemoSizes) demo_pipeline(n, rates, ceiling_gbps, functions);
   std::printf("\n(`make check-10` grades the results and counts the bytes each version copies)\n");
-  return EXIT_SUCCESS;
+  return course::demo_status({&functions.on_device, &functions.allocate, &functions.pinned});
 }
 
 }  // namespace

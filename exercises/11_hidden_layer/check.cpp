@@ -19,17 +19,6 @@ namespace {
 using course::check::CaseContext;
 using course::check::Run;
 
-// Each neuron is a few float operations: the product with the constant 1 / 255 (itself
-// rounded once), the product with the weight (one more rounding), and tanhf, within 2 ulp
-// in CUDA (1 in glibc). The three roundings give the argument a relative error below
-// 1.5 * 2^-23, and tanh does not amplify it (x tanh'(x) / tanh(x) <= 1), so the result is
-// within about 1.5 * 2^-23 + 2 ulp <= 3.5 * 2^-23 = 4.2e-7 of the exact value, relative
-// (a true division by 255 rounds once less). rtol = 1e-6 leaves a factor 2.4 on that.
-// Scaling by 1 / 256 instead of 1 / 255 is off by 4e-3, the steps in another order by far
-// more, and tanh written with exponentials by 1e-5 or more on dim pixels (values ~ 2e-3:
-// exp(v) - exp(-v) cancels). atol only matters at 0, which every version computes exactly.
-constexpr course::Tolerance kTolerance{1e-9, 1e-6};
-
 const std::string kFormulaHint =
     "each element must be tanh(greyscales[i] / 255 * weights[i]) in float: normalise (scale by "
     "1.0f / 255, not 1 / 256, not with an integer division), weigh, then activate with tanhf.";
@@ -45,16 +34,12 @@ const std::string kDimPixelsHint =
 
 std::string method_name(bool fused) { return fused ? "fused" : "three_kernels"; }
 
-double neuron_reference(float greyscale, float weight) {
-  return std::tanh(static_cast<double>(greyscale) / kGreyscaleScale * static_cast<double>(weight));
-}
-
 std::vector<double> reference(int n, std::uint64_t seed,
                               float levels = hidden_layer::kGreyscaleLevels) {
   const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, seed, levels);
   std::vector<double> activated(inputs.greyscales.size());
   for (std::size_t i = 0; i < activated.size(); ++i) {
-    activated[i] = neuron_reference(inputs.greyscales[i], inputs.weights[i]);
+    activated[i] = hidden_layer::neuron_reference(inputs.greyscales[i], inputs.weights[i]);
   }
   return activated;
 }
@@ -81,8 +66,8 @@ bool check_gpu(CaseContext& c, int n, bool fused, const std::string& kind = "gpu
       levels == hidden_layer::kDimLevels
           ? kDimPixelsHint
           : kFormulaHint + (fused ? " " + kFusedHint : " " + kThreeKernelsHint);
-  ok = ok && c.expect_array<float>(run, "activated", reference(n, c.seed(), levels), kTolerance,
-                                   wrong_hint);
+  ok = ok && c.expect_array<float>(run, "activated", reference(n, c.seed(), levels),
+                                   hidden_layer::kTolerance, wrong_hint);
   if (!ok) {
     c.note("(create_hidden_layer_gpu with n = " + std::to_string(n) + ", method " +
            method_name(fused) + ")");
@@ -137,12 +122,13 @@ void check_performance(CaseContext& c) {
   const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, c.seed());
   std::vector<double> expected;
   for (const std::size_t i : hidden_layer::sample_indices(inputs.greyscales.size())) {
-    expected.push_back(neuron_reference(inputs.greyscales[i], inputs.weights[i]));
+    expected.push_back(hidden_layer::neuron_reference(inputs.greyscales[i], inputs.weights[i]));
   }
   const std::string sampled = "(every " + std::to_string(hidden_layer::kSampleStride) +
                               "-th element of a layer of " + std::to_string(n) + " neurons)";
-  if (!c.expect_array<float>(run, "fused_sample", expected, kTolerance, kFusedHint) ||
-      !c.expect_array<float>(run, "three_sample", expected, kTolerance, kThreeKernelsHint)) {
+  if (!c.expect_array<float>(run, "fused_sample", expected, hidden_layer::kTolerance, kFusedHint) ||
+      !c.expect_array<float>(run, "three_sample", expected, hidden_layer::kTolerance,
+                             kThreeKernelsHint)) {
     c.note(sampled);
     return;
   }
@@ -233,8 +219,8 @@ int main(int argc, char** argv) {
              for (const bool fused : {false, true}) {
                const Run run = c.run_case("gpu", gpu_params(n, fused));
                if (!c.finished(run) ||
-                   !c.expect_array<float>(run, "activated", reference(n, c.seed()), kTolerance,
-                                          kFormulaHint) ||
+                   !c.expect_array<float>(run, "activated", reference(n, c.seed()),
+                                          hidden_layer::kTolerance, kFormulaHint) ||
                    !c.expect_no_leak(run)) {
                  return;
                }

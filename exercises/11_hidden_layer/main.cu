@@ -3,8 +3,11 @@
 // `make run-11` runs the demo, for the lab's hidden layers of one million and one hundred
 // million neurons: the CPU loop, the student's round trips (three kernels, fused), the
 // kernels alone with their bandwidth against the copy ceiling measured in the same run,
-// and how far the GPU's results are from the CPU's. The check runs this same program
-// with --course-case to compute its cases (common/course/check/runner.hpp).
+// and how far the GPU's results are from the CPU's. Each result is compared with the
+// double-precision reference before it is timed: a function not written yet, or wrong,
+// gets a line that says so and no figure (course/demo_results.hpp), and the demo then
+// ends with status 1. The check runs this same program with --course-case to compute
+// its cases (common/course/check/runner.hpp).
 //
 // Build and run:  make 11 && make run-11   (one size only: make run-11 ARGS=1000000)
 #include <algorithm>
@@ -13,11 +16,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/demo_results.hpp"
 #include "course/device_info.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
@@ -67,10 +72,24 @@ class DeviceLayer {
   const float* weights() const { return weights_; }
   float* output(int which) { return outputs_[static_cast<std::size_t>(which)]; }
 
-  // The elements of output `which` at `indices`, copied to the host.
-  std::vector<float> sample(int which, const std::vector<std::size_t>& indices) {
+  // Fills output `which` with the poison of verify.hpp, so that an element no kernel
+  // wrote is seen as such.
+  void poison_output(int which) {
+    std::vector<float> poisoned(n_);
+    course::poison(poisoned.data(), poisoned.size());
+    CUDA_CHECK(cudaMemcpy(output(which), poisoned.data(), bytes(), cudaMemcpyHostToDevice));
+  }
+
+  // Output `which`, copied to the host.
+  std::vector<float> download(int which) {
     std::vector<float> all(n_);
     CUDA_CHECK(cudaMemcpy(all.data(), output(which), bytes(), cudaMemcpyDeviceToHost));
+    return all;
+  }
+
+  // The elements of output `which` at `indices`, copied to the host.
+  std::vector<float> sample(int which, const std::vector<std::size_t>& indices) {
+    const std::vector<float> all = download(which);
     std::vector<float> picked;
     picked.reserve(indices.size());
     for (const std::size_t i : indices) picked.push_back(all[i]);
@@ -186,83 +205,131 @@ constexpr int kDemoWarmup = 3;
 constexpr int kDemoKernelRepetitions = 10;
 constexpr int kDemoCallRepetitions = 3;
 
-void demo_size(int n, double ceiling_gbps) {
+// The functions, judged before any of their figures is shown: the whole call (with
+// either method) and each launcher on device arrays.
+struct DemoFunctions {
+  course::StudentFunction call{"create_hidden_layer_gpu"};
+  course::StudentFunction three{"launch_three_kernels"};
+  course::StudentFunction fused{"launch_fused"};
+};
+
+// A result is compared with the double-precision reference at this many elements at
+// most, spread over the whole array (tanh in double costs tens of nanoseconds).
+constexpr std::size_t kJudgedElements = 1 << 20;
+
+course::Judgement judge_layer(course::StudentFunction& function, const hidden_layer::Inputs& inputs,
+                              const std::vector<float>& activated, const std::string& context) {
+  return function.judge(
+      course::compare_at(
+          activated.data(), course::spread_indices(activated.size(), kJudgedElements),
+          [&](std::size_t i) {
+            return hidden_layer::neuron_reference(inputs.greyscales[i], inputs.weights[i]);
+          },
+          hidden_layer::kTolerance),
+      context);
+}
+
+void demo_size(int n, double ceiling_gbps, DemoFunctions& functions) {
   std::printf("\n--- hidden layer of %d neurons (%.0f MB per array) ---\n", n,
               n * sizeof(float) / 1e6);
+  const std::string size = std::to_string(n);
   const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, kDemoSeed);
-  std::vector<float> cpu(inputs.greyscales.size());
-  std::vector<float> three(cpu.size()), fused(cpu.size());
-  course::poison(three.data(), three.size());
-  course::poison(fused.data(), fused.size());
+  std::vector<float> three(inputs.greyscales.size()), fused(three.size());
 
-  const double cpu_ms =
-      course::time_host(
-          [&] {
-            create_hidden_layer_cpu(inputs.greyscales.data(), inputs.weights.data(), cpu.data(), n);
-          },
-          0, 1)
-          .median_ms;
-  auto call = [&](std::vector<float>& out, LayerMethod method) {
-    return course::time_host(
-               [&] {
-                 create_hidden_layer_gpu(inputs.greyscales.data(), inputs.weights.data(),
-                                         out.data(), n, method);
-               },
-               1, kDemoCallRepetitions)
-        .median_ms;
+  // The whole calls: each judged on its first call (the warm-up), then timed.
+  auto call = [&](std::vector<float>& out, LayerMethod method, const char* what) {
+    course::poison(out.data(), out.size());
+    create_hidden_layer_gpu(inputs.greyscales.data(), inputs.weights.data(), out.data(), n, method);
+    const course::Judgement result =
+        judge_layer(functions.call, inputs, out, std::string(what) + ", n = " + size);
+    const double ms =
+        result.right ? course::time_host(
+                           [&] {
+                             create_hidden_layer_gpu(inputs.greyscales.data(),
+                                                     inputs.weights.data(), out.data(), n, method);
+                           },
+                           0, kDemoCallRepetitions)
+                           .median_ms
+                     : 0.0;
+    return std::make_pair(result, ms);
   };
-  const double three_call_ms = call(three, LayerMethod::three_kernels);
-  const double fused_call_ms = call(fused, LayerMethod::fused);
-  std::printf("whole call (allocate, copy in, compute, copy back, free), median of %d:\n",
-              kDemoCallRepetitions);
-  std::printf("  CPU loop       %10.2f ms\n", cpu_ms);
-  std::printf("  three kernels  %10.2f ms   (%.1fx the CPU)\n", three_call_ms,
-              three_call_ms > 0.0 ? cpu_ms / three_call_ms : 0.0);
-  std::printf("  fused kernel   %10.2f ms   (%.1fx the CPU)\n", fused_call_ms,
-              fused_call_ms > 0.0 ? cpu_ms / fused_call_ms : 0.0);
-  // The lines above, for the report.
-  course::Table calls("calls_" + std::to_string(n),
-                      "hidden layer of " + std::to_string(n) + " neurons: whole calls",
+  const auto [three_call, three_call_ms] = call(three, LayerMethod::three_kernels, "three kernels");
+  const auto [fused_call, fused_call_ms] = call(fused, LayerMethod::fused, "fused");
+
+  // The given CPU loop, timed only when a GPU call has a time to set beside it.
+  std::vector<float> cpu(inputs.greyscales.size());
+  const bool cpu_timed = three_call.right || fused_call.right;
+  const double cpu_ms = cpu_timed
+                            ? course::time_host(
+                                  [&] {
+                                    create_hidden_layer_cpu(inputs.greyscales.data(),
+                                                            inputs.weights.data(), cpu.data(), n);
+                                  },
+                                  0, 1)
+                                  .median_ms
+                            : 0.0;
+  course::Table calls("calls_" + size, "hidden layer of " + size + " neurons: whole calls",
                       {course::Column::text("version", "version", 14),
                        course::Column::number("ms", "ms", 10, 2),
                        course::Column::number("speedup", "x the CPU", 9, 1, "x")});
-  for (const auto& [version, ms] : {std::pair<const char*, double>{"CPU loop", cpu_ms},
-                                    {"three kernels", three_call_ms},
-                                    {"fused kernel", fused_call_ms}}) {
-    calls.record_row({version, ms, course::Cell::number_if(ms > 0.0, cpu_ms / ms)});
+  calls.record_row({"CPU loop", course::Cell::number_if(cpu_timed, cpu_ms),
+                    course::Cell::number_if(cpu_timed, 1.0)},
+                   cpu_timed ? "" : "not timed: no GPU call to compare with");
+  if (cpu_timed) {
+    std::printf("whole call (allocate, copy in, compute, copy back, free), median of %d:\n",
+                kDemoCallRepetitions);
+    std::printf("  CPU loop       %10.2f ms\n", cpu_ms);
+  }
+  for (const auto& [version, result, ms] : {std::tuple<const char*, course::Judgement, double>{
+                                                "three kernels", three_call, three_call_ms},
+                                            {"fused kernel", fused_call, fused_call_ms}}) {
+    calls.record_row({version, result.figure(ms), result.figure(cpu_ms / ms)}, result.problem);
+    if (result.right) {
+      std::printf("  %-13s  %10.2f ms   (%.1fx the CPU)\n", version, ms, cpu_ms / ms);
+    }
   }
 
-  // The kernels alone, on arrays already on the device.
+  // The kernels alone, on arrays already on the device: each judged on its first launch.
   DeviceLayer layer(inputs, 1);
+  auto launch = [&](course::StudentFunction& function, auto&& work) {
+    layer.poison_output(0);
+    work();
+    const course::Judgement result =
+        judge_layer(function, inputs, layer.download(0), "n = " + size);
+    const double ms = result.right
+                          ? course::time_device(work, kDemoWarmup, kDemoKernelRepetitions).median_ms
+                          : 0.0;
+    return std::make_pair(result, ms);
+  };
   float* out = layer.output(0);
-  const double three_ms =
-      course::time_device(
-          [&] { launch_three_kernels(layer.greyscales(), layer.weights(), out, n); }, kDemoWarmup,
-          kDemoKernelRepetitions)
-          .median_ms;
-  const double fused_ms =
-      course::time_device([&] { launch_fused(layer.greyscales(), layer.weights(), out, n); },
-                          kDemoWarmup, kDemoKernelRepetitions)
-          .median_ms;
+  const auto [three_kernels, three_ms] = launch(functions.three, [&] {
+    launch_three_kernels(layer.greyscales(), layer.weights(), out, n);
+  });
+  const auto [fused_kernel, fused_ms] =
+      launch(functions.fused, [&] { launch_fused(layer.greyscales(), layer.weights(), out, n); });
   const double array_bytes = static_cast<double>(layer.bytes());
-  std::printf("kernels alone, on device arrays (median of %d):\n", kDemoKernelRepetitions);
-  course::Table bandwidth = course::bandwidth_table(
-      "kernels_" + std::to_string(n), "hidden layer of " + std::to_string(n) + " neurons: kernels");
-  course::add_bandwidth_line(bandwidth, "three kernels", kThreeArraysRead * array_bytes,
-                             kThreeArraysWritten * array_bytes, three_ms, ceiling_gbps);
-  course::add_bandwidth_line(bandwidth, "fused kernel ", kFusedArraysRead * array_bytes,
-                             kFusedArraysWritten * array_bytes, fused_ms, ceiling_gbps);
+  if (three_kernels.right || fused_kernel.right) {
+    std::printf("kernels alone, on device arrays (median of %d):\n", kDemoKernelRepetitions);
+  }
+  course::Table bandwidth =
+      course::bandwidth_table("kernels_" + size, "hidden layer of " + size + " neurons: kernels");
+  course::add_bandwidth_line(bandwidth, three_kernels, "three kernels",
+                             kThreeArraysRead * array_bytes, kThreeArraysWritten * array_bytes,
+                             three_ms, ceiling_gbps);
+  course::add_bandwidth_line(bandwidth, fused_kernel, "fused kernel ",
+                             kFusedArraysRead * array_bytes, kFusedArraysWritten * array_bytes,
+                             fused_ms, ceiling_gbps);
 
   // The CPU's std::tanh and the GPU's tanhf round differently: a few ulp apart at most.
-  for (const auto& [name, gpu] :
-       {std::pair<const char*, const std::vector<float>*>{"three kernels", &three},
-        {"fused kernel", &fused}}) {
+  for (const auto& [name, result, gpu] :
+       {std::tuple<const char*, course::Judgement, const std::vector<float>*>{"three kernels",
+                                                                              three_call, &three},
+        {"fused kernel", fused_call, &fused}}) {
+    if (!result.right) continue;
     const course::Comparison c =
         course::compare(gpu->data(), cpu.data(), cpu.size(), course::kExact);
-    std::printf("  %s: %zu of %zu elements differ from the CPU's, by at most %.3g%s\n", name,
-                c.wrong - c.unwritten, c.count, c.max_abs_error,
-                c.unwritten > 0 ? (", " + std::to_string(c.unwritten) + " never written").c_str()
-                                : "");
+    std::printf("  %s: %zu of %zu elements differ from the CPU's, by at most %.3g\n", name, c.wrong,
+                c.count, c.max_abs_error);
   }
 }
 
@@ -271,9 +338,17 @@ int demo(const std::vector<int>& sizes) {
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   std::printf("activated[i] = tanh(greyscales[i] / 255 * weights[i]); blocks of %d threads\n",
               kThreadsPerBlock);
-  for (const int n : sizes) demo_size(n, ceiling_gbps);
+  DemoFunctions functions;
+  for (const int n : sizes) {
+    // Nothing written yet: a larger size would show nothing more.
+    if (functions.call.not_implemented() && functions.three.not_implemented() &&
+        functions.fused.not_implemented()) {
+      break;
+    }
+    demo_size(n, ceiling_gbps, functions);
+  }
   std::printf("\n(`make check-11` grades every case against a double-precision reference)\n");
-  return EXIT_SUCCESS;
+  return course::demo_status({&functions.call, &functions.three, &functions.fused});
 }
 
 }  // namespace

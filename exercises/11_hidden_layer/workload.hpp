@@ -1,6 +1,6 @@
 // Exercise 11: what the student's program and its check must agree on - the inputs of
-// the hidden layer (greyscale pixels and weights, drawn from a seed), and which
-// elements of a large output the performance case reports.
+// the hidden layer (greyscale pixels and weights, drawn from a seed), which elements of
+// a large output the performance case reports, and the reference with its tolerance.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // hidden_layer.hpp includes it for the student's code.
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "course/data.hpp"
+#include "course/verify.hpp"
 
 // Normalisation maps a greyscale level in [0, 255] to [0, 1]: divide by this.
 inline constexpr float kGreyscaleScale = 255.0f;
@@ -63,5 +64,22 @@ inline std::vector<std::size_t> sample_indices(std::size_t n) {
   if (n > 0 && indices.back() != n - 1) indices.push_back(n - 1);
   return indices;
 }
+
+// One neuron in double precision: the reference of the check, and of the demo before it
+// shows a time.
+inline double neuron_reference(float greyscale, float weight) {
+  return std::tanh(static_cast<double>(greyscale) / kGreyscaleScale * static_cast<double>(weight));
+}
+
+// Each neuron is a few float operations: the product with the constant 1 / 255 (itself
+// rounded once), the product with the weight (one more rounding), and tanhf, within 2 ulp
+// in CUDA (1 in glibc). The three roundings give the argument a relative error below
+// 1.5 * 2^-23, and tanh does not amplify it (x tanh'(x) / tanh(x) <= 1), so the result is
+// within about 1.5 * 2^-23 + 2 ulp <= 3.5 * 2^-23 = 4.2e-7 of the exact value, relative
+// (a true division by 255 rounds once less). rtol = 1e-6 leaves a factor 2.4 on that.
+// Scaling by 1 / 256 instead of 1 / 255 is off by 4e-3, the steps in another order by far
+// more, and tanh written with exponentials by 1e-5 or more on dim pixels (values ~ 2e-3:
+// exp(v) - exp(-v) cancels). atol only matters at 0, which every version computes exactly.
+inline constexpr course::Tolerance kTolerance{1e-9, 1e-6};
 
 }  // namespace hidden_layer

@@ -24,21 +24,6 @@ using course::check::Run;
 constexpr int kLongestWarpRow = 2047;
 constexpr int kShortestBlockRow = 2048;
 
-// The tolerance grows with the row's length. A norm is a sum of cols squares, all
-// positive (no cancellation), in float. A lane adds its ceil(cols / 32) squares one after
-// the other (in a block, each thread fewer: ceil(cols / 256)), then a tree adds the
-// partial sums in 5 steps (warp) plus 3 (block). Each addition rounds once (2^-24,
-// relative to a partial sum no larger than the total), the square once more, so the sum
-// is within (ceil(cols / 32) + 9) * 2^-24 of the exact one, relative, at worst. sqrtf
-// halves that relative error and adds half an ulp. rtol = (ceil(cols / 32) + 12) * 2^-24
-// keeps about a factor 2 on the worst case (random roundings do far better: about
-// sqrt(cols / 32) of them). For 3 columns that is 8e-7, for 100000 columns 1.9e-4: a lost
-// half of the lanes, a missing square root or a neighbour's elements are off by percents.
-course::Tolerance tolerance_for(int cols) {
-  const double per_lane = std::ceil(static_cast<double>(cols) / 32.0);
-  return {0.0, (per_lane + 12.0) * std::ldexp(1.0, -24)};
-}
-
 const std::string kNormHint =
     "norms[r] = sqrtf(sum of the squares of row r): every lane accumulates its columns' "
     "squares, the warp adds them with __shfl_down_sync(0xffffffff, v, offset) for offset = "
@@ -72,7 +57,7 @@ bool check_norms(CaseContext& c, int rows, int cols,
   if (cols % 32 != 0) hint += " " + kShortRowHint;
   if (cols >= kShortestBlockRow) hint += " " + kLongRowHint;
   ok = ok && c.expect_array<float>(run, "norms", reference(rows, cols, c.seed(), kind),
-                                   tolerance_for(cols), hint);
+                                   row_norms::tolerance_for(cols), hint);
   if (!ok) {
     c.note("(row_norms_gpu on a " + std::to_string(rows) + " x " + std::to_string(cols) +
            (circle ? " matrix of points on the unit circle)" : " matrix)"));
@@ -136,7 +121,7 @@ int main(int argc, char** argv) {
                    !c.expect_array<float>(run, "norms",
                                           reference(rows, cols, c.seed(),
                                                     row_norms::MatrixKind::uniform),
-                                          tolerance_for(cols), kNormHint) ||
+                                          row_norms::tolerance_for(cols), kNormHint) ||
                    !c.expect_no_leak(run)) {
                  return;
                }

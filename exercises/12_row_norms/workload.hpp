@@ -1,5 +1,6 @@
 // Exercise 12: what the student's program and its check must agree on - the matrices
-// whose row norms are computed, drawn from a seed.
+// whose row norms are computed, drawn from a seed, their norms in double precision and
+// the tolerance results are judged by.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // row_norms.hpp includes it for the student's code.
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "course/data.hpp"
+#include "course/verify.hpp"
 
 namespace row_norms {
 
@@ -61,6 +63,21 @@ inline std::vector<double> norms_in_double(const std::vector<float>& matrix, int
     norms[static_cast<std::size_t>(r)] = std::sqrt(sum);
   }
   return norms;
+}
+
+// The tolerance grows with the row's length. A norm is a sum of cols squares, all
+// positive (no cancellation), in float. A lane adds its ceil(cols / 32) squares one after
+// the other (in a block, each thread fewer: ceil(cols / 256)), then a tree adds the
+// partial sums in 5 steps (warp) plus 3 (block). Each addition rounds once (2^-24,
+// relative to a partial sum no larger than the total), the square once more, so the sum
+// is within (ceil(cols / 32) + 9) * 2^-24 of the exact one, relative, at worst. sqrtf
+// halves that relative error and adds half an ulp. rtol = (ceil(cols / 32) + 12) * 2^-24
+// keeps about a factor 2 on the worst case (random roundings do far better: about
+// sqrt(cols / 32) of them). For 3 columns that is 8e-7, for 100000 columns 1.9e-4: a lost
+// half of the lanes, a missing square root or a neighbour's elements are off by percents.
+inline course::Tolerance tolerance_for(int cols) {
+  const double per_lane = std::ceil(static_cast<double>(cols) / 32.0);
+  return {0.0, (per_lane + 12.0) * std::ldexp(1.0, -24)};
 }
 
 }  // namespace row_norms

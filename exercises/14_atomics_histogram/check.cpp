@@ -21,19 +21,6 @@ using course::check::CaseContext;
 using course::check::Run;
 using Params = std::vector<std::pair<std::string, std::string>>;
 
-// ---------------------------------------------------------------------------
-// The reference: histogram.hpp's rule, in the same float operations, so that it agrees
-// with a correct student to the count on every input. (On the check's own inputs, the
-// uniform, skewed and edge values, those float operations are exact, so the rule also
-// agrees with floor((v - lo) * bins / (hi - lo)) computed without rounding.)
-// ---------------------------------------------------------------------------
-int reference_bin(float v, float lo, float hi, int bins) {
-  if (!(v >= lo && v < hi)) return -1;
-  const float scale = static_cast<float>(bins) / (hi - lo);
-  const int bin = static_cast<int>((v - lo) * scale);
-  return bin < bins ? bin : bins - 1;
-}
-
 struct Histogram {
   std::string input;  // "lab", "uniform", "skewed", "edges0", "edges1"
   int n = 0;
@@ -41,15 +28,11 @@ struct Histogram {
   int bins = 0;
 };
 
+// The reference counts of a case (workload.hpp: histogram.hpp's rule).
 std::vector<std::int32_t> reference_counts(const Histogram& h, std::uint64_t seed) {
   std::vector<float> x;
   histogram::make_input(h.input, h.n, h.lo, h.hi, h.bins, seed, x);
-  std::vector<std::int32_t> counts(static_cast<std::size_t>(h.bins), 0);
-  for (const float v : x) {
-    const int bin = reference_bin(v, h.lo, h.hi, h.bins);
-    if (bin >= 0) ++counts[bin];
-  }
-  return counts;
+  return histogram::reference_counts(x, h.lo, h.hi, h.bins);
 }
 
 Params histogram_params(const Histogram& h, int blocks = 0, int threads = 0) {

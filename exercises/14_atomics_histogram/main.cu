@@ -4,8 +4,11 @@
 // plain `+= 1` (updates lost) and with atomicAdd; the lab's histogram of 10000 normal
 // values on the CPU and with both GPU kernels; then a table of the GPU histograms on 16M
 // values, uniform and all in one bin, against CUB's DeviceHistogram::HistogramEven, with
-// times, bandwidths and the ratio to CUB, measured in the same run. The check runs this
-// same program with --course-case to compute its cases (common/course/check/runner.hpp).
+// times, bandwidths and the ratio to CUB, measured in the same run. Every result is
+// compared with the reference counts before it is shown or timed: a function not written
+// yet, or wrong, gets a line that says so and no figure (course/demo_results.hpp), and
+// the demo then ends with status 1. The check runs this same program with --course-case
+// to compute its cases (common/course/check/runner.hpp).
 //
 // Build and run:  make 14 && make run-14
 #include <cub/device/device_histogram.cuh>
@@ -15,10 +18,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
@@ -182,21 +188,37 @@ constexpr int kDemoRepetitions = 10;
 constexpr int kLargeCounterBlocks = 1024;
 constexpr int kLargeCounterThreads = 1024;
 
-void demo_counter(int blocks, int threads) {
+// The student's functions, judged before anything they computed is shown.
+struct DemoFunctions {
+  course::StudentFunction atomic{"count_threads_atomic"};
+  course::StudentFunction cpu{"histogram_cpu"};
+  course::StudentFunction global{"histogram_global_on_device"};
+  course::StudentFunction shared{"histogram_shared_on_device"};
+};
+
+void demo_counter(int blocks, int threads, course::StudentFunction& atomic) {
   course::DeviceBuffer<int> counter(1);
   int got[2] = {0, 0};
-  for (int atomic = 0; atomic < 2; ++atomic) {
+  for (int use_atomic = 0; use_atomic < 2; ++use_atomic) {
     CUDA_CHECK(cudaMemset(counter.data(), 0, sizeof(int)));
-    if (atomic == 1) {
+    if (use_atomic == 1) {
       count_threads_atomic<<<blocks, threads>>>(counter.data());
     } else {
       count_threads_racy<<<blocks, threads>>>(counter.data());
     }
     CUDA_CHECK_LAUNCH();
-    got[atomic] = counter.download()[0];
+    got[use_atomic] = counter.download()[0];
   }
-  std::printf("  %5d x %4d threads: should be %8d; `*counter += 1` gives %8d, atomicAdd %8d\n",
-              blocks, threads, blocks * threads, got[0], got[1]);
+  const int expected = blocks * threads;
+  // A kernel that adds nothing leaves the counter at 0.
+  const course::Judgement result = atomic.judge_value(
+      got[1] != 0, got[1] == expected,
+      std::to_string(blocks) + " x " + std::to_string(threads) + " threads",
+      "counted " + std::to_string(got[1]) + ", expected " + std::to_string(expected));
+  std::printf("  %5d x %4d threads: should be %8d; `*counter += 1` gives %8d", blocks, threads,
+              expected, got[0]);
+  if (result.right) std::printf(", atomicAdd %8d", got[1]);
+  std::printf("\n");
 }
 
 void print_counts(const char* label, const std::vector<int>& counts) {
@@ -205,25 +227,50 @@ void print_counts(const char* label, const std::vector<int>& counts) {
   std::printf("]\n");
 }
 
-void demo_lab_histogram() {
+// Counts against the reference (workload.hpp): every bin exact.
+course::Judgement judge_counts(course::StudentFunction& function, const std::vector<int>& counts,
+                               const std::vector<std::int32_t>& reference,
+                               const std::string& context) {
+  return function.judge(
+      course::compare(counts.data(), reference.data(), reference.size(), course::kExact), context);
+}
+
+// One call of a GPU histogram launcher on counts poisoned first; the counts it left.
+template <typename Launch>
+std::vector<int> run_on_poisoned(course::DeviceBuffer<int>& counts, Launch&& launch) {
+  counts.poison();
+  launch();
+  return counts.download();
+}
+
+void demo_lab_histogram(DemoFunctions& functions) {
   const std::vector<float> x = histogram::make_lab_input(kLabElements, kDemoSeed);
+  const std::vector<std::int32_t> reference =
+      histogram::reference_counts(x, kLabLo, kLabHi, kLabBins);
+  std::printf("\nThe lab's histogram: %d normal values, %d bins over [%g, %g), %d x %d threads\n",
+              kLabElements, kLabBins, kLabLo, kLabHi, kLabBlocks, kLabThreadsPerBlock);
   std::vector<int> cpu(kLabBins);
+  course::poison(cpu.data(), cpu.size());
   histogram_cpu(x.data(), kLabElements, kLabLo, kLabHi, cpu.data(), kLabBins);
   course::DeviceBuffer<float> device_x(x);
   course::DeviceBuffer<int> counts(kLabBins);
-  histogram_global_on_device(device_x.data(), kLabElements, kLabLo, kLabHi, counts.data(), kLabBins,
-                             kLabBlocks, kLabThreadsPerBlock);
-  const std::vector<int> global = counts.download();
-  histogram_shared_on_device(device_x.data(), kLabElements, kLabLo, kLabHi, counts.data(), kLabBins,
-                             kLabBlocks, kLabThreadsPerBlock);
-  const std::vector<int> shared = counts.download();
-  std::printf("\nThe lab's histogram: %d normal values, %d bins over [%g, %g), %d x %d threads\n",
-              kLabElements, kLabBins, kLabLo, kLabHi, kLabBlocks, kLabThreadsPerBlock);
-  print_counts("CPU", cpu);
-  print_counts("global atomics", global);
-  print_counts("shared memory", shared);
-  std::printf("  GPU equals CPU: global %s, shared %s\n", global == cpu ? "yes" : "NO",
-              shared == cpu ? "yes" : "NO");
+  const std::vector<int> global = run_on_poisoned(counts, [&] {
+    histogram_global_on_device(device_x.data(), kLabElements, kLabLo, kLabHi, counts.data(),
+                               kLabBins, kLabBlocks, kLabThreadsPerBlock);
+  });
+  const std::vector<int> shared = run_on_poisoned(counts, [&] {
+    histogram_shared_on_device(device_x.data(), kLabElements, kLabLo, kLabHi, counts.data(),
+                               kLabBins, kLabBlocks, kLabThreadsPerBlock);
+  });
+  for (const auto& [label, function, result] :
+       {std::tuple<const char*, course::StudentFunction*, const std::vector<int>*>{
+            "CPU", &functions.cpu, &cpu},
+        {"global atomics", &functions.global, &global},
+        {"shared memory", &functions.shared, &shared}}) {
+    if (judge_counts(*function, *result, reference, "the lab's histogram").right) {
+      print_counts(label, *result);
+    }
+  }
 }
 
 // CUB's histogram of the same values, with its temporary storage allocated once.
@@ -251,42 +298,8 @@ class CubHistogram {
 };
 
 void demo_table(const char* table_name, const char* name, const std::vector<float>& x, int blocks,
-                double ceiling_gbps) {
+                double ceiling_gbps, DemoFunctions& functions) {
   const int n = static_cast<int>(x.size());
-  std::vector<int> cpu(kDemoBins);
-  histogram_cpu(x.data(), n, kDemoLo, kDemoHi, cpu.data(), kDemoBins);
-  course::DeviceBuffer<float> device_x(x);
-  course::DeviceBuffer<int> counts(kDemoBins);
-  CubHistogram cub_histogram(device_x.data(), n, counts.data());
-
-  struct Row {
-    const char* name;
-    course::TimingStats stats;
-    bool matches;
-  };
-  auto measure = [&](const char* label, auto&& work) {
-    const course::TimingStats stats = course::time_device(work, 2, kDemoRepetitions);
-    return Row{label, stats, counts.download() == cpu};
-  };
-  const Row rows[] = {
-      measure("global atomics",
-              [&] {
-                histogram_global_on_device(device_x.data(), n, kDemoLo, kDemoHi, counts.data(),
-                                           kDemoBins, blocks, kDemoThreads);
-              }),
-      measure("shared memory",
-              [&] {
-                histogram_shared_on_device(device_x.data(), n, kDemoLo, kDemoHi, counts.data(),
-                                           kDemoBins, blocks, kDemoThreads);
-              }),
-      measure("CUB HistogramEven",
-              [&] {
-                CUDA_CHECK(cudaMemset(counts.data(), 0, kDemoBins * sizeof(int)));
-                cub_histogram.run();
-              }),
-  };
-  const double cub_ms = rows[2].stats.median_ms;
-  std::printf("\n%s, n = %d, %d bins:\n", name, n, kDemoBins);
   course::Table table(table_name,
                       std::string(name) + ": histograms of " + std::to_string(n) + " values in " +
                           std::to_string(kDemoBins) + " bins",
@@ -296,26 +309,83 @@ void demo_table(const char* table_name, const char* name, const std::vector<floa
                        course::Column::number("ceiling_percent", "% of copy", 11, 1, "%"),
                        course::Column::number("time_over_cub", "time / CUB", 10, 2),
                        course::Column::right_text("equals_cpu", "= CPU", 8)});
-  table.print_header();
+  if (functions.global.not_implemented() && functions.shared.not_implemented()) {
+    // Neither kernel written yet: nothing to time, CUB included (it is their yardstick).
+    for (const auto& [label, problem] :
+         {std::pair<const char*, std::string>{"global atomics", functions.global.first_problem()},
+          {"shared memory", functions.shared.first_problem()},
+          {"CUB HistogramEven", "not timed: no kernel of yours to compare with"}}) {
+      table.record_row({label, course::Cell(), course::Cell(), course::Cell(), course::Cell(),
+                        course::Cell()},
+                       problem);
+    }
+    return;
+  }
+  const std::vector<std::int32_t> reference =
+      histogram::reference_counts(x, kDemoLo, kDemoHi, kDemoBins);
+  course::DeviceBuffer<float> device_x(x);
+  course::DeviceBuffer<int> counts(kDemoBins);
+  CubHistogram cub_histogram(device_x.data(), n, counts.data());
+
+  struct Row {
+    const char* name;
+    course::Judgement result;
+    double ms;
+  };
+  // Each version judged on its first call, then timed when right.
+  const std::string context = std::string(name) + ", n = " + std::to_string(n);
+  auto measure = [&](const char* label, course::StudentFunction& function, auto&& work) {
+    const course::Judgement result =
+        judge_counts(function, run_on_poisoned(counts, work), reference, context);
+    const double ms = result.right ? course::time_device(work, 1, kDemoRepetitions).median_ms : 0.0;
+    return Row{label, result, ms};
+  };
+  // CUB is the course's: it is compared with the reference, but not judged as yours.
+  course::StudentFunction library("cub::DeviceHistogram::HistogramEven");
+  const Row rows[] = {
+      measure("global atomics", functions.global,
+              [&] {
+                histogram_global_on_device(device_x.data(), n, kDemoLo, kDemoHi, counts.data(),
+                                           kDemoBins, blocks, kDemoThreads);
+              }),
+      measure("shared memory", functions.shared,
+              [&] {
+                histogram_shared_on_device(device_x.data(), n, kDemoLo, kDemoHi, counts.data(),
+                                           kDemoBins, blocks, kDemoThreads);
+              }),
+      measure("CUB HistogramEven", library,
+              [&] {
+                CUDA_CHECK(cudaMemset(counts.data(), 0, kDemoBins * sizeof(int)));
+                cub_histogram.run();
+              }),
+  };
+  const double cub_ms = rows[2].ms;
+  std::printf("\n%s, n = %d, %d bins:\n", name, n, kDemoBins);
   for (const Row& row : rows) {
+    const course::Judgement both = course::all_of({row.result, rows[2].result});
     const double gbps =
-        course::gigabytes_per_second(sizeof(float) * static_cast<double>(n), row.stats.median_ms);
-    table.add_row({row.name, row.stats.median_ms, gbps,
-                   course::Cell::number_if(ceiling_gbps > 0.0, 100.0 * gbps / ceiling_gbps),
-                   course::Cell::number_if(cub_ms > 0.0, row.stats.median_ms / cub_ms),
-                   row.matches ? "yes" : "NO"});
+        course::gigabytes_per_second(sizeof(float) * static_cast<double>(n), row.ms);
+    std::vector<course::Cell> cells = {
+        row.name,
+        row.result.figure(row.ms),
+        row.result.figure(gbps),
+        row.result.figure(ceiling_gbps > 0.0 ? 100.0 * gbps / ceiling_gbps : NAN),
+        both.figure(row.ms / cub_ms),
+        row.result.right ? "yes" : "NO"};
+    table.add_row(std::move(cells), row.result.problem);
   }
 }
 
 int demo() {
   const course::DeviceSummary device = course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
+  DemoFunctions functions;
 
   std::printf("\nPart 1. Every thread adds 1 to one counter:\n");
-  demo_counter(kLabCounterBlocks, kLabCounterThreads);
-  demo_counter(kLargeCounterBlocks, kLargeCounterThreads);
+  demo_counter(kLabCounterBlocks, kLabCounterThreads, functions.atomic);
+  demo_counter(kLargeCounterBlocks, kLargeCounterThreads, functions.atomic);
 
-  demo_lab_histogram();
+  demo_lab_histogram(functions);
 
   const int blocks = kDemoBlocksPerMultiprocessor * device.multiprocessors;
   std::printf("\nPart 2. Histograms of %d values over [%g, %g), %d blocks of %d threads\n",
@@ -325,13 +395,14 @@ int demo() {
               ceiling_gbps);
   demo_table("uniform", "uniform values",
              histogram::make_uniform_input(kDemoLargeElements, kDemoLo, kDemoHi, kDemoSeed), blocks,
-             ceiling_gbps);
+             ceiling_gbps, functions);
   demo_table("skewed", "every value in one bin",
              histogram::make_skewed_input(kDemoLargeElements, kDemoLo, kDemoHi, kDemoBins,
                                           histogram::skewed_bin(kDemoBins)),
-             blocks, ceiling_gbps);
+             blocks, ceiling_gbps, functions);
   std::printf("\n(`make check-14` grades every case)\n");
-  return EXIT_SUCCESS;
+  return course::demo_status(
+      {&functions.atomic, &functions.cpu, &functions.global, &functions.shared});
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Exercise 14: what the student's program and its check must agree on - the lab's
-// sizes and launch configurations, and the inputs of every run, drawn from a seed.
+// sizes and launch configurations, the inputs of every run, drawn from a seed, and the
+// reference counts.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // histogram.hpp includes it for the student's code.
@@ -116,6 +117,30 @@ inline bool make_input(const std::string& kind, int n, float lo, float hi, int b
     return false;
   }
   return true;
+}
+
+// ---------------------------------------------------------------------------
+// The reference: histogram.hpp's rule, in the same float operations, so that it agrees
+// with a correct student to the count on every input (the check's, and the demo's
+// before it shows a time). On the check's own inputs, the uniform, skewed and edge
+// values, those float operations are exact, so the rule also agrees with
+// floor((v - lo) * bins / (hi - lo)) computed without rounding.
+// ---------------------------------------------------------------------------
+inline int reference_bin(float v, float lo, float hi, int bins) {
+  if (!(v >= lo && v < hi)) return -1;
+  const float scale = static_cast<float>(bins) / (hi - lo);
+  const int bin = static_cast<int>((v - lo) * scale);
+  return bin < bins ? bin : bins - 1;
+}
+
+inline std::vector<std::int32_t> reference_counts(const std::vector<float>& x, float lo, float hi,
+                                                  int bins) {
+  std::vector<std::int32_t> counts(static_cast<std::size_t>(bins), 0);
+  for (const float v : x) {
+    const int bin = reference_bin(v, lo, hi, bins);
+    if (bin >= 0) ++counts[static_cast<std::size_t>(bin)];
+  }
+  return counts;
 }
 
 }  // namespace histogram

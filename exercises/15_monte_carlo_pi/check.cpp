@@ -74,29 +74,8 @@ bool read_count(CaseContext& c, const Run& run, const std::string& name, std::ui
 }
 
 // ---------------------------------------------------------------------------
-// The CPU: replayed here
+// The predicate and the CPU counts, against the references of workload.hpp
 // ---------------------------------------------------------------------------
-
-bool reference_in_quarter_disc(float x, float y) {
-  const double dx = x;
-  const double dy = y;
-  return dx * dx + dy * dy <= 1.0;
-}
-
-std::uint64_t cpu_reference_hits(std::uint64_t n, std::uint64_t seed) {
-  std::uint64_t hits = 0;
-  for (std::uint64_t first = 0, chunk = 0; first < n;
-       first += monte_carlo_pi::kCpuChunkSamples, ++chunk) {
-    course::Rng rng = monte_carlo_pi::chunk_generator(seed, chunk);
-    const std::uint64_t end = std::min(n, first + monte_carlo_pi::kCpuChunkSamples);
-    for (std::uint64_t i = first; i < end; ++i) {
-      const float x = rng.uniform(0.0f, 1.0f);
-      const float y = rng.uniform(0.0f, 1.0f);
-      if (reference_in_quarter_disc(x, y)) ++hits;
-    }
-  }
-  return hits;
-}
 
 // The indices in kTestPoints (workload.hpp) of the point on the circle and of the
 // last of the two points just outside it.
@@ -108,7 +87,7 @@ void check_predicate(CaseContext& c) {
   if (!c.finished(run)) return;
   std::vector<std::int32_t> expected;
   for (const monte_carlo_pi::TestPoint& point : monte_carlo_pi::kTestPoints) {
-    expected.push_back(reference_in_quarter_disc(point.x, point.y) ? 1 : 0);
+    expected.push_back(monte_carlo_pi::reference_in_quarter_disc(point.x, point.y) ? 1 : 0);
   }
   const auto found = run.results.records.find("inside");
   if (found == run.results.records.end() || found->second.type != course::check::ValueType::i32 ||
@@ -148,7 +127,7 @@ void expect_cpu_count(CaseContext& c, const std::string& kind, std::uint64_t n, 
   const Run run = c.run_case(kind, params);
   std::uint64_t hits = 0;
   if (!c.finished(run) || !read_count(c, run, "hits", hits)) return;
-  const std::uint64_t expected = cpu_reference_hits(n, c.seed());
+  const std::uint64_t expected = monte_carlo_pi::cpu_reference_hits(n, c.seed());
   if (hits == expected) return;
   const std::string function =
       kind == "cpu" ? "count_hits_cpu"

@@ -3,7 +3,10 @@
 // `make run-15` runs the demo: pi estimated from n random points on one CPU core, on
 // every core with OpenMP and on the GPU, each with its estimate, its standard error
 // and its speed in samples per second; the GPU's speed is set against the course's
-// reference kernel, timed in the same run on the same device.
+// reference kernel, timed in the same run on the same device. Every count is compared
+// with the reference's before it is shown or timed: a function not written yet, or
+// wrong, gets a line that says so and no figure (course/demo_results.hpp), and the demo
+// then ends with status 1.
 // The check runs this same program with --course-case to compute its cases
 // (common/course/check/runner.hpp); the reference kernel below gives it the exact
 // count that the student's kernel must reproduce.
@@ -21,6 +24,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/demo_results.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
 #include "course/table.hpp"
@@ -170,23 +174,53 @@ course::Table make_table() {
                         course::Column::scientific("samples_per_s", "samples/s", 12, 3)});
 }
 
-void print_row(course::Table& table, const std::string& version, unsigned long long n,
-               unsigned long long hits, double ms) {
+// One row of the table: the estimate and its figures when the count is right (printed),
+// none otherwise (recorded, with the count's problem as its note).
+void add_row(course::Table& table, const std::string& version, unsigned long long n,
+             unsigned long long hits, double ms, const course::Judgement& result) {
   const double estimate = monte_carlo_pi::pi_estimate(hits, n);
   const double error = monte_carlo_pi::standard_error(hits, n);
   const double sigmas = error > 0.0 ? std::fabs(estimate - monte_carlo_pi::kPi) / error : 0.0;
-  table.add_row({version, n, hits, estimate, error, sigmas, ms,
-                 course::Cell::number_if(ms > 0.0, static_cast<double>(n) / (ms * 1e-3))});
+  std::vector<course::Cell> cells = {version,
+                                     n,
+                                     result.right ? course::Cell(hits) : course::Cell(),
+                                     result.figure(estimate),
+                                     result.figure(error),
+                                     result.figure(sigmas),
+                                     result.figure(ms),
+                                     result.figure(static_cast<double>(n) / (ms * 1e-3))};
+  if (result.right) {
+    table.add_row(std::move(cells), result.problem);
+  } else {
+    table.record_row(std::move(cells), result.problem);
+  }
 }
 
-// Times a counting call: the median of `repetitions` wall-clock times after one untimed
-// call (the first launch of a kernel loads its module; the first OpenMP region starts
-// its threads). Returns the count of the last call.
-template <typename Count>
-unsigned long long timed_count(Count&& count, int repetitions, double& median_ms) {
-  unsigned long long hits = count();
-  median_ms = course::time_host([&] { hits = count(); }, 0, repetitions).median_ms;
-  return hits;
+// A count judged against the reference's count for the same samples (computed only for
+// a count that is not 0: a function not written yet returns 0 hits).
+template <typename Reference>
+course::Judgement judge_count(course::StudentFunction& function, unsigned long long n,
+                              unsigned long long hits, Reference&& reference) {
+  const unsigned long long expected = hits != 0 ? reference() : 0;
+  return function.judge_value(hits != 0, hits == expected, "n = " + std::to_string(n),
+                              std::to_string(hits) + " hits; the same samples hold " +
+                                  std::to_string(expected));
+}
+
+// Counts with `count` once (the judged call, which also starts OpenMP's threads or loads
+// the kernel's module), then, when right, times the median of `repetitions` wall-clock
+// runs. A function not written yet is not called again.
+template <typename Count, typename Reference>
+course::Judgement count_and_time(course::StudentFunction& function, unsigned long long n,
+                                 Count&& count, Reference&& reference, int repetitions,
+                                 unsigned long long& hits, double& ms) {
+  hits = 0;
+  ms = 0.0;
+  if (function.not_implemented()) return function.skipped();
+  hits = count();
+  const course::Judgement result = judge_count(function, n, hits, reference);
+  if (result.right) ms = course::time_host([&] { count(); }, 0, repetitions).median_ms;
+  return result;
 }
 
 int demo(unsigned long long seed) {
@@ -197,53 +231,72 @@ int demo(unsigned long long seed) {
   std::printf("samples/s = n / time of the whole call (GPU: allocation, kernel, copy back); "
               "seed %llu\n\n",
               seed);
-  course::Table table = make_table();
-  table.print_header();
+  course::StudentFunction disc("in_quarter_disc"), cpu("count_hits_cpu"),
+      openmp("count_hits_cpu_openmp"), gpu("count_hits_gpu");
 
-  bool consistent = true;
+  // The predicate on its test points (workload.hpp); one that answers "outside" for all
+  // of them is not written yet.
+  bool any_inside = false, all_right = true;
+  std::string first_wrong;
+  for (const monte_carlo_pi::TestPoint& point : monte_carlo_pi::kTestPoints) {
+    const bool got = in_quarter_disc(point.x, point.y);
+    const bool expected = monte_carlo_pi::reference_in_quarter_disc(point.x, point.y);
+    any_inside = any_inside || got;
+    if (got != expected && all_right) {
+      first_wrong = "(" + course::format_number(point.x) + ", " + course::format_number(point.y) +
+                    ") is " + (expected ? "inside" : "outside") + ", it answered the opposite";
+    }
+    all_right = all_right && got == expected;
+  }
+  disc.judge_value(any_inside, all_right, "the test points", first_wrong);
+
+  course::Table table = make_table();  // its headings come with its first right row
   for (const unsigned long long n : kCpuSerialSizes) {
+    unsigned long long hits = 0;
     double ms = 0.0;
-    const unsigned long long hits =
-        timed_count([&] { return count_hits_cpu(n, seed); }, kCpuRepetitions, ms);
-    print_row(table, "CPU, 1 core", n, hits, ms);
+    const course::Judgement result = count_and_time(
+        cpu, n, [&] { return count_hits_cpu(n, seed); },
+        [&] { return monte_carlo_pi::cpu_reference_hits(n, seed); }, kCpuRepetitions, hits, ms);
+    add_row(table, "CPU, 1 core", n, hits, ms, result);
   }
   for (const unsigned long long n : kCpuOpenmpSizes) {
+    unsigned long long hits = 0;
     double ms = 0.0;
-    const unsigned long long hits = timed_count(
-        [&] { return count_hits_cpu_openmp(n, seed, cpu_threads); }, kCpuRepetitions, ms);
-    print_row(table, "CPU, OpenMP " + std::to_string(cpu_threads) + " thr", n, hits, ms);
-    // The chunks draw the same samples whoever runs them.
-    if (n == kCpuSerialSizes[0] && hits != count_hits_cpu(n, seed)) {
-      std::printf("  (OpenMP counted %llu hits, the serial loop %llu: the same samples must give "
-                  "the same count)\n",
-                  hits, count_hits_cpu(n, seed));
-      consistent = false;
-    }
+    // The chunks draw the same samples whoever runs them: the serial loop's count.
+    const course::Judgement result = count_and_time(
+        openmp, n, [&] { return count_hits_cpu_openmp(n, seed, cpu_threads); },
+        [&] { return monte_carlo_pi::cpu_reference_hits(n, seed); }, kCpuRepetitions, hits, ms);
+    add_row(table, "CPU, OpenMP " + std::to_string(cpu_threads) + " thr", n, hits, ms, result);
   }
 
-  double reference_ms = 0.0, last_gpu_ms = 0.0;
+  // The GPU: each count against the course's reference kernel's for the same samples.
+  course::Judgement last_gpu;
+  double last_gpu_ms = 0.0;
   unsigned long long last_n = 0;
   for (const unsigned long long n : kGpuSizes) {
+    unsigned long long hits = 0;
     double ms = 0.0;
-    const unsigned long long hits = timed_count(
-        [&] { return count_hits_gpu(n, seed, kDefaultBlocks, kDefaultThreadsPerBlock); },
-        kGpuRepetitions, ms);
-    print_row(table, "GPU, cuRAND Philox", n, hits, ms);
-    const unsigned long long reference_hits = timed_count(
+    last_gpu = count_and_time(
+        gpu, n, [&] { return count_hits_gpu(n, seed, kDefaultBlocks, kDefaultThreadsPerBlock); },
         [&] { return reference_count_hits(n, seed, kDefaultBlocks, kDefaultThreadsPerBlock); },
-        kGpuRepetitions, reference_ms);
-    if (hits != reference_hits) {
-      std::printf("  (the course's reference kernel counts %llu hits for the same samples)\n",
-                  reference_hits);
-      consistent = false;
-    }
+        kGpuRepetitions, hits, ms);
+    add_row(table, "GPU, cuRAND Philox", n, hits, ms, last_gpu);
     last_gpu_ms = ms;
     last_n = n;
   }
-  print_row(table, "GPU, course reference", last_n,
-            reference_count_hits(last_n, seed, kDefaultBlocks, kDefaultThreadsPerBlock),
-            reference_ms);
-  if (last_gpu_ms > 0.0) {
+  // The reference kernel is timed as the yardstick of a GPU count that is right.
+  if (last_gpu.right) {
+    unsigned long long reference_hits = 0;
+    const double reference_ms =
+        course::time_host(
+            [&] {
+              reference_hits =
+                  reference_count_hits(last_n, seed, kDefaultBlocks, kDefaultThreadsPerBlock);
+            },
+            1, kGpuRepetitions)
+            .median_ms;
+    add_row(table, "GPU, course reference", last_n, reference_hits, reference_ms,
+            course::Judgement{});
     std::printf("\nn = %llu: your GPU count runs at %.0f%% of the reference kernel's speed "
                 "(reference time / your time, both whole calls, %d x %d threads)\n",
                 last_n, 100.0 * reference_ms / last_gpu_ms, kDefaultBlocks,
@@ -251,7 +304,7 @@ int demo(unsigned long long seed) {
   }
   std::printf("(`make check-15` compares exact counts with the reference for many n and "
               "launches)\n");
-  return consistent ? EXIT_SUCCESS : EXIT_FAILURE;
+  return course::demo_status({&disc, &cpu, &openmp, &gpu});
 }
 
 }  // namespace

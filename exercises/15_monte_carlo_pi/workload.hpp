@@ -1,6 +1,6 @@
 // Exercise 15: what the student's program and its check must agree on - how the CPU
-// versions draw their samples, the points that test the quarter-disc predicate, and
-// the estimate of pi with its standard error.
+// versions draw their samples, the points that test the quarter-disc predicate, the
+// estimate of pi with its standard error, and the CPU's reference count.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // monte_carlo_pi.hpp includes it for the student's code.
@@ -8,6 +8,7 @@
 // Used by:  make 15 && make run-15 (the program), make check-15 (the check)
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -83,6 +84,31 @@ inline double standard_error(std::uint64_t hits, std::uint64_t n) {
 inline double expected_standard_error(std::uint64_t n) {
   const double p = kPi / 4.0;
   return n == 0 ? 0.0 : 4.0 * std::sqrt(p * (1.0 - p) / static_cast<double>(n));
+}
+
+// ---------------------------------------------------------------------------
+// The reference: in_quarter_disc and the CPU's count, replayed (for the check, and for
+// the demo before it shows a time)
+// ---------------------------------------------------------------------------
+
+inline bool reference_in_quarter_disc(float x, float y) {
+  const double dx = x;
+  const double dy = y;
+  return dx * dx + dy * dy <= 1.0;
+}
+
+inline std::uint64_t cpu_reference_hits(std::uint64_t n, std::uint64_t seed) {
+  std::uint64_t hits = 0;
+  for (std::uint64_t first = 0, chunk = 0; first < n; first += kCpuChunkSamples, ++chunk) {
+    course::Rng rng = chunk_generator(seed, chunk);
+    const std::uint64_t end = std::min(n, first + kCpuChunkSamples);
+    for (std::uint64_t i = first; i < end; ++i) {
+      const float x = rng.uniform(0.0f, 1.0f);
+      const float y = rng.uniform(0.0f, 1.0f);
+      if (reference_in_quarter_disc(x, y)) ++hits;
+    }
+  }
+  return hits;
 }
 
 }  // namespace monte_carlo_pi

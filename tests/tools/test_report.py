@@ -226,6 +226,34 @@ class Render(unittest.TestCase):
             self.assertIn(f'src="figures/{name}"', page)
             self.assertIn(f"(figures/{name})", markdown)
 
+    def test_a_half_done_exercise_says_what_is_missing(self):
+        # What a demo writes when a student function is not right (demo_results.hpp): the
+        # row without figures, and why as its note, shown as a last column.
+        write_fake_data(self.data)
+        missing = "not implemented yet: launch_fused"
+        kernels = report_data.Table(
+            "kernels_100000000", "hidden layer of 100000000 neurons: kernels", bandwidth_columns(),
+            [bandwidth_row("three kernels", 1.0, 1.6e9, 1.2e9),
+             ["fused kernel", None, 8e8, 4e8, None, None, 3000.0]], [None, missing])
+        report_data.write_table(os.path.join(self.data, "11_hidden_layer"), kernels)
+        sizes = [100, 1000, 10000]
+        cpu_gpu = report_data.read_table(os.path.join(self.data, "04_cpu_vs_gpu", "cpu_gpu.json"))
+        cpu_gpu.rows = [[n, n * 3.3e-4, None, None, None, None] for n in sizes]
+        cpu_gpu.notes = ["not implemented yet: heavy_on_gpu"] * len(sizes)
+        report_data.write_table(os.path.join(self.data, "04_cpu_vs_gpu"), cpu_gpu)
+        status, output = self.render()
+        self.assertEqual(status, 0, output)  # every figure still drawn, from what there is
+        page, markdown = self.read("index.html"), self.read("report.md")
+        for text in (missing, "not implemented yet: heavy_on_gpu"):
+            self.assertIn(text, page)
+            self.assertIn(text, markdown)
+        self.assertIn("| kernel | ms | bytes read | bytes written | GB/s | % of copy | ceiling GB/s | note |",
+                      markdown)
+        self.assertIn("| fused kernel | - | 8.000e+08 | 4.000e+08 | - | - | 3000.0 | " + missing + " |",
+                      markdown)
+        # A table without notes gets no note column.
+        self.assertIn("| kernel | ms | GB/s | % of copy | time / CUB | = CPU |\n", markdown)
+
     def test_a_missing_table_is_named_and_its_old_figure_removed(self):
         write_fake_data(self.data)
         self.assertEqual(self.render()[0], 0)

@@ -18,6 +18,8 @@
 #include "course/check/runner.hpp"
 #include "course/check/session.hpp"
 #include "course/data.hpp"
+#include "course/demo_results.hpp"
+#include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
 #include "course/errors_cublas.hpp"

@@ -139,4 +139,38 @@ UNIT_TEST(long_mismatch_lists_are_cut) {
   EXPECT_CONTAINS(course::describe(c, course::kExact, "v"), "... and 45 more");
 }
 
+UNIT_TEST(spread_indices_keep_the_first_and_the_last) {
+  EXPECT_EQ(course::spread_indices(3, 10).size(), std::size_t{3});
+  const std::vector<std::size_t> spread = course::spread_indices(1000001, 5);
+  EXPECT_EQ(spread.size(), std::size_t{5});
+  EXPECT_EQ(spread.front(), std::size_t{0});
+  EXPECT_EQ(spread[2], std::size_t{500000});
+  EXPECT_EQ(spread.back(), std::size_t{1000000});
+  EXPECT_EQ(course::spread_indices(7, 1).size(), std::size_t{1});
+  EXPECT_TRUE(course::spread_indices(0, 5).empty());
+}
+
+UNIT_TEST(compare_at_reports_the_outputs_own_indices) {
+  std::vector<float> got(100);
+  for (std::size_t i = 0; i < got.size(); ++i) got[i] = static_cast<float>(2 * i);
+  got[99] = 0.0f;                        // wrong, and sampled
+  got[50] = course::poison_value(0.0f);  // unwritten, and not sampled
+  const std::vector<std::size_t> indices = {0, 33, 66, 99};
+  const course::Comparison c = course::compare_at(
+      got.data(), indices, [](std::size_t i) { return 2.0 * i; }, course::kExact);
+  EXPECT_EQ(c.count, std::size_t{4});
+  EXPECT_EQ(c.wrong, std::size_t{1});
+  EXPECT_EQ(c.unwritten, std::size_t{0});
+  EXPECT_EQ(c.first.front().index, std::size_t{99});
+  EXPECT_EQ(c.max_error_index, std::size_t{99});
+}
+
+UNIT_TEST(a_16_bit_output_has_its_own_poison) {
+  std::vector<std::int16_t> waveform(3, 7);
+  course::poison(waveform.data(), 2);
+  EXPECT_TRUE(course::is_poison(waveform[0]));
+  EXPECT_TRUE(!course::is_poison(waveform[2]));
+  EXPECT_EQ(static_cast<int>(waveform[1]), -21182);
+}
+
 UNIT_TEST_MAIN()
