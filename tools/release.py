@@ -10,9 +10,10 @@
 
 What ships is chosen here (SHIPPED: the exercises with their skeletons, common/, the
 students' Slurm scripts, the slides, the students' tools, the Makefile, CMake files and
-README), from the files git tracks (every file outside the ignored folders where this is
-not a git checkout); everything else stays behind: solutions/, tests/ (known-wrong
-variants, the grading catalog), the grader, the benchmark report, the GPU suite, CI.
+README), from the files git tracks or would track (every file outside the ignored
+folders where this is not a git checkout); everything else stays behind: solutions/,
+tests/ (known-wrong variants, the grading catalog), the grader, the benchmark report, the
+GPU suite, CI.
 Course files are filtered on the way (filter_file):
 
   - lines between `[instructor-only]` and `[/instructor-only]` marker lines are left out,
@@ -88,10 +89,13 @@ class ReleaseError(Exception):
 # --- which files ---------------------------------------------------------------------------
 
 def course_files(root):
-    """The course's files (relative paths): those git tracks, or every file outside the
-    generated folders where `root` is not a git checkout (a copy of the working tree)."""
+    """The course's files (relative paths) as the working tree holds them: those git tracks
+    and those it would track (new files not ignored yet, which the working tree's other
+    files may already include), or every file outside the generated folders where `root`
+    is not a git checkout (a copy of the working tree)."""
     try:
-        listed = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached"], capture_output=True,
+        listed = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others",
+                                 "--exclude-standard"], capture_output=True,
                                 check=True).stdout.decode("utf-8").split("\0")
         top = subprocess.run(["git", "-C", root, "rev-parse", "--show-toplevel"], capture_output=True,
                              text=True, check=True).stdout.strip()

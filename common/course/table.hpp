@@ -173,6 +173,7 @@ class Table {
   }
   // The same with the row's note (recorded, not printed: the demo said it once already).
   void add_row(std::vector<Cell> cells, const std::string& note, std::FILE* out = stdout) {
+    if (!note.empty()) cells = without_figures(std::move(cells));
     if (!header_printed_) print_header(out);
     std::fprintf(out, "%s\n", format_row(cells).c_str());
     std::fflush(out);
@@ -186,9 +187,20 @@ class Table {
                    cells.size(), columns_.size());
       std::exit(2);
     }
-    rows_.push_back(std::move(cells));
+    rows_.push_back(note.empty() ? std::move(cells) : without_figures(std::move(cells)));
     notes_.push_back(note);
     save();
+  }
+
+  // A row with a note stands for a result that is not right: it keeps its labels (text
+  // and integer columns: names, grid shapes) and loses every number, the sizes and the
+  // ceiling beside the missing figures included, so that no figure appears next to it.
+  std::vector<Cell> without_figures(std::vector<Cell> cells) const {
+    for (std::size_t c = 0; c < cells.size() && c < columns_.size(); ++c) {
+      const Column::Kind kind = columns_[c].kind;
+      if (kind == Column::Kind::number || kind == Column::Kind::scientific) cells[c] = Cell();
+    }
+    return cells;
   }
 
   // The row as add_row prints it.

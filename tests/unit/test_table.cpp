@@ -84,6 +84,21 @@ UNIT_TEST(headings_come_with_the_first_printed_row) {
   EXPECT_CONTAINS(table.json(), "\"notes\": [\"not implemented yet: f\", null, null]");
 }
 
+UNIT_TEST(a_noted_row_keeps_its_labels_and_loses_every_number) {
+  course::Table table = sample_table();
+  std::FILE* out = std::tmpfile();
+  table.add_row({"shown", 2, 2.0, 2.0, 2.0}, "wrong result: f", out);
+  table.record_row({"quiet", 1, 1.0, 1.0, 1.0}, "not implemented yet: f");
+  std::rewind(out);
+  char line[256];
+  std::string printed;
+  while (std::fgets(line, sizeof line, out) != nullptr) printed += line;
+  std::fclose(out);
+  EXPECT_CONTAINS(printed, "shown         2        -       -          -\n");
+  EXPECT_CONTAINS(table.json(), "[\"shown\", 2, null, null, null]");
+  EXPECT_CONTAINS(table.json(), "[\"quiet\", 1, null, null, null]");
+}
+
 UNIT_TEST(json_holds_keys_headings_units_and_escaped_text) {
   course::Table table = sample_table();
   table.record_row({"a\"b", 7, 0.5, 12.5, 2.0});
