@@ -239,9 +239,22 @@ def source_commit(root):
         return ""
 
 
+def new_files(root):
+    """The files git does not track yet but would (not ignored): shipped, and named."""
+    try:
+        return set(subprocess.run(["git", "-C", root, "ls-files", "-z", "--others", "--exclude-standard"],
+                                  capture_output=True, check=True).stdout.decode("utf-8").split("\0"))
+    except (OSError, subprocess.CalledProcessError):
+        return set()
+
+
 def write_tree(root, folder):
     """Writes the release's files into `folder` (which must not exist); returns the manifest."""
     files = [p for p in course_files(root) if shipped(p)]
+    uncommitted = sorted(new_files(root).intersection(files))
+    if uncommitted:
+        print(f"release: {len(uncommitted)} file(s) not committed yet, shipped as they are: "
+              + ", ".join(uncommitted), file=sys.stderr)
     if not any(fnmatch.fnmatch(p, "exercises/*/CMakeLists.txt") for p in files):
         raise ReleaseError(f"{root}: no exercise found (exercises/NN_name/CMakeLists.txt)")
     hashes = {}

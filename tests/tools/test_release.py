@@ -267,6 +267,8 @@ class WritingReleases(Scratch):
         write(os.path.join(root, "exercises", "01_demo", "untracked.txt"), "scratch\n")
         git = ["git", "-C", root]
         subprocess.run(git + ["init", "-q"], check=True)
+        write(os.path.join(root, ".git", "info", "exclude"), "*.log\n")
+        write(os.path.join(root, "exercises", "01_demo", "ignored.log"), "build output\n")
         subprocess.run(git + ["add", "README.md", "Makefile", "exercises/01_demo/CMakeLists.txt",
                               "exercises/01_demo/README.md", "exercises/01_demo/check.cpp",
                               "exercises/01_demo/demo.cu", "solutions", "tests", "tools"], check=True)
@@ -285,8 +287,11 @@ class WritingReleases(Scratch):
                                 check=True).stdout.split()
         expected = [".course-release.json", "Makefile", "README.md", "exercises/01_demo/CMakeLists.txt",
                     "exercises/01_demo/README.md", "exercises/01_demo/check.cpp", "exercises/01_demo/demo.cu",
-                    "tools/student.py"]
+                    "exercises/01_demo/untracked.txt", "tools/student.py"]
+        # The working tree as it is: a new file not committed yet ships (and is named), an
+        # ignored one does not.
         self.assertEqual(listed, expected)
+        self.assertIn("not committed yet, shipped as they are: exercises/01_demo/untracked.txt", done.stderr)
         commits = subprocess.run(["git", "-C", out, "rev-list", "--count", "HEAD"], capture_output=True,
                                  text=True, check=True).stdout.strip()
         self.assertEqual(commits, "1")
