@@ -197,7 +197,8 @@ void demo_gaussian(int n, double ceiling_gbps, course::StudentFunction& gaussian
   // One call judged first (none more once it is known not to be written): nothing below
   // is timed for a result that is not right.
   course::Judgement result = gaussian.skipped();
-  if (!gaussian.not_implemented()) {
+  const bool said_before = gaussian.not_implemented();
+  if (!said_before) {
     device_y.poison();
     gaussian_pdf_gpu(device_x.data(), device_y.data(), n, kLabMean, kLabSigma);
     device_y.download(gpu_y.data());
@@ -217,6 +218,7 @@ void demo_gaussian(int n, double ceiling_gbps, course::StudentFunction& gaussian
       course::bandwidth_table("gaussian_" + size, "Gaussian pdf of " + size + " values");
   const double bytes = static_cast<double>(n) * sizeof(float);
   if (!result.right) {
+    if (said_before) std::printf("  skipped: %s\n", result.problem.c_str());
     // The CPU loop and the float64 kernel are there to be compared with it: not timed.
     for (const char* version : {"CPU loop (one core)", "GPU kernel alone",
                                 "GPU with transfers in and out", "float64 kernel alone"}) {
