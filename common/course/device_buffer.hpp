@@ -19,6 +19,17 @@
 
 namespace course {
 
+// Fills `count` elements of device memory with the poison of verify.hpp, so that an
+// element a kernel never wrote is seen as such once downloaded (cudaMalloc leaves
+// whatever was there).
+template <typename T>
+void poison_device(T* device, std::size_t count) {
+  if (count == 0) return;
+  std::vector<T> poisoned(count);
+  course::poison(poisoned.data(), poisoned.size());
+  CUDA_CHECK(cudaMemcpy(device, poisoned.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+}
+
 template <typename T>
 class DeviceBuffer {
  public:
@@ -47,13 +58,8 @@ class DeviceBuffer {
       CUDA_CHECK(cudaMemcpy(data_, values.data(), bytes(), cudaMemcpyHostToDevice));
     }
   }
-  // Fills the buffer with the poison of verify.hpp, so that an element a kernel never
-  // wrote is seen as such once downloaded (cudaMalloc leaves whatever was there).
-  void poison() {
-    std::vector<T> poisoned(count_);
-    course::poison(poisoned.data(), poisoned.size());
-    upload(poisoned);
-  }
+  // Fills the buffer with the poison (poison_device).
+  void poison() { poison_device(data_, count_); }
   // Copies size() elements to `host`, which must hold that many.
   void download(T* host) const {
     if (count_ > 0) CUDA_CHECK(cudaMemcpy(host, data_, bytes(), cudaMemcpyDeviceToHost));

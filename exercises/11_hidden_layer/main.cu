@@ -23,6 +23,7 @@
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
+#include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
@@ -72,13 +73,8 @@ class DeviceLayer {
   const float* weights() const { return weights_; }
   float* output(int which) { return outputs_[static_cast<std::size_t>(which)]; }
 
-  // Fills output `which` with the poison of verify.hpp, so that an element no kernel
-  // wrote is seen as such.
-  void poison_output(int which) {
-    std::vector<float> poisoned(n_);
-    course::poison(poisoned.data(), poisoned.size());
-    CUDA_CHECK(cudaMemcpy(output(which), poisoned.data(), bytes(), cudaMemcpyHostToDevice));
-  }
+  // Fills output `which` with the poison, so that an element no kernel wrote is seen as such.
+  void poison_output(int which) { course::poison_device(output(which), n_); }
 
   // Output `which`, copied to the host.
   std::vector<float> download(int which) {
