@@ -20,6 +20,10 @@
 #     SHARED_LIBRARY                     # also build each variant's student files as a
 #                                        # shared library; the check gets --library PATH
 #                                        # and --exercise-dir (for callers such as Python)
+#     PTX_SOURCES kernels.cu             # student files compiled to PTX (nvcc -ptx) beside
+#                                        # the program, as <program>.kernels.ptx, instead of
+#                                        # into it: the program loads them at run time
+#                                        # (course/beside_program.hpp finds the file)
 #   )
 #
 # It builds the check and one program per variant, and registers their tests:
@@ -84,9 +88,44 @@ function(_course_link_libraries target)
   endforeach()
 endfunction()
 
+# A student file of PTX_SOURCES, compiled to PTX and written beside the program `target`
+# as <program>.<stem>.ptx, where the program loads it at run time (the driver API;
+# common/course/beside_program.hpp finds it, tools/nvcc.py's ptx_path names it alike).
+# The PTX is for the oldest architecture built: every GPU built for compiles it when the
+# program loads it.
+function(_course_ptx_beside_program target source)
+  get_filename_component(stem "${source}" NAME_WE)
+  set(ptx_target ${target}_${stem}_ptx)
+  add_library(${ptx_target} OBJECT "${source}")
+  list(GET CMAKE_CUDA_ARCHITECTURES 0 oldest)
+  string(REGEX REPLACE "-(real|virtual)$" "" oldest "${oldest}")
+  foreach(architecture IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    string(REGEX REPLACE "-(real|virtual)$" "" architecture "${architecture}")
+    if(NOT architecture MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "PTX_SOURCES needs numbered CUDA architectures, not '${architecture}'")
+    endif()
+    if(architecture LESS oldest)
+      set(oldest ${architecture})
+    endif()
+  endforeach()
+  set_target_properties(${ptx_target} PROPERTIES CUDA_PTX_COMPILATION ON
+                                                 CUDA_ARCHITECTURES ${oldest}-virtual)
+  target_link_libraries(${ptx_target} PRIVATE course_common)
+  target_include_directories(${ptx_target} PRIVATE "${exercise_dir}")
+  target_compile_options(${ptx_target} PRIVATE -lineinfo)
+  # Programs are written to this folder (no RUNTIME_OUTPUT_DIRECTORY is set).
+  set(ptx_file "${CMAKE_CURRENT_BINARY_DIR}/${target}.${stem}.ptx")
+  add_custom_command(OUTPUT "${ptx_file}"
+                     COMMAND "${CMAKE_COMMAND}" -E copy "$<TARGET_OBJECTS:${ptx_target}>" "${ptx_file}"
+                     DEPENDS ${ptx_target} "$<TARGET_OBJECTS:${ptx_target}>"
+                     VERBATIM)
+  add_custom_target(${ptx_target}_beside DEPENDS "${ptx_file}")
+  add_dependencies(${target} ${ptx_target}_beside)
+endfunction()
+
 function(course_exercise)
   cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
-                        "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES")
+                        "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
       message(FATAL_ERROR "course_exercise: ${required} is required")
@@ -133,6 +172,17 @@ function(course_exercise)
   # One program per variant: the given student files + the driver (+ the C callers);
   # with SHARED_LIBRARY also lib<target>.so of the student files alone.
   function(_course_variant_program target)
+    # PTX_SOURCES: compiled to PTX, not into the program (below).
+    set(linked_sources "")
+    set(ptx_sources "")
+    foreach(source IN LISTS ARGN)
+      get_filename_component(source_name "${source}" NAME)
+      if(source_name IN_LIST EX_PTX_SOURCES)
+        list(APPEND ptx_sources "${source}")
+      else()
+        list(APPEND linked_sources "${source}")
+      endif()
+    endforeach()
     if(EX_SHARED_LIBRARY)
       add_library(${target}_library SHARED ${ARGN})
       target_link_libraries(${target}_library PRIVATE course_common)
@@ -141,7 +191,10 @@ function(course_exercise)
       _course_link_libraries(${target}_library ${EX_LIBRARIES})
       set_target_properties(${target}_library PROPERTIES OUTPUT_NAME ${target})
     endif()
-    add_executable(${target} ${ARGN})
+    add_executable(${target} ${linked_sources})
+    foreach(source IN LISTS ptx_sources)
+      _course_ptx_beside_program(${target} "${source}")
+    endforeach()
     if(EX_C_SOURCES)
       target_sources(${target} PRIVATE $<TARGET_OBJECTS:${c_target}>)
     endif()

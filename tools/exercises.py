@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 KEYWORDS = ("NUMBER", "NAME", "STUDENT_FILES", "DRIVER", "CHECK", "POINTS", "LIBRARIES",
             "MUTANTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "HOST_CASES",
-            "C_SOURCES", "SHARED_LIBRARY", "RACECHECK")
+            "C_SOURCES", "SHARED_LIBRARY", "RACECHECK", "PTX_SOURCES")
 SINGLE_VALUED = ("NUMBER", "NAME", "DRIVER", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS")
 FLAGS = ("HOST_CASES", "SHARED_LIBRARY", "RACECHECK")
 
@@ -30,6 +30,9 @@ class Exercise:
     memcheck_points: int = 0      # graded: compute-sanitizer memcheck finds nothing
     c_sources: list = field(default_factory=list)  # instructor-owned C callers, linked in
     shared_library: bool = False  # the student files are also built as a shared library
+    # Student files compiled to PTX (nvcc -ptx) beside the program instead of into it, for
+    # programs that load their kernels at run time (the driver API): ptx_path names the file.
+    ptx_sources: list = field(default_factory=list)
 
     @property
     def id(self):
@@ -39,7 +42,13 @@ class Exercise:
     def program_files(self):
         """The files of the program, relative to the exercise's folder: the student's, the
         driver, the C callers (nvcc hands .c files to the host C compiler, as C)."""
-        return self.student_files + ([self.driver] if self.driver else []) + self.c_sources
+        driver = [self.driver] if self.driver else []
+        return self.linked_student_files + driver + self.c_sources
+
+    @property
+    def linked_student_files(self):
+        """The student's files that are compiled into the program (all but the PTX ones)."""
+        return [f for f in self.student_files if f not in self.ptx_sources]
 
 
 class ExerciseError(Exception):
@@ -67,6 +76,9 @@ def parse_call(text, source):
     for key in ("NUMBER", "NAME", "STUDENT_FILES", "CHECK", "POINTS"):
         if not values.get(key):
             raise ExerciseError(f"{source}: {key} is missing")
+    stray = [f for f in values.get("PTX_SOURCES", []) if f not in values["STUDENT_FILES"]]
+    if stray:
+        raise ExerciseError(f"{source}: PTX_SOURCES {' '.join(stray)} are not STUDENT_FILES")
     for key in SINGLE_VALUED:
         if key in values and len(values[key]) != 1:
             raise ExerciseError(f"{source}: {key} takes one value")
@@ -96,6 +108,7 @@ def load(root):
             memcheck_points=int(values.get("MEMCHECK_POINTS", ["0"])[0]),
             c_sources=values.get("C_SOURCES", []),
             shared_library="SHARED_LIBRARY" in values,
+            ptx_sources=values.get("PTX_SOURCES", []),
         ))
     return found
 

@@ -91,6 +91,41 @@ def library_path(program):
     return program + ".so"
 
 
+def ptx_path(program, source):
+    """Where the PTX of the student file `source` (PTX_SOURCES) goes: beside the program,
+    named after both, where the program looks for it (common/course/beside_program.hpp)."""
+    stem = os.path.splitext(os.path.basename(source))[0]
+    return f"{program}.{stem}.ptx"
+
+
+def ptx_command(source, output, common_dir, exercise_dir, arch):
+    """The nvcc command that compiles one student file to PTX, for the architecture of
+    the program's own kernels (a newer GPU compiles it when the program loads it)."""
+    return [nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + ["-ptx", source, "-o", output]
+
+
+def side_outputs(exercise, program):
+    """What side_builds writes beside the program `program`, in its order."""
+    library = [library_path(program)] if exercise.shared_library else []
+    return library + [ptx_path(program, name) for name in exercise.ptx_sources]
+
+
+def side_builds(exercise, program, source_of, common_dir, exercise_dir, arch):
+    """The builds of student files beside the program, as (command, output) pairs: the
+    student files alone as a shared library (SHARED_LIBRARY), each PTX_SOURCES file as PTX.
+    source_of(name) is the path the compiler reads for the student file `name`."""
+    builds = []
+    if exercise.shared_library:
+        sources = [source_of(name) for name in exercise.student_files]
+        library = library_path(program)
+        builds.append((library_command(exercise, sources, library, common_dir, exercise_dir, arch),
+                       library))
+    for name in exercise.ptx_sources:
+        output = ptx_path(program, name)
+        builds.append((ptx_command(source_of(name), output, common_dir, exercise_dir, arch), output))
+    return builds
+
+
 def check_command(exercise, output, common_dir, exercise_dir, arch):
     """The nvcc command that builds the exercise's check (no student code in it)."""
     source = os.path.join(exercise_dir, exercise.check)

@@ -70,17 +70,18 @@ def relative_dirs(exercise):
 def build(exercise, build_dir, arch):
     """Builds the exercise's program from the student's files; returns its path."""
     sources = [os.path.join(exercise.folder, f) for f in exercise.program_files]
-    student_sources = [os.path.join(exercise.folder, f) for f in exercise.student_files]
     output = os.path.join(build_dir, exercise.id)
     common_dir, exercise_dir = relative_dirs(exercise)
     command = nvcc.program_command(exercise, [os.path.relpath(s) for s in sources],
                                    os.path.relpath(output), common_dir, exercise_dir, arch)
     compile_if_needed(command, output, sources, exercise)
-    if exercise.shared_library:
-        library = nvcc.library_path(output)
-        command = nvcc.library_command(exercise, [os.path.relpath(s) for s in student_sources],
-                                       os.path.relpath(library), common_dir, exercise_dir, arch)
-        compile_if_needed(command, library, student_sources, exercise)
+    # The shared library, the PTX files: each rebuilt when the student files it reads change.
+    student_paths = {name: os.path.relpath(os.path.join(exercise.folder, name))
+                     for name in exercise.student_files}
+    for command, side_output in nvcc.side_builds(exercise, os.path.relpath(output), student_paths.get,
+                                                 common_dir, exercise_dir, arch):
+        inputs = [path for path in student_paths.values() if path in command]
+        compile_if_needed(command, side_output, inputs, exercise)
     return output
 
 

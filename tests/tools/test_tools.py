@@ -18,6 +18,7 @@ import check_student_regions  # noqa: E402
 import compile_database  # noqa: E402
 import cuda_device  # noqa: E402
 import exercises  # noqa: E402
+import nvcc  # noqa: E402
 
 CALL = textwrap.dedent("""\
     course_exercise(
@@ -54,6 +55,25 @@ class ExerciseDeclarations(unittest.TestCase):
     def test_two_values_for_a_single_keyword_is_an_error(self):
         with self.assertRaisesRegex(exercises.ExerciseError, "POINTS takes one value"):
             exercises.parse_call(CALL.replace("POINTS 12", "POINTS 12 13"), "demo")
+
+    def test_ptx_sources_are_built_beside_the_program_not_into_it(self):
+        with tempfile.TemporaryDirectory() as root:
+            write(os.path.join(root, "exercises", "07_demo", "CMakeLists.txt"),
+                  CALL.replace("DRIVER", "PTX_SOURCES helper.cu\n      DRIVER"))
+            exercise = exercises.find(root, "07")
+            self.assertEqual(exercise.program_files, ["demo.cu", "main.cu"])
+            self.assertEqual(nvcc.side_outputs(exercise, "out/program"), ["out/program.helper.ptx"])
+            builds = nvcc.side_builds(exercise, "out/program", lambda name: "src/" + name,
+                                      "common", "src", "sm_90")
+            self.assertEqual(len(builds), 1)
+            command, output = builds[0]
+            self.assertEqual(output, "out/program.helper.ptx")
+            self.assertIn("-ptx", command)
+            self.assertEqual(command[-3:], ["src/helper.cu", "-o", "out/program.helper.ptx"])
+
+    def test_ptx_source_that_is_no_student_file_is_an_error(self):
+        with self.assertRaisesRegex(exercises.ExerciseError, "PTX_SOURCES other.cu are not STUDENT_FILES"):
+            exercises.parse_call(CALL.replace("DRIVER", "PTX_SOURCES other.cu\n      DRIVER"), "demo")
 
     def test_unknown_number_names_the_available_ones(self):
         with tempfile.TemporaryDirectory() as root:

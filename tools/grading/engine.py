@@ -506,9 +506,10 @@ class SubmissionGrader:
 
     def build_or_reuse(self, exercise, tree, program, slot, key):
         cached = os.path.join(self.config.build_cache, key)
-        outputs = [(program, "program")]
-        if exercise.shared_library:
-            outputs.append((nvcc.library_path(program), "program.so"))
+        # The program and what is built beside it (its library, its PTX files), each kept
+        # in the cache under its name beside "program".
+        outputs = [(program, "program")] + [(path, "program" + path[len(program):])
+                                            for path in nvcc.side_outputs(exercise, program)]
         log_path = os.path.join(cached, "build.log")
         if os.path.exists(os.path.join(cached, "done")):
             with open(log_path, encoding="utf-8") as handle:
@@ -565,19 +566,20 @@ class SubmissionGrader:
 
     def build(self, exercise, tree, program, slot):
         os.makedirs(os.path.dirname(program), exist_ok=True)
-        student_sources = [os.path.join("exercises", exercise.id, f) for f in exercise.student_files]
+        exercise_dir = os.path.join("exercises", exercise.id)
+        student_sources = [os.path.join(exercise_dir, f) for f in exercise.linked_student_files]
         sources = student_sources + [os.path.join("objects", exercise.id, self.toolchain.object_name(f))
                                      for f in self.toolchain.instructor_files(exercise)]
-        command = nvcc.program_command(exercise, sources, program, "common",
-                                       os.path.join("exercises", exercise.id), self.config.arch)
-        if exercise.shared_library:
-            # Both builds in one confined shell: the program, then the student files alone
-            # as the shared library that the exercise's other callers load.
-            library = nvcc.library_command(exercise, student_sources, nvcc.library_path(program),
-                                           "common", os.path.join("exercises", exercise.id),
-                                           self.config.arch)
-            command = ["sh", "-c", " ".join(shlex.quote(w) for w in command) + " && " +
-                       " ".join(shlex.quote(w) for w in library)]
+        command = nvcc.program_command(exercise, sources, program, "common", exercise_dir,
+                                       self.config.arch)
+        side_builds = nvcc.side_builds(exercise, program, lambda name: os.path.join(exercise_dir, name),
+                                       "common", exercise_dir, self.config.arch)
+        if side_builds:
+            # Every build in one confined shell: the program, then what the program's other
+            # callers load (the student files alone as a shared library) or the program
+            # itself loads (PTX).
+            command = ["sh", "-c", " && ".join(" ".join(shlex.quote(w) for w in c)
+                                               for c in [command] + [c for c, _ in side_builds])]
         if self.config.sandbox_users:
             command = self.confined(command, slot, tree)
         try:
