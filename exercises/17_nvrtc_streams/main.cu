@@ -32,9 +32,6 @@
 
 namespace {
 
-// The reference: the very text NVRTC compiles, compiled here by nvcc.
-SAXPY_KERNEL_DEFINITION
-
 // ---------------------------------------------------------------------------
 // Helpers of the runner and the demo
 // ---------------------------------------------------------------------------
@@ -49,7 +46,7 @@ CUdeviceptr address(const void* device_pointer) {
   return reinterpret_cast<CUdeviceptr>(device_pointer);
 }
 
-// The nvcc-compiled saxpy<T> on the same grid as launch_saxpy's.
+// saxpy<T> as nvcc compiled it (nvrtc_streams.hpp), on the same grid as launch_saxpy's.
 template <typename T>
 void launch_reference(T a, const T* x, const T* y, T* out, std::size_t n) {
   if (n == 0) return;

@@ -16,22 +16,24 @@
 #include "workload.hpp"
 
 // ---- The kernel, written once -----------------------------------------------------
-// The same text is compiled twice: by nvcc into the program (the runner's reference,
-// SAXPY_KERNEL_DEFINITION expanded as code) and by NVRTC at run time (kSaxpySource, the
-// same tokens as a string). Both compile with --fmad=true (nvcc's default; NVRTC is
-// given it explicitly), so both turn a * x[i] + y[i] into one fused multiply-add and
-// their results can be compared bit for bit.
+// The same tokens are compiled twice: by nvcc into the program (the runner's
+// reference, the code below) and by NVRTC at run time (kSaxpySource, those tokens as
+// a string: the # operator turns its operand into text before any macro in it expands,
+// and __global__ is one under nvcc). Both compile with --fmad=true (nvcc's default;
+// NVRTC is given it explicitly), so both turn a * x[i] + y[i] into one fused
+// multiply-add and their results can be compared bit for bit.
+#define SAXPY_CODE_AND_TEXT(text_name, ...) \
+  __VA_ARGS__                               \
+  inline constexpr const char* text_name = #__VA_ARGS__;
+
 // clang-format off
-#define SAXPY_KERNEL_DEFINITION                                          \
-  template <typename T>                                                  \
-  __global__ void saxpy(T a, const T* x, const T* y, T* out, size_t n) { \
-    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;      \
-    if (i < n) out[i] = a * x[i] + y[i];                                 \
-  }
+SAXPY_CODE_AND_TEXT(kSaxpySource,
+  template <typename T>
+  __global__ void saxpy(T a, const T* x, const T* y, T* out, size_t n) {
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a * x[i] + y[i];
+  })
 // clang-format on
-#define SAXPY_STRINGIFY(...) #__VA_ARGS__
-#define SAXPY_AS_TEXT(...) SAXPY_STRINGIFY(__VA_ARGS__)
-inline constexpr const char* kSaxpySource = SAXPY_AS_TEXT(SAXPY_KERNEL_DEFINITION);
 
 // ---- Part 1: the context -----------------------------------------------------------
 
