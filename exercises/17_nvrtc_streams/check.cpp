@@ -134,9 +134,10 @@ void check_compile_error(CaseContext& c) {
            "', declared nowhere");
     c.hint("succeeded is whether nvrtcCompileProgram returned NVRTC_SUCCESS.");
   } else if (!contains(log, kUndeclared)) {
-    c.fail(log.empty() ? "compile_to_cubin returned an empty log for a source with an error"
-                       : "the log returned does not name the error ('" + std::string(kUndeclared) +
-                             "' is undefined); it reads:\n" + course::check::indent_excerpt(log, 8));
+    c.fail(log.empty()
+               ? "compile_to_cubin returned an empty log for a source with an error"
+               : "the log returned does not name the error ('" + std::string(kUndeclared) +
+                     "' is undefined); it reads:\n" + course::check::indent_excerpt(log, 8));
     c.hint("read the program log (nvrtcGetProgramLogSize, then nvrtcGetProgramLog) after "
            "nvrtcCompileProgram, whatever it returned: it is all the caller gets to see why.");
   } else if (cubin_bytes != 0) {
@@ -166,8 +167,7 @@ void check_compile_saxpy(CaseContext& c) {
     return;
   }
   if (head.size() < 4 || std::memcmp(head.data(), nvrtc_streams::kElfMagic, 4) != 0) {
-    c.fail("the CUBIN returned (" + std::to_string(cubin_bytes) +
-           " bytes) is not an ELF image: " +
+    c.fail("the CUBIN returned (" + std::to_string(cubin_bytes) + " bytes) is not an ELF image: " +
            (head.rfind("//", 0) == 0 ? "it is PTX text" : "it starts with other bytes"));
     c.hint("take the machine code with nvrtcGetCUBINSize and nvrtcGetCUBIN (not nvrtcGetPTX), "
            "compiled for a real architecture, sm_XY.");
@@ -177,15 +177,16 @@ void check_compile_saxpy(CaseContext& c) {
   const std::size_t split = names.find('\n');
   const std::string float_name = names.substr(0, split);
   const std::string double_name =
-      split == std::string::npos ? "" : names.substr(split + 1, names.find('\n', split + 1) - split - 1);
+      split == std::string::npos ? ""
+                                 : names.substr(split + 1, names.find('\n', split + 1) - split - 1);
   const auto mangled = [](const std::string& name) {
     return name.rfind("_Z", 0) == 0 && contains(name, "saxpy");
   };
   if (lowered_count != 2 || !mangled(float_name) || !mangled(double_name) ||
       float_name == double_name) {
     c.fail("expected the two lowered names of saxpy<float> and saxpy<double> (mangled names "
-           "that start with _Z), got " + std::to_string(lowered_count) + ":\n" +
-           course::check::indent_excerpt(names, 4));
+           "that start with _Z), got " +
+           std::to_string(lowered_count) + ":\n" + course::check::indent_excerpt(names, 4));
     c.hint("add each name expression with nvrtcAddNameExpression before the compilation and "
            "read its lowered name with nvrtcGetLoweredName after it, before "
            "nvrtcDestroyProgram.");
@@ -214,9 +215,8 @@ bool expect_loaded(CaseContext& c, const Run& run) {
 template <typename T>
 void check_saxpy(CaseContext& c, std::size_t n, double a) {
   const char* type = sizeof(T) == sizeof(float) ? "float" : "double";
-  const Run run = c.run_case("saxpy", {{"type", type},
-                                       {"n", std::to_string(n)},
-                                       {"a", course::format_number(a)}});
+  const Run run = c.run_case(
+      "saxpy", {{"type", type}, {"n", std::to_string(n)}, {"a", course::format_number(a)}});
   if (!finished(c, run) || !expect_loaded(c, run)) return;
   const auto reference = run.results.records.find("nvcc_out");
   if (reference == run.results.records.end() || reference->second.count != n) {
@@ -230,8 +230,9 @@ void check_saxpy(CaseContext& c, std::size_t n, double a) {
     return;
   }
   // Both builds contract a * x + y into one FMA: what std::fma computes exactly.
-  const std::vector<T> fused = nvrtc_streams::saxpy_reference<T>(
-      static_cast<T>(a), nvrtc_streams::make_x<T>(n, c.seed()), nvrtc_streams::make_y<T>(n, c.seed()));
+  const std::vector<T> fused =
+      nvrtc_streams::saxpy_reference<T>(static_cast<T>(a), nvrtc_streams::make_x<T>(n, c.seed()),
+                                        nvrtc_streams::make_y<T>(n, c.seed()));
   if (!c.expect_array<T>(run, "out", fused, course::kExact)) {
     c.hint("nvcc's and NVRTC's results agree but differ from one fused multiply-add: was the "
            "program compiled with --fmad=false, or NVRTC given it?");
@@ -310,12 +311,14 @@ void check_pipeline(CaseContext& c, const PipelineRun& p, Judge what = Judge::va
            " stream(s)");
     c.hint(kSynchronizeHint);
   }
-  const std::vector<float> expected = nvrtc_streams::saxpy_reference<float>(
-      static_cast<float>(a), nvrtc_streams::make_x<float>(p.n, c.seed()),
-      nvrtc_streams::make_y<float>(p.n, c.seed()));
-  if (!c.expect_array<float>(run, "out", expected, course::kExact,
-                             "each chunk k covers elements [k * chunk, min((k + 1) * chunk, n)) of "
-                             "every buffer; device addresses count bytes (first * sizeof(float))")) {
+  const std::vector<float> expected =
+      nvrtc_streams::saxpy_reference<float>(static_cast<float>(a),
+                                            nvrtc_streams::make_x<float>(p.n, c.seed()),
+                                            nvrtc_streams::make_y<float>(p.n, c.seed()));
+  if (!c.expect_array<float>(
+          run, "out", expected, course::kExact,
+          "each chunk k covers elements [k * chunk, min((k + 1) * chunk, n)) of "
+          "every buffer; device addresses count bytes (first * sizeof(float))")) {
     c.note("(" + describe(p) + ")");
     if (busy > 0) c.hint(kSynchronizeHint);
     return;
@@ -370,11 +373,10 @@ void check_kernel_speed(CaseContext& c) {
     c.note("(times are not judged under compute-sanitizer)");
     return;
   }
-  const std::string figures = "saxpy<float> on " + std::to_string(n) +
-                              " elements: NVRTC's build " + course::format_number(nvrtc_ms) +
-                              " ms, nvcc's " + course::format_number(nvcc_ms) +
-                              " ms (compiling it took " + course::format_number(compile_ms) +
-                              " ms)";
+  const std::string figures = "saxpy<float> on " + std::to_string(n) + " elements: NVRTC's build " +
+                              course::format_number(nvrtc_ms) + " ms, nvcc's " +
+                              course::format_number(nvcc_ms) + " ms (compiling it took " +
+                              course::format_number(compile_ms) + " ms)";
   if (!(nvrtc_ms > 0.0) || !(nvcc_ms > 0.0)) {
     c.fail("the times measured are not positive (" + figures + ")");
     return;
@@ -407,12 +409,12 @@ constexpr double kRequiredOverlapSpeedup = 1.3;
 void check_overlap(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const std::size_t n = sanitized ? kSanitizerOverlapElements : kOverlapElements;
-  const Run run = c.run_case("overlap",
-                             {{"n", std::to_string(n)},
-                              {"chunk", std::to_string(n / kOverlapChunks)},
-                              {"streams", std::to_string(kOverlapStreams)},
-                              {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
-                              {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}});
+  const Run run =
+      c.run_case("overlap", {{"n", std::to_string(n)},
+                             {"chunk", std::to_string(n / kOverlapChunks)},
+                             {"streams", std::to_string(kOverlapStreams)},
+                             {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
+                             {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}});
   std::int64_t allocated = 0, pinned = 0, busy = 0;
   if (!finished(c, run) || !expect_loaded(c, run) || !c.read_value(run, "allocated", allocated)) {
     return;
@@ -446,9 +448,9 @@ void check_overlap(CaseContext& c) {
       "parts: x and y in " + course::format_number(in_ms) + " ms, kernel " +
       course::format_number(kernel_ms) + " ms, out back " + course::format_number(out_ms) +
       " ms; one stream " + course::format_number(one_ms) + " ms (sum of the parts " +
-      course::format_number(in_ms + kernel_ms + out_ms) + "), " +
-      std::to_string(kOverlapChunks) + " chunks over " + std::to_string(kOverlapStreams) +
-      " streams " + course::format_number(chunked_ms) + " ms (longest part " +
+      course::format_number(in_ms + kernel_ms + out_ms) + "), " + std::to_string(kOverlapChunks) +
+      " chunks over " + std::to_string(kOverlapStreams) + " streams " +
+      course::format_number(chunked_ms) + " ms (longest part " +
       course::format_number(std::max({in_ms, kernel_ms, out_ms})) + ")";
   if (!(one_ms > 0.0) || !(chunked_ms > 0.0)) {
     c.fail("the times measured are not positive (" + figures + ")");
@@ -490,9 +492,8 @@ int main(int argc, char** argv) {
            }},
           {"more_elements_than_a_fixed_grid", 1,
            [a](CaseContext& c) {
-             check_saxpy<float>(c, c.under_sanitizer() ? kSanitizerFixedGridElements
-                                                       : kFixedGridElements,
-                                a);
+             check_saxpy<float>(
+                 c, c.under_sanitizer() ? kSanitizerFixedGridElements : kFixedGridElements, a);
            }},
           {"hidden_size_and_factor", 1, check_hidden, course::check::kHiddenCase},
           {"one_stream_100003", 2, [](CaseContext& c) { check_pipeline(c, {100003}); }},
@@ -500,14 +501,18 @@ int main(int argc, char** argv) {
            [](CaseContext& c) { check_pipeline(c, {1000}, Judge::pinned); }},
           {"pipeline_freed", 1, [](CaseContext& c) { check_pipeline(c, {1000}, Judge::freed); }},
           {"chunked_partial_last_chunk", 2,
-           [](CaseContext& c) { check_pipeline(c, {100003, 16384, 3}); }},
+           [](CaseContext& c) {
+             check_pipeline(c, {100003, 16384, 3});
+           }},
           {"chunked_more_streams_than_chunks", 1,
            [](CaseContext& c) {
              check_pipeline(c, {5000, 4096, 4});
              if (c.passed()) check_pipeline(c, {0, 4096, 2});
            }},
           {"chunked_waits_for_its_results", 1,
-           [](CaseContext& c) { check_pipeline(c, {(1 << 22) + 5, 1 << 18, 4}); }},
+           [](CaseContext& c) {
+             check_pipeline(c, {(1 << 22) + 5, 1 << 18, 4});
+           }},
           timed({"nvrtc_kernel_as_fast_as_nvcc", 2, check_kernel_speed}),
           timed({"streams_overlap_copies", 2, check_overlap}),
       }};

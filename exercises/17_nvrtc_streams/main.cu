@@ -107,9 +107,9 @@ void fill_pipeline(Pipeline& pipeline, std::size_t n, std::uint64_t seed) {
 }
 
 bool pipeline_usable(const Pipeline& pipeline, std::size_t n) {
-  return pipeline.host_x != nullptr && pipeline.host_y != nullptr &&
-         pipeline.host_out != nullptr && pipeline.device_x != 0 && pipeline.device_y != 0 &&
-         pipeline.device_out != 0 && !pipeline.streams.empty() && pipeline.capacity >= n;
+  return pipeline.host_x != nullptr && pipeline.host_y != nullptr && pipeline.host_out != nullptr &&
+         pipeline.device_x != 0 && pipeline.device_y != 0 && pipeline.device_out != 0 &&
+         !pipeline.streams.empty() && pipeline.capacity >= n;
 }
 
 // ---------------------------------------------------------------------------
@@ -152,7 +152,8 @@ void put_compilation(course::check::ResultWriter& results, const Compilation& co
   results.put_value("cubin_bytes", static_cast<std::int64_t>(compiled.cubin.size()));
   const std::size_t head = std::min<std::size_t>(compiled.cubin.size(), 4);
   std::vector<std::int32_t> magic;
-  for (std::size_t i = 0; i < head; ++i) magic.push_back(static_cast<unsigned char>(compiled.cubin[i]));
+  for (std::size_t i = 0; i < head; ++i)
+    magic.push_back(static_cast<unsigned char>(compiled.cubin[i]));
   results.put("cubin_head", magic);
   std::string names;
   for (const std::string& name : compiled.lowered_names) names += name + "\n";
@@ -181,8 +182,7 @@ void run_saxpy(const course::check::CaseRequest& request, course::check::ResultW
   course::DeviceBuffer<T> y(nvrtc_streams::make_y<T>(n, request.seed));
   course::DeviceBuffer<T> out(n), reference(n);
   const CUfunction kernel = sizeof(T) == sizeof(float) ? loaded.saxpy_float : loaded.saxpy_double;
-  launch_saxpy<T>(kernel, a, address(x.data()), address(y.data()), address(out.data()), n,
-                  nullptr);
+  launch_saxpy<T>(kernel, a, address(x.data()), address(y.data()), address(out.data()), n, nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
   launch_reference<T>(a, x.data(), y.data(), reference.data(), n);
   results.put("out", out.download());
@@ -221,8 +221,8 @@ void run_pipeline_case(const course::check::CaseRequest& request,
     const bool usable = pipeline_usable(pipeline, n) &&
                         pipeline.streams.size() == static_cast<std::size_t>(stream_count);
     results.put_value("allocated", static_cast<std::int64_t>(usable));
-    const std::int64_t pinned = is_pinned(pipeline.host_x) + is_pinned(pipeline.host_y) +
-                                is_pinned(pipeline.host_out);
+    const std::int64_t pinned =
+        is_pinned(pipeline.host_x) + is_pinned(pipeline.host_y) + is_pinned(pipeline.host_out);
     results.put_value("pinned_buffers", pinned);
     if (usable) {
       fill_pipeline(pipeline, n, request.seed);
@@ -350,10 +350,9 @@ void run_overlap_case(const course::check::CaseRequest& request,
     Pipeline pipeline = allocate_pipeline(n, stream_count);
     const bool usable = pipeline_usable(pipeline, n);
     results.put_value("allocated", static_cast<std::int64_t>(usable));
-    results.put_value("pinned_buffers",
-                      static_cast<std::int64_t>(is_pinned(pipeline.host_x) +
-                                                is_pinned(pipeline.host_y) +
-                                                is_pinned(pipeline.host_out)));
+    results.put_value("pinned_buffers", static_cast<std::int64_t>(is_pinned(pipeline.host_x) +
+                                                                  is_pinned(pipeline.host_y) +
+                                                                  is_pinned(pipeline.host_out)));
     if (usable) {
       fill_pipeline(pipeline, n, request.seed);
       saxpy_chunked(loaded.saxpy_float, a, pipeline, n, chunk);
@@ -414,8 +413,8 @@ void run_check_case(const course::check::CaseRequest& request,
 // ---------------------------------------------------------------------------
 
 constexpr std::uint64_t kDemoSeed = 17;
-constexpr std::size_t kDemoCheckedElements = (1 << 20) + 3;  // not a multiple of a block
-constexpr std::size_t kDemoSpeedElements = std::size_t{1} << 26;  // 3 x 256 MiB
+constexpr std::size_t kDemoCheckedElements = (1 << 20) + 3;          // not a multiple of a block
+constexpr std::size_t kDemoSpeedElements = std::size_t{1} << 26;     // 3 x 256 MiB
 constexpr std::size_t kDemoPipelineElements = std::size_t{1} << 24;  // 3 x 64 MiB
 constexpr std::size_t kDemoChunks = 16;
 constexpr int kDemoStreams = 4;
@@ -473,8 +472,8 @@ CUdevice demo_context(DemoFunctions& functions, int ordinal) {
   }
   const std::string option = architecture_option(device);
   const course::DeviceSummary summary = course::query_device(ordinal);
-  const std::string expected =
-      "--gpu-architecture=sm_" + std::to_string(summary.cc_major) + std::to_string(summary.cc_minor);
+  const std::string expected = "--gpu-architecture=sm_" + std::to_string(summary.cc_major) +
+                               std::to_string(summary.cc_minor);
   if (functions.architecture
           .judge_value(!option.empty(), option == expected, "device " + std::to_string(ordinal),
                        "returned '" + option + "', expected '" + expected + "'")
@@ -500,7 +499,8 @@ bool demo_compile(DemoFunctions& functions, CUdevice device, SaxpyModule& loaded
       compile_to_cubin(kSaxpySource, {kSaxpyFloatExpression, kSaxpyDoubleExpression}, device);
   const double compile_ms = timer.elapsed_ms();
   const bool is_elf = compiled.cubin.size() > sizeof nvrtc_streams::kElfMagic &&
-                      std::memcmp(compiled.cubin.data(), nvrtc_streams::kElfMagic, sizeof nvrtc_streams::kElfMagic) == 0;
+                      std::memcmp(compiled.cubin.data(), nvrtc_streams::kElfMagic,
+                                  sizeof nvrtc_streams::kElfMagic) == 0;
   const bool named = compiled.lowered_names.size() == 2;
   if (!functions.compile
            .judge_value(compiled.succeeded || !compiled.cubin.empty(),
@@ -510,8 +510,8 @@ bool demo_compile(DemoFunctions& functions, CUdevice device, SaxpyModule& loaded
            .right) {
     return false;
   }
-  std::printf("\nSAXPY compiled in %.1f ms into a CUBIN of %zu bytes; lowered names:\n",
-              compile_ms, compiled.cubin.size());
+  std::printf("\nSAXPY compiled in %.1f ms into a CUBIN of %zu bytes; lowered names:\n", compile_ms,
+              compiled.cubin.size());
   std::printf("  %-14s -> %s\n  %-14s -> %s\n", kSaxpyFloatExpression,
               compiled.lowered_names[kFloatKernel].c_str(), kSaxpyDoubleExpression,
               compiled.lowered_names[kDoubleKernel].c_str());
@@ -532,8 +532,7 @@ course::Judgement demo_bit_for_bit(DemoFunctions& functions, const SaxpyModule& 
   course::DeviceBuffer<T> out(n), reference(n);
   out.poison();
   const CUfunction kernel = sizeof(T) == sizeof(float) ? loaded.saxpy_float : loaded.saxpy_double;
-  launch_saxpy<T>(kernel, a, address(x.data()), address(y.data()), address(out.data()), n,
-                  nullptr);
+  launch_saxpy<T>(kernel, a, address(x.data()), address(y.data()), address(out.data()), n, nullptr);
   launch_reference<T>(a, x.data(), y.data(), reference.data(), n);
   const std::vector<T> got = out.download(), want = reference.download();
   const char* type = sizeof(T) == sizeof(float) ? "float" : "double";
@@ -555,12 +554,11 @@ void demo_speed(const SaxpyModule& loaded) {
   const double bytes = 3.0 * sizeof(float) * static_cast<double>(n);
   const double nvrtc_ms = course::time_device([&] {
                             launch_saxpy<float>(loaded.saxpy_float, a, address(x.data()),
-                                                address(y.data()), address(out.data()), n,
-                                                nullptr);
+                                                address(y.data()), address(out.data()), n, nullptr);
                           }).median_ms;
-  const double nvcc_ms =
-      course::time_device([&] { launch_reference<float>(a, x.data(), y.data(), out.data(), n); })
-          .median_ms;
+  const double nvcc_ms = course::time_device([&] {
+                           launch_reference<float>(a, x.data(), y.data(), out.data(), n);
+                         }).median_ms;
   std::printf("\nsaxpy<float> on %zu elements (GB/s = 3 x 4 B x n / time):\n", n);
   std::printf("  NVRTC: %.3f ms, %.0f GB/s;  nvcc: %.3f ms, %.0f GB/s;  ratio %.3f\n", nvrtc_ms,
               course::gigabytes_per_second(bytes, nvrtc_ms), nvcc_ms,
@@ -594,9 +592,9 @@ void demo_streams(DemoFunctions& functions, const SaxpyModule& loaded) {
     return;
   }
   fill_pipeline(pipeline, n, kDemoSeed);
-  const std::vector<float> expected = nvrtc_streams::saxpy_reference(
-      a, std::vector<float>(pipeline.host_x, pipeline.host_x + n),
-      std::vector<float>(pipeline.host_y, pipeline.host_y + n));
+  const std::vector<float> expected =
+      nvrtc_streams::saxpy_reference(a, std::vector<float>(pipeline.host_x, pipeline.host_x + n),
+                                     std::vector<float>(pipeline.host_y, pipeline.host_y + n));
   const double one_ms =
       demo_pipeline_run(functions.one_stream, "one stream", pipeline, expected,
                         [&] { saxpy_one_stream(loaded.saxpy_float, a, pipeline, n); });

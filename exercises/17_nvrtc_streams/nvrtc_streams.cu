@@ -15,6 +15,7 @@
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 

@@ -52,8 +52,8 @@ void release_primary_context(CUdevice device);
 std::string architecture_option(CUdevice device);
 
 struct Compilation {
-  bool succeeded = false;  // nvrtcCompileProgram returned NVRTC_SUCCESS
-  std::string log;         // the program log: the errors when it failed (may be empty otherwise)
+  bool succeeded = false;   // nvrtcCompileProgram returned NVRTC_SUCCESS
+  std::string log;          // the program log: the errors when it failed (may be empty otherwise)
   std::vector<char> cubin;  // the CUBIN (an ELF image) when it succeeded, else empty
   std::vector<std::string> lowered_names;  // one per name expression, same order
 };
@@ -92,9 +92,9 @@ void launch_saxpy(CUfunction kernel, T a, CUdeviceptr x, CUdeviceptr y, CUdevice
 // ---- Part 4: streams and asynchronous copies ---------------------------------------
 
 struct Pipeline {
-  std::size_t capacity = 0;  // elements each buffer holds
-  float* host_x = nullptr;   // pinned host memory (cuMemHostAlloc): the caller writes x here
-  float* host_y = nullptr;   // pinned: the caller writes y here
+  std::size_t capacity = 0;   // elements each buffer holds
+  float* host_x = nullptr;    // pinned host memory (cuMemHostAlloc): the caller writes x here
+  float* host_y = nullptr;    // pinned: the caller writes y here
   float* host_out = nullptr;  // pinned: the result is here when a pipeline function returns
   CUdeviceptr device_x = 0, device_y = 0, device_out = 0;  // cuMemAlloc
   std::vector<CUstream> streams;  // cuStreamCreate(..., CU_STREAM_NON_BLOCKING)

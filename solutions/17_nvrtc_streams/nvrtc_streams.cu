@@ -15,6 +15,7 @@
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -80,9 +81,9 @@ Compilation compile_to_cubin(const std::string& source,
     NVRTC_CHECK(nvrtcAddNameExpression(program, expression.c_str()));
   }
   const std::string architecture = architecture_option(device);
-  const char* options[] = {architecture.c_str(), "-default-device", "--std=c++17",
-                           "--fmad=true"};
-  const nvrtcResult compiled = nvrtcCompileProgram(program, 4, options);
+  const char* options[] = {architecture.c_str(), "-default-device", "--std=c++17", "--fmad=true"};
+  const nvrtcResult compiled =
+      nvrtcCompileProgram(program, static_cast<int>(std::size(options)), options);
 
   std::size_t log_size = 0;
   NVRTC_CHECK(nvrtcGetProgramLogSize(program, &log_size));
@@ -147,8 +148,8 @@ void launch_saxpy(CUfunction kernel, T a, CUdeviceptr x, CUdeviceptr y, CUdevice
   const unsigned blocks =
       static_cast<unsigned>((n + kSaxpyThreadsPerBlock - 1) / kSaxpyThreadsPerBlock);
   void* arguments[] = {&a, &x, &y, &out, &n};
-  CU_CHECK(cuLaunchKernel(kernel, blocks, 1, 1, kSaxpyThreadsPerBlock, 1, 1, 0, stream,
-                          arguments, nullptr));
+  CU_CHECK(cuLaunchKernel(kernel, blocks, 1, 1, kSaxpyThreadsPerBlock, 1, 1, 0, stream, arguments,
+                          nullptr));
   // [/slide]
   // END TODO(student)
 }
