@@ -27,12 +27,14 @@
   inline constexpr const char* text_name = #__VA_ARGS__;
 
 // clang-format off
+// [slide:saxpy-source]
 SAXPY_CODE_AND_TEXT(kSaxpySource,
   template <typename T>
   __global__ void saxpy(T a, const T* x, const T* y, T* out, size_t n) {
     const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i < n) out[i] = a * x[i] + y[i];
   })
+// [/slide]
 // clang-format on
 
 // ---- Part 1: the context -----------------------------------------------------------
