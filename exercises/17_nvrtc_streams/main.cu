@@ -116,24 +116,40 @@ bool pipeline_usable(const Pipeline& pipeline, std::size_t n) {
 // Check cases: compute, report, decide nothing.
 // ---------------------------------------------------------------------------
 
-void run_context_case(course::check::ResultWriter& results) {
-  const int ordinal = current_ordinal();
+// What use_primary_context does when no context is current: whether it made the
+// device's primary context current, and which device it returned. The primary context
+// is current again afterwards, whatever the code did.
+struct ContextOutcome {
+  CUdevice device = 0;  // what use_primary_context returned
+  bool current_is_primary = false;
+  bool current_is_none = false;
+  bool device_is_ordinal = false;
+};
+
+ContextOutcome probe_use_primary_context(int ordinal) {
   CUdevice expected_device = 0;
   CU_CHECK(cuDeviceGet(&expected_device, ordinal));
   CUcontext primary = nullptr;
   CU_CHECK(cuDevicePrimaryCtxRetain(&primary, expected_device));
-  // No context current: use_primary_context must make one current itself.
   CU_CHECK(cuCtxSetCurrent(nullptr));
-  const CUdevice device = use_primary_context(ordinal);
+  ContextOutcome outcome;
+  outcome.device = use_primary_context(ordinal);
   CUcontext current = nullptr;
   CU_CHECK(cuCtxGetCurrent(&current));
-  results.put_value("current_is_primary", static_cast<std::int64_t>(current == primary));
-  results.put_value("current_is_none", static_cast<std::int64_t>(current == nullptr));
-  results.put_value("device_is_ordinal", static_cast<std::int64_t>(device == expected_device));
-  release_primary_context(device);
-  // Whatever the code did, the runtime's context is current again for the next case.
+  outcome.current_is_primary = current == primary;
+  outcome.current_is_none = current == nullptr;
+  outcome.device_is_ordinal = outcome.device == expected_device;
   CU_CHECK(cuCtxSetCurrent(primary));
   CU_CHECK(cuDevicePrimaryCtxRelease(expected_device));
+  return outcome;
+}
+
+void run_context_case(course::check::ResultWriter& results) {
+  const ContextOutcome outcome = probe_use_primary_context(current_ordinal());
+  results.put_value("current_is_primary", static_cast<std::int64_t>(outcome.current_is_primary));
+  results.put_value("current_is_none", static_cast<std::int64_t>(outcome.current_is_none));
+  results.put_value("device_is_ordinal", static_cast<std::int64_t>(outcome.device_is_ordinal));
+  release_primary_context(outcome.device);
 }
 
 void run_architecture_case(course::check::ResultWriter& results) {
@@ -448,21 +464,14 @@ struct DemoFunctions {
   course::StudentFunction chunked{"saxpy_chunked"};
 };
 
-// Runs use_primary_context with no context current, judges it, and leaves the primary
-// context current whatever it did. Returns the device it returned.
+// Judges use_primary_context and architecture_option; returns the device the first
+// returned, with the primary context current.
 CUdevice demo_context(DemoFunctions& functions, int ordinal) {
-  CUdevice own_device = 0;
-  CU_CHECK(cuDeviceGet(&own_device, ordinal));
-  CUcontext primary = nullptr;
-  CU_CHECK(cuDevicePrimaryCtxRetain(&primary, own_device));
-  CU_CHECK(cuCtxSetCurrent(nullptr));
-  const CUdevice device = use_primary_context(ordinal);
-  CUcontext current = nullptr;
-  CU_CHECK(cuCtxGetCurrent(&current));
-  CU_CHECK(cuCtxSetCurrent(primary));
-  CU_CHECK(cuDevicePrimaryCtxRelease(own_device));
+  const ContextOutcome outcome = probe_use_primary_context(ordinal);
+  const CUdevice device = outcome.device;
   if (functions.context
-          .judge_value(current != nullptr, current == primary && device == own_device,
+          .judge_value(!outcome.current_is_none,
+                       outcome.current_is_primary && outcome.device_is_ordinal,
                        "device " + std::to_string(ordinal),
                        "the current context is not the device's primary context")
           .right) {
