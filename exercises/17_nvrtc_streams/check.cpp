@@ -346,6 +346,8 @@ constexpr std::size_t kSanitizerSpeedElements = std::size_t{1} << 16;
 constexpr int kKernelRepetitions = 20;
 constexpr int kSpeedRounds = 3;
 constexpr double kAllowedKernelDifference = 0.05;
+// Both speed cases generate and move hundreds of MiB before they time anything.
+constexpr double kSpeedTimeoutSeconds = 60.0;
 
 void check_kernel_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
@@ -353,7 +355,8 @@ void check_kernel_speed(CaseContext& c) {
   const Run run = c.run_case("kernel_speed",
                              {{"n", std::to_string(n)},
                               {"repetitions", sanitized ? "1" : std::to_string(kKernelRepetitions)},
-                              {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}});
+                              {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}},
+                             0, kSpeedTimeoutSeconds);
   if (!finished(c, run) || !expect_loaded(c, run)) return;
   const auto reference = run.results.records.find("nvcc_out");
   if (reference == run.results.records.end()) {

@@ -36,7 +36,10 @@ namespace {
 // Helpers of the runner and the demo
 // ---------------------------------------------------------------------------
 
+// The runtime's device, its primary context created first (cudaFree(nullptr)), so that
+// the driver is initialised and the runtime's context exists before any driver call.
 int current_ordinal() {
+  CUDA_CHECK(cudaFree(nullptr));
   int ordinal = 0;
   CUDA_CHECK(cudaGetDevice(&ordinal));
   return ordinal;
