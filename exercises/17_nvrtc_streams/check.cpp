@@ -413,11 +413,13 @@ void check_overlap(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const std::size_t n = sanitized ? kSanitizerOverlapElements : kOverlapElements;
   const Run run =
-      c.run_case("overlap", {{"n", std::to_string(n)},
-                             {"chunk", std::to_string(n / kOverlapChunks)},
-                             {"streams", std::to_string(kOverlapStreams)},
-                             {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
-                             {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}});
+      c.run_case("overlap",
+                 {{"n", std::to_string(n)},
+                  {"chunk", std::to_string(n / kOverlapChunks)},
+                  {"streams", std::to_string(kOverlapStreams)},
+                  {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
+                  {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}},
+                 0, kSpeedTimeoutSeconds);
   std::int64_t allocated = 0, pinned = 0, busy = 0;
   if (!finished(c, run) || !expect_loaded(c, run) || !c.read_value(run, "allocated", allocated)) {
     return;
