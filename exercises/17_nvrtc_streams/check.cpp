@@ -1,0 +1,525 @@
+// Exercise 17 - the check. Runs the student's program case by case and judges what it
+// reports: the context it made current, the architecture option, what NVRTC's
+// compilation returned (the log of a source with an error, a CUBIN and the lowered
+// names of SAXPY), SAXPY's results against the same kernel compiled by nvcc (bit for
+// bit) and against std::fma, the pipeline's buffers (pinned, freed), its results and
+// whether work was left on its streams, and the times of both speed cases.
+// Contains no student code.
+//
+//   make check-17                          (students)
+//   build/.../check_17 --program PROGRAM   (instructors; --help lists the options)
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+std::string text_record(const Run& run, const std::string& name) {
+  const auto found = run.results.records.find(name);
+  if (found == run.results.records.end() || found->second.type != course::check::ValueType::i32) {
+    return std::string();
+  }
+  return nvrtc_streams::text_from_codes(found->second.values<std::int32_t>());
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A run that stopped in the middle: the likely mistake from the error the program printed.
+void explain_stop(CaseContext& c, const Run& run) {
+  const std::string& output = run.child.output;
+  if (contains(output, "nvrtcCompileProgram") && contains(output, "NVRTC_ERROR_COMPILATION")) {
+    c.hint("nvrtcCompileProgram returns NVRTC_ERROR_COMPILATION for a source with errors: "
+           "that is a result to return (succeeded = false, with the log), not an error to "
+           "exit on with NVRTC_CHECK.");
+  }
+  if (contains(output, "cuModuleGetFunction") && contains(output, "CUDA_ERROR_NOT_FOUND")) {
+    c.hint("the module knows its kernels by their mangled names: look them up with the "
+           "lowered name nvrtcGetLoweredName gave for each name expression, not with "
+           "\"saxpy<float>\".");
+  }
+  if (contains(output, "cuModuleLoadData") &&
+      (contains(output, "CUDA_ERROR_NO_BINARY_FOR_GPU") || contains(output, "INVALID_IMAGE") ||
+       contains(output, "INVALID_PTX"))) {
+    c.hint("the CUBIN was built for another GPU: --gpu-architecture=sm_XY must follow the "
+           "compute capability of the device the program runs on (cuDeviceGetAttribute).");
+  }
+  if (run.child.signal != 0 && !contains(output, "error at")) {
+    c.hint("a crash on the host inside a launch? cuLaunchKernel's kernelParams is an array of "
+           "pointers to the arguments (void* args[] = {&a, &x, &y, &out, &n}), never the "
+           "arguments themselves.");
+  }
+}
+
+bool finished(CaseContext& c, const Run& run) {
+  if (c.finished(run)) return true;
+  explain_stop(c, run);
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Parts 1 and 2: the context, the architecture, NVRTC
+// ---------------------------------------------------------------------------
+
+void check_context(CaseContext& c) {
+  const Run run = c.run_case("context");
+  std::int64_t primary = 0, none = 0, device = 0;
+  if (!finished(c, run) || !c.read_value(run, "current_is_primary", primary) ||
+      !c.read_value(run, "current_is_none", none) ||
+      !c.read_value(run, "device_is_ordinal", device)) {
+    return;
+  }
+  if (primary != 1) {
+    c.fail(none ? "use_primary_context left no context current"
+                : "use_primary_context made a context current that is not the device's primary "
+                  "context");
+    c.hint("cuDevicePrimaryCtxRetain gives the context the runtime API uses; make it current "
+           "with cuCtxSetCurrent. A context of your own (cuCtxCreate) cannot use the "
+           "runtime's buffers.");
+  } else if (device != 1) {
+    c.fail("use_primary_context returned another device than the one of this ordinal");
+    c.hint("return the CUdevice that cuDeviceGet gave for the ordinal.");
+  }
+}
+
+void check_architecture(CaseContext& c) {
+  const Run run = c.run_case("architecture");
+  std::int64_t major = 0, minor = 0;
+  if (!finished(c, run) || !c.read_value(run, "cc_major", major) ||
+      !c.read_value(run, "cc_minor", minor)) {
+    return;
+  }
+  const std::string option = text_record(run, "option");
+  const std::string expected =
+      "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
+  if (option != expected) {
+    c.fail("architecture_option returned '" + option + "', expected '" + expected +
+           "' on this device");
+    c.hint("build the option from the compute capability of the device "
+           "(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR and _MINOR), never a fixed one, and "
+           "ask for a real architecture (sm_XY, a CUBIN), not a virtual one (compute_XY, PTX).");
+  }
+}
+
+// The source with an error the check supplies: one line (a case parameter), the
+// template of SAXPY with an identifier declared nowhere.
+constexpr const char* kUndeclared = "undeclared_offset";
+const std::string kBrokenSource =
+    std::string("template <typename T> __global__ void saxpy(T a, const T* x, const T* y, T* out, "
+                "size_t n) { const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; "
+                "if (i < n) out[i] = a * x[i] + y[i] + ") +
+    kUndeclared + "; }";
+
+void check_compile_error(CaseContext& c) {
+  const Run run = c.run_case("compile", {{"source", kBrokenSource}});
+  std::int64_t succeeded = 0, cubin_bytes = 0;
+  if (!finished(c, run) || !c.read_value(run, "succeeded", succeeded) ||
+      !c.read_value(run, "cubin_bytes", cubin_bytes)) {
+    return;
+  }
+  const std::string log = text_record(run, "log");
+  if (succeeded != 0) {
+    c.fail("compile_to_cubin reported success for a source that uses '" + std::string(kUndeclared) +
+           "', declared nowhere");
+    c.hint("succeeded is whether nvrtcCompileProgram returned NVRTC_SUCCESS.");
+  } else if (!contains(log, kUndeclared)) {
+    c.fail(log.empty()
+               ? "compile_to_cubin returned an empty log for a source with an error"
+               : "the log returned does not name the error ('" + std::string(kUndeclared) +
+                     "' is undefined); it reads:\n" + course::check::indent_excerpt(log, 8));
+    c.hint("read the program log (nvrtcGetProgramLogSize, then nvrtcGetProgramLog) after "
+           "nvrtcCompileProgram, whatever it returned: it is all the caller gets to see why.");
+  } else if (cubin_bytes != 0) {
+    c.fail("compile_to_cubin returned a CUBIN of " + std::to_string(cubin_bytes) +
+           " bytes for a source that did not compile");
+    c.hint("ask for the CUBIN only when the compilation succeeded.");
+  }
+}
+
+void check_compile_saxpy(CaseContext& c) {
+  const Run run = c.run_case("compile");
+  std::int64_t succeeded = 0, cubin_bytes = 0, lowered_count = 0;
+  if (!finished(c, run) || !c.read_value(run, "succeeded", succeeded) ||
+      !c.read_value(run, "cubin_bytes", cubin_bytes) ||
+      !c.read_value(run, "lowered_count", lowered_count)) {
+    return;
+  }
+  const std::string log = text_record(run, "log");
+  const std::string head = text_record(run, "cubin_head");
+  const std::string names = text_record(run, "lowered_names");
+  if (succeeded != 1) {
+    c.fail("compile_to_cubin failed on SAXPY" +
+           (log.empty() ? std::string(" (and returned no log)")
+                        : "; the log:\n" + course::check::indent_excerpt(log, 8)));
+    c.hint("the options: --gpu-architecture=sm_XY of the device, -default-device, --std=c++17, "
+           "--fmad=true; and each name expression added before the compilation.");
+    return;
+  }
+  if (head.size() < 4 || std::memcmp(head.data(), nvrtc_streams::kElfMagic, 4) != 0) {
+    c.fail("the CUBIN returned (" + std::to_string(cubin_bytes) + " bytes) is not an ELF image: " +
+           (head.rfind("//", 0) == 0 ? "it is PTX text" : "it starts with other bytes"));
+    c.hint("take the machine code with nvrtcGetCUBINSize and nvrtcGetCUBIN (not nvrtcGetPTX), "
+           "compiled for a real architecture, sm_XY.");
+    return;
+  }
+  // Two names, one per line, each a mangled (Itanium ABI) name of saxpy.
+  const std::size_t split = names.find('\n');
+  const std::string float_name = names.substr(0, split);
+  const std::string double_name =
+      split == std::string::npos ? ""
+                                 : names.substr(split + 1, names.find('\n', split + 1) - split - 1);
+  const auto mangled = [](const std::string& name) {
+    return name.rfind("_Z", 0) == 0 && contains(name, "saxpy");
+  };
+  if (lowered_count != 2 || !mangled(float_name) || !mangled(double_name) ||
+      float_name == double_name) {
+    c.fail("expected the two lowered names of saxpy<float> and saxpy<double> (mangled names "
+           "that start with _Z), got " +
+           std::to_string(lowered_count) + ":\n" + course::check::indent_excerpt(names, 4));
+    c.hint("add each name expression with nvrtcAddNameExpression before the compilation and "
+           "read its lowered name with nvrtcGetLoweredName after it, before "
+           "nvrtcDestroyProgram.");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Part 3: SAXPY through the driver API, against nvcc's build of the same text
+// ---------------------------------------------------------------------------
+
+const std::string kLaunchHint =
+    "one thread per element on ceil(n / kSaxpyThreadsPerBlock) blocks of "
+    "kSaxpyThreadsPerBlock threads (none when n == 0), the arguments in the order of the "
+    "kernel's parameters.";
+
+bool expect_loaded(CaseContext& c, const Run& run) {
+  std::int64_t loaded = 0;
+  if (!c.read_value(run, "loaded", loaded)) return false;
+  if (loaded == 1) return true;
+  c.fail("SAXPY could not be compiled and loaded: compile_to_cubin or load_saxpy returned "
+         "nothing usable");
+  c.hint("the cases above say which of compile_to_cubin, load_saxpy is not done yet.");
+  return false;
+}
+
+template <typename T>
+void check_saxpy(CaseContext& c, std::size_t n, double a) {
+  const char* type = sizeof(T) == sizeof(float) ? "float" : "double";
+  const Run run = c.run_case(
+      "saxpy", {{"type", type}, {"n", std::to_string(n)}, {"a", course::format_number(a)}});
+  if (!finished(c, run) || !expect_loaded(c, run)) return;
+  const auto reference = run.results.records.find("nvcc_out");
+  if (reference == run.results.records.end() || reference->second.count != n) {
+    c.fail("the program reported no output of the nvcc-built kernel");
+    return;
+  }
+  const std::vector<T> nvcc = reference->second.values<T>();
+  if (!c.expect_array<T>(run, "out", nvcc, course::kExact, kLaunchHint)) {
+    c.note(std::string("(saxpy<") + type + ">, n = " + std::to_string(n) +
+           ", compared bit for bit with the same kernel compiled by nvcc)");
+    return;
+  }
+  // Both builds contract a * x + y into one FMA: what std::fma computes exactly.
+  const std::vector<T> fused =
+      nvrtc_streams::saxpy_reference<T>(static_cast<T>(a), nvrtc_streams::make_x<T>(n, c.seed()),
+                                        nvrtc_streams::make_y<T>(n, c.seed()));
+  if (!c.expect_array<T>(run, "out", fused, course::kExact)) {
+    c.hint("nvcc's and NVRTC's results agree but differ from one fused multiply-add: was the "
+           "program compiled with --fmad=false, or NVRTC given it?");
+  }
+}
+
+constexpr std::size_t kFixedGridElements = (std::size_t{1} << 24) + 3;
+constexpr std::size_t kSanitizerFixedGridElements = (std::size_t{1} << 20) + 3;
+constexpr std::size_t kHiddenMaxElements = 3000000;
+constexpr std::uint64_t kHiddenSalt = 17;
+
+void check_hidden(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenSalt));
+  const auto n = static_cast<std::size_t>(rng.uniform_int(1, kHiddenMaxElements));
+  const double a = -4.0 + 0.125 * static_cast<double>(rng.uniform_int(0, 64));
+  check_saxpy<float>(c, n, a);
+}
+
+// ---------------------------------------------------------------------------
+// Part 4: the pipelines
+// ---------------------------------------------------------------------------
+
+constexpr int kOneStream = 0;  // the case's "chunk" for saxpy_one_stream
+
+struct PipelineRun {
+  std::size_t n = 0;
+  std::size_t chunk = kOneStream;
+  int streams = 1;
+};
+
+std::string describe(const PipelineRun& p) {
+  if (p.chunk == kOneStream) return "saxpy_one_stream, n = " + std::to_string(p.n);
+  return "saxpy_chunked, n = " + std::to_string(p.n) + ", chunks of " + std::to_string(p.chunk) +
+         " over " + std::to_string(p.streams) + " streams";
+}
+
+const std::string kPinnedHint =
+    "allocate the host buffers with cuMemHostAlloc (or cudaMallocHost): an asynchronous copy "
+    "from pageable memory (new, malloc, std::vector) is staged through a buffer of the driver's "
+    "and overlaps nothing.";
+const std::string kSynchronizeHint =
+    "the function must return with the result on the host: synchronize every stream it used "
+    "(cuStreamSynchronize) after enqueueing the last copy back.";
+
+// What a pipeline run must always satisfy: allocated, no work left on return, every
+// element right. `what` selects the extra property judged.
+enum class Judge { values, pinned, freed };
+
+void check_pipeline(CaseContext& c, const PipelineRun& p, Judge what = Judge::values) {
+  const double a = nvrtc_streams::kDefaultFactor;
+  const Run run = c.run_case("pipeline", {{"n", std::to_string(p.n)},
+                                          {"chunk", std::to_string(p.chunk)},
+                                          {"streams", std::to_string(p.streams)},
+                                          {"a", course::format_number(a)}});
+  std::int64_t allocated = 0, pinned = 0, busy = 0, still_allocated = 0;
+  if (!finished(c, run) || !expect_loaded(c, run) || !c.read_value(run, "allocated", allocated) ||
+      !c.read_value(run, "pinned_buffers", pinned)) {
+    return;
+  }
+  if (allocated != 1) {
+    c.fail("allocate_pipeline(" + std::to_string(std::max<std::size_t>(p.n, 1)) + ", " +
+           std::to_string(p.streams) +
+           ") returned a pipeline without its six buffers, its streams or its capacity");
+    c.hint("allocate every buffer, create stream_count streams and set capacity.");
+    return;
+  }
+  if (what == Judge::pinned && pinned != 3) {
+    c.fail(std::to_string(3 - pinned) +
+           " of the three host buffers are not pinned (cuMemHostGetFlags does not know them)");
+    c.hint(kPinnedHint);
+    return;
+  }
+  if (!c.read_value(run, "busy_streams", busy)) return;
+  if (busy > 0) {
+    c.fail(describe(p) + " returned with work still queued on " + std::to_string(busy) +
+           " stream(s)");
+    c.hint(kSynchronizeHint);
+  }
+  const std::vector<float> expected =
+      nvrtc_streams::saxpy_reference<float>(static_cast<float>(a),
+                                            nvrtc_streams::make_x<float>(p.n, c.seed()),
+                                            nvrtc_streams::make_y<float>(p.n, c.seed()));
+  if (!c.expect_array<float>(
+          run, "out", expected, course::kExact,
+          "each chunk k covers elements [k * chunk, min((k + 1) * chunk, n)) of "
+          "every buffer; device addresses count bytes (first * sizeof(float))")) {
+    c.note("(" + describe(p) + ")");
+    if (busy > 0) c.hint(kSynchronizeHint);
+    return;
+  }
+  if (what == Judge::freed) {
+    if (!c.read_value(run, "still_allocated", still_allocated)) return;
+    if (still_allocated != 0) {
+      c.fail(std::to_string(still_allocated) +
+             " of the six buffers were still allocated after free_pipeline");
+      c.hint("free_pipeline must free every buffer (cuMemFreeHost for the host ones, cuMemFree "
+             "for the device ones) and destroy every stream.");
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Timed cases
+// ---------------------------------------------------------------------------
+
+// SAXPY reads 8 bytes and writes 4 per element: 64M elements move 768 MiB, far beyond
+// any L2, so both kernels run at the memory's speed; the same text compiled by two
+// front ends gives the same machine code, within a few percent of time.
+constexpr std::size_t kKernelSpeedElements = std::size_t{1} << 26;
+constexpr std::size_t kSanitizerSpeedElements = std::size_t{1} << 16;
+constexpr int kKernelRepetitions = 20;
+constexpr int kSpeedRounds = 3;
+constexpr double kAllowedKernelDifference = 0.05;
+// Both speed cases generate and move hundreds of MiB before they time anything.
+constexpr double kSpeedTimeoutSeconds = 60.0;
+
+void check_kernel_speed(CaseContext& c) {
+  const bool sanitized = c.under_sanitizer();
+  const std::size_t n = sanitized ? kSanitizerSpeedElements : kKernelSpeedElements;
+  const Run run = c.run_case("kernel_speed",
+                             {{"n", std::to_string(n)},
+                              {"repetitions", sanitized ? "1" : std::to_string(kKernelRepetitions)},
+                              {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}},
+                             0, kSpeedTimeoutSeconds);
+  if (!finished(c, run) || !expect_loaded(c, run)) return;
+  const auto reference = run.results.records.find("nvcc_out");
+  if (reference == run.results.records.end()) {
+    c.fail("the program reported no output of the nvcc-built kernel");
+    return;
+  }
+  if (!c.expect_array<float>(run, "out", reference->second.values<float>(), course::kExact,
+                             kLaunchHint)) {
+    return;
+  }
+  double nvrtc_ms = 0.0, nvcc_ms = 0.0, compile_ms = 0.0;
+  if (!c.read_value(run, "nvrtc_ms", nvrtc_ms) || !c.read_value(run, "nvcc_ms", nvcc_ms) ||
+      !c.read_value(run, "compile_ms", compile_ms)) {
+    return;
+  }
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  const std::string figures = "saxpy<float> on " + std::to_string(n) + " elements: NVRTC's build " +
+                              course::format_number(nvrtc_ms) + " ms, nvcc's " +
+                              course::format_number(nvcc_ms) + " ms (compiling it took " +
+                              course::format_number(compile_ms) + " ms)";
+  if (!(nvrtc_ms > 0.0) || !(nvcc_ms > 0.0)) {
+    c.fail("the times measured are not positive (" + figures + ")");
+    return;
+  }
+  const double ratio = nvrtc_ms / nvcc_ms;
+  if (std::fabs(ratio - 1.0) > kAllowedKernelDifference) {
+    c.fail(figures + ": ratio " + course::format_number(ratio) + ", outside 1 +- " +
+           course::format_number(kAllowedKernelDifference));
+    c.hint("the same kernel on the same grid runs at the same speed: launch it on "
+           "kSaxpyThreadsPerBlock-thread blocks, one thread per element, compiled for this "
+           "GPU's sm_XY.");
+  } else {
+    c.note(figures + ": ratio " + course::format_number(ratio));
+  }
+}
+
+// 16M floats: 128 MiB to copy in, 64 MiB back, a kernel of a fraction of that time.
+// One stream costs about t(in) + t(kernel) + t(out); in 16 chunks over 4 streams the
+// copies in and out (separate copy engines, one per direction) and the kernels overlap,
+// and the time approaches the longest part, t(in): (t(in) + t(out)) / t(in) is about
+// 1.5 when the bus runs at the same speed both ways. 1.3 leaves room for the chunks at
+// the ends of the pipeline, which overlap nothing.
+constexpr std::size_t kOverlapElements = std::size_t{1} << 24;
+constexpr std::size_t kSanitizerOverlapElements = std::size_t{1} << 16;
+constexpr std::size_t kOverlapChunks = 16;
+constexpr int kOverlapStreams = 4;
+constexpr int kOverlapRepetitions = 5;
+constexpr double kRequiredOverlapSpeedup = 1.3;
+
+void check_overlap(CaseContext& c) {
+  const bool sanitized = c.under_sanitizer();
+  const std::size_t n = sanitized ? kSanitizerOverlapElements : kOverlapElements;
+  const Run run =
+      c.run_case("overlap",
+                 {{"n", std::to_string(n)},
+                  {"chunk", std::to_string(n / kOverlapChunks)},
+                  {"streams", std::to_string(kOverlapStreams)},
+                  {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
+                  {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}},
+                 0, kSpeedTimeoutSeconds);
+  std::int64_t allocated = 0, pinned = 0, busy = 0;
+  if (!finished(c, run) || !expect_loaded(c, run) || !c.read_value(run, "allocated", allocated)) {
+    return;
+  }
+  if (allocated != 1) {
+    c.fail("allocate_pipeline returned a pipeline without its buffers or streams");
+    return;
+  }
+  if (!c.read_value(run, "pinned_buffers", pinned) || !c.read_value(run, "busy_streams", busy)) {
+    return;
+  }
+  const float a = static_cast<float>(nvrtc_streams::kDefaultFactor);
+  const std::vector<float> expected = nvrtc_streams::saxpy_reference<float>(
+      a, nvrtc_streams::make_x<float>(n, c.seed()), nvrtc_streams::make_y<float>(n, c.seed()));
+  if (busy > 0 || !c.expect_array<float>(run, "out", expected, course::kExact)) {
+    if (busy > 0) c.fail("saxpy_chunked returned with work still queued");
+    c.hint(kSynchronizeHint);
+    return;
+  }
+  double in_ms = 0.0, kernel_ms = 0.0, out_ms = 0.0, one_ms = 0.0, chunked_ms = 0.0;
+  if (!c.read_value(run, "to_device_ms", in_ms) || !c.read_value(run, "kernel_ms", kernel_ms) ||
+      !c.read_value(run, "to_host_ms", out_ms) || !c.read_value(run, "one_stream_ms", one_ms) ||
+      !c.read_value(run, "chunked_ms", chunked_ms)) {
+    return;
+  }
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  const std::string figures =
+      "parts: x and y in " + course::format_number(in_ms) + " ms, kernel " +
+      course::format_number(kernel_ms) + " ms, out back " + course::format_number(out_ms) +
+      " ms; one stream " + course::format_number(one_ms) + " ms (sum of the parts " +
+      course::format_number(in_ms + kernel_ms + out_ms) + "), " + std::to_string(kOverlapChunks) +
+      " chunks over " + std::to_string(kOverlapStreams) + " streams " +
+      course::format_number(chunked_ms) + " ms (longest part " +
+      course::format_number(std::max({in_ms, kernel_ms, out_ms})) + ")";
+  if (!(one_ms > 0.0) || !(chunked_ms > 0.0)) {
+    c.fail("the times measured are not positive (" + figures + ")");
+    return;
+  }
+  const double speedup = one_ms / chunked_ms;
+  if (speedup < kRequiredOverlapSpeedup) {
+    c.fail(figures + ": speed-up " + course::format_number(speedup) + ", expected at least " +
+           course::format_number(kRequiredOverlapSpeedup));
+    if (pinned != 3) c.hint(kPinnedHint);
+    c.hint("give chunk k to stream streams[k % streams.size()], enqueue every chunk before "
+           "waiting, and wait only at the end: chunks on one stream, or a wait after each, "
+           "run one after the other.");
+  } else {
+    c.note(figures + ": speed-up " + course::format_number(speedup));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using course::check::timed;
+  const double a = nvrtc_streams::kDefaultFactor;
+  course::check::Exercise exercise{
+      "17",
+      "nvrtc_streams",
+      {
+          {"primary_context_made_current", 1, check_context},
+          {"architecture_option_of_this_device", 1, check_architecture},
+          {"compile_error_returns_its_log", 2, check_compile_error},
+          {"cubin_and_lowered_names", 2, check_compile_saxpy},
+          {"float_n_1000_bit_for_bit", 2, [a](CaseContext& c) { check_saxpy<float>(c, 1000, a); }},
+          {"double_n_4099_bit_for_bit", 2,
+           [a](CaseContext& c) { check_saxpy<double>(c, 4099, a); }},
+          {"n_zero_then_one", 1,
+           [a](CaseContext& c) {
+             check_saxpy<float>(c, 0, a);
+             if (c.passed()) check_saxpy<float>(c, 1, a);
+           }},
+          {"more_elements_than_a_fixed_grid", 1,
+           [a](CaseContext& c) {
+             check_saxpy<float>(
+                 c, c.under_sanitizer() ? kSanitizerFixedGridElements : kFixedGridElements, a);
+           }},
+          {"hidden_size_and_factor", 1, check_hidden, course::check::kHiddenCase},
+          {"one_stream_100003", 2, [](CaseContext& c) { check_pipeline(c, {100003}); }},
+          {"host_buffers_pinned", 1,
+           [](CaseContext& c) { check_pipeline(c, {1000}, Judge::pinned); }},
+          {"pipeline_freed", 1, [](CaseContext& c) { check_pipeline(c, {1000}, Judge::freed); }},
+          {"chunked_partial_last_chunk", 2,
+           [](CaseContext& c) {
+             check_pipeline(c, {100003, 16384, 3});
+           }},
+          {"chunked_more_streams_than_chunks", 1,
+           [](CaseContext& c) {
+             check_pipeline(c, {5000, 4096, 4});
+             if (c.passed()) check_pipeline(c, {0, 4096, 2});
+           }},
+          {"chunked_waits_for_its_results", 1,
+           [](CaseContext& c) {
+             check_pipeline(c, {(1 << 22) + 5, 1 << 18, 4});
+           }},
+          timed({"nvrtc_kernel_as_fast_as_nvcc", 2, check_kernel_speed}),
+          timed({"streams_overlap_copies", 2, check_overlap}),
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}
