@@ -351,6 +351,18 @@ class CaseContext {
     return true;
   }
 
+  // A text record (ResultWriter::put_text); fails the case when there is none.
+  bool read_text(const Run& run, const std::string& name, std::string& text) {
+    auto found = run.results.records.find(name);
+    if (found == run.results.records.end() || found->second.type != ValueType::i32) {
+      fail("the program reported no text '" + name + "'");
+      return false;
+    }
+    const std::vector<std::int32_t> bytes = found->second.values<std::int32_t>();
+    text.assign(bytes.begin(), bytes.end());
+    return true;
+  }
+
   void fail(const std::string& message) {
     passed_ = false;
     add_line(message);
