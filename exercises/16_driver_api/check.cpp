@@ -68,7 +68,8 @@ bool expect_loaded(CaseContext& c, const Run& run) {
   std::string error;
   if (!c.read_value(run, "loaded", loaded) || !c.read_text(run, "load_error", error)) return false;
   if (loaded == 1) return true;
-  c.fail("load_kernels failed" + (error.empty() ? std::string(" without a message") : ": " + error));
+  c.fail("load_kernels failed" +
+         (error.empty() ? std::string(" without a message") : ": " + error));
   if (error.find(kSawtoothName) != std::string::npos ||
       error.find(kSaxpyName) != std::string::npos) {
     c.hint("is the kernel declared extern \"C\" in kernels.cu? Without it its PTX name is "
@@ -108,11 +109,10 @@ bool reported(const Run& run, const std::string& name, std::int64_t& value) {
 void check_context(CaseContext& c) {
   const Run run = c.run_case_with({c.options().program}, "context");
   std::int64_t before = 0, after_open = 0, primary = 0, current = 0, device = 0, after_close = 0;
-  const bool opened = reported(run, "active_before", before) &&
-                      reported(run, "active_after_open", after_open) &&
-                      reported(run, "returned_primary", primary) &&
-                      reported(run, "primary_current", current) &&
-                      reported(run, "device_right", device);
+  const bool opened =
+      reported(run, "active_before", before) && reported(run, "active_after_open", after_open) &&
+      reported(run, "returned_primary", primary) && reported(run, "primary_current", current) &&
+      reported(run, "device_right", device);
   if (opened && before != 0) {
     c.fail("the primary context was already active before open_primary_context (the check's "
            "runner should not hold it: tell your instructor)");
@@ -295,11 +295,11 @@ void check_sawtooth(CaseContext& c, std::size_t n, const Sawtooth& wave) {
   if (!ran_with_kernels(c, run)) return;
   // The runner reads the amplitude back from its text: the reference uses that float.
   const float amplitude = static_cast<float>(std::stod(course::format_number(wave.amplitude)));
-  if (!c.expect_array<float>(
-          run, "out", driver_api::sawtooth_reference(wave.first, wave.period, amplitude, n),
-          driver_api::kSawtoothTolerance, kSizesHint)) {
-    c.note("(sawtooth with first = " + std::to_string(wave.first) + ", period = " +
-           std::to_string(wave.period) + ", n = " + std::to_string(n) + ")");
+  if (!c.expect_array<float>(run, "out",
+                             driver_api::sawtooth_reference(wave.first, wave.period, amplitude, n),
+                             driver_api::kSawtoothTolerance, kSizesHint)) {
+    c.note("(sawtooth with first = " + std::to_string(wave.first) +
+           ", period = " + std::to_string(wave.period) + ", n = " + std::to_string(n) + ")");
   }
 }
 
@@ -405,18 +405,15 @@ int main(int argc, char** argv) {
           {"missing_ptx_file_reported", 1, check_missing_file},
           {"wrong_kernel_name_reported", 1, check_wrong_name},
           {"blocks_for_rounds_up_and_caps", 1, check_blocks_for},
-          {"saxpy_n_zero_and_one",
-           1,
+          {"saxpy_n_zero_and_one", 1,
            [](CaseContext& c) {
              check_saxpy(c, 0);
              if (c.passed()) check_saxpy(c, 1);
            }},
           {"saxpy_1000_partial_block", 1, [](CaseContext& c) { check_saxpy(c, 1000); }},
-          {"saxpy_more_than_one_grid", 2,
-           [=](CaseContext& c) { check_saxpy(c, 3 * kGrid + 77); }},
+          {"saxpy_more_than_one_grid", 2, [=](CaseContext& c) { check_saxpy(c, 3 * kGrid + 77); }},
           {"saxpy_hidden_size", 1, check_saxpy_hidden, course::check::kHiddenCase},
-          {"sawtooth_one_sample",
-           1,
+          {"sawtooth_one_sample", 1,
            [](CaseContext& c) { check_sawtooth(c, 1, sawtooth_from_seed(c.seed())); }},
           {"sawtooth_first_above_2_32", 2,
            [](CaseContext& c) { check_sawtooth(c, 100003, sawtooth_from_seed(c.seed())); }},

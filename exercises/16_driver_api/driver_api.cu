@@ -133,8 +133,8 @@ void free_saxpy_buffers(SaxpyBuffers& buffers) {
 // Part 5: the whole program
 // ---------------------------------------------------------------------------
 // [slide:whole-flow]
-bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float* y,
-                    std::size_t n, std::string& error) {
+bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float* y, std::size_t n,
+                    std::string& error) {
   // TODO(student): open_primary_context(0); load_kernels (on failure: close the context
   // and return false); allocate_saxpy_buffers(n); saxpy_round_trip; then the clean-up
   // in the reverse order: free_saxpy_buffers, unload_kernels, close_primary_context.

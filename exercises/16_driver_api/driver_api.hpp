@@ -103,5 +103,5 @@ void free_saxpy_buffers(SaxpyBuffers& buffers);
 // context of device 0, load the kernels from `ptx_path`, allocate, saxpy_round_trip, then
 // clean up in the reverse order. On a load failure: false with `error` set, and nothing
 // left allocated or held.
-bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float* y,
-                    std::size_t n, std::string& error);
+bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float* y, std::size_t n,
+                    std::string& error);

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "course/beside_program.hpp"
 #include "course/bench.hpp"
+#include "course/beside_program.hpp"
 #include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
@@ -122,8 +122,8 @@ void load_failures_case(const course::check::CaseRequest& request,
     results.put_value("wrong_name_found", static_cast<std::int64_t>(found));
     results.put_text("wrong_name_error", name_error);
     std::string saxpy_error;
-    results.put_value("saxpy_found",
-                      static_cast<std::int64_t>(find_kernel(module, kSaxpyName, kernel, saxpy_error)));
+    results.put_value("saxpy_found", static_cast<std::int64_t>(
+                                         find_kernel(module, kSaxpyName, kernel, saxpy_error)));
     CU_CHECK(cuModuleUnload(module));
   }
   close_primary_context(opened);
@@ -218,9 +218,9 @@ void whole_program_case(const course::check::CaseRequest& request,
   const std::string& path = request.param("path");
   std::vector<float> y = driver_api::make_y(n, request.seed);
   std::string error;
-  const bool ran = saxpy_from_ptx(path.empty() ? kernels_ptx() : path,
-                                  driver_api::make_a(request.seed),
-                                  driver_api::make_x(n, request.seed).data(), y.data(), n, error);
+  const bool ran =
+      saxpy_from_ptx(path.empty() ? kernels_ptx() : path, driver_api::make_a(request.seed),
+                     driver_api::make_x(n, request.seed).data(), y.data(), n, error);
   results.put_value("ran", static_cast<std::int64_t>(ran));
   results.put_text("error", error);
   results.put("y", y);
@@ -324,8 +324,7 @@ void demo_runtime_and_driver(const Kernels& kernels, DemoFunctions& functions) {
   std::printf("saxpy on 2^24 elements: the driver's result %s the runtime's (%zu of %zu differ)\n",
               differ == 0 ? "equals" : "DIFFERS FROM", differ, n);
 
-  const double runtime_ms =
-      course::time_device(runtime_launch, 2, kKernelRepetitions).median_ms;
+  const double runtime_ms = course::time_device(runtime_launch, 2, kKernelRepetitions).median_ms;
   const double driver_ms = course::time_device(driver_launch, 2, kKernelRepetitions).median_ms;
   std::printf("  kernel time (CUDA events, median of %d): runtime %.4f ms, driver %.4f ms\n",
               kKernelRepetitions, runtime_ms, driver_ms);
@@ -337,9 +336,8 @@ void demo_runtime_and_driver(const Kernels& kernels, DemoFunctions& functions) {
     return;
   }
   const double runtime_us = launch_overhead_us([] { empty_kernel<<<1, 1>>>(); });
-  const double driver_us = launch_overhead_us([&] {
-    CU_CHECK(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr));
-  });
+  const double driver_us = launch_overhead_us(
+      [&] { CU_CHECK(cuLaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr)); });
   std::printf("  launch overhead (host time of one launch of an empty kernel, median of %d "
               "rounds of %d):\n    runtime %.2f us, driver %.2f us\n",
               kLaunchRounds, kLaunchesPerRound, runtime_us, driver_us);
@@ -400,9 +398,9 @@ void demo_whole_program(DemoFunctions& functions) {
   std::string error;
   const bool ran = saxpy_from_ptx(kernels_ptx(), a, x.data(), y.data(), n, error);
   const course::Judgement result =
-      ran ? functions.whole.judge(
-                course::compare(y.data(), expected.data(), n, driver_api::kSaxpyTolerance),
-                "n = 2^20")
+      ran ? functions.whole.judge(course::compare(y.data(), expected.data(), n,
+                                                  driver_api::kSaxpyTolerance),
+                                  "n = 2^20")
           : functions.whole.judge_value(!error.empty(), false, "", error);
   if (result.right) {
     std::printf("saxpy_from_ptx on 2^20 elements, the whole driver-API program: every value "

@@ -27,9 +27,8 @@ namespace driver_api {
 
 // The sizes whose block count the check asks blocks_for for: empty, less than a block, a
 // block and one more, the largest grid and one element past it, and sizes far beyond.
-inline constexpr std::size_t kBlocksForSizes[] = {0,      1,      255,        256,
-                                                  257,    1000,   262144,     262145,
-                                                  262401, 999999, 1000000000, std::size_t{5} << 32};
+inline constexpr std::size_t kBlocksForSizes[] = {
+    0, 1, 255, 256, 257, 1000, 262144, 262145, 262401, 999999, 1000000000, std::size_t{5} << 32};
 
 // saxpy's inputs: floats in [-1, 1), and a in [0.5, 2).
 inline constexpr float kInputLimit = 1.0f;

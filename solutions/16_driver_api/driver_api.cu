@@ -74,7 +74,8 @@ bool find_kernel(CUmodule module, const char* name, CUfunction& kernel, std::str
   // with an error that names the kernel and course::driver_error_text(status).
   const CUresult status = cuModuleGetFunction(&kernel, module, name);
   if (status != CUDA_SUCCESS) {
-    error = "cuModuleGetFunction(\"" + std::string(name) + "\"): " + course::driver_error_text(status);
+    error =
+        "cuModuleGetFunction(\"" + std::string(name) + "\"): " + course::driver_error_text(status);
     return false;
   }
   return true;
@@ -121,8 +122,8 @@ void launch_saxpy(CUfunction saxpy, CUstream stream, float a, CUdeviceptr x, CUd
   // nullptr) under CU_CHECK.
   if (n == 0) return;
   void* args[] = {&a, &x, &y, &n};
-  CU_CHECK(cuLaunchKernel(saxpy, blocks_for(n), 1, 1, kThreadsPerBlock, 1, 1, 0, stream, args,
-                          nullptr));
+  CU_CHECK(
+      cuLaunchKernel(saxpy, blocks_for(n), 1, 1, kThreadsPerBlock, 1, 1, 0, stream, args, nullptr));
   // END TODO(student)
 }
 // [/slide]
@@ -188,8 +189,8 @@ void free_saxpy_buffers(SaxpyBuffers& buffers) {
 // Part 5: the whole program
 // ---------------------------------------------------------------------------
 // [slide:whole-flow]
-bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float* y,
-                    std::size_t n, std::string& error) {
+bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float* y, std::size_t n,
+                    std::string& error) {
   // TODO(student): open_primary_context(0); load_kernels (on failure: close the context
   // and return false); allocate_saxpy_buffers(n); saxpy_round_trip; then the clean-up
   // in the reverse order: free_saxpy_buffers, unload_kernels, close_primary_context.
