@@ -611,6 +611,26 @@ inline bool prepare_confinement(Options& options, const std::string& scratch, st
     error = "cannot prepare " + scratch + " for " + options.run_as;
     return false;
   }
+  // The PTX that the build wrote beside the program (PTX_SOURCES; beside_program.hpp)
+  // goes beside the copy, named after it, where the program looks for it.
+  const std::filesystem::path original(options.program);
+  const std::string prefix = original.filename().string() + ".";
+  const std::filesystem::path folder =
+      original.has_parent_path() ? original.parent_path() : std::filesystem::path(".");
+  for (const auto& entry : std::filesystem::directory_iterator(folder, failed)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file() || name.rfind(prefix, 0) != 0 ||
+        entry.path().extension() != ".ptx") {
+      continue;
+    }
+    const std::string target = copy + "." + name.substr(prefix.size());
+    std::filesystem::copy_file(entry.path(), target, failed);
+    if (failed || chmod(target.c_str(), 0644) != 0) break;
+  }
+  if (failed) {
+    error = "cannot copy the PTX beside " + options.program + " into " + scratch;
+    return false;
+  }
   options.program = copy;
   // The student's shared library and the instructor-owned callers beside it (Python
   // scripts) are copied too: the confined caller reads them from the scratch folder.
