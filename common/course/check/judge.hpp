@@ -351,6 +351,18 @@ class CaseContext {
     return true;
   }
 
+  // A text record (ResultWriter::put_text); fails the case when there is none.
+  bool read_text(const Run& run, const std::string& name, std::string& text) {
+    auto found = run.results.records.find(name);
+    if (found == run.results.records.end() || found->second.type != ValueType::i32) {
+      fail("the program reported no text '" + name + "'");
+      return false;
+    }
+    const std::vector<std::int32_t> bytes = found->second.values<std::int32_t>();
+    text.assign(bytes.begin(), bytes.end());
+    return true;
+  }
+
   void fail(const std::string& message) {
     passed_ = false;
     add_line(message);
@@ -597,6 +609,26 @@ inline bool prepare_confinement(Options& options, const std::string& scratch, st
   if (failed || chmod(copy.c_str(), 0755) != 0 ||
       chown(scratch.c_str(), options.run_as_uid, options.run_as_gid) != 0) {
     error = "cannot prepare " + scratch + " for " + options.run_as;
+    return false;
+  }
+  // The PTX that the build wrote beside the program (PTX_SOURCES; beside_program.hpp)
+  // goes beside the copy, named after it, where the program looks for it.
+  const std::filesystem::path original(options.program);
+  const std::string prefix = original.filename().string() + ".";
+  const std::filesystem::path folder =
+      original.has_parent_path() ? original.parent_path() : std::filesystem::path(".");
+  for (const auto& entry : std::filesystem::directory_iterator(folder, failed)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file() || name.rfind(prefix, 0) != 0 ||
+        entry.path().extension() != ".ptx") {
+      continue;
+    }
+    const std::string target = copy + "." + name.substr(prefix.size());
+    std::filesystem::copy_file(entry.path(), target, failed);
+    if (failed || chmod(target.c_str(), 0644) != 0) break;
+  }
+  if (failed) {
+    error = "cannot copy the PTX beside " + options.program + " into " + scratch;
     return false;
   }
   options.program = copy;

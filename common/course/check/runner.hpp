@@ -130,6 +130,11 @@ class ResultWriter {
   void put_value(const std::string& name, T value) {
     put(name, &value, 1);
   }
+  // A line of text (a message the code under test produced), one i32 per byte; the
+  // check reads it back with CaseContext::read_text.
+  void put_text(const std::string& name, const std::string& text) {
+    put(name, std::vector<std::int32_t>(text.begin(), text.end()));
+  }
 
   void finish() {
     std::fprintf(file_, "%s\n", kEndTag);
