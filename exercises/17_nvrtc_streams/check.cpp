@@ -24,14 +24,6 @@ using course::check::CaseContext;
 using course::check::Run;
 using Params = std::vector<std::pair<std::string, std::string>>;
 
-std::string text_record(const Run& run, const std::string& name) {
-  const auto found = run.results.records.find(name);
-  if (found == run.results.records.end() || found->second.type != course::check::ValueType::i32) {
-    return std::string();
-  }
-  return nvrtc_streams::text_from_codes(found->second.values<std::int32_t>());
-}
-
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
@@ -100,7 +92,7 @@ void check_architecture(CaseContext& c) {
       !c.read_value(run, "cc_minor", minor)) {
     return;
   }
-  const std::string option = text_record(run, "option");
+  const std::string option = CaseContext::text_or_empty(run, "option");
   const std::string expected =
       "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
   if (option != expected) {
@@ -128,7 +120,7 @@ void check_compile_error(CaseContext& c) {
       !c.read_value(run, "cubin_bytes", cubin_bytes)) {
     return;
   }
-  const std::string log = text_record(run, "log");
+  const std::string log = CaseContext::text_or_empty(run, "log");
   if (succeeded != 0) {
     c.fail("compile_to_cubin reported success for a source that uses '" + std::string(kUndeclared) +
            "', declared nowhere");
@@ -155,9 +147,9 @@ void check_compile_saxpy(CaseContext& c) {
       !c.read_value(run, "lowered_count", lowered_count)) {
     return;
   }
-  const std::string log = text_record(run, "log");
-  const std::string head = text_record(run, "cubin_head");
-  const std::string names = text_record(run, "lowered_names");
+  const std::string log = CaseContext::text_or_empty(run, "log");
+  const std::string head = CaseContext::text_or_empty(run, "cubin_head");
+  const std::string names = CaseContext::text_or_empty(run, "lowered_names");
   if (succeeded != 1) {
     c.fail("compile_to_cubin failed on SAXPY" +
            (log.empty() ? std::string(" (and returned no log)")

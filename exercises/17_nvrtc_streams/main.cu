@@ -159,7 +159,7 @@ void run_architecture_case(course::check::ResultWriter& results) {
   const int ordinal = current_ordinal();
   const CUdevice device = use_primary_context(ordinal);
   const course::DeviceSummary summary = course::query_device(ordinal);
-  results.put("option", nvrtc_streams::text_codes(architecture_option(device)));
+  results.put_text("option", architecture_option(device));
   results.put_value("cc_major", static_cast<std::int64_t>(summary.cc_major));
   results.put_value("cc_minor", static_cast<std::int64_t>(summary.cc_minor));
   release_primary_context(device);
@@ -167,7 +167,7 @@ void run_architecture_case(course::check::ResultWriter& results) {
 
 void put_compilation(course::check::ResultWriter& results, const Compilation& compiled) {
   results.put_value("succeeded", static_cast<std::int64_t>(compiled.succeeded));
-  results.put("log", nvrtc_streams::text_codes(compiled.log));
+  results.put_text("log", compiled.log);
   results.put_value("cubin_bytes", static_cast<std::int64_t>(compiled.cubin.size()));
   const std::size_t head = std::min<std::size_t>(compiled.cubin.size(), 4);
   std::vector<std::int32_t> magic;
@@ -177,7 +177,7 @@ void put_compilation(course::check::ResultWriter& results, const Compilation& co
   std::string names;
   for (const std::string& name : compiled.lowered_names) names += name + "\n";
   results.put_value("lowered_count", static_cast<std::int64_t>(compiled.lowered_names.size()));
-  results.put("lowered_names", nvrtc_streams::text_codes(names));
+  results.put_text("lowered_names", names);
 }
 
 void run_compile_case(const course::check::CaseRequest& request,

@@ -69,14 +69,4 @@ std::vector<T> saxpy_reference(T a, const std::vector<T>& x, const std::vector<T
   return out;
 }
 
-// A text as a record of character codes (records hold numbers only), and back.
-inline std::vector<std::int32_t> text_codes(const std::string& text) {
-  return std::vector<std::int32_t>(text.begin(), text.end());
-}
-inline std::string text_from_codes(const std::vector<std::int32_t>& codes) {
-  std::string text;
-  for (const std::int32_t code : codes) text += static_cast<char>(code);
-  return text;
-}
-
 }  // namespace nvrtc_streams

@@ -353,11 +353,23 @@ class CaseContext {
 
   // A text record (ResultWriter::put_text); fails the case when there is none.
   bool read_text(const Run& run, const std::string& name, std::string& text) {
-    auto found = run.results.records.find(name);
-    if (found == run.results.records.end() || found->second.type != ValueType::i32) {
+    if (!find_text(run, name, text)) {
       fail("the program reported no text '" + name + "'");
       return false;
     }
+    return true;
+  }
+
+  // A text record, or "" when there is none (a run that stopped before reporting it).
+  static std::string text_or_empty(const Run& run, const std::string& name) {
+    std::string text;
+    find_text(run, name, text);
+    return text;
+  }
+
+  static bool find_text(const Run& run, const std::string& name, std::string& text) {
+    auto found = run.results.records.find(name);
+    if (found == run.results.records.end() || found->second.type != ValueType::i32) return false;
     const std::vector<std::int32_t> bytes = found->second.values<std::int32_t>();
     text.assign(bytes.begin(), bytes.end());
     return true;
