@@ -55,6 +55,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 CATALOG = os.path.join(HERE, "catalog")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import exercises  # noqa: E402
 from grading import gpu  # noqa: E402
 
 LAYOUTS = ("repository", "flat", "tar.gz", "git")
@@ -246,7 +247,44 @@ def _validate_files(files, layout, folder, where):
             raise CatalogError(f"{at}: '{kinds[0]}' must be a string")
 
 
-def load_entry(folder):
+# The complete, correct submissions follow the course as it grows: "every_solution": true
+# in a file spec stands for the reference solution of every exercise, on top of the
+# "tree" of the same spec ("exercises": {"tree": "exercises", "every_solution": true}
+# puts each at exercises/NN_name/FILE, a copy of the repository) or alone at the top
+# (".": {"every_solution": true}, a flat folder of files); the expectation "every"
+# stands for every exercise not named.
+EVERY_SOLUTION = "every_solution"
+EVERY_EXERCISE = "every"
+
+
+def _expand_every(data, where, root):
+    files, expect = data.get("files"), data.get("expect")
+    if isinstance(files, dict):
+        expanded = {}
+        for path, spec in files.items():
+            if not (isinstance(spec, dict) and EVERY_SOLUTION in spec):
+                expanded[path] = spec
+                continue
+            tree = {key: value for key, value in spec.items() if key != EVERY_SOLUTION}
+            nested = path == "exercises" and tree == {"tree": "exercises"}
+            if spec[EVERY_SOLUTION] is not True or not (nested or (path == "." and not tree)):
+                raise CatalogError(f"{where}: file '{path}': \"{EVERY_SOLUTION}\": true goes with "
+                                   "\"exercises\": {\"tree\": \"exercises\"} or alone under '.'")
+            if nested:
+                expanded[path] = tree
+            for exercise in exercises.load(root):
+                for name in exercise.student_files:
+                    target = f"{path}/{exercise.id}/{name}" if nested else name
+                    expanded[target] = {"from": f"solutions/{exercise.id}/{name}"}
+        data["files"] = expanded
+    wanted = expect.get("exercises") if isinstance(expect, dict) else None
+    if isinstance(wanted, dict) and EVERY_EXERCISE in wanted:
+        every = wanted.pop(EVERY_EXERCISE)
+        for exercise in exercises.load(root):
+            wanted.setdefault(exercise.number, dict(every) if isinstance(every, dict) else every)
+
+
+def load_entry(folder, root=ROOT):
     """The entry described by folder/entry.json, checked; CatalogError names what is wrong."""
     name = os.path.basename(os.path.normpath(folder))
     where = f"catalog entry {name}"
@@ -270,6 +308,7 @@ def load_entry(folder):
     prefix = data.get("archive_prefix", "")
     if prefix and (data["layout"] != "tar.gz" or not prefix.endswith("/") or _escapes(prefix)):
         raise CatalogError(f"{where}: archive_prefix is a relative folder ending in '/', for tar.gz only")
+    _expand_every(data, where, root)
     _validate_files(data.get("files"), data["layout"], folder, where)
     _validate_expect(data.get("expect"), where)
     return Entry(name=name, folder=folder, description=data["description"], layout=data["layout"],

@@ -95,13 +95,13 @@ class FakeCourse(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp)
 
-    def entry(self, name, data, edits=None):
+    def entry(self, name, data, edits=None, root=catalog.ROOT):
         folder = os.path.join(self.catalog_dir, name)
         data = {"description": "test entry", "expect": {}, **data}
         write(os.path.join(folder, "entry.json"), json.dumps(data))
         for file_name, text in (edits or {}).items():
             write(os.path.join(folder, file_name), text)
-        return catalog.load_entry(folder)
+        return catalog.load_entry(folder, root=root)
 
     def materialise(self, entry):
         return catalog.materialise_entry(entry, self.class_dir, root=self.course)
@@ -178,6 +178,30 @@ class Materialisation(FakeCourse):
                            {"x.edits": "@@ find\nreturn 7;\n@@ replace\n@@ end\n"})
         with self.assertRaisesRegex(catalog.CatalogError, r"entry gina: x\.edits: .* is not in solutions/03_x/x\.cu"):
             self.materialise(entry)
+
+    def test_every_solution_and_every_exercise_follow_the_course(self):
+        write(os.path.join(self.course, "exercises", "03_x", "CMakeLists.txt"),
+              "course_exercise(NUMBER 03 NAME x STUDENT_FILES x.cu CHECK check.cpp POINTS 1)\n")
+        full = {"exercises": {"every": {"status": "graded", "score": "full"},
+                              "03": {"status": "missing"}}}
+        nested = self.entry("ivan", {"layout": "repository", "expect": full, "files": {
+            "exercises": {"tree": "exercises", "every_solution": True}}}, root=self.course)
+        self.assertEqual(nested.files, {"exercises": {"tree": "exercises"},
+                                        "exercises/03_x/x.cu": {"from": "solutions/03_x/x.cu"}})
+        self.assertEqual(nested.expect["exercises"], {"03": {"status": "missing"}})
+        path = self.materialise(nested)
+        with open(os.path.join(path, "exercises", "03_x", "x.cu"), encoding="utf-8") as h:
+            self.assertIn("42", h.read())
+        flat = self.entry("jane", {"layout": "flat", "files": {".": {"every_solution": True}},
+                                   "expect": {"exercises": {"every": {"status": "graded"}}}},
+                          root=self.course)
+        self.assertEqual(flat.files, {"x.cu": {"from": "solutions/03_x/x.cu"}})
+        self.assertEqual(flat.expect["exercises"], {"03": {"status": "graded"}})
+        for files in ({"common": {"every_solution": True}}, {".": {"every_solution": False}},
+                      {"exercises": {"tree": "common", "every_solution": True}}):
+            with self.subTest(files=files):
+                with self.assertRaisesRegex(catalog.CatalogError, "every_solution"):
+                    self.entry("kim", {"layout": "repository", "files": files}, root=self.course)
 
     def test_bad_entries_are_refused_with_a_clear_message(self):
         cases = [
