@@ -26,6 +26,9 @@ using scg::MatrixKind;
 
 std::string number(double value) { return course::format_number(value); }
 
+// bench.hpp's formula; that header needs the CUDA runtime, the check does not.
+double gigabytes_per_second(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
+
 // ---------------------------------------------------------------------------
 // Part 1: the products
 // ---------------------------------------------------------------------------
@@ -43,7 +46,8 @@ void report_product_mismatch(CaseContext& c, const scg::CsrMatrix& a,
                              const course::Comparison& comparison) {
   std::string text = "y: " + std::to_string(comparison.wrong) + " of " +
                      std::to_string(comparison.count) + " rows wrong";
-  if (comparison.unwritten > 0) text += " (" + std::to_string(comparison.unwritten) + " never written)";
+  if (comparison.unwritten > 0)
+    text += " (" + std::to_string(comparison.unwritten) + " never written)";
   text += "; each row within 2 L 2^-24 sum_j |a_ij x_j| of the double product (L its length)";
   for (const course::Mismatch& m : comparison.first) {
     text += "\n    row " + std::to_string(m.index) + " (" +
@@ -62,9 +66,8 @@ void report_product_mismatch(CaseContext& c, const scg::CsrMatrix& a,
 // One product y = A x by the student's `kernel` ("scalar" or "vector"); every row must be
 // within its bound, and written.
 bool check_product(CaseContext& c, const std::string& kernel, MatrixKind kind, int size) {
-  const Run run = c.run_case("spmv", {{"kernel", kernel},
-                                      {"kind", scg::kind_name(kind)},
-                                      {"size", std::to_string(size)}});
+  const Run run = c.run_case(
+      "spmv", {{"kernel", kernel}, {"kind", scg::kind_name(kind)}, {"size", std::to_string(size)}});
   const scg::CsrMatrix a =
       scg::make_matrix(kind, size, course::derive_seed(c.seed(), scg::kMatrixSalt));
   if (!c.finished(run) || (a.rows > 0 && !c.expect_kernel_launched(run))) return false;
@@ -284,8 +287,8 @@ void check_cg_breakdown(CaseContext& c) {
   if (got.status != CgStatus::breakdown) {
     c.fail("the negative definite matrix (2D Poisson with -4 on the diagonal): "
            "conjugate_gradient returned " +
-           std::string(scg::status_name(got.status)) + " after " +
-           std::to_string(got.iterations) + " iterations, expected breakdown at iteration 0");
+           std::string(scg::status_name(got.status)) + " after " + std::to_string(got.iterations) +
+           " iterations, expected breakdown at iteration 0");
     c.hint(kBreakdownHint);
   }
 }
@@ -313,7 +316,8 @@ void check_speed(CaseContext& c) {
   const scg::CsrMatrix a =
       scg::make_matrix(MatrixKind::poisson, grid, course::derive_seed(c.seed(), scg::kMatrixSalt));
   const auto found = run.results.records.find("y");
-  if (found == run.results.records.end() || found->second.count != static_cast<std::size_t>(a.rows)) {
+  if (found == run.results.records.end() ||
+      found->second.count != static_cast<std::size_t>(a.rows)) {
     c.fail("the program reported no product y");
     return;
   }
@@ -327,7 +331,8 @@ void check_speed(CaseContext& c) {
     return;
   }
   double student_ms = 0.0, library_ms = 0.0;
-  if (!c.read_value(run, "student_ms", student_ms) || !c.read_value(run, "cusparse_ms", library_ms)) {
+  if (!c.read_value(run, "student_ms", student_ms) ||
+      !c.read_value(run, "cusparse_ms", library_ms)) {
     return;
   }
   if (sanitized) {
@@ -339,16 +344,16 @@ void check_speed(CaseContext& c) {
     return;
   }
   const double bytes = scg::product_bytes(a);
-  const double student_gbps = course::gigabytes_per_second(bytes, student_ms);
-  const double library_gbps = course::gigabytes_per_second(bytes, library_ms);
+  const double student_gbps = gigabytes_per_second(bytes, student_ms);
+  const double library_gbps = gigabytes_per_second(bytes, library_ms);
   const std::string figures =
-      "spmv_vector on 2D Poisson " + std::to_string(grid) + "^2: " + number(student_ms) +
-      " ms, " + number(student_gbps) + " GB/s; cusparseSpMV: " + number(library_ms) + " ms, " +
+      "spmv_vector on 2D Poisson " + std::to_string(grid) + "^2: " + number(student_ms) + " ms, " +
+      number(student_gbps) + " GB/s; cusparseSpMV: " + number(library_ms) + " ms, " +
       number(library_gbps) + " GB/s (bytes = 8 nnz + 4 (rows + 1) + 8 rows = " + number(bytes) +
       ")";
   if (student_gbps < kMinSpeedRatio * library_gbps) {
-    c.fail(figures + ": " + number(student_gbps / library_gbps) + " of cuSPARSE's GB/s, less than " +
-           number(kMinSpeedRatio));
+    c.fail(figures + ": " + number(student_gbps / library_gbps) +
+           " of cuSPARSE's GB/s, less than " + number(kMinSpeedRatio));
     c.hint("a group of lanes per row must read the row's entries side by side (lane l takes "
            "entries start + l, start + l + kLanesPerRow, ...), with the lanes per row of "
            "vector_lanes_per_row: a whole warp on 5-entry rows leaves 27 lanes idle.");
@@ -397,8 +402,7 @@ int main(int argc, char** argv) {
            }},
           {"dot_sum_of_squares_3000017", 2,
            [](CaseContext& c) { check_dot(c, c.under_sanitizer() ? 30011 : 3000017, "squares"); }},
-          {"dot_squares_beyond_float_range", 2,
-           [](CaseContext& c) { check_dot(c, 1000, "huge"); }},
+          {"dot_squares_beyond_float_range", 2, [](CaseContext& c) { check_dot(c, 1000, "huge"); }},
           {"cg_one_by_one", 1,
            [](CaseContext& c) { check_cg_converges(c, MatrixKind::one_by_one, 1); }},
           {"cg_zero_rhs", 1,

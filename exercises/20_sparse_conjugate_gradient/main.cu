@@ -54,9 +54,9 @@ class CusparseProduct {
  public:
   CusparseProduct(const DeviceCsr& a, const float* x, float* y) {
     CUSPARSE_CHECK(cusparseCreate(&handle_));
-    CUSPARSE_CHECK(cusparseCreateConstCsr(&matrix_, a.rows, a.rows, a.nonzeros, a.row_offsets,
-                                          a.columns, a.values, CUSPARSE_INDEX_32I,
-                                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateConstCsr(
+        &matrix_, a.rows, a.rows, a.nonzeros, a.row_offsets, a.columns, a.values,
+        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     CUSPARSE_CHECK(cusparseCreateConstDnVec(&x_, a.rows, x, CUDA_R_32F));
     CUSPARSE_CHECK(cusparseCreateDnVec(&y_, a.rows, y, CUDA_R_32F));
     std::size_t bytes = 0;
@@ -231,7 +231,8 @@ void demo_products(const DemoMatrix& demo, double ceiling_gbps, DemoFunctions& f
   const double bytes = scg::product_bytes(a);
   course::Table table = course::bandwidth_table(std::string("spmv_") + scg::kind_name(demo.kind),
                                                 std::string("y = A x, ") + demo.title);
-  const double library_ms = course::time_device([&] { library.run(); }, 3, kDemoRepetitions).median_ms;
+  const double library_ms =
+      course::time_device([&] { library.run(); }, 3, kDemoRepetitions).median_ms;
   struct Row {
     const char* label;
     course::StudentFunction* function;
@@ -301,9 +302,9 @@ void demo_cg(DemoFunctions& functions) {
   CgResult solved{};
   const double total_ms = course::time_device(
                               [&] {
-                                solved = conjugate_gradient(matrix.csr, device_b.data(),
-                                                            device_x.data(), kDemoCgTolerance,
-                                                            kDemoCgMaxIterations);
+                                solved =
+                                    conjugate_gradient(matrix.csr, device_b.data(), device_x.data(),
+                                                       kDemoCgTolerance, kDemoCgMaxIterations);
                               },
                               0, 1)
                               .median_ms;
@@ -313,15 +314,14 @@ void demo_cg(DemoFunctions& functions) {
       solved.status != scg::CgStatus::not_converged || solved.iterations > 0,
       solved.status == scg::CgStatus::converged && residual <= kDemoTrueResidualLimit,
       "Poisson " + std::to_string(kDemoCgGrid),
-      std::string(scg::status_name(solved.status)) + " after " +
-          std::to_string(solved.iterations) + " iterations, true residual " +
-          course::format_number(residual));
+      std::string(scg::status_name(solved.status)) + " after " + std::to_string(solved.iterations) +
+          " iterations, true residual " + course::format_number(residual));
   if (!result.right) return;
 
   // The parts of one iteration, each timed alone on the same vectors: one product, two
   // dot products (each with its copy of a double to the host), three vector updates.
   const int n = a.rows;
-  const int blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  const int blocks = blocks_for(n);
   course::DeviceBuffer<float> p(b), q(static_cast<std::size_t>(n));
   course::DeviceBuffer<double> scratch(1);
   const double spmv_ms =

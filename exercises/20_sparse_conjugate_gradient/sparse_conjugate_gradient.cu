@@ -17,14 +17,6 @@
 
 using sparse_conjugate_gradient::CgStatus;
 
-namespace {
-
-int blocks_for(long long threads) {
-  return static_cast<int>((threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
-}
-
-}  // namespace
-
 // ---------------------------------------------------------------------------
 // Part 1: y = A x
 // ---------------------------------------------------------------------------

@@ -15,6 +15,11 @@ inline constexpr int kWarpSize = 32;
 // All 32 lanes of a warp take part in every shuffle.
 inline constexpr unsigned kFullWarpMask = 0xffffffffu;
 
+// The blocks of kThreadsPerBlock threads that cover `threads` threads.
+inline int blocks_for(long long threads) {
+  return static_cast<int>((threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
+}
+
 // A square CSR matrix on the device (workload.hpp's CsrMatrix, uploaded).
 struct DeviceCsr {
   int rows = 0;

@@ -152,7 +152,8 @@ inline CsrMatrix power_law_rows(int rows, std::uint64_t seed) {
     if (!empty) {
       const double length = kParetoScale * std::pow(1.0 - rng.uniform01(), -1.0 / kParetoExponent);
       const int entries = static_cast<int>(std::min<double>(length, rows));
-      for (int k = 0; k < entries; ++k) row.push_back(static_cast<int>(rng.uniform_int(0, rows - 1)));
+      for (int k = 0; k < entries; ++k)
+        row.push_back(static_cast<int>(rng.uniform_int(0, rows - 1)));
       std::sort(row.begin(), row.end());
       row.erase(std::unique(row.begin(), row.end()), row.end());
     }
