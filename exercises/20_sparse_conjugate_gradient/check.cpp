@@ -117,16 +117,11 @@ const std::string kDoubleDotHint =
 // within log2(n) + (terms per thread) roundings of 2^-53: far below 1e-12 relative. A
 // float sum is off by 1e-8 to 1e-6 relative.
 constexpr double kDotRelativeTolerance = 1e-12;
-constexpr double kHugeScale = 1e22;  // main.cu's: squares of 1e44, beyond float
 
-double dot_reference(int n, std::uint64_t seed, double scale) {
-  const std::vector<float> x = course::random_floats(static_cast<std::size_t>(n), 1.0f, 2.0f,
-                                                     course::derive_seed(seed, scg::kVectorSalt));
+double dot_reference(int n, std::uint64_t seed, const std::string& data) {
   double sum = 0.0;
-  for (const float value : x) {
-    const double scaled = static_cast<float>(scale * value);
-    sum += scaled * scaled;
-  }
+  for (const float value : scg::make_dot_input(n, seed, data))
+    sum += static_cast<double>(value) * value;
   return sum;
 }
 
@@ -137,7 +132,7 @@ bool check_dot(CaseContext& c, int n, const std::string& data) {
       !c.read_value(run, "dot", got)) {
     return false;
   }
-  const double expected = dot_reference(n, c.seed(), data == "huge" ? kHugeScale : 1.0);
+  const double expected = dot_reference(n, c.seed(), data);
   if (course::within_tolerance(got, expected, {0.0, kDotRelativeTolerance})) return true;
   c.fail("dot(x, x) of " + std::to_string(n) + " values" +
          (data == "huge" ? " of about 1e22" : " in [1, 2)") + " returned " + number(got) +
@@ -246,7 +241,7 @@ void check_cg_converges(CaseContext& c, MatrixKind kind, int size, double scale 
   if (!run_cg(c, kind, size, scale,
               std::max(kMaxIterationsMin, kMaxIterationFactor * reference.iterations), got)) {
     if (scale == 0.0) c.hint(kZeroRhsHint);
-    if (scale == kHugeScale) c.hint(kDoubleDotHint);
+    if (scale == scg::kHugeScale) c.hint(kDoubleDotHint);
     return;
   }
   const double residual = scg::true_relative_residual(a, b, got.x);
@@ -263,12 +258,12 @@ void check_cg_converges(CaseContext& c, MatrixKind kind, int size, double scale 
                                                "unless p . A p is computed wrong."
                                              : kResidualHint);
     c.hint(kBetaHint);
-    if (scale == kHugeScale) c.hint(kDoubleDotHint);
+    if (scale == scg::kHugeScale) c.hint(kDoubleDotHint);
     return;
   }
   if (residual > kTrueResidualLimit) {
     c.fail(what + "; the true residual must be at most " + number(kTrueResidualLimit));
-    c.hint(scale == 0.0 ? kZeroRhsHint : scale == kHugeScale ? kDoubleDotHint : kAlphaHint);
+    c.hint(scale == 0.0 ? kZeroRhsHint : scale == scg::kHugeScale ? kDoubleDotHint : kAlphaHint);
     return;
   }
   if (got.iterations > allowed) {
@@ -416,7 +411,7 @@ int main(int argc, char** argv) {
           {"cg_banded_10007", 2,
            [](CaseContext& c) { check_cg_converges(c, MatrixKind::banded, 10007); }},
           {"cg_rhs_squares_beyond_float", 2,
-           [](CaseContext& c) { check_cg_converges(c, MatrixKind::poisson, 32, kHugeScale); }},
+           [](CaseContext& c) { check_cg_converges(c, MatrixKind::poisson, 32, scg::kHugeScale); }},
           {"cg_detects_breakdown", 2, check_cg_breakdown},
           {"cg_hidden_banded", 2,
            [](CaseContext& c) { check_cg_converges(c, MatrixKind::banded, hidden_rows(c)); },

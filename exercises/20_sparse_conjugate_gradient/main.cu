@@ -131,16 +131,9 @@ void run_speed_case(const course::check::CaseRequest& request,
   results.put_value("cusparse_ms", library_ms);
 }
 
-// The inputs of the dot cases: "squares" x = y uniform in [1, 2) (a sum of n positive
-// terms, as r . r is), "huge" the same times kHugeScale (squares beyond float's range).
-constexpr double kHugeScale = 1e22;
-
 void run_dot_case(const course::check::CaseRequest& request, course::check::ResultWriter& results) {
   const int n = static_cast<int>(request.param_int("n"));
-  const double scale = request.param("data") == "huge" ? kHugeScale : 1.0;
-  std::vector<float> x = course::random_floats(static_cast<std::size_t>(n), 1.0f, 2.0f,
-                                               course::derive_seed(request.seed, scg::kVectorSalt));
-  for (float& value : x) value = static_cast<float>(scale * value);
+  const std::vector<float> x = scg::make_dot_input(n, request.seed, request.param("data"));
   course::DeviceBuffer<float> device_x(x);
   course::DeviceBuffer<double> result(1);
   results.put_value("dot", dot(device_x.data(), device_x.data(), n, result.data()));

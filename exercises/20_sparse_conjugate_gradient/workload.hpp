@@ -197,6 +197,18 @@ inline std::vector<float> make_x(int rows, std::uint64_t seed) {
                                course::derive_seed(seed, kVectorSalt));
 }
 
+// The vector of the dot-product cases, dotted with itself: "squares" uniform in [1, 2)
+// (a sum of n positive terms, as r . r is), "huge" the same times kHugeScale (squares of
+// about 1e44, beyond float's 3.4e38; the right-hand side of a CG case is scaled alike).
+inline constexpr double kHugeScale = 1e22;
+inline std::vector<float> make_dot_input(int n, std::uint64_t seed, const std::string& data) {
+  std::vector<float> x = course::random_floats(static_cast<std::size_t>(n), 1.0f, 2.0f,
+                                               course::derive_seed(seed, kVectorSalt));
+  const double scale = data == "huge" ? kHugeScale : 1.0;
+  for (float& value : x) value = static_cast<float>(scale * value);
+  return x;
+}
+
 // y = A x in double, from the float entries.
 inline std::vector<double> multiply(const CsrMatrix& a, const std::vector<double>& x) {
   std::vector<double> y(static_cast<std::size_t>(a.rows));
