@@ -189,8 +189,8 @@ bool run_cg(CaseContext& c, MatrixKind kind, int size, double scale, int max_ite
                                     {"tolerance", number(kCgTolerance)},
                                     {"max_iterations", std::to_string(max_iterations)}});
   std::int64_t status = 0, iterations = 0;
-  if (!c.finished(run) || !c.read_value(run, "status", status) ||
-      !c.read_value(run, "iterations", iterations)) {
+  if (!c.finished(run) || !c.expect_kernel_launched(run) || !c.expect_no_leak(run) ||
+      !c.read_value(run, "status", status) || !c.read_value(run, "iterations", iterations)) {
     return false;
   }
   const auto found = run.results.records.find("x");

@@ -222,10 +222,27 @@ void demo_products(const DemoMatrix& demo, double ceiling_gbps, DemoFunctions& f
       course::spread_indices(static_cast<std::size_t>(a.rows), kJudgedRows);
   CusparseProduct library(matrix.csr, device_x.data(), device_y.data());
   const double bytes = scg::product_bytes(a);
-  course::Table table = course::bandwidth_table(std::string("spmv_") + scg::kind_name(demo.kind),
-                                                std::string("y = A x, ") + demo.title);
   const double library_ms =
       course::time_device([&] { library.run(); }, 3, kDemoRepetitions).median_ms;
+  // Its headings come with its first row that has figures; a row without any is only
+  // recorded (its problem was printed once).
+  course::Table table(
+      std::string("spmv_") + scg::kind_name(demo.kind), std::string("y = A x, ") + demo.title,
+      {course::Column::text("product", "product", 26), course::Column::number("ms", "ms", 10, 4),
+       course::Column::number("gbps", "GB/s", 9, 1),
+       course::Column::number("ceiling_percent", "% of copy", 10, 1, "%"),
+       course::Column::number("vs_cusparse", "cuSPARSE's time / this", 23, 2)});
+  const auto add = [&](const char* label, const course::Judgement& result, double ms) {
+    const double gbps = course::gigabytes_per_second(bytes, ms);
+    std::vector<course::Cell> cells = {label, result.figure(ms), result.figure(gbps),
+                                       result.figure(100.0 * gbps / ceiling_gbps),
+                                       result.figure(library_ms / ms)};
+    if (result.right) {
+      table.add_row(std::move(cells), result.problem);
+    } else {
+      table.record_row(std::move(cells), result.problem);
+    }
+  };
   struct Row {
     const char* label;
     course::StudentFunction* function;
@@ -246,15 +263,13 @@ void demo_products(const DemoMatrix& demo, double ceiling_gbps, DemoFunctions& f
                  .median_ms;
       }
     }
-    course::add_bandwidth_line(table, result, std::string(row.label) + "  ", bytes - 4.0 * a.rows,
-                               4.0 * a.rows, ms, ceiling_gbps);
-    if (result.right) std::printf("    %.2fx cuSPARSE's speed\n", library_ms / ms);
+    add(row.label, result, ms);
   }
-  // The library's figure only beside a product of the student's that is right.
+  // The library's figures only beside a product of the student's that is right.
   const bool compared = functions.scalar.ready() || functions.vector.ready();
-  course::add_bandwidth_line(
-      table, compared ? course::Judgement{} : course::Judgement{false, "no product to compare"},
-      "cusparseSpMV (CSR)      ", bytes - 4.0 * a.rows, 4.0 * a.rows, library_ms, ceiling_gbps);
+  add("cusparseSpMV (CSR)",
+      compared ? course::Judgement{} : course::Judgement{false, "no product of yours to compare"},
+      library_ms);
 }
 
 // ---------------------------------------------------------------------------
