@@ -1,0 +1,422 @@
+// Exercise 20 - the check. Runs the student's program case by case and compares what
+// it reports with references computed here, in double precision on the CPU: the products
+// row by row within a bound from the arithmetic, the dot products, and conjugate gradient
+// (the reference CG runs here, and the true residual of every solution is recomputed
+// here). The speed of the product is compared with cuSPARSE's, measured in the same run.
+// Contains no student code.
+//
+//   make check-20                          (students)
+//   build/.../check_20 --program PROGRAM   (instructors; --help lists the options)
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+namespace scg = sparse_conjugate_gradient;
+using course::check::CaseContext;
+using course::check::Run;
+using scg::CgStatus;
+using scg::MatrixKind;
+
+std::string number(double value) { return course::format_number(value); }
+
+// bench.hpp's formula; that header needs the CUDA runtime, the check does not.
+double gigabytes_per_second(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
+
+// ---------------------------------------------------------------------------
+// Part 1: the products
+// ---------------------------------------------------------------------------
+
+const std::string kScalarHint =
+    "y[row] = the sum of values[k] * x[columns[k]] for row_offsets[row] <= k < "
+    "row_offsets[row + 1] (row_offsets[row + 1] excluded).";
+const std::string kVectorHint =
+    "every partial sum of a row's group must be folded: __shfl_down_sync with offsets "
+    "kLanesPerRow / 2, ..., 2, 1, then lane 0 of the group writes y[row].";
+const std::string kEmptyRowHint =
+    "an empty row must be written too: its y is 0 (the output is not zeroed before the call).";
+
+void report_product_mismatch(CaseContext& c, const scg::CsrMatrix& a,
+                             const course::Comparison& comparison) {
+  std::string text = "y: " + std::to_string(comparison.wrong) + " of " +
+                     std::to_string(comparison.count) + " rows wrong";
+  if (comparison.unwritten > 0)
+    text += " (" + std::to_string(comparison.unwritten) + " never written)";
+  text += "; each row within 2 L 2^-24 sum_j |a_ij x_j| of the double product (L its length)";
+  for (const course::Mismatch& m : comparison.first) {
+    text += "\n    row " + std::to_string(m.index) + " (" +
+            std::to_string(a.row_length(static_cast<int>(m.index))) + " entries): expected " +
+            number(m.expected) + ", got " + (m.unwritten ? "<not written>" : number(m.got));
+  }
+  c.fail(text);
+  bool only_empty_rows_unwritten = comparison.unwritten > 0;
+  for (const course::Mismatch& m : comparison.first) {
+    only_empty_rows_unwritten =
+        only_empty_rows_unwritten && m.unwritten && a.row_length(static_cast<int>(m.index)) == 0;
+  }
+  if (only_empty_rows_unwritten) c.hint(kEmptyRowHint);
+}
+
+// One product y = A x by the student's `kernel` ("scalar" or "vector"); every row must be
+// within its bound, and written.
+bool check_product(CaseContext& c, const std::string& kernel, MatrixKind kind, int size) {
+  const Run run = c.run_case(
+      "spmv", {{"kernel", kernel}, {"kind", scg::kind_name(kind)}, {"size", std::to_string(size)}});
+  const scg::CsrMatrix a =
+      scg::make_matrix(kind, size, course::derive_seed(c.seed(), scg::kMatrixSalt));
+  if (!c.finished(run) || (a.rows > 0 && !c.expect_kernel_launched(run))) return false;
+  const auto found = run.results.records.find("y");
+  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
+      found->second.count != static_cast<std::size_t>(a.rows)) {
+    c.fail("the program reported no product y of " + std::to_string(a.rows) + " floats");
+    return false;
+  }
+  const std::vector<float> y = found->second.values<float>();
+  const course::Comparison comparison = scg::compare_product(
+      a, scg::make_x(a.rows, c.seed()), y.data(),
+      course::spread_indices(static_cast<std::size_t>(a.rows), static_cast<std::size_t>(a.rows)));
+  if (comparison.ok()) return true;
+  report_product_mismatch(c, a, comparison);
+  c.note("(spmv_" + kernel + " on the " + scg::kind_name(kind) + " matrix, " +
+         std::to_string(a.rows) + " rows, " + std::to_string(a.nonzeros()) + " nonzeros)");
+  c.hint(kernel == "scalar" ? kScalarHint : kVectorHint);
+  return false;
+}
+
+// Rows 0 and 1: a product of nothing must launch nothing (and not fail), then [[3]] x.
+void check_tiny_products(CaseContext& c, const std::string& kernel) {
+  if (check_product(c, kernel, MatrixKind::power_law, 0)) {
+    check_product(c, kernel, MatrixKind::one_by_one, 1);
+  }
+}
+
+// Power-law rows of a count drawn from the seed.
+constexpr int kHiddenMinRows = 1000;
+constexpr int kHiddenMaxRows = 200000;
+constexpr std::uint64_t kHiddenShapeSalt = 20;
+
+int hidden_rows(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
+  return static_cast<int>(rng.uniform_int(kHiddenMinRows, kHiddenMaxRows));
+}
+
+// ---------------------------------------------------------------------------
+// Part 2: the dot product
+// ---------------------------------------------------------------------------
+
+const std::string kDoubleDotHint =
+    "accumulate the dot products in double: a float sum of millions of terms loses digits, "
+    "and the squares of float values beyond 1.8e19 overflow float.";
+// Products of two floats are exact in double; a double tree sum of n positive terms is
+// within log2(n) + (terms per thread) roundings of 2^-53: far below 1e-12 relative. A
+// float sum is off by 1e-8 to 1e-6 relative.
+constexpr double kDotRelativeTolerance = 1e-12;
+
+double dot_reference(int n, std::uint64_t seed, const std::string& data) {
+  double sum = 0.0;
+  for (const float value : scg::make_dot_input(n, seed, data))
+    sum += static_cast<double>(value) * value;
+  return sum;
+}
+
+bool check_dot(CaseContext& c, int n, const std::string& data) {
+  const Run run = c.run_case("dot", {{"n", std::to_string(n)}, {"data", data}});
+  double got = 0.0;
+  if (!c.finished(run) || (n > 0 && !c.expect_kernel_launched(run)) ||
+      !c.read_value(run, "dot", got)) {
+    return false;
+  }
+  const double expected = dot_reference(n, c.seed(), data);
+  if (course::within_tolerance(got, expected, {0.0, kDotRelativeTolerance})) return true;
+  c.fail("dot(x, x) of " + std::to_string(n) + " values" +
+         (data == "huge" ? " of about 1e22" : " in [1, 2)") + " returned " + number(got) +
+         ", expected " + number(expected) + " (relative tolerance " +
+         number(kDotRelativeTolerance) + ")");
+  if (n > 0 && got == 0.0) c.hint("dot must return the value it copies back from the device.");
+  c.hint(kDoubleDotHint);
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Part 3: conjugate gradient
+// ---------------------------------------------------------------------------
+
+constexpr double kCgTolerance = 1e-6;
+// The student's CG, in float with double dot products, may take 10% more iterations than
+// the reference in double (2 more for a handful); on the CPU, a float CG of the same
+// algorithm took exactly the reference's count on every matrix of these cases.
+constexpr double kIterationSlack = 1.10;
+constexpr int kIterationSlackMin = 2;
+// ||b - A x|| / ||b|| in double once the recursive residual met 1e-6: the float x drifts
+// from it by a few percent (1.07e-6 on the CPU for Poisson 256); twice is the limit.
+constexpr double kTrueResidualLimit = 2e-6;
+// A solver that never converges runs this many times the reference's iterations.
+constexpr int kMaxIterationFactor = 10;
+constexpr int kMaxIterationsMin = 20;
+
+const std::string kResidualHint =
+    "update the residual every iteration: r -= alpha q (q = A p), then rr_next = r . r.";
+const std::string kBetaHint = "beta = rr_next / rr: the new r . r over the previous r . r.";
+const std::string kAlphaHint =
+    "x += alpha p with alpha = (r . r) / (p . A p) > 0: check the sign of alpha in the "
+    "update of x (the residual r was right, so the solver believed it converged).";
+const std::string kBreakdownHint =
+    "test p . A p before dividing by it: when it is <= 0, A is not positive definite, "
+    "return breakdown (with x the last iterate).";
+const std::string kZeroRhsHint =
+    "with b = 0 the answer is x = 0: test the stopping rule rr <= tolerance^2 (b . b) "
+    "before the first iteration (0 <= 0), and divide by nothing.";
+
+struct CgRun {
+  CgStatus status = CgStatus::not_converged;
+  int iterations = 0;
+  std::vector<float> x;
+};
+
+// Runs the student's CG on the matrix, b = scale A x_true; false (the case failed) when
+// it did not finish or reported no status, iteration count and finite x.
+bool run_cg(CaseContext& c, MatrixKind kind, int size, double scale, int max_iterations,
+            CgRun& out) {
+  const Run run = c.run_case("cg", {{"kind", scg::kind_name(kind)},
+                                    {"size", std::to_string(size)},
+                                    {"scale", number(scale)},
+                                    {"tolerance", number(kCgTolerance)},
+                                    {"max_iterations", std::to_string(max_iterations)}});
+  std::int64_t status = 0, iterations = 0;
+  if (!c.finished(run) || !c.expect_kernel_launched(run) || !c.expect_no_leak(run) ||
+      !c.read_value(run, "status", status) || !c.read_value(run, "iterations", iterations)) {
+    return false;
+  }
+  const auto found = run.results.records.find("x");
+  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32) {
+    c.fail("the program reported no solution x");
+    return false;
+  }
+  out.x = found->second.values<float>();
+  out.status = static_cast<CgStatus>(status);
+  out.iterations = static_cast<int>(iterations);
+  std::size_t unwritten = 0, not_finite = 0;
+  for (const float value : out.x) {
+    if (course::is_poison(value)) {
+      ++unwritten;
+    } else if (!std::isfinite(value)) {
+      ++not_finite;
+    }
+  }
+  if (unwritten > 0 || not_finite > 0) {
+    c.fail("x: " + std::to_string(unwritten) + " entries never written, " +
+           std::to_string(not_finite) + " not finite (NaN or infinite), of " +
+           std::to_string(out.x.size()) + "; conjugate_gradient returned " +
+           scg::status_name(out.status) + " after " + std::to_string(out.iterations) +
+           " iterations");
+    c.hint(unwritten > 0 ? "x starts at 0 (cudaMemset) and is updated in place: every entry is "
+                           "written, whatever the outcome."
+                         : "a NaN is never a result: stop before dividing by a p . A p <= 0 or "
+                           "by an r . r of 0.");
+    return false;
+  }
+  if (status < 0 || status > static_cast<std::int64_t>(CgStatus::not_converged)) {
+    c.fail("conjugate_gradient returned an unknown status " + std::to_string(status));
+    return false;
+  }
+  return true;
+}
+
+// A solve that must converge: in no more iterations than the reference CG (+10%), to a
+// true residual within kTrueResidualLimit.
+void check_cg_converges(CaseContext& c, MatrixKind kind, int size, double scale = 1.0) {
+  const scg::CsrMatrix a =
+      scg::make_matrix(kind, size, course::derive_seed(c.seed(), scg::kMatrixSalt));
+  const std::vector<float> b = scg::make_rhs(a, c.seed(), scale);
+  const scg::CgOutcome reference = scg::reference_cg(a, b, kCgTolerance, 1 << 20);
+  const int allowed = std::max(static_cast<int>(std::ceil(kIterationSlack * reference.iterations)),
+                               reference.iterations + kIterationSlackMin);
+  CgRun got;
+  if (!run_cg(c, kind, size, scale,
+              std::max(kMaxIterationsMin, kMaxIterationFactor * reference.iterations), got)) {
+    if (scale == 0.0) c.hint(kZeroRhsHint);
+    if (scale == scg::kHugeScale) c.hint(kDoubleDotHint);
+    return;
+  }
+  const double residual = scg::true_relative_residual(a, b, got.x);
+  const std::string what = std::string(scg::kind_name(kind)) + " matrix, " +
+                           std::to_string(a.rows) + " rows: conjugate_gradient returned " +
+                           scg::status_name(got.status) + " after " +
+                           std::to_string(got.iterations) +
+                           " iterations, true residual ||b - Ax|| / ||b|| = " + number(residual) +
+                           "; the reference CG (double, on the CPU) converged in " +
+                           std::to_string(reference.iterations);
+  if (got.status != CgStatus::converged) {
+    c.fail(what);
+    c.hint(got.status == CgStatus::breakdown ? "this matrix is positive definite: p . A p > 0 "
+                                               "unless p . A p is computed wrong."
+                                             : kResidualHint);
+    c.hint(kBetaHint);
+    if (scale == scg::kHugeScale) c.hint(kDoubleDotHint);
+    return;
+  }
+  if (residual > kTrueResidualLimit) {
+    c.fail(what + "; the true residual must be at most " + number(kTrueResidualLimit));
+    c.hint(scale == 0.0 ? kZeroRhsHint : scale == scg::kHugeScale ? kDoubleDotHint : kAlphaHint);
+    return;
+  }
+  if (got.iterations > allowed) {
+    c.fail(what + "; at most " + std::to_string(allowed) + " iterations are allowed");
+    c.hint(kBetaHint);
+    return;
+  }
+  c.note(what);
+}
+
+// A matrix with every eigenvalue negative: p . A p < 0 at the first iteration.
+void check_cg_breakdown(CaseContext& c) {
+  constexpr int kGrid = 32;
+  CgRun got;
+  if (!run_cg(c, MatrixKind::negative_poisson, kGrid, 1.0, 10 * kGrid * kGrid, got)) return;
+  if (got.status != CgStatus::breakdown) {
+    c.fail("the negative definite matrix (2D Poisson with -4 on the diagonal): "
+           "conjugate_gradient returned " +
+           std::string(scg::status_name(got.status)) + " after " + std::to_string(got.iterations) +
+           " iterations, expected breakdown at iteration 0");
+    c.hint(kBreakdownHint);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Performance: the vector product against cuSPARSE on the 2D Poisson matrix
+// ---------------------------------------------------------------------------
+
+constexpr int kSpeedGrid = 2048;  // 4M rows, 21M nonzeros: 214 MB moved per product
+constexpr int kSanitizerSpeedGrid = 64;
+constexpr int kSpeedRepetitions = 20;
+// GB/s of the student's vector product over cuSPARSE's, same bytes, same run.
+constexpr double kMinSpeedRatio = 0.8;
+constexpr double kSpeedTimeoutSeconds = 120.0;
+
+void check_speed(CaseContext& c) {
+  const bool sanitized = c.under_sanitizer();
+  const int grid = sanitized ? kSanitizerSpeedGrid : kSpeedGrid;
+  const Run run = c.run_case("spmv_speed",
+                             {{"kind", "poisson"},
+                              {"size", std::to_string(grid)},
+                              {"repetitions", std::to_string(sanitized ? 1 : kSpeedRepetitions)}},
+                             0, kSpeedTimeoutSeconds);
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  const scg::CsrMatrix a =
+      scg::make_matrix(MatrixKind::poisson, grid, course::derive_seed(c.seed(), scg::kMatrixSalt));
+  const auto found = run.results.records.find("y");
+  if (found == run.results.records.end() ||
+      found->second.count != static_cast<std::size_t>(a.rows)) {
+    c.fail("the program reported no product y");
+    return;
+  }
+  const std::vector<float> y = found->second.values<float>();
+  const course::Comparison comparison = scg::compare_product(
+      a, scg::make_x(a.rows, c.seed()), y.data(),
+      course::spread_indices(static_cast<std::size_t>(a.rows), static_cast<std::size_t>(a.rows)));
+  if (!comparison.ok()) {
+    report_product_mismatch(c, a, comparison);
+    c.hint(kVectorHint);
+    return;
+  }
+  double student_ms = 0.0, library_ms = 0.0;
+  if (!c.read_value(run, "student_ms", student_ms) ||
+      !c.read_value(run, "cusparse_ms", library_ms)) {
+    return;
+  }
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  if (!(student_ms > 0.0) || !(library_ms > 0.0)) {
+    c.fail("the times measured are not positive");
+    return;
+  }
+  const double bytes = scg::product_bytes(a);
+  const double student_gbps = gigabytes_per_second(bytes, student_ms);
+  const double library_gbps = gigabytes_per_second(bytes, library_ms);
+  const std::string figures =
+      "spmv_vector on 2D Poisson " + std::to_string(grid) + "^2: " + number(student_ms) + " ms, " +
+      number(student_gbps) + " GB/s; cusparseSpMV: " + number(library_ms) + " ms, " +
+      number(library_gbps) + " GB/s (bytes = 8 nnz + 4 (rows + 1) + 8 rows = " + number(bytes) +
+      ")";
+  if (student_gbps < kMinSpeedRatio * library_gbps) {
+    c.fail(figures + ": " + number(student_gbps / library_gbps) +
+           " of cuSPARSE's GB/s, less than " + number(kMinSpeedRatio));
+    c.hint("a group of lanes per row must read the row's entries side by side (lane l takes "
+           "entries start + l, start + l + kLanesPerRow, ...), with the lanes per row of "
+           "vector_lanes_per_row: a whole warp on 5-entry rows leaves 27 lanes idle.");
+  } else {
+    c.note(figures + " (ratio " + number(student_gbps / library_gbps) + ")");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using course::check::timed;
+  course::check::Exercise exercise{
+      "20",
+      "sparse_conjugate_gradient",
+      {
+          {"spmv_scalar_poisson_64", 1,
+           [](CaseContext& c) { check_product(c, "scalar", MatrixKind::poisson, 64); }},
+          {"spmv_scalar_banded_10007", 2,
+           [](CaseContext& c) { check_product(c, "scalar", MatrixKind::banded, 10007); }},
+          {"spmv_scalar_power_law_empty_rows", 2,
+           [](CaseContext& c) { check_product(c, "scalar", MatrixKind::power_law, 50021); }},
+          {"spmv_scalar_0_and_1_rows", 1, [](CaseContext& c) { check_tiny_products(c, "scalar"); }},
+          {"spmv_vector_poisson_64", 1,
+           [](CaseContext& c) { check_product(c, "vector", MatrixKind::poisson, 64); }},
+          {"spmv_vector_banded_10007", 2,
+           [](CaseContext& c) { check_product(c, "vector", MatrixKind::banded, 10007); }},
+          {"spmv_vector_power_law_empty_rows", 2,
+           [](CaseContext& c) { check_product(c, "vector", MatrixKind::power_law, 50021); }},
+          {"spmv_vector_0_and_1_rows", 1, [](CaseContext& c) { check_tiny_products(c, "vector"); }},
+          {"spmv_vector_poisson_2048", 2,
+           [](CaseContext& c) {
+             check_product(c, "vector", MatrixKind::poisson, c.under_sanitizer() ? 64 : 2048);
+           }},
+          {"spmv_hidden_power_law", 2,
+           [](CaseContext& c) {
+             const int rows = hidden_rows(c);
+             if (check_product(c, "scalar", MatrixKind::power_law, rows)) {
+               check_product(c, "vector", MatrixKind::power_law, rows);
+             }
+           },
+           course::check::kHiddenCase},
+          {"dot_n_0_and_1", 1,
+           [](CaseContext& c) {
+             if (check_dot(c, 0, "squares")) check_dot(c, 1, "squares");
+           }},
+          {"dot_sum_of_squares_3000017", 2,
+           [](CaseContext& c) { check_dot(c, c.under_sanitizer() ? 30011 : 3000017, "squares"); }},
+          {"dot_squares_beyond_float_range", 2, [](CaseContext& c) { check_dot(c, 1000, "huge"); }},
+          {"cg_one_by_one", 1,
+           [](CaseContext& c) { check_cg_converges(c, MatrixKind::one_by_one, 1); }},
+          {"cg_zero_rhs", 1,
+           [](CaseContext& c) { check_cg_converges(c, MatrixKind::poisson, 32, 0.0); }},
+          {"cg_poisson_64", 3,
+           [](CaseContext& c) { check_cg_converges(c, MatrixKind::poisson, 64); }},
+          {"cg_poisson_256", 3,
+           [](CaseContext& c) {
+             check_cg_converges(c, MatrixKind::poisson, c.under_sanitizer() ? 32 : 256);
+           }},
+          {"cg_banded_10007", 2,
+           [](CaseContext& c) { check_cg_converges(c, MatrixKind::banded, 10007); }},
+          {"cg_rhs_squares_beyond_float", 2,
+           [](CaseContext& c) { check_cg_converges(c, MatrixKind::poisson, 32, scg::kHugeScale); }},
+          {"cg_detects_breakdown", 2, check_cg_breakdown},
+          {"cg_hidden_banded", 2,
+           [](CaseContext& c) { check_cg_converges(c, MatrixKind::banded, hidden_rows(c)); },
+           course::check::kHiddenCase},
+          timed({"spmv_vector_speed_vs_cusparse", 3, check_speed}),
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}

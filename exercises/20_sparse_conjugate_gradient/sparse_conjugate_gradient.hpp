@@ -1,0 +1,91 @@
+// Exercise 20: the functions the student implements, with their fixed signatures: two
+// CSR sparse matrix-vector products (a thread per row, a group of lanes per row), a dot
+// product accumulated in double, the vector updates of conjugate gradient, and the
+// solver built from them. Every pointer here is a DEVICE pointer: the caller allocates,
+// copies and frees. The check calls them exactly as declared here; do not change this file.
+//
+// Build and run:  make 20 && make run-20   (statement: exercises/20_sparse_conjugate_gradient/README.md)
+#pragma once
+
+#include "workload.hpp"
+
+// The block size of every launch in this exercise (a multiple of 32).
+inline constexpr int kThreadsPerBlock = 256;
+inline constexpr int kWarpSize = 32;
+// All 32 lanes of a warp take part in every shuffle.
+inline constexpr unsigned kFullWarpMask = 0xffffffffu;
+
+// The blocks of kThreadsPerBlock threads that cover `threads` threads.
+inline int blocks_for(long long threads) {
+  return static_cast<int>((threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
+}
+
+// A square CSR matrix on the device (workload.hpp's CsrMatrix, uploaded).
+struct DeviceCsr {
+  int rows = 0;
+  int nonzeros = 0;
+  const int* row_offsets = nullptr;  // rows + 1 entries
+  const int* columns = nullptr;      // nonzeros entries
+  const float* values = nullptr;     // nonzeros entries
+};
+
+// ---- Part 1: y = A x ------------------------------------------------------------------
+
+// One thread per row: thread i computes y[i] = sum of values[k] * x[columns[k]] over
+// row i's entries (0 for an empty row), for 0 <= i < a.rows.
+__global__ void spmv_scalar_kernel(DeviceCsr a, const float* x, float* y);
+
+// kLanesPerRow consecutive lanes per row (a power of two, 2 to 32; 32 is one warp per
+// row): lane l of row i's group adds the entries k = row start + l, + l + kLanesPerRow,
+// ...; the group folds its partial sums with __shfl_down_sync (every lane of the warp
+// takes part, the lanes of rows past the end included), and its first lane writes y[i].
+template <int kLanesPerRow>
+__global__ void spmv_vector_kernel(DeviceCsr a, const float* x, float* y);
+
+// The lanes per row of spmv_vector: the mean row length rounded up to a power of two,
+// from 2 to a whole warp, so that few lanes of a group idle on an average row.
+inline int vector_lanes_per_row(int rows, int nonzeros) {
+  const int mean = rows > 0 ? (nonzeros + rows - 1) / rows : 0;
+  int lanes = 2;
+  while (lanes < mean && lanes < kWarpSize) lanes *= 2;
+  return lanes;
+}
+
+// Launch spmv_scalar_kernel on enough blocks of kThreadsPerBlock threads for a.rows rows,
+// or spmv_vector_kernel<vector_lanes_per_row(a.rows, a.nonzeros)> on enough for
+// a.rows * lanes threads. Launch nothing when a.rows == 0. They do not wait for the kernel.
+void spmv_scalar(const DeviceCsr& a, const float* x, float* y);
+void spmv_vector(const DeviceCsr& a, const float* x, float* y);
+
+// ---- Part 2: the vector operations of CG -----------------------------------------------
+
+// Adds sum over i < n of x[i] * y[i] into *result, accumulated in DOUBLE: each thread
+// over a grid-stride loop, then the block (warp shuffles, shared memory), then one
+// atomicAdd per block.
+__global__ void dot_kernel(const float* x, const float* y, int n, double* result);
+
+// x . y for n >= 0: zeroes *device_result, launches dot_kernel on kDotBlocks blocks at
+// most, and copies the double back (the one transfer to the host). 0 when n == 0.
+inline constexpr int kDotBlocks = 1024;
+double dot(const float* x, const float* y, int n, double* device_result);
+
+// y[i] += alpha * x[i] for i < n.
+__global__ void axpy_kernel(float alpha, const float* x, float* y, int n);
+// p[i] = r[i] + beta * p[i] for i < n (the new search direction).
+__global__ void xpay_kernel(const float* r, float beta, float* p, int n);
+
+// ---- Part 3: conjugate gradient --------------------------------------------------------
+
+struct CgResult {
+  sparse_conjugate_gradient::CgStatus status = sparse_conjugate_gradient::CgStatus::not_converged;
+  int iterations = 0;  // products A p computed
+};
+
+// Solves A x = b for a symmetric positive definite A (a.rows entries in b and x), from
+// x = 0, with spmv_vector, dot, axpy_kernel and xpay_kernel; every vector stays on the
+// device, only the dot products' doubles come back. Returns converged once
+// ||r|| <= tolerance ||b|| (at once when b = 0), breakdown when p^T A p <= 0 (A is not
+// positive definite: x keeps the last iterate, finite), not_converged after
+// max_iterations. Frees every buffer it allocates.
+CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double tolerance,
+                            int max_iterations);

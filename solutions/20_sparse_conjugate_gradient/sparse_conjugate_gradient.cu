@@ -1,0 +1,216 @@
+// Exercise 20 - capstone: a CSR sparse matrix-vector product two ways (a thread per row,
+// a group of lanes per row), a dot product accumulated in double, and a conjugate-
+// gradient solver built from them that keeps every vector on the device.
+//
+// A thread per row reads its row alone: neighbouring threads read entries a row apart,
+// and one long row holds its whole warp up. A group of lanes per row reads the row's
+// entries side by side (coalesced) and splits a long row among its lanes; it wastes
+// lanes on rows shorter than the group. CG is one product, two dot products and three
+// vector updates per iteration: memory-bound, so it runs at the speed of those kernels.
+//
+// Build and run:  make 20 && make run-20
+// Check:          make check-20   (statement: exercises/20_sparse_conjugate_gradient/README.md)
+#include <cmath>
+
+#include "course/errors.hpp"
+#include "sparse_conjugate_gradient.hpp"
+
+using sparse_conjugate_gradient::CgStatus;
+
+// ---------------------------------------------------------------------------
+// Part 1: y = A x
+// ---------------------------------------------------------------------------
+__global__ void spmv_scalar_kernel(DeviceCsr a, const float* x, float* y) {
+  // TODO(student): row = the thread's global index; if row < a.rows, sum values[k] *
+  // x[columns[k]] over row_offsets[row] <= k < row_offsets[row + 1] and write y[row]
+  // (an empty row writes 0).
+  // [slide:spmv-scalar]
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < a.rows) {
+    float sum = 0.0f;
+    for (int k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k) {
+      sum += a.values[k] * x[a.columns[k]];
+    }
+    y[row] = sum;
+  }
+  // [/slide]
+  // END TODO(student)
+}
+
+template <int kLanesPerRow>
+__global__ void spmv_vector_kernel(DeviceCsr a, const float* x, float* y) {
+  // TODO(student): thread t = the global index; row = t / kLanesPerRow, lane = t %
+  // kLanesPerRow. Sum the row's entries from its start + lane in steps of kLanesPerRow
+  // (nothing for a row past the end), fold the group's sums with
+  // __shfl_down_sync(kFullWarpMask, sum, offset) for offset = kLanesPerRow / 2 down to 1,
+  // with no early return before it, and let lane 0 of the group write y[row].
+  // [slide:spmv-vector]
+  const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int row = static_cast<int>(thread / kLanesPerRow);
+  const int lane = static_cast<int>(thread % kLanesPerRow);
+  float sum = 0.0f;
+  if (row < a.rows) {
+    const int end = a.row_offsets[row + 1];
+    for (int k = a.row_offsets[row] + lane; k < end; k += kLanesPerRow) {
+      sum += a.values[k] * x[a.columns[k]];
+    }
+  }
+  for (int offset = kLanesPerRow / 2; offset > 0; offset /= 2) {
+    sum += __shfl_down_sync(kFullWarpMask, sum, offset);
+  }
+  if (row < a.rows && lane == 0) y[row] = sum;
+  // [/slide]
+  // END TODO(student)
+}
+
+void spmv_scalar(const DeviceCsr& a, const float* x, float* y) {
+  // TODO(student): nothing when a.rows == 0; otherwise spmv_scalar_kernel on enough
+  // blocks of kThreadsPerBlock threads for a.rows threads, then CUDA_CHECK_LAUNCH().
+  if (a.rows == 0) return;
+  spmv_scalar_kernel<<<blocks_for(a.rows), kThreadsPerBlock>>>(a, x, y);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+void spmv_vector(const DeviceCsr& a, const float* x, float* y) {
+  // TODO(student): nothing when a.rows == 0; otherwise lanes = vector_lanes_per_row(a.rows,
+  // a.nonzeros) and spmv_vector_kernel<lanes> (a switch over 2, 4, 8, 16, 32: a template
+  // argument is known at compile time) on enough blocks for a.rows * lanes threads.
+  // [slide:spmv-vector-launch]
+  if (a.rows == 0) return;
+  const int lanes = vector_lanes_per_row(a.rows, a.nonzeros);
+  const int blocks = blocks_for(static_cast<long long>(a.rows) * lanes);
+  switch (lanes) {
+    case 2: spmv_vector_kernel<2><<<blocks, kThreadsPerBlock>>>(a, x, y); break;
+    case 4: spmv_vector_kernel<4><<<blocks, kThreadsPerBlock>>>(a, x, y); break;
+    case 8: spmv_vector_kernel<8><<<blocks, kThreadsPerBlock>>>(a, x, y); break;
+    case 16: spmv_vector_kernel<16><<<blocks, kThreadsPerBlock>>>(a, x, y); break;
+    default: spmv_vector_kernel<32><<<blocks, kThreadsPerBlock>>>(a, x, y); break;
+  }
+  CUDA_CHECK_LAUNCH();
+  // [/slide]
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Part 2: dot product and vector updates
+// ---------------------------------------------------------------------------
+__global__ void dot_kernel(const float* x, const float* y, int n, double* result) {
+  // TODO(student): a double per thread over a grid-stride loop; fold each warp's 32 sums
+  // with __shfl_down_sync, meet the warps' sums in shared memory, let warp 0 fold them
+  // and thread 0 atomicAdd the block's sum into *result.
+  // [slide:dot-double]
+  __shared__ double warp_sums[kThreadsPerBlock / kWarpSize];
+  double sum = 0.0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    sum += static_cast<double>(x[i]) * y[i];
+  }
+  for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
+    sum += __shfl_down_sync(kFullWarpMask, sum, offset);
+  }
+  const int warp = threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
+  if (lane == 0) warp_sums[warp] = sum;
+  __syncthreads();
+  if (warp == 0) {
+    sum = lane < kThreadsPerBlock / kWarpSize ? warp_sums[lane] : 0.0;
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
+      sum += __shfl_down_sync(kFullWarpMask, sum, offset);
+    }
+    if (lane == 0) atomicAdd(result, sum);
+  }
+  // [/slide]
+  // END TODO(student)
+}
+
+double dot(const float* x, const float* y, int n, double* device_result) {
+  double result = 0.0;
+  // TODO(student): if n > 0: zero *device_result (cudaMemsetAsync), launch dot_kernel on
+  // min(kDotBlocks, enough blocks for n) blocks of kThreadsPerBlock threads, and copy the
+  // double back into result (cudaMemcpy waits for the kernel).
+  if (n > 0) {
+    CUDA_CHECK(cudaMemsetAsync(device_result, 0, sizeof(double)));
+    const int blocks = blocks_for(n) < kDotBlocks ? blocks_for(n) : kDotBlocks;
+    dot_kernel<<<blocks, kThreadsPerBlock>>>(x, y, n, device_result);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(&result, device_result, sizeof(double), cudaMemcpyDeviceToHost));
+  }
+  // END TODO(student)
+  return result;
+}
+
+__global__ void axpy_kernel(float alpha, const float* x, float* y, int n) {
+  // TODO(student): y[i] += alpha * x[i] at the global index i, if i < n.
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] += alpha * x[i];
+  // END TODO(student)
+}
+
+__global__ void xpay_kernel(const float* r, float beta, float* p, int n) {
+  // TODO(student): p[i] = r[i] + beta * p[i] at the global index i, if i < n.
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = r[i] + beta * p[i];
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Part 3: conjugate gradient
+// ---------------------------------------------------------------------------
+CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double tolerance,
+                            int max_iterations) {
+  CgResult result;
+  // TODO(student): allocate r, p, q (a.rows floats each) and one double for dot; x = 0,
+  // r = b, p = b (cudaMemset, cudaMemcpy device to device); rr = r . r and stop once
+  // rr <= tolerance^2 * (b . b). Each iteration: q = A p (spmv_vector); pq = p . q, and a
+  // breakdown if !(pq > 0); alpha = rr / pq; x += alpha p; r -= alpha q; rr_next = r . r;
+  // beta = rr_next / rr; p = r + beta p; rr = rr_next. Set result.status and
+  // result.iterations (the products computed), free what you allocated.
+  const int n = a.rows;
+  const int blocks = blocks_for(n);
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+  float *r = nullptr, *p = nullptr, *q = nullptr;
+  double* device_dot = nullptr;
+  CUDA_CHECK(cudaMalloc(&r, bytes));
+  CUDA_CHECK(cudaMalloc(&p, bytes));
+  CUDA_CHECK(cudaMalloc(&q, bytes));
+  CUDA_CHECK(cudaMalloc(&device_dot, sizeof(double)));
+  CUDA_CHECK(cudaMemset(x, 0, bytes));
+  CUDA_CHECK(cudaMemcpy(r, b, bytes, cudaMemcpyDeviceToDevice));
+  CUDA_CHECK(cudaMemcpy(p, b, bytes, cudaMemcpyDeviceToDevice));
+
+  // [slide:cg-loop]
+  double rr = dot(r, r, n, device_dot);
+  const double limit = tolerance * tolerance * rr;
+  result.status = CgStatus::not_converged;
+  result.iterations = max_iterations;
+  for (int k = 0; k <= max_iterations; ++k) {
+    if (rr <= limit) {
+      result = {CgStatus::converged, k};
+      break;
+    }
+    if (k == max_iterations) break;
+    spmv_vector(a, p, q);
+    const double pq = dot(p, q, n, device_dot);
+    if (!(pq > 0.0)) {
+      result = {CgStatus::breakdown, k};
+      break;
+    }
+    const float alpha = static_cast<float>(rr / pq);
+    axpy_kernel<<<blocks, kThreadsPerBlock>>>(alpha, p, x, n);
+    CUDA_CHECK_LAUNCH();
+    axpy_kernel<<<blocks, kThreadsPerBlock>>>(-alpha, q, r, n);
+    CUDA_CHECK_LAUNCH();
+    const double rr_next = dot(r, r, n, device_dot);
+    const float beta = static_cast<float>(rr_next / rr);
+    xpay_kernel<<<blocks, kThreadsPerBlock>>>(r, beta, p, n);
+    CUDA_CHECK_LAUNCH();
+    rr = rr_next;
+  }
+  // [/slide]
+
+  CUDA_CHECK(cudaFree(r));
+  CUDA_CHECK(cudaFree(p));
+  CUDA_CHECK(cudaFree(q));
+  CUDA_CHECK(cudaFree(device_dot));
+  // END TODO(student)
+  return result;
+}
