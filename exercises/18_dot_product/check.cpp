@@ -90,7 +90,7 @@ double launcher_depth(const StepShape& step, std::int64_t n) {
 bool expect_sum(CaseContext& c, const Run& run, const std::string& record,
                 const dot_product::Sums& exact, double depth, const std::string& what) {
   const std::vector<double> expected = {exact.dot};
-  const course::Tolerance tolerance{dot_product::gamma(depth) * exact.abs, 0.0};
+  const course::Tolerance tolerance{dot_product::gamma_bound(depth) * exact.abs, 0.0};
   if (c.expect_array<float>(run, record, expected, tolerance)) return true;
   c.note("(" + what + "; the tolerance is gamma_k * sum |x[i] y[i]| with k = " +
          course::format_number(depth) + " roundings)");
@@ -145,7 +145,7 @@ void check_kernel(CaseContext& c, const StepShape& step, int n, int blocks = 0) 
     const std::int64_t per_thread =
         blocks_covering(n, static_cast<std::int64_t>(blocks) * kThreadsPerBlock);
     const double bound =
-        dot_product::gamma(dot_product::rounding_depth(per_thread, blocks)) * exact.abs;
+        dot_product::gamma_bound(dot_product::rounding_depth(per_thread, blocks)) * exact.abs;
     if (!(std::fabs(total - exact.dot) <= bound)) {
       c.fail("the partials add up to " + course::format_number(total) + ", expected " +
              course::format_number(exact.dot) + " within " + course::format_number(bound) + " (" +
@@ -168,7 +168,7 @@ void check_kernel(CaseContext& c, const StepShape& step, int n, int blocks = 0) 
   // One product rounded, at most one first add, log2 B levels of the tree.
   const double depth =
       1.0 + step.elements_per_block / kThreadsPerBlock + dot_product::kLog2ThreadsPerBlock;
-  const course::Tolerance tolerance{dot_product::gamma(depth) * largest_abs, 0.0};
+  const course::Tolerance tolerance{dot_product::gamma_bound(depth) * largest_abs, 0.0};
   if (!c.expect_array<float>(run, "partials", expected, tolerance)) {
     c.note("(" + what + ": partials[b] = the sum of x[i] y[i] over block b's " +
            std::to_string(step.elements_per_block) + " elements)");
@@ -293,7 +293,7 @@ void check_accuracy(CaseContext& c) {
         all;
   }
   const double naive_error = std::fabs(sums.naive - sums.exact.dot);
-  const double bound = dot_product::gamma(launcher_depth(kFinal, n)) * sums.exact.abs;
+  const double bound = dot_product::gamma_bound(launcher_depth(kFinal, n)) * sums.exact.abs;
   c.note("(one float accumulator, in index order, gives " + course::format_number(sums.naive) +
          ": off by " + course::format_number(naive_error) + ", " +
          (naive_error > bound ? "outside" : "within") + " the bound " +

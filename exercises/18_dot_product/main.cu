@@ -323,7 +323,7 @@ struct DemoFunctions {
 course::Judgement judge_result(course::StudentFunction& function, float got,
                                const dot_product::Sums& exact, double depth,
                                const std::string& context) {
-  const double bound = dot_product::gamma(depth) * exact.abs;
+  const double bound = dot_product::gamma_bound(depth) * exact.abs;
   const bool right = std::fabs(static_cast<double>(got) - exact.dot) <= bound;
   return function.judge_value(!course::is_poison(got), right, context,
                               "got " + course::format_number(got) + ", expected " +

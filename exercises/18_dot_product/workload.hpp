@@ -62,14 +62,20 @@ inline Special special_from_name(const std::string& name) {
   return Special::none;
 }
 
+// What the caller of a kernel puts after the n elements of x and y: NaNs that poison
+// the result of any kernel that reads past n (1024 covers a whole block of step 2 reading
+// its second element without its bound check).
+inline constexpr int kPadding = 1024;
+
 // x or y of n elements (array 0 is x, 1 is y); the specials sit at n / 3 and 2n / 3,
 // in x only, with y made positive there.
 inline std::vector<float> make_input(std::int64_t n, int array, std::uint64_t seed, Values kind,
                                      Special special = Special::none) {
-  std::vector<float> v(static_cast<std::size_t>(n));
+  std::vector<float> v;
+  // Room for the padding a caller may add, so that adding it copies nothing.
+  v.reserve(static_cast<std::size_t>(n + kPadding));
   const std::uint64_t own_seed = array_seed(seed, array);
-  for (std::int64_t i = 0; i < n; ++i)
-    v[static_cast<std::size_t>(i)] = input_value(own_seed, i, kind);
+  for (std::int64_t i = 0; i < n; ++i) v.push_back(input_value(own_seed, i, kind));
   if (special == Special::none || n < 3) return v;
   const float infinity = std::numeric_limits<float>::infinity();
   const std::size_t first = static_cast<std::size_t>(n / 3),
@@ -85,11 +91,6 @@ inline std::vector<float> make_input(std::int64_t n, int array, std::uint64_t se
   }
   return v;
 }
-
-// What the caller of a kernel puts after the n elements of x and y: NaNs that poison
-// the result of any kernel that reads past n (1024 covers a whole block of step 2 reading
-// its second element without its bound check).
-inline constexpr int kPadding = 1024;
 
 // ---------------------------------------------------------------------------
 // The reference: the exact sum (each product exact in double, summed with Neumaier's
@@ -143,7 +144,7 @@ inline constexpr double kUnitRoundoff = 0x1.0p-24;
 inline constexpr int kLog2ThreadsPerBlock = 8;
 static_assert(1 << kLog2ThreadsPerBlock == kThreadsPerBlock);
 
-inline double gamma(double k) { return k * kUnitRoundoff / (1.0 - k * kUnitRoundoff); }
+inline double gamma_bound(double k) { return k * kUnitRoundoff / (1.0 - k * kUnitRoundoff); }
 
 inline double rounding_depth(std::int64_t per_thread, std::int64_t partials) {
   return 1.0 + static_cast<double>(per_thread) + kLog2ThreadsPerBlock +
