@@ -300,18 +300,16 @@ function(course_exercise)
       SKIP_RETURN_CODE 77 TIMEOUT 300
       LABELS "exercise=${EX_NUMBER};variant=skeleton;aspect=demo;gpu")
   endif()
-  if(EX_RACECHECK)
-    _course_add_check_test(${id}.solution.racecheck ex${EX_NUMBER}_solution solution racecheck
-                           ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"
-                                --sanitizer-tool racecheck
-                           PLAIN ${id}.solution TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
-  endif()
-  if(EX_SYNCCHECK)
-    _course_add_check_test(${id}.solution.synccheck ex${EX_NUMBER}_solution solution synccheck
-                           ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"
-                                --sanitizer-tool synccheck
-                           PLAIN ${id}.solution TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
-  endif()
+  # RACECHECK and SYNCCHECK: the solution is clean under that compute-sanitizer tool.
+  foreach(tool IN ITEMS racecheck synccheck)
+    string(TOUPPER "${tool}" flag)
+    if(EX_${flag})
+      _course_add_check_test(${id}.solution.${tool} ex${EX_NUMBER}_solution solution ${tool}
+                             ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"
+                                  --sanitizer-tool ${tool}
+                             PLAIN ${id}.solution TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
+    endif()
+  endforeach()
   if(EX_HOST_CASES)
     _course_add_check_test(${id}.solution.host ex${EX_NUMBER}_solution solution host HOST
                            ARGS --host-only --expect pass)

@@ -332,13 +332,23 @@ bool read_times(CaseContext& c, const Run& run, std::initializer_list<const char
   return true;
 }
 
+// A speed case's run: 64M elements, or a small size that proves the launches clean under
+// compute-sanitizer (where times mean nothing).
+int speed_elements(const CaseContext& c) {
+  return c.under_sanitizer() ? kSanitizerSpeedElements : kSpeedElements;
+}
+
+Run run_speed_case(CaseContext& c, const std::string& kind) {
+  return c.run_case(kind,
+                    {{"n", std::to_string(speed_elements(c))},
+                     {"repetitions", std::to_string(c.under_sanitizer() ? kSanitizerSpeedRepetitions
+                                                                        : kSpeedRepetitions)}});
+}
+
 void check_steps_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
-  const int n = sanitized ? kSanitizerSpeedElements : kSpeedElements;
-  const Run run = c.run_case("steps_speed",
-                             {{"n", std::to_string(n)},
-                              {"repetitions", std::to_string(sanitized ? kSanitizerSpeedRepetitions
-                                                                       : kSpeedRepetitions)}});
+  const int n = speed_elements(c);
+  const Run run = run_speed_case(c, "steps_speed");
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   std::vector<double> ms;
   if (!read_times(c, run, {"cub_ms", "tree_ms", "first_add_ms", "warp_shuffle_ms"}, ms)) return;
@@ -369,11 +379,8 @@ void check_steps_speed(CaseContext& c) {
 
 void check_final_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
-  const int n = sanitized ? kSanitizerSpeedElements : kSpeedElements;
-  const Run run = c.run_case("final_speed",
-                             {{"n", std::to_string(n)},
-                              {"repetitions", std::to_string(sanitized ? kSanitizerSpeedRepetitions
-                                                                       : kSpeedRepetitions)}});
+  const int n = speed_elements(c);
+  const Run run = run_speed_case(c, "final_speed");
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!expect_sum(c, run, "result", exact_sums(n, c.seed(), Values::signed_unit),
                   launcher_depth(kFinal, n), "dot_on_device on n = " + std::to_string(n))) {
