@@ -191,7 +191,7 @@ void check_kernel_sizes(CaseContext& c, const StepShape& step, const std::vector
 const std::vector<int> kTreeSizes = {1, 31, 32, 33, 255, 256, 257, 1023, 1025};
 const std::vector<int> kFirstAddSizes = {1, 31, 32, 33, 511, 512, 513, 1023, 1025};
 // Thousands of blocks: a missing barrier is caught by one of them.
-constexpr int kManyBlocksElements = (1 << 20) + 3;
+constexpr int kManyBlocksElements = (1 << 22) + 3;
 
 // ---------------------------------------------------------------------------
 // The second pass and the launchers
