@@ -311,11 +311,14 @@ constexpr int kSpeedElements = 64 << 20;
 constexpr int kSanitizerSpeedElements = 1 << 16;
 constexpr int kSpeedRepetitions = 10;
 constexpr int kSanitizerSpeedRepetitions = 1;
-// The first pass of steps 1 to 3 must reach this share of CUB's throughput. Sequential
-// addressing keeps the tree's cost under the loads' time; interleaved addressing with `%`
-// (a division per thread per level, every warp active at every level) spends several
-// times more. TO MEASURE ON THE GPU: the gate sits between the two.
-constexpr double kStepMinShareOfCub = 0.5;
+// The first pass of steps 1 to 3 must reach this share of CUB's throughput. With one or
+// two elements per thread, a block's loads are few and its tree's barriers add to their
+// latency: published runs of these kernels (integer sums on an RTX 3090) put sequential
+// addressing near 0.45 of the best reduction and interleaved addressing with `%` near
+// 0.25 (a division per thread per level, every warp busy at every level). A dot product
+// loads twice the bytes per thread, which hides more of the tree. TO MEASURE ON AN H100
+// AND AN H200: the gate must sit between the sequential tree and the interleaved one.
+constexpr double kStepMinShareOfCub = 0.4;
 // The final dot product: at least 90% of CUB's throughput and 85% of the copy ceiling,
 // GB/s = 2 * 4 * n bytes read / time.
 constexpr double kGridStrideMinShareOfCub = 0.90;
@@ -481,7 +484,7 @@ int main(int argc, char** argv) {
            }},
           {"hidden_seeded", 2, check_hidden, course::check::kHiddenCase},
           {"accuracy_100_million", 3, check_accuracy},
-          timed({"steps_at_least_half_of_cub", 2, check_steps_speed}),
+          timed({"steps_speed_vs_cub", 2, check_steps_speed}),
           timed({"final_90_percent_of_cub_85_of_copy", 4, check_final_speed}),
       }};
   return course::check::judge_main(argc, argv, exercise);
