@@ -313,11 +313,12 @@ constexpr int kSpeedRepetitions = 10;
 constexpr int kSanitizerSpeedRepetitions = 1;
 // The first pass of steps 1 to 3 must reach this share of CUB's throughput. With one or
 // two elements per thread, a block's loads are few and its tree's barriers add to their
-// latency: published runs of these kernels (integer sums on an RTX 3090) put sequential
-// addressing near 0.45 of the best reduction and interleaved addressing with `%` near
-// 0.25 (a division per thread per level, every warp busy at every level). A dot product
-// loads twice the bytes per thread, which hides more of the tree. TO MEASURE ON AN H100
-// AND AN H200: the gate must sit between the sequential tree and the interleaved one.
+// latency, so even sequential addressing stays well below CUB; interleaved addressing
+// with `%` (a division per thread per level, every warp busy at every level) was 4.7
+// times slower still on a G80 (M. Harris, "Optimizing Parallel Reduction in CUDA":
+// 2.08 vs 9.74 GB/s). An estimate, not a measurement: sequential about 0.45 to 0.6 of
+// CUB, interleaved 0.3 or less. TO MEASURE ON AN H100 AND AN H200: the gate must sit
+// between the two.
 constexpr double kStepMinShareOfCub = 0.4;
 // The final dot product: at least 90% of CUB's throughput and 85% of the copy ceiling,
 // GB/s = 2 * 4 * n bytes read / time.
