@@ -345,7 +345,8 @@ Run run_speed_case(CaseContext& c, const std::string& kind) {
   return c.run_case(kind,
                     {{"n", std::to_string(speed_elements(c))},
                      {"repetitions", std::to_string(c.under_sanitizer() ? kSanitizerSpeedRepetitions
-                                                                        : kSpeedRepetitions)}});
+                                                                        : kSpeedRepetitions)},
+                     {"ceiling", c.under_sanitizer() ? "0" : "1"}});
 }
 
 void check_steps_speed(CaseContext& c) {
