@@ -14,6 +14,8 @@
 #     HOST_CASES                         # some cases need no GPU (host_only() in the check)
 #     RACECHECK                          # shared memory and barriers are taught: the solution
 #                                        # must be clean under compute-sanitizer racecheck
+#     SYNCCHECK                          # barriers in divergent code are a risk: the solution
+#                                        # must be clean under compute-sanitizer synccheck
 #     C_SOURCES caller.c                 # instructor-owned C files, compiled as C (the
 #                                        # exercise's CMakeLists says enable_language(C))
 #                                        # and linked into every variant's program
@@ -36,7 +38,8 @@
 #                    NN_name.mutant.<m>.host for mutants marked "host: yes": the CPU
 #                    side, proved on machines without a GPU (CI); with RACECHECK also
 #                    NN_name.solution.racecheck and NN_name.mutant.<m>.racecheck for
-#                    mutants marked "racecheck: yes"
+#                    mutants marked "racecheck: yes"; with SYNCCHECK also
+#                    NN_name.solution.synccheck
 #   student mode:    NN_name.student (the student's own files, graded)
 # Labels: exercise=NN, variant=..., aspect=..., gpu, points=P.
 #
@@ -124,7 +127,7 @@ function(_course_ptx_beside_program target source)
 endfunction()
 
 function(course_exercise)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK;SYNCCHECK" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
                         "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
@@ -297,12 +300,16 @@ function(course_exercise)
       SKIP_RETURN_CODE 77 TIMEOUT 300
       LABELS "exercise=${EX_NUMBER};variant=skeleton;aspect=demo;gpu")
   endif()
-  if(EX_RACECHECK)
-    _course_add_check_test(${id}.solution.racecheck ex${EX_NUMBER}_solution solution racecheck
-                           ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"
-                                --sanitizer-tool racecheck
-                           PLAIN ${id}.solution TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
-  endif()
+  # RACECHECK and SYNCCHECK: the solution is clean under that compute-sanitizer tool.
+  foreach(tool IN ITEMS racecheck synccheck)
+    string(TOUPPER "${tool}" flag)
+    if(EX_${flag})
+      _course_add_check_test(${id}.solution.${tool} ex${EX_NUMBER}_solution solution ${tool}
+                             ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"
+                                  --sanitizer-tool ${tool}
+                             PLAIN ${id}.solution TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
+    endif()
+  endforeach()
   if(EX_HOST_CASES)
     _course_add_check_test(${id}.solution.host ex${EX_NUMBER}_solution solution host HOST
                            ARGS --host-only --expect pass)

@@ -1,0 +1,493 @@
+// Exercise 18 - the check. Runs the student's program case by case and compares what it
+// reports with exact sums computed here, on the CPU, within the rounding a float
+// reduction earns (workload.hpp); times the steps against CUB's dot product and the copy
+// ceiling in the same run. Contains no student code.
+//
+//   make check-18                          (students)
+//   build/.../check_18 --program PROGRAM   (instructors; --help lists the options)
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+using dot_product::Values;
+
+// ---------------------------------------------------------------------------
+// Hints
+// ---------------------------------------------------------------------------
+const std::string kSyncHint =
+    "shared memory: __syncthreads() after the load (every value in place before the tree reads "
+    "it) and after each level of the tree, outside any `if` so that every thread reaches it.";
+const std::string kTreeHint =
+    "the tree: for s = blockDim.x / 2 down to 1, threads t < s add cache[t + s] into cache[t]; "
+    "the block's partial is cache[0], written by thread 0.";
+const std::string kBoundsHint =
+    "an element at or past n must count as 0: check i < n for the first product and "
+    "i + blockDim.x < n for the second (reading past n reads what is not x or y).";
+const std::string kShuffleHint =
+    "warp shuffles: v += __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1, "
+    "called by all 32 lanes; lane 0 then holds the warp's sum.";
+const std::string kOneWriterHint =
+    "only thread 0 holds the block's total after the reduction: write partials[blockIdx.x] "
+    "from thread 0 alone (other threads hold pieces of it).";
+const std::string kStrideHint =
+    "the grid-stride loop: i from blockIdx.x * blockDim.x + threadIdx.x, while i < n, "
+    "i += gridDim.x * blockDim.x.";
+const std::string kSecondPassHint =
+    "the second pass: after the first pass, launch sum_partials<<<1, kThreadsPerBlock>>> on the "
+    "first pass's partials (as many as its blocks) to write *result; with n = 0 it alone "
+    "writes 0.";
+const std::string kSpecialHint =
+    "NaN and infinity must come through: no test may drop a product because it is not finite.";
+const std::string kAccuracyHint =
+    "accuracy: one float accumulator (one thread, or one atomicAdd per element on one float) "
+    "stops growing near 2^24; sum in a tree: per-thread sums, then per block, then the partials.";
+const std::string kInterleavedHint =
+    "slow tree: interleaved addressing (`if (t % (2 * s) == 0)`, s doubling) keeps every warp "
+    "busy with one active lane in 2s, and % is costly; use sequential addressing (t < s, s "
+    "halving).";
+
+// ---------------------------------------------------------------------------
+// References
+// ---------------------------------------------------------------------------
+struct StepShape {
+  const char* name;
+  int elements_per_block;  // of the first pass; 0 for the grid-stride kernel
+};
+constexpr StepShape kTree{"tree", kThreadsPerBlock};
+constexpr StepShape kFirstAdd{"first_add", 2 * kThreadsPerBlock};
+constexpr StepShape kWarpShuffle{"warp_shuffle", 2 * kThreadsPerBlock};
+constexpr StepShape kGridStride{"grid_stride", 0};  // the kernel, and dot_on_device
+constexpr StepShape kLaunchers[] = {kTree, kFirstAdd, kWarpShuffle, kGridStride};
+
+std::int64_t blocks_covering(std::int64_t n, int per_block) {
+  return (n + per_block - 1) / per_block;
+}
+
+// The rounding depth of a launcher's result (workload.hpp): steps 1-3 on their own grid,
+// the final one on at least kMinGridStrideThreads threads.
+double launcher_depth(const StepShape& step, std::int64_t n) {
+  if (step.elements_per_block == 0) {
+    return dot_product::rounding_depth(blocks_covering(n, dot_product::kMinGridStrideThreads),
+                                       partials_capacity(n));
+  }
+  return dot_product::rounding_depth(step.elements_per_block / kThreadsPerBlock,
+                                     blocks_covering(n, step.elements_per_block));
+}
+
+// A float result against the exact sums: |got - dot| <= gamma_depth * sum |x y|.
+bool expect_sum(CaseContext& c, const Run& run, const std::string& record,
+                const dot_product::Sums& exact, double depth, const std::string& what) {
+  const std::vector<double> expected = {exact.dot};
+  const course::Tolerance tolerance{dot_product::gamma_bound(depth) * exact.abs, 0.0};
+  if (c.expect_array<float>(run, record, expected, tolerance)) return true;
+  c.note("(" + what + "; the tolerance is gamma_k * sum |x[i] y[i]| with k = " +
+         course::format_number(depth) + " roundings)");
+  return false;
+}
+
+dot_product::Sums exact_sums(std::int64_t n, std::uint64_t seed, Values kind) {
+  return dot_product::streamed_sums(n, seed, kind).exact;
+}
+
+std::string launcher_name(const StepShape& step) {
+  return step.elements_per_block == 0 ? "dot_on_device"
+                                      : std::string("dot_") + step.name + "_on_device";
+}
+
+// ---------------------------------------------------------------------------
+// The first passes, on grids the check chooses
+// ---------------------------------------------------------------------------
+
+// Steps 1 to 3: partials[b] must be the sum of block b's elements; the grid-stride kernel:
+// the partials must add up to the whole sum.
+void check_kernel(CaseContext& c, const StepShape& step, int n, int blocks = 0) {
+  if (step.elements_per_block > 0) {
+    blocks = static_cast<int>(blocks_covering(n, step.elements_per_block));
+  }
+  const Run run = c.run_case("kernel", {{"step", step.name},
+                                        {"n", std::to_string(n)},
+                                        {"blocks", std::to_string(blocks)}});
+  const std::string what = std::string("dot_") + step.name + "<<<" + std::to_string(blocks) + ", " +
+                           std::to_string(kThreadsPerBlock) + ">>> on n = " + std::to_string(n);
+  if (!c.finished(run)) return;
+  const std::vector<float> x = dot_product::make_input(n, 0, c.seed(), Values::signed_unit);
+  const std::vector<float> y = dot_product::make_input(n, 1, c.seed(), Values::signed_unit);
+  if (step.elements_per_block == 0) {
+    const auto found = run.results.records.find("partials");
+    if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
+        found->second.count != static_cast<std::size_t>(blocks)) {
+      c.fail("the program reported no " + std::to_string(blocks) + " partials (" + what + ")");
+      return;
+    }
+    const std::vector<float> partials = found->second.values<float>();
+    double total = 0.0;
+    for (const float p : partials) {
+      if (course::is_poison(p)) {
+        c.fail("a block wrote no partial (" + what + ")");
+        c.hint(kOneWriterHint);
+        return;
+      }
+      total += p;
+    }
+    const dot_product::Sums exact = dot_product::reference_sums(x, y, 0, n);
+    const std::int64_t per_thread =
+        blocks_covering(n, static_cast<std::int64_t>(blocks) * kThreadsPerBlock);
+    const double bound =
+        dot_product::gamma_bound(dot_product::rounding_depth(per_thread, blocks)) * exact.abs;
+    if (!(std::fabs(total - exact.dot) <= bound)) {
+      c.fail("the partials add up to " + course::format_number(total) + ", expected " +
+             course::format_number(exact.dot) + " within " + course::format_number(bound) + " (" +
+             what + ")");
+      c.hint(kStrideHint);
+      c.hint(kOneWriterHint);
+      c.hint(kShuffleHint);
+    }
+    return;
+  }
+  std::vector<double> expected;
+  double largest_abs = 0.0;
+  for (int b = 0; b < blocks; ++b) {
+    const std::int64_t begin = static_cast<std::int64_t>(b) * step.elements_per_block;
+    const std::int64_t end = std::min<std::int64_t>(n, begin + step.elements_per_block);
+    const dot_product::Sums block = dot_product::reference_sums(x, y, begin, end);
+    expected.push_back(block.dot);
+    largest_abs = std::max(largest_abs, block.abs);
+  }
+  // One product rounded, at most one first add, log2 B levels of the tree.
+  const double depth =
+      1.0 + step.elements_per_block / kThreadsPerBlock + dot_product::kLog2ThreadsPerBlock;
+  const course::Tolerance tolerance{dot_product::gamma_bound(depth) * largest_abs, 0.0};
+  if (!c.expect_array<float>(run, "partials", expected, tolerance)) {
+    c.note("(" + what + ": partials[b] = the sum of x[i] y[i] over block b's " +
+           std::to_string(step.elements_per_block) + " elements)");
+    c.hint(kSyncHint);
+    c.hint(kTreeHint);
+    if (step.elements_per_block > kThreadsPerBlock) c.hint(kBoundsHint);
+    if (std::string(step.name) == "warp_shuffle") c.hint(kShuffleHint);
+  }
+}
+
+// One kernel on several sizes, stopping at the first failure.
+void check_kernel_sizes(CaseContext& c, const StepShape& step, const std::vector<int>& sizes) {
+  for (const int n : sizes) {
+    check_kernel(c, step, n);
+    if (!c.passed()) return;
+  }
+}
+
+// The sizes around a block and a warp: 1 element, less than a warp, a warp, one more, a
+// block less one, a block and one.
+const std::vector<int> kTreeSizes = {1, 31, 32, 33, 255, 256, 257, 1023, 1025};
+const std::vector<int> kFirstAddSizes = {1, 31, 32, 33, 511, 512, 513, 1023, 1025};
+// Thousands of blocks: a missing barrier is caught by one of them.
+constexpr int kManyBlocksElements = (1 << 22) + 3;
+
+// ---------------------------------------------------------------------------
+// The second pass and the launchers
+// ---------------------------------------------------------------------------
+void check_sum_partials(CaseContext& c) {
+  for (const int count : {0, 1, 33, 1025, 100003}) {
+    const Run run = c.run_case("sum_partials", {{"count", std::to_string(count)}});
+    if (!c.finished(run)) return;
+    // The partials are the seed's x; the sum is x . 1.
+    const std::vector<float> p = dot_product::make_input(count, 0, c.seed(), Values::signed_unit);
+    const std::vector<float> ones(p.size(), 1.0f);
+    const dot_product::Sums exact = dot_product::reference_sums(p, ones, 0, count);
+    const double depth = dot_product::rounding_depth(blocks_covering(count, kThreadsPerBlock), 0);
+    if (!expect_sum(c, run, "result", exact, depth,
+                    "sum_partials<<<1, " + std::to_string(kThreadsPerBlock) + ">>> on " +
+                        std::to_string(count) + " partials")) {
+      c.hint("sum_partials: each thread sums partials[t], partials[t + blockDim.x], ... below "
+             "count; then the block's sum, written by thread 0 (0 when count is 0).");
+      c.hint(kShuffleHint);
+      return;
+    }
+  }
+}
+
+void check_dot(CaseContext& c, const StepShape& step, int n, const std::string& special = "none") {
+  const Run run = c.run_case(
+      "dot",
+      {{"step", step.name}, {"n", std::to_string(n)}, {"values", "signed"}, {"special", special}});
+  if (!c.finished(run)) return;
+  const std::string what = launcher_name(step) + " on n = " + std::to_string(n);
+  if (n > 0 && !c.expect_kernel_launched(run)) return;
+  if (special == "none") {
+    if (!expect_sum(c, run, "result", exact_sums(n, c.seed(), Values::signed_unit),
+                    launcher_depth(step, n), what)) {
+      c.hint(kSecondPassHint);
+      if (step.elements_per_block == 0) c.hint(kStrideHint);
+    }
+    return;
+  }
+  // A NaN product makes the sum NaN; +infinity makes it +infinity; +infinity and
+  // -infinity make it NaN.
+  float got = 0.0f;
+  const auto found = run.results.records.find("result");
+  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
+      found->second.count != 1) {
+    c.fail("the program reported no result (" + what + ")");
+    return;
+  }
+  got = found->second.values<float>()[0];
+  const bool infinity = special == "infinity";
+  const bool right =
+      !course::is_poison(got) && (infinity ? std::isinf(got) && got > 0.0f : std::isnan(got));
+  if (!right) {
+    c.fail(what + " with " + special + " among the values: expected " +
+           (infinity ? "+infinity" : "NaN") + ", got " +
+           (course::is_poison(got) ? std::string("<not written>") : course::format_number(got)));
+    c.hint(course::is_poison(got) ? kSecondPassHint : kSpecialHint);
+  }
+}
+
+// Every launcher on one size; stops at the first failure.
+void check_launchers(CaseContext& c, std::initializer_list<int> sizes,
+                     const std::string& special = "none") {
+  for (const StepShape& step : kLaunchers) {
+    for (const int n : sizes) {
+      check_dot(c, step, n, special);
+      if (!c.passed()) return;
+    }
+  }
+}
+
+// A size drawn from the seed, for every launcher.
+constexpr int kHiddenMaxElements = 4000000;
+constexpr std::uint64_t kHiddenShapeSalt = 18;
+
+void check_hidden(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
+  check_launchers(c, {static_cast<int>(rng.uniform_int(1, kHiddenMaxElements))});
+}
+
+// ---------------------------------------------------------------------------
+// Accuracy: 10^8 positive values, where one float accumulator fails
+// ---------------------------------------------------------------------------
+constexpr int kAccuracyElements = 100000000;
+constexpr int kSanitizerAccuracyElements = 1 << 20;
+
+void check_accuracy(CaseContext& c) {
+  const int n = c.under_sanitizer() ? kSanitizerAccuracyElements : kAccuracyElements;
+  const Run run = c.run_case("accuracy", {{"n", std::to_string(n)}});
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  const dot_product::StreamedSums sums =
+      dot_product::streamed_sums(n, c.seed(), Values::positive_unit);
+  bool all = true;
+  for (const StepShape& step : kLaunchers) {
+    all =
+        expect_sum(c, run, std::string("result_") + step.name, sums.exact, launcher_depth(step, n),
+                   launcher_name(step) + " on n = " + std::to_string(n)) &&
+        all;
+  }
+  const double naive_error = std::fabs(sums.naive - sums.exact.dot);
+  const double bound = dot_product::gamma_bound(launcher_depth(kGridStride, n)) * sums.exact.abs;
+  c.note("(one float accumulator, in index order, gives " + course::format_number(sums.naive) +
+         ": off by " + course::format_number(naive_error) + ", " +
+         (naive_error > bound ? "outside" : "within") + " the bound " +
+         course::format_number(bound) + " that the tree meets)");
+  if (!all) {
+    c.hint(kAccuracyHint);
+    c.hint(kSecondPassHint);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Speed
+// ---------------------------------------------------------------------------
+// 64M floats: 512 MiB read, far more than any L2.
+constexpr int kSpeedElements = 64 << 20;
+constexpr int kSanitizerSpeedElements = 1 << 16;
+constexpr int kSpeedRepetitions = 10;
+constexpr int kSanitizerSpeedRepetitions = 1;
+// The first pass of steps 1 to 3 must reach this share of CUB's throughput. With one or
+// two elements per thread, a block's loads are few and its tree's barriers add to their
+// latency, so even sequential addressing stays well below CUB; interleaved addressing
+// with `%` (a division per thread per level, every warp busy at every level) was 4.7
+// times slower still on a G80 (M. Harris, "Optimizing Parallel Reduction in CUDA":
+// 2.08 vs 9.74 GB/s). An estimate, not a measurement: sequential about 0.45 to 0.6 of
+// CUB, interleaved 0.3 or less. TO MEASURE ON AN H100 AND AN H200: the gate must sit
+// between the two.
+constexpr double kStepMinShareOfCub = 0.4;
+// The final dot product: at least 90% of CUB's throughput and 85% of the copy ceiling,
+// GB/s = 2 * 4 * n bytes read / time.
+constexpr double kGridStrideMinShareOfCub = 0.90;
+constexpr double kGridStrideMinShareOfCopy = 0.85;
+
+bool read_times(CaseContext& c, const Run& run, std::initializer_list<const char*> names,
+                std::vector<double>& times) {
+  for (const char* name : names) {
+    double ms = 0.0;
+    if (!c.read_value(run, name, ms)) return false;
+    times.push_back(ms);
+  }
+  return true;
+}
+
+// A speed case's run: 64M elements, or a small size that proves the launches clean under
+// compute-sanitizer (where times mean nothing).
+int speed_elements(const CaseContext& c) {
+  return c.under_sanitizer() ? kSanitizerSpeedElements : kSpeedElements;
+}
+
+Run run_speed_case(CaseContext& c, const std::string& kind) {
+  return c.run_case(kind,
+                    {{"n", std::to_string(speed_elements(c))},
+                     {"repetitions", std::to_string(c.under_sanitizer() ? kSanitizerSpeedRepetitions
+                                                                        : kSpeedRepetitions)},
+                     {"ceiling", c.under_sanitizer() ? "0" : "1"}});
+}
+
+void check_steps_speed(CaseContext& c) {
+  const bool sanitized = c.under_sanitizer();
+  const int n = speed_elements(c);
+  const Run run = run_speed_case(c, "steps_speed");
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  // Each timed first pass must have computed its partials: their sum is the dot product.
+  const dot_product::Sums exact = exact_sums(n, c.seed(), Values::signed_unit);
+  for (const StepShape& step : {kTree, kFirstAdd, kWarpShuffle}) {
+    double sum = 0.0;
+    if (!c.read_value(run, std::string(step.name) + "_sum", sum)) return;
+    const std::int64_t blocks = blocks_covering(n, step.elements_per_block);
+    const double bound = dot_product::gamma_bound(dot_product::rounding_depth(
+                             step.elements_per_block / kThreadsPerBlock, blocks)) *
+                         exact.abs;
+    if (!(std::fabs(sum - exact.dot) <= bound)) {
+      c.fail(std::string("the partials of dot_") + step.name + " on n = " + std::to_string(n) +
+             " add up to " + course::format_number(sum) + ", expected " +
+             course::format_number(exact.dot) + " within " + course::format_number(bound));
+      c.hint(kTreeHint);
+      return;
+    }
+  }
+  std::vector<double> ms;
+  if (!read_times(c, run, {"cub_ms", "tree_ms", "first_add_ms", "warp_shuffle_ms"}, ms)) return;
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  const double cub_ms = ms[0];
+  const char* names[] = {"dot_tree", "dot_first_add", "dot_warp_shuffle"};
+  for (int s = 0; s < 3; ++s) {
+    const double share = cub_ms / ms[s + 1];
+    const std::string figures = std::string(names[s]) + "'s first pass took " +
+                                course::format_number(ms[s + 1]) + " ms on " + std::to_string(n) +
+                                " elements, CUB's whole dot product " +
+                                course::format_number(cub_ms) + " ms";
+    if (!(ms[s + 1] > 0.0) || !(cub_ms > 0.0)) {
+      c.fail("the times measured are not positive (" + figures + ")");
+    } else if (share < kStepMinShareOfCub) {
+      c.fail(figures + ": " + course::format_number(share) +
+             " of CUB's throughput, less than the " + course::format_number(kStepMinShareOfCub) +
+             " required");
+      c.hint(kInterleavedHint);
+    } else {
+      c.note(figures + " (" + course::format_number(share) + " of CUB's throughput)");
+    }
+  }
+}
+
+void check_final_speed(CaseContext& c) {
+  const bool sanitized = c.under_sanitizer();
+  const int n = speed_elements(c);
+  const Run run = run_speed_case(c, "final_speed");
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  if (!expect_sum(c, run, "result", exact_sums(n, c.seed(), Values::signed_unit),
+                  launcher_depth(kGridStride, n), "dot_on_device on n = " + std::to_string(n))) {
+    c.hint(kSecondPassHint);
+    return;
+  }
+  std::vector<double> ms;
+  if (!read_times(c, run, {"final_ms", "cub_ms", "cublas_ms", "copy_gbps"}, ms)) return;
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  const double final_ms = ms[0], cub_ms = ms[1], cublas_ms = ms[2], copy_gbps = ms[3];
+  const double bytes = 2.0 * sizeof(float) * n;
+  const double gbps = bytes / (final_ms * 1e6);
+  const std::string figures = "dot_on_device: " + course::format_number(final_ms) + " ms, " +
+                              course::format_number(gbps) + " GB/s (2 * 4 * n bytes / time); CUB " +
+                              course::format_number(cub_ms) + " ms; cublasSdot " +
+                              course::format_number(cublas_ms) + " ms; copy ceiling " +
+                              course::format_number(copy_gbps) + " GB/s";
+  if (!(final_ms > 0.0) || !(cub_ms > 0.0) || !(copy_gbps > 0.0)) {
+    c.fail("the times measured are not positive (" + figures + ")");
+    return;
+  }
+  const double share_of_cub = cub_ms / final_ms, share_of_copy = gbps / copy_gbps;
+  const std::string shares = course::format_number(share_of_cub) + " of CUB's throughput, " +
+                             course::format_number(100.0 * share_of_copy) + "% of the copy ceiling";
+  if (share_of_cub < kGridStrideMinShareOfCub || share_of_copy < kGridStrideMinShareOfCopy) {
+    c.fail(figures + ": " + shares + "; required " +
+           course::format_number(kGridStrideMinShareOfCub) + " of CUB and " +
+           course::format_number(100.0 * kGridStrideMinShareOfCopy) + "% of the copy");
+    c.hint("speed: a grid that just fills the GPU (occupancy x multiprocessors), each thread "
+           "summing many products in a register before one block reduction; no atomics on "
+           "one address, no tree level per element.");
+  } else {
+    c.note(figures + " (" + shares + ")");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using course::check::timed;
+  course::check::Exercise exercise{
+      "18",
+      "dot_product",
+      {
+          {"tree_around_a_warp_and_a_block", 2,
+           [](CaseContext& c) { check_kernel_sizes(c, kTree, kTreeSizes); }},
+          {"tree_many_blocks", 2,
+           [](CaseContext& c) { check_kernel(c, kTree, kManyBlocksElements); }},
+          {"first_add_around_a_block", 2,
+           [](CaseContext& c) { check_kernel_sizes(c, kFirstAdd, kFirstAddSizes); }},
+          {"first_add_many_blocks", 1,
+           [](CaseContext& c) { check_kernel(c, kFirstAdd, kManyBlocksElements); }},
+          {"warp_shuffle_around_a_block", 2,
+           [](CaseContext& c) { check_kernel_sizes(c, kWarpShuffle, kFirstAddSizes); }},
+          {"warp_shuffle_many_blocks", 1,
+           [](CaseContext& c) { check_kernel(c, kWarpShuffle, kManyBlocksElements); }},
+          {"grid_stride_more_elements_than_threads", 2,
+           [](CaseContext& c) {
+             check_kernel(c, kGridStride, 1025, 1);
+             if (c.passed()) check_kernel(c, kGridStride, 100003, 3);
+           }},
+          {"grid_stride_not_a_multiple_of_the_grid", 1,
+           [](CaseContext& c) { check_kernel(c, kGridStride, 7 * 5 * kThreadsPerBlock + 77, 7); }},
+          {"sum_partials_0_to_100003", 2, check_sum_partials},
+          {"launchers_n_0_1_31_32_33", 2,
+           [](CaseContext& c) {
+             check_launchers(c, {0, 1, 31, 32, 33});
+           }},
+          {"launchers_n_1023_1025_1000003", 2,
+           [](CaseContext& c) {
+             check_launchers(c, {1023, 1025, 1000003});
+           }},
+          {"launchers_nan_and_infinity", 2,
+           [](CaseContext& c) {
+             for (const char* special : {"nan", "infinity", "opposite_infinities"}) {
+               check_launchers(c, {1025}, special);
+               if (!c.passed()) return;
+             }
+           }},
+          {"hidden_seeded", 2, check_hidden, course::check::kHiddenCase},
+          {"accuracy_100_million", 3, check_accuracy},
+          timed({"steps_speed_vs_cub", 2, check_steps_speed}),
+          timed({"final_90_percent_of_cub_85_of_copy", 4, check_final_speed}),
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}

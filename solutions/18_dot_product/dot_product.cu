@@ -1,0 +1,216 @@
+// Exercise 18 - reductions: the dot product x . y = sum of x[i] * y[i], in four steps.
+//
+// A reduction turns n values into one. On a GPU it takes two passes: every block sums
+// its share into one partial sum, then one block sums the partials. Inside a block the
+// threads add pairwise, in a tree of log2(B) levels, through shared memory with a
+// barrier between levels: (1) the tree with sequential addressing, (2) the first add
+// done while loading, so that no thread idles from the start, (3) the last 32 values
+// summed by one warp with register shuffles, (4) a grid-stride loop: a grid just large
+// enough to fill the GPU, each thread summing many products in a register first.
+//
+// A tree is also more accurate than one running sum: each product goes through about
+// log2(n) additions instead of up to n, and the values added stay of similar size.
+//
+// Build and run:  make 18 && make run-18
+// Check:          make check-18   (statement: exercises/18_dot_product/README.md)
+#include <algorithm>
+
+#include "course/errors.hpp"
+#include "dot_product.hpp"
+
+// ---------------------------------------------------------------------------
+// Building blocks
+// ---------------------------------------------------------------------------
+
+// [slide:tree]
+// Halves the block's blockDim.x values in cache, level by level, until `remaining` are
+// left in cache[0 .. remaining). Called by every thread of the block, after the
+// barrier that follows the load.
+__device__ void tree_in_shared(float* cache, int remaining) {
+  // TODO(student): for s = blockDim.x / 2, then s / 2, ... while s >= remaining: the
+  // threads below s add cache[t + s] into cache[t] (sequential addressing: the active
+  // threads are contiguous, whole warps stay idle, and neighbours touch neighbouring
+  // banks); then every thread waits at __syncthreads() before the next level reads.
+  for (int s = blockDim.x / 2; s >= remaining; s /= 2) {
+    if (threadIdx.x < s) cache[threadIdx.x] += cache[threadIdx.x + s];
+    __syncthreads();
+  }
+  // END TODO(student)
+}
+// [/slide]
+
+// [slide:warp-sum]
+// Sums v over the 32 lanes of a warp: lane 0 gets the total. Called by all 32 lanes.
+__device__ float warp_sum(float v) {
+  // TODO(student): five steps of v += __shfl_down_sync(kFullWarpMask, v, offset), with
+  // offset = 16, 8, 4, 2, 1: each lane adds the value of the lane `offset` above it.
+  for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
+    v += __shfl_down_sync(kFullWarpMask, v, offset);
+  }
+  // END TODO(student)
+  return v;
+}
+// [/slide]
+
+// Sums v over the block's threads: thread 0 gets the total. Called by every thread of the
+// block, once per kernel.
+__device__ float block_sum(float v) {
+  // TODO(student): each warp sums its lanes (warp_sum); lane 0 of each warp stores its
+  // warp's sum in a __shared__ float warp_sums[kThreadsPerBlock / kWarpSize]; barrier;
+  // the first warp loads warp_sums (0 where a lane has no warp to read) and sums them
+  // with warp_sum.
+  __shared__ float warp_sums[kThreadsPerBlock / kWarpSize];
+  const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
+  v = warp_sum(v);
+  if (lane == 0) warp_sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < static_cast<int>(blockDim.x) / kWarpSize ? warp_sums[lane] : 0.0f;
+    v = warp_sum(v);
+  }
+  // END TODO(student)
+  return v;
+}
+
+// [slide:first-add]
+// Steps 2 and 3: the sum of this thread's two products, i and i + blockDim.x, in the
+// block's 2 * blockDim.x elements; 0 for an element at or past n.
+__device__ float first_add_load(const float* x, const float* y, int n) {
+  float sum = 0.0f;
+  // TODO(student): with i = blockIdx.x * 2 * blockDim.x + threadIdx.x, add x[i] * y[i]
+  // where i < n, and x[j] * y[j], j = i + blockDim.x, where j < n: each bound checked
+  // on its own (n need not be a multiple of 2 B).
+  const int i = blockIdx.x * 2 * blockDim.x + threadIdx.x;
+  if (i < n) sum = x[i] * y[i];
+  if (i + static_cast<int>(blockDim.x) < n) sum += x[i + blockDim.x] * y[i + blockDim.x];
+  // END TODO(student)
+  return sum;
+}
+// [/slide]
+
+// ---------------------------------------------------------------------------
+// The first pass, step by step
+// ---------------------------------------------------------------------------
+
+__global__ void dot_tree(const float* x, const float* y, int n, float* partials) {
+  // TODO(student): store this thread's product x[i] * y[i] (0 past n) in
+  // cache[threadIdx.x], a __shared__ float cache[kThreadsPerBlock]; a barrier, so that
+  // every value is in place; the tree down to one value; thread 0 writes it to
+  // partials[blockIdx.x].
+  __shared__ float cache[kThreadsPerBlock];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  cache[threadIdx.x] = i < n ? x[i] * y[i] : 0.0f;
+  __syncthreads();
+  tree_in_shared(cache, 1);
+  if (threadIdx.x == 0) partials[blockIdx.x] = cache[0];
+  // END TODO(student)
+}
+
+__global__ void dot_first_add(const float* x, const float* y, int n, float* partials) {
+  // TODO(student): as dot_tree, with first_add_load's sum as the thread's value.
+  __shared__ float cache[kThreadsPerBlock];
+  cache[threadIdx.x] = first_add_load(x, y, n);
+  __syncthreads();
+  tree_in_shared(cache, 1);
+  if (threadIdx.x == 0) partials[blockIdx.x] = cache[0];
+  // END TODO(student)
+}
+
+// [slide:last-warp]
+__global__ void dot_warp_shuffle(const float* x, const float* y, int n, float* partials) {
+  // TODO(student): as dot_first_add, but the tree stops at 2 * kWarpSize values; then
+  // the first warp adds cache[lane] + cache[lane + 32] and finishes with warp_sum (a
+  // warp needs no barrier); its lane 0 writes the partial.
+  __shared__ float cache[kThreadsPerBlock];
+  cache[threadIdx.x] = first_add_load(x, y, n);
+  __syncthreads();
+  tree_in_shared(cache, 2 * kWarpSize);
+  if (threadIdx.x < kWarpSize) {
+    const float v = warp_sum(cache[threadIdx.x] + cache[threadIdx.x + kWarpSize]);
+    if (threadIdx.x == 0) partials[blockIdx.x] = v;
+  }
+  // END TODO(student)
+}
+// [/slide]
+
+// [slide:grid-stride]
+__global__ void dot_grid_stride(const float* x, const float* y, int n, float* partials) {
+  // TODO(student): a grid-stride loop adds this thread's products into a float in a
+  // register; block_sum adds the block's threads; thread 0, and only thread 0, writes
+  // partials[blockIdx.x].
+  float sum = 0.0f;
+  const int stride = gridDim.x * blockDim.x;
+  // Four iterations in flight: their loads wait for memory together, not in turn.
+#pragma unroll 4
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) sum += x[i] * y[i];
+  sum = block_sum(sum);
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+  // END TODO(student)
+}
+// [/slide]
+
+// ---------------------------------------------------------------------------
+// The second pass
+// ---------------------------------------------------------------------------
+__global__ void sum_partials(const float* partials, int count, float* result) {
+  // TODO(student): the block's threads stride over partials[0 .. count) by blockDim.x,
+  // each into its own float; block_sum; thread 0 writes *result.
+  float sum = 0.0f;
+  for (int i = threadIdx.x; i < count; i += blockDim.x) sum += partials[i];
+  sum = block_sum(sum);
+  if (threadIdx.x == 0) *result = sum;
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Launchers
+// ---------------------------------------------------------------------------
+// The first pass of a step on `blocks` blocks (none when n is 0), then the second pass.
+void two_passes(void (*first_pass)(const float*, const float*, int, float*), int blocks,
+                const float* x, const float* y, int n, float* partials, float* result) {
+  // TODO(student): when n > 0, first_pass<<<blocks, kThreadsPerBlock>>>(x, y, n,
+  // partials); then sum_partials<<<1, kThreadsPerBlock>>> on those `blocks` partials
+  // (0 of them when n is 0), then CUDA_CHECK_LAUNCH().
+  if (n > 0) first_pass<<<blocks, kThreadsPerBlock>>>(x, y, n, partials);
+  sum_partials<<<1, kThreadsPerBlock>>>(partials, n > 0 ? blocks : 0, result);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+int blocks_covering(int n, int elements_per_block) {
+  return (n + elements_per_block - 1) / elements_per_block;
+}
+
+void dot_tree_on_device(const float* x, const float* y, int n, float* partials, float* result) {
+  // TODO(student): one block per kThreadsPerBlock elements.
+  two_passes(dot_tree, blocks_covering(n, kThreadsPerBlock), x, y, n, partials, result);
+  // END TODO(student)
+}
+
+void dot_first_add_on_device(const float* x, const float* y, int n, float* partials,
+                             float* result) {
+  // TODO(student): one block per 2 * kThreadsPerBlock elements.
+  two_passes(dot_first_add, blocks_covering(n, 2 * kThreadsPerBlock), x, y, n, partials, result);
+  // END TODO(student)
+}
+
+void dot_warp_shuffle_on_device(const float* x, const float* y, int n, float* partials,
+                                float* result) {
+  // TODO(student): one block per 2 * kThreadsPerBlock elements.
+  two_passes(dot_warp_shuffle, blocks_covering(n, 2 * kThreadsPerBlock), x, y, n, partials, result);
+  // END TODO(student)
+}
+
+void dot_on_device(const float* x, const float* y, int n, float* partials, float* result) {
+  // TODO(student): as many blocks as the GPU holds at once (the occupancy API times the
+  // multiprocessors), but no more than blocks_covering(n, kThreadsPerBlock).
+  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, dot_grid_stride,
+                                                           kThreadsPerBlock, 0));
+  const int blocks =
+      std::min(per_multiprocessor * multiprocessors, blocks_covering(n, kThreadsPerBlock));
+  two_passes(dot_grid_stride, blocks, x, y, n, partials, result);
+  // END TODO(student)
+}
