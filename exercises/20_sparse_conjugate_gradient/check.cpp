@@ -92,8 +92,8 @@ bool check_product(CaseContext& c, const std::string& kernel, MatrixKind kind, i
   report_product_mismatch(c, a, comparison);
   const std::string called =
       kernel == "warp" ? "spmv_vector_kernel<32>, launched by the runner," : "spmv_" + kernel;
-  c.note("(" + called + " on the " + scg::kind_name(kind) + " matrix, " +
-         std::to_string(a.rows) + " rows, " + std::to_string(a.nonzeros()) + " nonzeros)");
+  c.note("(" + called + " on the " + scg::kind_name(kind) + " matrix, " + std::to_string(a.rows) +
+         " rows, " + std::to_string(a.nonzeros()) + " nonzeros)");
   c.hint(kernel == "scalar" ? kScalarHint : kVectorHint);
   return false;
 }

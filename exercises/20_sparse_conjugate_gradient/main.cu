@@ -160,10 +160,10 @@ void run_check_case(const course::check::CaseRequest& request,
     } else if (request.param("kernel") == "warp") {
       // The runner launches the vector kernel with a whole warp per row itself, whatever
       // vector_lanes_per_row would choose: the fold over all 32 lanes is graded too.
-      constexpr int kWarpLanes = 32;
       if (a.rows > 0) {
-        spmv_vector_kernel<kWarpLanes><<<blocks_for(static_cast<long long>(a.rows) * kWarpLanes),
-                                         kThreadsPerBlock>>>(matrix.csr, x.data(), y.data());
+        spmv_vector_kernel<kWarpSize>
+            <<<blocks_for(static_cast<long long>(a.rows) * kWarpSize), kThreadsPerBlock>>>(
+                matrix.csr, x.data(), y.data());
         CUDA_CHECK_LAUNCH();
       }
     } else {
