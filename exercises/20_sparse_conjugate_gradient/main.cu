@@ -158,14 +158,7 @@ void run_check_case(const course::check::CaseRequest& request,
     if (request.param("kernel") == "scalar") {
       spmv_scalar(matrix.csr, x.data(), y.data());
     } else if (request.param("kernel") == "warp") {
-      // The runner launches the vector kernel with a whole warp per row itself, whatever
-      // vector_lanes_per_row would choose: the fold over all 32 lanes is graded too.
-      if (a.rows > 0) {
-        spmv_vector_kernel<kWarpSize>
-            <<<blocks_for(static_cast<long long>(a.rows) * kWarpSize), kThreadsPerBlock>>>(
-                matrix.csr, x.data(), y.data());
-        CUDA_CHECK_LAUNCH();
-      }
+      spmv_vector_warp_per_row(matrix.csr, x.data(), y.data());
     } else {
       spmv_vector(matrix.csr, x.data(), y.data());
     }
