@@ -69,6 +69,11 @@ EXPLANATIONS = {
           "and CUB, on uniform input and with every value in one bin. GB/s = 4 B x n / time.",
     "15": "Monte Carlo pi: on one core, on every core (OpenMP), with cuRAND on the GPU. "
           "samples/s = n / time of the whole call.",
+    "18": "A dot product of 64M floats in four steps (a shared-memory tree, the first add in "
+          "the load, the last warp with shuffles, a grid-stride loop and a second pass) against "
+          "CUB and cublasSdot. GB/s = 2 x 4 B x n / time (bytes read); x CUB = CUB's time / this.",
+    "20": "y = A x in CSR, one thread per row and a group of lanes per row, against "
+          "cusparseSpMV. GB/s = (8 B x nonzeros + 4 B x (rows + 1) + 8 B x rows) / time.",
 }
 
 
