@@ -82,7 +82,8 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
                                         {"name", name},
                                         {"architecture", kArchitecture}});
   std::int64_t pointers = 0, succeeded = 0;
-  if (!finished(c, run) || !read_all(c, run, {{"pointers", &pointers}, {"succeeded", &succeeded}})) {
+  if (!finished(c, run) ||
+      !read_all(c, run, {{"pointers", &pointers}, {"succeeded", &succeeded}})) {
     return;
   }
   const std::string source = CaseContext::text_or_empty(run, "source");
@@ -95,8 +96,10 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
   }
   if (!contains(source, "extern \"C\"") || !contains(source, "__global__") ||
       !contains(source, name + "(") || !contains(source, operation)) {
-    c.fail("the source of " + name + " lacks extern \"C\", __global__, the name followed by '(' "
-           "or the operation; it reads:\n" + shown);
+    c.fail("the source of " + name +
+           " lacks extern \"C\", __global__, the name followed by '(' "
+           "or the operation; it reads:\n" +
+           shown);
     c.hint(kNotCompiledHint);
     return;
   }
@@ -117,21 +120,22 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
 }
 
 void check_compile_error(CaseContext& c) {
-  const Run run =
-      c.run_case("compile_error", {{"folder", folder_of(c)}, {"fresh", "1"}, {"architecture", kArchitecture}});
+  const Run run = c.run_case(
+      "compile_error", {{"folder", folder_of(c)}, {"fresh", "1"}, {"architecture", kArchitecture}});
   std::int64_t first = 0, second = 0, second_cached = 0, compilations = 0, entries = 0, files = 0;
-  if (!finished(c, run) || !read_all(c, run, {{"first_succeeded", &first},
-                                             {"second_succeeded", &second},
-                                             {"second_from_cache", &second_cached},
-                                             {"compilations", &compilations},
-                                             {"entries_in_memory", &entries},
-                                             {"files", &files}})) {
+  if (!finished(c, run) || !read_all(c, run,
+                                     {{"first_succeeded", &first},
+                                      {"second_succeeded", &second},
+                                      {"second_from_cache", &second_cached},
+                                      {"compilations", &compilations},
+                                      {"entries_in_memory", &entries},
+                                      {"files", &files}})) {
     return;
   }
   const std::string first_log = CaseContext::text_or_empty(run, "first_log");
   const std::string second_log = CaseContext::text_or_empty(run, "second_log");
-  const std::string what = "the operation '" + gk::kBrokenOperation + "' (" + gk::kUndeclared +
-                           " is declared nowhere)";
+  const std::string what =
+      "the operation '" + gk::kBrokenOperation + "' (" + gk::kUndeclared + " is declared nowhere)";
   if (first != 0) {
     c.fail("build_kernel reported success for " + what);
     c.hint("succeeded is what compile_with_nvrtc returned in its succeeded.");
@@ -140,7 +144,8 @@ void check_compile_error(CaseContext& c) {
   if (!contains(first_log, gk::kUndeclared)) {
     c.fail("build_kernel returned " +
            (first_log.empty() ? std::string("no log") : "a log that does not name the error") +
-           " for " + what + (first_log.empty() ? "" : ":\n" + course::check::indent_excerpt(first_log, 6)));
+           " for " + what +
+           (first_log.empty() ? "" : ":\n" + course::check::indent_excerpt(first_log, 6)));
     c.hint("return NVRTC's log (compile_with_nvrtc's log) with a failed build: it is all the "
            "user gets to see what is wrong with the expression.");
     return;
@@ -148,10 +153,12 @@ void check_compile_error(CaseContext& c) {
   if (second != 0 || second_cached != 0 || compilations != 2 || entries != 0 || files != 0 ||
       !contains(second_log, gk::kUndeclared)) {
     c.fail("after a failed compilation the cache holds " + std::to_string(entries) +
-           " entries in memory and " + std::to_string(files) + " files; a second build of the "
-           "same source " + (second != 0 ? "reported success" : "failed") +
-           (second_cached != 0 ? " from the cache" : "") + " with " +
-           std::to_string(compilations) + " NVRTC compilations in all, expected 2");
+           " entries in memory and " + std::to_string(files) +
+           " files; a second build of the "
+           "same source " +
+           (second != 0 ? "reported success" : "failed") +
+           (second_cached != 0 ? " from the cache" : "") + " with " + std::to_string(compilations) +
+           " NVRTC compilations in all, expected 2");
     c.hint("store only what compiled: a failed compilation left in the cache turns every later "
            "attempt into a 'success' with no CUBIN and no log.");
   }
@@ -169,32 +176,36 @@ void check_two_builds(CaseContext& c, bool vary_body) {
   }
   const Run run = c.run_case("two_builds", params);
   std::int64_t succeeded = 0, compilations = 0, cubins_differ = 0, files = 0;
-  if (!finished(c, run) || !read_all(c, run, {{"both_succeeded", &succeeded},
-                                             {"compilations", &compilations},
-                                             {"cubins_differ", &cubins_differ},
-                                             {"files", &files}})) {
+  if (!finished(c, run) || !read_all(c, run,
+                                     {{"both_succeeded", &succeeded},
+                                      {"compilations", &compilations},
+                                      {"cubins_differ", &cubins_differ},
+                                      {"files", &files}})) {
     return;
   }
   const std::string first_key = CaseContext::text_or_empty(run, "first_key");
   const std::string second_key = CaseContext::text_or_empty(run, "second_key");
-  const std::string what =
-      vary_body ? std::string("two kernels named ") + gk::kSharedName + " (z = a x + y, z = a x - y)"
-                : "lin_comb for sm_" + kArchitecture + " then sm_" +
-                      std::to_string(gk::kSecondArchitecture);
+  const std::string what = vary_body ? std::string("two kernels named ") + gk::kSharedName +
+                                           " (z = a x + y, z = a x - y)"
+                                     : "lin_comb for sm_" + kArchitecture + " then sm_" +
+                                           std::to_string(gk::kSecondArchitecture);
   if (succeeded != 1) {
     c.fail("building " + what + " failed");
     c.hint(kNotCompiledHint);
     return;
   }
-  if (first_key.empty() || first_key.rfind(vary_body ? gk::kSharedName : gk::kLinCombName, 0) != 0) {
+  if (first_key.empty() ||
+      first_key.rfind(vary_body ? gk::kSharedName : gk::kLinCombName, 0) != 0) {
     c.fail("the key '" + first_key + "' does not start with the kernel's name");
     c.hint("key = NAME + \"-\" + hex64(hash): the name tells a person which file is which.");
     return;
   }
   if (first_key == second_key || compilations != 2 || cubins_differ != 1) {
     c.fail("building " + what + " in one cache: keys '" + first_key + "' and '" + second_key +
-           "', " + std::to_string(compilations) + " NVRTC compilation(s), expected 2; the second "
-           "build " + (cubins_differ == 1 ? "got its own CUBIN" : "got the first one's CUBIN"));
+           "', " + std::to_string(compilations) +
+           " NVRTC compilation(s), expected 2; the second "
+           "build " +
+           (cubins_differ == 1 ? "got its own CUBIN" : "got the first one's CUBIN"));
     c.hint(vary_body ? "the key must change with the source: a key made of the name alone gives "
                        "every kernel of that name the CUBIN of the first one compiled."
                      : "the key must change with the architecture: a CUBIN for sm_75 does not "
@@ -203,7 +214,8 @@ void check_two_builds(CaseContext& c, bool vary_body) {
     return;
   }
   if (files != 2) {
-    c.fail("the cache folder holds " + std::to_string(files) + " files after two builds, expected 2");
+    c.fail("the cache folder holds " + std::to_string(files) +
+           " files after two builds, expected 2");
     c.hint("store writes one file per key, path_of(key), with write_file_atomically.");
   }
 }
@@ -215,22 +227,25 @@ void check_corrupt(CaseContext& c, const std::string& damage) {
                                          {"architecture", kArchitecture}});
   std::int64_t first = 0, written = 0, second = 0, from_cache = 0, compilations = 0, rejected = 0,
                intact_after = 0;
-  if (!finished(c, run) || !read_all(c, run, {{"first_succeeded", &first},
-                                             {"written", &written},
-                                             {"second_succeeded", &second},
-                                             {"second_from_cache", &from_cache},
-                                             {"compilations", &compilations},
-                                             {"rejected_files", &rejected},
-                                             {"intact_after", &intact_after}})) {
+  if (!finished(c, run) || !read_all(c, run,
+                                     {{"first_succeeded", &first},
+                                      {"written", &written},
+                                      {"second_succeeded", &second},
+                                      {"second_from_cache", &from_cache},
+                                      {"compilations", &compilations},
+                                      {"rejected_files", &rejected},
+                                      {"intact_after", &intact_after}})) {
     return;
   }
-  const std::string damaged = damage == "truncate" ? "cut to half its payload"
-                                                   : "with one byte of its payload changed";
+  const std::string damaged =
+      damage == "truncate" ? "cut to half its payload" : "with one byte of its payload changed";
   if (first != 1 || written != 1) {
     c.fail(first != 1 ? "lin_comb could not be built"
                       : "after building lin_comb, its file is missing or is not encode_entry of "
                         "its CUBIN");
-    c.hint("store writes encode_entry(payload) to path_of(key) with write_file_atomically.");
+    c.hint(first != 1 ? kNotCompiledHint
+                      : "store writes encode_entry(payload) to path_of(key) with "
+                        "write_file_atomically.");
     return;
   }
   if (from_cache != 0 || compilations != 1) {
@@ -253,14 +268,15 @@ void check_corrupt(CaseContext& c, const std::string& damage) {
 }
 
 void check_read_only(CaseContext& c) {
-  const Run run =
-      c.run_case("read_only", {{"folder", folder_of(c)}, {"fresh", "1"}, {"architecture", kArchitecture}});
+  const Run run = c.run_case(
+      "read_only", {{"folder", folder_of(c)}, {"fresh", "1"}, {"architecture", kArchitecture}});
   std::int64_t succeeded = 0, compilations = 0, failed_writes = 0, memory_hits = 0, files = 0;
-  if (!finished(c, run) || !read_all(c, run, {{"both_succeeded", &succeeded},
-                                             {"compilations", &compilations},
-                                             {"failed_writes", &failed_writes},
-                                             {"memory_hits", &memory_hits},
-                                             {"files", &files}})) {
+  if (!finished(c, run) || !read_all(c, run,
+                                     {{"both_succeeded", &succeeded},
+                                      {"compilations", &compilations},
+                                      {"failed_writes", &failed_writes},
+                                      {"memory_hits", &memory_hits},
+                                      {"files", &files}})) {
     return;
   }
   const std::string warnings = CaseContext::text_or_empty(run, "warnings");
@@ -289,14 +305,16 @@ void check_read_only(CaseContext& c) {
 void check_reuse(CaseContext& c) {
   const std::string folder = folder_of(c);
   const auto one_process = [&](bool fresh) {
-    return c.run_case_with({c.options().program}, "reuse",
-                           {{"folder", folder}, {"fresh", fresh ? "1" : "0"}, {"architecture", kArchitecture}});
+    return c.run_case_with(
+        {c.options().program}, "reuse",
+        {{"folder", folder}, {"fresh", fresh ? "1" : "0"}, {"architecture", kArchitecture}});
   };
   const Run first = one_process(true);
   std::int64_t succeeded = 0, from_cache = 0, compilations = 0, disk_hits = 0;
-  if (!finished(c, first) || !read_all(c, first, {{"succeeded", &succeeded},
-                                                 {"from_cache", &from_cache},
-                                                 {"compilations", &compilations}})) {
+  if (!finished(c, first) || !read_all(c, first,
+                                       {{"succeeded", &succeeded},
+                                        {"from_cache", &from_cache},
+                                        {"compilations", &compilations}})) {
     return;
   }
   if (succeeded != 1 || from_cache != 0 || compilations != 1) {
@@ -309,10 +327,12 @@ void check_reuse(CaseContext& c) {
   double first_ms = 0.0, second_ms = 0.0;
   c.read_value(first, "build_ms", first_ms);
   const Run second = one_process(false);
-  if (!finished(c, second) || !read_all(c, second, {{"succeeded", &succeeded},
-                                                   {"from_cache", &from_cache},
-                                                   {"compilations", &compilations},
-                                                   {"disk_hits", &disk_hits}}) ||
+  if (!finished(c, second) ||
+      !read_all(c, second,
+                {{"succeeded", &succeeded},
+                 {"from_cache", &from_cache},
+                 {"compilations", &compilations},
+                 {"disk_hits", &disk_hits}}) ||
       !c.read_value(second, "build_ms", second_ms)) {
     return;
   }
@@ -324,8 +344,10 @@ void check_reuse(CaseContext& c) {
            "every process (no address, no time, nothing random in it).");
     return;
   }
-  c.note("first process: " + course::format_number(first_ms) + " ms to build lin_comb (NVRTC); "
-         "second: " + course::format_number(second_ms) + " ms (from the disk)");
+  c.note("first process: " + course::format_number(first_ms) +
+         " ms to build lin_comb (NVRTC); "
+         "second: " +
+         course::format_number(second_ms) + " ms (from the disk)");
 }
 
 // ---------------------------------------------------------------------------
@@ -358,12 +380,13 @@ struct LinCombRun {
 };
 
 void check_lin_comb(CaseContext& c, const LinCombRun& p) {
-  const Run run = c.run_case("lin_comb", {{"n", std::to_string(p.n)},
-                                          {"a", course::format_number(p.a)},
-                                          {"block", std::to_string(p.block)},
-                                          {"elements_per_thread", std::to_string(p.elements_per_thread)},
-                                          {"folder", folder_of(c)},
-                                          {"fresh", "1"}});
+  const Run run =
+      c.run_case("lin_comb", {{"n", std::to_string(p.n)},
+                              {"a", course::format_number(p.a)},
+                              {"block", std::to_string(p.block)},
+                              {"elements_per_thread", std::to_string(p.elements_per_thread)},
+                              {"folder", folder_of(c)},
+                              {"fresh", "1"}});
   if (!finished(c, run) || !expect_built(c, run)) return;
   const std::vector<float> expected =
       gk::lin_comb_reference(p.a, gk::make_x(p.n, c.seed()), gk::make_y(p.n, c.seed()));
@@ -390,7 +413,8 @@ void check_hidden(CaseContext& c) {
 
 void check_two_kernels(CaseContext& c) {
   constexpr std::size_t n = 5000;
-  const Run run = c.run_case("two_kernels", {{"n", std::to_string(n)}, {"folder", folder_of(c)}, {"fresh", "1"}});
+  const Run run = c.run_case("two_kernels",
+                             {{"n", std::to_string(n)}, {"folder", folder_of(c)}, {"fresh", "1"}});
   if (!finished(c, run) || !expect_built(c, run)) return;
   const std::vector<float> x = gk::make_x(n, c.seed()), y = gk::make_y(n, c.seed());
   const std::string key_hint =
@@ -417,13 +441,14 @@ void judge_tunings(CaseContext& c, const Run& run, bool reused) {
   std::int64_t repetitions = 0, first_cached = 0, block = 0, elements = 0, second_cached = 0,
                second_block = 0, second_elements = 0;
   if (!finished(c, run) || !expect_built(c, run) ||
-      !read_all(c, run, {{"repetitions", &repetitions},
-                         {"first_from_cache", &first_cached},
-                         {"first_chosen_block", &block},
-                         {"first_chosen_elements", &elements},
-                         {"second_from_cache", &second_cached},
-                         {"second_chosen_block", &second_block},
-                         {"second_chosen_elements", &second_elements}})) {
+      !read_all(c, run,
+                {{"repetitions", &repetitions},
+                 {"first_from_cache", &first_cached},
+                 {"first_chosen_block", &block},
+                 {"first_chosen_elements", &elements},
+                 {"second_from_cache", &second_cached},
+                 {"second_chosen_block", &second_block},
+                 {"second_chosen_elements", &second_elements}})) {
     return;
   }
   const auto records = [&](const char* name) {
@@ -449,15 +474,15 @@ void judge_tunings(CaseContext& c, const Run& run, bool reused) {
   }
   for (std::size_t t = 0; t < kCandidates; ++t) {
     if (!(times[t] > 0.0) || !std::isfinite(times[t])) {
-      c.fail("time_launches_ms returned " + course::format_number(times[t]) +
-             " ms for candidate " + std::to_string(t));
+      c.fail("time_launches_ms returned " + course::format_number(times[t]) + " ms for candidate " +
+             std::to_string(t));
       c.hint("return the time between the events divided by the repetitions, read after "
              "cuEventSynchronize on the stop event.");
       return;
     }
     if (launches[t] < repetitions + 1) {
-      c.fail("time_launches_ms called its launch " + std::to_string(launches[t]) +
-             " times for " + std::to_string(repetitions) + " repetitions: no warm-up");
+      c.fail("time_launches_ms called its launch " + std::to_string(launches[t]) + " times for " +
+             std::to_string(repetitions) + " repetitions: no warm-up");
       c.hint("call launch() once before the first event: the first launch of a kernel pays "
              "for loading its module and warming the caches, and would count in the first "
              "candidate's time.");
@@ -587,10 +612,10 @@ int main(int argc, char** argv) {
           host_only({"compile_error_log_and_nothing_cached", 2, check_compile_error}),
           host_only({"same_name_other_body_other_entry", 2,
                      [](CaseContext& c) { check_two_builds(c, true); }}),
-          host_only({"architecture_in_the_key", 2,
-                     [](CaseContext& c) { check_two_builds(c, false); }}),
-          host_only({"truncated_file_rebuilt", 2,
-                     [](CaseContext& c) { check_corrupt(c, "truncate"); }}),
+          host_only(
+              {"architecture_in_the_key", 2, [](CaseContext& c) { check_two_builds(c, false); }}),
+          host_only(
+              {"truncated_file_rebuilt", 2, [](CaseContext& c) { check_corrupt(c, "truncate"); }}),
           host_only({"changed_byte_rebuilt", 1, [](CaseContext& c) { check_corrupt(c, "flip"); }}),
           host_only({"read_only_folder_works_and_warns", 2, check_read_only}),
           host_only({"second_process_compiles_nothing", 2, check_reuse}),
@@ -602,7 +627,8 @@ int main(int argc, char** argv) {
            }},
           {"grid_smaller_than_n", 2,
            [](CaseContext& c) {
-             check_lin_comb(c, {c.under_sanitizer() ? kSanitizerLargeElements : kLargeElements, 96, 3});
+             check_lin_comb(c, {c.under_sanitizer() ? kSanitizerLargeElements : kLargeElements, 96,
+                                3});
            }},
           {"hidden_size_and_configuration", 1, check_hidden, course::check::kHiddenCase},
           {"same_name_kernels_both_right", 1, check_two_kernels},

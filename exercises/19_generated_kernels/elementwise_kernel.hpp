@@ -80,7 +80,8 @@ inline std::string device_description(CUdevice device) {
   char name[256] = {};
   CU_CHECK(cuDeviceGetName(name, sizeof name, device));
   int multiprocessors = 0;
-  CU_CHECK(cuDeviceGetAttribute(&multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
+  CU_CHECK(
+      cuDeviceGetAttribute(&multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
   return std::string(name) + ", sm_" + std::to_string(architecture_of(device)) + ", " +
          std::to_string(multiprocessors) + " SMs";
 }
@@ -215,16 +216,16 @@ class ElementwiseKernel {
   // A tuning belongs to a kernel (its cache key names its source, options, architecture
   // and compiler), a device and a size class.
   std::string tuning_key(std::size_t n) const {
-    const std::string what = build_.key + "\n" + device_description(device_) + "\n" +
-                             std::to_string(size_class(n));
+    const std::string what =
+        build_.key + "\n" + device_description(device_) + "\n" + std::to_string(size_class(n));
     return "tuning-" + name_ + "-" + generated_kernels::hex64(generated_kernels::fnv1a64(what));
   }
 
   static bool parse_choice(const std::vector<char>& stored, LaunchConfig& config) {
     unsigned block = 0, elements = 0;
     const std::string text(stored.begin(), stored.end());
-    if (std::sscanf(text.c_str(), "%u %u", &block, &elements) != 2 || block == 0 ||
-        block > 1024 || elements == 0) {
+    if (std::sscanf(text.c_str(), "%u %u", &block, &elements) != 2 || block == 0 || block > 1024 ||
+        elements == 0) {
       return false;
     }
     config = {block, elements};
@@ -244,8 +245,8 @@ class ElementwiseKernel {
     for (std::size_t i = 0; i < arguments_.size(); ++i) {
       const Argument& argument = arguments_[i];
       const std::size_t declared = scalar_bytes(argument.type);
-      if (pointers[i] != argument.is_pointer || (!argument.is_pointer && declared != 0 &&
-                                                  declared != sizes[i])) {
+      if (pointers[i] != argument.is_pointer ||
+          (!argument.is_pointer && declared != 0 && declared != sizes[i])) {
         throw std::invalid_argument(name_ + ": the value given for '" + argument.type + " " +
                                     argument.name + "' is not of that type");
       }

@@ -54,8 +54,9 @@ inline std::vector<Argument> parse_arguments(const std::string& list) {
     const std::string declaration = given_detail::trimmed(list.substr(at, comma - at));
     // The name is the last word; the type is everything before it ("const float*").
     std::size_t name_start = declaration.size();
-    while (name_start > 0 && (std::isalnum(static_cast<unsigned char>(declaration[name_start - 1])) ||
-                              declaration[name_start - 1] == '_')) {
+    while (name_start > 0 &&
+           (std::isalnum(static_cast<unsigned char>(declaration[name_start - 1])) ||
+            declaration[name_start - 1] == '_')) {
       --name_start;
     }
     Argument argument;

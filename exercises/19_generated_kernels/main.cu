@@ -153,10 +153,12 @@ void run_two_builds_case(const course::check::CaseRequest& request,
   const int before = nvrtc_compilations();
   const Build first =
       build_kernel(cache, name, lin_comb_source(gk::kLinCombOperation, name), first_architecture);
-  const Build second = build_kernel(
-      cache, name, lin_comb_source(same_name ? gk::kLinDiffOperation : gk::kLinCombOperation, name),
-      second_architecture);
-  results.put_value("both_succeeded", static_cast<std::int64_t>(first.succeeded && second.succeeded));
+  const Build second =
+      build_kernel(cache, name,
+                   lin_comb_source(same_name ? gk::kLinDiffOperation : gk::kLinCombOperation, name),
+                   second_architecture);
+  results.put_value("both_succeeded",
+                    static_cast<std::int64_t>(first.succeeded && second.succeeded));
   results.put_value("compilations", static_cast<std::int64_t>(nvrtc_compilations() - before));
   results.put_value("cubins_differ", differ(first.cubin, second.cubin));
   results.put_text("first_key", first.key);
@@ -211,10 +213,9 @@ void run_corrupt_case(const course::check::CaseRequest& request,
 // instead, which nobody can create or write.
 std::string unwritable_folder(const std::string& folder) {
   std::filesystem::create_directories(folder);
-  std::filesystem::permissions(folder,
-                               std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec |
-                                   std::filesystem::perms::group_read |
-                                   std::filesystem::perms::group_exec);
+  std::filesystem::permissions(
+      folder, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec |
+                  std::filesystem::perms::group_read | std::filesystem::perms::group_exec);
   const std::string probe = folder + "/probe";
   if (std::FILE* file = std::fopen(probe.c_str(), "wb")) {
     std::fclose(file);
@@ -235,7 +236,8 @@ void run_read_only_case(const course::check::CaseRequest& request,
   const int before = nvrtc_compilations();
   const Build first = build_kernel(cache, gk::kLinCombName, source, architecture);
   const Build second = build_kernel(cache, gk::kLinCombName, source, architecture);
-  results.put_value("both_succeeded", static_cast<std::int64_t>(first.succeeded && second.succeeded));
+  results.put_value("both_succeeded",
+                    static_cast<std::int64_t>(first.succeeded && second.succeeded));
   results.put_value("compilations", static_cast<std::int64_t>(nvrtc_compilations() - before));
   results.put_value("failed_writes", static_cast<std::int64_t>(cache.counters().failed_writes));
   results.put_value("memory_hits", static_cast<std::int64_t>(cache.counters().memory_hits));
@@ -493,8 +495,8 @@ bool demo_cache(DemoFunctions& functions, const std::string& folder, int archite
   const Build compiled = build_kernel(cache, gk::kLinCombName, source, architecture);
   const double compile_ms = compile_timer.elapsed_ms();
   if (!functions.build
-           .judge_value(compiled.succeeded || !compiled.log.empty(), compiled.succeeded,
-                        "lin_comb", "it did not compile:\n" + compiled.log)
+           .judge_value(compiled.succeeded || !compiled.log.empty(), compiled.succeeded, "lin_comb",
+                        "it did not compile:\n" + compiled.log)
            .right) {
     return false;
   }
@@ -515,8 +517,8 @@ bool demo_cache(DemoFunctions& functions, const std::string& folder, int archite
     return false;
   }
   std::printf("\nkey %s, in %s\n", compiled.key.c_str(), folder.c_str());
-  std::printf("  compiled by NVRTC:        %8.3f ms (a CUBIN of %zu bytes for sm_%d)\n",
-              compile_ms, compiled.cubin.size(), architecture);
+  std::printf("  compiled by NVRTC:        %8.3f ms (a CUBIN of %zu bytes for sm_%d)\n", compile_ms,
+              compiled.cubin.size(), architecture);
   std::printf("  found in memory:          %8.3f ms\n", memory_ms);
   std::printf("  found on disk, new cache: %8.3f ms (what a second process pays)\n", disk_ms);
   std::printf("  NVRTC compilations so far: %d\n", nvrtc_compilations());
@@ -538,10 +540,11 @@ bool demo_results(DemoFunctions& functions, ElementwiseKernel& lin_comb) {
   LinCombBuffers buffers(n, kDemoSeed);
   lin_comb(n, gk::kDefaultFactor, buffers.x.data(), buffers.y.data(), buffers.z.data());
   const std::vector<float> got = buffers.z.download();
-  const std::vector<float> want =
-      gk::lin_comb_reference(gk::kDefaultFactor, gk::make_x(n, kDemoSeed), gk::make_y(n, kDemoSeed));
-  const course::Judgement result = functions.generate.judge(
-      course::compare(got.data(), want.data(), n, course::kExact), "lin_comb, n = " + std::to_string(n));
+  const std::vector<float> want = gk::lin_comb_reference(
+      gk::kDefaultFactor, gk::make_x(n, kDemoSeed), gk::make_y(n, kDemoSeed));
+  const course::Judgement result =
+      functions.generate.judge(course::compare(got.data(), want.data(), n, course::kExact),
+                               "lin_comb, n = " + std::to_string(n));
   if (result.right) {
     std::printf("\nlin_comb on %zu elements (%u x %u elements per thread per block): equal to "
                 "the CPU's fma, bit for bit\n",
@@ -560,7 +563,8 @@ void demo_speed(DemoFunctions& functions, ElementwiseKernel& lin_comb) {
   float* z = buffers.z.data();
   const Tuning tuning = lin_comb.tune(n, a, x, y, z);
   double fastest = 0.0;
-  for (const Trial& trial : tuning.trials) fastest = fastest == 0.0 ? trial.ms : std::min(fastest, trial.ms);
+  for (const Trial& trial : tuning.trials)
+    fastest = fastest == 0.0 ? trial.ms : std::min(fastest, trial.ms);
   if (!functions.timing.judge_time(tuning.from_cache ? 1.0 : fastest, "mean time").right) return;
   std::printf("\nThe autotuner on %zu elements (mean ms of %d launches after a warm-up):\n", n,
               kTuningRepetitions);
@@ -586,10 +590,9 @@ void demo_speed(DemoFunctions& functions, ElementwiseKernel& lin_comb) {
       course::time_device([&] { lin_comb.launch(n, tuning.chosen, nullptr, a, x, y, z); }, kWarmup,
                           kDemoRepetitions)
           .median_ms;
-  const double hand_ms =
-      course::time_device([&] { launch_by_hand(a, x, y, by_hand.data(), n); }, kWarmup,
-                          kDemoRepetitions)
-          .median_ms;
+  const double hand_ms = course::time_device([&] { launch_by_hand(a, x, y, by_hand.data(), n); },
+                                             kWarmup, kDemoRepetitions)
+                             .median_ms;
   std::printf("\nlin_comb on %zu elements, GB/s = (2 x 4 B read + 4 B written) x n / time:\n", n);
   std::printf("  %s\n", course::bandwidth_report("generated (NVRTC)", bytes_read, bytes_written,
                                                  generated_ms, ceiling_gbps)

@@ -22,7 +22,8 @@ namespace generated_kernels {
 // ---- The kernels of the cases ------------------------------------------------------
 
 // The statement's kernel: z = a x + y, on float arrays.
-inline constexpr const char* kLinCombArguments = "float a, const float* x, const float* y, float* z";
+inline constexpr const char* kLinCombArguments =
+    "float a, const float* x, const float* y, float* z";
 inline constexpr const char* kLinCombOperation = "z[i] = a * x[i] + y[i]";
 inline constexpr const char* kLinCombName = "lin_comb";
 // Another body under the same name: z = a x - y. Its cache entry must not be lin_comb's.

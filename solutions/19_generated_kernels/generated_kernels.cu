@@ -41,10 +41,12 @@ std::string generate_source(const std::vector<Argument>& arguments, const std::s
     parameters += argument.type + (argument.is_pointer ? " __restrict__ " : " ") + argument.name;
     parameters += ", ";
   }
-  source = "extern \"C\" __global__ void " + name + "(" + parameters + "size_t n) {\n" +
-           "  const size_t stride = (size_t)blockDim.x * gridDim.x;\n" +
-           "  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {\n" +
-           "    " + operation + ";\n" + "  }\n" + "}\n";
+  source = "extern \"C\" __global__ void " + name + "(" + parameters + "size_t n) {\n";
+  source += "  const size_t first = blockIdx.x * (size_t)blockDim.x + threadIdx.x;\n";
+  source += "  const size_t stride = (size_t)gridDim.x * blockDim.x;\n";
+  source += "  for (size_t i = first; i < n; i += stride) {\n";
+  source += "    " + operation + ";\n";
+  source += "  }\n}\n";
   // [/slide]
   // END TODO(student)
   return source;
