@@ -98,7 +98,6 @@ std::optional<std::vector<char>> KernelCache::lookup(const std::string& key) {
   // read the file path_of(key) (read_whole_file): when decode_entry accepts it, keep its
   // payload in memory_, count a disk hit and return it; a file it refuses counts in
   // rejected_files, with a warning (warn) naming the file. Anything else is a miss.
-  // [slide:cache-lookup]
   const auto found = memory_.find(key);
   if (found != memory_.end()) {
     ++counters_.memory_hits;
@@ -114,7 +113,6 @@ std::optional<std::vector<char>> KernelCache::lookup(const std::string& key) {
     ++counters_.rejected_files;
     warn(path_of(key) + " is not an intact entry (cut short or changed): compiled again");
   }
-  // [/slide]
   // END TODO(student)
   ++counters_.misses;
   return std::nullopt;
@@ -140,7 +138,6 @@ Build build_kernel(KernelCache& cache, const std::string& name, const std::strin
   // architecture, nvrtc_version()); the cache's entry when it has one (from_cache);
   // otherwise compile_with_nvrtc, keep its log, and store the CUBIN only when the
   // compilation succeeded.
-  // [slide:build-kernel]
   const std::vector<std::string> options = nvrtc_options(architecture);
   build.key = cache_key({name, source, joined(options), architecture, nvrtc_version()});
   if (std::optional<std::vector<char>> cached = cache.lookup(build.key)) {
@@ -149,13 +146,14 @@ Build build_kernel(KernelCache& cache, const std::string& name, const std::strin
     build.cubin = std::move(*cached);
     return build;
   }
+  // [slide:build-kernel]
   NvrtcOutput compiled = compile_with_nvrtc(source, options);
   build.log = compiled.log;
   if (!compiled.succeeded) return build;  // never cached: the next attempt shows the log again
   cache.store(build.key, compiled.cubin);
+  // [/slide]
   build.succeeded = true;
   build.cubin = std::move(compiled.cubin);
-  // [/slide]
   // END TODO(student)
   return build;
 }
