@@ -546,8 +546,8 @@ bool demo_results(DemoFunctions& functions, ElementwiseKernel& lin_comb) {
       functions.generate.judge(course::compare(got.data(), want.data(), n, course::kExact),
                                "lin_comb, n = " + std::to_string(n));
   if (result.right) {
-    std::printf("\nlin_comb on %zu elements (%u x %u elements per thread per block): equal to "
-                "the CPU's fma, bit for bit\n",
+    std::printf("\nlin_comb on %zu elements (blocks of %u threads, %u elements per thread): "
+                "equal to the CPU's fma, bit for bit\n",
                 n, kDefaultConfig.block, kDefaultConfig.elements_per_thread);
   }
   return result.right;
