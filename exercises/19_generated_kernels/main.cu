@@ -370,13 +370,6 @@ void run_tune_case(const course::check::CaseRequest& request,
 constexpr int kWarmup = 3;
 constexpr std::size_t kSampledElements = 1 << 16;
 
-std::vector<float> sampled(const course::DeviceBuffer<float>& buffer, std::size_t n) {
-  const std::vector<float> all = buffer.download();
-  std::vector<float> samples;
-  for (const std::size_t i : course::spread_indices(n, kSampledElements)) samples.push_back(all[i]);
-  return samples;
-}
-
 void run_speed_case(const course::check::CaseRequest& request,
                     course::check::ResultWriter& results) {
   const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
@@ -405,8 +398,8 @@ void run_speed_case(const course::check::CaseRequest& request,
     buffers.z.poison();
     generated();
     hand();
-    results.put("z", sampled(buffers.z, n));
-    results.put("by_hand", sampled(by_hand, n));
+    results.put("z", buffers.z.download_spread(kSampledElements));
+    results.put("by_hand", by_hand.download_spread(kSampledElements));
     double generated_ms = 0.0, hand_ms = 0.0, copy_ms = 0.0;
     for (int round = 0; round < rounds; ++round) {
       const double c = course::time_device(copy, kWarmup, repetitions).median_ms;
@@ -461,16 +454,6 @@ constexpr std::size_t kDemoCheckedElements = (1 << 20) + 3;       // not a multi
 constexpr std::size_t kDemoSpeedElements = std::size_t{1} << 26;  // 3 x 256 MiB
 constexpr int kDemoRepetitions = 20;
 
-void print_indented(const std::string& text) {
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    std::printf("  | %s\n", text.substr(at, end - at).c_str());
-    at = end + 1;
-  }
-}
-
 struct DemoFunctions {
   course::StudentFunction generate{"generate_source"};
   course::StudentFunction build{"build_kernel"};
@@ -489,7 +472,7 @@ bool demo_cache(DemoFunctions& functions, const std::string& folder, int archite
   }
   std::printf("The source generated for lin_comb (%s; %s):\n", gk::kLinCombArguments,
               gk::kLinCombOperation);
-  print_indented(source);
+  course::print_indented(source);
   KernelCache cache(folder);
   course::WallTimer compile_timer;
   const Build compiled = build_kernel(cache, gk::kLinCombName, source, architecture);
@@ -530,7 +513,7 @@ bool demo_cache(DemoFunctions& functions, const std::string& folder, int archite
           .right) {
     std::printf("\nThe expression '%s' does not compile; the log reaches the caller:\n",
                 gk::kBrokenOperation.c_str());
-    print_indented(failed.log);
+    course::print_indented(failed.log);
   }
   return true;
 }
