@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -275,10 +276,23 @@ struct LinCombBuffers {
   course::DeviceBuffer<float> x, y, z;
 };
 
-// A kernel that could not be built (or loaded): why, in the exception's words.
-void put_kernel_error(course::check::ResultWriter& results, const std::string& error) {
-  results.put_value("built", std::int64_t{0});
-  results.put_text("error", error);
+// A kernel of the statement's argument list built in `cache`; nullptr when it cannot be
+// built or loaded, with why (the exception's words) reported as "error".
+std::unique_ptr<ElementwiseKernel> make_kernel(KernelCache& cache,
+                                               course::check::ResultWriter& results,
+                                               const std::string& operation,
+                                               const std::string& name = gk::kLinCombName) {
+  try {
+    return std::make_unique<ElementwiseKernel>(gk::kLinCombArguments, operation, name, cache);
+  } catch (const std::exception& error) {
+    results.put_text("error", error.what());
+    return nullptr;
+  }
+}
+
+bool put_built(course::check::ResultWriter& results, bool built) {
+  results.put_value("built", static_cast<std::int64_t>(built));
+  return built;
 }
 
 void run_lin_comb_case(const course::check::CaseRequest& request,
@@ -289,16 +303,11 @@ void run_lin_comb_case(const course::check::CaseRequest& request,
                             static_cast<unsigned>(request.param_int("elements_per_thread"))};
   KernelCache cache(case_folder(request));
   LinCombBuffers buffers(n, request.seed);
-  try {
-    ElementwiseKernel lin_comb(gk::kLinCombArguments, gk::kLinCombOperation, gk::kLinCombName,
-                               cache);
-    results.put_value("built", std::int64_t{1});
-    lin_comb.launch(n, config, nullptr, a, buffers.x.data(), buffers.y.data(), buffers.z.data());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    results.put("z", buffers.z.download());
-  } catch (const std::exception& error) {
-    put_kernel_error(results, error.what());
-  }
+  const auto lin_comb = make_kernel(cache, results, gk::kLinCombOperation);
+  if (!put_built(results, lin_comb != nullptr)) return;
+  lin_comb->launch(n, config, nullptr, a, buffers.x.data(), buffers.y.data(), buffers.z.data());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  results.put("z", buffers.z.download());
 }
 
 void run_two_kernels_case(const course::check::CaseRequest& request,
@@ -307,18 +316,14 @@ void run_two_kernels_case(const course::check::CaseRequest& request,
   const float a = gk::kDefaultFactor;
   KernelCache cache(case_folder(request));
   LinCombBuffers sum(n, request.seed), difference(n, request.seed);
-  try {
-    ElementwiseKernel plus(gk::kLinCombArguments, gk::kLinCombOperation, gk::kSharedName, cache);
-    ElementwiseKernel minus(gk::kLinCombArguments, gk::kLinDiffOperation, gk::kSharedName, cache);
-    results.put_value("built", std::int64_t{1});
-    plus(n, a, sum.x.data(), sum.y.data(), sum.z.data());
-    minus(n, a, difference.x.data(), difference.y.data(), difference.z.data());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    results.put("plus", sum.z.download());
-    results.put("minus", difference.z.download());
-  } catch (const std::exception& error) {
-    put_kernel_error(results, error.what());
-  }
+  const auto plus = make_kernel(cache, results, gk::kLinCombOperation, gk::kSharedName);
+  const auto minus = make_kernel(cache, results, gk::kLinDiffOperation, gk::kSharedName);
+  if (!put_built(results, plus != nullptr && minus != nullptr)) return;
+  (*plus)(n, a, sum.x.data(), sum.y.data(), sum.z.data());
+  (*minus)(n, a, difference.x.data(), difference.y.data(), difference.z.data());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  results.put("plus", sum.z.download());
+  results.put("minus", difference.z.download());
 }
 
 void put_tuning(course::check::ResultWriter& results, const std::string& prefix,
@@ -349,19 +354,14 @@ void run_tune_case(const course::check::CaseRequest& request,
   const float a = gk::kDefaultFactor;
   KernelCache cache(case_folder(request));
   LinCombBuffers buffers(n, request.seed);
-  try {
-    ElementwiseKernel lin_comb(gk::kLinCombArguments, gk::kLinCombOperation, gk::kLinCombName,
-                               cache);
-    results.put_value("built", std::int64_t{1});
-    results.put_value("repetitions", static_cast<std::int64_t>(kTuningRepetitions));
-    put_tuning(results, "first_",
-               lin_comb.tune(n, a, buffers.x.data(), buffers.y.data(), buffers.z.data()));
-    put_tuning(results, "second_",
-               lin_comb.tune(n, a, buffers.x.data(), buffers.y.data(), buffers.z.data()));
-    CUDA_CHECK(cudaDeviceSynchronize());
-  } catch (const std::exception& error) {
-    put_kernel_error(results, error.what());
-  }
+  const auto lin_comb = make_kernel(cache, results, gk::kLinCombOperation);
+  if (!put_built(results, lin_comb != nullptr)) return;
+  results.put_value("repetitions", static_cast<std::int64_t>(kTuningRepetitions));
+  put_tuning(results, "first_",
+             lin_comb->tune(n, a, buffers.x.data(), buffers.y.data(), buffers.z.data()));
+  put_tuning(results, "second_",
+             lin_comb->tune(n, a, buffers.x.data(), buffers.y.data(), buffers.z.data()));
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 // The speed case: rounds of (copy, generated, by hand), each the median of `repetitions`
@@ -379,42 +379,37 @@ void run_speed_case(const course::check::CaseRequest& request,
   KernelCache cache(case_folder(request));
   LinCombBuffers buffers(n, request.seed);
   course::DeviceBuffer<float> by_hand(n);
-  try {
-    ElementwiseKernel lin_comb(gk::kLinCombArguments, gk::kLinCombOperation, gk::kLinCombName,
-                               cache);
-    results.put_value("built", std::int64_t{1});
-    const float* x = buffers.x.data();
-    const float* y = buffers.y.data();
-    float* z = buffers.z.data();
-    const Tuning tuning = lin_comb.tune(n, a, x, y, z);
-    const LaunchConfig config = tuning.chosen;
-    results.put_value("chosen_block", static_cast<std::int64_t>(config.block));
-    results.put_value("chosen_elements", static_cast<std::int64_t>(config.elements_per_thread));
-    const auto generated = [&] { lin_comb.launch(n, config, nullptr, a, x, y, z); };
-    const auto hand = [&] { launch_by_hand(a, x, y, by_hand.data(), n); };
-    const auto copy = [&] {
-      CUDA_CHECK(cudaMemcpyAsync(by_hand.data(), x, n * sizeof(float), cudaMemcpyDeviceToDevice));
-    };
-    buffers.z.poison();
-    generated();
-    hand();
-    results.put("z", buffers.z.download_spread(kSampledElements));
-    results.put("by_hand", by_hand.download_spread(kSampledElements));
-    double generated_ms = 0.0, hand_ms = 0.0, copy_ms = 0.0;
-    for (int round = 0; round < rounds; ++round) {
-      const double c = course::time_device(copy, kWarmup, repetitions).median_ms;
-      const double g = course::time_device(generated, kWarmup, repetitions).median_ms;
-      const double h = course::time_device(hand, kWarmup, repetitions).median_ms;
-      copy_ms = round == 0 ? c : std::min(copy_ms, c);
-      generated_ms = round == 0 ? g : std::min(generated_ms, g);
-      hand_ms = round == 0 ? h : std::min(hand_ms, h);
-    }
-    results.put_value("copy_ms", copy_ms);
-    results.put_value("generated_ms", generated_ms);
-    results.put_value("hand_ms", hand_ms);
-  } catch (const std::exception& error) {
-    put_kernel_error(results, error.what());
+  const auto lin_comb = make_kernel(cache, results, gk::kLinCombOperation);
+  if (!put_built(results, lin_comb != nullptr)) return;
+  const float* x = buffers.x.data();
+  const float* y = buffers.y.data();
+  float* z = buffers.z.data();
+  const Tuning tuning = lin_comb->tune(n, a, x, y, z);
+  const LaunchConfig config = tuning.chosen;
+  results.put_value("chosen_block", static_cast<std::int64_t>(config.block));
+  results.put_value("chosen_elements", static_cast<std::int64_t>(config.elements_per_thread));
+  const auto generated = [&] { lin_comb->launch(n, config, nullptr, a, x, y, z); };
+  const auto hand = [&] { launch_by_hand(a, x, y, by_hand.data(), n); };
+  const auto copy = [&] {
+    CUDA_CHECK(cudaMemcpyAsync(by_hand.data(), x, n * sizeof(float), cudaMemcpyDeviceToDevice));
+  };
+  buffers.z.poison();
+  generated();
+  hand();
+  results.put("z", buffers.z.download_spread(kSampledElements));
+  results.put("by_hand", by_hand.download_spread(kSampledElements));
+  double generated_ms = 0.0, hand_ms = 0.0, copy_ms = 0.0;
+  for (int round = 0; round < rounds; ++round) {
+    const double c = course::time_device(copy, kWarmup, repetitions).median_ms;
+    const double g = course::time_device(generated, kWarmup, repetitions).median_ms;
+    const double h = course::time_device(hand, kWarmup, repetitions).median_ms;
+    copy_ms = round == 0 ? c : std::min(copy_ms, c);
+    generated_ms = round == 0 ? g : std::min(generated_ms, g);
+    hand_ms = round == 0 ? h : std::min(hand_ms, h);
   }
+  results.put_value("copy_ms", copy_ms);
+  results.put_value("generated_ms", generated_ms);
+  results.put_value("hand_ms", hand_ms);
 }
 
 void run_check_case(const course::check::CaseRequest& request,
