@@ -428,7 +428,6 @@ void check_two_kernels(CaseContext& c) {
 
 constexpr std::size_t kTuneElements = std::size_t{1} << 24;
 constexpr std::size_t kSanitizerTuneElements = std::size_t{1} << 12;
-constexpr std::size_t kCandidates = 16;  // elementwise_kernel.hpp: 4 block sizes x 4
 
 Params tune_params(CaseContext& c, const std::string& folder, bool fresh) {
   const std::size_t n = c.under_sanitizer() ? kSanitizerTuneElements : kTuneElements;
@@ -467,12 +466,12 @@ void judge_tunings(CaseContext& c, const Run& run, bool reused) {
     }
     return;
   }
-  if (first_cached != 0 || times.size() != kCandidates || launches.size() != kCandidates) {
+  if (first_cached != 0 || times.size() != gk::kCandidates || launches.size() != gk::kCandidates) {
     c.fail("the first tuning on an empty cache timed " + std::to_string(times.size()) +
-           " candidates, expected " + std::to_string(kCandidates));
+           " candidates, expected " + std::to_string(gk::kCandidates));
     return;
   }
-  for (std::size_t t = 0; t < kCandidates; ++t) {
+  for (std::size_t t = 0; t < gk::kCandidates; ++t) {
     if (!(times[t] > 0.0) || !std::isfinite(times[t])) {
       c.fail("time_launches_ms returned " + course::format_number(times[t]) + " ms for candidate " +
              std::to_string(t));
@@ -492,7 +491,7 @@ void judge_tunings(CaseContext& c, const Run& run, bool reused) {
   const auto fastest = std::min_element(times.begin(), times.end()) - times.begin();
   const std::vector<std::int64_t> blocks = records("first_blocks").values<std::int64_t>();
   const std::vector<std::int64_t> per_thread = records("first_elements").values<std::int64_t>();
-  if (blocks.size() != kCandidates || per_thread.size() != kCandidates ||
+  if (blocks.size() != gk::kCandidates || per_thread.size() != gk::kCandidates ||
       blocks[fastest] != block || per_thread[fastest] != elements) {
     c.fail("the choice " + choice + " is not the fastest candidate");
     return;

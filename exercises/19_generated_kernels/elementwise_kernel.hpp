@@ -41,8 +41,9 @@ struct LaunchConfig {
 // Until a size is tuned: several elements per thread, which a kernel without its loop
 // does not cover.
 inline constexpr LaunchConfig kDefaultConfig{256, 4};
-inline constexpr unsigned kCandidateBlocks[] = {128, 256, 512, 1024};
-inline constexpr unsigned kCandidateElementsPerThread[] = {1, 2, 4, 8};
+using generated_kernels::kCandidateBlocks;
+using generated_kernels::kCandidateElementsPerThread;
+using generated_kernels::kTuningRepetitions;
 
 inline unsigned blocks_for(std::size_t n, LaunchConfig config) {
   const std::size_t per_block = std::size_t{config.block} * config.elements_per_thread;
@@ -110,8 +111,6 @@ struct Tuning {
   bool times_usable = false;  // every trial got a positive time (else nothing is stored)
   std::vector<Trial> trials;  // empty when from_cache
 };
-
-inline constexpr int kTuningRepetitions = 10;
 
 class ElementwiseKernel {
  public:

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,16 @@ inline const std::string kBrokenOperation = std::string("z[i] = a * x[i] + ") + 
 // and Ampere, the oldest two families CUDA 13 supports.
 inline constexpr int kFirstArchitecture = 75;
 inline constexpr int kSecondArchitecture = 80;
+
+// ---- The autotuner ----------------------------------------------------------------
+
+// The candidates it times: every block size with every number of elements per thread,
+// each candidate launched once to warm up, then kTuningRepetitions times between events.
+inline constexpr unsigned kCandidateBlocks[] = {128, 256, 512, 1024};
+inline constexpr unsigned kCandidateElementsPerThread[] = {1, 2, 4, 8};
+inline constexpr std::size_t kCandidates =
+    std::size(kCandidateBlocks) * std::size(kCandidateElementsPerThread);
+inline constexpr int kTuningRepetitions = 10;
 
 // ---- Inputs and references ---------------------------------------------------------
 
