@@ -58,6 +58,22 @@ set(COURSE_SANITIZER_TEST_TIMEOUT 2400 CACHE STRING "CTest timeout of one comput
 set(COURSE_GPU_LOCK "/tmp/course-gpu-all.lock" CACHE STRING
     "the lock file through which every check of this machine shares its GPUs (tools/grade.py uses the same)")
 
+# A program linked with the driver API (LIBRARIES cuda) needs libcuda.so.1 to start, even
+# for cases that never call the driver. On a machine without an NVIDIA driver (CI) the
+# host-only tests of such programs load the toolkit's stub instead (every driver call
+# would fail: the host cases make none). Sets `out` to the ENVIRONMENT entry, or "".
+function(_course_driver_stub_environment out)
+  set(${out} "" PARENT_SCOPE)
+  find_library(COURSE_DRIVER_LIBRARY NAMES libcuda.so.1)
+  if(COURSE_DRIVER_LIBRARY OR NOT EXISTS "${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so")
+    return()
+  endif()
+  set(stub_dir "${CMAKE_BINARY_DIR}/driver-stub")
+  file(MAKE_DIRECTORY "${stub_dir}")
+  file(CREATE_LINK "${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so" "${stub_dir}/libcuda.so.1" SYMBOLIC)
+  set(${out} "LD_LIBRARY_PATH=${stub_dir}" PARENT_SCOPE)
+endfunction()
+
 # Maps a short library name to what a target links; used by the Makefile's
 # student path too (tools/student reads the same short names).
 function(_course_link_libraries target)
@@ -247,6 +263,12 @@ function(course_exercise)
     set_tests_properties(${name} PROPERTIES ENVIRONMENT "OPENBLAS_NUM_THREADS=2;OMP_NUM_THREADS=2")
     if(T_HOST)
       # The CPU side alone: runs everywhere, never skipped.
+      if("cuda" IN_LIST EX_LIBRARIES)
+        _course_driver_stub_environment(stub_environment)
+        if(stub_environment)
+          set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT "${stub_environment}")
+        endif()
+      endif()
       set_tests_properties(${name} PROPERTIES
         TIMEOUT ${T_TIMEOUT}
         LABELS "exercise=${EX_NUMBER};variant=${variant};aspect=${aspect};points=${EX_POINTS};${T_LABELS}")

@@ -131,6 +131,18 @@ class StudentFunction {
   std::string first_problem_;
 };
 
+// A text the code under test produced (a compiler's log, a generated source), each line
+// shown behind "  | " under the line that introduces it.
+inline void print_indented(const std::string& text, std::FILE* out = stdout) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::fprintf(out, "  | %s\n", text.substr(at, end - at).c_str());
+    at = end + 1;
+  }
+}
+
 // The demo's exit status: EXIT_SUCCESS when every function it judged was right.
 inline int demo_status(std::initializer_list<const StudentFunction*> functions) {
   for (const StudentFunction* f : functions) {

@@ -274,16 +274,6 @@ constexpr int kWarmup = 3;
 // The outputs of the speed cases are compared at this many elements, spread over them.
 constexpr std::size_t kSpeedSampledElements = 1 << 16;
 
-template <typename T>
-std::vector<T> sampled(const course::DeviceBuffer<T>& buffer, std::size_t n) {
-  const std::vector<T> all = buffer.download();
-  std::vector<T> samples;
-  for (const std::size_t i : course::spread_indices(n, kSpeedSampledElements)) {
-    samples.push_back(all[i]);
-  }
-  return samples;
-}
-
 void run_kernel_speed_case(const course::check::CaseRequest& request,
                            course::check::ResultWriter& results) {
   const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
@@ -306,8 +296,8 @@ void run_kernel_speed_case(const course::check::CaseRequest& request,
     const auto nvcc = [&] { launch_reference<float>(a, x.data(), y.data(), reference.data(), n); };
     student();
     nvcc();
-    results.put("out", sampled(out, n));
-    results.put("nvcc_out", sampled(reference, n));
+    results.put("out", out.download_spread(kSpeedSampledElements));
+    results.put("nvcc_out", reference.download_spread(kSpeedSampledElements));
     double student_ms = 0.0, nvcc_ms = 0.0;
     for (int round = 0; round < rounds; ++round) {
       const double s = course::time_device(student, kWarmup, repetitions).median_ms;
@@ -446,16 +436,6 @@ constexpr const char* kDemoBrokenSource =
     "  if (i < n) out[i] = a * x[i] + y[i] + offset;\n"
     "}\n";
 
-void print_indented(const std::string& text) {
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    std::printf("  | %s\n", text.substr(at, end - at).c_str());
-    at = end + 1;
-  }
-}
-
 struct DemoFunctions {
   course::StudentFunction context{"use_primary_context"};
   course::StudentFunction architecture{"architecture_option"};
@@ -504,7 +484,7 @@ bool demo_compile(DemoFunctions& functions, CUdevice device, SaxpyModule& loaded
           .right) {
     std::printf("\nA source with an error ('offset' is declared nowhere): compile_to_cubin "
                 "returns the log\n");
-    print_indented(broken.log);
+    course::print_indented(broken.log);
   }
   course::WallTimer timer;
   const Compilation compiled =

@@ -138,3 +138,12 @@ UNIT_TEST(a_table_without_notes_writes_none) {
 }
 
 UNIT_TEST_MAIN()
+
+UNIT_TEST(a_text_is_shown_indented_line_by_line) {
+  std::FILE* out = std::tmpfile();
+  course::print_indented("generated.cu(3): error: identifier \"offset\" is undefined\n\n1 error",
+                         out);
+  EXPECT_EQ(printed(out), std::string("  | generated.cu(3): error: identifier \"offset\" is "
+                                      "undefined\n  | \n  | 1 error\n"));
+  std::fclose(out);
+}

@@ -1,0 +1,639 @@
+// Exercise 19 - the check. Runs the student's program case by case and judges what it
+// reports: the generated source (__restrict__ pointers, compiles), what the cache did
+// (NVRTC's compilations counted, keys, files left in the case's folder, warnings), a
+// second process's use of the first one's cache, the kernels' results against the CPU
+// (std::fma, bit for bit), the autotuner's trials and its stored choice, and lin_comb's
+// speed against the copy ceiling and the same expression compiled by nvcc. The cases
+// about sources, keys and files run NVRTC only, no kernel: they need no GPU.
+// Contains no student code.
+//
+//   make check-19                          (students)
+//   build/.../check_19 --program PROGRAM   (instructors; --help lists the options)
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+namespace gk = generated_kernels;
+using course::check::CaseContext;
+using course::check::Run;
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+// Each case gets folders of its own in the check's scratch folder: `tag` tells apart
+// the folders of one case.
+std::string folder_of(CaseContext& c, const std::string& tag = "cache") {
+  return c.scratch_dir() + "/" + c.name() + "-" + tag;
+}
+
+const std::string kArchitecture = std::to_string(gk::kFirstArchitecture);
+
+// A run that stopped in the middle: the likely mistake from the error the program printed.
+bool finished(CaseContext& c, const Run& run) {
+  if (c.finished(run)) return true;
+  const std::string& output = run.child.output;
+  if (contains(output, "cuEventElapsedTime") && contains(output, "CUDA_ERROR_NOT_READY")) {
+    c.hint("the events were read before the kernels between them ended: cuEventRecord only "
+           "enqueues the event, so wait for the stop event (cuEventSynchronize) before "
+           "cuEventElapsedTime.");
+  }
+  return false;
+}
+
+// Every value of a case must be there, or the case fails naming the first missing one.
+bool read_all(CaseContext& c, const Run& run,
+              std::initializer_list<std::pair<const char*, std::int64_t*>> values) {
+  for (const auto& [name, value] : values) {
+    if (!c.read_value(run, name, *value)) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Without a GPU: the source, the key, the cache
+// ---------------------------------------------------------------------------
+
+const std::string kNotCompiledHint =
+    "the source must be a whole kernel: extern \"C\" __global__ void NAME(ARGUMENTS, size_t n) "
+    "{ for (size_t i = ...; i < n; i += ...) { OPERATION; } }";
+
+void check_source(CaseContext& c, const std::string& arguments, const std::string& operation,
+                  const std::string& name) {
+  const Run run = c.run_case("source", {{"arguments", arguments},
+                                        {"operation", operation},
+                                        {"name", name},
+                                        {"architecture", kArchitecture}});
+  std::int64_t pointers = 0, succeeded = 0;
+  if (!finished(c, run) ||
+      !read_all(c, run, {{"pointers", &pointers}, {"succeeded", &succeeded}})) {
+    return;
+  }
+  const std::string source = CaseContext::text_or_empty(run, "source");
+  const std::string log = CaseContext::text_or_empty(run, "log");
+  const std::string shown = course::check::indent_excerpt(source, 12);
+  if (source.empty()) {
+    c.fail("generate_source returned an empty text for " + name);
+    c.hint(kNotCompiledHint);
+    return;
+  }
+  if (!contains(source, "extern \"C\"") || !contains(source, "__global__") ||
+      !contains(source, name + "(") || !contains(source, operation)) {
+    c.fail("the source of " + name +
+           " lacks extern \"C\", __global__, the name followed by '(' "
+           "or the operation; it reads:\n" +
+           shown);
+    c.hint(kNotCompiledHint);
+    return;
+  }
+  if (succeeded != 1) {
+    c.fail("the source of " + name + " does not compile; it reads:\n" + shown + "NVRTC's log:\n" +
+           course::check::indent_excerpt(log, 8));
+    c.hint(kNotCompiledHint);
+    return;
+  }
+  const std::size_t restricted = occurrences(source, "__restrict__");
+  if (restricted != static_cast<std::size_t>(pointers)) {
+    c.fail("the source of " + name + " has " + std::to_string(restricted) +
+           " __restrict__ for its " + std::to_string(pointers) + " pointer arguments:\n" + shown);
+    c.hint("declare every pointer argument __restrict__ (const float* __restrict__ x): the "
+           "compiler may then assume that the arrays do not overlap, and load them through "
+           "the read-only path.");
+  }
+}
+
+void check_compile_error(CaseContext& c) {
+  const Run run = c.run_case(
+      "compile_error", {{"folder", folder_of(c)}, {"fresh", "1"}, {"architecture", kArchitecture}});
+  std::int64_t first = 0, second = 0, second_cached = 0, compilations = 0, entries = 0, files = 0;
+  if (!finished(c, run) || !read_all(c, run,
+                                     {{"first_succeeded", &first},
+                                      {"second_succeeded", &second},
+                                      {"second_from_cache", &second_cached},
+                                      {"compilations", &compilations},
+                                      {"entries_in_memory", &entries},
+                                      {"files", &files}})) {
+    return;
+  }
+  const std::string first_log = CaseContext::text_or_empty(run, "first_log");
+  const std::string second_log = CaseContext::text_or_empty(run, "second_log");
+  const std::string what =
+      "the operation '" + gk::kBrokenOperation + "' (" + gk::kUndeclared + " is declared nowhere)";
+  if (first != 0) {
+    c.fail("build_kernel reported success for " + what);
+    c.hint("succeeded is what compile_with_nvrtc returned in its succeeded.");
+    return;
+  }
+  if (!contains(first_log, gk::kUndeclared)) {
+    c.fail("build_kernel returned " +
+           (first_log.empty() ? std::string("no log") : "a log that does not name the error") +
+           " for " + what +
+           (first_log.empty() ? "" : ":\n" + course::check::indent_excerpt(first_log, 6)));
+    c.hint("return NVRTC's log (compile_with_nvrtc's log) with a failed build: it is all the "
+           "user gets to see what is wrong with the expression.");
+    return;
+  }
+  if (second != 0 || second_cached != 0 || compilations != 2 || entries != 0 || files != 0 ||
+      !contains(second_log, gk::kUndeclared)) {
+    c.fail("after a failed compilation the cache holds " + std::to_string(entries) +
+           " entries in memory and " + std::to_string(files) +
+           " files; a second build of the "
+           "same source " +
+           (second != 0 ? "reported success" : "failed") +
+           (second_cached != 0 ? " from the cache" : "") + " with " + std::to_string(compilations) +
+           " NVRTC compilations in all, expected 2");
+    c.hint("store only what compiled: a failed compilation left in the cache turns every later "
+           "attempt into a 'success' with no CUBIN and no log.");
+  }
+}
+
+// Two builds in one cache that must be two entries: the same name with another body, or
+// the same source for another architecture.
+void check_two_builds(CaseContext& c, bool vary_body) {
+  Params params = {{"folder", folder_of(c)},
+                   {"fresh", "1"},
+                   {"vary", vary_body ? "body" : "architecture"},
+                   {"architecture", kArchitecture}};
+  if (!vary_body) {
+    params.push_back({"second_architecture", std::to_string(gk::kSecondArchitecture)});
+  }
+  const Run run = c.run_case("two_builds", params);
+  std::int64_t succeeded = 0, compilations = 0, cubins_differ = 0, files = 0;
+  if (!finished(c, run) || !read_all(c, run,
+                                     {{"both_succeeded", &succeeded},
+                                      {"compilations", &compilations},
+                                      {"cubins_differ", &cubins_differ},
+                                      {"files", &files}})) {
+    return;
+  }
+  const std::string first_key = CaseContext::text_or_empty(run, "first_key");
+  const std::string second_key = CaseContext::text_or_empty(run, "second_key");
+  const std::string what = vary_body ? std::string("two kernels named ") + gk::kSharedName +
+                                           " (z = a x + y, z = a x - y)"
+                                     : "lin_comb for sm_" + kArchitecture + " then sm_" +
+                                           std::to_string(gk::kSecondArchitecture);
+  if (succeeded != 1) {
+    c.fail("building " + what + " failed");
+    c.hint(kNotCompiledHint);
+    return;
+  }
+  if (first_key.empty() ||
+      first_key.rfind(vary_body ? gk::kSharedName : gk::kLinCombName, 0) != 0) {
+    c.fail("the key '" + first_key + "' does not start with the kernel's name");
+    c.hint("key = NAME + \"-\" + hex64(hash): the name tells a person which file is which.");
+    return;
+  }
+  if (first_key == second_key || compilations != 2 || cubins_differ != 1) {
+    c.fail("building " + what + " in one cache: keys '" + first_key + "' and '" + second_key +
+           "', " + std::to_string(compilations) +
+           " NVRTC compilation(s), expected 2; the second "
+           "build " +
+           (cubins_differ == 1 ? "got its own CUBIN" : "got the first one's CUBIN"));
+    c.hint(vary_body ? "the key must change with the source: a key made of the name alone gives "
+                       "every kernel of that name the CUBIN of the first one compiled."
+                     : "the key must change with the architecture: a CUBIN for sm_75 does not "
+                       "load on another GPU family (a cache folder shared by two machines, or a "
+                       "program moved to another GPU).");
+    return;
+  }
+  if (files != 2) {
+    c.fail("the cache folder holds " + std::to_string(files) +
+           " files after two builds, expected 2");
+    c.hint("store writes one file per key, path_of(key), with write_file_atomically.");
+  }
+}
+
+void check_corrupt(CaseContext& c, const std::string& damage) {
+  const Run run = c.run_case("corrupt", {{"folder", folder_of(c)},
+                                         {"fresh", "1"},
+                                         {"damage", damage},
+                                         {"architecture", kArchitecture}});
+  std::int64_t first = 0, written = 0, second = 0, from_cache = 0, compilations = 0, rejected = 0,
+               intact_after = 0;
+  if (!finished(c, run) || !read_all(c, run,
+                                     {{"first_succeeded", &first},
+                                      {"written", &written},
+                                      {"second_succeeded", &second},
+                                      {"second_from_cache", &from_cache},
+                                      {"compilations", &compilations},
+                                      {"rejected_files", &rejected},
+                                      {"intact_after", &intact_after}})) {
+    return;
+  }
+  const std::string damaged =
+      damage == "truncate" ? "cut to half its payload" : "with one byte of its payload changed";
+  if (first != 1 || written != 1) {
+    c.fail(first != 1 ? "lin_comb could not be built"
+                      : "after building lin_comb, its file is missing or is not encode_entry of "
+                        "its CUBIN");
+    c.hint(first != 1 ? kNotCompiledHint
+                      : "store writes encode_entry(payload) to path_of(key) with "
+                        "write_file_atomically.");
+    return;
+  }
+  if (from_cache != 0 || compilations != 1) {
+    c.fail("a cache file " + damaged + " was loaded (" + std::to_string(compilations) +
+           " NVRTC compilations, expected 1)");
+    c.hint("decode_entry must refuse a file whose payload_bytes is not the length after the "
+           "header, or whose checksum is not fnv1a64 of the payload: loading it runs a broken "
+           "CUBIN, or crashes the program.");
+    return;
+  }
+  const std::string warnings = CaseContext::text_or_empty(run, "warnings");
+  if (second != 1 || rejected != 1 || warnings.empty() || intact_after != 1) {
+    c.fail("with its file " + damaged + ": build " + (second == 1 ? "succeeded" : "failed") + ", " +
+           std::to_string(rejected) + " file(s) rejected (expected 1), " +
+           (warnings.empty() ? "no warning" : "a warning") + ", the file " +
+           (intact_after == 1 ? "rewritten" : "not rewritten intact"));
+    c.hint("a file decode_entry refuses counts in rejected_files with a warning; the build then "
+           "compiles and store overwrites the file.");
+  }
+}
+
+void check_read_only(CaseContext& c) {
+  const Run run = c.run_case(
+      "read_only", {{"folder", folder_of(c)}, {"fresh", "1"}, {"architecture", kArchitecture}});
+  std::int64_t succeeded = 0, compilations = 0, failed_writes = 0, memory_hits = 0, files = 0;
+  if (!finished(c, run) || !read_all(c, run,
+                                     {{"both_succeeded", &succeeded},
+                                      {"compilations", &compilations},
+                                      {"failed_writes", &failed_writes},
+                                      {"memory_hits", &memory_hits},
+                                      {"files", &files}})) {
+    return;
+  }
+  const std::string warnings = CaseContext::text_or_empty(run, "warnings");
+  if (succeeded != 1) {
+    c.fail("building lin_comb with a cache folder that cannot be written failed");
+    c.hint("a cache that cannot write is slower, not broken: the build goes on.");
+    return;
+  }
+  if (failed_writes < 1 || warnings.empty()) {
+    c.fail("the cache folder could not be written, and nothing said so (" +
+           std::to_string(failed_writes) + " failed writes counted, " +
+           (warnings.empty() ? "no warning" : "a warning") + ")");
+    c.hint("when write_file_atomically returns false, count it in failed_writes and warn(...): "
+           "the user must learn why every run compiles again.");
+    return;
+  }
+  if (compilations != 1 || memory_hits < 1) {
+    c.fail("with a folder that cannot be written, two builds of lin_comb compiled " +
+           std::to_string(compilations) + " times, expected once (the second from memory)");
+    c.hint("store keeps the entry in memory first, whatever happens on disk.");
+  }
+  if (files != 0) c.fail("files appeared in a folder that cannot be written");
+}
+
+// The same build in two fresh processes in turn, on one folder.
+void check_reuse(CaseContext& c) {
+  const std::string folder = folder_of(c);
+  const auto one_process = [&](bool fresh) {
+    return c.run_case_with(
+        {c.options().program}, "reuse",
+        {{"folder", folder}, {"fresh", fresh ? "1" : "0"}, {"architecture", kArchitecture}});
+  };
+  const Run first = one_process(true);
+  std::int64_t succeeded = 0, from_cache = 0, compilations = 0, disk_hits = 0;
+  if (!finished(c, first) || !read_all(c, first,
+                                       {{"succeeded", &succeeded},
+                                        {"from_cache", &from_cache},
+                                        {"compilations", &compilations}})) {
+    return;
+  }
+  if (succeeded != 1 || from_cache != 0 || compilations != 1) {
+    c.fail("the first process, on an empty folder: build " +
+           std::string(succeeded == 1 ? "succeeded" : "failed") + ", " +
+           std::to_string(compilations) + " compilation(s), expected 1");
+    c.hint(kNotCompiledHint);
+    return;
+  }
+  double first_ms = 0.0, second_ms = 0.0;
+  c.read_value(first, "build_ms", first_ms);
+  const Run second = one_process(false);
+  if (!finished(c, second) ||
+      !read_all(c, second,
+                {{"succeeded", &succeeded},
+                 {"from_cache", &from_cache},
+                 {"compilations", &compilations},
+                 {"disk_hits", &disk_hits}}) ||
+      !c.read_value(second, "build_ms", second_ms)) {
+    return;
+  }
+  if (succeeded != 1 || from_cache != 1 || compilations != 0 || disk_hits != 1) {
+    c.fail("a second process, on the folder the first one filled, called NVRTC " +
+           std::to_string(compilations) + " time(s) (expected 0; " + std::to_string(disk_hits) +
+           " disk hit(s))");
+    c.hint("lookup reads path_of(key) when memory has no entry: the key must be the same in "
+           "every process (no address, no time, nothing random in it).");
+    return;
+  }
+  c.note("first process: " + course::format_number(first_ms) +
+         " ms to build lin_comb (NVRTC); "
+         "second: " +
+         course::format_number(second_ms) + " ms (from the disk)");
+}
+
+// ---------------------------------------------------------------------------
+// On the GPU: results, the autotuner, speed
+// ---------------------------------------------------------------------------
+
+// The kernel was built and loaded; otherwise the case fails with why.
+bool expect_built(CaseContext& c, const Run& run) {
+  std::int64_t built = 0;
+  if (!c.read_value(run, "built", built)) return false;
+  if (built == 1) return true;
+  const std::string error = CaseContext::text_or_empty(run, "error");
+  c.fail("the kernel could not be built: " + error);
+  c.hint(contains(error, "no kernel named")
+             ? "declare the kernel extern \"C\" so that its name in the CUBIN is NAME itself."
+             : "the cases without a GPU above say which part is not done yet.");
+  return false;
+}
+
+const std::string kGridStrideHint =
+    "the grid has ceil(n / (block * elements_per_thread)) blocks: each thread must loop, "
+    "for (i = global index; i < n; i += blockDim.x * gridDim.x), or the elements past the "
+    "grid's first pass are never written.";
+
+struct LinCombRun {
+  std::size_t n = 0;
+  unsigned block = 256;
+  unsigned elements_per_thread = 4;
+  float a = gk::kDefaultFactor;
+};
+
+void check_lin_comb(CaseContext& c, const LinCombRun& p) {
+  const Run run =
+      c.run_case("lin_comb", {{"n", std::to_string(p.n)},
+                              {"a", course::format_number(p.a)},
+                              {"block", std::to_string(p.block)},
+                              {"elements_per_thread", std::to_string(p.elements_per_thread)},
+                              {"folder", folder_of(c)},
+                              {"fresh", "1"}});
+  if (!finished(c, run) || !expect_built(c, run)) return;
+  const std::vector<float> expected =
+      gk::lin_comb_reference(p.a, gk::make_x(p.n, c.seed()), gk::make_y(p.n, c.seed()));
+  if (!c.expect_array<float>(run, "z", expected, course::kExact, kGridStrideHint)) {
+    c.note("(n = " + std::to_string(p.n) + ", blocks of " + std::to_string(p.block) + " threads, " +
+           std::to_string(p.elements_per_thread) + " elements per thread)");
+  }
+}
+
+constexpr std::size_t kLargeElements = (std::size_t{1} << 22) + 3;
+constexpr std::size_t kSanitizerLargeElements = (std::size_t{1} << 16) + 3;
+constexpr std::size_t kHiddenMaxElements = 3000000;
+constexpr std::uint64_t kHiddenSalt = 19;
+
+void check_hidden(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenSalt));
+  LinCombRun p;
+  p.n = static_cast<std::size_t>(rng.uniform_int(1, kHiddenMaxElements));
+  p.block = static_cast<unsigned>(32 * rng.uniform_int(1, 32));
+  p.elements_per_thread = static_cast<unsigned>(rng.uniform_int(1, 8));
+  p.a = static_cast<float>(-4.0 + 0.125 * rng.uniform_int(0, 64));
+  check_lin_comb(c, p);
+}
+
+void check_two_kernels(CaseContext& c) {
+  constexpr std::size_t n = 5000;
+  const Run run = c.run_case("two_kernels",
+                             {{"n", std::to_string(n)}, {"folder", folder_of(c)}, {"fresh", "1"}});
+  if (!finished(c, run) || !expect_built(c, run)) return;
+  const std::vector<float> x = gk::make_x(n, c.seed()), y = gk::make_y(n, c.seed());
+  const std::string key_hint =
+      "two kernels named alike got the same CUBIN: the key must change with the source.";
+  if (c.expect_array<float>(run, "plus", gk::lin_comb_reference(gk::kDefaultFactor, x, y),
+                            course::kExact, kGridStrideHint)) {
+    c.expect_array<float>(run, "minus", gk::lin_comb_reference(gk::kDefaultFactor, x, y, -1.0f),
+                          course::kExact, key_hint);
+  }
+}
+
+constexpr std::size_t kTuneElements = std::size_t{1} << 24;
+constexpr std::size_t kSanitizerTuneElements = std::size_t{1} << 12;
+
+Params tune_params(CaseContext& c, const std::string& folder, bool fresh) {
+  const std::size_t n = c.under_sanitizer() ? kSanitizerTuneElements : kTuneElements;
+  return {{"n", std::to_string(n)}, {"folder", folder}, {"fresh", fresh ? "1" : "0"}};
+}
+
+// One process's two tunings: the first must time every candidate (or come from the
+// cache, when `reused`), the second must reuse the first's choice.
+void judge_tunings(CaseContext& c, const Run& run, bool reused) {
+  std::int64_t repetitions = 0, first_cached = 0, block = 0, elements = 0, second_cached = 0,
+               second_block = 0, second_elements = 0;
+  if (!finished(c, run) || !expect_built(c, run) ||
+      !read_all(c, run,
+                {{"repetitions", &repetitions},
+                 {"first_from_cache", &first_cached},
+                 {"first_chosen_block", &block},
+                 {"first_chosen_elements", &elements},
+                 {"second_from_cache", &second_cached},
+                 {"second_chosen_block", &second_block},
+                 {"second_chosen_elements", &second_elements}})) {
+    return;
+  }
+  const auto records = [&](const char* name) {
+    const auto found = run.results.records.find(name);
+    return found == run.results.records.end() ? course::check::Record{} : found->second;
+  };
+  const std::vector<double> times = records("first_ms").values<double>();
+  const std::vector<std::int64_t> launches = records("first_launches").values<std::int64_t>();
+  const std::string choice = std::to_string(block) + " threads x " + std::to_string(elements);
+  if (reused) {
+    if (first_cached != 1 || !times.empty()) {
+      c.fail("a second process timed " + std::to_string(times.size()) +
+             " candidates again instead of reading the stored choice");
+      c.hint("the choice is stored with store(key, ...) in the cache folder: lookup must find "
+             "it in a new process (its file).");
+    }
+    return;
+  }
+  if (first_cached != 0 || times.size() != gk::kCandidates || launches.size() != gk::kCandidates) {
+    c.fail("the first tuning on an empty cache timed " + std::to_string(times.size()) +
+           " candidates, expected " + std::to_string(gk::kCandidates));
+    return;
+  }
+  for (std::size_t t = 0; t < gk::kCandidates; ++t) {
+    if (!(times[t] > 0.0) || !std::isfinite(times[t])) {
+      c.fail("time_launches_ms returned " + course::format_number(times[t]) + " ms for candidate " +
+             std::to_string(t));
+      c.hint("return the time between the events divided by the repetitions, read after "
+             "cuEventSynchronize on the stop event.");
+      return;
+    }
+    if (launches[t] < repetitions + 1) {
+      c.fail("time_launches_ms called its launch " + std::to_string(launches[t]) + " times for " +
+             std::to_string(repetitions) + " repetitions: no warm-up");
+      c.hint("call launch() once before the first event: the first launch of a kernel pays "
+             "for loading its module and warming the caches, and would count in the first "
+             "candidate's time.");
+      return;
+    }
+  }
+  const auto fastest = std::min_element(times.begin(), times.end()) - times.begin();
+  const std::vector<std::int64_t> blocks = records("first_blocks").values<std::int64_t>();
+  const std::vector<std::int64_t> per_thread = records("first_elements").values<std::int64_t>();
+  if (blocks.size() != gk::kCandidates || per_thread.size() != gk::kCandidates ||
+      blocks[fastest] != block || per_thread[fastest] != elements) {
+    c.fail("the choice " + choice + " is not the fastest candidate");
+    return;
+  }
+  if (second_cached != 1 || second_block != block || second_elements != elements) {
+    c.fail("a second tuning in the same process did not reuse the first one's choice");
+    c.hint("store keeps the choice in memory: lookup must find it there.");
+    return;
+  }
+  c.note("chosen: " + choice + " elements per thread, " + course::format_number(times[fastest]) +
+         " ms a launch");
+}
+
+void check_tune(CaseContext& c) {
+  judge_tunings(c, c.run_case("tune", tune_params(c, folder_of(c), true)), false);
+}
+
+void check_tuning_reused(CaseContext& c) {
+  const std::string folder = folder_of(c);
+  const Run first = c.run_case_with({c.options().program}, "tune", tune_params(c, folder, true));
+  judge_tunings(c, first, false);
+  if (!c.passed()) return;
+  judge_tunings(c, c.run_case_with({c.options().program}, "tune", tune_params(c, folder, false)),
+                true);
+}
+
+// lin_comb reads x and y and writes z: 3 x 4 bytes per element. 64M elements move
+// 768 MiB, far beyond any L2: both kernels and the copy run at the memory's speed.
+constexpr std::size_t kSpeedElements = std::size_t{1} << 26;
+constexpr std::size_t kSanitizerSpeedElements = std::size_t{1} << 14;
+constexpr int kSpeedRepetitions = 20;
+constexpr int kSpeedRounds = 3;
+constexpr double kMinShareOfCopyCeiling = 0.90;
+constexpr double kAllowedSlowdown = 0.05;
+constexpr double kSpeedTimeoutSeconds = 90.0;
+
+void check_speed(CaseContext& c) {
+  const bool sanitized = c.under_sanitizer();
+  const std::size_t n = sanitized ? kSanitizerSpeedElements : kSpeedElements;
+  const Run run = c.run_case("speed",
+                             {{"n", std::to_string(n)},
+                              {"repetitions", sanitized ? "1" : std::to_string(kSpeedRepetitions)},
+                              {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)},
+                              {"folder", folder_of(c)},
+                              {"fresh", "1"}},
+                             0, kSpeedTimeoutSeconds);
+  if (!finished(c, run) || !expect_built(c, run)) return;
+  const auto reference = run.results.records.find("by_hand");
+  if (reference == run.results.records.end()) {
+    c.fail("the program reported no output of the kernel written by hand");
+    return;
+  }
+  if (!c.expect_array<float>(run, "z", reference->second.values<float>(), course::kExact,
+                             kGridStrideHint)) {
+    return;
+  }
+  double copy_ms = 0.0, generated_ms = 0.0, hand_ms = 0.0;
+  if (!c.read_value(run, "copy_ms", copy_ms) || !c.read_value(run, "generated_ms", generated_ms) ||
+      !c.read_value(run, "hand_ms", hand_ms)) {
+    return;
+  }
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  if (!(copy_ms > 0.0 && generated_ms > 0.0 && hand_ms > 0.0)) {
+    c.fail("the times measured are not all positive");
+    return;
+  }
+  const double array_bytes = static_cast<double>(n) * sizeof(float);
+  const double copy_gbps = 2.0 * array_bytes / (copy_ms * 1e-3) / 1e9;
+  const double generated_gbps = 3.0 * array_bytes / (generated_ms * 1e-3) / 1e9;
+  const double share = generated_gbps / copy_gbps;
+  const double ratio = generated_ms / hand_ms;
+  c.note("copy ceiling: " + course::format_number(copy_gbps) + " GB/s = 2 x " +
+         course::format_number(array_bytes) + " B / " + course::format_number(copy_ms) + " ms");
+  c.note("lin_comb generated: " + course::format_number(generated_gbps) + " GB/s = 3 x " +
+         course::format_number(array_bytes) + " B (x, y read, z written) / " +
+         course::format_number(generated_ms) + " ms = " + course::format_number(100.0 * share) +
+         "% of the copy ceiling; by hand (nvcc): " + course::format_number(hand_ms) +
+         " ms, ratio " + course::format_number(ratio));
+  const std::string tuned_hint =
+      "the tuned configuration and the grid-stride loop should run at the memory's speed: is "
+      "every pointer __restrict__, and does consecutive i go to consecutive threads?";
+  if (share < kMinShareOfCopyCeiling) {
+    c.fail("lin_comb reaches " + course::format_number(100.0 * share) +
+           "% of the copy ceiling; at least " +
+           course::format_number(100.0 * kMinShareOfCopyCeiling) + "% is expected");
+    c.hint(tuned_hint);
+  }
+  if (ratio > 1.0 + kAllowedSlowdown) {
+    c.fail("the generated lin_comb takes " + course::format_number(ratio) +
+           " times as long as the same expression compiled by nvcc; at most " +
+           course::format_number(1.0 + kAllowedSlowdown) + " is expected");
+    c.hint(tuned_hint);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using course::check::host_only;
+  using course::check::timed;
+  course::check::Exercise exercise{
+      "19",
+      "generated_kernels",
+      {
+          host_only({"source_restrict_and_compiles", 2,
+                     [](CaseContext& c) {
+                       check_source(c, gk::kLinCombArguments, gk::kLinCombOperation,
+                                    gk::kLinCombName);
+                       if (c.passed()) {
+                         check_source(c, "double s, int k, const double* u, double* v",
+                                      "v[i] = s * u[i] + k", "scaled_shift");
+                       }
+                     }}),
+          host_only({"compile_error_log_and_nothing_cached", 2, check_compile_error}),
+          host_only({"same_name_other_body_other_entry", 2,
+                     [](CaseContext& c) { check_two_builds(c, true); }}),
+          host_only(
+              {"architecture_in_the_key", 2, [](CaseContext& c) { check_two_builds(c, false); }}),
+          host_only(
+              {"truncated_file_rebuilt", 2, [](CaseContext& c) { check_corrupt(c, "truncate"); }}),
+          host_only({"changed_byte_rebuilt", 1, [](CaseContext& c) { check_corrupt(c, "flip"); }}),
+          host_only({"read_only_folder_works_and_warns", 2, check_read_only}),
+          host_only({"second_process_compiles_nothing", 2, check_reuse}),
+          {"lin_comb_n_1000", 2, [](CaseContext& c) { check_lin_comb(c, {1000}); }},
+          {"n_zero_then_one", 1,
+           [](CaseContext& c) {
+             check_lin_comb(c, {0});
+             if (c.passed()) check_lin_comb(c, {1});
+           }},
+          {"grid_smaller_than_n", 2,
+           [](CaseContext& c) {
+             check_lin_comb(c, {c.under_sanitizer() ? kSanitizerLargeElements : kLargeElements, 96,
+                                3});
+           }},
+          {"hidden_size_and_configuration", 1, check_hidden, course::check::kHiddenCase},
+          {"same_name_kernels_both_right", 1, check_two_kernels},
+          {"autotuner_times_every_candidate", 2, check_tune},
+          {"autotuner_choice_reused_by_a_second_process", 1, check_tuning_reused},
+          timed({"lin_comb_near_copy_ceiling_and_nvcc", 3, check_speed}),
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}

@@ -1,0 +1,102 @@
+// Exercise 19 - generated elementwise kernels: from an argument list and one line of
+// code ("z[i] = a * x[i] + y[i]"), the CUDA source of a kernel that applies the line to
+// every element; its CUBIN, compiled by NVRTC for this GPU, kept in a cache in memory
+// and on disk, so that a second call, or a second process, compiles nothing; and the
+// timing loop with which an autotuner picks the kernel's block size.
+//
+// Generating code at run time gives a library one kernel per expression, fused and
+// specialised, without writing them all in advance; the compiler then runs inside the
+// program, and its tens of milliseconds per kernel are what the cache saves. A cache is
+// only as good as its key: it must name everything the CUBIN depends on, or a program
+// runs another kernel than the one it asked for.
+//
+// Build and run:  make 19 && make run-19
+// Check:          make check-19   (statement: exercises/19_generated_kernels/README.md)
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "course/errors_driver.hpp"
+#include "generated_kernels.hpp"
+
+using generated_kernels::CacheFileHeader;
+using generated_kernels::fnv1a64;
+using generated_kernels::hex64;
+
+// ---------------------------------------------------------------------------
+// Part 1: the source
+// ---------------------------------------------------------------------------
+std::string generate_source(const std::vector<Argument>& arguments, const std::string& operation,
+                            const std::string& name) {
+  std::string source;
+  // TODO(student): build the kernel's text: extern "C" __global__ void NAME(, then each
+  // argument as "TYPE NAME, " with __restrict__ after the type of a pointer ("const
+  // float* __restrict__ x, "), then "size_t n) {", a grid-stride loop over i (start at
+  // the thread's global index, step by blockDim.x * gridDim.x, in size_t), OPERATION
+  // followed by ';' as its body, and the closing braces.
+  // END TODO(student)
+  return source;
+}
+
+// ---------------------------------------------------------------------------
+// Part 2: the cache
+// ---------------------------------------------------------------------------
+std::string cache_key(const KeyParts& parts) {
+  std::string key;
+  // TODO(student): hash the source, the options, the architecture and NVRTC's version
+  // (as text) with fnv1a64, each field preceded by its length so that no two lists of
+  // fields hash the same text; key = NAME + "-" + hex64(hash).
+  // END TODO(student)
+  return key;
+}
+
+std::optional<std::vector<char>> decode_entry(const std::vector<char>& file) {
+  // TODO(student): copy the header out of the file's first bytes (std::memcpy) when the
+  // file is long enough; return nothing unless its magic is kCacheMagic, payload_bytes
+  // is the number of bytes after the header and checksum is fnv1a64 of those bytes;
+  // else return those bytes.
+  // END TODO(student)
+  return std::nullopt;
+}
+
+std::optional<std::vector<char>> KernelCache::lookup(const std::string& key) {
+  // TODO(student): an entry in memory_ counts a memory hit. Otherwise, with a folder,
+  // read the file path_of(key) (read_whole_file): when decode_entry accepts it, keep its
+  // payload in memory_, count a disk hit and return it; a file it refuses counts in
+  // rejected_files, with a warning (warn) naming the file. Anything else is a miss.
+  // END TODO(student)
+  ++counters_.misses;
+  return std::nullopt;
+}
+
+void KernelCache::store(const std::string& key, const std::vector<char>& payload) {
+  // TODO(student): keep the payload in memory_; with a folder, write encode_entry(payload)
+  // to path_of(key) with write_file_atomically, and when that fails count a failed write
+  // and warn: the program goes on with the entry in memory.
+  // END TODO(student)
+}
+
+Build build_kernel(KernelCache& cache, const std::string& name, const std::string& source,
+                   int architecture) {
+  Build build;
+  // TODO(student): the key of (name, source, joined(nvrtc_options(architecture)),
+  // architecture, nvrtc_version()); the cache's entry when it has one (from_cache);
+  // otherwise compile_with_nvrtc, keep its log, and store the CUBIN only when the
+  // compilation succeeded.
+  // END TODO(student)
+  return build;
+}
+
+// ---------------------------------------------------------------------------
+// Part 3: the autotuner's timing loop
+// ---------------------------------------------------------------------------
+double time_launches_ms(const std::function<void()>& launch, int repetitions, CUstream stream) {
+  double mean_ms = 0.0;
+  // TODO(student): one warm-up call of launch(); create two events (cuEventCreate), record
+  // the first on `stream`, call launch() `repetitions` times, record the second; wait for
+  // it (cuEventSynchronize) before cuEventElapsedTime; destroy both; mean_ms = the time
+  // divided by repetitions.
+  // END TODO(student)
+  return mean_ms;
+}
