@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -220,21 +221,20 @@ Parts best_of(const Parts& x, const Parts& y) {
 // ---------------------------------------------------------------------------
 
 // What a launch on the legacy default stream between chunks does: each chunk of the
-// student's enqueue_chunk goes to streams[k % size], and with `marker_stream` set an
-// empty kernel follows each chunk there. Returns the wall time until all is done.
+// student's enqueue_chunk goes to streams[k % size], and with a `marker` stream an empty
+// kernel follows each chunk there. Returns the wall time until all is done.
 __global__ void marker_kernel() {}
 
-constexpr cudaStream_t kNoMarker = reinterpret_cast<cudaStream_t>(~std::uintptr_t{0});
-
 double chunks_with_markers(const Buffers& buffers, std::size_t n, int work, std::size_t chunk,
-                           const std::vector<cudaStream_t>& streams, cudaStream_t marker_stream) {
+                           const std::vector<cudaStream_t>& streams,
+                           std::optional<cudaStream_t> marker) {
   CUDA_CHECK(cudaDeviceSynchronize());
   course::WallTimer timer;
   std::size_t k = 0;
   for (std::size_t first = 0; first < n; first += chunk, ++k) {
     enqueue_chunk(buffers, first, std::min(chunk, n - first), work, streams[k % streams.size()]);
-    if (marker_stream != kNoMarker) {
-      marker_kernel<<<1, 1, 0, marker_stream>>>();
+    if (marker) {
+      marker_kernel<<<1, 1, 0, *marker>>>();
       CUDA_CHECK_LAUNCH();
     }
   }
@@ -394,15 +394,15 @@ void run_overlap_case(const course::check::CaseRequest& request,
     const double median = course::median(calls);
     pipeline_ms = round == 0 ? median : std::min(pipeline_ms, median);
     if (markers) {
-      const auto loop = [&](cudaStream_t marker) {
+      const auto loop = [&](std::optional<cudaStream_t> marker) {
         std::vector<double> times;
         for (int r = 0; r < repetitions; ++r) {
           times.push_back(chunks_with_markers(buffers, n, work, shape.chunk, streams, marker));
         }
         return course::median(times);
       };
-      const double plain = loop(kNoMarker);
-      const double marked = loop(nullptr);  // the legacy default stream
+      const double plain = loop(std::nullopt);
+      const double marked = loop(cudaStreamLegacy);
       plain_ms = round == 0 ? plain : std::min(plain_ms, plain);
       marked_ms = round == 0 ? marked : std::min(marked_ms, marked);
     }
@@ -543,20 +543,20 @@ void demo_default_stream(Workspace& w, const Parts& p) {
   const OwnStreams blocking(kDemoMarkerStreams, cudaStreamDefault);
   const OwnStreams non_blocking(kDemoMarkerStreams, cudaStreamNonBlocking);
   const Buffers b = w.buffers();
-  const auto time = [&](const OwnStreams& streams, cudaStream_t marker) {
+  const auto time = [&](const OwnStreams& streams, std::optional<cudaStream_t> marker) {
     return chunks_with_markers(b, n, p.work, chunk, streams.get(), marker);
   };
-  chunks_with_markers(b, n, p.work, chunk, blocking.get(), kNoMarker);  // warm-up
+  chunks_with_markers(b, n, p.work, chunk, blocking.get(), std::nullopt);  // warm-up
   std::printf("An empty kernel launched after each of %zu chunks (%d streams), on...\n",
               kDemoMarkerChunks, kDemoMarkerStreams);
   std::printf("  nothing:                                   %8.3f ms\n",
-              time(blocking, kNoMarker));
+              time(blocking, std::nullopt));
   std::printf("  the legacy default stream, blocking streams: %6.3f ms  (each launch waits "
               "for every stream, and they for it)\n",
-              time(blocking, nullptr));
+              time(blocking, cudaStreamLegacy));
   std::printf("  the legacy default stream, non-blocking:   %8.3f ms  (cudaStreamNonBlocking "
               "opts out)\n",
-              time(non_blocking, nullptr));
+              time(non_blocking, cudaStreamLegacy));
   std::printf("  the per-thread default stream, blocking:   %8.3f ms  (cudaStreamPerThread: "
               "an ordinary stream)\n\n",
               time(blocking, cudaStreamPerThread));
