@@ -23,9 +23,9 @@
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
-#include "course/stream_probes.hpp"
 #include "course/errors.hpp"
 #include "course/errors_driver.hpp"
+#include "course/stream_probes.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "nvrtc_streams.hpp"
@@ -224,8 +224,9 @@ void run_pipeline_case(const course::check::CaseRequest& request,
     const bool usable = pipeline_usable(pipeline, n) &&
                         pipeline.streams.size() == static_cast<std::size_t>(stream_count);
     results.put_value("allocated", static_cast<std::int64_t>(usable));
-    const std::int64_t pinned =
-        course::is_pinned_host(pipeline.host_x) + course::is_pinned_host(pipeline.host_y) + course::is_pinned_host(pipeline.host_out);
+    const std::int64_t pinned = course::is_pinned_host(pipeline.host_x) +
+                                course::is_pinned_host(pipeline.host_y) +
+                                course::is_pinned_host(pipeline.host_out);
     results.put_value("pinned_buffers", pinned);
     if (usable) {
       fill_pipeline(pipeline, n, request.seed);
@@ -353,9 +354,10 @@ void run_overlap_case(const course::check::CaseRequest& request,
     Pipeline pipeline = allocate_pipeline(n, stream_count);
     const bool usable = pipeline_usable(pipeline, n);
     results.put_value("allocated", static_cast<std::int64_t>(usable));
-    results.put_value("pinned_buffers", static_cast<std::int64_t>(course::is_pinned_host(pipeline.host_x) +
-                                                                  course::is_pinned_host(pipeline.host_y) +
-                                                                  course::is_pinned_host(pipeline.host_out)));
+    results.put_value("pinned_buffers",
+                      static_cast<std::int64_t>(course::is_pinned_host(pipeline.host_x) +
+                                                course::is_pinned_host(pipeline.host_y) +
+                                                course::is_pinned_host(pipeline.host_out)));
     if (usable) {
       fill_pipeline(pipeline, n, request.seed);
       saxpy_chunked(loaded.saxpy_float, a, pipeline, n, chunk);
@@ -578,8 +580,9 @@ void demo_streams(DemoFunctions& functions, const SaxpyModule& loaded) {
   const std::size_t chunk = n / kDemoChunks;
   const float a = static_cast<float>(nvrtc_streams::kDefaultFactor);
   Pipeline pipeline = allocate_pipeline(n, kDemoStreams);
-  const bool pinned =
-      course::is_pinned_host(pipeline.host_x) && course::is_pinned_host(pipeline.host_y) && course::is_pinned_host(pipeline.host_out);
+  const bool pinned = course::is_pinned_host(pipeline.host_x) &&
+                      course::is_pinned_host(pipeline.host_y) &&
+                      course::is_pinned_host(pipeline.host_out);
   if (!functions.allocate
            .judge_value(pipeline_usable(pipeline, n), pinned, "n = " + std::to_string(n),
                         "the host buffers are not pinned memory")

@@ -97,18 +97,18 @@ void check_streams_non_blocking(CaseContext& c) {
   const Run run = c.run_case("streams", {{"count", std::to_string(kStreamCount)}});
   std::int64_t count = 0, distinct = 0, non_blocking = 0;
   if (!c.finished(run) || !c.read_value(run, "count", count) ||
-      !c.read_value(run, "distinct", distinct) || !c.read_value(run, "non_blocking", non_blocking)) {
+      !c.read_value(run, "distinct", distinct) ||
+      !c.read_value(run, "non_blocking", non_blocking)) {
     return;
   }
   if (count != kStreamCount || distinct != 1) {
-    c.fail("create_streams(" + std::to_string(kStreamCount) + ") returned " +
-           std::to_string(count) + " stream(s)" +
-           (count == kStreamCount ? ", not all distinct or some the default stream (nullptr)"
-                                  : ""));
+    c.fail(
+        "create_streams(" + std::to_string(kStreamCount) + ") returned " + std::to_string(count) +
+        " stream(s)" +
+        (count == kStreamCount ? ", not all distinct or some the default stream (nullptr)" : ""));
     c.hint("create each stream with cudaStreamCreateWithFlags and push it into the vector.");
   } else if (non_blocking != kStreamCount) {
-    c.fail(std::to_string(kStreamCount - non_blocking) + " of the " +
-           std::to_string(kStreamCount) +
+    c.fail(std::to_string(kStreamCount - non_blocking) + " of the " + std::to_string(kStreamCount) +
            " streams wait for the legacy default stream (cudaStreamGetFlags has no "
            "cudaStreamNonBlocking)");
     c.hint(kNonBlockingHint);
@@ -231,7 +231,8 @@ void check_hidden(CaseContext& c) {
   PipelineRun p;
   p.n = static_cast<std::size_t>(rng.uniform_int(1, kHiddenMaxElements));
   const auto n = static_cast<std::int64_t>(p.n);
-  p.chunk = static_cast<std::size_t>(rng.uniform_int(std::max<std::int64_t>(1, n / kHiddenMostChunks), 2 * n));
+  p.chunk = static_cast<std::size_t>(
+      rng.uniform_int(std::max<std::int64_t>(1, n / kHiddenMostChunks), 2 * n));
   p.streams = static_cast<int>(rng.uniform_int(1, kHiddenMostStreams));
   check_pipeline(c, p);
 }
@@ -296,17 +297,17 @@ bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, b
                  Overlap& o) {
   const bool sanitized = c.under_sanitizer();
   const std::size_t n = sanitized ? kSanitizerOverlapElements : kOverlapElements;
-  const Run run = c.run_case(
-      "overlap",
-      {{"n", std::to_string(n)},
-       {"shape", shape == Shape::student ? "student" : "runner"},
-       {"chunk", std::to_string(chunks == 0 ? 0 : (n + chunks - 1) / chunks)},
-       {"streams", std::to_string(streams)},
-       {"work", sanitized ? std::to_string(kSanitizerWork) : "0"},
-       {"markers", markers ? "1" : "0"},
-       {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
-       {"rounds", sanitized ? "1" : std::to_string(kOverlapRounds)}},
-      0, kOverlapTimeoutSeconds);
+  const Run run =
+      c.run_case("overlap",
+                 {{"n", std::to_string(n)},
+                  {"shape", shape == Shape::student ? "student" : "runner"},
+                  {"chunk", std::to_string(chunks == 0 ? 0 : (n + chunks - 1) / chunks)},
+                  {"streams", std::to_string(streams)},
+                  {"work", sanitized ? std::to_string(kSanitizerWork) : "0"},
+                  {"markers", markers ? "1" : "0"},
+                  {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
+                  {"rounds", sanitized ? "1" : std::to_string(kOverlapRounds)}},
+                 0, kOverlapTimeoutSeconds);
   if (!c.finished(run) || !c.read_value(run, "chunk", o.chunk) ||
       !c.read_value(run, "streams", o.streams) || !c.read_value(run, "work", o.work)) {
     return false;
@@ -348,7 +349,8 @@ bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, b
   if (!c.read_value(run, "to_device_ms", o.to_device_ms) ||
       !c.read_value(run, "to_host_ms", o.to_host_ms) ||
       !c.read_value(run, "both_copies_ms", o.both_ms) ||
-      !c.read_value(run, "kernel_ms", o.kernel_ms) || !c.read_value(run, "serial_ms", o.serial_ms) ||
+      !c.read_value(run, "kernel_ms", o.kernel_ms) ||
+      !c.read_value(run, "serial_ms", o.serial_ms) ||
       !c.read_value(run, "pipeline_ms", o.pipeline_ms) ||
       !c.read_value(run, "reported_ms", o.reported_ms) ||
       !c.read_value(run, "call_ms", o.call_ms) ||
@@ -375,8 +377,8 @@ std::string shape_words(const Overlap& o) {
 // The pipeline at most kMostOverBound times the longer of the copy time and the kernel.
 bool expect_near_bound(CaseContext& c, const Overlap& o) {
   const double ratio = o.pipeline_ms / o.bound_ms();
-  const std::string figures = "parts: " + o.parts() + "; the pipeline, " + shape_words(o) +
-                              ": " + course::format_number(o.pipeline_ms) + " ms, " +
+  const std::string figures = "parts: " + o.parts() + "; the pipeline, " + shape_words(o) + ": " +
+                              course::format_number(o.pipeline_ms) + " ms, " +
                               course::format_number(ratio) + "x max(copy time, kernel)";
   if (ratio > kMostOverBound) {
     c.fail(figures + ", more than " + course::format_number(kMostOverBound) + "x");
@@ -401,8 +403,7 @@ void check_faster_than_serial(CaseContext& c) {
   if (speedup < kLeastSpeedup) {
     c.fail("parts: " + o.parts() + "; the pipeline, " + shape_words(o) + ": " +
            course::format_number(o.pipeline_ms) + " ms, " + course::format_number(speedup) +
-           "x faster than serial, expected at least " + course::format_number(kLeastSpeedup) +
-           "x");
+           "x faster than serial, expected at least " + course::format_number(kLeastSpeedup) + "x");
     c.hint(kNoWaitInLoopHint);
     return;
   }
@@ -438,14 +439,13 @@ void check_default_stream_launches(CaseContext& c) {
   Overlap o;
   if (!run_overlap(c, Shape::runner, kRunnerChunks, kRunnerStreams, true, o)) return;
   const double slowdown = o.marked_loop_ms / o.plain_loop_ms;
-  const std::string figures = std::to_string(kRunnerChunks) +
-                              " chunks (enqueue_chunk) on your create_streams' " +
-                              std::to_string(kRunnerStreams) + " streams: " +
-                              course::format_number(o.plain_loop_ms) +
-                              " ms; with an empty kernel on the legacy default stream after "
-                              "each chunk: " +
-                              course::format_number(o.marked_loop_ms) + " ms (serial " +
-                              course::format_number(o.serial_ms) + " ms)";
+  const std::string figures =
+      std::to_string(kRunnerChunks) + " chunks (enqueue_chunk) on your create_streams' " +
+      std::to_string(kRunnerStreams) + " streams: " + course::format_number(o.plain_loop_ms) +
+      " ms; with an empty kernel on the legacy default stream after "
+      "each chunk: " +
+      course::format_number(o.marked_loop_ms) + " ms (serial " +
+      course::format_number(o.serial_ms) + " ms)";
   if (!(o.plain_loop_ms > 0.0) || slowdown > kMostMarkerSlowdown) {
     c.fail(figures + ", " + course::format_number(slowdown) + "x slower, at most " +
            course::format_number(kMostMarkerSlowdown) + "x expected");
@@ -468,11 +468,17 @@ int main(int argc, char** argv) {
           {"streams_destroyed", 1, check_streams_destroyed},
           {"one_chunk_at_its_offset", 2, check_one_chunk},
           {"one_chunk_the_whole_array", 1,
-           [](CaseContext& c) { check_pipeline(c, {kOddSize, kOddSize, 1}); }},
+           [](CaseContext& c) {
+             check_pipeline(c, {kOddSize, kOddSize, 1});
+           }},
           {"partial_last_chunk", 2,
-           [](CaseContext& c) { check_pipeline(c, {kOddSize, 16384, 3}); }},
+           [](CaseContext& c) {
+             check_pipeline(c, {kOddSize, 16384, 3});
+           }},
           {"chunk_larger_than_the_array", 1,
-           [](CaseContext& c) { check_pipeline(c, {5000, std::size_t{1} << 20, 2}); }},
+           [](CaseContext& c) {
+             check_pipeline(c, {5000, std::size_t{1} << 20, 2});
+           }},
           {"more_streams_than_chunks", 1,
            [](CaseContext& c) {
              check_pipeline(c, {10000, 4096, 8});

@@ -98,7 +98,9 @@ class OwnStreams {
 // input and output, the input drawn from the seed and both outputs poisoned.
 struct Workspace {
   Workspace(std::size_t n, std::uint64_t seed)
-      : host_in(n), host_out(n), device_in(std::max<std::size_t>(n, 1)),
+      : host_in(n),
+        host_out(n),
+        device_in(std::max<std::size_t>(n, 1)),
         device_out(std::max<std::size_t>(n, 1)) {
     const std::vector<float> in = stream_overlap::make_input(n, seed);
     std::copy(in.begin(), in.end(), host_in.data());
@@ -168,12 +170,12 @@ Parts measure_parts(Workspace& w, int work, bool balance, int repetitions) {
   const std::size_t n = w.size();
   const std::size_t bytes = n * sizeof(float);
   const auto copy_in = [&] {
-    CUDA_CHECK(cudaMemcpyAsync(w.device_in.data(), w.host_in.data(), bytes,
-                               cudaMemcpyHostToDevice, a));
+    CUDA_CHECK(
+        cudaMemcpyAsync(w.device_in.data(), w.host_in.data(), bytes, cudaMemcpyHostToDevice, a));
   };
   const auto copy_back = [&] {
-    CUDA_CHECK(cudaMemcpyAsync(w.host_out.data(), w.device_out.data(), bytes,
-                               cudaMemcpyDeviceToHost, b));
+    CUDA_CHECK(
+        cudaMemcpyAsync(w.host_out.data(), w.device_out.data(), bytes, cudaMemcpyDeviceToHost, b));
   };
   Parts parts;
   parts.to_device_ms = course::time_device(copy_in, kWarmup, repetitions, a).median_ms;
@@ -189,19 +191,20 @@ Parts measure_parts(Workspace& w, int work, bool balance, int repetitions) {
   if (balance) {
     const double probe_ms = kernel_at(kProbeWork);
     const double wanted = kProbeWork * parts.both_ms / std::max(probe_ms, 1e-3);
-    parts.work = static_cast<int>(std::clamp(std::lround(wanted), 1L, static_cast<long>(kMostWork)));
+    parts.work =
+        static_cast<int>(std::clamp(std::lround(wanted), 1L, static_cast<long>(kMostWork)));
   }
   parts.kernel_ms = kernel_at(parts.work);
-  parts.serial_ms = course::time_device(
-                        [&] {
-                          copy_in();
-                          launch_transform(w.device_in.data(), w.device_out.data(), n,
-                                           parts.work, a);
-                          CUDA_CHECK(cudaMemcpyAsync(w.host_out.data(), w.device_out.data(),
-                                                     bytes, cudaMemcpyDeviceToHost, a));
-                        },
-                        kWarmup, repetitions, a)
-                        .median_ms;
+  parts.serial_ms =
+      course::time_device(
+          [&] {
+            copy_in();
+            launch_transform(w.device_in.data(), w.device_out.data(), n, parts.work, a);
+            CUDA_CHECK(cudaMemcpyAsync(w.host_out.data(), w.device_out.data(), bytes,
+                                       cudaMemcpyDeviceToHost, a));
+          },
+          kWarmup, repetitions, a)
+          .median_ms;
   return parts;
 }
 
@@ -268,8 +271,9 @@ void run_streams_case(const course::check::CaseRequest& request,
   std::vector<cudaStream_t> streams = create_streams(count);
   std::vector<cudaStream_t> distinct = streams;
   std::sort(distinct.begin(), distinct.end());
-  const bool all_distinct = std::adjacent_find(distinct.begin(), distinct.end()) == distinct.end() &&
-                            std::find(distinct.begin(), distinct.end(), nullptr) == distinct.end();
+  const bool all_distinct =
+      std::adjacent_find(distinct.begin(), distinct.end()) == distinct.end() &&
+      std::find(distinct.begin(), distinct.end(), nullptr) == distinct.end();
   std::int64_t non_blocking = 0;
   for (const cudaStream_t stream : streams) {
     unsigned flags = 0;
@@ -282,7 +286,8 @@ void run_streams_case(const course::check::CaseRequest& request,
   results.put_value("count", static_cast<std::int64_t>(streams.size()));
   results.put_value("distinct", static_cast<std::int64_t>(all_distinct));
   results.put_value("non_blocking", non_blocking);
-  results.put_value("created", static_cast<std::int64_t>(course::check::live_streams() - live_before));
+  results.put_value("created",
+                    static_cast<std::int64_t>(course::check::live_streams() - live_before));
   destroy_streams(streams);
   results.put_value("emptied", static_cast<std::int64_t>(streams.empty()));
   results.put_value("left_after_destroy",
@@ -465,10 +470,9 @@ double demo_pipeline(course::StudentFunction& function, const Buffers& buffers,
                      float* reported_ms = nullptr) {
   course::poison(buffers.host_out, n);
   const float reported = run_pipeline(buffers, n, work, chunk, streams);
-  const course::Comparison comparison =
-      course::compare_at(buffers.host_out, course::spread_indices(n, kSampledElements),
-                         [&](std::size_t i) { return stream_overlap::transform(in[i], work); },
-                         course::kExact);
+  const course::Comparison comparison = course::compare_at(
+      buffers.host_out, course::spread_indices(n, kSampledElements),
+      [&](std::size_t i) { return stream_overlap::transform(in[i], work); }, course::kExact);
   if (!function.judge(comparison, what).right) return 0.0;
   if (reported_ms != nullptr) *reported_ms = reported;
   return course::time_host([&] { run_pipeline(buffers, n, work, chunk, streams); }, 1,
@@ -505,9 +509,9 @@ bool demo_shapes(DemoFunctions& f, Workspace& w, const std::vector<float>& in, c
     std::string row;
     for (const int s : kDemoStreamCounts) {
       const OwnStreams streams(s);
-      const double ms = demo_pipeline(f.pipeline, w.buffers(), in, n, p.work,
-                                      (n + chunks - 1) / chunks, streams.get(),
-                                      std::to_string(chunks) + " chunks");
+      const double ms =
+          demo_pipeline(f.pipeline, w.buffers(), in, n, p.work, (n + chunks - 1) / chunks,
+                        streams.get(), std::to_string(chunks) + " chunks");
       if (ms <= 0.0) return false;  // the line above says why
       char cell[32];
       std::snprintf(cell, sizeof cell, "  %7.3f (%4.2fx)", ms, p.serial_ms / ms);
@@ -569,8 +573,8 @@ void demo_pageable(DemoFunctions& f, Workspace& w, const std::vector<float>& in,
   const Buffers pageable{in.data(), pageable_out.data(), w.device_in.data(), w.device_out.data()};
   const OwnStreams streams(kDemoMarkerStreams);
   const std::size_t chunk = (n + kDemoMarkerChunks - 1) / kDemoMarkerChunks;
-  const double pinned_ms = demo_pipeline(f.pipeline, w.buffers(), in, n, p.work, chunk,
-                                         streams.get(), "pinned");
+  const double pinned_ms =
+      demo_pipeline(f.pipeline, w.buffers(), in, n, p.work, chunk, streams.get(), "pinned");
   const double pageable_ms =
       demo_pipeline(f.pipeline, pageable, in, n, p.work, chunk, streams.get(), "pageable");
   if (pinned_ms > 0.0 && pageable_ms > 0.0) {
