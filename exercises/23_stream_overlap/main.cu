@@ -123,8 +123,9 @@ struct Workspace {
 // The parts of the work, each measured alone on the whole array
 // ---------------------------------------------------------------------------
 
-// The work at which the kernel is first timed, to find the work that balances it.
-constexpr int kProbeWork = 64;
+// The work at which the kernel is first timed, to find the work that balances it: enough
+// that the kernel is bound by its arithmetic, not by reading and writing the array.
+constexpr int kProbeWork = 256;
 // Beyond this the kernel would take seconds: a bus that slow is not what is measured.
 constexpr int kMostWork = 1 << 20;
 constexpr int kWarmup = 2;
@@ -187,14 +188,19 @@ Parts measure_parts(Workspace& w, int work, bool balance, int repetitions) {
                kWarmup, repetitions, a)
         .median_ms;
   };
-  parts.work = work;
-  if (balance) {
-    const double probe_ms = kernel_at(kProbeWork);
-    const double wanted = kProbeWork * parts.both_ms / std::max(probe_ms, 1e-3);
-    parts.work =
-        static_cast<int>(std::clamp(std::lround(wanted), 1L, static_cast<long>(kMostWork)));
-  }
+  // The kernel's time grows linearly with the work once its arithmetic dominates: two
+  // steps of scaling bring it to the copy time (the first from a time that may still
+  // include some of the memory traffic).
+  const auto scaled = [&](int from, double from_ms) {
+    const double wanted = from * parts.both_ms / std::max(from_ms, 1e-3);
+    return static_cast<int>(std::clamp(std::lround(wanted), 1L, static_cast<long>(kMostWork)));
+  };
+  parts.work = balance ? scaled(kProbeWork, kernel_at(kProbeWork)) : work;
   parts.kernel_ms = kernel_at(parts.work);
+  if (balance) {
+    parts.work = scaled(parts.work, parts.kernel_ms);
+    parts.kernel_ms = kernel_at(parts.work);
+  }
   parts.serial_ms =
       course::time_device(
           [&] {
