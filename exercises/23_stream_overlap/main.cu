@@ -25,6 +25,7 @@
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
 #include "course/stream_probes.hpp"
+#include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
 #include "stream_overlap.hpp"
@@ -504,26 +505,32 @@ void print_parts(const Parts& p, std::size_t n) {
               std::max(p.both_ms, p.kernel_ms));
 }
 
-// The pipeline over a table of shapes; returns false when it is not right.
+// The pipeline over a table of shapes (a table of the benchmark report too); returns
+// false when it is not right.
 bool demo_shapes(DemoFunctions& f, Workspace& w, const std::vector<float>& in, const Parts& p) {
   const std::size_t n = w.size();
-  std::printf("run_pipeline's wall time in ms, and its speed-up over the serial pipeline:\n");
-  std::printf("  %-8s", "chunks");
-  for (const int s : kDemoStreamCounts) std::printf("  %2d stream%s      ", s, s == 1 ? " " : "s");
-  std::printf("\n");
+  course::Table table("pipeline_shapes", "run_pipeline by chunk count and stream count",
+                      {course::Column::integer("chunks", "chunks", 8),
+                       course::Column::integer("streams", "streams", 8),
+                       course::Column::number("ms", "wall ms", 9, 3),
+                       course::Column::number("speedup", "vs serial", 10, 2, "x"),
+                       course::Column::number("over_bound", "/ bound", 8, 2, "x")});
+  const double bound_ms = std::max(p.both_ms, p.kernel_ms);
+  bool started = false;
   for (const std::size_t chunks : kDemoChunkCounts) {
-    std::string row;
     for (const int s : kDemoStreamCounts) {
       const OwnStreams streams(s);
       const double ms =
           demo_pipeline(f.pipeline, w.buffers(), in, n, p.work, (n + chunks - 1) / chunks,
                         streams.get(), std::to_string(chunks) + " chunks");
-      if (ms <= 0.0) return false;  // the line above says why
-      char cell[32];
-      std::snprintf(cell, sizeof cell, "  %7.3f (%4.2fx)", ms, p.serial_ms / ms);
-      row += cell;
+      if (ms <= 0.0) return false;  // the line printed says why
+      if (!started) {
+        std::printf("run_pipeline's wall time, against the serial pipeline and the bound:\n");
+        table.print_header();
+        started = true;
+      }
+      table.add_row({chunks, s, ms, p.serial_ms / ms, ms / bound_ms});
     }
-    std::printf("  %-8zu%s\n", chunks, row.c_str());
   }
   const PipelineShape shape = choose_shape(n);
   const bool valid = shape.chunk >= 1 && shape.streams >= 1 && shape.streams <= kMostStreams;
