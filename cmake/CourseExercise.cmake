@@ -223,11 +223,11 @@ function(course_exercise)
     _course_link_libraries(${target} ${EX_LIBRARIES})
     if(EX_DRIVER)
       target_sources(${target} PRIVATE $<TARGET_OBJECTS:${driver_target}>)
-      # Student calls to cudaMalloc/cudaFree, cudaMemcpy(Async), cudaEventRecord and kernel launches go
-      # through the check's accounting (common/course/check/device_accounting.hpp;
-      # tools/nvcc.py says the same).
+      # Student calls to cudaMalloc/cudaFree, cudaMemcpy(Async), cudaEventRecord, kernel
+      # launches and stream creation and destruction go through the check's accounting
+      # (common/course/check/device_accounting.hpp; tools/nvcc.py says the same).
       target_link_options(${target} PRIVATE
-        "LINKER:--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord")
+        "LINKER:--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord,--wrap=cudaStreamCreate,--wrap=cudaStreamCreateWithFlags,--wrap=cudaStreamCreateWithPriority,--wrap=cudaStreamDestroy")
     endif()
   endfunction()
 

@@ -19,9 +19,11 @@ LIBRARY_FLAGS = {
     "openmp": ["-Xcompiler", "-fopenmp"],
 }
 # The programs that run student code route cudaMalloc/cudaFree, cudaMemcpy(Async),
-# cudaEventRecord and kernel launches through the check's accounting (common/course/check/device_accounting.hpp).
+# cudaEventRecord, kernel launches and stream creation and destruction through the check's
+# accounting (common/course/check/device_accounting.hpp).
 WRAP_FLAGS = ["-Xlinker", "--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,"
-              "--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord"]
+              "--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord,--wrap=cudaStreamCreate,"
+              "--wrap=cudaStreamCreateWithFlags,--wrap=cudaStreamCreateWithPriority,--wrap=cudaStreamDestroy"]
 
 
 class BuildError(Exception):

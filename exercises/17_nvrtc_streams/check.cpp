@@ -293,7 +293,8 @@ void check_pipeline(CaseContext& c, const PipelineRun& p, Judge what = Judge::va
   }
   if (what == Judge::pinned && pinned != 3) {
     c.fail(std::to_string(3 - pinned) +
-           " of the three host buffers are not pinned (cuMemHostGetFlags does not know them)");
+           " of the three host buffers are not pinned (cudaPointerGetAttributes does not call them "
+           "host memory)");
     c.hint(kPinnedHint);
     return;
   }

@@ -25,6 +25,7 @@
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
 #include "course/errors_driver.hpp"
+#include "course/stream_probes.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "nvrtc_streams.hpp"
@@ -59,28 +60,11 @@ void launch_reference(T a, const T* x, const T* y, T* out, std::size_t n) {
   CUDA_CHECK_LAUNCH();
 }
 
-// Whether a host address is pinned memory the driver knows (cuMemHostAlloc,
-// cudaMallocHost): cuMemHostGetFlags answers only for those.
-bool is_pinned(const void* host) {
-  unsigned flags = 0;
-  return host != nullptr && cuMemHostGetFlags(&flags, const_cast<void*>(host)) == CUDA_SUCCESS;
-}
-
 // Whether a device address still lies in a live allocation.
 bool is_allocated(CUdeviceptr device) {
   CUdeviceptr base = 0;
   std::size_t size = 0;
   return device != 0 && cuMemGetAddressRange(&base, &size, device) == CUDA_SUCCESS;
-}
-
-// The streams of a pipeline that still have work queued: right after a function that
-// must return with its results on the host, there must be none.
-std::int64_t busy_streams(const Pipeline& pipeline) {
-  std::int64_t busy = 0;
-  for (const CUstream stream : pipeline.streams) {
-    if (cuStreamQuery(stream) == CUDA_ERROR_NOT_READY) ++busy;
-  }
-  return busy;
 }
 
 // SAXPY compiled by the student's compile_to_cubin and loaded by load_saxpy; the time
@@ -240,8 +224,9 @@ void run_pipeline_case(const course::check::CaseRequest& request,
     const bool usable = pipeline_usable(pipeline, n) &&
                         pipeline.streams.size() == static_cast<std::size_t>(stream_count);
     results.put_value("allocated", static_cast<std::int64_t>(usable));
-    const std::int64_t pinned =
-        is_pinned(pipeline.host_x) + is_pinned(pipeline.host_y) + is_pinned(pipeline.host_out);
+    const std::int64_t pinned = course::is_pinned_host(pipeline.host_x) +
+                                course::is_pinned_host(pipeline.host_y) +
+                                course::is_pinned_host(pipeline.host_out);
     results.put_value("pinned_buffers", pinned);
     if (usable) {
       fill_pipeline(pipeline, n, request.seed);
@@ -251,7 +236,7 @@ void run_pipeline_case(const course::check::CaseRequest& request,
         saxpy_chunked(loaded.saxpy_float, a, pipeline, n, chunk);
       }
       // Asked first, before anything else can let the queued work finish.
-      results.put_value("busy_streams", busy_streams(pipeline));
+      results.put_value("busy_streams", course::busy_streams(pipeline.streams));
       results.put("out", std::vector<float>(pipeline.host_out, pipeline.host_out + n));
       CU_CHECK(cuCtxSynchronize());
     }
@@ -259,7 +244,7 @@ void run_pipeline_case(const course::check::CaseRequest& request,
     const CUdeviceptr devices[] = {pipeline.device_x, pipeline.device_y, pipeline.device_out};
     free_pipeline(pipeline);
     std::int64_t still_allocated = 0;
-    for (const void* host : hosts) still_allocated += is_pinned(host);
+    for (const void* host : hosts) still_allocated += course::is_pinned_host(host);
     for (const CUdeviceptr device_buffer : devices) still_allocated += is_allocated(device_buffer);
     results.put_value("still_allocated", still_allocated);
   }
@@ -359,13 +344,14 @@ void run_overlap_case(const course::check::CaseRequest& request,
     Pipeline pipeline = allocate_pipeline(n, stream_count);
     const bool usable = pipeline_usable(pipeline, n);
     results.put_value("allocated", static_cast<std::int64_t>(usable));
-    results.put_value("pinned_buffers", static_cast<std::int64_t>(is_pinned(pipeline.host_x) +
-                                                                  is_pinned(pipeline.host_y) +
-                                                                  is_pinned(pipeline.host_out)));
+    results.put_value("pinned_buffers",
+                      static_cast<std::int64_t>(course::is_pinned_host(pipeline.host_x) +
+                                                course::is_pinned_host(pipeline.host_y) +
+                                                course::is_pinned_host(pipeline.host_out)));
     if (usable) {
       fill_pipeline(pipeline, n, request.seed);
       saxpy_chunked(loaded.saxpy_float, a, pipeline, n, chunk);
-      results.put_value("busy_streams", busy_streams(pipeline));
+      results.put_value("busy_streams", course::busy_streams(pipeline.streams));
       results.put("out", std::vector<float>(pipeline.host_out, pipeline.host_out + n));
       CU_CHECK(cuCtxSynchronize());
       const auto one_stream = [&] { saxpy_one_stream(loaded.saxpy_float, a, pipeline, n); };
@@ -574,8 +560,9 @@ void demo_streams(DemoFunctions& functions, const SaxpyModule& loaded) {
   const std::size_t chunk = n / kDemoChunks;
   const float a = static_cast<float>(nvrtc_streams::kDefaultFactor);
   Pipeline pipeline = allocate_pipeline(n, kDemoStreams);
-  const bool pinned =
-      is_pinned(pipeline.host_x) && is_pinned(pipeline.host_y) && is_pinned(pipeline.host_out);
+  const bool pinned = course::is_pinned_host(pipeline.host_x) &&
+                      course::is_pinned_host(pipeline.host_y) &&
+                      course::is_pinned_host(pipeline.host_out);
   if (!functions.allocate
            .judge_value(pipeline_usable(pipeline, n), pinned, "n = " + std::to_string(n),
                         "the host buffers are not pinned memory")

@@ -45,6 +45,7 @@ GIVEN = {
     "07": re.compile(r"scale_rows_strided \(given\)"),               # the kernel to profile
     "10": re.compile(r"^\s*(pageable|pinned) \(|, given\)"),         # the bus, the round trips
     "14": re.compile(r"`\*counter \+= 1` gives"),                    # the racy counter
+    "23": re.compile(r"^  (copy in|copy back|both at once|kernel|serial|bound) +\d"),  # the parts
 }
 NOT_IMPLEMENTED = "not implemented yet: "
 WRONG_RESULT = "wrong result: "

@@ -27,6 +27,7 @@
 #include "course/errors_cusparse.hpp"
 #include "course/errors_driver.hpp"
 #include "course/errors_nvrtc.hpp"
+#include "course/stream_probes.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"

@@ -4,10 +4,11 @@
 //
 // The programs that run student code are linked with
 //   --wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,
-//   --wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord
+//   --wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord,--wrap=cudaStreamCreate,
+//   --wrap=cudaStreamCreateWithFlags,--wrap=cudaStreamCreateWithPriority,--wrap=cudaStreamDestroy
 // so that the student's calls land here first (<<<...>>> compiles to a call of
 // __cudaLaunchKernel). A result computed without any launch was computed on the
-// host. Each allocation is
+// host. Streams created and destroyed are counted (live_streams()). Each allocation is
 // filled with the poison word (verify.hpp), so that an element no thread wrote
 // comes back to the host recognisably unwritten instead of as a plausible 0. It
 // gets a guard zone after it, filled with a known byte; cudaFree (or the end of the
@@ -460,4 +461,45 @@ extern "C" cudaError_t __wrap_cudaMemcpyAsync(void* destination, const void* sou
 extern "C" cudaError_t __wrap_cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   course::check::note_student_step(course::check::StudentKernelTimer::Step::own_event);
   return __real_cudaEventRecord(event, stream);
+}
+
+namespace course::check {
+
+// Streams: how many the program has created and not destroyed, so that a runner can
+// tell whether code under test destroyed every stream it created (a stream is not
+// memory: compute-sanitizer's leak check does not see it).
+inline std::atomic<long long>& live_streams() {
+  static std::atomic<long long> count{0};
+  return count;
+}
+
+inline cudaError_t count_stream_created(cudaError_t status) {
+  if (status == cudaSuccess) ++live_streams();
+  return status;
+}
+
+}  // namespace course::check
+
+extern "C" cudaError_t __real_cudaStreamCreate(cudaStream_t*);
+extern "C" cudaError_t __wrap_cudaStreamCreate(cudaStream_t* stream) {
+  return course::check::count_stream_created(__real_cudaStreamCreate(stream));
+}
+
+extern "C" cudaError_t __real_cudaStreamCreateWithFlags(cudaStream_t*, unsigned);
+extern "C" cudaError_t __wrap_cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  return course::check::count_stream_created(__real_cudaStreamCreateWithFlags(stream, flags));
+}
+
+extern "C" cudaError_t __real_cudaStreamCreateWithPriority(cudaStream_t*, unsigned, int);
+extern "C" cudaError_t __wrap_cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags,
+                                                           int priority) {
+  return course::check::count_stream_created(
+      __real_cudaStreamCreateWithPriority(stream, flags, priority));
+}
+
+extern "C" cudaError_t __real_cudaStreamDestroy(cudaStream_t);
+extern "C" cudaError_t __wrap_cudaStreamDestroy(cudaStream_t stream) {
+  const cudaError_t status = __real_cudaStreamDestroy(stream);
+  if (status == cudaSuccess) --course::check::live_streams();
+  return status;
 }

@@ -1,0 +1,505 @@
+// Exercise 23 - the check. Runs the student's program case by case and judges what it
+// reports: whether the host buffers are pinned, the streams non-blocking and destroyed,
+// what one chunk and the whole pipeline computed (bit for bit, for any chunking),
+// whether work was left on a stream, and the times: the pipeline against the longest of
+// its parts and against the serial version, the time run_pipeline measured with its own
+// events, and launches on the legacy default stream between chunks.
+// Contains no student code.
+//
+//   make check-23                          (students)
+//   build/.../check_23 --program PROGRAM   (instructors; --help lists the options)
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+
+// ---------------------------------------------------------------------------
+// Hints: the likely mistake behind each failure
+// ---------------------------------------------------------------------------
+
+const std::string kPinnedHint =
+    "allocate with cudaMallocHost: memory from new, malloc or std::vector is pageable, the "
+    "driver stages each copy from it through a pinned buffer of its own, and it overlaps "
+    "nothing.";
+const std::string kNonBlockingHint =
+    "create each stream with cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking): a "
+    "stream made by cudaStreamCreate waits for every launch on the legacy default stream "
+    "(yours or a library's), and that launch waits for it.";
+const std::string kDestroyHint =
+    "destroy_streams must call cudaStreamDestroy on every stream, then clear the vector.";
+const std::string kOffsetHint =
+    "each chunk reads and writes at its own offset in all four buffers: host_in + first, "
+    "device_in + first, device_out + first and host_out + first, `count` elements each.";
+const std::string kPartialChunkHint =
+    "the last, partial chunk: loop while first < n, and give each chunk min(chunk, n - first) "
+    "elements (a count of n / chunk chunks, rounded down, drops it).";
+const std::string kWaitHint =
+    "run_pipeline must return with host_out complete: synchronize every stream it used "
+    "(cudaStreamSynchronize) after the last chunk is enqueued.";
+const std::string kDefaultStreamHint =
+    "work was left on the legacy default stream (stream 0, nullptr): enqueue chunk k on "
+    "streams[k % streams.size()], never on the default stream, which these streams do not "
+    "wait for.";
+const std::string kNoWaitInLoopHint =
+    "no wait inside the chunk loop (cudaDeviceSynchronize, cudaStreamSynchronize, a "
+    "synchronous cudaMemcpy): enqueue every chunk on its stream, then wait once, at the end.";
+const std::string kEventsHint =
+    "the stop event must follow the work of EVERY stream: an event on streams[0] times "
+    "streams[0] only. Record an event on each other stream, make streams[0] wait for it "
+    "(cudaStreamWaitEvent), then record stop on streams[0].";
+
+// ---------------------------------------------------------------------------
+// Parts 1 and 2: pinned memory, streams
+// ---------------------------------------------------------------------------
+
+constexpr std::size_t kPinnedElements = 100003;
+
+void check_pinned(CaseContext& c) {
+  const Run run = c.run_case("pinned", {{"n", std::to_string(kPinnedElements)}});
+  std::int64_t allocated = 0, pinned = 0, after_free = 0;
+  if (!c.finished(run) || !c.read_value(run, "allocated", allocated)) return;
+  if (allocated != 1) {
+    c.fail("allocate_pinned returned nullptr");
+    c.hint(kPinnedHint);
+    return;
+  }
+  if (!c.read_value(run, "pinned", pinned)) return;
+  if (pinned != 1) {
+    c.fail("allocate_pinned returned memory that cudaPointerGetAttributes does not call pinned "
+           "host memory (cudaMemoryTypeHost)");
+    c.hint(kPinnedHint);
+    return;
+  }
+  if (!c.expect_array<float>(run, "copied", stream_overlap::make_input(kPinnedElements, c.seed()),
+                             course::kExact, "allocate n floats: n * sizeof(float) bytes.") ||
+      !c.read_value(run, "pinned_after_free", after_free)) {
+    return;
+  }
+  if (after_free != 0) {
+    c.fail("the buffer is still pinned host memory after free_pinned");
+    c.hint("free_pinned must free it with cudaFreeHost.");
+  }
+}
+
+constexpr int kStreamCount = 5;
+
+void check_streams_non_blocking(CaseContext& c) {
+  const Run run = c.run_case("streams", {{"count", std::to_string(kStreamCount)}});
+  std::int64_t count = 0, distinct = 0, non_blocking = 0;
+  if (!c.finished(run) || !c.read_value(run, "count", count) ||
+      !c.read_value(run, "distinct", distinct) ||
+      !c.read_value(run, "non_blocking", non_blocking)) {
+    return;
+  }
+  if (count != kStreamCount || distinct != 1) {
+    c.fail(
+        "create_streams(" + std::to_string(kStreamCount) + ") returned " + std::to_string(count) +
+        " stream(s)" +
+        (count == kStreamCount ? ", not all distinct or some the default stream (nullptr)" : ""));
+    c.hint("create each stream with cudaStreamCreateWithFlags and push it into the vector.");
+  } else if (non_blocking != kStreamCount) {
+    c.fail(std::to_string(kStreamCount - non_blocking) + " of the " + std::to_string(kStreamCount) +
+           " streams wait for the legacy default stream (cudaStreamGetFlags has no "
+           "cudaStreamNonBlocking)");
+    c.hint(kNonBlockingHint);
+  }
+}
+
+void check_streams_destroyed(CaseContext& c) {
+  const Run run = c.run_case("streams", {{"count", std::to_string(kStreamCount)}});
+  std::int64_t created = 0, left = 0, emptied = 0;
+  if (!c.finished(run) || !c.read_value(run, "created", created) ||
+      !c.read_value(run, "left_after_destroy", left) || !c.read_value(run, "emptied", emptied)) {
+    return;
+  }
+  if (created < kStreamCount) {
+    c.fail("create_streams(" + std::to_string(kStreamCount) + ") created " +
+           std::to_string(created) + " stream(s)");
+    c.hint("create each stream with cudaStreamCreateWithFlags and push it into the vector.");
+  } else if (left != 0) {
+    c.fail(std::to_string(left) + " stream(s) still exist after destroy_streams (streams are "
+                                  "counted as they are created and destroyed)");
+    c.hint(kDestroyHint);
+  } else if (emptied != 1) {
+    c.fail("destroy_streams left its handles in the vector");
+    c.hint(kDestroyHint);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Parts 3 and 4: what one chunk and the pipeline compute
+// ---------------------------------------------------------------------------
+
+// Enough iterations that every output has settled, few enough for a quick CPU reference.
+constexpr int kCheckWork = 32;
+
+void check_one_chunk(CaseContext& c) {
+  constexpr std::size_t n = 10000, first = 3001, count = 4097;
+  const Run run = c.run_case("chunk", {{"n", std::to_string(n)},
+                                       {"first", std::to_string(first)},
+                                       {"count", std::to_string(count)},
+                                       {"work", std::to_string(kCheckWork)}});
+  if (!c.finished(run)) return;
+  const auto found = run.results.records.find("out");
+  if (found == run.results.records.end() || found->second.count != n) {
+    c.fail("the program reported no output 'out' of " + std::to_string(n) + " elements");
+    return;
+  }
+  const std::vector<float> out = found->second.values<float>();
+  const std::vector<float> in = stream_overlap::make_input(n, c.seed());
+  std::size_t wrong = 0, written_outside = 0, first_wrong = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool inside = i >= first && i < first + count;
+    if (inside && !(out[i] == stream_overlap::transform(in[i], kCheckWork))) {
+      ++wrong;
+      first_wrong = std::min(first_wrong, i);
+    }
+    if (!inside && !course::is_poison(out[i])) ++written_outside;
+  }
+  if (wrong == 0 && written_outside == 0) return;
+  c.fail("enqueue_chunk(first = " + std::to_string(first) + ", count = " + std::to_string(count) +
+         ") on " + std::to_string(n) + " elements: " + std::to_string(wrong) +
+         " element(s) of the chunk wrong or missing" +
+         (wrong > 0 ? " (the first at index " + std::to_string(first_wrong) + ")" : "") + ", " +
+         std::to_string(written_outside) + " element(s) outside it written");
+  c.hint(kOffsetHint);
+}
+
+struct PipelineRun {
+  std::size_t n = 0;
+  std::size_t chunk = 1;
+  int streams = 1;
+  int work = kCheckWork;
+};
+
+std::string describe(const PipelineRun& p) {
+  return "run_pipeline, n = " + std::to_string(p.n) + ", chunks of " + std::to_string(p.chunk) +
+         " over " + std::to_string(p.streams) + " stream(s)";
+}
+
+// What every pipeline must do: return with no work queued, and every element right.
+void check_pipeline(CaseContext& c, const PipelineRun& p) {
+  const Run run = c.run_case("pipeline", {{"n", std::to_string(p.n)},
+                                          {"chunk", std::to_string(p.chunk)},
+                                          {"streams", std::to_string(p.streams)},
+                                          {"work", std::to_string(p.work)}});
+  std::int64_t busy = 0, busy_default = 0;
+  if (!c.finished(run) || !c.read_value(run, "busy_streams", busy) ||
+      !c.read_value(run, "busy_default_stream", busy_default)) {
+    return;
+  }
+  if (busy_default != 0) {
+    c.fail(describe(p) + " returned with work queued on the legacy default stream");
+    c.hint(kDefaultStreamHint);
+  } else if (busy != 0) {
+    c.fail(describe(p) + " returned with work still queued on " + std::to_string(busy) +
+           " of its streams");
+    c.hint(kWaitHint);
+  }
+  const std::vector<float> expected =
+      stream_overlap::reference(stream_overlap::make_input(p.n, c.seed()), p.work);
+  if (c.expect_array<float>(run, "out", expected, course::kExact)) return;
+  c.note("(" + describe(p) + ")");
+  const auto found = run.results.records.find("out");
+  if (found == run.results.records.end() || found->second.count != p.n || p.n == 0) return;
+  const std::vector<float> out = found->second.values<float>();
+  // Nothing written at all: expect_array said what to look at.
+  if (std::all_of(out.begin(), out.end(), [](float v) { return course::is_poison(v); })) return;
+  // Everything right but the last chunk, and that one never written: it was dropped.
+  const std::size_t last = p.n % p.chunk == 0 ? std::min(p.chunk, p.n) : p.n % p.chunk;
+  bool only_last_missing = true;
+  for (std::size_t i = 0; i < p.n && only_last_missing; ++i) {
+    only_last_missing = i < p.n - last ? out[i] == expected[i] : course::is_poison(out[i]);
+  }
+  c.hint(only_last_missing ? kPartialChunkHint : kOffsetHint);
+}
+
+constexpr std::size_t kOddSize = 100003;  // a prime: no chunk size divides it
+constexpr std::size_t kWaitedElements = (std::size_t{1} << 24) + 5;
+constexpr std::size_t kSanitizerWaitedElements = (std::size_t{1} << 18) + 5;
+constexpr std::uint64_t kHiddenSalt = 23;
+constexpr std::int64_t kHiddenMaxElements = 300000;
+constexpr std::int64_t kHiddenMostChunks = 64;
+constexpr std::int64_t kHiddenMostStreams = 9;
+
+void check_hidden(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenSalt));
+  PipelineRun p;
+  p.n = static_cast<std::size_t>(rng.uniform_int(1, kHiddenMaxElements));
+  const auto n = static_cast<std::int64_t>(p.n);
+  p.chunk = static_cast<std::size_t>(
+      rng.uniform_int(std::max<std::int64_t>(1, n / kHiddenMostChunks), 2 * n));
+  p.streams = static_cast<int>(rng.uniform_int(1, kHiddenMostStreams));
+  check_pipeline(c, p);
+}
+
+// ---------------------------------------------------------------------------
+// Timed cases
+// ---------------------------------------------------------------------------
+
+// 32M floats: 128 MiB to copy in and 128 MiB back. Measured on the course's H100 (PCIe,
+// pinned memory): about 55 GB/s each way alone, 2.4 ms, but both directions at once only
+// about 69 GB/s together, 3.9 ms for both, not 2.4. That measured time of both copies at
+// once is the copy time: no pipeline moves the array in and out faster. The runner sets
+// the kernel's work so that it takes as long; the serial version then takes about
+// 2.4 + 3.9 + 2.4 = 8.8 ms, and a pipeline of 16 chunks about the copy time plus one
+// chunk's copy in and copy back at its ends, where nothing overlaps: 3.9 + 0.3 = 4.2 ms,
+// 1.08x the bound and 2.1x faster than the serial version.
+constexpr std::size_t kOverlapElements = std::size_t{1} << 25;
+constexpr std::size_t kSanitizerOverlapElements = std::size_t{1} << 16;
+constexpr int kSanitizerWork = 16;  // under compute-sanitizer: no balancing, nothing judged
+constexpr int kOverlapRepetitions = 5;
+constexpr int kOverlapRounds = 3;
+constexpr double kOverlapTimeoutSeconds = 90.0;
+// The gates: at most 1.25x the longer of the copy time and the kernel's (the estimate
+// above is 1.08x), at least 1.5x faster than serial when both are balanced (estimate 2.1x).
+constexpr double kMostOverBound = 1.25;
+constexpr double kLeastSpeedup = 1.5;
+// The runner's shapes: 16 chunks over 4 streams; for the events, one chunk per stream.
+constexpr std::size_t kRunnerChunks = 16;
+constexpr int kRunnerStreams = 4;
+constexpr int kEventStreams = 8;
+// An honest event time of the whole pipeline is never shorter than one direction's copy of
+// the whole array alone (2.4 ms above); without the other streams joined, the stop event
+// of 8 streams follows streams[0]'s one chunk: its copy in, kernel and copy back, about
+// (2.4 + 3.9 + 2.4) / 8 = 1.1 ms, less than half of it.
+constexpr double kLeastShareOfOneWayCopy = 0.9;
+// Launches on the legacy default stream between chunks: with non-blocking streams they
+// cost microseconds; with streams that wait for them they serialise everything (about
+// 8.8 instead of 4.2 ms above).
+constexpr double kMostMarkerSlowdown = 1.3;
+
+struct Overlap {
+  std::int64_t chunk = 0, streams = 0, work = 0;
+  double to_device_ms = 0, to_host_ms = 0, both_ms = 0, kernel_ms = 0, serial_ms = 0;
+  double pipeline_ms = 0, reported_ms = 0, call_ms = 0, plain_loop_ms = 0, marked_loop_ms = 0;
+
+  double bound_ms() const { return std::max(both_ms, kernel_ms); }
+  std::string parts() const {
+    using course::format_number;
+    return "copy in " + format_number(to_device_ms) + " ms, copy back " +
+           format_number(to_host_ms) + " ms, both at once (the copy time) " +
+           format_number(both_ms) + " ms, kernel " + format_number(kernel_ms) + " ms (work " +
+           std::to_string(work) + "), serial " + format_number(serial_ms) + " ms";
+  }
+};
+
+enum class Shape { runner, student };
+
+// Runs the overlap case and judges what every timed case needs: a valid shape, no work
+// left on any stream, right values. False (the case failed) otherwise, or under the
+// sanitizer, where no time is judged.
+bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, bool markers,
+                 Overlap& o) {
+  const bool sanitized = c.under_sanitizer();
+  const std::size_t n = sanitized ? kSanitizerOverlapElements : kOverlapElements;
+  const Run run =
+      c.run_case("overlap",
+                 {{"n", std::to_string(n)},
+                  {"shape", shape == Shape::student ? "student" : "runner"},
+                  {"chunk", std::to_string(chunks == 0 ? 0 : (n + chunks - 1) / chunks)},
+                  {"streams", std::to_string(streams)},
+                  {"work", sanitized ? std::to_string(kSanitizerWork) : "0"},
+                  {"markers", markers ? "1" : "0"},
+                  {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
+                  {"rounds", sanitized ? "1" : std::to_string(kOverlapRounds)}},
+                 0, kOverlapTimeoutSeconds);
+  if (!c.finished(run) || !c.read_value(run, "chunk", o.chunk) ||
+      !c.read_value(run, "streams", o.streams) || !c.read_value(run, "work", o.work)) {
+    return false;
+  }
+  if (o.chunk < 1 || o.streams < 1 || o.streams > 64) {
+    c.fail("choose_shape returned chunks of " + std::to_string(o.chunk) + " element(s) over " +
+           std::to_string(o.streams) + " stream(s)");
+    c.hint("return a chunk of at least 1 element and 1 to 64 streams.");
+    return false;
+  }
+  std::int64_t made = 0;
+  if (markers && run.results.records.count("streams_made") != 0 &&
+      c.read_value(run, "streams_made", made)) {
+    c.fail("create_streams(" + std::to_string(o.streams) + ") returned " + std::to_string(made) +
+           " stream(s)");
+    return false;
+  }
+  std::int64_t busy = 0, busy_default = 0;
+  if (!c.read_value(run, "busy_streams", busy) ||
+      !c.read_value(run, "busy_default_stream", busy_default)) {
+    return false;
+  }
+  if (busy_default != 0 || busy != 0) {
+    c.fail("run_pipeline returned with work still queued on " +
+           (busy_default != 0 ? std::string("the legacy default stream")
+                              : std::to_string(busy) + " of its streams"));
+    c.hint(busy_default != 0 ? kDefaultStreamHint : kWaitHint);
+    return false;
+  }
+  const std::vector<float> in = stream_overlap::make_input(n, c.seed());
+  std::vector<float> expected;
+  for (const std::size_t i : course::spread_indices(n, 4096)) {
+    expected.push_back(stream_overlap::transform(in[i], static_cast<int>(o.work)));
+  }
+  if (!c.expect_array<float>(run, "sampled_out", expected, course::kExact, kOffsetHint)) {
+    c.note("(compared at 4096 elements spread over the " + std::to_string(n) + ")");
+    return false;
+  }
+  if (!c.read_value(run, "to_device_ms", o.to_device_ms) ||
+      !c.read_value(run, "to_host_ms", o.to_host_ms) ||
+      !c.read_value(run, "both_copies_ms", o.both_ms) ||
+      !c.read_value(run, "kernel_ms", o.kernel_ms) ||
+      !c.read_value(run, "serial_ms", o.serial_ms) ||
+      !c.read_value(run, "pipeline_ms", o.pipeline_ms) ||
+      !c.read_value(run, "reported_ms", o.reported_ms) ||
+      !c.read_value(run, "call_ms", o.call_ms) ||
+      !c.read_value(run, "plain_loop_ms", o.plain_loop_ms) ||
+      !c.read_value(run, "marked_loop_ms", o.marked_loop_ms)) {
+    return false;
+  }
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return false;
+  }
+  if (!(o.both_ms > 0.0) || !(o.kernel_ms > 0.0) || !(o.pipeline_ms > 0.0)) {
+    c.fail("the times measured are not positive (" + o.parts() + ")");
+    return false;
+  }
+  return true;
+}
+
+std::string shape_words(const Overlap& o) {
+  return "chunks of " + std::to_string(o.chunk) + " over " + std::to_string(o.streams) +
+         " stream(s)";
+}
+
+// The pipeline at most kMostOverBound times the longer of the copy time and the kernel.
+bool expect_near_bound(CaseContext& c, const Overlap& o) {
+  const double ratio = o.pipeline_ms / o.bound_ms();
+  const std::string figures = "parts: " + o.parts() + "; the pipeline, " + shape_words(o) + ": " +
+                              course::format_number(o.pipeline_ms) + " ms, " +
+                              course::format_number(ratio) + "x max(copy time, kernel)";
+  if (ratio > kMostOverBound) {
+    c.fail(figures + ", more than " + course::format_number(kMostOverBound) + "x");
+    c.hint(kNoWaitInLoopHint);
+    c.hint("a few chunks per stream (16 chunks over 4 streams is a start): with few chunks the "
+           "ends of the pipeline, where nothing overlaps, take a large share.");
+    return false;
+  }
+  c.note(figures);
+  return true;
+}
+
+void check_bound_at_your_shape(CaseContext& c) {
+  Overlap o;
+  if (run_overlap(c, Shape::student, 0, 0, false, o)) expect_near_bound(c, o);
+}
+
+void check_faster_than_serial(CaseContext& c) {
+  Overlap o;
+  if (!run_overlap(c, Shape::runner, kRunnerChunks, kRunnerStreams, false, o)) return;
+  const double speedup = o.serial_ms / o.pipeline_ms;
+  if (speedup < kLeastSpeedup) {
+    c.fail("parts: " + o.parts() + "; the pipeline, " + shape_words(o) + ": " +
+           course::format_number(o.pipeline_ms) + " ms, " + course::format_number(speedup) +
+           "x faster than serial, expected at least " + course::format_number(kLeastSpeedup) + "x");
+    c.hint(kNoWaitInLoopHint);
+    return;
+  }
+  if (expect_near_bound(c, o)) {
+    c.note(course::format_number(speedup) + "x faster than serial");
+  }
+}
+
+void check_event_time(CaseContext& c) {
+  Overlap o;
+  if (!run_overlap(c, Shape::runner, kEventStreams, kEventStreams, false, o)) return;
+  const double one_way_ms = std::max(o.to_device_ms, o.to_host_ms);
+  const std::string reported = "run_pipeline returned " + course::format_number(o.reported_ms) +
+                               " ms (" + shape_words(o) + ")";
+  if (!std::isfinite(o.reported_ms) || o.reported_ms <= 0.0) {
+    c.fail(reported + ": the time must be a positive number of milliseconds");
+    c.hint("cudaEventElapsedTime(&ms, start, stop) once stop has happened, and return ms.");
+  } else if (o.reported_ms < kLeastShareOfOneWayCopy * one_way_ms) {
+    c.fail(reported + ", but copying the whole array one way alone takes " +
+           course::format_number(one_way_ms) +
+           " ms (timed by the check): the events left work of the pipeline outside");
+    c.hint(kEventsHint);
+  } else if (o.reported_ms > o.call_ms) {
+    c.fail(reported + ", more than the " + course::format_number(o.call_ms) +
+           " ms the whole call took (timed by the check around it)");
+    c.hint("cudaEventElapsedTime gives milliseconds: return them as they are.");
+  } else {
+    c.note(reported + "; the call took " + course::format_number(o.call_ms) + " ms");
+  }
+}
+
+void check_default_stream_launches(CaseContext& c) {
+  Overlap o;
+  if (!run_overlap(c, Shape::runner, kRunnerChunks, kRunnerStreams, true, o)) return;
+  const double slowdown = o.marked_loop_ms / o.plain_loop_ms;
+  const std::string figures =
+      std::to_string(kRunnerChunks) + " chunks (enqueue_chunk) on your create_streams' " +
+      std::to_string(kRunnerStreams) + " streams: " + course::format_number(o.plain_loop_ms) +
+      " ms; with an empty kernel on the legacy default stream after "
+      "each chunk: " +
+      course::format_number(o.marked_loop_ms) + " ms (serial " +
+      course::format_number(o.serial_ms) + " ms)";
+  if (!(o.plain_loop_ms > 0.0) || slowdown > kMostMarkerSlowdown) {
+    c.fail(figures + ", " + course::format_number(slowdown) + "x slower, at most " +
+           course::format_number(kMostMarkerSlowdown) + "x expected");
+    c.hint(kNonBlockingHint);
+  } else {
+    c.note(figures);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using course::check::timed;
+  course::check::Exercise exercise{
+      "23",
+      "stream_overlap",
+      {
+          {"pinned_host_memory", 2, check_pinned},
+          {"streams_non_blocking", 2, check_streams_non_blocking},
+          {"streams_destroyed", 1, check_streams_destroyed},
+          {"one_chunk_at_its_offset", 2, check_one_chunk},
+          {"one_chunk_the_whole_array", 1,
+           [](CaseContext& c) {
+             check_pipeline(c, {kOddSize, kOddSize, 1});
+           }},
+          {"partial_last_chunk", 2,
+           [](CaseContext& c) {
+             check_pipeline(c, {kOddSize, 16384, 3});
+           }},
+          {"chunk_larger_than_the_array", 1,
+           [](CaseContext& c) {
+             check_pipeline(c, {5000, std::size_t{1} << 20, 2});
+           }},
+          {"more_streams_than_chunks", 1,
+           [](CaseContext& c) {
+             check_pipeline(c, {10000, 4096, 8});
+             if (c.passed()) check_pipeline(c, {0, 4096, 2});
+           }},
+          {"returns_with_results_on_host", 1,
+           [](CaseContext& c) {
+             const std::size_t n = c.under_sanitizer() ? kSanitizerWaitedElements : kWaitedElements;
+             check_pipeline(c, {n, std::size_t{1} << 18, 4, 16});
+           }},
+          {"hidden_shape", 1, check_hidden, course::check::kHiddenCase},
+          timed({"near_the_bound_at_your_shape", 3, check_bound_at_your_shape}),
+          timed({"faster_than_serial_16_chunks_4_streams", 3, check_faster_than_serial}),
+          timed({"event_time_covers_every_stream", 2, check_event_time}),
+          timed({"default_stream_launches_between_chunks", 2, check_default_stream_launches}),
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}
