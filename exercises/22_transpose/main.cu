@@ -107,10 +107,12 @@ struct DeviceMatrices {
 
 // tile_grid on every shape of kGridShapes: x, y, z for each, in turn.
 void run_grid_case(course::check::ResultWriter& results) {
-  std::vector<std::int64_t> grids;
+  std::vector<std::int32_t> grids;
   for (const transpose::Shape& shape : transpose::kGridShapes) {
     const dim3 grid = tile_grid(shape.rows, shape.cols);
-    grids.insert(grids.end(), {grid.x, grid.y, grid.z});
+    for (const unsigned extent : {grid.x, grid.y, grid.z}) {
+      grids.push_back(static_cast<std::int32_t>(extent));
+    }
   }
   results.put("grids", grids);
 }

@@ -73,7 +73,7 @@ inline constexpr Shape kGridShapes[] = {{1, 1},       {1, 1000},    {1000, 1},  
                                         {33, 31},     {1000, 999},  {37, 3001}, {8192, 8192}};
 
 // The grid that covers a rows x cols matrix with one block per tile: x across the columns.
-inline std::int64_t tiles_across(int extent) { return (extent + kTileDim - 1) / kTileDim; }
+inline int tiles_across(int extent) { return (extent + kTileDim - 1) / kTileDim; }
 
 // ---------------------------------------------------------------------------
 // The speed case: a square matrix of 8192 x 8192 floats, 256 MiB read and 256 MiB
