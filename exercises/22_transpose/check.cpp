@@ -73,8 +73,8 @@ void check_grid(CaseContext& c) {
   if (!c.finished(run)) return;
   std::vector<std::int32_t> expected;
   for (const transpose::Shape& shape : transpose::kGridShapes) {
-    expected.insert(expected.end(), {transpose::tiles_across(shape.cols),
-                                     transpose::tiles_across(shape.rows), 1});
+    expected.insert(expected.end(),
+                    {transpose::tiles_across(shape.cols), transpose::tiles_across(shape.rows), 1});
   }
   if (!c.expect_array<std::int32_t>(run, "grids", expected, course::kExact, kGridHint)) {
     std::string shapes;
@@ -225,8 +225,7 @@ bool run_speed(CaseContext& c, SpeedRun& s) {
         course::compare(got.data(), expected.data(), expected.size(), course::kExact).ok();
   }
   return c.read_value(run, "copy_ms", s.copy_ms) && c.read_value(run, "naive_ms", s.naive_ms) &&
-         c.read_value(run, "tiled_ms", s.tiled_ms) &&
-         c.read_value(run, "padded_ms", s.padded_ms) &&
+         c.read_value(run, "tiled_ms", s.tiled_ms) && c.read_value(run, "padded_ms", s.padded_ms) &&
          c.read_value(run, "copy_gbps", s.memcpy_gbps);
 }
 
@@ -265,14 +264,14 @@ void check_speed(CaseContext& c) {
     return;
   }
   const double share = s.copy_ms > 0.0 && s.padded_ms > 0.0 ? s.copy_ms / s.padded_ms : 0.0;
-  std::string line = "on " + shape_text(s.rows, s.cols) + " floats: " +
-                     figures(s, "copy_tile_shaped", s.copy_ms) + "; " +
+  std::string line = "on " + shape_text(s.rows, s.cols) +
+                     " floats: " + figures(s, "copy_tile_shaped", s.copy_ms) + "; " +
                      figures(s, "transpose_padded", s.padded_ms);
   for (int k = 0; k < 2; ++k) {
-    line += "; " + (s.sample_right[k] ? figures(s, std::string("transpose_") + kKernels[k],
-                                                k == 0 ? s.naive_ms : s.tiled_ms)
-                                      : std::string("transpose_") + kKernels[k] +
-                                            " (wrong result: no figure)");
+    line += "; " + (s.sample_right[k]
+                        ? figures(s, std::string("transpose_") + kKernels[k],
+                                  k == 0 ? s.naive_ms : s.tiled_ms)
+                        : std::string("transpose_") + kKernels[k] + " (wrong result: no figure)");
   }
   c.note(line + "; a device-to-device cudaMemcpy: " + course::format_number(s.memcpy_gbps) +
          " GB/s");
@@ -314,8 +313,9 @@ constexpr int kSanitizerProfileCols = 64;
 // A warp's 32 stores of a tile row go to 32 banks: 1 wavefront, no conflict. Its 32 loads
 // of a tile column fall kPitch floats apart, in bank (lane * kPitch + column) % 32: with
 // kPitch = 33, 32 banks, 1 wavefront; with kPitch = 32 (no padding, or the padding on the
-// rows), one bank, 32 wavefronts of which 31 are conflicts. Per tile, 4 store and 4 load
-// wavefronts padded; 4 + 4 x 32 with the conflicts, 124 of them conflicts: a share of 0.94.
+// rows), one bank, 32 wavefronts of which 31 are conflicts. Each warp stores 4 tile rows
+// and loads 4 tile columns: 8 wavefronts padded; 4 + 4 x 32 = 132 unpadded, 124 of them
+// conflicts, a share of 0.94.
 // Graded as zero: at most 1 conflict in 100 wavefronts (counter noise, never a pattern).
 constexpr double kMaxConflictShare = 0.01;
 
@@ -326,8 +326,7 @@ constexpr double kProfilerTimeoutSeconds = 180.0;
 bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   const Run run = c.run_case_with(
       course::check::ncu_command(ncu, kSharedMetrics, kPaddedKernel, c.options().program),
-      "transpose", shape_params("padded", kProfileRows, kProfileCols), 0,
-      kProfilerTimeoutSeconds);
+      "transpose", shape_params("padded", kProfileRows, kProfileCols), 0, kProfilerTimeoutSeconds);
   const course::check::NcuReading reading =
       course::check::read_ncu_metrics(run.child, kSharedMetrics);
   if (!reading.ok) {
@@ -337,12 +336,12 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   c.note("graded by Nsight Compute (" + ncu + "): shared-memory accesses of " + kPaddedKernel +
          " on a " + shape_text(kProfileRows, kProfileCols) + " matrix");
   if (!c.finished(run) || !c.expect_kernel_launched(run) ||
-      !c.expect_array<float>(run, "out",
-                             transpose::reference(kProfileRows, kProfileCols, c.seed()),
+      !c.expect_array<float>(run, "out", transpose::reference(kProfileRows, kProfileCols, c.seed()),
                              course::kExact)) {
     return true;
   }
-  const double conflicts = reading.values.at(kSharedMetrics[0]) + reading.values.at(kSharedMetrics[1]);
+  const double conflicts =
+      reading.values.at(kSharedMetrics[0]) + reading.values.at(kSharedMetrics[1]);
   const double wavefronts =
       reading.values.at(kSharedMetrics[2]) + reading.values.at(kSharedMetrics[3]);
   if (!(wavefronts > 0.0)) {
@@ -356,12 +355,13 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
          course::format_number(reading.values.at(kSharedMetrics[0])) + ", stores " +
          course::format_number(reading.values.at(kSharedMetrics[1])) + ") in " +
          course::format_number(wavefronts) + " shared-memory wavefronts: a share of " +
-         course::format_number(share) + " (0 for a padded tile, 0.94 for an unpadded one; at most " +
+         course::format_number(share) +
+         " (0 for a padded tile, 0.94 for an unpadded one; at most " +
          course::format_number(kMaxConflictShare) + " passes)");
   if (share > kMaxConflictShare) {
-    c.fail(std::string(kPaddedKernel) + " has shared-memory bank conflicts: " +
-           course::format_number(conflicts) + " of its " + course::format_number(wavefronts) +
-           " wavefronts wait for a bank");
+    c.fail(std::string(kPaddedKernel) +
+           " has shared-memory bank conflicts: " + course::format_number(conflicts) + " of its " +
+           course::format_number(wavefronts) + " wavefronts wait for a bank");
     c.hint(kPaddingHint);
   }
   return true;
@@ -436,9 +436,8 @@ void check_bank_conflicts(CaseContext& c) {
 // ---------------------------------------------------------------------------
 course::check::Case shapes_case(const std::string& kernel, const std::string& what, int points,
                                 const std::vector<transpose::Shape>& shapes) {
-  return {kernel + "_" + what, points, [kernel, shapes](CaseContext& c) {
-            check_shapes(c, kernel, shapes);
-          }};
+  return {kernel + "_" + what, points,
+          [kernel, shapes](CaseContext& c) { check_shapes(c, kernel, shapes); }};
 }
 
 }  // namespace
@@ -448,7 +447,7 @@ int main(int argc, char** argv) {
   std::vector<course::check::Case> cases = {{"grid_covers_the_matrix", 1, check_grid}};
   for (const char* kernel : kKernels) {
     cases.push_back(shapes_case(kernel, "square_and_ragged", 2, kSquareAndRagged));
-    cases.push_back(shapes_case(kernel, "one_row_one_column_one_element", 2, kOneRowOneColumn));
+    cases.push_back(shapes_case(kernel, "1xn_nx1_1x1", 2, kOneRowOneColumn));
     if (std::string(kernel) != "naive") {
       cases.push_back({std::string(kernel) + "_many_tiles", 1,
                        [kernel](CaseContext& c) { check_many_tiles(c, kernel); }});

@@ -164,8 +164,8 @@ void run_speed_case(const course::check::CaseRequest& request,
     };
     copy_ms = best([&] { launch_copy(m.in.data(), m.out.data(), rows, cols); }, copy_ms);
     for (int s = 0; s < 3; ++s) {
-      step_ms[s] = best([&] { launch(kSteps[s], m.in.data(), m.out.data(), rows, cols); },
-                        step_ms[s]);
+      step_ms[s] =
+          best([&] { launch(kSteps[s], m.in.data(), m.out.data(), rows, cols); }, step_ms[s]);
     }
   }
   results.put_value("copy_ms", copy_ms);
@@ -247,8 +247,8 @@ void demo_speed(DemoFunctions& functions) {
   const std::vector<std::size_t> judged =
       course::spread_indices(static_cast<std::size_t>(rows) * cols, kJudgedElements);
   const auto reference = [&](std::size_t k) {
-    return transpose::input_value(kDemoSeed,
-                                  transpose::source_index(static_cast<std::int64_t>(k), rows, cols));
+    return transpose::input_value(kDemoSeed, transpose::source_index(static_cast<std::int64_t>(k),
+                                                                     rows, cols));
   };
   const auto time_of = [&](auto&& work) {
     return course::time_device(work, 2, kDemoRepetitions).median_ms;
@@ -271,9 +271,9 @@ void demo_speed(DemoFunctions& functions) {
     if (!function.not_implemented()) {
       m.out.poison();
       launch(kSteps[s], m.in.data(), m.out.data(), rows, cols);
-      result = function.judge(
-          course::compare_at(m.out.download().data(), judged, reference, course::kExact),
-          shape_text(rows, cols));
+      result = function.judge(course::compare_at(m.out.download().data(), judged, reference,
+                                                 course::kExact),
+                              shape_text(rows, cols));
     }
     if (result.right) {
       ms[s] = time_of([&] { launch(kSteps[s], m.in.data(), m.out.data(), rows, cols); });

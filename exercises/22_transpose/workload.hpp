@@ -42,7 +42,9 @@ inline float input_value(std::uint64_t seed, std::int64_t i) {
 inline std::vector<float> make_input(int rows, int cols, std::uint64_t seed) {
   const std::int64_t count = static_cast<std::int64_t>(rows) * cols;
   std::vector<float> values(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) values[static_cast<std::size_t>(i)] = input_value(seed, i);
+  for (std::int64_t i = 0; i < count; ++i) {
+    values[static_cast<std::size_t>(i)] = input_value(seed, i);
+  }
   return values;
 }
 
@@ -69,8 +71,8 @@ struct Shape {
   int rows;
   int cols;
 };
-inline constexpr Shape kGridShapes[] = {{1, 1},       {1, 1000},    {1000, 1},  {32, 32},
-                                        {33, 31},     {1000, 999},  {37, 3001}, {8192, 8192}};
+inline constexpr Shape kGridShapes[] = {{1, 1},   {1, 1000},   {1000, 1},  {32, 32},
+                                        {33, 31}, {1000, 999}, {37, 3001}, {8192, 8192}};
 
 // The grid that covers a rows x cols matrix with one block per tile: x across the columns.
 inline int tiles_across(int extent) { return (extent + kTileDim - 1) / kTileDim; }
