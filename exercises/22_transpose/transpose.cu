@@ -41,11 +41,11 @@ __global__ void transpose_naive(const float* in, float* out, int rows, int cols)
 // Steps 2 and 3: through a tile of shared memory
 // ---------------------------------------------------------------------------
 
-// [slide:through-tile]
 // What the tiled and the padded kernels share: the block's tile of the input goes into
 // `tile` (kTileDim rows of kPitch floats, of which the first kTileDim are used), then out
 // of it, transposed. Called by every thread of the block; kPitch is deduced from the
 // __shared__ array the kernel passes (float[kTileDim][kPitch] decays to float (*)[kPitch]).
+// [slide:through-tile]
 template <int kPitch>
 __device__ void transpose_through_tile(const float* in, float* out, int rows, int cols,
                                        float (*tile)[kPitch]) {
