@@ -99,6 +99,45 @@ bool looks_copied(const std::vector<float>& got, int rows, int cols, std::uint64
   return same * 10 >= got.size() * 9;  // nine elements in ten or more
 }
 
+// The two classic index mistakes of a tile kernel, by the input element that element
+// (R, C) of out (row R < cols, column C < rows) then receives: the block's tile written
+// back where it was read (the block indices not swapped), or each tile landing in its
+// place but copied, not transposed (the tile indices not swapped).
+enum class TileMistake { blocks_not_swapped, tile_not_transposed };
+
+bool source_under(TileMistake mistake, int rows, int cols, std::int64_t R, std::int64_t C,
+                  std::int64_t& source) {
+  const std::int64_t R0 = R - R % kTileDim, C0 = C - C % kTileDim;
+  const std::int64_t r =
+      mistake == TileMistake::blocks_not_swapped ? R0 + C % kTileDim : C0 + R % kTileDim;
+  const std::int64_t c =
+      mistake == TileMistake::blocks_not_swapped ? C0 + R % kTileDim : R0 + C % kTileDim;
+  source = r * cols + c;
+  return r < rows && c < cols;
+}
+
+// True when nine wrong elements in ten or more (written, not in their place) are what
+// `mistake` puts there. (Right elements say nothing: on small matrices many of them are
+// also what a mistake would put there.)
+bool looks_like(TileMistake mistake, const std::vector<float>& got, int rows, int cols,
+                std::uint64_t seed) {
+  std::size_t compared = 0, matching = 0;
+  for (std::int64_t R = 0; R < cols; ++R) {
+    for (std::int64_t C = 0; C < rows; ++C) {
+      const std::int64_t k = R * rows + C;
+      const float value = got[static_cast<std::size_t>(k)];
+      std::int64_t source = 0;
+      if (course::is_poison(value) || !source_under(mistake, rows, cols, R, C, source) ||
+          value == transpose::input_value(seed, transpose::source_index(k, rows, cols))) {
+        continue;
+      }
+      ++compared;
+      if (value == transpose::input_value(seed, source)) ++matching;
+    }
+  }
+  return compared > 0 && matching * 10 >= compared * 9;
+}
+
 // Hints for a wrong output of `kernel`, from what kind of wrong it is.
 void hint_wrong_output(CaseContext& c, const Run& run, const std::string& kernel, int rows,
                        int cols) {
@@ -114,12 +153,15 @@ void hint_wrong_output(CaseContext& c, const Run& run, const std::string& kernel
   }
   if (kernel == "naive") {
     c.hint(kNaiveIndexHint);
-  } else {
+  } else if (looks_like(TileMistake::blocks_not_swapped, got, rows, cols, c.seed())) {
     c.hint(kBlockSwapHint);
-    if (unwritten < got.size()) {
-      c.hint(kTileIndexHint);
-      c.hint(kSyncHint);
-    }
+  } else if (looks_like(TileMistake::tile_not_transposed, got, rows, cols, c.seed())) {
+    c.hint(kTileIndexHint);
+  } else if (unwritten < got.size()) {
+    // Some elements right, others from nowhere: often a race on the tile.
+    c.hint(kSyncHint);
+    c.hint(kBlockSwapHint);
+    c.hint(kTileIndexHint);
   }
 }
 
