@@ -50,6 +50,7 @@
 # from them (common/course/check/session.hpp).
 
 include("${CMAKE_CURRENT_LIST_DIR}/Mutants.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/TimingFallbackTests.cmake")
 # The demo test of each skeleton is a Python script (tests/tools/unfinished_demo.py).
 find_package(Python3 COMPONENTS Interpreter)
 

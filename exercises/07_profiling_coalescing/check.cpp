@@ -142,13 +142,11 @@ constexpr double kMinSpeedup = 3.0;
 
 // Graded with the counters; false when ncu could not measure (the caller falls back).
 bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
-  const Run run = c.run_case_with(
-      course::check::ncu_command(ncu, kLoadMetrics, kStudentKernel, c.options().program), "gpu",
-      shape_params(kProfileRows, kProfileCols), 0, kProfilerTimeoutSeconds);
-  const course::check::NcuReading reading =
-      course::check::read_ncu_metrics(run.child, kLoadMetrics);
-  if (!reading.ok) {
-    c.note("Nsight Compute could not measure: " + reading.why_not + "; graded by timing instead");
+  Run run;
+  course::check::NcuReading reading;
+  if (!course::check::profile_case(c, ncu, kLoadMetrics, kStudentKernel, "gpu",
+                                   shape_params(kProfileRows, kProfileCols),
+                                   kProfilerTimeoutSeconds, run, reading)) {
     return false;
   }
   c.note("graded by Nsight Compute (" + ncu + "): global loads of " + kStudentKernel + " on a " +
@@ -242,13 +240,8 @@ void check_coalescing(CaseContext& c) {
     check_shape(c, kProfileRows, kProfileCols);
     return;
   }
-  std::string why_not;
-  const std::string ncu = course::check::find_nsight_compute(why_not);
-  if (ncu.empty()) {
-    c.note("Nsight Compute not used: " + why_not);
-  } else if (grade_with_profiler(c, ncu)) {
-    return;
-  }
+  const std::string ncu = course::check::nsight_compute_for(c);
+  if (!ncu.empty() && grade_with_profiler(c, ncu)) return;
   grade_with_timing(c);
 }
 

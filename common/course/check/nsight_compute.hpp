@@ -2,13 +2,18 @@
 // builds the command that profiles one kernel of the program under test, and reads
 // the metric values out of ncu's CSV output. Compiled into checks only (no student
 // code); the check runs ncu itself, so the counters never come from the student's
-// process. Used with CaseContext::run_case_with (judge.hpp):
+// process. A case graded by counters where they can be read, and by another measurement
+// elsewhere (a time ratio), is written with the two functions at the end of this file:
 //
-//   std::string why;
-//   const std::string ncu = course::check::find_nsight_compute(why);
-//   Run run = c.run_case_with(course::check::ncu_command(ncu, metrics, "my_kernel",
-//                                                        c.options().program), "case", params);
-//   const NcuReading reading = course::check::read_ncu_metrics(run.child, metrics);
+//   const std::string ncu = course::check::nsight_compute_for(c);  // "" with a note: none
+//   Run run;
+//   course::check::NcuReading reading;
+//   if (!ncu.empty() && course::check::profile_case(c, ncu, metrics, "my_kernel", "case",
+//                                                   params, timeout, run, reading)) {
+//     ... judge run.results and reading.values ...
+//   } else {
+//     ... the fallback, whose notes say "graded by timing" ...
+//   }
 //
 // Reading counters needs permission: root, or the driver loaded with
 // NVreg_RestrictProfilingToAdminUsers=0. Without it ncu prints ERR_NVGPUCTRPERM, and
@@ -21,9 +26,11 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "course/check/child_process.hpp"
+#include "course/check/judge.hpp"
 
 namespace course::check {
 
@@ -166,6 +173,32 @@ inline NcuReading read_ncu_metrics(const ChildResult& child,
   }
   reading.ok = true;
   return reading;
+}
+
+// The profiler a case of `c` grades with, or "" with a note that says why there is none
+// (the case then grades with its fallback).
+inline std::string nsight_compute_for(CaseContext& c) {
+  std::string why_not;
+  const std::string ncu = find_nsight_compute(why_not);
+  if (ncu.empty()) c.note("Nsight Compute not used: " + why_not);
+  return ncu;
+}
+
+// Runs case `kind` of the program under test under ncu, `metrics` of the first launch of
+// `kernel`; true when ncu measured them all (`run` and `reading` then hold what it ran and
+// read), false with a note that says why not (the caller falls back).
+inline bool profile_case(CaseContext& c, const std::string& ncu,
+                         const std::vector<std::string>& metrics, const std::string& kernel,
+                         const std::string& kind,
+                         const std::vector<std::pair<std::string, std::string>>& params,
+                         double timeout_seconds, Run& run, NcuReading& reading) {
+  run = c.run_case_with(ncu_command(ncu, metrics, kernel, c.options().program), kind, params, 0,
+                        timeout_seconds);
+  reading = read_ncu_metrics(run.child, metrics);
+  if (!reading.ok) {
+    c.note("Nsight Compute could not measure: " + reading.why_not + "; graded by timing instead");
+  }
+  return reading.ok;
 }
 
 }  // namespace course::check

@@ -1,0 +1,501 @@
+// Exercise 22 - the check. Runs the student's program case by case and compares every
+// element of each transpose with the CPU's (exactly: a transpose only moves values);
+// times the padded kernel against a copy kernel of the same shape in the same run; and
+// grades the shared-memory bank conflicts of the padded kernel with Nsight Compute's
+// counters when ncu can read them, otherwise by the time the padding saves over the
+// unpadded tile, measured in one run. Contains no student code; the profiler is run by
+// this check, never trusted from the student's process.
+//
+//   make check-22                          (students)
+//   build/.../check_22 --program PROGRAM   (instructors; --help lists the options)
+//   COURSE_NCU=/path/to/ncu or COURSE_NCU=none picks or turns off the profiler.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "course/check/nsight_compute.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+
+// ---------------------------------------------------------------------------
+// Hints
+// ---------------------------------------------------------------------------
+const std::string kGridHint =
+    "tile_grid: grid.x counts the tiles across the columns, (cols + kTileDim - 1) / kTileDim, "
+    "and grid.y the tiles down the rows, (rows + kTileDim - 1) / kTileDim.";
+const std::string kRowLoopHint =
+    "each thread handles kTileDim / kBlockRows elements of its tile's column: rows "
+    "threadIdx.y + j for j = 0 while j < kTileDim, j += kBlockRows (the block has kBlockRows "
+    "rows of threads, not kTileDim).";
+const std::string kNaiveIndexHint =
+    "transpose_naive: col = blockIdx.x * kTileDim + threadIdx.x, row = blockIdx.y * kTileDim + "
+    "threadIdx.y + j, and out[col * rows + row] = in[row * cols + col] where row < rows and "
+    "col < cols.";
+const std::string kSyncHint =
+    "__syncthreads() between the tile's write and its read: a warp reads a column of the "
+    "tile, which the other warps of the block wrote.";
+const std::string kBlockSwapHint =
+    "on the way out the tile lands at the mirrored place: blockIdx.x and blockIdx.y swap roles "
+    "(out's row blockIdx.x * kTileDim + threadIdx.y + j, its column blockIdx.y * kTileDim + "
+    "threadIdx.x).";
+const std::string kTileIndexHint =
+    "on the way out a warp reads a column of the tile: out's element gets "
+    "tile[threadIdx.x][threadIdx.y + j] (written as tile[threadIdx.y + j][threadIdx.x]).";
+const std::string kCopyHint =
+    "the output is a copy of the input, not its transpose: out is cols x rows, element (c, r) "
+    "at c * rows + r.";
+const std::string kPaddingHint =
+    "pad the tile's rows, not its columns: __shared__ float tile[kTileDim][kTileDim + 1] (a "
+    "column of the tile then falls in 32 different banks); [kTileDim + 1][kTileDim] leaves every "
+    "column in one bank.";
+
+std::string shape_text(int rows, int cols) {
+  return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+std::vector<std::pair<std::string, std::string>> shape_params(const std::string& kernel, int rows,
+                                                              int cols) {
+  return {{"kernel", kernel}, {"rows", std::to_string(rows)}, {"cols", std::to_string(cols)}};
+}
+
+// ---------------------------------------------------------------------------
+// The grid
+// ---------------------------------------------------------------------------
+void check_grid(CaseContext& c) {
+  const Run run = c.run_case("grid");
+  if (!c.finished(run)) return;
+  std::vector<std::int32_t> expected;
+  for (const transpose::Shape& shape : transpose::kGridShapes) {
+    expected.insert(expected.end(),
+                    {transpose::tiles_across(shape.cols), transpose::tiles_across(shape.rows), 1});
+  }
+  if (!c.expect_array<std::int32_t>(run, "grids", expected, course::kExact, kGridHint)) {
+    std::string shapes;
+    for (const transpose::Shape& shape : transpose::kGridShapes) {
+      shapes += (shapes.empty() ? "" : ", ") + shape_text(shape.rows, shape.cols);
+    }
+    c.note("(grids: x, y, z of tile_grid(rows, cols) for " + shapes + ", in turn)");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The transposes, every element
+// ---------------------------------------------------------------------------
+
+// True when most of the output holds the input at the same index: a copy.
+bool looks_copied(const std::vector<float>& got, int rows, int cols, std::uint64_t seed) {
+  if (rows == 1 || cols == 1) return false;  // there a copy is the transpose
+  std::size_t same = 0;
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    if (got[k] == transpose::input_value(seed, static_cast<std::int64_t>(k))) ++same;
+  }
+  return same * 10 >= got.size() * 9;  // nine elements in ten or more
+}
+
+// The two classic index mistakes of a tile kernel, by the input element that element
+// (R, C) of out (row R < cols, column C < rows) then receives: the block's tile written
+// back where it was read (the block indices not swapped), or each tile landing in its
+// place but copied, not transposed (the tile indices not swapped).
+enum class TileMistake { blocks_not_swapped, tile_not_transposed };
+
+bool source_under(TileMistake mistake, int rows, int cols, std::int64_t R, std::int64_t C,
+                  std::int64_t& source) {
+  const std::int64_t R0 = R - R % kTileDim, C0 = C - C % kTileDim;
+  const std::int64_t r =
+      mistake == TileMistake::blocks_not_swapped ? R0 + C % kTileDim : C0 + R % kTileDim;
+  const std::int64_t c =
+      mistake == TileMistake::blocks_not_swapped ? C0 + R % kTileDim : R0 + C % kTileDim;
+  source = r * cols + c;
+  return r < rows && c < cols;
+}
+
+// True when nine wrong elements in ten or more (written, not in their place) are what
+// `mistake` puts there. (Right elements say nothing: on small matrices many of them are
+// also what a mistake would put there.)
+bool looks_like(TileMistake mistake, const std::vector<float>& got, int rows, int cols,
+                std::uint64_t seed) {
+  std::size_t compared = 0, matching = 0;
+  for (std::int64_t R = 0; R < cols; ++R) {
+    for (std::int64_t C = 0; C < rows; ++C) {
+      const std::int64_t k = R * rows + C;
+      const float value = got[static_cast<std::size_t>(k)];
+      std::int64_t source = 0;
+      if (course::is_poison(value) || !source_under(mistake, rows, cols, R, C, source) ||
+          value == transpose::input_value(seed, transpose::source_index(k, rows, cols))) {
+        continue;
+      }
+      ++compared;
+      if (value == transpose::input_value(seed, source)) ++matching;
+    }
+  }
+  return compared > 0 && matching * 10 >= compared * 9;
+}
+
+// Hints for a wrong output of `kernel`, from what kind of wrong it is.
+void hint_wrong_output(CaseContext& c, const Run& run, const std::string& kernel, int rows,
+                       int cols) {
+  const auto found = run.results.records.find("out");
+  if (found == run.results.records.end()) return;  // expect_array said so
+  const std::vector<float> got = found->second.values<float>();
+  std::size_t unwritten = 0;
+  for (const float v : got) unwritten += course::is_poison(v) ? 1 : 0;
+  if (looks_copied(got, rows, cols, c.seed())) c.hint(kCopyHint);
+  if (unwritten > 0) {
+    c.hint(kGridHint);
+    c.hint(kRowLoopHint);
+  }
+  if (kernel == "naive") {
+    c.hint(kNaiveIndexHint);
+  } else if (looks_like(TileMistake::blocks_not_swapped, got, rows, cols, c.seed())) {
+    c.hint(kBlockSwapHint);
+  } else if (looks_like(TileMistake::tile_not_transposed, got, rows, cols, c.seed())) {
+    c.hint(kTileIndexHint);
+  } else if (unwritten < got.size()) {
+    // Some elements right, others from nowhere: often a race on the tile.
+    c.hint(kSyncHint);
+    c.hint(kBlockSwapHint);
+    c.hint(kTileIndexHint);
+  }
+}
+
+// One kernel on one matrix; true when every element is in its place.
+bool check_shape(CaseContext& c, const std::string& kernel, int rows, int cols) {
+  const Run run = c.run_case("transpose", shape_params(kernel, rows, cols));
+  const std::string what = "transpose_" + kernel + " on a " + shape_text(rows, cols) + " matrix";
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) {
+    c.note("(" + what + ")");
+    return false;
+  }
+  if (c.expect_array<float>(run, "out", transpose::reference(rows, cols, c.seed()),
+                            course::kExact)) {
+    return true;
+  }
+  c.note("(" + what + ": out[c * rows + r] = in[r * cols + c])");
+  hint_wrong_output(c, run, kernel, rows, cols);
+  return false;
+}
+
+// One kernel on several shapes, stopping at the first failure.
+void check_shapes(CaseContext& c, const std::string& kernel,
+                  const std::vector<transpose::Shape>& shapes) {
+  for (const transpose::Shape& shape : shapes) {
+    if (!check_shape(c, kernel, shape.rows, shape.cols)) return;
+  }
+}
+
+// Square, then sides that are not multiples of the tile: a small one first (its edge
+// tiles' stray writes stay within the output's guard zone), then non-square ones whose
+// tiles across and down differ (a grid with x and y swapped leaves some uncovered).
+const std::vector<transpose::Shape> kSquareAndRagged = {
+    {256, 256}, {33, 65}, {1000, 999}, {37, 3001}};
+const std::vector<transpose::Shape> kOneRowOneColumn = {{1, 100003}, {100003, 1}, {1, 1}};
+
+// Thousands of tiles, none a multiple of the tile: a missing barrier shows in some of them.
+constexpr transpose::Shape kManyTiles{2000, 3000};
+constexpr transpose::Shape kSanitizerManyTiles{200, 300};
+
+void check_many_tiles(CaseContext& c, const std::string& kernel) {
+  const transpose::Shape shape = c.under_sanitizer() ? kSanitizerManyTiles : kManyTiles;
+  check_shape(c, kernel, shape.rows, shape.cols);
+}
+
+// A shape the student has not seen: drawn from the seed, so graders change it with --seed.
+// Under compute-sanitizer (racecheck slows shared-memory kernels most), a smaller one.
+constexpr int kHiddenMaxExtent = 3000;
+constexpr int kSanitizerHiddenMaxExtent = 300;
+constexpr std::uint64_t kHiddenShapeSalt = 22;
+
+void check_hidden(CaseContext& c) {
+  // A stream of its own, apart from the input drawn from the same seed.
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
+  const int most = c.under_sanitizer() ? kSanitizerHiddenMaxExtent : kHiddenMaxExtent;
+  const int rows = static_cast<int>(rng.uniform_int(1, most));
+  const int cols = static_cast<int>(rng.uniform_int(1, most));
+  for (const char* kernel : {"naive", "tiled", "padded"}) {
+    if (!check_shape(c, kernel, rows, cols)) return;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Speed: the speed case's run, its samples and its times
+// ---------------------------------------------------------------------------
+
+// Under compute-sanitizer a small matrix proves the launches clean; its times mean nothing.
+constexpr int kSanitizerSpeedRows = 256;
+constexpr int kSanitizerSpeedCols = 320;
+constexpr int kSpeedRepetitions = 20;
+constexpr double kSpeedTimeoutSeconds = 120.0;
+
+struct SpeedRun {
+  int rows = 0, cols = 0;
+  double copy_ms = 0.0, naive_ms = 0.0, tiled_ms = 0.0, padded_ms = 0.0, memcpy_gbps = 0.0;
+  bool sample_right[3] = {false, false, false};  // naive, tiled, padded
+};
+
+const char* const kKernels[] = {"naive", "tiled", "padded"};
+
+// Runs the speed case; false (the case failed) when the program did not finish it or
+// reported no times. A wrong sample does not fail here: the caller decides.
+bool run_speed(CaseContext& c, SpeedRun& s) {
+  const bool sanitized = c.under_sanitizer();
+  s.rows = sanitized ? kSanitizerSpeedRows : transpose::kSpeedExtent;
+  s.cols = sanitized ? kSanitizerSpeedCols : transpose::kSpeedExtent;
+  const Run run = c.run_case("speed",
+                             {{"rows", std::to_string(s.rows)},
+                              {"cols", std::to_string(s.cols)},
+                              {"repetitions", std::to_string(sanitized ? 1 : kSpeedRepetitions)},
+                              {"ceiling", sanitized ? "0" : "1"}},
+                             0, kSpeedTimeoutSeconds);
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return false;
+  // What every timed kernel computed: every kSampleStride-th element of its output.
+  std::vector<float> expected;
+  const std::int64_t count = static_cast<std::int64_t>(s.rows) * s.cols;
+  for (std::int64_t k = 0; k < count; k += transpose::kSampleStride) {
+    expected.push_back(
+        transpose::input_value(c.seed(), transpose::source_index(k, s.rows, s.cols)));
+  }
+  for (int k = 0; k < 3; ++k) {
+    const auto found = run.results.records.find(std::string(kKernels[k]) + "_sample");
+    if (found == run.results.records.end() || found->second.count != expected.size() ||
+        found->second.type != course::check::ValueType::f32) {
+      continue;
+    }
+    const std::vector<float> got = found->second.values<float>();
+    s.sample_right[k] =
+        course::compare(got.data(), expected.data(), expected.size(), course::kExact).ok();
+  }
+  return c.read_value(run, "copy_ms", s.copy_ms) && c.read_value(run, "naive_ms", s.naive_ms) &&
+         c.read_value(run, "tiled_ms", s.tiled_ms) && c.read_value(run, "padded_ms", s.padded_ms) &&
+         c.read_value(run, "copy_gbps", s.memcpy_gbps);
+}
+
+// A kernel's figures for a person: ms, GB/s = 2 * 4 B * rows * cols / time, % of the copy.
+std::string figures(const SpeedRun& s, const std::string& name, double ms) {
+  const double bytes = transpose::bytes_moved(s.rows, s.cols);
+  const double gbps = ms > 0.0 ? bytes / (ms * 1e6) : 0.0;
+  const double copy_gbps = s.copy_ms > 0.0 ? bytes / (s.copy_ms * 1e6) : 0.0;
+  return name + " " + course::format_number(ms) + " ms, " + course::format_number(gbps) +
+         " GB/s (" + course::format_number(copy_gbps > 0.0 ? 100.0 * gbps / copy_gbps : 0.0) +
+         "% of the copy)";
+}
+
+// The sample of `kernel` (0 naive, 1 tiled, 2 padded) must be right before its time counts.
+bool expect_sample(CaseContext& c, const SpeedRun& s, int kernel) {
+  if (s.sample_right[kernel]) return true;
+  c.fail(std::string("transpose_") + kKernels[kernel] + " on " + shape_text(s.rows, s.cols) +
+         ": a sample of every " + std::to_string(transpose::kSampleStride) +
+         "th element of its output is wrong (see its own cases)");
+  return false;
+}
+
+// The padded transpose must reach this share of the bandwidth of the copy kernel of the
+// same shape (GB/s = 2 * 4 B * rows * cols / time for both). Padded, its reads and writes
+// are whole rows and its tile conflict-free: it moves the same bytes as the copy, plus a
+// barrier per tile. TO MEASURE ON AN H100 AND AN H200: the solution's share (expected
+// above 0.9), and the tile padded on the wrong dimension's (expected below 0.7: its 32-way
+// conflicts cap an H100 near 1850 GB/s, 132 SMs x 1.75 GHz x 8 B, against a copy near 2900).
+constexpr double kMinShareOfCopy = 0.85;
+
+void check_speed(CaseContext& c) {
+  SpeedRun s;
+  if (!run_speed(c, s) || !expect_sample(c, s, 2)) return;
+  if (c.under_sanitizer()) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  const double share = s.copy_ms > 0.0 && s.padded_ms > 0.0 ? s.copy_ms / s.padded_ms : 0.0;
+  std::string line = "on " + shape_text(s.rows, s.cols) +
+                     " floats: " + figures(s, "copy_tile_shaped", s.copy_ms) + "; " +
+                     figures(s, "transpose_padded", s.padded_ms);
+  for (int k = 0; k < 2; ++k) {
+    line += "; " + (s.sample_right[k]
+                        ? figures(s, std::string("transpose_") + kKernels[k],
+                                  k == 0 ? s.naive_ms : s.tiled_ms)
+                        : std::string("transpose_") + kKernels[k] + " (wrong result: no figure)");
+  }
+  c.note(line + "; a device-to-device cudaMemcpy: " + course::format_number(s.memcpy_gbps) +
+         " GB/s");
+  if (!(s.copy_ms > 0.0) || !(s.padded_ms > 0.0)) {
+    c.fail("the kernels' times could not be measured");
+    return;
+  }
+  c.note("transpose_padded reaches " + course::format_number(100.0 * share) +
+         "% of the copy kernel's bandwidth (at least " +
+         course::format_number(100.0 * kMinShareOfCopy) + "% passes)");
+  if (share < kMinShareOfCopy) {
+    c.fail("transpose_padded is too slow: " + course::format_number(100.0 * share) +
+           "% of the copy of the same shape");
+    c.hint(kPaddingHint);
+    c.hint("both global accesses must be rows: the tile is read with threadIdx.x along the "
+           "input's columns, and written with threadIdx.x along out's columns.");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Bank conflicts: Nsight Compute's counters, or the time the padding saves without them
+// ---------------------------------------------------------------------------
+const char* const kPaddedKernel = "transpose_padded";
+const std::vector<std::string> kSharedMetrics = {
+    // Excess wavefronts: beyond the fewest that the warp's access could take.
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    // Every wavefront (one cycle of the 32 banks) that shared loads and stores took.
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+};
+
+// Small enough that ncu's replay is quick, a whole number of tiles, many blocks.
+constexpr int kProfileRows = 1024;
+constexpr int kProfileCols = 1024;
+constexpr int kSanitizerProfileRows = 96;
+constexpr int kSanitizerProfileCols = 64;
+
+// A warp's 32 stores of a tile row go to 32 banks: 1 wavefront, no conflict. Its 32 loads
+// of a tile column fall kPitch floats apart, in bank (lane * kPitch + column) % 32: with
+// kPitch = 33, 32 banks, 1 wavefront; with kPitch = 32 (no padding, or the padding on the
+// rows), one bank, 32 wavefronts of which 31 are conflicts. Each warp stores 4 tile rows
+// and loads 4 tile columns: 8 wavefronts padded; 4 + 4 x 32 = 132 unpadded, 124 of them
+// conflicts, a share of 0.94.
+// Graded as zero: at most 1 conflict in 100 wavefronts (counter noise, never a pattern).
+constexpr double kMaxConflictShare = 0.01;
+
+// ncu starts slowly (several seconds) and replays the kernel once per pass.
+constexpr double kProfilerTimeoutSeconds = 180.0;
+
+// Graded with the counters; false when ncu could not measure (the caller falls back).
+bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
+  Run run;
+  course::check::NcuReading reading;
+  if (!course::check::profile_case(c, ncu, kSharedMetrics, kPaddedKernel, "transpose",
+                                   shape_params("padded", kProfileRows, kProfileCols),
+                                   kProfilerTimeoutSeconds, run, reading)) {
+    return false;
+  }
+  c.note("graded by Nsight Compute (" + ncu + "): shared-memory accesses of " + kPaddedKernel +
+         " on a " + shape_text(kProfileRows, kProfileCols) + " matrix");
+  if (!c.finished(run) || !c.expect_kernel_launched(run) ||
+      !c.expect_array<float>(run, "out", transpose::reference(kProfileRows, kProfileCols, c.seed()),
+                             course::kExact)) {
+    return true;
+  }
+  const double conflicts =
+      reading.values.at(kSharedMetrics[0]) + reading.values.at(kSharedMetrics[1]);
+  const double wavefronts =
+      reading.values.at(kSharedMetrics[2]) + reading.values.at(kSharedMetrics[3]);
+  if (!(wavefronts > 0.0)) {
+    c.fail(std::string(kPaddedKernel) + " made no shared-memory access: it does not go through "
+                                        "a tile in shared memory");
+    c.hint(kPaddingHint);
+    return true;
+  }
+  const double share = conflicts / wavefronts;
+  c.note(course::format_number(conflicts) + " bank conflicts (loads " +
+         course::format_number(reading.values.at(kSharedMetrics[0])) + ", stores " +
+         course::format_number(reading.values.at(kSharedMetrics[1])) + ") in " +
+         course::format_number(wavefronts) + " shared-memory wavefronts: a share of " +
+         course::format_number(share) +
+         " (0 for a padded tile, 0.94 for an unpadded one; at most " +
+         course::format_number(kMaxConflictShare) + " passes)");
+  if (share > kMaxConflictShare) {
+    c.fail(std::string(kPaddedKernel) +
+           " has shared-memory bank conflicts: " + course::format_number(conflicts) + " of its " +
+           course::format_number(wavefronts) + " wavefronts wait for a bank");
+    c.hint(kPaddingHint);
+  }
+  return true;
+}
+
+// Without the counters: the padded kernel against the unpadded tiled one, timed in the
+// same run. The tile's column reads cost 32 wavefronts each unpadded, one padded; where
+// shared memory is the bottleneck (H100: about 1850 GB/s of transpose at one wavefront per
+// element, against a copy near 2900) the padding saves a third of the time or more; padded
+// on the wrong dimension, nothing. TO MEASURE ON AN H100 AND AN H200: tiled_ms / padded_ms
+// of the solution (expected 1.3 or more) and of the tile padded on the wrong dimension
+// (expected 1.0).
+constexpr double kMinGainOverTiled = 1.2;
+// Where the unpadded tile already reaches this share of the copy, conflicts cost no time
+// that could be measured (a GPU whose memory is slow next to its shared memory): the case
+// is then not graded by timing.
+constexpr double kConflictsHiddenShare = 0.8;
+
+void grade_with_timing(CaseContext& c) {
+  SpeedRun s;
+  if (!run_speed(c, s) || !expect_sample(c, s, 1) || !expect_sample(c, s, 2)) return;
+  if (c.under_sanitizer()) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  c.note("graded by timing: " + figures(s, "transpose_tiled", s.tiled_ms) + "; " +
+         figures(s, "transpose_padded", s.padded_ms) + "; on " + shape_text(s.rows, s.cols) +
+         " floats, same run");
+  if (!(s.tiled_ms > 0.0) || !(s.padded_ms > 0.0) || !(s.copy_ms > 0.0)) {
+    c.fail("the kernels' times could not be measured");
+    return;
+  }
+  const double tiled_share = s.copy_ms / s.tiled_ms;
+  if (tiled_share >= kConflictsHiddenShare) {
+    c.not_graded("the unpadded transpose_tiled already reaches " +
+                 course::format_number(100.0 * tiled_share) +
+                 "% of the copy on this GPU, so bank conflicts cost no time that can be "
+                 "measured; Nsight Compute's counters would grade them (set COURSE_NCU)");
+    return;
+  }
+  const double gain = s.tiled_ms / s.padded_ms;
+  c.note("time ratio tiled / padded = " + course::format_number(gain) + " (at least " +
+         course::format_number(kMinGainOverTiled) + " passes)");
+  if (gain < kMinGainOverTiled) {
+    c.fail(std::string(kPaddedKernel) + " is only " + course::format_number(gain) +
+           "x as fast as the unpadded transpose_tiled: its tile still has bank conflicts");
+    c.hint(kPaddingHint);
+    c.hint("transpose_tiled must keep the unpadded tile, [kTileDim][kTileDim]: it is what the "
+           "padding is measured against.");
+  }
+}
+
+void check_bank_conflicts(CaseContext& c) {
+  if (c.under_sanitizer()) {
+    // Under compute-sanitizer neither counters nor times mean anything: the values only.
+    c.note("bank conflicts are not graded under compute-sanitizer");
+    check_shape(c, "padded", kSanitizerProfileRows, kSanitizerProfileCols);
+    return;
+  }
+  const std::string ncu = course::check::nsight_compute_for(c);
+  if (!ncu.empty() && grade_with_profiler(c, ncu)) return;
+  grade_with_timing(c);
+}
+
+// ---------------------------------------------------------------------------
+// The cases
+// ---------------------------------------------------------------------------
+course::check::Case shapes_case(const std::string& kernel, const std::string& what, int points,
+                                const std::vector<transpose::Shape>& shapes) {
+  return {kernel + "_" + what, points,
+          [kernel, shapes](CaseContext& c) { check_shapes(c, kernel, shapes); }};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using course::check::timed;
+  std::vector<course::check::Case> cases = {{"grid_covers_the_matrix", 1, check_grid}};
+  for (const char* kernel : kKernels) {
+    cases.push_back(shapes_case(kernel, "square_and_ragged", 2, kSquareAndRagged));
+    cases.push_back(shapes_case(kernel, "1xn_nx1_1x1", 2, kOneRowOneColumn));
+    if (std::string(kernel) != "naive") {
+      cases.push_back({std::string(kernel) + "_many_tiles", 1,
+                       [kernel](CaseContext& c) { check_many_tiles(c, kernel); }});
+    }
+  }
+  cases.push_back({"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase});
+  cases.push_back(timed({"padded_85_percent_of_copy", 4, check_speed}));
+  cases.push_back(timed({"padded_free_of_bank_conflicts", 3, check_bank_conflicts}));
+  course::check::Exercise exercise{"22", "transpose", cases};
+  return course::check::judge_main(argc, argv, exercise);
+}
