@@ -758,12 +758,14 @@ inline void judge_sanitizer_end(CaseContext& last, const ServerEnd& end,
   }
   const bool errors = end.exit_code == kSanitizerErrorExit || sanitizer_found_errors(end.output);
   if (!errors || session.instance_flagged()) return;
+  const bool memcheck = last.sanitizer_tool() == "memcheck";
   last.fail("compute-sanitizer " + last.sanitizer_tool() +
-            " found errors, reported when the "
-            "program ended after this case (leaks are reported then):\n" +
+            " found errors, reported when the program ended after this case" +
+            (memcheck ? " (leaks are reported then)" : "") + ":\n" +
             indent_excerpt(sanitizer_lines(end.output), 40));
-  last.hint("read the first error of compute-sanitizer's report: a leak names the cudaMalloc "
-            "whose cudaFree is missing.");
+  last.hint(memcheck ? "read the first error of compute-sanitizer's report: a leak names the "
+                       "cudaMalloc whose cudaFree is missing."
+                     : sanitizer_hint(last.sanitizer_tool()));
 }
 
 inline int judge_main(int argc, char** argv, const Exercise& exercise) {
@@ -987,7 +989,7 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
 
   const bool passed = cases_passed == cases_run;
   std::printf("score: %d/%d points, %d of %d cases passed: %s\n", score, max_score, cases_passed,
-              cases_run, passed ? "PASS" : "FAIL");
+              cases_run, cases_run == 0 ? "NOT GRADED" : passed ? "PASS" : "FAIL");
   if (cases_not_graded > 0) {
     std::printf("SKIPPED: %d case(s) worth %d points could not run here and are not graded "
                 "(see SKIP above)\n",
