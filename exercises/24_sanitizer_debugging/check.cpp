@@ -81,8 +81,7 @@ void check_average(CaseContext& c) {
                              workload::kMeanTolerance,
                              "the mean of the frames: a sum that starts from zeros, divided by "
                              "the number of frames.")) {
-    c.note("(average_frames_on_device, " + std::to_string(kFrames) + " frames" + size_text() +
-           ")");
+    c.note("(average_frames_on_device, " + std::to_string(kFrames) + " frames" + size_text() + ")");
   }
 }
 

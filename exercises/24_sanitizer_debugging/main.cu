@@ -70,8 +70,8 @@ void run_check_case(const course::check::CaseRequest& request,
   const std::string& kind = request.name;
   if (kind == "average") {
     const int frame_count = static_cast<int>(request.param_int("frames"));
-    results.put("mean", run_average(workload::make_frames(frame_count, n, request.seed),
-                                    frame_count, n));
+    results.put("mean",
+                run_average(workload::make_frames(frame_count, n, request.seed), frame_count, n));
     return;
   }
   const std::vector<float> x = workload::make_input(n, request.seed);
@@ -114,10 +114,10 @@ int demo(const char* program) {
   course::StudentFunction sums("block_sums_kernel"), average("average_frames_on_device");
 
   const std::vector<float> x = workload::make_input(kDemoElements, kDemoSeed);
-  show_step(reverse, "step 1, reverse " + std::to_string(kDemoElements) + " values",
-            run_reverse(x), workload::reverse_reference(x), workload::kMoveTolerance);
-  show_step(smooth, "step 2, smooth " + std::to_string(kDemoElements) + " values",
-            run_smooth(x), workload::smooth_reference(x), workload::kMeanTolerance);
+  show_step(reverse, "step 1, reverse " + std::to_string(kDemoElements) + " values", run_reverse(x),
+            workload::reverse_reference(x), workload::kMoveTolerance);
+  show_step(smooth, "step 2, smooth " + std::to_string(kDemoElements) + " values", run_smooth(x),
+            workload::smooth_reference(x), workload::kMeanTolerance);
   show_step(sums, "step 3, sums of blocks of " + std::to_string(kThreadsPerBlock),
             run_block_sums(x), workload::block_sums_reference(x, kThreadsPerBlock),
             workload::kBlockSumTolerance);

@@ -110,8 +110,8 @@ void average_frames_on_device(const float* frames, int frame_count, int n, float
   CUDA_CHECK(cudaMalloc(&total, bytes));
   const int blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
   for (int f = 0; f < frame_count; ++f) {
-    accumulate_kernel<<<blocks, kThreadsPerBlock>>>(frames + static_cast<std::size_t>(f) * n,
-                                                    total, n);
+    const float* frame = frames + static_cast<std::size_t>(f) * n;
+    accumulate_kernel<<<blocks, kThreadsPerBlock>>>(frame, total, n);
     CUDA_CHECK_LAUNCH();
   }
   CUDA_CHECK(cudaMemcpy(host_mean, total, bytes, cudaMemcpyDeviceToHost));

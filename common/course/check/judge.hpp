@@ -874,9 +874,8 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   std::fflush(stdout);
 
   CheckSession session(options, scratch);
-  session.on_server_end([&](CaseContext& last, const ServerEnd& end) {
-    judge_sanitizer_end(last, end, session);
-  });
+  session.on_server_end(
+      [&](CaseContext& last, const ServerEnd& end) { judge_sanitizer_end(last, end, session); });
   // A case under compute-sanitizer may still inherit what the tool reports when its
   // program ends (after the next case has started, or after the last): the cases are
   // printed once every program has ended.
@@ -921,10 +920,10 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     }
     --cases_left;
     const std::string tool = tool_of(c, options);
-    CaseOutcome outcome{&c, std::make_unique<CaseContext>(
-                                options, session, c.name,
-                                derive_seed(options.seed, name_hash(c.name)), scratch, gpu_use(c),
-                                tool)};
+    CaseOutcome outcome{&c,
+                        std::make_unique<CaseContext>(options, session, c.name,
+                                                      derive_seed(options.seed, name_hash(c.name)),
+                                                      scratch, gpu_use(c), tool)};
     CaseContext& context = *outcome.context;
     outcome.run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
     session.use_tool(tool);
@@ -988,8 +987,10 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   }
 
   const bool passed = cases_passed == cases_run;
+  const char* verdict = passed ? "PASS" : "FAIL";
+  if (cases_run == 0) verdict = "NOT GRADED";
   std::printf("score: %d/%d points, %d of %d cases passed: %s\n", score, max_score, cases_passed,
-              cases_run, cases_run == 0 ? "NOT GRADED" : passed ? "PASS" : "FAIL");
+              cases_run, verdict);
   if (cases_not_graded > 0) {
     std::printf("SKIPPED: %d case(s) worth %d points could not run here and are not graded "
                 "(see SKIP above)\n",
