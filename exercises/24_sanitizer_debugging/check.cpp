@@ -5,6 +5,8 @@
 //
 //   make check-24                          (students; compute-sanitizer found beside nvcc)
 //   build/.../check_24 --program PROGRAM --compute-sanitizer PATH   (instructors)
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,62 +28,67 @@ constexpr int kFrames = 5;
 // scaled for the tool (session.hpp), still ends a step that hangs in minutes, not hours.
 constexpr double kStepSeconds = 8.0;
 
-std::string size_text() { return " (n = " + std::to_string(kElements) + ")"; }
+// One step of the program, as a case judges it.
+struct Step {
+  std::string kind;      // the case the program computes (main.cu)
+  std::string function;  // the student's function it calls
+  std::string output;    // the record it reports
+  course::Tolerance tolerance;
+  std::string wrong_hint;  // under wrong values
+  // The reference, from the case's seed.
+  std::function<std::vector<double>(std::uint64_t seed)> reference;
+};
 
-// Runs one step under the case's tool; true when the tool reported nothing and the step
-// finished (its output is then judged).
-bool run_step(CaseContext& c, const std::string& kind, Run& run,
-              const std::vector<std::pair<std::string, std::string>>& extra = {}) {
-  std::vector<std::pair<std::string, std::string>> params = {{"n", std::to_string(kElements)}};
-  params.insert(params.end(), extra.begin(), extra.end());
-  run = c.run_case(kind, params, 0, kStepSeconds);
-  return c.finished(run);
-}
+const Step kReverse{"reverse",
+                    "reverse_on_device",
+                    "out",
+                    workload::kMoveTolerance,
+                    "x[i] belongs at out[n - 1 - i]: the first value at the last place. An index "
+                    "clamped into the array hides the overrun from memcheck but still puts values "
+                    "in the wrong places.",
+                    [](std::uint64_t seed) {
+                      return workload::reverse_reference(workload::make_input(kElements, seed));
+                    }};
+const Step kSmooth{"smooth",
+                   "smooth_on_device",
+                   "out",
+                   workload::kMeanTolerance,
+                   "out[i] = (x[i - 1] + x[i] + x[i + 1]) / 3, with 0 outside the array: every "
+                   "thread reads what its neighbours loaded.",
+                   [](std::uint64_t seed) {
+                     return workload::smooth_reference(workload::make_input(kElements, seed));
+                   }};
+const Step kBlockSums{"block_sums",
+                      "block_sums_on_device",
+                      "sums",
+                      workload::kBlockSumTolerance,
+                      "sums[b] is the sum of block b's elements: every level of the tree must see "
+                      "the whole level before it.",
+                      [](std::uint64_t seed) {
+                        return workload::block_sums_reference(workload::make_input(kElements, seed),
+                                                              kThreadsPerBlock);
+                      }};
+const Step kAverage{"average",
+                    "average_frames_on_device",
+                    "mean",
+                    workload::kMeanTolerance,
+                    "the mean of the frames: a sum that starts from zeros, divided by the number "
+                    "of frames.",
+                    [](std::uint64_t seed) {
+                      return workload::mean_reference(
+                          workload::make_frames(kFrames, kElements, seed), kFrames, kElements);
+                    }};
 
-void check_reverse(CaseContext& c) {
-  Run run;
-  if (!run_step(c, "reverse", run)) return;
-  const std::vector<float> x = workload::make_input(kElements, c.seed());
-  if (!c.expect_array<float>(run, "out", workload::reverse_reference(x), workload::kMoveTolerance,
-                             "x[i] belongs at out[n - 1 - i]: the first value at the last place. "
-                             "An index clamped into the array hides the overrun from memcheck "
-                             "but still puts values in the wrong places.")) {
-    c.note("(reverse_on_device" + size_text() + ")");
-  }
-}
-
-void check_smooth(CaseContext& c) {
-  Run run;
-  if (!run_step(c, "smooth", run)) return;
-  const std::vector<float> x = workload::make_input(kElements, c.seed());
-  if (!c.expect_array<float>(run, "out", workload::smooth_reference(x), workload::kMeanTolerance,
-                             "out[i] = (x[i - 1] + x[i] + x[i + 1]) / 3, with 0 outside the "
-                             "array: every thread reads what its neighbours loaded.")) {
-    c.note("(smooth_on_device" + size_text() + ")");
-  }
-}
-
-void check_block_sums(CaseContext& c) {
-  Run run;
-  if (!run_step(c, "block_sums", run)) return;
-  const std::vector<float> x = workload::make_input(kElements, c.seed());
-  if (!c.expect_array<float>(run, "sums", workload::block_sums_reference(x, kThreadsPerBlock),
-                             workload::kBlockSumTolerance,
-                             "sums[b] is the sum of block b's elements: every level of the tree "
-                             "must see the whole level before it.")) {
-    c.note("(block_sums_on_device" + size_text() + ")");
-  }
-}
-
-void check_average(CaseContext& c) {
-  Run run;
-  if (!run_step(c, "average", run, {{"frames", std::to_string(kFrames)}})) return;
-  const std::vector<float> frames = workload::make_frames(kFrames, kElements, c.seed());
-  if (!c.expect_array<float>(run, "mean", workload::mean_reference(frames, kFrames, kElements),
-                             workload::kMeanTolerance,
-                             "the mean of the frames: a sum that starts from zeros, divided by "
-                             "the number of frames.")) {
-    c.note("(average_frames_on_device, " + std::to_string(kFrames) + " frames" + size_text() + ")");
+// Runs the step under the case's tool (a report fails the case in run_case), then
+// judges its output.
+void check_step(CaseContext& c, const Step& step) {
+  const Run run =
+      c.run_case(step.kind, {{"n", std::to_string(kElements)}, {"frames", std::to_string(kFrames)}},
+                 0, kStepSeconds);
+  if (!c.finished(run)) return;
+  if (!c.expect_array<float>(run, step.output, step.reference(c.seed()), step.tolerance,
+                             step.wrong_hint)) {
+    c.note("(" + step.function + ", n = " + std::to_string(kElements) + ")");
   }
 }
 
@@ -93,10 +100,14 @@ int main(int argc, char** argv) {
       "24",
       "sanitizer_debugging",
       {
-          under_tool("memcheck", {"step1_reverse_memcheck", 5, check_reverse}),
-          under_tool("racecheck", {"step2_smooth_racecheck", 5, check_smooth}),
-          under_tool("synccheck", {"step3_block_sums_synccheck", 5, check_block_sums}),
-          under_tool("initcheck", {"step4_average_initcheck", 5, check_average}),
+          under_tool("memcheck", {"step1_reverse_memcheck", 5,
+                                  [](CaseContext& c) { check_step(c, kReverse); }}),
+          under_tool("racecheck",
+                     {"step2_smooth_racecheck", 5, [](CaseContext& c) { check_step(c, kSmooth); }}),
+          under_tool("synccheck", {"step3_block_sums_synccheck", 5,
+                                   [](CaseContext& c) { check_step(c, kBlockSums); }}),
+          under_tool("initcheck", {"step4_average_initcheck", 5,
+                                   [](CaseContext& c) { check_step(c, kAverage); }}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

@@ -33,10 +33,9 @@ int main(int argc, char** argv) {
       {
           {"small_sum", 5, [](course::check::CaseContext& c) { check_sum(c, 10); }},
 #ifdef FAKE_CHECK_TOOL_CASE
-          course::check::under_tool(
-              "racecheck",
-              {"large_sum_under_racecheck", 5,
-               [](course::check::CaseContext& c) { check_sum(c, 100000); }}),
+          course::check::under_tool("racecheck",
+                                    {"large_sum_under_racecheck", 5,
+                                     [](course::check::CaseContext& c) { check_sum(c, 100000); }}),
 #else
           {"large_sum", 5, [](course::check::CaseContext& c) { check_sum(c, 100000); }},
 #endif
