@@ -42,6 +42,9 @@
 #                    NN_name.solution.synccheck
 #   student mode:    NN_name.student (the student's own files, graded)
 # Labels: exercise=NN, variant=..., aspect=..., gpu, points=P.
+# Every check is told where compute-sanitizer is (--compute-sanitizer): the cases that
+# prove what one of its tools reports (under_tool() in the check) run under it in every
+# test; where it is missing they are not graded, and a self-test that needs them skips.
 #
 # The GPU tests share the GPU through one lock file of the machine, the one the grader
 # uses too (common/course/check/gpu_lock.hpp): the cases a check declares timed() have it alone,
@@ -258,7 +261,8 @@ function(course_exercise)
                      --variant ${T_DISPLAY}
                      --declared-points ${EX_POINTS}
                      --summary "${CMAKE_BINARY_DIR}/scores/${name}.tsv"
-                     --gpu-lock "${COURSE_GPU_LOCK}" ${times_args} ${T_ARGS})
+                     --gpu-lock "${COURSE_GPU_LOCK}" ${times_args}
+                     --compute-sanitizer "${COURSE_COMPUTE_SANITIZER}" ${T_ARGS})
     # CPU libraries get the threads a test is given, not every core (OpenBLAS would
     # start one spinning thread per core in each of the tests that run at once).
     set_tests_properties(${name} PROPERTIES ENVIRONMENT "OPENBLAS_NUM_THREADS=2;OMP_NUM_THREADS=2")

@@ -285,8 +285,7 @@ def main(argv):
         print("grade.py: warning: not running as root, student code runs with your own permissions "
               "(as root it runs as an unprivileged user that cannot see the course or the results)",
               file=sys.stderr)
-    sanitizer = shutil.which("compute-sanitizer") or (
-        "/usr/local/cuda/bin/compute-sanitizer" if os.path.exists("/usr/local/cuda/bin/compute-sanitizer") else "")
+    sanitizer = nvcc.compute_sanitizer_path()
     try:
         config = engine.Config(
             root=ROOT, results=results, seed=stored["seed"], exercises=chosen, arch=nvcc.gpu_arch(),

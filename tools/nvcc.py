@@ -39,6 +39,24 @@ def nvcc_path():
     return found
 
 
+def compute_sanitizer_path():
+    """compute-sanitizer's path (on PATH, beside nvcc, or in the toolkit's
+    compute-sanitizer/ folder), or "" where there is none."""
+    found = shutil.which("compute-sanitizer")
+    if found:
+        return found
+    folders = ["/usr/local/cuda/bin"]
+    nvcc = shutil.which("nvcc")
+    if nvcc:
+        folders.insert(0, os.path.dirname(nvcc))
+    for folder in folders:
+        for candidate in (os.path.join(folder, "compute-sanitizer"),
+                          os.path.join(folder, "..", "compute-sanitizer", "compute-sanitizer")):
+            if os.access(candidate, os.X_OK):
+                return os.path.normpath(candidate)
+    return ""
+
+
 def gpu_arch():
     """This machine's GPU (nvidia-smi), else sm_75; NVCC_ARCH overrides both."""
     if os.environ.get("NVCC_ARCH"):

@@ -12,7 +12,8 @@ NVCC_ARCH overrides it, e.g. NVCC_ARCH=sm_90.
 
 Exit status: 0 done (the check: every case passed), 1 a case failed or the build failed,
 2 a usage error, 77 the program or the check could not run: no CUDA device here (the last
-line says what to do instead: the cluster's make submit-NN or make submit-check-NN).
+line says what to do instead: the cluster's make submit-NN or make submit-check-NN), or no
+case could be graded (the check says why: compute-sanitizer not found, for exercise 24).
 Each compilation is also recorded in build/make/compile_commands.json, for editors (clangd).
 """
 import os
@@ -120,8 +121,11 @@ def main(argv):
     library_args = []
     if exercise.shared_library:
         library_args = ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
-    status = subprocess.run([check, "--program", program] + library_args + extra).returncode
-    if status == NO_DEVICE:
+    # For the cases that run the program under a compute-sanitizer tool (exercise 24).
+    sanitizer = nvcc.compute_sanitizer_path()
+    sanitizer_args = ["--compute-sanitizer", sanitizer] if sanitizer else []
+    status = subprocess.run([check, "--program", program] + library_args + sanitizer_args + extra).returncode
+    if status == NO_DEVICE and cuda_device.absent_reason():
         print(f"--- exercise {exercise.number} was not checked: this machine has no CUDA device. "
               f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
     return status

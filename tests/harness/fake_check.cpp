@@ -1,5 +1,7 @@
 // The fake exercise's check: two cases of five points, judged like any exercise,
-// except that it needs no GPU.
+// except that it needs no GPU. Built with FAKE_CHECK_TOOL_CASE, its second case runs
+// under compute-sanitizer racecheck (under_tool), as exercise 24's cases run under theirs:
+// CTest gives it a fake compute-sanitizer (fake_sanitizer.sh), or none.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,7 +32,13 @@ int main(int argc, char** argv) {
       "harness",
       {
           {"small_sum", 5, [](course::check::CaseContext& c) { check_sum(c, 10); }},
+#ifdef FAKE_CHECK_TOOL_CASE
+          course::check::under_tool("racecheck",
+                                    {"large_sum_under_racecheck", 5,
+                                     [](course::check::CaseContext& c) { check_sum(c, 100000); }}),
+#else
           {"large_sum", 5, [](course::check::CaseContext& c) { check_sum(c, 100000); }},
+#endif
       }};
   exercise.needs_gpu = false;
   return course::check::judge_main(argc, argv, exercise);

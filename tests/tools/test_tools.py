@@ -93,6 +93,35 @@ SKELETON = "int f() {\n  // TODO(student): return 42\n  return 0;\n  // END TODO
 SOLUTION = "int f() {\n  // TODO(student): return 42\n  return 42;\n  // END TODO(student)\n}\n"
 
 
+class ComputeSanitizer(unittest.TestCase):
+    """make check-24 and grade.py find compute-sanitizer for the cases that run under it."""
+
+    def test_found_on_path_first(self):
+        with tempfile.TemporaryDirectory() as folder:
+            tool = os.path.join(folder, "compute-sanitizer")
+            with open(tool, "w", encoding="utf-8") as handle:
+                handle.write("#!/bin/sh\n")
+            os.chmod(tool, 0o755)
+            saved = os.environ["PATH"]
+            os.environ["PATH"] = folder + os.pathsep + saved
+            try:
+                self.assertEqual(nvcc.compute_sanitizer_path(), tool)
+            finally:
+                os.environ["PATH"] = saved
+
+    def test_not_executable_is_not_found(self):
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(folder, "compute-sanitizer"), "w", encoding="utf-8") as handle:
+                handle.write("#!/bin/sh\n")
+            saved = os.environ["PATH"]
+            os.environ["PATH"] = folder
+            try:
+                found = nvcc.compute_sanitizer_path()
+            finally:
+                os.environ["PATH"] = saved
+            self.assertNotEqual(found, os.path.join(folder, "compute-sanitizer"))
+
+
 class StudentRegions(unittest.TestCase):
     def check(self, skeleton, solution):
         with tempfile.TemporaryDirectory() as folder:

@@ -87,6 +87,18 @@ class Rules(unittest.TestCase):
         crashed = NEW_SKELETON_11 + "CUDA runtime error at main.cu:12\n  call:  cudaMalloc(&x, n)\n"
         self.assertTrue(any("CUDA error" in p for p in self.check("11", crashed)))
 
+    def test_a_buggy_skeleton_must_show_its_bug(self):
+        # Exercise 24's skeleton is a finished program with planted bugs: wrong results
+        # are its point, the one every run shows must be called wrong, and no figure.
+        buggy = ("step 1, reverse 1000 values:\n"
+                 "wrong result: reverse_kernel (n = 1000): 1000 of 1000 values wrong (1 never written)\n"
+                 "step 2, smooth 1000 values: right\n")
+        self.assertEqual(self.check("24", buggy), [])
+        problems = self.check("24", "step 1, reverse 1000 values: right\n")
+        self.assertTrue(any("wrong result: reverse_kernel" in p for p in problems), problems)
+        self.assertTrue(self.check("24", buggy + "step 3: 12.5 ms\n"))
+        self.assertTrue(any("exit status 0" in p for p in self.check("24", buggy, status=0)))
+
     def test_a_noted_row_must_have_no_figure(self):
         table = {"table": "kernels_100", "title": "t",
                  "columns": [{"key": "kernel", "kind": "text"}, {"key": "ms", "kind": "number"},

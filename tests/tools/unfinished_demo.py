@@ -14,6 +14,9 @@ going to a temporary COURSE_REPORT_DIR, and asserts (common/course/demo_results.
     device and of the code the course gives (GIVEN below);
   - every table row that carries a note (why it has no figures) has no number in its
     figure columns (number and scientific columns).
+An exercise whose skeleton is a finished program with planted bugs (BUGGY below: 24, the
+debugging exercise) computes everything: its demo must instead call wrong the result that
+its bugs spoil in every run, and may call others wrong too; the rest holds.
 Exit status: 0 all hold, 1 one does not (each named), 2 a usage error, 77 no CUDA device
 (CTest reports the test skipped).
 """
@@ -46,6 +49,10 @@ GIVEN = {
     "10": re.compile(r"^\s*(pageable|pinned) \(|, given\)"),         # the bus, the round trips
     "14": re.compile(r"`\*counter \+= 1` gives"),                    # the racy counter
     "23": re.compile(r"^  (copy in|copy back|both at once|kernel|serial|bound) +\d"),  # the parts
+}
+# Exercise -> the line its buggy skeleton's demo prints in every run.
+BUGGY = {
+    "24": "wrong result: reverse_kernel",  # writes each value one place off, out[n - i]
 }
 NOT_IMPLEMENTED = "not implemented yet: "
 WRONG_RESULT = "wrong result: "
@@ -103,10 +110,14 @@ def check(exercise, output, status, report_dir):
         problems.append(f"exit status {status}, expected 1 (a skeleton's demo has something not implemented)")
     if " error at " in output and "\n  call:  " in output:
         problems.append("a CUDA error stopped the demo (course/errors.hpp's message above)")
-    if NOT_IMPLEMENTED not in output:
-        problems.append(f"no line says '{NOT_IMPLEMENTED}FUNCTION'")
-    problems += [f"a skeleton's result called wrong, not unwritten: {line.strip()}"
-                 for line in output.splitlines() if line.startswith(WRONG_RESULT)]
+    if exercise in BUGGY:
+        if BUGGY[exercise] not in output:
+            problems.append(f"no line says '{BUGGY[exercise]}' (the bug every run shows)")
+    else:
+        if NOT_IMPLEMENTED not in output:
+            problems.append(f"no line says '{NOT_IMPLEMENTED}FUNCTION'")
+        problems += [f"a skeleton's result called wrong, not unwritten: {line.strip()}"
+                     for line in output.splitlines() if line.startswith(WRONG_RESULT)]
     problems += figure_problems(output, exercise)
     problems += table_problems(report_dir)
     return problems
@@ -139,8 +150,8 @@ def main(argv):
     for problem in problems:
         print(f"FAIL: {problem}")
     if not problems:
-        print(f"PASS: exercise {options.exercise}'s skeleton demo says what is not implemented "
-              "and shows no figure for it")
+        print(f"PASS: exercise {options.exercise}'s skeleton demo says what is "
+              f"{'wrong' if options.exercise in BUGGY else 'not implemented'} and shows no figure for it")
     return 1 if problems else 0
 
 

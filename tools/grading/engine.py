@@ -606,6 +606,9 @@ class SubmissionGrader:
             command += ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
         if sanitizer:
             command += ["--sanitizer", sanitizer]
+        elif self.config.sanitizer:
+            # For the cases that run under a compute-sanitizer tool of their own.
+            command += ["--compute-sanitizer", self.config.sanitizer]
         if run_user:
             command += ["--run-as", run_user]
             for path in self.config.hidden_paths:

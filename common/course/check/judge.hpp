@@ -84,23 +84,47 @@ inline std::string indent_excerpt(const std::string& text, std::size_t max_lines
   return out;
 }
 
+// What a report of compute-sanitizer `tool` usually means, and where to look.
+inline std::string sanitizer_hint(const std::string& tool) {
+  if (tool == "racecheck") {
+    return "a shared-memory race: two threads of a block touch the same shared location, one "
+           "of them writing, with no __syncthreads() between; the report names both accesses "
+           "(build with -lineinfo for file:line).";
+  }
+  if (tool == "synccheck") {
+    return "a barrier that not every thread of the block reaches: a __syncthreads() inside a "
+           "branch that some threads skip (an if on threadIdx.x or on the bounds) is divergent; "
+           "the report names the kernel, the thread and the line of the barrier.";
+  }
+  if (tool == "initcheck") {
+    return "a read of device memory that nothing wrote: cudaMalloc gives memory with no "
+           "defined contents; write it (cudaMemset, a copy, a kernel) before a kernel reads it.";
+  }
+  return "read the first error of compute-sanitizer's report: it names the kernel, the thread "
+         "and the address (build with -lineinfo for file:line).";
+}
+
 class CaseContext {
  public:
   CaseContext(const Options& options, CheckSession& session, std::string name, std::uint64_t seed,
-              std::string scratch_dir, GpuUse gpu_use)
+              std::string scratch_dir, GpuUse gpu_use, std::string sanitizer_tool = "")
       : options_(options),
         session_(session),
         name_(std::move(name)),
         seed_(seed),
         scratch_(std::move(scratch_dir)),
-        gpu_use_(gpu_use) {}
+        gpu_use_(gpu_use),
+        tool_(std::move(sanitizer_tool)) {}
 
   const std::string& name() const { return name_; }
   // This case's seed: derived from the check's --seed and the case's name.
   std::uint64_t seed() const { return seed_; }
-  // True when every run goes through compute-sanitizer (whose own lines, starting
-  // with "=========", are then mixed into the program's output).
-  bool under_sanitizer() const { return options_.sanitizer_requested; }
+  // True when every run of this case goes through compute-sanitizer (whose own lines,
+  // starting with "=========", are then mixed into the program's output): all cases
+  // with --sanitizer, or a case that names its tool (under_tool).
+  bool under_sanitizer() const { return !tool_.empty(); }
+  // The compute-sanitizer tool of this case's runs; "" when they run without one.
+  const std::string& sanitizer_tool() const { return tool_; }
   // The check's options (--library, --exercise-dir, ...).
   const Options& options() const { return options_; }
   // The scratch folder of this check run: where a case may put files for its runs.
@@ -432,19 +456,12 @@ class CaseContext {
            " MiB and was stopped");
       hint("printing inside a large loop or kernel? Print a summary instead.");
     }
-    if (options_.sanitizer_requested &&
+    if (under_sanitizer() &&
         ((c.exited && c.exit_code == kSanitizerErrorExit) || sanitizer_found_errors(c.output))) {
       run.sanitizer_errors = true;
-      fail("compute-sanitizer " + options_.sanitizer_tool + " found errors:\n" +
+      fail("compute-sanitizer " + tool_ + " found errors:\n" +
            indent_excerpt(sanitizer_lines(c.output), 40));
-      if (options_.sanitizer_tool == "racecheck") {
-        hint("a shared-memory race: two threads of a block touch the same shared location, "
-             "one of them writing, with no __syncthreads() between; the report names both "
-             "accesses (build with -lineinfo for file:line).");
-      } else {
-        hint("read the first error of compute-sanitizer's report: it names the kernel, the "
-             "thread and the address (build with -lineinfo for file:line).");
-      }
+      hint(sanitizer_hint(tool_));
     }
   }
 
@@ -454,7 +471,7 @@ class CaseContext {
     const std::string what = "the program was still busy on the GPU " +
                              format_number(run.busy_grace_seconds) +
                              " s after writing its result (a kernel left running?) and was stopped";
-    if (!options_.sanitizer_requested) {
+    if (!under_sanitizer()) {
       note("note: " + what);
       return;
     }
@@ -496,6 +513,7 @@ class CaseContext {
   std::uint64_t seed_;
   std::string scratch_;
   GpuUse gpu_use_ = GpuUse::shared;
+  std::string tool_;
   int run_counter_ = 0;
   bool passed_ = true;
   bool not_graded_ = false;
@@ -521,6 +539,10 @@ struct Case {
   bool gpu_alone = false;
   // A case whose verdict depends on a time (timed()).
   bool judges_time = false;
+  // A case that proves what one compute-sanitizer tool reports (under_tool()): each of
+  // its runs goes through that tool, with or without --sanitizer. Without compute-sanitizer
+  // (--compute-sanitizer or --sanitizer PATH) it is not graded.
+  std::string sanitizer_tool;
 };
 inline constexpr bool kHiddenCase = true;
 
@@ -542,6 +564,19 @@ inline Case timed(Case c) {
 inline Case alone_on_gpu(Case c) {
   c.gpu_alone = true;
   return c;
+}
+
+// Runs every run of a case under one compute-sanitizer tool (memcheck, racecheck,
+// synccheck or initcheck):  under_tool("racecheck", {"tile_race", 3, check_tile}).
+inline Case under_tool(const std::string& tool, Case c) {
+  c.sanitizer_tool = tool;
+  return c;
+}
+
+// The tool a case's runs go through in this check run: its own, else --sanitizer's.
+inline std::string tool_of(const Case& c, const Options& options) {
+  if (!c.sanitizer_tool.empty()) return c.sanitizer_tool;
+  return options.sanitizer_requested ? options.sanitizer_tool : "";
 }
 
 // How a case's runs hold the GPU lock: a case that runs only CPU code takes none (it
@@ -710,8 +745,8 @@ inline void print_case(const CaseOutcome& outcome) {
 // does not end (a process or kernel it left running) cannot be checked to its end, and
 // that case fails too.
 inline void judge_sanitizer_end(CaseContext& last, const ServerEnd& end,
-                                const CheckSession& session, const Options& options) {
-  if (!end.was_running) return;
+                                const CheckSession& session) {
+  if (!end.was_running || !last.under_sanitizer()) return;
   if (!end.exited) {
     last.fail("compute-sanitizer could not check the program to its end: it did not end "
               "after its last case (a process or a kernel it left running?) and was stopped" +
@@ -723,12 +758,14 @@ inline void judge_sanitizer_end(CaseContext& last, const ServerEnd& end,
   }
   const bool errors = end.exit_code == kSanitizerErrorExit || sanitizer_found_errors(end.output);
   if (!errors || session.instance_flagged()) return;
-  last.fail("compute-sanitizer " + options.sanitizer_tool +
-            " found errors, reported when the "
-            "program ended after this case (leaks are reported then):\n" +
+  const bool memcheck = last.sanitizer_tool() == "memcheck";
+  last.fail("compute-sanitizer " + last.sanitizer_tool() +
+            " found errors, reported when the program ended after this case" +
+            (memcheck ? " (leaks are reported then)" : "") + ":\n" +
             indent_excerpt(sanitizer_lines(end.output), 40));
-  last.hint("read the first error of compute-sanitizer's report: a leak names the cudaMalloc "
-            "whose cudaFree is missing.");
+  last.hint(memcheck ? "read the first error of compute-sanitizer's report: a leak names the "
+                       "cudaMalloc whose cudaFree is missing."
+                     : sanitizer_hint(last.sanitizer_tool()));
 }
 
 inline int judge_main(int argc, char** argv, const Exercise& exercise) {
@@ -837,11 +874,13 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   std::fflush(stdout);
 
   CheckSession session(options, scratch);
-  if (options.sanitizer_requested) {
-    session.on_server_end([&](CaseContext& last, const ServerEnd& end) {
-      judge_sanitizer_end(last, end, session, options);
-    });
-  }
+  session.on_server_end(
+      [&](CaseContext& last, const ServerEnd& end) { judge_sanitizer_end(last, end, session); });
+  // A case under compute-sanitizer may still inherit what the tool reports when its
+  // program ends (after the next case has started, or after the last): the cases are
+  // printed once every program has ended.
+  bool print_at_end = false;
+  for (const Case& c : exercise.cases) print_at_end = print_at_end || !tool_of(c, options).empty();
   if (session.gpu_lock_failed()) {
     std::fprintf(stderr, "check_%s: cannot open the GPU lock %s\n", exercise.number.c_str(),
                  options.gpu_lock_path.c_str());
@@ -880,13 +919,20 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
       break;
     }
     --cases_left;
-    CaseOutcome outcome{&c, std::make_unique<CaseContext>(
-                                options, session, c.name,
-                                derive_seed(options.seed, name_hash(c.name)), scratch, gpu_use(c))};
+    const std::string tool = tool_of(c, options);
+    CaseOutcome outcome{&c,
+                        std::make_unique<CaseContext>(options, session, c.name,
+                                                      derive_seed(options.seed, name_hash(c.name)),
+                                                      scratch, gpu_use(c), tool)};
     CaseContext& context = *outcome.context;
     outcome.run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
+    session.use_tool(tool);
     WallTimer timer;
-    if (outcome.run) {
+    if (outcome.run && !tool.empty() && options.sanitizer.empty()) {
+      context.not_graded("compute-sanitizer not found: this case runs the program under "
+                         "compute-sanitizer " +
+                         tool + " (give its path with --compute-sanitizer PATH)");
+    } else if (outcome.run) {
       c.body(context);
     } else {
       context.fail("not run: the program already exceeded its time limit " +
@@ -898,12 +944,10 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     failed_so_far = failed_so_far || (!context.is_not_graded() && !context.passed());
     report_so_far += context.report();
     outcomes.push_back(std::move(outcome));
-    // Under the sanitizer the last case may still inherit what the tool reports when the
-    // program ends: the cases are printed once it has.
-    if (!options.sanitizer_requested) print_case(outcomes.back());
+    if (!print_at_end) print_case(outcomes.back());
   }
   session.finish();
-  if (options.sanitizer_requested) {
+  if (print_at_end) {
     for (const CaseOutcome& outcome : outcomes) print_case(outcome);
   }
   std::filesystem::remove_all(scratch);
@@ -943,8 +987,10 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
   }
 
   const bool passed = cases_passed == cases_run;
+  const char* verdict = passed ? "PASS" : "FAIL";
+  if (cases_run == 0) verdict = "NOT GRADED";
   std::printf("score: %d/%d points, %d of %d cases passed: %s\n", score, max_score, cases_passed,
-              cases_run, passed ? "PASS" : "FAIL");
+              cases_run, verdict);
   if (cases_not_graded > 0) {
     std::printf("SKIPPED: %d case(s) worth %d points could not run here and are not graded "
                 "(see SKIP above)\n",
@@ -963,9 +1009,19 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
                  options.report_json_path.c_str());
     return kExitMisuse;
   }
-  if (options.expect.empty()) return passed ? kExitPass : kExitFail;
+  // Nothing graded here (every case needs a missing tool): skipped, never passed.
+  if (options.expect.empty()) {
+    if (cases_run == 0 && cases_not_graded > 0) return kExitSkip;
+    return passed ? kExitPass : kExitFail;
+  }
 
-  // Self-test mode: the verdict is compared with what CTest declared.
+  // Self-test mode: the verdict is compared with what CTest declared; a case not graded
+  // here leaves it unproved (skipped), whatever the other cases gave.
+  if (cases_not_graded > 0) {
+    std::printf("SKIPPED: the expectation cannot be proved here: %d case(s) not graded\n",
+                cases_not_graded);
+    return kExitSkip;
+  }
   std::vector<std::string> unmet;
   if ((options.expect == "pass") != passed)
     unmet.push_back("verdict " + std::string(passed ? "PASS" : "FAIL"));

@@ -25,9 +25,9 @@ struct Options {
   std::string program;
   std::uint64_t seed = kDefaultSeed;
   double timeout_scale = 1.0;
-  bool sanitizer_requested = false;
+  bool sanitizer_requested = false;         // --sanitizer: every case runs under the tool
   std::string sanitizer;                    // path to compute-sanitizer; empty when not found
-  std::string sanitizer_tool = "memcheck";  // or racecheck, synccheck (--sanitizer-tool)
+  std::string sanitizer_tool = "memcheck";  // or racecheck, synccheck, initcheck
   std::string variant;
   std::vector<std::string> only_cases;
   std::string summary_path;
@@ -64,6 +64,11 @@ struct Options {
   gid_t run_as_gid = 0;
 };
 
+// The compute-sanitizer tools a check may run the program under.
+inline bool is_sanitizer_tool(const std::string& name) {
+  return name == "memcheck" || name == "racecheck" || name == "synccheck" || name == "initcheck";
+}
+
 inline void print_usage(const std::string& exercise_number) {
   std::printf(
       "usage: check_%s --program PATH [options]\n"
@@ -74,7 +79,10 @@ inline void print_usage(const std::string& exercise_number) {
       "  --list                  list the cases and their points\n"
       "  --host-only             run only the cases that need no GPU (the CPU side)\n"
       "  --sanitizer PATH        run every case under compute-sanitizer memcheck\n"
-      "  --sanitizer-tool NAME   with --sanitizer: memcheck (default), racecheck or synccheck\n"
+      "  --sanitizer-tool NAME   with --sanitizer: memcheck (default), racecheck, synccheck\n"
+      "                          or initcheck\n"
+      "  --compute-sanitizer PATH  where compute-sanitizer is, for the cases that run under a\n"
+      "                          tool of their own (without it they are not graded)\n"
       "  --timeout-scale X       multiply every time limit by X\n"
       "  --summary FILE          write one tab-separated result line to FILE\n"
       "  --variant NAME          name of what is checked, for the report and the summary\n"
@@ -140,14 +148,13 @@ inline bool parse_options(int argc, char** argv, Options& options, std::string& 
         options.list_only = true;
       } else if (flag == "--sanitizer-tool") {
         if (!next(options.sanitizer_tool)) return false;
-        if (options.sanitizer_tool != "memcheck" && options.sanitizer_tool != "racecheck" &&
-            options.sanitizer_tool != "synccheck") {
-          error = "--sanitizer-tool must be memcheck, racecheck or synccheck";
+        if (!is_sanitizer_tool(options.sanitizer_tool)) {
+          error = "--sanitizer-tool must be memcheck, racecheck, synccheck or initcheck";
           return false;
         }
-      } else if (flag == "--sanitizer") {
+      } else if (flag == "--sanitizer" || flag == "--compute-sanitizer") {
         if (!next(value)) return false;
-        options.sanitizer_requested = true;
+        if (flag == "--sanitizer") options.sanitizer_requested = true;
         // CMake passes "<name>-NOTFOUND" when the tool is missing.
         if (!value.empty() && value.find("NOTFOUND") == std::string::npos)
           options.sanitizer = value;

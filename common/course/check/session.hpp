@@ -1,8 +1,9 @@
 // How one check runs the program under test: the served process that computes the API
 // cases (case_server.hpp), one-shot runs of whole programs and of other callers, the
 // GPU lock around each run (gpu_lock.hpp), the time limit of each run, and
-// compute-sanitizer around all of them. The cases of a check share one session;
-// judge.hpp decides what their runs mean.
+// compute-sanitizer around them: around all of them (--sanitizer), or around the runs of
+// the cases that name a tool of their own (judge.hpp's under_tool). The cases of a check
+// share one session; judge.hpp decides what their runs mean.
 //
 // Time limits follow the program. A plain run gets the limit its case asks for (20 s
 // unless the case says otherwise) times --timeout-scale. A run under compute-sanitizer
@@ -111,11 +112,23 @@ class CaseContext;  // judge.hpp
 class CheckSession {
  public:
   CheckSession(const Options& options, std::string scratch)
-      : options_(options), scratch_(std::move(scratch)), gpu_lock_(options.gpu_lock_path) {
+      : options_(options),
+        scratch_(std::move(scratch)),
+        gpu_lock_(options.gpu_lock_path),
+        tool_(options.sanitizer_requested ? options.sanitizer_tool : "") {
     read_plain_times();
   }
 
-  bool under_sanitizer() const { return options_.sanitizer_requested; }
+  // The compute-sanitizer tool of the runs that follow ("" for none): judge.hpp sets the
+  // tool of each case before it runs. The served program is started again under another
+  // tool: cases under the same tool, one after the other, share one process.
+  void use_tool(const std::string& tool) {
+    if (tool == tool_) return;
+    finish();
+    tool_ = tool;
+  }
+  const std::string& tool() const { return tool_; }
+  bool under_sanitizer() const { return !tool_.empty(); }
   bool gpu_lock_failed() const { return gpu_lock_.failed(options_.gpu_lock_path); }
 
   // The limit of one run of case `case_name` that asks for `requested` seconds.
@@ -242,10 +255,11 @@ class CheckSession {
     if (!under_sanitizer()) return {};
     // Only the program itself is instrumented: a process it leaves behind (a daemon)
     // must not keep the tool waiting.
-    std::vector<std::string> prefix = {options_.sanitizer, "--tool", options_.sanitizer_tool,
-                                       "--target-processes", "application-only"};
-    // Leaks are memcheck's alone; racecheck and synccheck watch shared memory and barriers.
-    if (options_.sanitizer_tool == "memcheck") {
+    std::vector<std::string> prefix = {options_.sanitizer, "--tool", tool_, "--target-processes",
+                                       "application-only"};
+    // Leaks are memcheck's alone; the other tools watch shared memory, barriers and
+    // uninitialised reads.
+    if (tool_ == "memcheck") {
       prefix.insert(prefix.end(), {"--leak-check", "full", "--report-api-errors", "no"});
     }
     prefix.insert(prefix.end(),
@@ -299,6 +313,7 @@ class CheckSession {
   CaseContext* last_served_ = nullptr;
   bool instance_flagged_ = false;
   std::function<void(CaseContext&, const ServerEnd&)> server_ended_;
+  std::string tool_;
   std::map<std::string, Run> remembered_runs_;
   std::map<std::string, double> plain_seconds_;
   std::vector<std::pair<std::string, double>> recorded_;

@@ -1,0 +1,113 @@
+// Exercise 24 - the check. Each case runs one step of the student's program under the
+// compute-sanitizer tool that reports that step's bug, reads the tool's report (any
+// error fails the case, and is shown), then compares the step's output with a reference
+// computed here: a bug hidden rather than fixed still fails. Contains no student code.
+//
+//   make check-24                          (students; compute-sanitizer found beside nvcc)
+//   build/.../check_24 --program PROGRAM --compute-sanitizer PATH   (instructors)
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "sanitizer_debugging.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+namespace workload = sanitizer_debugging;
+
+// Not a multiple of the block size: the last block is partial, and its idle threads
+// must neither write nor skip a barrier the others wait at.
+constexpr int kElements = 3000;
+constexpr int kFrames = 5;
+// A step takes milliseconds; under a tool, seconds (the tool's start): this limit,
+// scaled for the tool (session.hpp), still ends a step that hangs in minutes, not hours.
+constexpr double kStepSeconds = 8.0;
+
+// One step of the program, as a case judges it.
+struct Step {
+  std::string kind;      // the case the program computes (main.cu)
+  std::string function;  // the student's function it calls
+  std::string output;    // the record it reports
+  course::Tolerance tolerance;
+  std::string wrong_hint;  // under wrong values
+  // The reference, from the case's seed.
+  std::function<std::vector<double>(std::uint64_t seed)> reference;
+};
+
+const Step kReverse{"reverse",
+                    "reverse_on_device",
+                    "out",
+                    workload::kMoveTolerance,
+                    "x[i] belongs at out[n - 1 - i]: the first value at the last place. An index "
+                    "clamped into the array hides the overrun from memcheck but still puts values "
+                    "in the wrong places.",
+                    [](std::uint64_t seed) {
+                      return workload::reverse_reference(workload::make_input(kElements, seed));
+                    }};
+const Step kSmooth{"smooth",
+                   "smooth_on_device",
+                   "out",
+                   workload::kMeanTolerance,
+                   "out[i] = (x[i - 1] + x[i] + x[i + 1]) / 3, with 0 outside the array: every "
+                   "thread reads what its neighbours loaded.",
+                   [](std::uint64_t seed) {
+                     return workload::smooth_reference(workload::make_input(kElements, seed));
+                   }};
+const Step kBlockSums{"block_sums",
+                      "block_sums_on_device",
+                      "sums",
+                      workload::kBlockSumTolerance,
+                      "sums[b] is the sum of block b's elements: every level of the tree must see "
+                      "the whole level before it.",
+                      [](std::uint64_t seed) {
+                        return workload::block_sums_reference(workload::make_input(kElements, seed),
+                                                              kThreadsPerBlock);
+                      }};
+const Step kAverage{"average",
+                    "average_frames_on_device",
+                    "mean",
+                    workload::kMeanTolerance,
+                    "the mean of the frames: a sum that starts from zeros, divided by the number "
+                    "of frames.",
+                    [](std::uint64_t seed) {
+                      return workload::mean_reference(
+                          workload::make_frames(kFrames, kElements, seed), kFrames, kElements);
+                    }};
+
+// Runs the step under the case's tool (a report fails the case in run_case), then
+// judges its output.
+void check_step(CaseContext& c, const Step& step) {
+  const Run run =
+      c.run_case(step.kind, {{"n", std::to_string(kElements)}, {"frames", std::to_string(kFrames)}},
+                 0, kStepSeconds);
+  if (!c.finished(run)) return;
+  if (!c.expect_array<float>(run, step.output, step.reference(c.seed()), step.tolerance,
+                             step.wrong_hint)) {
+    c.note("(" + step.function + ", n = " + std::to_string(kElements) + ")");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using course::check::under_tool;
+  course::check::Exercise exercise{
+      "24",
+      "sanitizer_debugging",
+      {
+          under_tool("memcheck", {"step1_reverse_memcheck", 5,
+                                  [](CaseContext& c) { check_step(c, kReverse); }}),
+          under_tool("racecheck",
+                     {"step2_smooth_racecheck", 5, [](CaseContext& c) { check_step(c, kSmooth); }}),
+          under_tool("synccheck", {"step3_block_sums_synccheck", 5,
+                                   [](CaseContext& c) { check_step(c, kBlockSums); }}),
+          under_tool("initcheck", {"step4_average_initcheck", 5,
+                                   [](CaseContext& c) { check_step(c, kAverage); }}),
+      }};
+  return course::check::judge_main(argc, argv, exercise);
+}
