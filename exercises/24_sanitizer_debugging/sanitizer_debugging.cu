@@ -71,14 +71,15 @@ void smooth_on_device(const float* x, float* out, int n) {
 __global__ void block_sums_kernel(const float* x, float* sums, int n) {
   __shared__ float partial[kThreadsPerBlock];
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  partial[threadIdx.x] = i < n ? x[i] : 0.0f;
-  __syncthreads();
+  partial[threadIdx.x] = 0.0f;
+  if (i < n) {
+    partial[threadIdx.x] = x[i];
+    __syncthreads();
+  }
   // Each level adds the upper half of what is left onto its lower half.
   for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (threadIdx.x < stride) {
-      partial[threadIdx.x] += partial[threadIdx.x + stride];
-      __syncthreads();
-    }
+    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    __syncthreads();
   }
   if (threadIdx.x == 0) sums[blockIdx.x] = partial[0];
 }

@@ -75,6 +75,8 @@ __global__ void block_sums_kernel(const float* x, float* sums, int n) {
   __shared__ float partial[kThreadsPerBlock];
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   partial[threadIdx.x] = i < n ? x[i] : 0.0f;
+  // Outside the bounds check: every thread of the block reaches this barrier, those past
+  // n included (they loaded a 0).
   __syncthreads();
   // Each level adds the upper half of what is left onto its lower half. The barrier is
   // outside the if: every thread of the block reaches it, at every level.
