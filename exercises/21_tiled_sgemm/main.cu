@@ -21,6 +21,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/cublas_handle.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
@@ -101,22 +102,16 @@ void launch_yardstick(int m, int n, int k, const float* a, const float* b, float
 // environment, which the demo reports).
 class Cublas {
  public:
-  Cublas() {
-    CUBLAS_CHECK(cublasCreate(&handle_));
-    CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
-  }
-  ~Cublas() { cublasDestroy(handle_); }
-  Cublas(const Cublas&) = delete;
-  Cublas& operator=(const Cublas&) = delete;
+  Cublas() { CUBLAS_CHECK(cublasSetMathMode(handle_.get(), CUBLAS_DEFAULT_MATH)); }
 
   void sgemm(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
              float* c) {
-    CUBLAS_CHECK(
-        cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, n, a, k, &beta, c, n));
+    CUBLAS_CHECK(cublasSgemm(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, n, a, k,
+                             &beta, c, n));
   }
 
  private:
-  cublasHandle_t handle_ = nullptr;
+  course::CublasHandle handle_;
 };
 
 // ---------------------------------------------------------------------------
