@@ -97,12 +97,14 @@ bool multiples_of_every_tile(const Product& p) {
 // The hints for a wrong C of `step`, from what the wrong elements look like.
 void diagnose(CaseContext& c, const StepInfo& step, const Product& p,
               const tiled_sgemm::Verdict& v) {
+  // With beta = 0, C held NaN: 0 * NaN gives NaN back, on some hardware with the very bits
+  // C held, which then reads as an element never written.
+  if (p.beta == 0.0f && (v.nan > 0 || v.unwritten > 0)) c.hint(kBetaZeroHint);
   if (v.unwritten == v.count) {
     c.hint(std::string(step.launcher) + " wrote no element of C: is it written, and does it "
                                         "launch its kernel on a grid that covers C?");
     return;
   }
-  if (p.beta == 0.0f && v.nan > 0) c.hint(kBetaZeroHint);
   if (v.unwritten > 0) {
     c.hint("some elements of C were never written: the grid must cover all of C (round the "
            "block counts up), and every thread writes each element it owns inside C.");

@@ -12,6 +12,7 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -73,26 +74,29 @@ const Step& step_named(const std::string& name) {
 // ---------------------------------------------------------------------------
 
 // The naive kernel done right, to time the student's against: one thread per element
-// of C on a 1D grid, consecutive threads on consecutive columns j (coalesced reads of B
-// and writes of C, one broadcast A(i, p) per warp).
-constexpr int kYardstickThreads = 256;
+// of C in blocks of 32 x 8 (the shape the statement suggests, so that both reuse what L1
+// holds alike), threadIdx.x on the columns: coalesced reads of B and writes of C, one
+// broadcast A(i, p) per warp.
+constexpr unsigned kYardstickColumns = 32;
+constexpr unsigned kYardstickRows = 8;
 
 __global__ void coalesced_naive_yardstick(int m, int n, int k, const float* a, const float* b,
                                           float* c) {
-  const std::int64_t element = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (element >= static_cast<std::int64_t>(m) * n) return;
-  const int row = static_cast<int>(element / n), column = static_cast<int>(element % n);
-  const float* a_row = a + static_cast<std::int64_t>(row) * k;
+  const unsigned column = blockIdx.x * kYardstickColumns + threadIdx.x;
+  const unsigned row = blockIdx.y * kYardstickRows + threadIdx.y;
+  if (row >= static_cast<unsigned>(m) || column >= static_cast<unsigned>(n)) return;
+  const float* a_row = a + static_cast<std::size_t>(row) * k;
+  const float* b_column = b + column;
   float sum = 0.0f;
-  for (int p = 0; p < k; ++p) sum += a_row[p] * b[static_cast<std::int64_t>(p) * n + column];
-  c[element] = sum;  // alpha = 1, beta = 0: the speed runs' product
+  for (int p = 0; p < k; ++p, b_column += n) sum += a_row[p] * *b_column;
+  c[static_cast<std::size_t>(row) * n + column] = sum;  // alpha = 1, beta = 0: the speed runs'
 }
 
 void launch_yardstick(int m, int n, int k, const float* a, const float* b, float* c) {
-  const std::int64_t elements = static_cast<std::int64_t>(m) * n;
-  const unsigned blocks =
-      static_cast<unsigned>((elements + kYardstickThreads - 1) / kYardstickThreads);
-  coalesced_naive_yardstick<<<blocks, kYardstickThreads>>>(m, n, k, a, b, c);
+  const dim3 threads(kYardstickColumns, kYardstickRows);
+  const dim3 blocks((n + kYardstickColumns - 1) / kYardstickColumns,
+                    (m + kYardstickRows - 1) / kYardstickRows);
+  coalesced_naive_yardstick<<<blocks, threads>>>(m, n, k, a, b, c);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -149,16 +153,10 @@ void run_sgemm_case(const course::check::CaseRequest& request,
   results.put("c", on_device.c.download());
 }
 
-// Timing: rounds of (yardstick, student) pairs, each the median of `repetitions` timed
-// calls; the best round of each counts (a round slowed by something else is dropped).
+// Timing (course::best_of_rounds_ms): the best of 3 rounds, each the median of
+// `repetitions` calls after 2 untimed ones, yardstick and step in turn.
 constexpr int kSpeedRounds = 3;
 constexpr int kSpeedWarmup = 2;
-
-template <typename Work>
-double best_of_rounds(Work&& work, int repetitions, int round, double best) {
-  const double ms = course::time_device(work, kSpeedWarmup, repetitions).median_ms;
-  return round == 0 ? ms : std::min(best, ms);
-}
 
 // A step against a yardstick on a size^3 product (alpha 1, beta 0): the step's result at
 // the sampled elements ("c_sampled"), then "step_ms" and "yardstick_ms".
@@ -173,11 +171,10 @@ void run_speed_case(const course::check::CaseRequest& request, const Step& step,
   results.put("c_sampled",
               tiled_sgemm::values_at(on_device.c.download(), problem.shape,
                                      tiled_sgemm::sampled_elements(problem.shape, request.seed)));
-  double step_ms = 0.0, yardstick_ms = 0.0;
-  for (int round = 0; round < kSpeedRounds; ++round) {
-    yardstick_ms = best_of_rounds([&] { yardstick(on_device); }, repetitions, round, yardstick_ms);
-    step_ms = best_of_rounds([&] { on_device.run(step.launcher); }, repetitions, round, step_ms);
-  }
+  const std::vector<double> ms = course::best_of_rounds_ms(
+      kSpeedRounds, kSpeedWarmup, repetitions, [&] { yardstick(on_device); },
+      [&] { on_device.run(step.launcher); });
+  const double yardstick_ms = ms[0], step_ms = ms[1];
   results.put_value("step_ms", step_ms);
   results.put_value("yardstick_ms", yardstick_ms);
 }

@@ -95,7 +95,7 @@ struct Verdict {
     return line + "; C(" + std::to_string(first.i) + ", " + std::to_string(first.j) +
            "): expected " + course::format_number(expected) + ", got " +
            (unwritten > 0 && course::is_poison(static_cast<float>(got))
-                ? std::string("nothing")
+                ? std::string("nothing (the NaN C held)")
                 : course::format_number(got)) +
            ", allowed error " + course::format_number(bound);
   }
