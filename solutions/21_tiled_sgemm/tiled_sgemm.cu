@@ -328,15 +328,20 @@ __global__ void __launch_bounds__(kBlocking2dThreads)
     __syncthreads();
   }
 
+  // Every index into `sums` must be known at compile time once the loops are unrolled:
+  // an index computed at run time sends the whole array to (slow) local memory.
+#pragma unroll
   for (int r = 0; r < kGroupsPerThread * kVectorWidth; ++r) {
     const int i = tile_row + (r / kVectorWidth) * kHalfM + thread_row + r % kVectorWidth;
-    if (i >= m) continue;
+#pragma unroll
     for (int g = 0; g < kGroupsPerThread; ++g) {
       const int j = tile_col + g * kHalfN + thread_col;
-      const float* dot = &sums[r][g * kVectorWidth];
-      if (c_vectors && j < n) {
+      const float4 dot = make_float4(sums[r][g * kVectorWidth], sums[r][g * kVectorWidth + 1],
+                                     sums[r][g * kVectorWidth + 2], sums[r][g * kVectorWidth + 3]);
+      if (i >= m || j >= n) continue;
+      if (c_vectors) {
         float4* out = reinterpret_cast<float4*>(&c[i * n + j]);
-        float4 v = make_float4(alpha * dot[0], alpha * dot[1], alpha * dot[2], alpha * dot[3]);
+        float4 v = make_float4(alpha * dot.x, alpha * dot.y, alpha * dot.z, alpha * dot.w);
         if (beta != 0.0f) {
           const float4 old = *out;
           v.x += beta * old.x;
@@ -346,9 +351,10 @@ __global__ void __launch_bounds__(kBlocking2dThreads)
         }
         *out = v;
       } else {
-        for (int q = 0; q < kVectorWidth && j + q < n; ++q) {
-          write_result(&c[i * n + j + q], alpha, dot[q], beta);
-        }
+        write_result(&c[i * n + j], alpha, dot.x, beta);
+        if (j + 1 < n) write_result(&c[i * n + j + 1], alpha, dot.y, beta);
+        if (j + 2 < n) write_result(&c[i * n + j + 2], alpha, dot.z, beta);
+        if (j + 3 < n) write_result(&c[i * n + j + 3], alpha, dot.w, beta);
       }
     }
   }
