@@ -165,8 +165,16 @@ constexpr float kAlpha = 1.5f;
 constexpr float kBeta = -0.75f;
 
 // Multiples of every tile (32, 64, 128 and 8): square, and non-square with m, n, k apart.
-const std::vector<Product> kTileMultiples = {{256, 256, 256, kAlpha, kBeta},
-                                             {128, 384, 64, kAlpha, kBeta}};
+// The square one has a long k: 32 tiles of 32 per block of step 2, 128 slices of 8 per
+// block of steps 3 to 5, so that a missing barrier has thousands of chances to show
+// (a small k under compute-sanitizer, whose racecheck finds it every time).
+constexpr int kLongK = 1024;
+constexpr int kSanitizerLongK = 256;
+
+std::vector<Product> tile_multiples(const CaseContext& c) {
+  return {{256, 256, c.under_sanitizer() ? kSanitizerLongK : kLongK, kAlpha, kBeta},
+          {128, 384, 64, kAlpha, kBeta}};
+}
 // Sizes that leave partial tiles in every direction, k below one slice, thin shapes.
 const std::vector<Product> kEdges = {{37, 53, 61, kAlpha, kBeta},
                                      {129, 131, 7, kAlpha, kBeta},
@@ -324,7 +332,7 @@ constexpr int kBetaZeroPoints = 1;
 void add_step_cases(std::vector<course::check::Case>& cases, const StepInfo& step) {
   const std::string name = step.name;
   cases.push_back({name + "_multiples_of_the_tile", kTileMultiplesPoints,
-                   [step](CaseContext& c) { check_products(c, step, kTileMultiples); }});
+                   [step](CaseContext& c) { check_products(c, step, tile_multiples(c)); }});
   cases.push_back({name + "_edges_not_multiples_of_the_tile", kEdgesPoints,
                    [step](CaseContext& c) { check_products(c, step, kEdges); }});
   cases.push_back({name + "_1x1x1_and_k_1", kTinyPoints,
