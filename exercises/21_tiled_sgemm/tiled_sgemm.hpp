@@ -10,9 +10,10 @@
 // columns j to read B and write C coalesced.
 //
 // Every pointer is a DEVICE pointer (allocated with cudaMalloc, so 256-byte aligned);
-// m, n, k >= 1, any values (not multiples of any tile). When beta is 0, C is not read:
-// it may hold NaN, and the result must not. Each launcher launches its kernel on the
-// grid its step needs, then CUDA_CHECK_LAUNCH(); it does not wait.
+// m, n, k >= 1, any values (not multiples of any tile), with m k, k n and m n below 2^31
+// (an int indexes every matrix). When beta is 0, C is not read: it may hold NaN, and the
+// result must not. Each launcher launches its kernel on the grid its step needs, then
+// CUDA_CHECK_LAUNCH(); it does not wait.
 //
 // Build and run:  make 21 && make run-21   (statement: exercises/21_tiled_sgemm/README.md)
 #pragma once
