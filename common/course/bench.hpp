@@ -65,6 +65,26 @@ TimingStats time_device(Work&& work, int warmup = 3, int repetitions = 20,
   return summarize(samples);
 }
 
+// Times pieces of device work against each other (a student's kernel and its yardstick):
+// `rounds` rounds, in each the median of `repetitions` calls of each piece in turn
+// (after `warmup` untimed calls); the best round of each piece counts, so that a clock
+// still rising or a neighbour's burst in one round does not decide a ratio. Returns the
+// milliseconds of each piece, in the order given.
+template <typename... Works>
+std::vector<double> best_of_rounds_ms(int rounds, int warmup, int repetitions, Works&&... works) {
+  std::vector<double> best(sizeof...(Works), 0.0);
+  for (int round = 0; round < rounds; ++round) {
+    std::size_t piece = 0;
+    const auto time_piece = [&](auto& work) {
+      const double ms = time_device(work, warmup, repetitions).median_ms;
+      best[piece] = round == 0 ? ms : std::min(best[piece], ms);
+      ++piece;
+    };
+    (time_piece(works), ...);
+  }
+  return best;
+}
+
 // Times host work with the wall clock: same protocol as time_device.
 template <typename Work>
 TimingStats time_host(Work&& work, int warmup = 1, int repetitions = 5) {

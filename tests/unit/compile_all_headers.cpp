@@ -17,6 +17,7 @@
 #include "course/check/results.hpp"
 #include "course/check/runner.hpp"
 #include "course/check/session.hpp"
+#include "course/cublas_handle.hpp"
 #include "course/data.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"

@@ -1,0 +1,355 @@
+// Exercise 21 - the check. Runs the student's program case by case and compares every
+// element of C it reports with a float64 reference computed here, within a bound that
+// grows with k (workload.hpp); grades each step on its own; times the naive step against
+// the course's coalesced naive kernel and the final step against cuBLAS in the same run.
+// Contains no student code.
+//
+//   make check-21                          (students)
+//   build/.../check_21 --program PROGRAM   (instructors; --help lists the options)
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+using tiled_sgemm::Problem;
+using tiled_sgemm::Shape;
+
+// ---------------------------------------------------------------------------
+// Hints: each names one classic mistake (the known-wrong variants look for them)
+// ---------------------------------------------------------------------------
+const std::string kEdgeHint =
+    "sizes not multiples of the tile: load 0 for every element of a tile that lies past m or k "
+    "(A) or past k or n (B), and write only elements with i < m and j < n; every thread still "
+    "takes part in the loads and the barriers.";
+const std::string kBarrierHint =
+    "shared memory: __syncthreads() between loading a tile and using it (every element in "
+    "place), and again after using it, before the next tile's load overwrites it (nobody still "
+    "reading); both outside any `if`.";
+const std::string kTileIndexHint =
+    "tile indices: A's tile holds A(i, t + x) for the block's rows i, B's tile holds B(t + y, j) "
+    "for its columns j; the product adds a row of A's tile times a column of B's, "
+    "a_tile[y][p] * b_tile[p][x].";
+const std::string kAccumulatorHint =
+    "register tiles: zero each thread's sums once, before the loop over the slices of k, keep "
+    "adding across slices, and write them after the loop.";
+const std::string kBetaZeroHint =
+    "beta = 0: C is not read (here it holds NaN, and 0 * NaN is NaN): write alpha * dot alone "
+    "when beta == 0, as BLAS does.";
+const std::string kVectorHint =
+    "float4 loads and stores need 16-byte aligned addresses: use them only where a row's length "
+    "is a multiple of 4 (k for A, n for B and C), and load element by element elsewhere.";
+const std::string kCoalescingHint =
+    "coalescing: threadIdx.x must walk the columns j, contiguous in a row of B and of C; with "
+    "threadIdx.x along the rows i, the 32 threads of a warp read A k floats apart and write C "
+    "n floats apart, one memory transaction each.";
+const std::string kFinalSpeedHint =
+    "speed: a 128 x 128 tile of C per block, slices of 8 values of k, 8 x 8 sums per thread in "
+    "registers, float4 loads from global and shared memory, A's tile transposed so that a "
+    "thread's rows are one float4; no bounds test inside the product loop.";
+
+// ---------------------------------------------------------------------------
+// The steps
+// ---------------------------------------------------------------------------
+struct StepInfo {
+  const char* name;  // the program's
+  const char* launcher;
+  bool shared_memory;  // steps 2 to 5
+  bool registers;      // steps 3 to 5: sums of several elements per thread
+  bool vectors;        // step 5
+};
+constexpr StepInfo kNaive{"naive", "sgemm_naive_on_device", false, false, false};
+constexpr StepInfo kSharedTiles{"shared_tiles", "sgemm_shared_tiles_on_device", true, false, false};
+constexpr StepInfo kBlocking1d{"blocking_1d", "sgemm_blocking_1d_on_device", true, true, false};
+constexpr StepInfo kBlocking2d{"blocking_2d", "sgemm_blocking_2d_on_device", true, true, false};
+constexpr StepInfo kVectorized{"vectorized", "sgemm_vectorized_on_device", true, true, true};
+constexpr StepInfo kSteps[] = {kNaive, kSharedTiles, kBlocking1d, kBlocking2d, kVectorized};
+
+// ---------------------------------------------------------------------------
+// One product, every element compared
+// ---------------------------------------------------------------------------
+struct Product {
+  int m, n, k;
+  float alpha, beta;
+};
+
+std::string describe(const StepInfo& step, const Product& p) {
+  return std::string(step.launcher) + " on " + std::to_string(p.m) + " x " + std::to_string(p.n) +
+         " x " + std::to_string(p.k) + " (m x n x k), alpha = " + course::format_number(p.alpha) +
+         ", beta = " + course::format_number(p.beta);
+}
+
+// The largest tiles of C are 128 x 128 (steps 4 and 5), the largest slice of k 32 (step 2).
+constexpr int kLargestTile = 128;
+constexpr int kLargestSlice = 32;
+
+// True when no step's tiles reach past the edges of A, B or C.
+bool multiples_of_every_tile(const Product& p) {
+  return p.m % kLargestTile == 0 && p.n % kLargestTile == 0 && p.k % kLargestSlice == 0;
+}
+
+// The hints for a wrong C of `step`, from what the wrong elements look like.
+void diagnose(CaseContext& c, const StepInfo& step, const Product& p,
+              const tiled_sgemm::Verdict& v) {
+  // With beta = 0, C held NaN: 0 * NaN gives NaN back, on some hardware with the very bits
+  // C held, which then reads as an element never written.
+  if (p.beta == 0.0f && (v.nan > 0 || v.unwritten > 0)) c.hint(kBetaZeroHint);
+  if (v.unwritten == v.count) {
+    c.hint(std::string(step.launcher) + " wrote no element of C: is it written, and does it "
+                                        "launch its kernel on a grid that covers C?");
+    return;
+  }
+  if (v.unwritten > 0) {
+    c.hint("some elements of C were never written: the grid must cover all of C (round the "
+           "block counts up), and every thread writes each element it owns inside C.");
+  }
+  if (!multiples_of_every_tile(p)) c.hint(kEdgeHint);
+  if (step.shared_memory) {
+    c.hint(kBarrierHint);
+    c.hint(kTileIndexHint);
+  }
+  if (step.registers) c.hint(kAccumulatorHint);
+}
+
+bool check_product(CaseContext& c, const StepInfo& step, const Product& p) {
+  const Run run = c.run_case("sgemm", {{"step", step.name},
+                                       {"m", std::to_string(p.m)},
+                                       {"n", std::to_string(p.n)},
+                                       {"k", std::to_string(p.k)},
+                                       {"alpha", course::format_number(p.alpha)},
+                                       {"beta", course::format_number(p.beta)}});
+  const std::string what = describe(step, p);
+  if (!c.finished(run)) {
+    c.note("(" + what + ")");
+    if (step.vectors) c.hint(kVectorHint);
+    c.hint(kEdgeHint);
+    return false;
+  }
+  if (!c.expect_kernel_launched(run)) return false;
+  const Problem problem =
+      sgemm::make_problem(Shape::dense(p.m, p.n, p.k), p.alpha, p.beta, c.seed());
+  const auto found = run.results.records.find("c");
+  const std::size_t elements = static_cast<std::size_t>(p.m) * p.n;
+  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
+      found->second.count != elements) {
+    c.fail("the program reported no C of " + std::to_string(elements) + " floats (" + what + ")");
+    return false;
+  }
+  const tiled_sgemm::Verdict v = tiled_sgemm::compare_elements(
+      problem, tiled_sgemm::every_element(problem.shape), found->second.values<float>());
+  if (v.right()) return true;
+  c.fail(what + ": " + v.text());
+  c.note("(each element must be within 2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + "
+         "|beta C(i, j)|) of the float64 result)");
+  diagnose(c, step, p, v);
+  return false;
+}
+
+// Several products, stopping at the first failure.
+void check_products(CaseContext& c, const StepInfo& step, const std::vector<Product>& products) {
+  for (const Product& p : products) {
+    if (!check_product(c, step, p)) return;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The shapes
+// ---------------------------------------------------------------------------
+constexpr float kAlpha = 1.5f;
+constexpr float kBeta = -0.75f;
+
+// Multiples of every tile (32, 64, 128 and 8): square, and non-square with m, n, k apart.
+// The square one has a long k: 32 tiles of 32 per block of step 2, 128 slices of 8 per
+// block of steps 3 to 5, so that a missing barrier has thousands of chances to show
+// (a small k under compute-sanitizer, whose racecheck finds it every time).
+constexpr int kLongK = 1024;
+constexpr int kSanitizerLongK = 256;
+
+std::vector<Product> tile_multiples(const CaseContext& c) {
+  return {{256, 256, c.under_sanitizer() ? kSanitizerLongK : kLongK, kAlpha, kBeta},
+          {128, 384, 64, kAlpha, kBeta}};
+}
+// Sizes that leave partial tiles in every direction, k below one slice, thin shapes.
+const std::vector<Product> kEdges = {{37, 53, 61, kAlpha, kBeta},
+                                     {129, 131, 7, kAlpha, kBeta},
+                                     {200, 3, 300, kAlpha, kBeta},
+                                     {130, 257, 33, kAlpha, kBeta}};
+// The smallest product, and k = 1: C = alpha a b^T + beta C, one slice, one product.
+const std::vector<Product> kTiny = {
+    {1, 1, 1, kAlpha, kBeta}, {3, 200, 1, kAlpha, kBeta}, {150, 130, 1, kAlpha, kBeta}};
+// beta = 0 with C full of NaN: a partial size, and one whose rows allow float4 stores.
+const std::vector<Product> kBetaZero = {{131, 67, 45, -2.0f, 0.0f}, {128, 128, 64, 1.0f, 0.0f}};
+
+// A shape drawn from the seed, the same for every step.
+constexpr int kHiddenMaxSize = 300;
+constexpr std::uint64_t kHiddenShapeSalt = 2121;
+
+Product hidden_product(std::uint64_t seed) {
+  course::Rng rng(course::derive_seed(seed, kHiddenShapeSalt));
+  Product p{};
+  p.m = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
+  p.n = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
+  p.k = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
+  p.alpha = rng.uniform(-2.0f, 2.0f);
+  // Half the seeds give beta = 0 (C full of NaN).
+  p.beta = rng.uniform_int(0, 1) == 0 ? 0.0f : rng.uniform(-1.0f, 1.0f);
+  return p;
+}
+
+void check_hidden(CaseContext& c) {
+  const Product p = hidden_product(c.seed());
+  for (const StepInfo& step : kSteps) {
+    if (!check_product(c, step, p)) return;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Speed
+// ---------------------------------------------------------------------------
+// The naive step must reach this share of the course's coalesced naive kernel's
+// throughput. Reading A down a column and writing C down a column (threadIdx.x along i)
+// was 6.4 times slower than the coalesced kernel on an A6000 (S. Boehm, "How to optimize a
+// CUDA matmul kernel", kernels 1 and 2: 309 and 1987 GFLOP/s); the student's block shape
+// may differ from the yardstick's. TO MEASURE ON AN H100 AND AN H200: the gate must sit
+// between the two.
+constexpr double kNaiveMinShareOfYardstick = 0.5;
+// The final step must reach this share of cuBLAS's throughput at 4096^3 (FP32 both).
+// Published: 2D blocktiling with vectorised loads reached 78% of cuBLAS on an A6000
+// (same source, kernel 6). TO MEASURE ON AN H100 AND AN H200: the solution must pass with
+// margin.
+constexpr double kFinalMinShareOfCublas = 0.5;
+constexpr int kSpeedRepetitions = 10;
+constexpr int kSanitizerSpeedRepetitions = 1;
+
+// Runs a speed case on size^3 (alpha 1, beta 0); false, with the case failed, when the
+// timed step's sampled elements are wrong or its times are missing.
+bool run_speed(CaseContext& c, const std::string& kind, const StepInfo& step, int size,
+               double& step_ms, double& yardstick_ms) {
+  const Run run = c.run_case(
+      kind, {{"size", std::to_string(size)},
+             {"repetitions",
+              std::to_string(c.under_sanitizer() ? kSanitizerSpeedRepetitions : kSpeedRepetitions)},
+             {"alpha", "1"},
+             {"beta", "0"}});
+  const Product p{size, size, size, 1.0f, 0.0f};
+  if (!c.finished(run)) {
+    if (step.vectors) c.hint(kVectorHint);
+    return false;
+  }
+  if (!c.expect_kernel_launched(run)) return false;
+  const Problem problem = sgemm::make_problem(Shape::dense(size, size, size), 1.0f, 0.0f, c.seed());
+  const auto found = run.results.records.find("c_sampled");
+  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32) {
+    c.fail("the program reported no sampled elements of C");
+    return false;
+  }
+  const tiled_sgemm::Verdict v =
+      tiled_sgemm::compare_elements(problem, tiled_sgemm::sampled_elements(problem.shape, c.seed()),
+                                    found->second.values<float>());
+  if (!v.right()) {
+    c.fail(describe(step, p) + ", " + std::to_string(v.count) + " elements sampled: " + v.text());
+    diagnose(c, step, p, v);
+    return false;
+  }
+  return c.read_value(run, "step_ms", step_ms) && c.read_value(run, "yardstick_ms", yardstick_ms);
+}
+
+double gflops(int size, double ms) {
+  return 2.0 * size * size * static_cast<double>(size) / (ms * 1e6);
+}
+
+void check_naive_speed(CaseContext& c) {
+  const int size =
+      c.under_sanitizer() ? tiled_sgemm::kSanitizerSpeedSize : tiled_sgemm::kNaiveSpeedSize;
+  double naive_ms = 0.0, yardstick_ms = 0.0;
+  if (!run_speed(c, "naive_speed", kNaive, size, naive_ms, yardstick_ms)) return;
+  if (c.under_sanitizer()) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  const std::string figures = "sgemm_naive_on_device: " + course::format_number(naive_ms) +
+                              " ms at " + std::to_string(size) + "^3 (" +
+                              course::format_number(gflops(size, naive_ms)) +
+                              " GFLOP/s = 2 m n k / time); the course's coalesced naive kernel: " +
+                              course::format_number(yardstick_ms) + " ms";
+  if (!(naive_ms > 0.0) || !(yardstick_ms > 0.0)) {
+    c.fail("the times measured are not positive (" + figures + ")");
+    return;
+  }
+  const double share = yardstick_ms / naive_ms;
+  if (share < kNaiveMinShareOfYardstick) {
+    c.fail(figures + ": " + course::format_number(share) + " of its throughput, less than the " +
+           course::format_number(kNaiveMinShareOfYardstick) + " required");
+    c.hint(kCoalescingHint);
+  } else {
+    c.note(figures + " (" + course::format_number(share) + " of its throughput)");
+  }
+}
+
+void check_final_speed(CaseContext& c) {
+  const int size =
+      c.under_sanitizer() ? tiled_sgemm::kSanitizerSpeedSize : tiled_sgemm::kFinalSpeedSize;
+  double final_ms = 0.0, cublas_ms = 0.0;
+  if (!run_speed(c, "final_speed", kVectorized, size, final_ms, cublas_ms)) return;
+  if (c.under_sanitizer()) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  const std::string figures =
+      "sgemm_vectorized_on_device: " + course::format_number(final_ms) + " ms at " +
+      std::to_string(size) + "^3, " + course::format_number(gflops(size, final_ms)) +
+      " GFLOP/s (2 m n k / time); cuBLAS SGEMM (FP32, CUBLAS_DEFAULT_MATH): " +
+      course::format_number(cublas_ms) + " ms, " + course::format_number(gflops(size, cublas_ms)) +
+      " GFLOP/s";
+  if (!(final_ms > 0.0) || !(cublas_ms > 0.0)) {
+    c.fail("the times measured are not positive (" + figures + ")");
+    return;
+  }
+  const double share = cublas_ms / final_ms;
+  if (share < kFinalMinShareOfCublas) {
+    c.fail(figures + ": " + course::format_number(100.0 * share) + "% of cuBLAS, less than the " +
+           course::format_number(100.0 * kFinalMinShareOfCublas) + "% required");
+    c.hint(kFinalSpeedHint);
+  } else {
+    c.note(figures + " (" + course::format_number(100.0 * share) + "% of cuBLAS)");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The cases: four per step, graded separately, then the hidden shape and the speed
+// ---------------------------------------------------------------------------
+constexpr int kTileMultiplesPoints = 2;
+constexpr int kEdgesPoints = 2;
+constexpr int kTinyPoints = 1;
+constexpr int kBetaZeroPoints = 1;
+
+void add_step_cases(std::vector<course::check::Case>& cases, const StepInfo& step) {
+  const std::string name = step.name;
+  cases.push_back({name + "_multiples_of_the_tile", kTileMultiplesPoints,
+                   [step](CaseContext& c) { check_products(c, step, tile_multiples(c)); }});
+  cases.push_back({name + "_edges_not_multiples_of_the_tile", kEdgesPoints,
+                   [step](CaseContext& c) { check_products(c, step, kEdges); }});
+  cases.push_back({name + "_1x1x1_and_k_1", kTinyPoints,
+                   [step](CaseContext& c) { check_products(c, step, kTiny); }});
+  cases.push_back({name + "_beta_0_c_full_of_nan", kBetaZeroPoints,
+                   [step](CaseContext& c) { check_products(c, step, kBetaZero); }});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using course::check::timed;
+  std::vector<course::check::Case> cases;
+  for (const StepInfo& step : kSteps) add_step_cases(cases, step);
+  cases.push_back({"hidden_shape_from_seed", 3, check_hidden, course::check::kHiddenCase});
+  cases.push_back(timed({"naive_coalesced_vs_course_naive", 2, check_naive_speed}));
+  cases.push_back(timed({"final_50_percent_of_cublas_4096", 5, check_final_speed}));
+  course::check::Exercise exercise{"21", "tiled_sgemm", cases};
+  return course::check::judge_main(argc, argv, exercise);
+}

@@ -1,0 +1,171 @@
+// Exercise 21 - SGEMM by hand: C = alpha A B + beta C in single precision, row-major, in
+// five steps that each remove the bottleneck of the one before, measured against cuBLAS.
+//
+//   1 naive            one thread per element of C: 2 FLOP per 8 bytes loaded
+//   2 shared tiles     a 32 x 32 tile of A and of B in shared memory, each loaded once per
+//                      block and read by 32 threads: 32 times fewer global loads
+//   3 1D blocking      8 elements of C per thread: one value of B, read from shared
+//                      memory, serves 8 multiply-adds from registers
+//   4 2D blocking      8 x 8 elements per thread: 16 shared reads serve 64 multiply-adds
+//   5 vectorized       float4 loads and stores, A's tile transposed in shared memory
+//
+// Every kernel must handle any m, n, k: tiles that reach past the edges of A, B and C
+// load zeros there (a zero adds nothing to a dot product) and write nothing.
+//
+// Build and run:  make 21 && make run-21
+// Check:          make check-21   (statement: exercises/21_tiled_sgemm/README.md)
+#include <cstdint>
+
+#include "course/errors.hpp"
+#include "tiled_sgemm.hpp"
+
+// The number of blocks of `per_block` that covers `size` (the last one partly outside).
+inline unsigned blocks_covering(int size, int per_block) {
+  return static_cast<unsigned>((size + per_block - 1) / per_block);
+}
+
+// ---------------------------------------------------------------------------
+// The last step of every kernel: one element of C from its dot product
+// ---------------------------------------------------------------------------
+// [slide:write-result]
+__device__ __forceinline__ void write_result(float* c_element, float alpha, float dot, float beta) {
+  // TODO(student): *c_element = alpha * dot + beta * (*c_element), except that when beta
+  // is 0, C must not be read: it may hold NaN, and 0 * NaN is NaN.
+  // END TODO(student)
+}
+// [/slide]
+
+// ---------------------------------------------------------------------------
+// Step 1: naive
+// ---------------------------------------------------------------------------
+// [slide:naive]
+__global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b,
+                            float beta, float* c) {
+  // TODO(student): threadIdx.x must walk the columns j: the 32 threads of a warp then
+  // read 32 consecutive floats of a row of B and write 32 consecutive floats of C (one
+  // transaction each), and all read the same A(i, p) (a broadcast). Compute i and j,
+  // return when outside C, sum A(i, p) B(p, j) over p, then write_result.
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_naive_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                           float beta, float* c) {
+  // TODO(student): blocks of kNaiveBlockX x kNaiveBlockY threads, x along the columns of
+  // C (n), y along its rows (m), enough to cover C; then CUDA_CHECK_LAUNCH().
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 2: tiles of A and B in shared memory
+// ---------------------------------------------------------------------------
+// [slide:shared-tiles]
+__global__ void sgemm_shared_tiles(int m, int n, int k, float alpha, const float* a, const float* b,
+                                   float beta, float* c) {
+  // TODO(student): thread (x, y) computes C(i, j), i = blockIdx.y * kTile + y,
+  // j = blockIdx.x * kTile + x. For each tile t of k (t = 0, kTile, 2 kTile, ...):
+  //   1. each thread loads one element of A's tile, A(i, t + x), into a_tile[y][x], and
+  //      one of B's, B(t + y, j), into b_tile[y][x]; 0 where it lies outside A or B;
+  //   2. __syncthreads(): every element in place before anyone reads the tiles;
+  //   3. add a_tile[y][p] * b_tile[p][x] for p < kTile;
+  //   4. __syncthreads(): nobody overwrites the tiles with the next ones while others
+  //      still read them.
+  // Every thread takes part in the loads and barriers, even outside C; only threads
+  // inside C write_result.
+  // The tiles: __shared__ float a_tile[kTile][kTile], b_tile[kTile][kTile].
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_shared_tiles_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                  float beta, float* c) {
+  // TODO(student): blocks of kTile x kTile threads covering C (x along n, y along m).
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 3: a column of 8 elements of C per thread (1D register blocking)
+// ---------------------------------------------------------------------------
+// [slide:blocking-1d]
+__global__ void sgemm_blocking_1d(int m, int n, int k, float alpha, const float* a, const float* b,
+                                  float beta, float* c) {
+  // TODO(student): the block computes C's tile of kBlocking1dM x kBlocking1dN at rows
+  // blockIdx.y * kBlocking1dM, columns blockIdx.x * kBlocking1dN. Thread t owns column
+  // t % kBlocking1dN of the tile and kBlocking1dRows rows from (t / kBlocking1dN) *
+  // kBlocking1dRows: their sums in a register array, zeroed once. For each slice of
+  // kBlocking1dK values of k: each thread loads one element of A's tile (64 x 8: row
+  // t / 8, column t % 8) and one of B's (8 x 64: row t / 64, column t % 64), zeros
+  // outside; barrier; for each p of the slice, read B's value once into a register and
+  // add a_tile[row][p] * it to each of the thread's sums; barrier. Then write_result
+  // for the elements inside C.
+  // The tiles: __shared__ float a_tile[kBlocking1dM][kBlocking1dK],
+  // b_tile[kBlocking1dK][kBlocking1dN].
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_blocking_1d_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                 float beta, float* c) {
+  // TODO(student): kBlocking1dThreads threads per block, a block per tile of C.
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 4: 8 x 8 elements of C per thread (2D register blocking)
+// ---------------------------------------------------------------------------
+// [slide:blocking-2d]
+__global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float* a, const float* b,
+                                  float beta, float* c) {
+  // TODO(student): the block computes a kBlocking2dM x kBlocking2dN tile of C; thread t
+  // owns the kBlocking2dRows x kBlocking2dCols sub-tile at row (t / 16) * 8, column
+  // (t % 16) * 8 of it, its sums zeroed once. Per slice of kBlocking2dK values of k:
+  // the 256 threads load the 1024 elements of each tile (4 each: element e = t, t + 256,
+  // ... at row e / width, column e % width), zeros outside; barrier; for each p, copy
+  // the thread's 8 values of A's column p and 8 of B's row p into registers, then add
+  // their 64 products into the sums; barrier. Then write_result inside C.
+  // The tiles: __shared__ float a_tile[kBlocking2dM][kBlocking2dK],
+  // b_tile[kBlocking2dK][kBlocking2dN].
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_blocking_2d_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                 float beta, float* c) {
+  // TODO(student): kBlocking2dThreads threads per block, a block per tile of C.
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 5: float4 loads and stores, A's tile transposed (the final version)
+// ---------------------------------------------------------------------------
+__device__ inline bool aligned_to_float4(const void* pointer) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % (kVectorWidth * sizeof(float)) == 0;
+}
+
+// [slide:vectorized]
+__global__ void __launch_bounds__(kBlocking2dThreads)
+    sgemm_vectorized(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
+                     float* c) {
+  // TODO(student): as step 4, with
+  //   - A's tile stored transposed, __shared__ __align__(16) float
+  //     a_tile_t[kBlocking2dK][kBlocking2dM], a_tile_t[p][r] = A(tile_row + r, s + p):
+  //     a thread's 4 consecutive rows at a given p are then one float4;
+  //   - loads of 4 floats at once (one float4 per thread and tile when the slice is 8
+  //     wide) where the whole row's length allows it: k % 4 == 0 for A, n % 4 == 0 for
+  //     B, and the pointer 16-byte aligned (aligned_to_float4); elsewhere, 4 scalar loads
+  //     with bounds;
+  //   - a thread's 8 rows as two groups of 4, 64 apart: (t / 16) * 4 and 64 + that
+  //     (likewise its columns, (t % 16) * 4 and 64 + that), so that 16 threads read 16
+  //     consecutive float4 of a row of a tile (no bank conflict) and write 256
+  //     consecutive bytes of C; per p, two float4 of a_tile_t and two of b_tile;
+  //   - C read (beta != 0) and written as float4 where n % 4 == 0, else element by
+  //     element, inside C only.
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_vectorized_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                float beta, float* c) {
+  // TODO(student): kBlocking2dThreads threads per block, a block per tile of C.
+  // END TODO(student)
+}

@@ -1,0 +1,82 @@
+// Exercise 21: the functions the student implements, with their fixed signatures:
+// SGEMM, C = alpha A B + beta C in single precision, written by hand in five steps, each
+// a kernel and the launcher that runs it. The check grades every step on its own and
+// times the last one against cuBLAS. Do not change this file.
+//
+// Storage: ROW-MAJOR and dense, as in exercise 06 (whose cuBLAS call this exercise's
+// program reuses to measure cuBLAS): A is m x k, element (i, p) at a[i * k + p]; B is
+// k x n, element (p, j) at b[p * n + j]; C is m x n, element (i, j) at c[i * n + j].
+// A row of each matrix is contiguous: consecutive threads must walk consecutive
+// columns j to read B and write C coalesced.
+//
+// Every pointer is a DEVICE pointer (allocated with cudaMalloc, so 256-byte aligned);
+// m, n, k >= 1, any values (not multiples of any tile), with m k, k n and m n below 2^31
+// (an int indexes every matrix). When beta is 0, C is not read: it may hold NaN, and the
+// result must not. Each launcher launches its kernel on the grid its step needs, then
+// CUDA_CHECK_LAUNCH(); it does not wait.
+//
+// Build and run:  make 21 && make run-21   (statement: exercises/21_tiled_sgemm/README.md)
+#pragma once
+
+// [slide:tiles]
+// ---- The tile sizes, one set per step ------------------------------------------------
+// Step 1: one thread per element of C, blocks of 32 x 8 threads (x along j).
+inline constexpr int kNaiveBlockX = 32;
+inline constexpr int kNaiveBlockY = 8;
+// Step 2: square tiles of A and B in shared memory, one thread per element of C.
+inline constexpr int kTile = 32;
+// Step 3: a 64 x 64 tile of C per block, k in slices of 8; each thread computes a column
+// of 8 elements: 64 * 64 / 8 = 512 threads.
+inline constexpr int kBlocking1dM = 64;
+inline constexpr int kBlocking1dN = 64;
+inline constexpr int kBlocking1dK = 8;
+inline constexpr int kBlocking1dRows = 8;  // elements of C per thread
+inline constexpr int kBlocking1dThreads = kBlocking1dM * kBlocking1dN / kBlocking1dRows;
+// Steps 4 and 5: a 128 x 128 tile of C per block, k in slices of 8; each thread computes
+// 8 x 8 elements: 16 x 16 = 256 threads.
+inline constexpr int kBlocking2dM = 128;
+inline constexpr int kBlocking2dN = 128;
+inline constexpr int kBlocking2dK = 8;
+inline constexpr int kBlocking2dRows = 8;  // per thread
+inline constexpr int kBlocking2dCols = 8;  // per thread
+inline constexpr int kBlocking2dThreads =
+    (kBlocking2dM / kBlocking2dRows) * (kBlocking2dN / kBlocking2dCols);
+// Step 5 reads and writes 4 floats at once (float4).
+inline constexpr int kVectorWidth = 4;
+// [/slide]
+
+// [slide:api]
+// ---- The kernels ---------------------------------------------------------------------
+// Step 1. Thread (x, y) of block (bx, by) computes C(i, j), i = by * 8 + y,
+// j = bx * 32 + x, with a loop over p of A(i, p) B(p, j).
+__global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b,
+                            float beta, float* c);
+// Step 2. Blocks of kTile x kTile threads; the block computes a kTile x kTile tile of C,
+// walking k one tile of A and one of B at a time, both staged in shared memory.
+__global__ void sgemm_shared_tiles(int m, int n, int k, float alpha, const float* a, const float* b,
+                                   float beta, float* c);
+// Step 3. kBlocking1dThreads threads (1D block); each computes kBlocking1dRows elements
+// of one column of the block's tile, in registers.
+__global__ void sgemm_blocking_1d(int m, int n, int k, float alpha, const float* a, const float* b,
+                                  float beta, float* c);
+// Step 4. kBlocking2dThreads threads (1D block); each computes kBlocking2dRows x
+// kBlocking2dCols elements, from a column of A and a row of B held in registers.
+__global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float* a, const float* b,
+                                  float beta, float* c);
+// Step 5. As step 4, with float4 loads and stores where a row's length allows them, and
+// the tile of A stored transposed in shared memory.
+__global__ void sgemm_vectorized(int m, int n, int k, float alpha, const float* a, const float* b,
+                                 float beta, float* c);
+
+// ---- The launchers: C = alpha A B + beta C with their step's kernel ----------------
+void sgemm_naive_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                           float beta, float* c);
+void sgemm_shared_tiles_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                  float beta, float* c);
+void sgemm_blocking_1d_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                 float beta, float* c);
+void sgemm_blocking_2d_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                 float beta, float* c);
+void sgemm_vectorized_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                float beta, float* c);
+// [/slide]

@@ -1,0 +1,142 @@
+// Exercise 21: what the student's program and its check must agree on - the problems
+// (exercise 06's: row-major, inputs in [-1, 1) from a seed, C poisoned with NaN when
+// beta is 0), the elements compared on large products, and the comparison itself.
+//
+// This header is plain C++ so that the check (compiled without nvcc) can include it.
+//
+// Used by:  make 21 && make run-21 (the program), make check-21 (the check)
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// The problem, its float64 reference and its error bound are exercise 06's: the same
+// SGEMM, dense here (every leading dimension equals its width).
+#include "../06_sgemm_cublas/workload.hpp"
+#include "course/data.hpp"
+#include "course/verify.hpp"
+
+namespace tiled_sgemm {
+
+using sgemm::Problem;
+using sgemm::Shape;
+
+// ---------------------------------------------------------------------------
+// The tolerance, per element (sgemm::error_bound, derived in exercise 06's workload.hpp):
+//   |got - ref| <= 2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + |beta C(i, j)|).
+// A float32 dot product of k terms accumulates at most k roundings (one per
+// multiply-add, in whatever order the tiles add them), each of relative size
+// 2^-24 = eps_float / 2 of the partial sum, itself at most sum_p |a_ip b_pj|; alpha, beta
+// and the final addition add two more; the factor 2 covers second-order terms and the
+// reference's own float64 rounding. It grows with k, and it is a worst case: a result
+// computed right errs by about sqrt(k) 2^-24 sum |a b|. A wrong tile (an index, a
+// missing barrier, a stale value) errs by about a term |a b| ~ 1/3, far above it.
+// ---------------------------------------------------------------------------
+
+// An element of C, by row and column.
+struct Element {
+  int i = 0, j = 0;
+};
+
+inline std::vector<Element> every_element(const Shape& s) {
+  std::vector<Element> all;
+  all.reserve(static_cast<std::size_t>(s.m) * s.n);
+  for (int i = 0; i < s.m; ++i) {
+    for (int j = 0; j < s.n; ++j) all.push_back({i, j});
+  }
+  return all;
+}
+
+// The elements compared on a large product (the float64 reference of all 16M elements
+// of 4096^3 would take minutes): the four corners and the edges' last tiles, then
+// elements drawn from the seed.
+inline constexpr int kSampledElements = 1024;
+
+inline std::vector<Element> sampled_elements(const Shape& s, std::uint64_t seed) {
+  std::vector<Element> at = {{0, 0}, {0, s.n - 1}, {s.m - 1, 0}, {s.m - 1, s.n - 1}};
+  course::Rng rng(course::derive_seed(seed, 21));
+  while (at.size() < static_cast<std::size_t>(kSampledElements)) {
+    at.push_back({static_cast<int>(rng.uniform_int(0, s.m - 1)),
+                  static_cast<int>(rng.uniform_int(0, s.n - 1))});
+  }
+  return at;
+}
+
+// The values of a row-major m x n matrix at `at`, in order.
+inline std::vector<float> values_at(const std::vector<float>& c, const Shape& s,
+                                    const std::vector<Element>& at) {
+  std::vector<float> values;
+  values.reserve(at.size());
+  for (const Element& e : at) values.push_back(c[static_cast<std::size_t>(e.i) * s.n + e.j]);
+  return values;
+}
+
+// ---------------------------------------------------------------------------
+// The comparison: got[q] is C's element at[q] after the call.
+// ---------------------------------------------------------------------------
+struct Verdict {
+  std::size_t count = 0;
+  std::size_t wrong = 0;      // outside the bound, NaN included
+  std::size_t nan = 0;        // NaN or infinite, among the wrong
+  std::size_t unwritten = 0;  // still the poison C held (beta = 0), among the wrong
+  // The first wrong element.
+  Element first;
+  double expected = 0.0, got = 0.0, bound = 0.0;
+
+  bool right() const { return count > 0 && wrong == 0; }
+  std::string text() const {
+    if (wrong == 0) return "every element right";
+    std::string line = std::to_string(wrong) + " of " + std::to_string(count) + " elements wrong";
+    if (nan > 0) line += " (" + std::to_string(nan) + " NaN or infinite)";
+    if (unwritten > 0) line += " (" + std::to_string(unwritten) + " never written)";
+    return line + "; C(" + std::to_string(first.i) + ", " + std::to_string(first.j) +
+           "): expected " + course::format_number(expected) + ", got " +
+           (unwritten > 0 && course::is_poison(static_cast<float>(got))
+                ? std::string("nothing (the NaN C held)")
+                : course::format_number(got)) +
+           ", allowed error " + course::format_number(bound);
+  }
+};
+
+inline Verdict compare_elements(const Problem& pr, const std::vector<Element>& at,
+                                const std::vector<float>& got) {
+  Verdict v;
+  v.count = at.size();
+  for (std::size_t q = 0; q < at.size() && q < got.size(); ++q) {
+    const Element& e = at[q];
+    const sgemm::Dot dot = sgemm::reference_dot(pr, e.i, e.j);
+    const double expected = sgemm::combine(pr, dot, e.i, e.j);
+    const double bound = sgemm::error_bound(pr, dot, e.i, e.j);
+    const float value = got[q];
+    if (std::isfinite(value) && std::fabs(static_cast<double>(value) - expected) <= bound) continue;
+    if (v.wrong == 0) {
+      v.first = e;
+      v.expected = expected;
+      v.got = value;
+      v.bound = bound;
+    }
+    ++v.wrong;
+    if (course::is_poison(value)) {
+      ++v.unwritten;
+    } else if (!std::isfinite(value)) {
+      ++v.nan;
+    }
+  }
+  if (got.size() < at.size()) v.wrong += at.size() - got.size();
+  return v;
+}
+
+// ---------------------------------------------------------------------------
+// The speed runs
+// ---------------------------------------------------------------------------
+// The final step against cuBLAS, and the naive step against the course's coalesced
+// naive kernel (a smaller size: the naive kernels take tens of milliseconds at 4096^3).
+inline constexpr int kFinalSpeedSize = 4096;
+inline constexpr int kNaiveSpeedSize = 2048;
+// Under compute-sanitizer the speed runs only prove the launches clean.
+inline constexpr int kSanitizerSpeedSize = 256;
+
+}  // namespace tiled_sgemm

@@ -1,0 +1,372 @@
+// Exercise 21 - SGEMM by hand: C = alpha A B + beta C in single precision, row-major, in
+// five steps that each remove the bottleneck of the one before, measured against cuBLAS.
+//
+//   1 naive            one thread per element of C: 2 FLOP per 8 bytes loaded
+//   2 shared tiles     a 32 x 32 tile of A and of B in shared memory, each loaded once per
+//                      block and read by 32 threads: 32 times fewer global loads
+//   3 1D blocking      8 elements of C per thread: one value of B, read from shared
+//                      memory, serves 8 multiply-adds from registers
+//   4 2D blocking      8 x 8 elements per thread: 16 shared reads serve 64 multiply-adds
+//   5 vectorized       float4 loads and stores, A's tile transposed in shared memory
+//
+// Every kernel must handle any m, n, k: tiles that reach past the edges of A, B and C
+// load zeros there (a zero adds nothing to a dot product) and write nothing.
+//
+// Build and run:  make 21 && make run-21
+// Check:          make check-21   (statement: exercises/21_tiled_sgemm/README.md)
+#include <cstdint>
+
+#include "course/errors.hpp"
+#include "tiled_sgemm.hpp"
+
+// The number of blocks of `per_block` that covers `size` (the last one partly outside).
+inline unsigned blocks_covering(int size, int per_block) {
+  return static_cast<unsigned>((size + per_block - 1) / per_block);
+}
+
+// ---------------------------------------------------------------------------
+// The last step of every kernel: one element of C from its dot product
+// ---------------------------------------------------------------------------
+// [slide:write-result]
+__device__ __forceinline__ void write_result(float* c_element, float alpha, float dot, float beta) {
+  // TODO(student): *c_element = alpha * dot + beta * (*c_element), except that when beta
+  // is 0, C must not be read: it may hold NaN, and 0 * NaN is NaN.
+  *c_element = beta == 0.0f ? alpha * dot : alpha * dot + beta * *c_element;
+  // END TODO(student)
+}
+// [/slide]
+
+// ---------------------------------------------------------------------------
+// Step 1: naive
+// ---------------------------------------------------------------------------
+// [slide:naive]
+__global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b,
+                            float beta, float* c) {
+  // TODO(student): threadIdx.x must walk the columns j: the 32 threads of a warp then
+  // read 32 consecutive floats of a row of B and write 32 consecutive floats of C (one
+  // transaction each), and all read the same A(i, p) (a broadcast). Compute i and j,
+  // return when outside C, sum A(i, p) B(p, j) over p, then write_result.
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= m || j >= n) return;
+  float dot = 0.0f;
+  for (int p = 0; p < k; ++p) dot += a[i * k + p] * b[p * n + j];
+  write_result(&c[i * n + j], alpha, dot, beta);
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_naive_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                           float beta, float* c) {
+  // TODO(student): blocks of kNaiveBlockX x kNaiveBlockY threads, x along the columns of
+  // C (n), y along its rows (m), enough to cover C; then CUDA_CHECK_LAUNCH().
+  const dim3 block(kNaiveBlockX, kNaiveBlockY);
+  const dim3 grid(blocks_covering(n, kNaiveBlockX), blocks_covering(m, kNaiveBlockY));
+  sgemm_naive<<<grid, block>>>(m, n, k, alpha, a, b, beta, c);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 2: tiles of A and B in shared memory
+// ---------------------------------------------------------------------------
+// [slide:shared-tiles]
+__global__ void sgemm_shared_tiles(int m, int n, int k, float alpha, const float* a, const float* b,
+                                   float beta, float* c) {
+  // TODO(student): thread (x, y) computes C(i, j), i = blockIdx.y * kTile + y,
+  // j = blockIdx.x * kTile + x. For each tile t of k (t = 0, kTile, 2 kTile, ...):
+  //   1. each thread loads one element of A's tile, A(i, t + x), into a_tile[y][x], and
+  //      one of B's, B(t + y, j), into b_tile[y][x]; 0 where it lies outside A or B;
+  //   2. __syncthreads(): every element in place before anyone reads the tiles;
+  //   3. add a_tile[y][p] * b_tile[p][x] for p < kTile;
+  //   4. __syncthreads(): nobody overwrites the tiles with the next ones while others
+  //      still read them.
+  // Every thread takes part in the loads and barriers, even outside C; only threads
+  // inside C write_result.
+  // The tiles: __shared__ float a_tile[kTile][kTile], b_tile[kTile][kTile].
+  __shared__ float a_tile[kTile][kTile];
+  __shared__ float b_tile[kTile][kTile];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int i = blockIdx.y * kTile + ty;
+  const int j = blockIdx.x * kTile + tx;
+  float dot = 0.0f;
+  for (int t = 0; t < k; t += kTile) {
+    a_tile[ty][tx] = i < m && t + tx < k ? a[i * k + t + tx] : 0.0f;
+    b_tile[ty][tx] = t + ty < k && j < n ? b[(t + ty) * n + j] : 0.0f;
+    __syncthreads();
+    for (int p = 0; p < kTile; ++p) dot += a_tile[ty][p] * b_tile[p][tx];
+    __syncthreads();
+  }
+  if (i < m && j < n) write_result(&c[i * n + j], alpha, dot, beta);
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_shared_tiles_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                  float beta, float* c) {
+  // TODO(student): blocks of kTile x kTile threads covering C (x along n, y along m).
+  const dim3 block(kTile, kTile);
+  const dim3 grid(blocks_covering(n, kTile), blocks_covering(m, kTile));
+  sgemm_shared_tiles<<<grid, block>>>(m, n, k, alpha, a, b, beta, c);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 3: a column of 8 elements of C per thread (1D register blocking)
+// ---------------------------------------------------------------------------
+// [slide:blocking-1d]
+__global__ void sgemm_blocking_1d(int m, int n, int k, float alpha, const float* a, const float* b,
+                                  float beta, float* c) {
+  // TODO(student): the block computes C's tile of kBlocking1dM x kBlocking1dN at rows
+  // blockIdx.y * kBlocking1dM, columns blockIdx.x * kBlocking1dN. Thread t owns column
+  // t % kBlocking1dN of the tile and kBlocking1dRows rows from (t / kBlocking1dN) *
+  // kBlocking1dRows: their sums in a register array, zeroed once. For each slice of
+  // kBlocking1dK values of k: each thread loads one element of A's tile (64 x 8: row
+  // t / 8, column t % 8) and one of B's (8 x 64: row t / 64, column t % 64), zeros
+  // outside; barrier; for each p of the slice, read B's value once into a register and
+  // add a_tile[row][p] * it to each of the thread's sums; barrier. Then write_result
+  // for the elements inside C.
+  // The tiles: __shared__ float a_tile[kBlocking1dM][kBlocking1dK],
+  // b_tile[kBlocking1dK][kBlocking1dN].
+  __shared__ float a_tile[kBlocking1dM][kBlocking1dK];
+  __shared__ float b_tile[kBlocking1dK][kBlocking1dN];
+  const int t = threadIdx.x;
+  const int tile_row = blockIdx.y * kBlocking1dM, tile_col = blockIdx.x * kBlocking1dN;
+  const int col = t % kBlocking1dN;  // of the tile, owned by this thread
+  const int first_row = (t / kBlocking1dN) * kBlocking1dRows;
+  const int a_row = t / kBlocking1dK, a_col = t % kBlocking1dK;
+  const int b_row = t / kBlocking1dN, b_col = t % kBlocking1dN;
+  float sums[kBlocking1dRows] = {};
+  for (int s = 0; s < k; s += kBlocking1dK) {
+    const int ai = tile_row + a_row, ap = s + a_col;
+    a_tile[a_row][a_col] = ai < m && ap < k ? a[ai * k + ap] : 0.0f;
+    const int bp = s + b_row, bj = tile_col + b_col;
+    b_tile[b_row][b_col] = bp < k && bj < n ? b[bp * n + bj] : 0.0f;
+    __syncthreads();
+    for (int p = 0; p < kBlocking1dK; ++p) {
+      const float b_value = b_tile[p][col];
+      for (int r = 0; r < kBlocking1dRows; ++r) sums[r] += a_tile[first_row + r][p] * b_value;
+    }
+    __syncthreads();
+  }
+  const int j = tile_col + col;
+  for (int r = 0; r < kBlocking1dRows; ++r) {
+    const int i = tile_row + first_row + r;
+    if (i < m && j < n) write_result(&c[i * n + j], alpha, sums[r], beta);
+  }
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_blocking_1d_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                 float beta, float* c) {
+  // TODO(student): kBlocking1dThreads threads per block, a block per tile of C.
+  const dim3 grid(blocks_covering(n, kBlocking1dN), blocks_covering(m, kBlocking1dM));
+  sgemm_blocking_1d<<<grid, kBlocking1dThreads>>>(m, n, k, alpha, a, b, beta, c);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 4: 8 x 8 elements of C per thread (2D register blocking)
+// ---------------------------------------------------------------------------
+// [slide:blocking-2d]
+__global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float* a, const float* b,
+                                  float beta, float* c) {
+  // TODO(student): the block computes a kBlocking2dM x kBlocking2dN tile of C; thread t
+  // owns the kBlocking2dRows x kBlocking2dCols sub-tile at row (t / 16) * 8, column
+  // (t % 16) * 8 of it, its sums zeroed once. Per slice of kBlocking2dK values of k:
+  // the 256 threads load the 1024 elements of each tile (4 each: element e = t, t + 256,
+  // ... at row e / width, column e % width), zeros outside; barrier; for each p, copy
+  // the thread's 8 values of A's column p and 8 of B's row p into registers, then add
+  // their 64 products into the sums; barrier. Then write_result inside C.
+  // The tiles: __shared__ float a_tile[kBlocking2dM][kBlocking2dK],
+  // b_tile[kBlocking2dK][kBlocking2dN].
+  __shared__ float a_tile[kBlocking2dM][kBlocking2dK];
+  __shared__ float b_tile[kBlocking2dK][kBlocking2dN];
+  const int t = threadIdx.x;
+  const int tile_row = blockIdx.y * kBlocking2dM, tile_col = blockIdx.x * kBlocking2dN;
+  const int first_row = (t / (kBlocking2dN / kBlocking2dCols)) * kBlocking2dRows;
+  const int first_col = (t % (kBlocking2dN / kBlocking2dCols)) * kBlocking2dCols;
+  float sums[kBlocking2dRows][kBlocking2dCols] = {};
+  float a_column[kBlocking2dRows], b_row[kBlocking2dCols];
+  for (int s = 0; s < k; s += kBlocking2dK) {
+    for (int e = t; e < kBlocking2dM * kBlocking2dK; e += kBlocking2dThreads) {
+      const int r = e / kBlocking2dK, p = e % kBlocking2dK;
+      const int i = tile_row + r, ap = s + p;
+      a_tile[r][p] = i < m && ap < k ? a[i * k + ap] : 0.0f;
+    }
+    for (int e = t; e < kBlocking2dK * kBlocking2dN; e += kBlocking2dThreads) {
+      const int p = e / kBlocking2dN, col = e % kBlocking2dN;
+      const int bp = s + p, j = tile_col + col;
+      b_tile[p][col] = bp < k && j < n ? b[bp * n + j] : 0.0f;
+    }
+    __syncthreads();
+    for (int p = 0; p < kBlocking2dK; ++p) {
+      for (int r = 0; r < kBlocking2dRows; ++r) a_column[r] = a_tile[first_row + r][p];
+      for (int q = 0; q < kBlocking2dCols; ++q) b_row[q] = b_tile[p][first_col + q];
+      for (int r = 0; r < kBlocking2dRows; ++r) {
+        for (int q = 0; q < kBlocking2dCols; ++q) sums[r][q] += a_column[r] * b_row[q];
+      }
+    }
+    __syncthreads();
+  }
+  for (int r = 0; r < kBlocking2dRows; ++r) {
+    for (int q = 0; q < kBlocking2dCols; ++q) {
+      const int i = tile_row + first_row + r, j = tile_col + first_col + q;
+      if (i < m && j < n) write_result(&c[i * n + j], alpha, sums[r][q], beta);
+    }
+  }
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_blocking_2d_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                 float beta, float* c) {
+  // TODO(student): kBlocking2dThreads threads per block, a block per tile of C.
+  const dim3 grid(blocks_covering(n, kBlocking2dN), blocks_covering(m, kBlocking2dM));
+  sgemm_blocking_2d<<<grid, kBlocking2dThreads>>>(m, n, k, alpha, a, b, beta, c);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 5: float4 loads and stores, A's tile transposed (the final version)
+// ---------------------------------------------------------------------------
+__device__ inline bool aligned_to_float4(const void* pointer) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % (kVectorWidth * sizeof(float)) == 0;
+}
+
+// [slide:vectorized]
+__global__ void __launch_bounds__(kBlocking2dThreads)
+    sgemm_vectorized(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
+                     float* c) {
+  // TODO(student): as step 4, with
+  //   - A's tile stored transposed, __shared__ __align__(16) float
+  //     a_tile_t[kBlocking2dK][kBlocking2dM], a_tile_t[p][r] = A(tile_row + r, s + p):
+  //     a thread's 4 consecutive rows at a given p are then one float4;
+  //   - loads of 4 floats at once (one float4 per thread and tile when the slice is 8
+  //     wide) where the whole row's length allows it: k % 4 == 0 for A, n % 4 == 0 for
+  //     B, and the pointer 16-byte aligned (aligned_to_float4); elsewhere, 4 scalar loads
+  //     with bounds;
+  //   - a thread's 8 rows as two groups of 4, 64 apart: (t / 16) * 4 and 64 + that
+  //     (likewise its columns, (t % 16) * 4 and 64 + that), so that 16 threads read 16
+  //     consecutive float4 of a row of a tile (no bank conflict) and write 256
+  //     consecutive bytes of C; per p, two float4 of a_tile_t and two of b_tile;
+  //   - C read (beta != 0) and written as float4 where n % 4 == 0, else element by
+  //     element, inside C only.
+  __shared__ __align__(16) float a_tile_t[kBlocking2dK][kBlocking2dM];
+  __shared__ __align__(16) float b_tile[kBlocking2dK][kBlocking2dN];
+  constexpr int kHalfM = kBlocking2dM / 2;
+  constexpr int kHalfN = kBlocking2dN / 2;
+  constexpr int kGroupsPerThread = 2;  // of kVectorWidth rows (or columns)
+  const int t = threadIdx.x;
+  const int tile_row = blockIdx.y * kBlocking2dM, tile_col = blockIdx.x * kBlocking2dN;
+  const int thread_row = (t / (kHalfN / kVectorWidth)) * kVectorWidth;
+  const int thread_col = (t % (kHalfN / kVectorWidth)) * kVectorWidth;
+  const bool a_vectors = k % kVectorWidth == 0 && aligned_to_float4(a);
+  const bool b_vectors = n % kVectorWidth == 0 && aligned_to_float4(b);
+  const bool c_vectors = n % kVectorWidth == 0 && aligned_to_float4(c);
+
+  float sums[kGroupsPerThread * kVectorWidth][kGroupsPerThread * kVectorWidth] = {};
+  for (int s = 0; s < k; s += kBlocking2dK) {
+    for (int e = t; e < kBlocking2dM * kBlocking2dK / kVectorWidth; e += kBlocking2dThreads) {
+      const int r = e / (kBlocking2dK / kVectorWidth);
+      const int p = (e % (kBlocking2dK / kVectorWidth)) * kVectorWidth;
+      const int i = tile_row + r, ap = s + p;
+      float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (a_vectors && i < m && ap < k) {
+        v = *reinterpret_cast<const float4*>(&a[i * k + ap]);
+      } else if (i < m) {
+        v.x = ap < k ? a[i * k + ap] : 0.0f;
+        v.y = ap + 1 < k ? a[i * k + ap + 1] : 0.0f;
+        v.z = ap + 2 < k ? a[i * k + ap + 2] : 0.0f;
+        v.w = ap + 3 < k ? a[i * k + ap + 3] : 0.0f;
+      }
+      a_tile_t[p][r] = v.x;
+      a_tile_t[p + 1][r] = v.y;
+      a_tile_t[p + 2][r] = v.z;
+      a_tile_t[p + 3][r] = v.w;
+    }
+    for (int e = t; e < kBlocking2dK * kBlocking2dN / kVectorWidth; e += kBlocking2dThreads) {
+      const int p = e / (kBlocking2dN / kVectorWidth);
+      const int col = (e % (kBlocking2dN / kVectorWidth)) * kVectorWidth;
+      const int bp = s + p, j = tile_col + col;
+      float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (b_vectors && bp < k && j < n) {
+        v = *reinterpret_cast<const float4*>(&b[bp * n + j]);
+      } else if (bp < k) {
+        v.x = j < n ? b[bp * n + j] : 0.0f;
+        v.y = j + 1 < n ? b[bp * n + j + 1] : 0.0f;
+        v.z = j + 2 < n ? b[bp * n + j + 2] : 0.0f;
+        v.w = j + 3 < n ? b[bp * n + j + 3] : 0.0f;
+      }
+      *reinterpret_cast<float4*>(&b_tile[p][col]) = v;
+    }
+    __syncthreads();
+    for (int p = 0; p < kBlocking2dK; ++p) {
+      float a_column[kGroupsPerThread * kVectorWidth], b_row[kGroupsPerThread * kVectorWidth];
+      for (int g = 0; g < kGroupsPerThread; ++g) {
+        const float4 av = *reinterpret_cast<const float4*>(&a_tile_t[p][g * kHalfM + thread_row]);
+        const float4 bv = *reinterpret_cast<const float4*>(&b_tile[p][g * kHalfN + thread_col]);
+        a_column[g * kVectorWidth] = av.x;
+        a_column[g * kVectorWidth + 1] = av.y;
+        a_column[g * kVectorWidth + 2] = av.z;
+        a_column[g * kVectorWidth + 3] = av.w;
+        b_row[g * kVectorWidth] = bv.x;
+        b_row[g * kVectorWidth + 1] = bv.y;
+        b_row[g * kVectorWidth + 2] = bv.z;
+        b_row[g * kVectorWidth + 3] = bv.w;
+      }
+      for (int r = 0; r < kGroupsPerThread * kVectorWidth; ++r) {
+        for (int q = 0; q < kGroupsPerThread * kVectorWidth; ++q) {
+          sums[r][q] += a_column[r] * b_row[q];
+        }
+      }
+    }
+    __syncthreads();
+  }
+
+  // Every index into `sums` must be known at compile time once the loops are unrolled:
+  // an index computed at run time sends the whole array to (slow) local memory.
+#pragma unroll
+  for (int r = 0; r < kGroupsPerThread * kVectorWidth; ++r) {
+    const int i = tile_row + (r / kVectorWidth) * kHalfM + thread_row + r % kVectorWidth;
+#pragma unroll
+    for (int g = 0; g < kGroupsPerThread; ++g) {
+      const int j = tile_col + g * kHalfN + thread_col;
+      const float4 dot = make_float4(sums[r][g * kVectorWidth], sums[r][g * kVectorWidth + 1],
+                                     sums[r][g * kVectorWidth + 2], sums[r][g * kVectorWidth + 3]);
+      if (i >= m || j >= n) continue;
+      if (c_vectors) {
+        float4* out = reinterpret_cast<float4*>(&c[i * n + j]);
+        float4 v = make_float4(alpha * dot.x, alpha * dot.y, alpha * dot.z, alpha * dot.w);
+        if (beta != 0.0f) {
+          const float4 old = *out;
+          v.x += beta * old.x;
+          v.y += beta * old.y;
+          v.z += beta * old.z;
+          v.w += beta * old.w;
+        }
+        *out = v;
+      } else {
+        write_result(&c[i * n + j], alpha, dot.x, beta);
+        if (j + 1 < n) write_result(&c[i * n + j + 1], alpha, dot.y, beta);
+        if (j + 2 < n) write_result(&c[i * n + j + 2], alpha, dot.z, beta);
+        if (j + 3 < n) write_result(&c[i * n + j + 3], alpha, dot.w, beta);
+      }
+    }
+  }
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_vectorized_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                float beta, float* c) {
+  // TODO(student): kBlocking2dThreads threads per block, a block per tile of C.
+  const dim3 grid(blocks_covering(n, kBlocking2dN), blocks_covering(m, kBlocking2dM));
+  sgemm_vectorized<<<grid, kBlocking2dThreads>>>(m, n, k, alpha, a, b, beta, c);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
