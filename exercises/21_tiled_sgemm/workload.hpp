@@ -1,6 +1,7 @@
 // Exercise 21: what the student's program and its check must agree on - the problems
-// (exercise 06's: row-major, inputs in [-1, 1) from a seed, C poisoned with NaN when
-// beta is 0), the elements compared on large products, and the comparison itself.
+// (the course's SGEMM problem, exercise 06's too: row-major, inputs in [-1, 1) from a
+// seed, C poisoned with NaN when beta is 0), the elements compared on large products,
+// and the comparison itself.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it.
 //
@@ -13,10 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "course/data.hpp"
 // The problem, its float64 reference and its error bound are exercise 06's: the same
 // SGEMM, dense here (every leading dimension equals its width).
-#include "../06_sgemm_cublas/workload.hpp"
-#include "course/data.hpp"
+#include "course/sgemm_problem.hpp"
 #include "course/verify.hpp"
 
 namespace tiled_sgemm {
