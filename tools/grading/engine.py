@@ -36,6 +36,10 @@ from grading import submissions  # noqa: E402
 
 SCHEMA_VERSION = 1
 BUILD_LOG_LINES = 150
+# Builds run at a lower priority than checks: a check's timed case has the GPU alone, but
+# the CPU thread that enqueues its work must not wait for a core behind compilers (on the
+# GPU suite's 16 cores, 17's and 23's stream pipelines lost their overlap that way).
+BUILD_NICENESS = 10
 CHECK_OUTPUT_BYTES = 20000
 # What the check writes under a case that compute-sanitizer flagged, or could not check to
 # its end (common/course/check/judge.hpp).
@@ -582,6 +586,7 @@ class SubmissionGrader:
                                                for c in [command] + [c for c, _ in side_builds])]
         if self.config.sandbox_users:
             command = self.confined(command, slot, tree)
+        command = ["nice", "-n", str(BUILD_NICENESS)] + command
         try:
             result = subprocess.run(command, cwd=tree, capture_output=True, text=True, errors="replace",
                                     timeout=self.config.build_timeout)
