@@ -28,6 +28,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/cublas_handle.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
@@ -134,19 +135,13 @@ class CubDot {
 // cublasSdot with the result left on the device, so that it does not wait.
 class CublasDot {
  public:
-  CublasDot() {
-    CUBLAS_CHECK(cublasCreate(&handle_));
-    CUBLAS_CHECK(cublasSetPointerMode(handle_, CUBLAS_POINTER_MODE_DEVICE));
-  }
-  ~CublasDot() { cublasDestroy(handle_); }
-  CublasDot(const CublasDot&) = delete;
-  CublasDot& operator=(const CublasDot&) = delete;
+  CublasDot() { CUBLAS_CHECK(cublasSetPointerMode(handle_.get(), CUBLAS_POINTER_MODE_DEVICE)); }
   void run(const float* x, const float* y, int n, float* result) {
-    CUBLAS_CHECK(cublasSdot(handle_, n, x, 1, y, 1, result));
+    CUBLAS_CHECK(cublasSdot(handle_.get(), n, x, 1, y, 1, result));
   }
 
  private:
-  cublasHandle_t handle_ = nullptr;
+  course::CublasHandle handle_;
 };
 
 // [slide:naive]
@@ -211,16 +206,10 @@ void run_accuracy_case(const course::check::CaseRequest& request,
   }
 }
 
-// Timing: rounds of (yardstick, student) pairs, each the median of `repetitions` timed
-// calls; the best round of each counts.
+// Timing (course::best_of_rounds_ms): rounds of the yardsticks and the student's work in
+// turn, each the median of `repetitions` timed calls; the best round of each counts.
 constexpr int kSpeedRounds = 3;
 constexpr int kSpeedWarmup = 2;
-
-template <typename Work>
-double best_of_rounds(Work&& work, int repetitions, int round, double best) {
-  const double ms = course::time_device(work, kSpeedWarmup, repetitions).median_ms;
-  return round == 0 ? ms : std::min(best, ms);
-}
 
 // The first passes of steps 1 to 3 against CUB's whole dot product: <step>_ms, cub_ms.
 void run_steps_speed_case(const course::check::CaseRequest& request,
@@ -229,21 +218,20 @@ void run_steps_speed_case(const course::check::CaseRequest& request,
   const int repetitions = static_cast<int>(request.param_int("repetitions"));
   DeviceInputs in(n, request.seed, dot_product::Values::signed_unit);
   CubDot cub_dot(in.x.data(), in.y.data(), n, in.result.data());
-  double cub_ms = 0.0, step_ms[3] = {0.0, 0.0, 0.0};
-  for (int round = 0; round < kSpeedRounds; ++round) {
-    cub_ms = best_of_rounds([&] { cub_dot.run(); }, repetitions, round, cub_ms);
-    for (int s = 0; s < 3; ++s) {
+  // The first pass of step s, on as many blocks as it needs.
+  const auto first_pass = [&](int s) {
+    return [&, s] {
       const Step& step = kSteps[s];
       const int blocks = (n + step.elements_per_block - 1) / step.elements_per_block;
-      step_ms[s] = best_of_rounds(
-          [&] {
-            step.kernel<<<blocks, kThreadsPerBlock>>>(in.x.data(), in.y.data(), n,
-                                                      in.partials.data());
-            CUDA_CHECK_LAUNCH();
-          },
-          repetitions, round, step_ms[s]);
-    }
-  }
+      step.kernel<<<blocks, kThreadsPerBlock>>>(in.x.data(), in.y.data(), n, in.partials.data());
+      CUDA_CHECK_LAUNCH();
+    };
+  };
+  const std::vector<double> best = course::best_of_rounds_ms(
+      kSpeedRounds, kSpeedWarmup, repetitions, [&] { cub_dot.run(); }, first_pass(0), first_pass(1),
+      first_pass(2));
+  const double cub_ms = best[0];
+  const double step_ms[3] = {best[1], best[2], best[3]};
   results.put_value("cub_ms", cub_ms);
   for (int s = 0; s < 3; ++s) {
     // What the timed first pass computes, on partials poisoned first: their sum, in
@@ -275,17 +263,12 @@ void run_final_speed_case(const course::check::CaseRequest& request,
   results.put("result", in.result.download());
   CubDot cub_dot(in.x.data(), in.y.data(), n, in.result.data());
   CublasDot cublas_dot;
-  double final_ms = 0.0, cub_ms = 0.0, cublas_ms = 0.0;
-  for (int round = 0; round < kSpeedRounds; ++round) {
-    cub_ms = best_of_rounds([&] { cub_dot.run(); }, repetitions, round, cub_ms);
-    final_ms = best_of_rounds(final_dot, repetitions, round, final_ms);
-    cublas_ms =
-        best_of_rounds([&] { cublas_dot.run(in.x.data(), in.y.data(), n, in.result.data()); },
-                       repetitions, round, cublas_ms);
-  }
-  results.put_value("final_ms", final_ms);
-  results.put_value("cub_ms", cub_ms);
-  results.put_value("cublas_ms", cublas_ms);
+  const std::vector<double> best = course::best_of_rounds_ms(
+      kSpeedRounds, kSpeedWarmup, repetitions, [&] { cub_dot.run(); }, final_dot,
+      [&] { cublas_dot.run(in.x.data(), in.y.data(), n, in.result.data()); });
+  results.put_value("cub_ms", best[0]);
+  results.put_value("final_ms", best[1]);
+  results.put_value("cublas_ms", best[2]);
   // Not under compute-sanitizer (the check says ceiling=0): its buffers are hundreds of MiB.
   const bool ceiling = request.param_int("ceiling") != 0;
   results.put_value("copy_gbps", ceiling ? course::measure_copy_ceiling_gbps() : 0.0);
