@@ -125,7 +125,7 @@ class Cublas {
 // their ends, holding sgemm::kPaddingValue (1e30): a kernel that reads past a matrix (an
 // edge tile without its bounds tests) adds products of 1e30 to its sums, where the
 // course's guard zone (bytes 0xA5: floats of -3e-16) would change them by nothing seen.
-constexpr int kRowsReadPastTheEnd = std::max(tiled_sgemm::kBlocking2dM, tiled_sgemm::kTile);
+constexpr int kRowsReadPastTheEnd = std::max(kBlocking2dM, kTile);
 
 std::vector<float> followed_by_padding(const std::vector<float>& matrix, int width) {
   std::vector<float> padded(matrix);
