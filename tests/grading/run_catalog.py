@@ -247,14 +247,29 @@ def _validate_files(files, layout, folder, where):
             raise CatalogError(f"{at}: '{kinds[0]}' must be a string")
 
 
-# The complete, correct submissions follow the course as it grows: "every_solution": true
-# in a file spec stands for the reference solution of every exercise, on top of the
-# "tree" of the same spec ("exercises": {"tree": "exercises", "every_solution": true}
-# puts each at exercises/NN_name/FILE, a copy of the repository) or alone at the top
-# (".": {"every_solution": true}, a flat folder of files); the expectation "every"
-# stands for every exercise not named.
-EVERY_SOLUTION = "every_solution"
+# The complete, correct submissions follow the course as it grows: "solutions": "every"
+# in a file spec stands for the reference solution of every exercise, and a list of
+# exercise numbers ("solutions": ["03", "16"]) for those exercises' only. Under
+# "exercises" each goes to exercises/NN_name/FILE, on top of the spec's "tree" if it has
+# one ("exercises": {"tree": "exercises", "solutions": "every"} is a copy of the
+# repository); under "." each goes to the top (a flat folder of files). The expectation
+# "every" stands for every exercise not named.
+SOLUTIONS = "solutions"
 EVERY_EXERCISE = "every"
+
+
+def _chosen_exercises(choice, where, path, root):
+    course = exercises.load(root)
+    if choice == EVERY_EXERCISE:
+        return course
+    known = {exercise.number: exercise for exercise in course}
+    if not (isinstance(choice, list) and choice and all(isinstance(n, str) for n in choice)):
+        raise CatalogError(f"{where}: file '{path}': \"{SOLUTIONS}\" is \"every\" or a list of "
+                           "exercise numbers (\"03\")")
+    unknown = [number for number in choice if number not in known]
+    if unknown:
+        raise CatalogError(f"{where}: file '{path}': no exercise numbered {', '.join(unknown)}")
+    return [known[number] for number in choice]
 
 
 def _expand_every(data, where, root):
@@ -262,17 +277,17 @@ def _expand_every(data, where, root):
     if isinstance(files, dict):
         expanded = {}
         for path, spec in files.items():
-            if not (isinstance(spec, dict) and EVERY_SOLUTION in spec):
+            if not (isinstance(spec, dict) and SOLUTIONS in spec):
                 expanded[path] = spec
                 continue
-            tree = {key: value for key, value in spec.items() if key != EVERY_SOLUTION}
-            nested = path == "exercises" and tree == {"tree": "exercises"}
-            if spec[EVERY_SOLUTION] is not True or not (nested or (path == "." and not tree)):
-                raise CatalogError(f"{where}: file '{path}': \"{EVERY_SOLUTION}\": true goes with "
-                                   "\"exercises\": {\"tree\": \"exercises\"} or alone under '.'")
-            if nested:
+            tree = {key: value for key, value in spec.items() if key != SOLUTIONS}
+            nested = path == "exercises" and tree in ({"tree": "exercises"}, {})
+            if not (nested or (path == "." and not tree)):
+                raise CatalogError(f"{where}: file '{path}': \"{SOLUTIONS}\" goes under \"exercises\" "
+                                   "(alone or with {\"tree\": \"exercises\"}) or alone under '.'")
+            if tree:
                 expanded[path] = tree
-            for exercise in exercises.load(root):
+            for exercise in _chosen_exercises(spec[SOLUTIONS], where, path, root):
                 for name in exercise.student_files:
                     target = f"{path}/{exercise.id}/{name}" if nested else name
                     expanded[target] = {"from": f"solutions/{exercise.id}/{name}"}
@@ -330,13 +345,13 @@ def load_catalog(names=None, catalog=CATALOG):
     return [load_entry(os.path.join(catalog, n)) for n in available]
 
 
-CORRECT_ENTRIES = ("complete_correct_repository", "complete_correct_flat", "complete_correct_tarball",
-                   "complete_correct_git")
+CORRECT_ENTRIES = ("complete_correct_repository", "complete_correct_flat", "correct_in_tarball",
+                   "correct_in_git")
 
 
 def correct_copies(count, catalog=CATALOG):
     """`count` more students handing in the complete, correct work, in turn in each
-    layout of the complete_correct_* entries (a class-sized grading, with the catalog
+    layout of the correct entries (CORRECT_ENTRIES) (a class-sized grading, with the catalog
     mixed in): each must get full marks like its model."""
     models = [load_entry(os.path.join(catalog, name)) for name in CORRECT_ENTRIES]
     copies = []

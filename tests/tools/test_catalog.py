@@ -28,7 +28,7 @@ REQUIRED_ENTRIES = (
     "underscore_exit_zero", "forged_success_line", "static_constructor_forgery", "modified_check",
     "modified_common", "modified_cmake", "reads_reference_solution", "writes_outside_its_folder",
     "deletes_files", "only_some_exercises", "wrong_letter_case", "cpu_instead_of_gpu",
-    "complete_correct_repository", "complete_correct_tarball", "complete_correct_git",
+    "complete_correct_repository", "correct_in_tarball", "correct_in_git",
     "complete_correct_flat", "empty_submission")
 
 
@@ -185,22 +185,28 @@ class Materialisation(FakeCourse):
         full = {"exercises": {"every": {"status": "graded", "score": "full"},
                               "03": {"status": "missing"}}}
         nested = self.entry("ivan", {"layout": "repository", "expect": full, "files": {
-            "exercises": {"tree": "exercises", "every_solution": True}}}, root=self.course)
+            "exercises": {"tree": "exercises", "solutions": "every"}}}, root=self.course)
         self.assertEqual(nested.files, {"exercises": {"tree": "exercises"},
                                         "exercises/03_x/x.cu": {"from": "solutions/03_x/x.cu"}})
         self.assertEqual(nested.expect["exercises"], {"03": {"status": "missing"}})
         path = self.materialise(nested)
         with open(os.path.join(path, "exercises", "03_x", "x.cu"), encoding="utf-8") as h:
             self.assertIn("42", h.read())
-        flat = self.entry("jane", {"layout": "flat", "files": {".": {"every_solution": True}},
+        flat = self.entry("jane", {"layout": "flat", "files": {".": {"solutions": "every"}},
                                    "expect": {"exercises": {"every": {"status": "graded"}}}},
                           root=self.course)
         self.assertEqual(flat.files, {"x.cu": {"from": "solutions/03_x/x.cu"}})
         self.assertEqual(flat.expect["exercises"], {"03": {"status": "graded"}})
-        for files in ({"common": {"every_solution": True}}, {".": {"every_solution": False}},
-                      {"exercises": {"tree": "common", "every_solution": True}}):
+        chosen = self.entry("jill", {"layout": "repository", "files": {"exercises": {"solutions": ["03"]}}},
+                            root=self.course)
+        self.assertEqual(chosen.files, {"exercises/03_x/x.cu": {"from": "solutions/03_x/x.cu"}})
+        for files, message in (({"common": {"solutions": "every"}}, "goes under"),
+                               ({".": {"solutions": True}}, "a list of exercise numbers"),
+                               ({".": {"solutions": []}}, "a list of exercise numbers"),
+                               ({".": {"solutions": ["07"]}}, "no exercise numbered 07"),
+                               ({"exercises": {"tree": "common", "solutions": "every"}}, "goes under")):
             with self.subTest(files=files):
-                with self.assertRaisesRegex(catalog.CatalogError, "every_solution"):
+                with self.assertRaisesRegex(catalog.CatalogError, message):
                     self.entry("kim", {"layout": "repository", "files": files}, root=self.course)
 
     def test_bad_entries_are_refused_with_a_clear_message(self):
