@@ -332,7 +332,10 @@ def load_entry(folder, root=ROOT):
 
 def load_catalog(names=None, catalog=CATALOG):
     """The catalog's entries (all, or those named), sorted by name."""
-    folders = sorted(n for n in os.listdir(catalog) if os.path.isdir(os.path.join(catalog, n)))
+    # An empty folder is no entry: git keeps none, but a copy synchronised over an older
+    # one keeps the folders of entries since renamed.
+    folders = sorted(n for n in os.listdir(catalog)
+                     if os.path.isdir(os.path.join(catalog, n)) and os.listdir(os.path.join(catalog, n)))
     lost = [n for n in folders if not os.path.isfile(os.path.join(catalog, n, "entry.json"))]
     if lost:
         raise CatalogError(f"catalog folder(s) without an entry.json: {', '.join(lost)}")

@@ -235,6 +235,14 @@ class Materialisation(FakeCourse):
         with self.assertRaisesRegex(catalog.CatalogError, r"no catalog entry named nope \(available: ivy\)"):
             catalog.load_catalog(["nope"], catalog=self.catalog_dir)
 
+    def test_an_empty_folder_is_no_entry_but_a_folder_without_entry_json_is_an_error(self):
+        self.entry("ivy", {"layout": "flat", "files": {"x": {"text": "x"}}})
+        os.makedirs(os.path.join(self.catalog_dir, "renamed_since"))
+        self.assertEqual([e.name for e in catalog.load_catalog(catalog=self.catalog_dir)], ["ivy"])
+        write(os.path.join(self.catalog_dir, "lost", "entry.jsn"), "{}")
+        with self.assertRaisesRegex(catalog.CatalogError, "without an entry.json: lost"):
+            catalog.load_catalog(catalog=self.catalog_dir)
+
 
 def exercise(number, status="graded", score=0, max_score=22, message="", build_log="", outputs=()):
     items = [{"name": f"case{i}", "kind": "case", "score": 0, "max_score": 2, "passed": False,
