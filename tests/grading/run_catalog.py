@@ -81,9 +81,12 @@ ENTRY_KEYS = ("description", "layout", "files", "expect", "archive_prefix")
 PLANTED_MARKER = "left by the course's grading catalog"
 # Canary files planted before grading; deletes_files must not be able to remove them.
 CANARY_PREFIX = "course-catalog-canary"
-# A watched process seen older than this escaped the kill at the end of its run: the
-# check's time limit per case is 20 s, and the fork bomb's children sleep 60 s.
-PROCESS_GRACE_SECONDS = 40
+# A watched process seen older than this escaped the kill at the end of its run. A run
+# is one served program answering all its cases (20 s each at most, waits for the GPU
+# lock not counted), or the same under compute-sanitizer: in the GPU suite, with every
+# core busy, such a run lasted 42 s. The daemon lives 240 s by itself and the fork
+# bomb's children 180 s, so that one that escaped is still seen well past this.
+PROCESS_GRACE_SECONDS = 120
 # How deep the sweep for planted files looks below /tmp (the entries plant 3 levels
 # down; unpackers that follow '..' land near their own temporary folders).
 TMP_SWEEP_DEPTH = 4
@@ -348,7 +351,7 @@ def load_catalog(names=None, catalog=CATALOG):
     return [load_entry(os.path.join(catalog, n)) for n in available]
 
 
-CORRECT_ENTRIES = ("complete_correct_repository", "complete_correct_flat", "correct_in_tarball",
+CORRECT_ENTRIES = ("complete_correct_repository", "correct_flat_files", "correct_in_tarball",
                    "correct_in_git")
 
 
@@ -742,8 +745,11 @@ def _compare_exercise(number, spec, record, outcome):
 
 
 def _failed_items(record):
-    failed = [i.get("name", "?") for i in record.get("items") or [] if isinstance(i, dict) and not i.get("passed")]
-    return f" (failed: {', '.join(failed)})" if failed else ""
+    """The failed items' names, each with the start of what it printed: a correct
+    submission short of full marks is a grading fault to diagnose from this line."""
+    failed = [f"{i.get('name', '?')}: {_excerpt(i.get('output') or 'no output', 300)}"
+              for i in record.get("items") or [] if isinstance(i, dict) and not i.get("passed")]
+    return f" (failed: {'; '.join(failed)})" if failed else ""
 
 
 def _passed_items(record):

@@ -21,6 +21,8 @@ from contextlib import redirect_stderr, redirect_stdout
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "grading"))
 import run_catalog as catalog  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import exercises as course_exercises  # noqa: E402
 
 REQUIRED_ENTRIES = (
     "compile_error", "host_infinite_loop", "kernel_infinite_loop", "kernel_runs_past_time_limit",
@@ -29,7 +31,7 @@ REQUIRED_ENTRIES = (
     "modified_common", "modified_cmake", "reads_reference_solution", "writes_outside_its_folder",
     "deletes_files", "only_some_exercises", "wrong_letter_case", "cpu_instead_of_gpu",
     "complete_correct_repository", "correct_in_tarball", "correct_in_git",
-    "complete_correct_flat", "empty_submission")
+    "correct_flat_files", "empty_submission")
 
 
 def write(path, text):
@@ -415,8 +417,8 @@ class Comparison(WithResults):
         expect = {"no_process_named": "catalog-fork"}
         ok = catalog.Context(self.results, found_files={}, processes={"catalog-fork": (3.0, 0)})
         self.assertEqual(self.compare(expect, ok).verdict, "PASS")
-        old = catalog.Context(self.results, found_files={}, processes={"catalog-fork": (59.0, 0)})
-        self.assertIn("59 s old", self.compare(expect, old).problems[0])
+        old = catalog.Context(self.results, found_files={}, processes={"catalog-fork": (catalog.PROCESS_GRACE_SECONDS + 19.0, 0)})
+        self.assertIn(f"{catalog.PROCESS_GRACE_SECONDS + 19} s old", self.compare(expect, old).problems[0])
         alive = catalog.Context(self.results, found_files={}, processes={"catalog-fork": (1.0, 4)})
         self.assertIn("4 still alive", self.compare(expect, alive).problems[0])
 
@@ -583,6 +585,15 @@ class TheCatalog(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="test-catalog-class-") as class_dir:
             paths = catalog.materialise(entries, class_dir)
             self.assertEqual(sorted(os.listdir(class_dir)), sorted(os.path.basename(p) for p in paths.values()))
+
+    def test_a_flat_hand_in_of_every_exercise_is_unambiguous(self):
+        # The grader finds a flat submission's files by name, letter case aside
+        # (tools/grading/submissions.py): two exercises sharing a name would get one file.
+        owners = {}
+        for exercise in course_exercises.load(catalog.ROOT):
+            for name in exercise.student_files:
+                owners.setdefault(name.lower(), []).append(exercise.id)
+        self.assertEqual({n: ids for n, ids in owners.items() if len(ids) > 1}, {})
 
     def test_every_edits_file_is_used(self):
         for entry in self.entries:
