@@ -75,6 +75,12 @@ constexpr int kOccupancyBlockSizes[] = {64, 256, 1024};
 // rising or a neighbour's burst cannot decide.
 constexpr int kSpeedRounds = 3;
 constexpr int kSpeedWarmup = 3;
+// Each timed sample of a round is this many launches back to back: the host's work
+// before each launch (the student's occupancy queries) then overlaps the kernels queued
+// before it, as in a program that launches repeatedly, instead of adding to the time of
+// one 20 us kernel. With every core busy (a class graded at once), that host work could
+// cost a correct launch the check's 25%.
+constexpr int kLaunchesPerSample = 8;
 // First a probe on the first n / kProbeDivisor elements, then one launch of each on the
 // whole array: a student's launch more than kProbeSlowdownLimit times slower than the
 // runner's at either step is not timed further, where a stride that forgets gridDim.x
@@ -117,9 +123,17 @@ void run_speed_case(const course::check::CaseRequest& request,
     reference_ms = course::time_device(reference_launch, 1, 1).min_ms;
     student_ms = course::time_device(student_launch, 0, 1).min_ms;
     const int rounds = student_ms <= kProbeSlowdownLimit * reference_ms ? kSpeedRounds : 0;
+    const auto reference_batch = [&] {
+      for (int launch = 0; launch < kLaunchesPerSample; ++launch) reference_launch();
+    };
+    const auto student_batch = [&] {
+      for (int launch = 0; launch < kLaunchesPerSample; ++launch) student_launch();
+    };
     for (int round = 0; round < rounds; ++round) {
-      const double r = course::time_device(reference_launch, kSpeedWarmup, repetitions).median_ms;
-      const double s = course::time_device(student_launch, kSpeedWarmup, repetitions).median_ms;
+      const double r = course::time_device(reference_batch, kSpeedWarmup, repetitions).median_ms /
+                       kLaunchesPerSample;
+      const double s = course::time_device(student_batch, kSpeedWarmup, repetitions).median_ms /
+                       kLaunchesPerSample;
       reference_ms = std::min(reference_ms, r);
       student_ms = std::min(student_ms, s);
     }
