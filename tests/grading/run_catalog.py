@@ -275,7 +275,7 @@ def _chosen_exercises(choice, where, path, root):
     return [known[number] for number in choice]
 
 
-def _expand_every(data, where, root):
+def _expand_solutions_and_every(data, where, root):
     files, expect = data.get("files"), data.get("expect")
     if isinstance(files, dict):
         expanded = {}
@@ -326,7 +326,7 @@ def load_entry(folder, root=ROOT):
     prefix = data.get("archive_prefix", "")
     if prefix and (data["layout"] != "tar.gz" or not prefix.endswith("/") or _escapes(prefix)):
         raise CatalogError(f"{where}: archive_prefix is a relative folder ending in '/', for tar.gz only")
-    _expand_every(data, where, root)
+    _expand_solutions_and_every(data, where, root)
     _validate_files(data.get("files"), data["layout"], folder, where)
     _validate_expect(data.get("expect"), where)
     return Entry(name=name, folder=folder, description=data["description"], layout=data["layout"],
@@ -356,9 +356,9 @@ CORRECT_ENTRIES = ("complete_correct_repository", "correct_flat_files", "correct
 
 
 def correct_copies(count, catalog=CATALOG):
-    """`count` more students handing in the complete, correct work, in turn in each
-    layout of the correct entries (CORRECT_ENTRIES) (a class-sized grading, with the catalog
-    mixed in): each must get full marks like its model."""
+    """`count` more students handing in correct work, in turn like each entry of
+    CORRECT_ENTRIES (a class-sized grading, with the catalog mixed in): each must get
+    the marks of its model."""
     models = [load_entry(os.path.join(catalog, name)) for name in CORRECT_ENTRIES]
     copies = []
     for index in range(count):
