@@ -8,6 +8,10 @@
 #   CONFIGURE_ARGS=-DCOURSE_ONLY=0[5-8]_ tools/gpu_suite.sh   # build a subset only
 #   DEMOS="05 06" tools/gpu_suite.sh   # also run these exercises' demos (reference
 #                                      # solutions) before the tests: $LOG_DIR/demo-NN.txt
+#   SUITE_SECONDS=570 tools/gpu_suite.sh  # a deadline, counted from the start: the tests
+#                                      # still running then are stopped (Timeout), those not
+#                                      # started are listed, and the summary is printed all
+#                                      # the same (a lent machine's call has a time limit)
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -61,13 +65,27 @@ done
 
 echo "== test (-j $test_jobs)"
 start=$(date +%s)
+deadline_args=()
+if [ -n "${SUITE_SECONDS:-}" ]; then
+  # ctest stops every test at this time of day and starts no more; its JUnit file then
+  # holds the tests that started.
+  deadline_args=(--stop-time "$(date -d "@$(( suite_start + SUITE_SECONDS ))" +%H:%M:%S)")
+fi
 # The JUnit file keeps what every test printed (the catalog's timeline among them).
 ctest --test-dir "$build" -j "$test_jobs" --output-on-failure --output-junit "$logs/junit.xml" \
   --test-output-size-passed 200000 --test-output-size-failed 200000 \
-  "$@" >"$logs/ctest.log" 2>&1
+  "${deadline_args[@]}" "$@" >"$logs/ctest.log" 2>&1
 ctest_status=$?
 echo "tested in $(( $(date +%s) - start )) s"
-grep -E "tests passed|Total Test time" "$logs/ctest.log"
+grep -E "tests passed|Total Test time|stop time has been passed" "$logs/ctest.log"
+if grep -q "stop time has been passed" "$logs/ctest.log"; then
+  ctest --test-dir "$build" -N "$@" | sed -n 's/^ *Test *#[0-9]*: //p' | sort >"$logs/all-tests.txt"
+  sed -n 's/^.*Test *#[0-9]*: \([^ ]*\) .*$/\1/p' "$logs/ctest.log" | sort -u >"$logs/ended-tests.txt"
+  comm -23 "$logs/all-tests.txt" "$logs/ended-tests.txt" >"$logs/not-started.txt"
+  echo "gpu_suite: the deadline (SUITE_SECONDS=$SUITE_SECONDS) came first;" \
+    "$(wc -l <"$logs/not-started.txt") test(s) not started"
+  sed 's/^/  not started: /' "$logs/not-started.txt"
+fi
 python3 "$root/tools/gpu_lock_summary.py" "$gpu_lock.log"
 python3 "$root/tools/test_summary.py" "$logs/junit.xml"
 summary_status=$?
