@@ -130,7 +130,7 @@ test: build
 
 # [instructor-only]
 gpu-suite:
-	tools/gpu_suite.sh
+	tools/gpu_suite.sh $(SUITE_ARGS)
 # [/instructor-only]
 
 # The decks (tools/slides.py): code cut from the sources this build compiles (CMake lists
