@@ -314,8 +314,11 @@ function(course_exercise)
     endif()
   endforeach()
   _course_variant_program(ex${EX_NUMBER}_solution ${solution_sources})
+  # Its speed judgements feed the margin test (tools/speed_margins.py, course.speed_margins).
   _course_add_check_test(${id}.solution ex${EX_NUMBER}_solution solution correctness
-                         ARGS --expect pass)
+                         ARGS --expect pass
+                              --speed-record "${CMAKE_BINARY_DIR}/scores/${id}.solution.speed.tsv")
+  set_property(GLOBAL APPEND PROPERTY COURSE_SOLUTION_TESTS ${id}.solution)
   _course_add_check_test(${id}.solution.memcheck ex${EX_NUMBER}_solution solution memcheck
                          ARGS --expect pass --sanitizer "${COURSE_COMPUTE_SANITIZER}"
                          PLAIN ${id}.solution TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})

@@ -272,5 +272,37 @@ class QuietRun(unittest.TestCase):
         self.assertEqual(len(logged), 103)
 
 
+
+class SpeedMarginsTest(unittest.TestCase):
+    """tools/speed_margins.py: the GPU suite's margin test, fed records of known margins."""
+
+    def run_tool(self, files):
+        with tempfile.TemporaryDirectory() as scores:
+            for name, text in files.items():
+                with open(os.path.join(scores, name), "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "speed_margins.py"),
+                                   "--scores", scores], capture_output=True, text=True)
+
+    def test_no_record_is_skipped_never_passed(self):
+        self.assertEqual(self.run_tool({}).returncode, 77)
+
+    def test_margins_above_ten_percent_pass(self):
+        result = self.run_tool({"21_tiled_sgemm.solution.speed.tsv":
+                                "timed\tfinal\nspeed\tfinal\tshare of cuBLAS\tat_least\t0.45\t0.553\t0.2289\n",
+                                "23_stream_overlap.solution.speed.tsv":
+                                "timed\tbound\nspeed\tbound\ttime over bound\tat_most\t1.35\t1.17\t0.1538\n"})
+        self.assertEqual(result.returncode, 0, result.stdout)
+
+    def test_a_short_margin_fails_with_its_figures(self):
+        result = self.run_tool({"18_dot_product.solution.speed.tsv":
+                                "timed\tsteps\nspeed\tsteps\tshare of CUB\tat_least\t0.4\t0.41\t0.025\n"})
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("18_dot_product steps: share of CUB 0.41", result.stdout)
+
+    def test_an_unreadable_record_fails(self):
+        result = self.run_tool({"04_cpu_vs_gpu.solution.speed.tsv": "speed\tonly three\tfields\n"})
+        self.assertEqual(result.returncode, 1)
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +41,7 @@
 #include "course/check/report_json.hpp"
 #include "course/check/results.hpp"
 #include "course/check/session.hpp"
+#include "course/check/speed_bar.hpp"
 #include "course/data.hpp"
 #include "course/device_info.hpp"
 #include "course/timers.hpp"
@@ -363,6 +365,25 @@ class CaseContext {
     return false;
   }
 
+  // Judges a ratio measured in this run against its bar (speed_bar.hpp): prints the
+  // figure, the bar and the reference solution's figures under the case (with `figures`,
+  // the measurements it came from, first), fails the case below the bar, and records the
+  // judgement for the margin test. False below the bar.
+  bool expect_speed(const SpeedBar& bar, double measured, const std::string& figures = "") {
+    speed_records_.push_back({name_, bar, measured});
+    if (!figures.empty()) add_line(figures);
+    // A zero or missing time gives an infinite or undefined ratio: never a pass.
+    const bool measurement = std::isfinite(measured) && measured > 0.0;
+    if (measurement && clears(bar, measured)) {
+      add_line(describe_speed(bar, measured));
+      return true;
+    }
+    fail(describe_speed(bar, measured) +
+         (measurement ? ": on the wrong side of the bar" : ": not a measurement (a time of 0?)"));
+    return false;
+  }
+  const std::vector<SpeedRecord>& speed_records() const { return speed_records_; }
+
   template <typename T>
   bool read_value(const Run& run, const std::string& name, T& value) {
     auto found = run.results.records.find(name);
@@ -521,6 +542,7 @@ class CaseContext {
   int timeouts_ = 0;
   std::string lines_;
   std::vector<std::string> hints_;
+  std::vector<SpeedRecord> speed_records_;
 };
 
 struct Case {
@@ -951,6 +973,21 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
     for (const CaseOutcome& outcome : outcomes) print_case(outcome);
   }
   std::filesystem::remove_all(scratch);
+  if (!options.speed_record_path.empty()) {
+    std::vector<std::string> timed_cases;
+    std::vector<SpeedRecord> records;
+    for (const CaseOutcome& outcome : outcomes) {
+      if (!outcome.c->judges_time || outcome.context->under_sanitizer()) continue;
+      timed_cases.push_back(outcome.c->name);
+      const auto& judged = outcome.context->speed_records();
+      records.insert(records.end(), judged.begin(), judged.end());
+    }
+    if (!write_speed_records(options.speed_record_path, timed_cases, records)) {
+      std::fprintf(stderr, "check_%s: cannot write the speed records %s\n",
+                   exercise.number.c_str(), options.speed_record_path.c_str());
+      return kExitMisuse;
+    }
+  }
   if (!session.write_recorded_times()) {
     std::fprintf(stderr, "check_%s: cannot write the case times %s\n", exercise.number.c_str(),
                  options.record_times_path.c_str());

@@ -57,6 +57,8 @@ struct Options {
   // The time of each case, written by a plain run and read by a run under the
   // sanitizer, whose limits derive from it (session.hpp).
   std::string record_times_path;
+  // Where each speed bar's measured figure is written (speed.hpp, --speed-record).
+  std::string speed_record_path;
   std::string plain_times_path;
   // Filled by judge_main when confining: the user's ids, and the scratch folder that
   // holds the program's copy (the only place the confined program works in).
@@ -94,6 +96,8 @@ inline void print_usage(const std::string& exercise_number) {
       "  --record-times FILE     write each case's time (for a later --plain-times)\n"
       "  --plain-times FILE      case times of a plain run: under the sanitizer, each run's\n"
       "                          limit is 20x its case's time there (at least 5 s)\n"
+      "  --speed-record FILE     write each speed bar's figure, bar and margin (one line each,\n"
+      "                          tab-separated; tools/speed_margins.py reads them)\n"
       "grading:\n"
       "  --report-json FILE      write every case's result as JSON to FILE\n"
       "  --stop-after-timeouts N after N runs over their time limit, fail the other cases unrun\n"
@@ -173,6 +177,8 @@ inline bool parse_options(int argc, char** argv, Options& options, std::string& 
         if (!next(options.gpu_lock_path)) return false;
       } else if (flag == "--record-times") {
         if (!next(options.record_times_path)) return false;
+      } else if (flag == "--speed-record") {
+        if (!next(options.speed_record_path)) return false;
       } else if (flag == "--plain-times") {
         if (!next(options.plain_times_path)) return false;
       } else if (flag == "--report-json") {

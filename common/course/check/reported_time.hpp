@@ -26,7 +26,9 @@ namespace course::check {
 
 // An honest measurement of one run is about as long as the fastest run the runner timed,
 // never four times shorter.
-inline constexpr double kShortestHonestShareOfFastestRun = 0.25;
+inline constexpr SpeedBar kHonestTimeBar{"the time returned over the fastest run the check timed",
+                                         BarKind::at_least, 0.25,
+                                         "about 1 on H100 and H200"};
 // An honest measurement of the student's own kernels is theirs plus what separates the
 // student's events from the check's: microseconds, or milliseconds when the machine is
 // busy and the host thread waits for a core while the GPU idles. Beyond this, the time
@@ -110,7 +112,7 @@ inline bool expect_plausible_time(CaseContext& c, const ReportedTime& t,
     c.hint(hints.longer_than_work);
     return false;
   }
-  if (t.fastest_ms > 0.0 && t.reported_ms < kShortestHonestShareOfFastestRun * t.fastest_ms) {
+  if (t.fastest_ms > 0.0 && !c.expect_speed(kHonestTimeBar, t.reported_ms / t.fastest_ms)) {
     c.fail(reported + " for a " + t.work + " whose fastest run, timed by the check with CUDA " +
            "events, took " + course::format_number(t.fastest_ms) + " ms");
     c.hint(hints.shorter_than_work);

@@ -1,0 +1,73 @@
+// Speed bars: how a check judges a time. Every speed case compares a ratio measured in
+// the same run (the student's kernel against a yardstick: the course's own kernel of the
+// same step, a library, the copy ceiling) with a bar, through CaseContext::expect_speed.
+// Each judgement is printed for the student with the bar and what the reference solution
+// measured on the course's GPUs, and written for the course (--speed-record): the GPU
+// suite's margin test (tools/speed_margins.py) fails when a reference solution clears a
+// bar by less than kRequiredMargin, so that a bar too close to one GPU's figure is found
+// by the suite, not by students on another GPU. tests/speed_bars.md lists every bar.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "course/verify.hpp"
+
+namespace course::check {
+
+// How far above its bar (relative) the reference solution must stay on every GPU kind.
+inline constexpr double kRequiredMargin = 0.10;
+
+enum class BarKind { at_least, at_most };
+
+struct SpeedBar {
+  const char* figure;     // what is measured, e.g. "share of cuBLAS's GFLOP/s"
+  BarKind kind;           // at_least: higher is better; at_most: lower is better
+  double bar;
+  const char* reference;  // the reference solution's figures, e.g. "0.55-0.56 on H100 and H200"
+};
+
+// One judgement, as written with --speed-record.
+struct SpeedRecord {
+  std::string case_name;
+  SpeedBar bar;
+  double measured = 0.0;
+};
+
+inline bool clears(const SpeedBar& bar, double measured) {
+  return bar.kind == BarKind::at_least ? measured >= bar.bar : measured <= bar.bar;
+}
+
+// How far the figure lies on the good side of its bar, relative: 0.1 is 10% above an
+// at_least bar (or 10% below an at_most one); negative below it.
+inline double margin_over(const SpeedBar& bar, double measured) {
+  if (!(measured > 0.0) || !(bar.bar > 0.0)) return -1.0;
+  return bar.kind == BarKind::at_least ? measured / bar.bar - 1.0 : bar.bar / measured - 1.0;
+}
+
+// "share of cuBLAS's GFLOP/s 0.553 (bar: at least 0.45; the reference solution: 0.55-0.56 on
+// H100 and H200)": the line a student reads under a speed case.
+inline std::string describe_speed(const SpeedBar& bar, double measured) {
+  return std::string(bar.figure) + " " + format_number(measured) + " (bar: " +
+         (bar.kind == BarKind::at_least ? "at least " : "at most ") + format_number(bar.bar) +
+         "; the reference solution: " + bar.reference + ")";
+}
+
+// The records of one check run, one tab-separated line each: case, figure, kind, bar,
+// measured, margin. `timed_cases` come first ("timed<TAB>case"), so that a reader can
+// tell a timed case that judged nothing from one that did not run.
+inline bool write_speed_records(const std::string& path, const std::vector<std::string>& timed_cases,
+                                const std::vector<SpeedRecord>& records) {
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (file == nullptr) return false;
+  for (const std::string& name : timed_cases) std::fprintf(file, "timed\t%s\n", name.c_str());
+  for (const SpeedRecord& r : records) {
+    std::fprintf(file, "speed\t%s\t%s\t%s\t%.6g\t%.6g\t%.4f\n", r.case_name.c_str(), r.bar.figure,
+                 r.bar.kind == BarKind::at_least ? "at_least" : "at_most", r.bar.bar, r.measured,
+                 margin_over(r.bar, r.measured));
+  }
+  return std::fclose(file) == 0;
+}
+
+}  // namespace course::check
