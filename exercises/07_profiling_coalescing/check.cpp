@@ -138,7 +138,9 @@ constexpr double kTimingTimeoutSeconds = 60.0;
 // per element, which reaches most of the copy ceiling. A kernel at least 3 times
 // faster than the strided one has fixed its access pattern; one that is not, has not
 // (a copy of the strided kernel measures 1x).
-constexpr double kMinSpeedup = 3.0;
+constexpr course::check::SpeedBar kStridedBar{
+    "speed-up of the coalesced kernel over the strided one", course::check::BarKind::at_least,
+    3.0, "8 to 32 (graded by Nsight Compute on the H100 and the H200)"};
 
 // Graded with the counters; false when ncu could not measure (the caller falls back).
 bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
@@ -223,12 +225,9 @@ void grade_with_timing(CaseContext& c) {
     c.fail("the kernels' times could not be measured");
     return;
   }
-  const double speedup = strided_ms / student_ms;
-  c.note("speed ratio strided / coalesced = " + course::format_number(speedup) + " (at least " +
-         course::format_number(kMinSpeedup) + " passes)");
-  if (speedup < kMinSpeedup) {
-    c.fail(std::string(kStudentKernel) + " is only " + course::format_number(speedup) +
-           "x faster than the strided kernel: its reads are not coalesced");
+  if (!c.expect_speed(kStridedBar, strided_ms / student_ms)) {
+    c.fail(std::string(kStudentKernel) + " is not much faster than the strided kernel: its reads "
+                                         "are not coalesced");
     c.hint(kCoalescingHint);
   }
 }

@@ -338,7 +338,12 @@ constexpr std::size_t kKernelSpeedElements = std::size_t{1} << 26;
 constexpr std::size_t kSanitizerSpeedElements = std::size_t{1} << 16;
 constexpr int kKernelRepetitions = 20;
 constexpr int kSpeedRounds = 3;
-constexpr double kAllowedKernelDifference = 0.05;
+// The same machine code runs at the same speed: 1.00 on the H100 and on the H200
+// (tests/speed_bars.md). Only a slower NVRTC build is a mistake (debug code, -G, a
+// build for another architecture); the bar leaves the noise of two timed kernels room.
+constexpr course::check::SpeedBar kSameSpeedBar{"NVRTC's kernel time over nvcc's",
+                                                course::check::BarKind::at_most, 1.25,
+                                                "1.00 on H100 and H200"};
 // Both speed cases generate and move hundreds of MiB before they time anything.
 constexpr double kSpeedTimeoutSeconds = 60.0;
 
@@ -377,15 +382,10 @@ void check_kernel_speed(CaseContext& c) {
     c.fail("the times measured are not positive (" + figures + ")");
     return;
   }
-  const double ratio = nvrtc_ms / nvcc_ms;
-  if (std::fabs(ratio - 1.0) > kAllowedKernelDifference) {
-    c.fail(figures + ": ratio " + course::format_number(ratio) + ", outside 1 +- " +
-           course::format_number(kAllowedKernelDifference));
+  if (!c.expect_speed(kSameSpeedBar, nvrtc_ms / nvcc_ms, figures)) {
     c.hint("the same kernel on the same grid runs at the same speed: launch it on "
            "kSaxpyThreadsPerBlock-thread blocks, one thread per element, compiled for this "
            "GPU's sm_XY.");
-  } else {
-    c.note(figures + ": ratio " + course::format_number(ratio));
   }
 }
 
@@ -393,14 +393,17 @@ void check_kernel_speed(CaseContext& c) {
 // One stream costs about t(in) + t(kernel) + t(out); in 16 chunks over 4 streams the
 // copies in and out (separate copy engines, one per direction) and the kernels overlap,
 // and the time approaches the longest part, t(in): (t(in) + t(out)) / t(in) is about
-// 1.5 when the bus runs at the same speed both ways. 1.3 leaves room for the chunks at
-// the ends of the pipeline, which overlap nothing.
+// 1.5 when the bus runs at the same speed both ways. Measured (tests/speed_bars.md): 1.35-1.36
+// on the H100 and the H200, the chunks at the ends of the pipeline overlapping nothing;
+// chunks on one stream 0.92, pageable buffers 0.94-0.97.
 constexpr std::size_t kOverlapElements = std::size_t{1} << 24;
 constexpr std::size_t kSanitizerOverlapElements = std::size_t{1} << 16;
 constexpr std::size_t kOverlapChunks = 16;
 constexpr int kOverlapStreams = 4;
 constexpr int kOverlapRepetitions = 5;
-constexpr double kRequiredOverlapSpeedup = 1.3;
+constexpr course::check::SpeedBar kOverlapBar{"speed-up of the chunked pipeline over one stream",
+                                              course::check::BarKind::at_least, 1.15,
+                                              "1.35-1.36 on H100 and H200"};
 
 void check_overlap(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
@@ -454,16 +457,11 @@ void check_overlap(CaseContext& c) {
     c.fail("the times measured are not positive (" + figures + ")");
     return;
   }
-  const double speedup = one_ms / chunked_ms;
-  if (speedup < kRequiredOverlapSpeedup) {
-    c.fail(figures + ": speed-up " + course::format_number(speedup) + ", expected at least " +
-           course::format_number(kRequiredOverlapSpeedup));
+  if (!c.expect_speed(kOverlapBar, one_ms / chunked_ms, figures)) {
     if (pinned != 3) c.hint(kPinnedHint);
     c.hint("give chunk k to stream streams[k % streams.size()], enqueue every chunk before "
            "waiting, and wait only at the end: chunks on one stream, or a wait after each, "
            "run one after the other.");
-  } else {
-    c.note(figures + ": speed-up " + course::format_number(speedup));
   }
 }
 

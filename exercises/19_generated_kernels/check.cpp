@@ -524,8 +524,17 @@ constexpr std::size_t kSpeedElements = std::size_t{1} << 26;
 constexpr std::size_t kSanitizerSpeedElements = std::size_t{1} << 14;
 constexpr int kSpeedRepetitions = 20;
 constexpr int kSpeedRounds = 3;
-constexpr double kMinShareOfCopyCeiling = 0.90;
-constexpr double kAllowedSlowdown = 0.05;
+// The bars (tests/speed_bars.md). The yardstick that follows the GPU is the same expression
+// compiled by nvcc in the same program: the generated kernel took 0.93-0.96 of its time on
+// the H100 and the H200. The copy ceiling moves 2 arrays where lin_comb moves 3, and the
+// H200 streams 3 arrays less well than 2 (lin_comb: 97-98% of the copy on the H100, 90% on
+// the H200): its bar only catches a kernel far from the memory's speed.
+constexpr course::check::SpeedBar kByHandBar{"the generated lin_comb's time over nvcc's",
+                                             course::check::BarKind::at_most, 1.15,
+                                             "0.95-0.96 on H100, 0.92-0.93 on H200"};
+constexpr course::check::SpeedBar kCopyCeilingBar{"lin_comb's share of the copy ceiling",
+                                                  course::check::BarKind::at_least, 0.75,
+                                                  "0.97-0.98 on H100, 0.90 on H200"};
 constexpr double kSpeedTimeoutSeconds = 90.0;
 
 void check_speed(CaseContext& c) {
@@ -576,18 +585,8 @@ void check_speed(CaseContext& c) {
   const std::string tuned_hint =
       "the tuned configuration and the grid-stride loop should run at the memory's speed: is "
       "every pointer __restrict__, and does consecutive i go to consecutive threads?";
-  if (share < kMinShareOfCopyCeiling) {
-    c.fail("lin_comb reaches " + course::format_number(100.0 * share) +
-           "% of the copy ceiling; at least " +
-           course::format_number(100.0 * kMinShareOfCopyCeiling) + "% is expected");
-    c.hint(tuned_hint);
-  }
-  if (ratio > 1.0 + kAllowedSlowdown) {
-    c.fail("the generated lin_comb takes " + course::format_number(ratio) +
-           " times as long as the same expression compiled by nvcc; at most " +
-           course::format_number(1.0 + kAllowedSlowdown) + " is expected");
-    c.hint(tuned_hint);
-  }
+  const bool near_nvcc = c.expect_speed(kByHandBar, ratio);
+  if (!(c.expect_speed(kCopyCeilingBar, share) && near_nvcc)) c.hint(tuned_hint);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -122,15 +123,17 @@ class Cublas {
 // A problem on the device
 // ---------------------------------------------------------------------------
 // A and B on the device are followed by the rows that the largest tile could reach past
-// their ends, holding sgemm::kPaddingValue (1e30): a kernel that reads past a matrix (an
-// edge tile without its bounds tests) adds products of 1e30 to its sums, where the
-// course's guard zone (bytes 0xA5: floats of -3e-16) would change them by nothing seen.
+// their ends, holding NaN: a kernel that reads past a matrix (an edge tile without its
+// bounds tests) carries a NaN into its sums, even where the other operand's guarded tile
+// holds 0 (A's last row read past k meets B's zero rows: 1e30 x 0 would vanish, NaN x 0
+// does not).
 constexpr int kRowsReadPastTheEnd = std::max(kBlocking2dM, kTile);
+constexpr float kReadPastTheEndValue = std::numeric_limits<float>::quiet_NaN();
 
 std::vector<float> followed_by_padding(const std::vector<float>& matrix, int width) {
   std::vector<float> padded(matrix);
   padded.resize(matrix.size() + static_cast<std::size_t>(kRowsReadPastTheEnd) * width,
-                sgemm::kPaddingValue);
+                kReadPastTheEndValue);
   return padded;
 }
 
