@@ -44,12 +44,29 @@ extern "C" cudaError_t __real_cudaEventRecord(cudaEvent_t, cudaStream_t);
 namespace course::check {
 
 inline constexpr std::size_t kGuardBytes = 64 * 1024;  // > 1024 threads x 16-byte stores
-inline constexpr unsigned char kGuardByte = 0xA5;
+// The guard zone holds this word, repeated from the buffer's start: a NaN as a float and,
+// two words together, as a double. A kernel that reads past the end of its input (an
+// edge tile without its bounds test) carries a NaN into its result even where it
+// multiplies the value by 0, and no plausible result (nor the poison) is this pattern:
+// a write into the zone is seen.
+inline constexpr std::uint32_t kGuardWord = 0x7FF5A5A5u;
+
+// The guard's byte at byte offset `offset` from the buffer's start (little-endian words).
+__host__ __device__ inline constexpr unsigned char guard_byte_at(std::size_t offset) {
+  return static_cast<unsigned char>(kGuardWord >> (8 * (offset % sizeof(std::uint32_t))));
+}
 
 // Set while the accounting itself launches its fill kernel, which must not count.
 inline thread_local bool accounting_launch = false;
 // Set while the accounting itself reads a guard zone back, a copy that must not count.
 inline thread_local bool accounting_copy = false;
+
+__global__ void fill_guard_kernel(unsigned char* zone, std::size_t count, std::size_t start) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    zone[i] = guard_byte_at(start + i);
+  }
+}
 
 __global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint32_t value) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
@@ -59,7 +76,7 @@ __global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::
 }
 
 // Fills a new allocation with the poison word (its last bytes, if the size is not a
-// multiple of 4, with the poison's first byte) and its guard zone with kGuardByte,
+// multiple of 4, with the poison's first byte) and its guard zone with kGuardWord,
 // and waits, so that no stream of the code under test can overtake the fill.
 inline void poison_and_guard(void* buffer, std::size_t bytes) {
   const std::size_t words = bytes / sizeof(std::uint32_t);
@@ -74,7 +91,10 @@ inline void poison_and_guard(void* buffer, std::size_t bytes) {
     cudaMemset(bytes_begin + words * sizeof(std::uint32_t), kPoisonWord & 0xFF,
                bytes % sizeof(std::uint32_t));
   }
-  cudaMemset(bytes_begin + bytes, kGuardByte, kGuardBytes);
+  accounting_launch = true;
+  fill_guard_kernel<<<static_cast<unsigned>(kGuardBytes / 256 / 4), 256>>>(
+      reinterpret_cast<unsigned char*>(bytes_begin + bytes), kGuardBytes, bytes);
+  accounting_launch = false;
   cudaDeviceSynchronize();  // an error here is the code under test's to report
 }
 
@@ -254,7 +274,7 @@ inline bool guard_intact(void* buffer, std::size_t bytes, std::size_t& first_cha
     return true;
   }
   for (std::size_t i = 0; i < kGuardBytes; ++i) {
-    if (zone[i] != kGuardByte) {
+    if (zone[i] != guard_byte_at(bytes + i)) {
       first_changed = bytes + i;
       return false;
     }
