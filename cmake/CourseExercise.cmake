@@ -13,9 +13,12 @@
 #     MEMCHECK_POINTS 2                  # graded: compute-sanitizer memcheck finds nothing
 #     HOST_CASES                         # some cases need no GPU (host_only() in the check)
 #     RACECHECK                          # shared memory and barriers are taught: the solution
-#                                        # must be clean under compute-sanitizer racecheck
+#                                        # must be clean under compute-sanitizer racecheck,
+#                                        # and the grader runs the check under it too, worth
+#                                        # MEMCHECK_POINTS more (MEMCHECK_POINTS required)
 #     SYNCCHECK                          # barriers in divergent code are a risk: the solution
-#                                        # must be clean under compute-sanitizer synccheck
+#                                        # must be clean under compute-sanitizer synccheck,
+#                                        # graded like RACECHECK
 #     C_SOURCES caller.c                 # instructor-owned C files, compiled as C (the
 #                                        # exercise's CMakeLists says enable_language(C))
 #                                        # and linked into every variant's program
@@ -38,7 +41,8 @@
 #                    NN_name.mutant.<m>.host for mutants marked "host: yes": the CPU
 #                    side, proved on machines without a GPU (CI); with RACECHECK also
 #                    NN_name.solution.racecheck and NN_name.mutant.<m>.racecheck for
-#                    mutants marked "racecheck: yes"; with SYNCCHECK also
+#                    mutants marked "racecheck: yes" or "racecheck: only" (the latter
+#                    without NN_name.mutant.<m>: its plain check may pass); with SYNCCHECK also
 #                    NN_name.solution.synccheck
 #   student mode:    NN_name.student (the student's own files, graded)
 # Labels: exercise=NN, variant=..., aspect=..., gpu, points=P.
@@ -157,6 +161,14 @@ function(course_exercise)
   if(NOT DEFINED EX_SKELETON_SCORE)
     set(EX_SKELETON_SCORE 0)
   endif()
+  # A statement that says a tool finds a mistake is backed by points under that tool: the
+  # grader runs the whole check under racecheck and synccheck too, each worth
+  # MEMCHECK_POINTS (tools/exercises.py's sanitizer_tools).
+  foreach(flag RACECHECK SYNCCHECK)
+    if(EX_${flag} AND NOT EX_MEMCHECK_POINTS GREATER 0)
+      message(FATAL_ERROR "course_exercise: ${flag} needs MEMCHECK_POINTS (what its graded run is worth)")
+    endif()
+  endforeach()
   set(id "${EX_NUMBER}_${EX_NAME}")
   set(exercise_dir "${CMAKE_CURRENT_SOURCE_DIR}")
   set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${id}")
@@ -388,8 +400,15 @@ function(course_exercise)
       list(APPEND expectations --expect-score ${M_SCORE})
     endif()
     _course_variant_program(ex${EX_NUMBER}_mutant_${mutant} ${mutant_sources})
-    _course_add_check_test(${id}.mutant.${mutant} ex${EX_NUMBER}_mutant_${mutant} mutant correctness
-                           ARGS ${expectations} LABELS "mutant=${mutant}" DISPLAY mutant.${mutant})
+    # A "racecheck: only" mutant's plain check may pass (its race seldom changes a value):
+    # only its racecheck test proves anything, with the plain limits' fallback.
+    set(racecheck_plain PLAIN ${id}.mutant.${mutant})
+    if(M_RACECHECK_ONLY)
+      set(racecheck_plain "")
+    else()
+      _course_add_check_test(${id}.mutant.${mutant} ex${EX_NUMBER}_mutant_${mutant} mutant correctness
+                             ARGS ${expectations} LABELS "mutant=${mutant}" DISPLAY mutant.${mutant})
+    endif()
     if(M_RACECHECK)
       if(NOT EX_RACECHECK)
         message(FATAL_ERROR "${mutant_file}: 'racecheck:' needs RACECHECK in course_exercise(${id})")
@@ -398,7 +417,7 @@ function(course_exercise)
                              ARGS --expect fail --expect-hint "compute-sanitizer racecheck found"
                                   --sanitizer "${COURSE_COMPUTE_SANITIZER}" --sanitizer-tool racecheck
                              LABELS "mutant=${mutant}" DISPLAY mutant.${mutant}.racecheck
-                             PLAIN ${id}.mutant.${mutant} TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
+                             ${racecheck_plain} TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT})
     endif()
     if(M_HOST)
       if(NOT EX_HOST_CASES)

@@ -9,6 +9,10 @@
 #                             need no GPU too, so it is also proved without a GPU)
 #   racecheck: yes           (optional: a shared-memory race that compute-sanitizer
 #                             racecheck must also report)
+#   racecheck: only          (optional: a race that racecheck must report, whose plain
+#                             check may pass: the threads rarely interleave so that a
+#                             value comes out wrong. Only its racecheck test is
+#                             registered; the hint is what a failing plain check prints)
 #   @@ find
 #   <lines copied exactly from the solution>
 #   @@ replace
@@ -22,7 +26,8 @@
 include("${CMAKE_CURRENT_LIST_DIR}/WriteIfChanged.cmake")
 
 # course_read_mutant(<mutant file> <prefix>) sets <prefix>_HINT, <prefix>_FILE,
-# <prefix>_SCORE (or empty) and <prefix>_SPEC (the whole text).
+# <prefix>_SCORE (or empty), <prefix>_HOST, <prefix>_RACECHECK (TRUE for "yes" and
+# "only"), <prefix>_RACECHECK_ONLY and <prefix>_SPEC (the whole text).
 function(course_read_mutant mutant_file prefix)
   file(READ "${mutant_file}" spec)
   if(NOT spec MATCHES "(^|\n)hint: ([^\n]+)")
@@ -45,8 +50,16 @@ function(course_read_mutant mutant_file prefix)
     set(${prefix}_HOST TRUE PARENT_SCOPE)
   endif()
   set(${prefix}_RACECHECK FALSE PARENT_SCOPE)
-  if(spec MATCHES "(^|\n)racecheck: yes")
-    set(${prefix}_RACECHECK TRUE PARENT_SCOPE)
+  set(${prefix}_RACECHECK_ONLY FALSE PARENT_SCOPE)
+  if(spec MATCHES "(^|\n)racecheck: ([^\n]*)")
+    if(CMAKE_MATCH_2 STREQUAL "yes")
+      set(${prefix}_RACECHECK TRUE PARENT_SCOPE)
+    elseif(CMAKE_MATCH_2 STREQUAL "only")
+      set(${prefix}_RACECHECK TRUE PARENT_SCOPE)
+      set(${prefix}_RACECHECK_ONLY TRUE PARENT_SCOPE)
+    else()
+      message(FATAL_ERROR "${mutant_file}: 'racecheck:' takes yes or only, not '${CMAKE_MATCH_2}'")
+    endif()
   endif()
   set(${prefix}_SPEC "${spec}" PARENT_SCOPE)
 endfunction()

@@ -28,6 +28,10 @@ class Exercise:
     libraries: list = field(default_factory=list)
     mutants: list = field(default_factory=list)
     memcheck_points: int = 0      # graded: compute-sanitizer memcheck finds nothing
+    # RACECHECK, SYNCCHECK: the whole check is also graded under that compute-sanitizer
+    # tool, worth MEMCHECK_POINTS too (sanitizer_tools).
+    racecheck: bool = False
+    synccheck: bool = False
     c_sources: list = field(default_factory=list)  # instructor-owned C callers, linked in
     shared_library: bool = False  # the student files are also built as a shared library
     # Student files compiled to PTX (nvcc -ptx) beside the program instead of into it, for
@@ -37,6 +41,20 @@ class Exercise:
     @property
     def id(self):
         return f"{self.number}_{self.name}"
+
+    @property
+    def sanitizer_tools(self):
+        """The compute-sanitizer tools whose run of the whole check is graded, each worth
+        memcheck_points: memcheck, then racecheck and synccheck where declared."""
+        if not self.memcheck_points:
+            return []
+        return ["memcheck"] + [tool for tool, declared in (("racecheck", self.racecheck),
+                                                         ("synccheck", self.synccheck)) if declared]
+
+    @property
+    def max_score(self):
+        """The check's points plus those of each graded sanitizer run."""
+        return self.points + self.memcheck_points * len(self.sanitizer_tools)
 
     @property
     def program_files(self):
@@ -82,6 +100,10 @@ def parse_call(text, source):
     for key in SINGLE_VALUED:
         if key in values and len(values[key]) != 1:
             raise ExerciseError(f"{source}: {key} takes one value")
+    # A statement that says a tool finds a mistake is backed by points under that tool.
+    for flag in ("RACECHECK", "SYNCCHECK"):
+        if flag in values and int(values.get("MEMCHECK_POINTS", ["0"])[0]) <= 0:
+            raise ExerciseError(f"{source}: {flag} needs MEMCHECK_POINTS (what its graded run is worth)")
     return values
 
 
@@ -108,6 +130,8 @@ def load(root):
             memcheck_points=int(values.get("MEMCHECK_POINTS", ["0"])[0]),
             c_sources=values.get("C_SOURCES", []),
             shared_library="SHARED_LIBRARY" in values,
+            racecheck="RACECHECK" in values,
+            synccheck="SYNCCHECK" in values,
             ptx_sources=values.get("PTX_SOURCES", []),
         ))
     return found

@@ -64,7 +64,10 @@ STATUSES = ("graded", "build_failed", "missing", "incomplete", "skipped", "error
 GPU_STATUS = "graded"
 SKIPPED_STATUS = "skipped"
 FILE_KINDS = ("from", "text", "symlink", "tree")
-EXERCISE_KEYS = ("status", "score", "max_score", "output_contains", "output_lacks")
+EXERCISE_KEYS = ("status", "score", "max_score", "output_contains", "output_lacks", "items")
+# What an expectation may say of one item of a graded exercise (a case, or a sanitizer
+# run: "memcheck", "racecheck", "synccheck"), named by the item's name.
+ITEM_KEYS = ("score", "max_score", "passed", "output_contains", "output_lacks")
 EXPECT_KEYS = ("exercises", "warnings_contain", "warnings_count", "no_file_named",
                "canaries_intact", "no_process_named", "result_max_bytes", "seconds", "reports_inert",
                "graded_alongside")
@@ -175,6 +178,25 @@ def _check_strings(value, where):
         raise CatalogError(f"{where}: expected a list of non-empty strings")
 
 
+def _validate_items(items, where):
+    if not isinstance(items, dict) or not items:
+        raise CatalogError(f"{where}: 'items' must map item names (a case, memcheck, racecheck, "
+                           f"synccheck) to expectations")
+    for name, spec in items.items():
+        at = f"{where}: item {name}"
+        if not isinstance(spec, dict) or not spec or set(spec) - set(ITEM_KEYS):
+            raise CatalogError(f"{at}: expected an object with keys among {', '.join(ITEM_KEYS)}")
+        if "score" in spec and spec["score"] != "full":
+            _check_range(spec["score"], f"{at}: score")
+        if "max_score" in spec:
+            _check_range(spec["max_score"], f"{at}: max_score")
+        if "passed" in spec and not isinstance(spec["passed"], bool):
+            raise CatalogError(f"{at}: 'passed' must be true or false")
+        for key in ("output_contains", "output_lacks"):
+            if key in spec:
+                _check_strings(spec[key], f"{at}: {key}")
+
+
 def _validate_expect(expect, where):
     if not isinstance(expect, dict):
         raise CatalogError(f"{where}: 'expect' must be an object")
@@ -199,6 +221,8 @@ def _validate_expect(expect, where):
         for key in ("output_contains", "output_lacks"):
             if key in spec:
                 _check_strings(spec[key], f"{at}: {key}")
+        if "items" in spec:
+            _validate_items(spec["items"], at)
     if "warnings_contain" in expect:
         _check_strings(expect["warnings_contain"], f"{where}: warnings_contain")
     if "warnings_count" in expect:
@@ -733,6 +757,7 @@ def _compare_exercise(number, spec, record, outcome):
                                     + _passed_items(record))
     if "max_score" in spec and (not isinstance(max_score, (int, float)) or not _in_range(max_score, spec["max_score"])):
         outcome.problems.append(f"{number}: max_score {max_score}, expected {_describe_range(spec['max_score'])}")
+    _compare_items(number, spec.get("items", {}), record, outcome)
     text = exercise_output(record)
     for wanted in spec.get("output_contains", []):
         if wanted not in text:
@@ -742,6 +767,39 @@ def _compare_exercise(number, spec, record, outcome):
             at = text.index(unwanted)
             outcome.problems.append(f"{number}: the output contains {unwanted!r}: "
                                     f"...{_excerpt(text[max(0, at - 60):at + 180])}")
+
+
+def _compare_items(number, items, record, outcome):
+    """The expectations of single items (a racecheck run that must score 0, a case that
+    must pass), each found by its name among the exercise's items."""
+    found = {i.get("name"): i for i in record.get("items") or [] if isinstance(i, dict)}
+    for name, spec in items.items():
+        at = f"{number}: item {name}"
+        item = found.get(name)
+        if item is None:
+            outcome.problems.append(f"{at}: not in the result (items: {', '.join(map(str, found)) or 'none'})")
+            continue
+        score, max_score = item.get("score"), item.get("max_score")
+        output = item.get("output") or ""
+        if "score" in spec:
+            wanted = spec["score"]
+            full = wanted == "full" and isinstance(max_score, (int, float)) and max_score > 0 and score == max_score
+            if not (full if wanted == "full" else isinstance(score, (int, float)) and _in_range(score, wanted)):
+                outcome.problems.append(f"{at}: score {score} of {max_score}, expected "
+                                        f"{'full marks' if wanted == 'full' else _describe_range(wanted)}"
+                                        f" (output: {_excerpt(output, 300) or 'none'})")
+        if "max_score" in spec and (not isinstance(max_score, (int, float))
+                                    or not _in_range(max_score, spec["max_score"])):
+            outcome.problems.append(f"{at}: max_score {max_score}, expected {_describe_range(spec['max_score'])}")
+        if "passed" in spec and item.get("passed") is not spec["passed"]:
+            outcome.problems.append(f"{at}: {'passed' if item.get('passed') else 'failed'}, expected "
+                                    f"{'to pass' if spec['passed'] else 'to fail'}")
+        for wanted in spec.get("output_contains", []):
+            if wanted not in output:
+                outcome.problems.append(f"{at}: its output lacks {wanted!r} (output: {_excerpt(output) or 'none'})")
+        for unwanted in spec.get("output_lacks", []):
+            if unwanted in output:
+                outcome.problems.append(f"{at}: its output contains {unwanted!r}")
 
 
 def _failed_items(record):

@@ -223,6 +223,17 @@ class Materialisation(FakeCourse):
              "'status' must be"),
             ({"layout": "flat", "files": FILES, "expect": {"exercises": {"03": {"status": "graded", "score": "x"}}}},
              "expected a number"),
+            ({"layout": "flat", "files": FILES, "expect": {"exercises": {"03": {"status": "graded", "items": []}}}},
+             "'items' must map item names"),
+            ({"layout": "flat", "files": FILES,
+              "expect": {"exercises": {"03": {"status": "graded", "items": {"racecheck": {"points": 0}}}}}},
+             "item racecheck: expected an object with keys among"),
+            ({"layout": "flat", "files": FILES,
+              "expect": {"exercises": {"03": {"status": "graded", "items": {"racecheck": {"passed": "no"}}}}}},
+             "'passed' must be true or false"),
+            ({"layout": "flat", "files": FILES,
+              "expect": {"exercises": {"03": {"status": "graded", "items": {"racecheck": {"score": "x"}}}}}},
+             "item racecheck: score: expected a number"),
             ({"layout": "flat", "files": FILES, "expect": {"warnings": []}}, "unknown expectation"),
             ({"layout": "flat", "files": FILES, "colour": "red"}, "unknown key"),
             ({"layout": "flat", "files": FILES, "description": " "}, "a description"),
@@ -338,6 +349,31 @@ class Comparison(WithResults):
                                                      "output_lacks": ["LEAKED"]}}})
         self.assertEqual(len(outcome.problems), 1)
         self.assertIn("contains 'LEAKED'", outcome.problems[0])
+
+    def test_an_item_is_addressed_by_its_name(self):
+        racecheck = {"name": "racecheck", "kind": "sanitizer", "score": 0, "max_score": 2, "passed": False,
+                     "hidden": False, "seconds": 3.0,
+                     "output": "square:\nFAIL: compute-sanitizer racecheck found errors:\n  Race reported"}
+        record = exercise("21", score=40, max_score=46)
+        record["items"].append(racecheck)
+        self.result("kim", [record])
+        wanted = {"racecheck": {"score": 0, "max_score": 2, "passed": False,
+                                "output_contains": ["compute-sanitizer racecheck found errors"],
+                                "output_lacks": ["found no"]}}
+        outcome = self.compare({"exercises": {"21": {"status": "graded", "items": wanted}}})
+        self.assertEqual(outcome.verdict, "PASS", outcome.problems)
+        for spec, problem in [({"racecheck": {"score": "full"}}, "21: item racecheck: score 0 of 2, expected full marks"),
+                              ({"racecheck": {"score": {"min": 1}}}, "21: item racecheck: score 0 of 2, expected >= 1"),
+                              ({"racecheck": {"passed": True}}, "21: item racecheck: failed, expected to pass"),
+                              ({"racecheck": {"max_score": 4}}, "21: item racecheck: max_score 2, expected 4"),
+                              ({"racecheck": {"output_contains": ["synccheck"]}},
+                               "21: item racecheck: its output lacks 'synccheck'"),
+                              ({"racecheck": {"output_lacks": ["Race"]}}, "21: item racecheck: its output contains 'Race'"),
+                              ({"synccheck": {"score": 0}}, "21: item synccheck: not in the result (items: racecheck)")]:
+            with self.subTest(spec=spec):
+                outcome = self.compare({"exercises": {"21": {"status": "graded", "items": spec}}})
+                self.assertEqual(outcome.verdict, "FAIL")
+                self.assertTrue(outcome.problems[0].startswith(problem), outcome.problems)
 
     def test_a_wrong_status_says_what_came_instead(self):
         self.result("kim", [exercise("03", status="error", message="the grader broke")])

@@ -399,6 +399,53 @@ class Skipped(unittest.TestCase):
         self.assertIn("Not completely graded", page)
 
 
+RACE_REPORT = ("FAIL: compute-sanitizer racecheck found errors:\n"
+               "  ========= Error: Race reported between Read access at tiled_sgemm_kernel in tiled_sgemm.cu:97\n"
+               "  =========     and Write access at tiled_sgemm_kernel in tiled_sgemm.cu:94\n"
+               "hint: a shared-memory race: two threads of a block touch the same shared location")
+
+
+class SanitizerItems(unittest.TestCase):
+    """Exercise 21 graded with a race that only racecheck saw: its item carries the tool's
+    report and hint into every report, and its points count in every total."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.dir = self.folder.name
+        write_class(self.dir, [result("fay", [exercise("21_tiled_sgemm", "graded", 46, [
+            item("square", 40, 40, True),
+            item("memcheck", 2, 2, True, kind="sanitizer", output="compute-sanitizer memcheck found no error"),
+            item("racecheck", 0, 2, False, kind="sanitizer", output="square:\n" + RACE_REPORT),
+            item("synccheck", 2, 2, True, kind="sanitizer", output="compute-sanitizer synccheck found nothing"),
+        ])])])
+        reports.write_all(self.dir, reports.load_results(self.dir), ["21_tiled_sgemm"])
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def test_the_feedback_shows_the_racecheck_item_and_its_report(self):
+        page = read(os.path.join(self.dir, "feedback", "fay.md"))
+        self.assertIn("## 21_tiled_sgemm (tiled sgemm): 44 / 46", page)
+        self.assertIn("| racecheck (sanitizer) | 0 / 2 | FAIL |", page)
+        self.assertIn("| synccheck (sanitizer) | 2 / 2 | PASS |", page)
+        self.assertIn("tiled_sgemm.cu:94", page)
+        self.assertIn("hint: a shared-memory race", page)
+
+    def test_junit_gradescope_classroom_and_gradebook_carry_it(self):
+        root = ElementTree.parse(os.path.join(self.dir, "junit.xml")).getroot()
+        race = [case for case in root.iter("testcase") if case.get("name") == "racecheck"][0]
+        self.assertIn("tiled_sgemm.cu:97", race.find("failure").text)
+        tests = {test["name"]: test for test in json.loads(read(os.path.join(self.dir, "gradescope", "fay",
+                                                                              "results.json")))["tests"]}
+        racecheck = tests["21_tiled_sgemm: racecheck"]
+        self.assertEqual((racecheck["score"], racecheck["max_score"], racecheck["status"]), (0, 2, "failed"))
+        self.assertIn("hint: a shared-memory race", racecheck["output"])
+        classroom = json.loads(read(os.path.join(self.dir, "classroom", "fay.json")))
+        self.assertEqual(classroom["max_score"], 46)
+        rows = list(csv.reader(io.StringIO(read(os.path.join(self.dir, "gradebook.csv")))))
+        self.assertEqual(rows[1][:4], ["fay", "44", "44", "46"])
+
+
 class Names(unittest.TestCase):
     """Student names are data: every report is written and escaped for its format."""
 

@@ -75,6 +75,22 @@ class ExerciseDeclarations(unittest.TestCase):
         with self.assertRaisesRegex(exercises.ExerciseError, "PTX_SOURCES other.cu are not STUDENT_FILES"):
             exercises.parse_call(CALL.replace("DRIVER", "PTX_SOURCES other.cu\n      DRIVER"), "demo")
 
+    def test_racecheck_and_synccheck_are_graded_like_memcheck(self):
+        with tempfile.TemporaryDirectory() as root:
+            write(os.path.join(root, "exercises", "07_demo", "CMakeLists.txt"),
+                  CALL.replace("MUTANTS", "MEMCHECK_POINTS 2\n      RACECHECK\n      SYNCCHECK\n      MUTANTS"))
+            exercise = exercises.find(root, "07")
+            self.assertEqual(exercise.sanitizer_tools, ["memcheck", "racecheck", "synccheck"])
+            self.assertEqual(exercise.max_score, 12 + 3 * 2)
+            write(os.path.join(root, "exercises", "07_demo", "CMakeLists.txt"),
+                  CALL.replace("MUTANTS", "MEMCHECK_POINTS 2\n      MUTANTS"))
+            exercise = exercises.find(root, "07")
+            self.assertEqual((exercise.sanitizer_tools, exercise.max_score), (["memcheck"], 14))
+
+    def test_racecheck_without_memcheck_points_is_an_error(self):
+        with self.assertRaisesRegex(exercises.ExerciseError, "RACECHECK needs MEMCHECK_POINTS"):
+            exercises.parse_call(CALL.replace("MUTANTS", "RACECHECK\n      MUTANTS"), "demo")
+
     def test_unknown_number_names_the_available_ones(self):
         with tempfile.TemporaryDirectory() as root:
             write(os.path.join(root, "exercises", "07_demo", "CMakeLists.txt"), CALL)

@@ -41,9 +41,20 @@ BUILD_LOG_LINES = 150
 # GPU suite's 16 cores, 17's and 23's stream pipelines lost their overlap that way).
 BUILD_NICENESS = 10
 CHECK_OUTPUT_BYTES = 20000
-# What the check writes under a case that compute-sanitizer flagged, or could not check to
-# its end (common/course/check/judge.hpp).
-SANITIZER_FAILURE_TEXTS = ("compute-sanitizer memcheck found errors", "compute-sanitizer could not")
+# What the item of a tool says when the tool found nothing.
+SANITIZER_CLEAN = {
+    "memcheck": "compute-sanitizer memcheck (leak check on) found no error in any case",
+    "racecheck": "compute-sanitizer racecheck found no shared-memory hazard in any case",
+    "synccheck": "compute-sanitizer synccheck found no invalid barrier use in any case",
+}
+
+
+def sanitizer_failure_texts(tool):
+    """What the check writes under a case that compute-sanitizer `tool` flagged, or could
+    not check to its end (common/course/check/judge.hpp)."""
+    return (f"compute-sanitizer {tool} found errors", "compute-sanitizer could not")
+
+
 EXIT_SKIP = 77
 GPU_LOCK_FOLDER = "/tmp"
 # Course files compared with a submission's copies (anything else is the student's own);
@@ -448,7 +459,7 @@ class SubmissionGrader:
     def grade_exercise(self, exercise, raw, files, tree, work, slot, warnings, phases):
         started = time.monotonic()
         record = {"number": exercise.number, "id": exercise.id, "title": exercise.name.replace("_", " "),
-                  "status": "graded", "score": 0, "max_score": exercise.points + exercise.memcheck_points,
+                  "status": "graded", "score": 0, "max_score": exercise.max_score,
                   "seconds": 0.0, "files": {}, "message": "", "build_log": "", "items": []}
         missing = []
         for wanted in exercise.student_files:
@@ -598,7 +609,7 @@ class SubmissionGrader:
             lines = lines[:BUILD_LOG_LINES] + [f"... ({len(lines) - BUILD_LOG_LINES} more lines)"]
         return result.returncode == 0, "\n".join(lines)
 
-    def check_command(self, exercise, program, report, times, gpu_lock, run_user, sanitizer):
+    def check_command(self, exercise, program, report, times, gpu_lock, run_user, sanitizer, tool="memcheck"):
         command = [self.toolchain.check_path(exercise), "--program", program,
                    "--variant", "student", "--report-json", report,
                    "--timeout-scale", str(self.config.timeout_scale),
@@ -610,7 +621,7 @@ class SubmissionGrader:
         if exercise.shared_library:
             command += ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
         if sanitizer:
-            command += ["--sanitizer", sanitizer]
+            command += ["--sanitizer", sanitizer, "--sanitizer-tool", tool]
         elif self.config.sanitizer:
             # For the cases that run under a compute-sanitizer tool of their own.
             command += ["--compute-sanitizer", self.config.sanitizer]
@@ -634,7 +645,7 @@ class SubmissionGrader:
         another grading's, CTest's: cmake/CourseExercise.cmake's COURSE_GPU_LOCK)."""
         return os.path.join(GPU_LOCK_FOLDER, f"course-gpu-{device or 'all'}.lock")
 
-    def run_check(self, exercise, program, report, times, sanitizer=""):
+    def run_check(self, exercise, program, report, times, sanitizer="", tool="memcheck"):
         """Runs the check in a slot, as a user of its own; returns (exit status, report
         dict or None, console output). The check takes the GPU lock for each run of the
         program itself: shared, or alone for the cases whose time is judged."""
@@ -650,7 +661,7 @@ class SubmissionGrader:
         users = self.config.run_users.lend() if self.config.run_users else contextlib.nullcontext(None)
         with machine_slot(self.config), users as run_user:
             command = self.check_command(exercise, program, report, times, self.gpu_lock_path(device),
-                                         run_user, sanitizer)
+                                         run_user, sanitizer, tool)
             try:
                 result = subprocess.run(command, capture_output=True, text=True, errors="replace", env=environment,
                                         timeout=self.config.check_timeout)
@@ -685,52 +696,59 @@ class SubmissionGrader:
                                     "max_score": case["max_points"], "passed": case["passed"],
                                     "hidden": case["hidden"], "seconds": case["seconds"],
                                     "output": textwrap.dedent(case["text"]).strip("\n")})
-        if exercise.memcheck_points:
-            with phases.timing("sanitizer"):
-                record["items"].append(self.memcheck_item(exercise, program, reports, times, data, build_key))
+        tools = exercise.sanitizer_tools
+        if tools:
+            # The tools' runs are independent runs of the same program: side by side, each
+            # in a slot of its own, so that racecheck and synccheck add little to memcheck's
+            # wall time (the GPU lock lets their untimed runs share the GPU).
+            with phases.timing("sanitizer"), concurrent.futures.ThreadPoolExecutor(max_workers=len(tools)) as pool:
+                futures = [pool.submit(self.sanitizer_item, exercise, tool, program, reports, times, data,
+                                       build_key) for tool in tools]
+                record["items"] += [future.result() for future in futures]
         record["score"] = sum(item["score"] for item in record["items"])
         record["max_score"] = sum(item["max_score"] for item in record["items"])
 
-    def memcheck_item(self, exercise, program, reports, times, correctness, build_key):
-        """The memcheck item. compute-sanitizer's verdict on a program depends on the
-        program and its inputs alone: a program built from files identical to another
-        submission's (the cache key of its build), checked with the same seed, is checked
-        once per grading, and the verdict kept (RESULTS/.grader/sanitizer)."""
+    def sanitizer_item(self, exercise, tool, program, reports, times, correctness, build_key):
+        """The item of one compute-sanitizer tool (memcheck, racecheck, synccheck). Its
+        verdict on a program depends on the program and its inputs alone: a program built
+        from files identical to another submission's (the cache key of its build), checked
+        with the same seed, is checked once per grading and tool, and the verdict kept
+        (RESULTS/.grader/sanitizer)."""
         if not self.config.sanitizer or correctness["score"] == 0:
-            return self.run_memcheck(exercise, program, reports, times, correctness)[0]  # not run
+            return self.run_sanitizer(exercise, tool, program, reports, times, correctness)[0]  # not run
         key = hashlib.sha256("\0".join([build_key, str(self.config.seed), self.config.sanitizer,
-                                         "memcheck"]).encode()).hexdigest()
+                                         tool]).encode()).hexdigest()
         cached = os.path.join(self.config.grader_dir, "sanitizer", key + ".json")
         with self.keyed_lock(key):
             if os.path.exists(cached):
                 with open(cached, encoding="utf-8") as handle:
                     return dict(json.load(handle), seconds=0.0)
-            item, complete = self.run_memcheck(exercise, program, reports, times, correctness)
+            item, complete = self.run_sanitizer(exercise, tool, program, reports, times, correctness)
             if complete:
                 write_json_atomically(cached, item)
             return item
 
-    def run_memcheck(self, exercise, program, reports, times, correctness):
-        """(the memcheck item, whether its verdict came from a check that ran to its end)."""
-        item = {"name": "memcheck", "kind": "sanitizer", "score": 0, "max_score": exercise.memcheck_points,
+    def run_sanitizer(self, exercise, tool, program, reports, times, correctness):
+        """(the tool's item, whether its verdict came from a check that ran to its end)."""
+        item = {"name": tool, "kind": "sanitizer", "score": 0, "max_score": exercise.memcheck_points,
                 "passed": False, "hidden": False, "seconds": 0.0, "output": ""}
         if not self.config.sanitizer:
             item["output"] = "not run: compute-sanitizer was not found on the grading machine"
             return item, False
         if correctness["score"] == 0:
-            item["output"] = "not run: memcheck points go to code that earns correctness points"
+            item["output"] = f"not run: {tool} points go to code that earns correctness points"
             return item, False
         started = time.monotonic()
-        status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.memcheck.json"),
-                                              times, sanitizer=self.config.sanitizer)
+        status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.{tool}.json"),
+                                              times, sanitizer=self.config.sanitizer, tool=tool)
         item["seconds"] = round(time.monotonic() - started, 2)
         if data is None or status not in (0, 1):
-            item["output"] = f"compute-sanitizer could not complete the check (status {status}):\n{output}"
+            item["output"] = f"compute-sanitizer {tool} could not complete the check (status {status}):\n{output}"
             return item, False
-        flagged = [c for c in data["cases"] if any(text in c["text"] for text in SANITIZER_FAILURE_TEXTS)]
+        failure_texts = sanitizer_failure_texts(tool)
+        flagged = [c for c in data["cases"] if any(text in c["text"] for text in failure_texts)]
         if flagged:
             item["output"] = "\n".join(f"{c['name']}:\n{c['text']}" for c in flagged[:3])
             return item, True
-        item.update(passed=True, score=exercise.memcheck_points,
-                    output="compute-sanitizer memcheck (leak check on) found no error in any case")
+        item.update(passed=True, score=exercise.memcheck_points, output=SANITIZER_CLEAN[tool])
         return item, True
