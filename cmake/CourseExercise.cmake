@@ -232,6 +232,13 @@ function(course_exercise)
       # (common/course/check/device_accounting.hpp; tools/nvcc.py says the same).
       target_link_options(${target} PRIVATE
         "LINKER:--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord,--wrap=cudaStreamCreate,--wrap=cudaStreamCreateWithFlags,--wrap=cudaStreamCreateWithPriority,--wrap=cudaStreamDestroy")
+      # With the driver API, its module loads and unloads and the primary context's
+      # retains and releases are counted too (common/course/check/driver_accounting.hpp,
+      # which the driver of such an exercise includes).
+      if("cuda" IN_LIST EX_LIBRARIES)
+        target_link_options(${target} PRIVATE
+          "LINKER:--wrap=cuModuleLoad,--wrap=cuModuleLoadData,--wrap=cuModuleLoadDataEx,--wrap=cuModuleLoadFatBinary,--wrap=cuModuleUnload,--wrap=cuDevicePrimaryCtxRetain,--wrap=cuDevicePrimaryCtxRelease_v2")
+      endif()
     endif()
   endfunction()
 
