@@ -164,6 +164,44 @@ void check_compile_error(CaseContext& c) {
   }
 }
 
+// cache_key itself, one field at a time: parts that differ in that field alone must get
+// another key, and the same parts the same key. The runner calls cache_key with the
+// values, so a field can vary without another GPU or another NVRTC.
+struct KeyField {
+  std::string record;  // the runner's record of the key with this field changed
+  std::string change;  // what differs, in words
+  std::string why;     // why a CUBIN depends on it
+};
+
+const KeyField kKeySource{"source_key", "the source (z = a x + y, then z = a x - y)",
+                          "two kernels of one name with other bodies would share a CUBIN."};
+const KeyField kKeyOptions{"options_key", "the options (--fmad=true, then --fmad=false)",
+                           "the options change the machine code NVRTC writes."};
+const KeyField kKeyArchitecture{
+    "architecture_key", "the architecture (sm_" + std::to_string(gk::kFirstArchitecture) +
+                            ", then sm_" + std::to_string(gk::kSecondArchitecture) + ")",
+    "a CUBIN for one GPU family does not load on another."};
+const KeyField kKeyNvrtcVersion{"nvrtc_version_key", "NVRTC's version (the next minor one)",
+                                "another NVRTC may write another CUBIN."};
+
+void check_key_field(CaseContext& c, const KeyField& field, const std::string& name) {
+  const Run run = c.run_case(
+      "key_fields", {{"architecture", kArchitecture},
+                     {"second_architecture", std::to_string(gk::kSecondArchitecture)}});
+  if (!finished(c, run)) return;
+  const std::string first = CaseContext::text_or_empty(run, "first_key");
+  const std::string same = CaseContext::text_or_empty(run, "same_key");
+  const std::string changed = CaseContext::text_or_empty(run, field.record);
+  if (first.empty() || first != same) {
+    c.fail("cache_key gave '" + first + "' and then '" + same + "' for the same parts");
+    c.hint("the key must depend on the parts alone: fnv1a64 of the fields, nothing else.");
+  } else if (changed == first) {
+    c.fail("cache_key gave the same key '" + first + "' for parts that differ only in " +
+           field.change);
+    c.hint("the key must change with " + name + ": " + field.why);
+  }
+}
+
 // Two builds in one cache that must be two entries: the same name with another body, or
 // the same source for another architecture.
 void check_two_builds(CaseContext& c, bool vary_body) {
@@ -613,6 +651,18 @@ int main(int argc, char** argv) {
                      [](CaseContext& c) { check_two_builds(c, true); }}),
           host_only(
               {"architecture_in_the_key", 2, [](CaseContext& c) { check_two_builds(c, false); }}),
+          host_only({"key_changes_with_the_source", 1,
+                     [](CaseContext& c) { check_key_field(c, kKeySource, "the source"); }}),
+          host_only({"key_changes_with_the_options", 1,
+                     [](CaseContext& c) { check_key_field(c, kKeyOptions, "the options"); }}),
+          host_only({"key_changes_with_the_architecture", 1,
+                     [](CaseContext& c) {
+                       check_key_field(c, kKeyArchitecture, "the architecture");
+                     }}),
+          host_only({"key_changes_with_the_nvrtc_version", 1,
+                     [](CaseContext& c) {
+                       check_key_field(c, kKeyNvrtcVersion, "NVRTC's version");
+                     }}),
           host_only(
               {"truncated_file_rebuilt", 2, [](CaseContext& c) { check_corrupt(c, "truncate"); }}),
           host_only({"changed_byte_rebuilt", 1, [](CaseContext& c) { check_corrupt(c, "flip"); }}),
