@@ -122,6 +122,13 @@ void load_failures_case(const course::check::CaseRequest& request,
     const bool found = find_kernel(module, request.param("wrong_name").c_str(), kernel, name_error);
     results.put_value("wrong_name_found", static_cast<std::int64_t>(found));
     results.put_text("wrong_name_error", name_error);
+    // The driver's words for that error, its name and its description: either names it.
+    const char* error_name = nullptr;
+    const char* error_text = nullptr;
+    cuGetErrorName(CUDA_ERROR_NOT_FOUND, &error_name);
+    cuGetErrorString(CUDA_ERROR_NOT_FOUND, &error_text);
+    results.put_text("not_found_name", error_name != nullptr ? error_name : "");
+    results.put_text("not_found_text", error_text != nullptr ? error_text : "");
     std::string saxpy_error;
     results.put_value("saxpy_found", static_cast<std::int64_t>(
                                          find_kernel(module, kSaxpyName, kernel, saxpy_error)));

@@ -123,6 +123,13 @@ void run_source_case(const course::check::CaseRequest& request,
                                    static_cast<int>(request.param_int("architecture")));
   results.put_value("succeeded", static_cast<std::int64_t>(build.succeeded));
   results.put_text("log", build.log);
+  // Whether the CUBIN defines a symbol spelt exactly NAME (its string table holds each
+  // name between two '\0'): a C++ name would be mangled, and cuModuleGetFunction(NAME)
+  // would not find it. What the source looks like does not matter.
+  const std::string symbol = std::string(1, '\0') + request.param("name") + '\0';
+  const std::string cubin(build.cubin.begin(), build.cubin.end());
+  const bool defined = cubin.find(symbol) != std::string::npos;
+  results.put_value("kernel_symbol", static_cast<std::int64_t>(defined));
 }
 
 void run_compile_error_case(const course::check::CaseRequest& request,
