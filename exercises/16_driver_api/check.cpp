@@ -196,9 +196,9 @@ void check_wrong_name(CaseContext& c) {
   const auto has = [&error](const std::string& words) {
     return !words.empty() && error.find(words) != std::string::npos;
   };
-  const bool names_the_error =
-      has("CUDA_ERROR_NOT_FOUND") || has(CaseContext::text_or_empty(run, "not_found_name")) ||
-      has(CaseContext::text_or_empty(run, "not_found_text"));
+  const bool names_the_error = has("CUDA_ERROR_NOT_FOUND") ||
+                               has(CaseContext::text_or_empty(run, "not_found_name")) ||
+                               has(CaseContext::text_or_empty(run, "not_found_text"));
   if (found != 0) {
     c.fail(std::string("find_kernel returned true for \"") + kWrongName + "\", which is not there");
   } else if (error.find(kWrongName) == std::string::npos || !names_the_error) {
@@ -440,8 +440,8 @@ bool expect_given_back(CaseContext& c, const Run& run, const std::string& prefix
 }
 
 void check_clean_up(CaseContext& c) {
-  const Run run = c.run_case("clean_up",
-                             {{"missing_path", c.scratch_dir() + "/no_such_kernels.ptx"}});
+  const Run run =
+      c.run_case("clean_up", {{"missing_path", c.scratch_dir() + "/no_such_kernels.ptx"}});
   if (!c.finished(run)) {
     explain_stop(c, run);
     return;

@@ -112,11 +112,11 @@ void check_architecture(CaseContext& c) {
   } else if (cubin_bytes == 0) {
     c.fail(with + " gave no CUBIN, only PTX");
   } else if (loaded != 1) {
-    c.fail("the CUBIN of " + with + " does not load on this device (" + device + "): " +
-           CaseContext::text_or_empty(run, "load_error"));
+    c.fail("the CUBIN of " + with + " does not load on this device (" + device +
+           "): " + CaseContext::text_or_empty(run, "load_error"));
   } else if (version != 10 * major + minor) {
-    c.fail("the CUBIN of " + with + " is for sm_" + std::to_string(version) +
-           ", the device is " + device);
+    c.fail("the CUBIN of " + with + " is for sm_" + std::to_string(version) + ", the device is " +
+           device);
   } else {
     return;
   }

@@ -1,6 +1,7 @@
 // Exercise 19 - the check. Runs the student's program case by case and judges what it
-// reports: the generated source (__restrict__ pointers, compiles), what the cache did
-// (NVRTC's compilations counted, keys, files left in the case's folder, warnings), a
+// reports: the generated source (it compiles, its CUBIN defines NAME unmangled, its
+// pointers are __restrict__), what the cache did (NVRTC's compilations counted, keys,
+// each field of the key, files left in the case's folder, warnings), a
 // second process's use of the first one's cache, the kernels' results against the CPU
 // (std::fma, bit for bit), the autotuner's trials and its stored choice, and lin_comb's
 // speed against the copy ceiling and the same expression compiled by nvcc. The cases
@@ -113,9 +114,8 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
   if (symbol != 1) {
     c.fail("the CUBIN of the source of " + name + " defines no kernel named exactly " + name +
            " (a C++ name is mangled, e.g. _Z...); it reads:\n" + shown);
-    c.hint("declare the kernel extern \"C\" __global__: cuModuleGetFunction then finds it by "
-           "NAME. " +
-           kNotCompiledHint);
+    c.hint("declare the kernel extern \"C\" __global__: without it the name is mangled, and "
+           "cuModuleGetFunction does not find the kernel by NAME.");
     return;
   }
   // __restrict__ or __restrict: NVRTC takes both spellings.
@@ -187,17 +187,17 @@ const KeyField kKeySource{"source_key", "the source (z = a x + y, then z = a x -
                           "two kernels of one name with other bodies would share a CUBIN."};
 const KeyField kKeyOptions{"options_key", "the options (--fmad=true, then --fmad=false)",
                            "the options change the machine code NVRTC writes."};
-const KeyField kKeyArchitecture{
-    "architecture_key", "the architecture (sm_" + std::to_string(gk::kFirstArchitecture) +
-                            ", then sm_" + std::to_string(gk::kSecondArchitecture) + ")",
-    "a CUBIN for one GPU family does not load on another."};
+const KeyField kKeyArchitecture{"architecture_key",
+                                "the architecture (sm_" + std::to_string(gk::kFirstArchitecture) +
+                                    ", then sm_" + std::to_string(gk::kSecondArchitecture) + ")",
+                                "a CUBIN for one GPU family does not load on another."};
 const KeyField kKeyNvrtcVersion{"nvrtc_version_key", "NVRTC's version (the next minor one)",
                                 "another NVRTC may write another CUBIN."};
 
 void check_key_field(CaseContext& c, const KeyField& field, const std::string& name) {
-  const Run run = c.run_case(
-      "key_fields", {{"architecture", kArchitecture},
-                     {"second_architecture", std::to_string(gk::kSecondArchitecture)}});
+  const Run run =
+      c.run_case("key_fields", {{"architecture", kArchitecture},
+                                {"second_architecture", std::to_string(gk::kSecondArchitecture)}});
   if (!finished(c, run)) return;
   const std::string first = CaseContext::text_or_empty(run, "first_key");
   const std::string same = CaseContext::text_or_empty(run, "same_key");
@@ -665,14 +665,12 @@ int main(int argc, char** argv) {
                      [](CaseContext& c) { check_key_field(c, kKeySource, "the source"); }}),
           host_only({"key_changes_with_the_options", 1,
                      [](CaseContext& c) { check_key_field(c, kKeyOptions, "the options"); }}),
-          host_only({"key_changes_with_the_architecture", 1,
-                     [](CaseContext& c) {
-                       check_key_field(c, kKeyArchitecture, "the architecture");
-                     }}),
-          host_only({"key_changes_with_the_nvrtc_version", 1,
-                     [](CaseContext& c) {
-                       check_key_field(c, kKeyNvrtcVersion, "NVRTC's version");
-                     }}),
+          host_only(
+              {"key_changes_with_the_architecture", 1,
+               [](CaseContext& c) { check_key_field(c, kKeyArchitecture, "the architecture"); }}),
+          host_only(
+              {"key_changes_with_the_nvrtc_version", 1,
+               [](CaseContext& c) { check_key_field(c, kKeyNvrtcVersion, "NVRTC's version"); }}),
           host_only(
               {"truncated_file_rebuilt", 2, [](CaseContext& c) { check_corrupt(c, "truncate"); }}),
           host_only({"changed_byte_rebuilt", 1, [](CaseContext& c) { check_corrupt(c, "flip"); }}),

@@ -75,12 +75,11 @@ extern "C" CUresult __wrap_cuModuleLoadData(CUmodule* module, const void* image)
 
 extern "C" CUresult __real_cuModuleLoadDataEx(CUmodule*, const void*, unsigned, CUjit_option*,
                                               void**);
-extern "C" CUresult __wrap_cuModuleLoadDataEx(CUmodule* module, const void* image,
-                                              unsigned count, CUjit_option* options,
-                                              void** values) {
-  return course::check::count_if_success(
-      __real_cuModuleLoadDataEx(module, image, count, options, values),
-      course::check::driver_ledger().modules_loaded);
+extern "C" CUresult __wrap_cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned count,
+                                              CUjit_option* options, void** values) {
+  return course::check::count_if_success(__real_cuModuleLoadDataEx(module, image, count, options,
+                                                                   values),
+                                         course::check::driver_ledger().modules_loaded);
 }
 
 extern "C" CUresult __real_cuModuleLoadFatBinary(CUmodule*, const void*);
