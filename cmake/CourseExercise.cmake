@@ -33,7 +33,8 @@
 #
 # It builds the check and one program per variant, and registers their tests:
 #   instructor mode: NN_name.solution, NN_name.solution.memcheck, NN_name.skeleton,
-#                    NN_name.mutant.<m> (each must fail with its hint); with a DRIVER
+#                    NN_name.mutant.<m> (each must fail with its hint; a valid
+#                    variant, "expect: pass", must keep full marks); with a DRIVER
 #                    also NN_name.skeleton.demo: the skeleton's demo says "not
 #                    implemented yet" and shows no figure (tests/tools/unfinished_demo.py,
 #                    common/course/demo_results.hpp); with HOST_CASES
@@ -244,6 +245,13 @@ function(course_exercise)
       # (common/course/check/device_accounting.hpp; tools/nvcc.py says the same).
       target_link_options(${target} PRIVATE
         "LINKER:--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord,--wrap=cudaStreamCreate,--wrap=cudaStreamCreateWithFlags,--wrap=cudaStreamCreateWithPriority,--wrap=cudaStreamDestroy")
+      # With the driver API, its module loads and unloads and the primary context's
+      # retains and releases are counted too (common/course/check/driver_accounting.hpp,
+      # which the driver of such an exercise includes).
+      if("cuda" IN_LIST EX_LIBRARIES)
+        target_link_options(${target} PRIVATE
+          "LINKER:--wrap=cuModuleLoad,--wrap=cuModuleLoadData,--wrap=cuModuleLoadDataEx,--wrap=cuModuleLoadFatBinary,--wrap=cuModuleUnload,--wrap=cuDevicePrimaryCtxRetain,--wrap=cuDevicePrimaryCtxRelease_v2")
+      endif()
     endif()
   endfunction()
 
@@ -395,7 +403,14 @@ function(course_exercise)
         list(APPEND mutant_sources "${solution_dir}/${file}")
       endif()
     endforeach()
-    set(expectations --expect fail --expect-hint "${M_HINT}")
+    # A valid variant (expect: pass) must keep full marks; a mistake must fail with its hint.
+    if(M_EXPECT STREQUAL "pass")
+      set(expectations --expect pass --expect-score ${EX_POINTS})
+      set(host_expectations --expect pass)
+    else()
+      set(expectations --expect fail --expect-hint "${M_HINT}")
+      set(host_expectations --expect fail --expect-hint "${M_HINT}")
+    endif()
     if(NOT M_SCORE STREQUAL "")
       list(APPEND expectations --expect-score ${M_SCORE})
     endif()
@@ -424,7 +439,7 @@ function(course_exercise)
         message(FATAL_ERROR "${mutant_file}: 'host: yes' needs HOST_CASES in course_exercise(${id})")
       endif()
       _course_add_check_test(${id}.mutant.${mutant}.host ex${EX_NUMBER}_mutant_${mutant} mutant host HOST
-                             ARGS --host-only --expect fail --expect-hint "${M_HINT}"
+                             ARGS --host-only ${host_expectations}
                              LABELS "mutant=${mutant}" DISPLAY mutant.${mutant})
     endif()
   endforeach()

@@ -3,6 +3,10 @@
 #
 #   # comment lines: the classic mistake, in words
 #   hint: text the check must print when it catches this mistake
+#   expect: pass             (optional: a VALID variant instead, another right way to
+#                             write the solution, such as another spelling of an
+#                             option: the check must give it full marks, proving that
+#                             it judges results, not spellings; no hint then)
 #   file: name.cu            (optional: which student file; default the first)
 #   expect-score: 0          (optional: the exact score the check must give)
 #   host: yes                (optional: a CPU-side mistake, caught by the cases that
@@ -25,17 +29,29 @@
 
 include("${CMAKE_CURRENT_LIST_DIR}/WriteIfChanged.cmake")
 
-# course_read_mutant(<mutant file> <prefix>) sets <prefix>_HINT, <prefix>_FILE,
-# <prefix>_SCORE (or empty), <prefix>_HOST, <prefix>_RACECHECK (TRUE for "yes" and
-# "only"), <prefix>_RACECHECK_ONLY and <prefix>_SPEC (the whole text).
+# course_read_mutant(<mutant file> <prefix>) sets <prefix>_HINT, <prefix>_EXPECT (fail,
+# or pass for a valid variant), <prefix>_FILE, <prefix>_SCORE (or empty), <prefix>_HOST,
+# <prefix>_RACECHECK (TRUE for "yes" and "only"), <prefix>_RACECHECK_ONLY and
+# <prefix>_SPEC (the whole text).
 function(course_read_mutant mutant_file prefix)
   file(READ "${mutant_file}" spec)
-  if(NOT spec MATCHES "(^|\n)hint: ([^\n]+)")
+  set(${prefix}_EXPECT fail PARENT_SCOPE)
+  set(${prefix}_HINT "" PARENT_SCOPE)
+  if(spec MATCHES "(^|\n)expect: ([^\n]*)")
+    if(NOT CMAKE_MATCH_2 STREQUAL "pass")
+      message(FATAL_ERROR "${mutant_file}: 'expect:' takes 'pass' (a valid variant) only")
+    endif()
+    if(spec MATCHES "(^|\n)(hint|expect-score): ")
+      message(FATAL_ERROR "${mutant_file}: a valid variant (expect: pass) has no hint and no expect-score")
+    endif()
+    set(${prefix}_EXPECT pass PARENT_SCOPE)
+  elseif(NOT spec MATCHES "(^|\n)hint: ([^\n]+)")
     message(FATAL_ERROR "${mutant_file}: no 'hint:' line")
-  endif()
-  set(${prefix}_HINT "${CMAKE_MATCH_2}" PARENT_SCOPE)
-  if(CMAKE_MATCH_2 MATCHES ";")
-    message(FATAL_ERROR "${mutant_file}: the hint must not contain ';'")
+  else()
+    set(${prefix}_HINT "${CMAKE_MATCH_2}" PARENT_SCOPE)
+    if(CMAKE_MATCH_2 MATCHES ";")
+      message(FATAL_ERROR "${mutant_file}: the hint must not contain ';'")
+    endif()
   endif()
   set(${prefix}_FILE "" PARENT_SCOPE)
   if(spec MATCHES "(^|\n)file: ([^\n]+)")

@@ -24,6 +24,11 @@ LIBRARY_FLAGS = {
 WRAP_FLAGS = ["-Xlinker", "--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,"
               "--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord,--wrap=cudaStreamCreate,"
               "--wrap=cudaStreamCreateWithFlags,--wrap=cudaStreamCreateWithPriority,--wrap=cudaStreamDestroy"]
+# With the driver API (LIBRARIES cuda): its modules and primary-context references
+# (common/course/check/driver_accounting.hpp; cmake/CourseExercise.cmake says the same).
+DRIVER_API_WRAP_FLAGS = ["-Xlinker", "--wrap=cuModuleLoad,--wrap=cuModuleLoadData,--wrap=cuModuleLoadDataEx,"
+                         "--wrap=cuModuleLoadFatBinary,--wrap=cuModuleUnload,--wrap=cuDevicePrimaryCtxRetain,"
+                         "--wrap=cuDevicePrimaryCtxRelease_v2"]
 
 
 class BuildError(Exception):
@@ -94,6 +99,8 @@ def program_command(exercise, sources, output, common_dir, exercise_dir, arch):
     """The nvcc command that links the student's sources (and the driver, as a source or
     as an object from object_command) into a program."""
     wrap = WRAP_FLAGS if exercise.driver else []
+    if exercise.driver and "cuda" in exercise.libraries:
+        wrap = wrap + DRIVER_API_WRAP_FLAGS
     return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + list(sources) + wrap +
             library_flags(exercise) + ["-o", output])
 

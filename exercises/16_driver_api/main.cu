@@ -22,6 +22,7 @@
 
 #include "course/bench.hpp"
 #include "course/beside_program.hpp"
+#include "course/check/driver_accounting.hpp"
 #include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
@@ -121,6 +122,13 @@ void load_failures_case(const course::check::CaseRequest& request,
     const bool found = find_kernel(module, request.param("wrong_name").c_str(), kernel, name_error);
     results.put_value("wrong_name_found", static_cast<std::int64_t>(found));
     results.put_text("wrong_name_error", name_error);
+    // The driver's words for that error, its name and its description: either names it.
+    const char* error_name = nullptr;
+    const char* error_text = nullptr;
+    cuGetErrorName(CUDA_ERROR_NOT_FOUND, &error_name);
+    cuGetErrorString(CUDA_ERROR_NOT_FOUND, &error_text);
+    results.put_text("not_found_name", error_name != nullptr ? error_name : "");
+    results.put_text("not_found_text", error_text != nullptr ? error_text : "");
     std::string saxpy_error;
     results.put_value("saxpy_found", static_cast<std::int64_t>(
                                          find_kernel(module, kSaxpyName, kernel, saxpy_error)));
@@ -230,6 +238,42 @@ void whole_program_case(const course::check::CaseRequest& request,
   results.put_value("active_after", static_cast<std::int64_t>(primary_context_active(device)));
 }
 
+// What the clean-up gives back: the modules loaded and unloaded and the references to
+// the primary context taken and released, counted by the program's --wrap accounting
+// (course/check/driver_accounting.hpp) around the student's calls alone. Three rounds:
+// open, load, close by hand; saxpy_from_ptx; saxpy_from_ptx on a missing file.
+void put_driver_counts(course::check::ResultWriter& results, const std::string& prefix,
+                       const course::check::DriverCounts& counts) {
+  results.put_value(prefix + "_loaded", static_cast<std::int64_t>(counts.modules_loaded));
+  results.put_value(prefix + "_unloaded", static_cast<std::int64_t>(counts.modules_unloaded));
+  results.put_value(prefix + "_retained", static_cast<std::int64_t>(counts.primary_retains));
+  results.put_value(prefix + "_released", static_cast<std::int64_t>(counts.primary_releases));
+}
+
+void clean_up_case(const course::check::CaseRequest& request,
+                   course::check::ResultWriter& results) {
+  using course::check::driver_counts;
+  course::check::DriverCounts before = driver_counts();
+  DriverContext opened;
+  Kernels kernels;
+  if (!open_for_case(results, opened, kernels)) return;
+  close_after_case(opened, kernels);
+  put_driver_counts(results, "by_hand", driver_counts() - before);
+
+  const std::size_t n = 1000;
+  std::vector<float> y = driver_api::make_y(n, request.seed);
+  std::string error;
+  before = driver_counts();
+  const bool ran = saxpy_from_ptx(kernels_ptx(), driver_api::make_a(request.seed),
+                                  driver_api::make_x(n, request.seed).data(), y.data(), n, error);
+  results.put_value("whole_ran", static_cast<std::int64_t>(ran));
+  put_driver_counts(results, "whole", driver_counts() - before);
+
+  before = driver_counts();
+  saxpy_from_ptx(request.param("missing_path"), 1.0f, y.data(), y.data(), n, error);
+  put_driver_counts(results, "missing", driver_counts() - before);
+}
+
 void run_check_case(const course::check::CaseRequest& request,
                     course::check::ResultWriter& results) {
   const std::string& kind = request.name;
@@ -249,6 +293,8 @@ void run_check_case(const course::check::CaseRequest& request,
     round_trip_case(request, results);
   } else if (kind == "whole_program") {
     whole_program_case(request, results);
+  } else if (kind == "clean_up") {
+    clean_up_case(request, results);
   } else {
     course::check::unknown_case(request);
   }

@@ -85,23 +85,42 @@ void check_context(CaseContext& c) {
   }
 }
 
+// Judged on what the option does, not on its spelling (-arch=sm_90 and
+// --gpu-architecture=sm_90 are the same option): the runner compiles a one-line kernel
+// with it, loads the CUBIN and reads the architecture the CUBIN holds.
+const std::string kArchitectureHint =
+    "build the option from the compute capability of the device "
+    "(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR and _MINOR), never a fixed one, and ask "
+    "for a real architecture (sm_XY, a CUBIN), not a virtual one (compute_XY, PTX).";
+
 void check_architecture(CaseContext& c) {
   const Run run = c.run_case("architecture");
-  std::int64_t major = 0, minor = 0;
+  std::int64_t major = 0, minor = 0, compiled = 0, cubin_bytes = 0, loaded = 0, version = 0;
   if (!finished(c, run) || !c.read_value(run, "cc_major", major) ||
-      !c.read_value(run, "cc_minor", minor)) {
+      !c.read_value(run, "cc_minor", minor) || !c.read_value(run, "compiled", compiled) ||
+      !c.read_value(run, "cubin_bytes", cubin_bytes) || !c.read_value(run, "loaded", loaded) ||
+      !c.read_value(run, "binary_version", version)) {
     return;
   }
   const std::string option = CaseContext::text_or_empty(run, "option");
-  const std::string expected =
-      "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
-  if (option != expected) {
-    c.fail("architecture_option returned '" + option + "', expected '" + expected +
-           "' on this device");
-    c.hint("build the option from the compute capability of the device "
-           "(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR and _MINOR), never a fixed one, and "
-           "ask for a real architecture (sm_XY, a CUBIN), not a virtual one (compute_XY, PTX).");
+  const std::string device = "sm_" + std::to_string(major) + std::to_string(minor);
+  const std::string with = "a kernel compiled with architecture_option's '" + option + "'";
+  if (compiled != 1) {
+    const std::string log = CaseContext::text_or_empty(run, "log");
+    c.fail("NVRTC did not compile " + with +
+           (log.empty() ? std::string() : "; its log:\n" + course::check::indent_excerpt(log, 8)));
+  } else if (cubin_bytes == 0) {
+    c.fail(with + " gave no CUBIN, only PTX");
+  } else if (loaded != 1) {
+    c.fail("the CUBIN of " + with + " does not load on this device (" + device +
+           "): " + CaseContext::text_or_empty(run, "load_error"));
+  } else if (version != 10 * major + minor) {
+    c.fail("the CUBIN of " + with + " is for sm_" + std::to_string(version) + ", the device is " +
+           device);
+  } else {
+    return;
   }
+  c.hint(kArchitectureHint);
 }
 
 // The source with an error the check supplies: one line (a case parameter), the
@@ -112,6 +131,34 @@ const std::string kBrokenSource =
                 "size_t n) { const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; "
                 "if (i < n) out[i] = a * x[i] + y[i] + ") +
     kUndeclared + "; }";
+
+// The clean-up gives back what the code took: the runner counts the calls (its --wrap
+// accounting of cuModuleLoad*, cuModuleUnload, cuDevicePrimaryCtxRetain and _Release).
+void check_clean_up(CaseContext& c) {
+  const Run run = c.run_case("clean_up");
+  std::int64_t ready = 0, loads = 0, unloads = 0, retains = 0, releases = 0;
+  if (!finished(c, run) || !c.read_value(run, "loaded", ready) ||
+      !c.read_value(run, "modules_loaded", loads) ||
+      !c.read_value(run, "modules_unloaded", unloads) || !c.read_value(run, "retained", retains) ||
+      !c.read_value(run, "released", releases)) {
+    return;
+  }
+  if (ready != 1) {
+    c.fail("SAXPY was not compiled and loaded (compile_to_cubin, then load_saxpy)");
+  } else if (unloads < loads) {
+    c.fail("load_saxpy then unload_saxpy loaded " + std::to_string(loads) +
+           " module(s) and unloaded " + std::to_string(unloads));
+    c.hint("every module loaded needs its cuModuleUnload: unload_saxpy must unload the module "
+           "load_saxpy loaded. A module left loaded keeps its code on the device until the "
+           "context ends.");
+  } else if (releases < retains) {
+    c.fail("use_primary_context then release_primary_context retained the primary context " +
+           std::to_string(retains) + " time(s) and released it " + std::to_string(releases) +
+           " time(s)");
+    c.hint("every cuDevicePrimaryCtxRetain needs its cuDevicePrimaryCtxRelease: "
+           "release_primary_context gives back what use_primary_context retained.");
+  }
+}
 
 void check_compile_error(CaseContext& c) {
   const Run run = c.run_case("compile", {{"source", kBrokenSource}});
@@ -496,6 +543,7 @@ int main(int argc, char** argv) {
           {"host_buffers_pinned", 1,
            [](CaseContext& c) { check_pipeline(c, {1000}, Judge::pinned); }},
           {"pipeline_freed", 1, [](CaseContext& c) { check_pipeline(c, {1000}, Judge::freed); }},
+          {"module_unloaded_and_context_released", 1, check_clean_up},
           {"chunked_partial_last_chunk", 2,
            [](CaseContext& c) {
              check_pipeline(c, {100003, 16384, 3});

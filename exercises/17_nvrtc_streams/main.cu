@@ -11,6 +11,8 @@
 // --course-case to compute its cases (common/course/check/runner.hpp).
 //
 // Build and run:  make 17 && make run-17
+#include <nvrtc.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "course/bench.hpp"
+#include "course/check/driver_accounting.hpp"
 #include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
@@ -139,14 +142,94 @@ void run_context_case(course::check::ResultWriter& results) {
   release_primary_context(outcome.device);
 }
 
+// What an architecture option does, whatever its spelling: a one-line kernel compiled by
+// NVRTC with it, whether that gave a CUBIN, whether the CUBIN loads into the current
+// context, and the architecture it holds (CU_FUNC_ATTRIBUTE_BINARY_VERSION, 10 * major +
+// minor). -arch=sm_90 and --gpu-architecture=sm_90 do the same; compute_90 gives no CUBIN.
+struct ArchitectureProbe {
+  bool compiled = false;
+  std::string log;
+  std::size_t cubin_bytes = 0;
+  bool loaded = false;
+  std::string load_error;
+  int binary_version = 0;
+};
+
+ArchitectureProbe probe_architecture_option(const std::string& option) {
+  constexpr const char* kProbeSource = "extern \"C\" __global__ void probe(int* out) { *out = 1; }";
+  ArchitectureProbe probe;
+  nvrtcProgram program = nullptr;
+  if (nvrtcCreateProgram(&program, kProbeSource, "probe.cu", 0, nullptr, nullptr) !=
+      NVRTC_SUCCESS) {
+    probe.log = "nvrtcCreateProgram failed";
+    return probe;
+  }
+  const char* options[] = {option.c_str(), "-default-device"};
+  probe.compiled = nvrtcCompileProgram(program, 2, options) == NVRTC_SUCCESS;
+  std::size_t log_size = 0;
+  if (nvrtcGetProgramLogSize(program, &log_size) == NVRTC_SUCCESS && log_size > 0) {
+    std::string log(log_size, '\0');
+    if (nvrtcGetProgramLog(program, log.data()) == NVRTC_SUCCESS) probe.log = log.c_str();
+  }
+  std::vector<char> cubin;
+  if (probe.compiled && nvrtcGetCUBINSize(program, &probe.cubin_bytes) == NVRTC_SUCCESS &&
+      probe.cubin_bytes > 0) {
+    cubin.resize(probe.cubin_bytes);
+    if (nvrtcGetCUBIN(program, cubin.data()) != NVRTC_SUCCESS) cubin.clear();
+  } else {
+    probe.cubin_bytes = 0;
+  }
+  nvrtcDestroyProgram(&program);
+  if (cubin.empty()) return probe;
+  CUmodule module = nullptr;
+  const CUresult status = cuModuleLoadData(&module, cubin.data());
+  if (status != CUDA_SUCCESS) {
+    probe.load_error = course::driver_error_text(status);
+    return probe;
+  }
+  CUfunction kernel = nullptr;
+  probe.loaded = cuModuleGetFunction(&kernel, module, "probe") == CUDA_SUCCESS &&
+                 cuFuncGetAttribute(&probe.binary_version, CU_FUNC_ATTRIBUTE_BINARY_VERSION,
+                                    kernel) == CUDA_SUCCESS;
+  CU_CHECK(cuModuleUnload(module));
+  return probe;
+}
+
 void run_architecture_case(course::check::ResultWriter& results) {
   const int ordinal = current_ordinal();
   const CUdevice device = use_primary_context(ordinal);
   const course::DeviceSummary summary = course::query_device(ordinal);
-  results.put_text("option", architecture_option(device));
+  const std::string option = architecture_option(device);
+  results.put_text("option", option);
   results.put_value("cc_major", static_cast<std::int64_t>(summary.cc_major));
   results.put_value("cc_minor", static_cast<std::int64_t>(summary.cc_minor));
+  const ArchitectureProbe probe = probe_architecture_option(option);
+  results.put_value("compiled", static_cast<std::int64_t>(probe.compiled));
+  results.put_text("log", probe.log);
+  results.put_value("cubin_bytes", static_cast<std::int64_t>(probe.cubin_bytes));
+  results.put_value("loaded", static_cast<std::int64_t>(probe.loaded));
+  results.put_text("load_error", probe.load_error);
+  results.put_value("binary_version", static_cast<std::int64_t>(probe.binary_version));
   release_primary_context(device);
+}
+
+// What the student's code takes and gives back through the driver API, counted by the
+// program's --wrap accounting (course/check/driver_accounting.hpp) around its calls
+// alone: the primary context retained and released, the module loaded and unloaded.
+void run_clean_up_case(course::check::ResultWriter& results) {
+  const int ordinal = current_ordinal();  // the runtime's own context first, not counted
+  const course::check::DriverCounts before = course::check::driver_counts();
+  const CUdevice device = use_primary_context(ordinal);
+  SaxpyModule loaded;
+  const bool ready = compile_and_load(device, loaded);
+  unload_saxpy(loaded);
+  release_primary_context(device);
+  const course::check::DriverCounts counts = course::check::driver_counts() - before;
+  results.put_value("loaded", static_cast<std::int64_t>(ready));
+  results.put_value("modules_loaded", static_cast<std::int64_t>(counts.modules_loaded));
+  results.put_value("modules_unloaded", static_cast<std::int64_t>(counts.modules_unloaded));
+  results.put_value("retained", static_cast<std::int64_t>(counts.primary_retains));
+  results.put_value("released", static_cast<std::int64_t>(counts.primary_releases));
 }
 
 void put_compilation(course::check::ResultWriter& results, const Compilation& compiled) {
@@ -391,6 +474,8 @@ void run_check_case(const course::check::CaseRequest& request,
     run_context_case(results);
   } else if (kind == "architecture") {
     run_architecture_case(results);
+  } else if (kind == "clean_up") {
+    run_clean_up_case(results);
   } else if (kind == "compile") {
     run_compile_case(request, results);
   } else if (kind == "saxpy") {
@@ -453,11 +538,13 @@ CUdevice demo_context(DemoFunctions& functions, int ordinal) {
   }
   const std::string option = architecture_option(device);
   const course::DeviceSummary summary = course::query_device(ordinal);
-  const std::string expected = "--gpu-architecture=sm_" + std::to_string(summary.cc_major) +
-                               std::to_string(summary.cc_minor);
+  const int device_version = 10 * summary.cc_major + summary.cc_minor;
+  const ArchitectureProbe probe = probe_architecture_option(option);
   if (functions.architecture
-          .judge_value(!option.empty(), option == expected, "device " + std::to_string(ordinal),
-                       "returned '" + option + "', expected '" + expected + "'")
+          .judge_value(!option.empty(), probe.loaded && probe.binary_version == device_version,
+                       "device " + std::to_string(ordinal),
+                       "'" + option + "' does not give a CUBIN for sm_" +
+                           std::to_string(device_version))
           .right) {
     std::printf("Part 2. NVRTC compiles for this device with %s\n", option.c_str());
   }

@@ -1,6 +1,7 @@
 // Exercise 19 - the check. Runs the student's program case by case and judges what it
-// reports: the generated source (__restrict__ pointers, compiles), what the cache did
-// (NVRTC's compilations counted, keys, files left in the case's folder, warnings), a
+// reports: the generated source (it compiles, its CUBIN defines NAME unmangled, its
+// pointers are __restrict__), what the cache did (NVRTC's compilations counted, keys,
+// each field of the key, files left in the case's folder, warnings), a
 // second process's use of the first one's cache, the kernels' results against the CPU
 // (std::fma, bit for bit), the autotuner's trials and its stored choice, and lin_comb's
 // speed against the copy ceiling and the same expression compiled by nvcc. The cases
@@ -94,11 +95,8 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
     c.hint(kNotCompiledHint);
     return;
   }
-  if (!contains(source, "extern \"C\"") || !contains(source, "__global__") ||
-      !contains(source, name + "(") || !contains(source, operation)) {
-    c.fail("the source of " + name +
-           " lacks extern \"C\", __global__, the name followed by '(' "
-           "or the operation; it reads:\n" +
+  if (!contains(source, operation)) {
+    c.fail("the source of " + name + " lacks the operation '" + operation + "'; it reads:\n" +
            shown);
     c.hint(kNotCompiledHint);
     return;
@@ -109,7 +107,19 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
     c.hint(kNotCompiledHint);
     return;
   }
-  const std::size_t restricted = occurrences(source, "__restrict__");
+  // Judged on the CUBIN, not on the text: any spelling that gives a kernel named exactly
+  // NAME will do (extern "C" alone or as a block, spaces before the parenthesis).
+  std::int64_t symbol = 0;
+  if (!c.read_value(run, "kernel_symbol", symbol)) return;
+  if (symbol != 1) {
+    c.fail("the CUBIN of the source of " + name + " defines no kernel named exactly " + name +
+           " (a C++ name is mangled, e.g. _Z...); it reads:\n" + shown);
+    c.hint("declare the kernel extern \"C\" __global__: without it the name is mangled, and "
+           "cuModuleGetFunction does not find the kernel by NAME.");
+    return;
+  }
+  // __restrict__ or __restrict: NVRTC takes both spellings.
+  const std::size_t restricted = occurrences(source, "__restrict");
   if (restricted != static_cast<std::size_t>(pointers)) {
     c.fail("the source of " + name + " has " + std::to_string(restricted) +
            " __restrict__ for its " + std::to_string(pointers) + " pointer arguments:\n" + shown);
@@ -161,6 +171,44 @@ void check_compile_error(CaseContext& c) {
            " NVRTC compilations in all, expected 2");
     c.hint("store only what compiled: a failed compilation left in the cache turns every later "
            "attempt into a 'success' with no CUBIN and no log.");
+  }
+}
+
+// cache_key itself, one field at a time: parts that differ in that field alone must get
+// another key, and the same parts the same key. The runner calls cache_key with the
+// values, so a field can vary without another GPU or another NVRTC.
+struct KeyField {
+  std::string record;  // the runner's record of the key with this field changed
+  std::string change;  // what differs, in words
+  std::string why;     // why a CUBIN depends on it
+};
+
+const KeyField kKeySource{"source_key", "the source (z = a x + y, then z = a x - y)",
+                          "two kernels of one name with other bodies would share a CUBIN."};
+const KeyField kKeyOptions{"options_key", "the options (--fmad=true, then --fmad=false)",
+                           "the options change the machine code NVRTC writes."};
+const KeyField kKeyArchitecture{"architecture_key",
+                                "the architecture (sm_" + std::to_string(gk::kFirstArchitecture) +
+                                    ", then sm_" + std::to_string(gk::kSecondArchitecture) + ")",
+                                "a CUBIN for one GPU family does not load on another."};
+const KeyField kKeyNvrtcVersion{"nvrtc_version_key", "NVRTC's version (the next minor one)",
+                                "another NVRTC may write another CUBIN."};
+
+void check_key_field(CaseContext& c, const KeyField& field, const std::string& name) {
+  const Run run =
+      c.run_case("key_fields", {{"architecture", kArchitecture},
+                                {"second_architecture", std::to_string(gk::kSecondArchitecture)}});
+  if (!finished(c, run)) return;
+  const std::string first = CaseContext::text_or_empty(run, "first_key");
+  const std::string same = CaseContext::text_or_empty(run, "same_key");
+  const std::string changed = CaseContext::text_or_empty(run, field.record);
+  if (first.empty() || first != same) {
+    c.fail("cache_key gave '" + first + "' and then '" + same + "' for the same parts");
+    c.hint("the key must depend on the parts alone: fnv1a64 of the fields, nothing else.");
+  } else if (changed == first) {
+    c.fail("cache_key gave the same key '" + first + "' for parts that differ only in " +
+           field.change);
+    c.hint("the key must change with " + name + ": " + field.why);
   }
 }
 
@@ -612,6 +660,16 @@ int main(int argc, char** argv) {
                      [](CaseContext& c) { check_two_builds(c, true); }}),
           host_only(
               {"architecture_in_the_key", 2, [](CaseContext& c) { check_two_builds(c, false); }}),
+          host_only({"key_changes_with_the_source", 1,
+                     [](CaseContext& c) { check_key_field(c, kKeySource, "the source"); }}),
+          host_only({"key_changes_with_the_options", 1,
+                     [](CaseContext& c) { check_key_field(c, kKeyOptions, "the options"); }}),
+          host_only(
+              {"key_changes_with_the_architecture", 1,
+               [](CaseContext& c) { check_key_field(c, kKeyArchitecture, "the architecture"); }}),
+          host_only(
+              {"key_changes_with_the_nvrtc_version", 1,
+               [](CaseContext& c) { check_key_field(c, kKeyNvrtcVersion, "NVRTC's version"); }}),
           host_only(
               {"truncated_file_rebuilt", 2, [](CaseContext& c) { check_corrupt(c, "truncate"); }}),
           host_only({"changed_byte_rebuilt", 1, [](CaseContext& c) { check_corrupt(c, "flip"); }}),

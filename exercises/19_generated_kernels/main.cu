@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "course/bench.hpp"
+#include "course/check/driver_accounting.hpp"
 #include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
@@ -122,6 +123,13 @@ void run_source_case(const course::check::CaseRequest& request,
                                    static_cast<int>(request.param_int("architecture")));
   results.put_value("succeeded", static_cast<std::int64_t>(build.succeeded));
   results.put_text("log", build.log);
+  // Whether the CUBIN defines a symbol spelt exactly NAME (its string table holds each
+  // name between two '\0'): a C++ name would be mangled, and cuModuleGetFunction(NAME)
+  // would not find it. What the source looks like does not matter.
+  const std::string symbol = std::string(1, '\0') + request.param("name") + '\0';
+  const std::string cubin(build.cubin.begin(), build.cubin.end());
+  const bool defined = cubin.find(symbol) != std::string::npos;
+  results.put_value("kernel_symbol", static_cast<std::int64_t>(defined));
 }
 
 void run_compile_error_case(const course::check::CaseRequest& request,
@@ -165,6 +173,34 @@ void run_two_builds_case(const course::check::CaseRequest& request,
   results.put_text("first_key", first.key);
   results.put_text("second_key", second.key);
   results.put_value("files", files_in(cache.folder()));
+}
+
+// cache_key on parts that differ in one field each from a first set: the source (another
+// operation), the options (--fmad=false), the architecture (the options unchanged, so
+// that only the field itself can change the key), NVRTC's version (the next minor one);
+// and on the first set again.
+void run_key_fields_case(const course::check::CaseRequest& request,
+                         course::check::ResultWriter& results) {
+  const int architecture = static_cast<int>(request.param_int("architecture"));
+  const KeyParts first{gk::kLinCombName, lin_comb_source(gk::kLinCombOperation, gk::kLinCombName),
+                       joined(nvrtc_options(architecture)), architecture, nvrtc_version()};
+  results.put_text("first_key", cache_key(first));
+  results.put_text("same_key", cache_key(first));
+  KeyParts other = first;
+  other.source = lin_comb_source(gk::kLinDiffOperation, gk::kLinCombName);
+  results.put_text("source_key", cache_key(other));
+  other = first;
+  std::vector<std::string> options = nvrtc_options(architecture);
+  std::replace(options.begin(), options.end(), std::string("--fmad=true"),
+               std::string("--fmad=false"));
+  other.options = joined(options);
+  results.put_text("options_key", cache_key(other));
+  other = first;
+  other.architecture = static_cast<int>(request.param_int("second_architecture"));
+  results.put_text("architecture_key", cache_key(other));
+  other = first;
+  other.nvrtc_version = first.nvrtc_version + 10;
+  results.put_text("nvrtc_version_key", cache_key(other));
 }
 
 // Damages a cache file the way a crash (cut short) or a disk error (one byte changed) would.
@@ -419,6 +455,8 @@ void run_check_case(const course::check::CaseRequest& request,
     run_source_case(request, results);
   } else if (kind == "compile_error") {
     run_compile_error_case(request, results);
+  } else if (kind == "key_fields") {
+    run_key_fields_case(request, results);
   } else if (kind == "two_builds") {
     run_two_builds_case(request, results);
   } else if (kind == "corrupt") {
