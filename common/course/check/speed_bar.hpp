@@ -9,7 +9,9 @@
 #pragma once
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "course/verify.hpp"
@@ -59,6 +61,9 @@ inline std::string describe_speed(const SpeedBar& bar, double measured) {
 // tell a timed case that judged nothing from one that did not run.
 inline bool write_speed_records(const std::string& path, const std::vector<std::string>& timed_cases,
                                 const std::vector<SpeedRecord>& records) {
+  std::error_code ignored;  // a folder that cannot be made shows as the open's failure
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
   std::FILE* file = std::fopen(path.c_str(), "w");
   if (file == nullptr) return false;
   for (const std::string& name : timed_cases) std::fprintf(file, "timed\t%s\n", name.c_str());
