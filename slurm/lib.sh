@@ -269,6 +269,11 @@ course_run() {
   fi
   "$@" &
   COURSE_CHILD=$!
+  # A stop signal that came after the check above and before COURSE_CHILD was set found
+  # no child to end (bash runs a trap between commands): COMMAND is ended now.
+  if [[ -n $COURSE_STOPPED ]]; then
+    course_kill_tree "$COURSE_CHILD" TERM
+  fi
   local status=0
   wait "$COURSE_CHILD" || status=$?
   if [[ -n $COURSE_STOPPED ]]; then

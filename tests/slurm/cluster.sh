@@ -59,8 +59,14 @@ wait_until() {
   done
 }
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+# Two free TCP ports, distinct: both sockets are held while the kernel picks them (two
+# separate picks could return the same port).
+free_ports() {
+  python3 -c 'import socket
+held = [socket.socket() for _ in range(2)]
+for s in held:
+    s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in held))'
 }
 
 start_cluster() {
@@ -98,12 +104,15 @@ start_cluster() {
   node=$(sed -e 's/^NodeName=[^ ]*/NodeName=localhost NodeAddr=127.0.0.1/' \
     -e "s/RealMemory=[0-9]*/RealMemory=$memory/" <<<"$node")
 
+  local ctld_port slurmd_port
+  read -r ctld_port slurmd_port <<<"$(free_ports)"
+  [[ -n $slurmd_port ]] || cannot_start "no free TCP ports for slurmctld and slurmd"
   cat >"$dir/slurm.conf" <<EOF
 # Written by tests/slurm/cluster.sh: a private single-node cluster for the tests.
 ClusterName=coursetest
 SlurmctldHost=localhost
-SlurmctldPort=$(free_port)
-SlurmdPort=$(free_port)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
