@@ -5,9 +5,10 @@
 // it must not see. The child gets its own process group, no core dumps, a cap on the
 // size of files it writes, a wall-clock limit, a cap on its output and on the memory
 // of its process group, beyond which it is killed. When the check runs as root for a
-// grader, the child can also be confined: paths hidden behind empty read-only mounts
-// in a private mount namespace, a dedicated unprivileged user with a process limit, a
-// clean environment.
+// grader, the child can also be confined: a private mount namespace that shows the
+// system folders and what the run needs, and nothing else; a dedicated unprivileged
+// user with a process limit; a clean environment. The grader's builds are confined by
+// the same code (sandbox_main.cpp).
 //
 // When a child ends, for whatever reason, everything it started ends with it: the
 // check is the subreaper of its children, so a process that left the child's process
@@ -26,6 +27,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,6 +35,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,10 +49,21 @@
 
 namespace course::check {
 
+// What a confined child sees is an allow-list, not a deny-list: a copy of the course
+// in a folder nobody thought of (another clone, /srv/course, a home of mode 755) would
+// escape a list of paths to hide. Every top-level entry of / but the system folders is
+// covered by an empty read-only mount, and so is every entry of an ancestor of a shown
+// path that does not lead to one (/run shows the scratch folder's branch alone).
 struct Confinement {
   uid_t uid = 0;  // the unprivileged user the child runs as
   gid_t gid = 0;
-  std::vector<std::string> hidden_paths;  // covered by empty read-only mounts
+  // Kept visible besides the system folders and the working directory: the toolkit or
+  // a Python outside /usr. "/" shows everything (the allow-list off: tests prove with
+  // it that an attack works without it).
+  std::vector<std::string> shown_paths;
+  // Covered too, even inside a system folder (a course in /usr/local), unless it holds a
+  // shown path or the working directory.
+  std::vector<std::string> hidden_paths;
   // /tmp, /var/tmp and /dev/shm become private, empty and small: what the program
   // leaves there disappears with it, and it sees nobody else's temporary files.
   bool private_temporary_folders = true;
@@ -231,6 +245,108 @@ inline void end_descendants(std::chrono::milliseconds patience) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// The allow-list: what a confined child does not see
+// ---------------------------------------------------------------------------
+
+// The top-level folders of / that a confined child always sees: programs, libraries,
+// the toolkit under /usr, the system's settings, devices (the GPU's), /proc and /sys.
+inline bool is_system_folder(const std::string& name) {
+  for (const char* folder :
+       {"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "dev", "proc", "sys"}) {
+    if (name == folder) return true;
+  }
+  return false;
+}
+
+// True if `path` is `folder` or lies below it.
+inline bool is_within(const std::string& path, const std::string& folder) {
+  if (folder == "/") return true;
+  return path.size() >= folder.size() && path.compare(0, folder.size(), folder) == 0 &&
+         (path.size() == folder.size() || path[folder.size()] == '/');
+}
+
+// A path covered in the child: a folder by an empty read-only tmpfs, anything else (a
+// file, a socket) by /dev/null, bound read-only and unopenable.
+struct Cover {
+  std::string path;
+  bool folder = true;
+};
+
+// The shown paths and the working directory, resolved (links followed: an ancestor of
+// a kept path must be a real folder to be recursed into); those that do not exist are
+// dropped.
+inline std::vector<std::string> kept_paths(const Confinement& c) {
+  std::vector<std::string> kept;
+  std::vector<std::string> wanted = c.shown_paths;
+  if (!c.working_directory.empty()) wanted.push_back(c.working_directory);
+  for (const std::string& path : wanted) {
+    char resolved[PATH_MAX];
+    if (realpath(path.c_str(), resolved) != nullptr) kept.emplace_back(resolved);
+  }
+  return kept;
+}
+
+namespace detail {
+
+// The entries of `folder` ("" for /) to cover: all but the system folders (at the top),
+// /tmp when it becomes private anyway, links (what they point to is covered or a system
+// folder) and the kept paths; an ancestor of a kept path is recursed into instead.
+inline void add_covers(const std::string& folder, const std::vector<std::string>& kept,
+                       bool private_tmp, std::vector<Cover>& covers) {
+  DIR* listing = opendir(folder.empty() ? "/" : folder.c_str());
+  if (listing == nullptr) return;
+  std::vector<std::string> names;
+  while (dirent* entry = readdir(listing)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  closedir(listing);
+  for (const std::string& name : names) {
+    const std::string path = folder + "/" + name;
+    if (folder.empty() && (is_system_folder(name) || (private_tmp && name == "tmp"))) continue;
+    struct stat status;
+    if (lstat(path.c_str(), &status) != 0 || S_ISLNK(status.st_mode)) continue;
+    bool keep = false, leads_to_kept = false;
+    for (const std::string& k : kept) {
+      keep = keep || is_within(path, k);
+      leads_to_kept = leads_to_kept || is_within(k, path);
+    }
+    if (keep) continue;
+    if (leads_to_kept && S_ISDIR(status.st_mode)) {
+      add_covers(path, kept, private_tmp, covers);
+    } else {
+      covers.push_back({path, S_ISDIR(status.st_mode)});
+    }
+  }
+}
+
+}  // namespace detail
+
+// What the allow-list covers, computed before fork (the child only mounts).
+inline std::vector<Cover> allow_list_covers(const Confinement& c) {
+  std::vector<Cover> covers;
+  const std::vector<std::string> kept = kept_paths(c);
+  for (const std::string& k : kept) {
+    if (k == "/") return covers;  // everything shown
+  }
+  detail::add_covers("", kept, c.private_temporary_folders, covers);
+  return covers;
+}
+
+// The explicit hidden paths that hold no kept path: a build's own tree lies in the
+// folder of all builds, which is hidden from everybody else.
+inline std::vector<std::string> explicit_hides(const Confinement& c) {
+  std::vector<std::string> hides;
+  const std::vector<std::string> kept = kept_paths(c);
+  for (const std::string& path : c.hidden_paths) {
+    bool holds_kept = false;
+    for (const std::string& k : kept) holds_kept = holds_kept || is_within(k, path);
+    if (!holds_kept) hides.push_back(path);
+  }
+  return hides;
+}
+
 namespace detail {
 
 [[noreturn]] inline void child_fail(const std::string& what) {
@@ -239,30 +355,46 @@ namespace detail {
   _exit(126);
 }
 
-// In the child, before exec: hides paths, drops privileges, chooses the environment.
-// The working folder must lie outside the hidden and the temporary folders (the
-// check puts it under /run when it confines).
-inline void confine(const Confinement& c) {
-  if (!c.hidden_paths.empty() || c.private_temporary_folders) {
-    if (unshare(CLONE_NEWNS) != 0) child_fail("sandbox: unshare(CLONE_NEWNS)");
-    // Our mounts must not leak back into the grader's namespace.
-    if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
-      child_fail("sandbox: making / private");
+// Covers one path (in the child: system calls only).
+inline void cover(const char* path, bool folder) {
+  if (folder) {
+    if (mount("course-hidden", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+              "size=4k,mode=0555") != 0) {
+      child_fail(std::string("sandbox: hiding ") + path);
     }
-    for (const std::string& path : c.hidden_paths) {
-      if (access(path.c_str(), F_OK) != 0) continue;
-      if (mount("course-hidden", path.c_str(), "tmpfs",
-                MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") != 0) {
-        child_fail("sandbox: hiding " + path);
-      }
-    }
-    if (c.private_temporary_folders) {
-      for (const char* folder : {"/tmp", "/var/tmp", "/dev/shm"}) {
-        if (access(folder, F_OK) != 0) continue;
-        if (mount("course-tmp", folder, "tmpfs", MS_NOSUID | MS_NODEV, "size=512m,mode=1777") !=
-            0) {
-          child_fail(std::string("sandbox: a private ") + folder);
-        }
+    return;
+  }
+  if (mount("/dev/null", path, nullptr, MS_BIND, nullptr) != 0 ||
+      mount(nullptr, path, nullptr,
+            MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) {
+    child_fail(std::string("sandbox: hiding ") + path);
+  }
+}
+
+// In the child, before exec: hides what the allow-list covers (`covers`, from
+// allow_list_covers) and the explicit hidden paths (`hides`, from explicit_hides), gives
+// private temporary folders, drops privileges. The working folder must lie outside the
+// temporary folders (the check puts it under /run when it confines).
+inline void confine(const Confinement& c, const std::vector<Cover>& covers,
+                    const std::vector<std::string>& hides) {
+  if (unshare(CLONE_NEWNS) != 0) child_fail("sandbox: unshare(CLONE_NEWNS)");
+  // Our mounts must not leak back into the grader's namespace.
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
+    child_fail("sandbox: making / private");
+  }
+  for (const Cover& covered : covers) cover(covered.path.c_str(), covered.folder);
+  // After the allow-list: a path it already covered no longer exists.
+  for (const std::string& path : hides) {
+    struct stat status;  // mount follows a link: so does stat
+    if (stat(path.c_str(), &status) != 0) continue;
+    cover(path.c_str(), S_ISDIR(status.st_mode));
+  }
+  if (c.private_temporary_folders) {
+    // /var is covered unless shown: its tmp then does not exist, and is skipped.
+    for (const char* folder : {"/tmp", "/var/tmp", "/dev/shm"}) {
+      if (access(folder, F_OK) != 0) continue;
+      if (mount("course-tmp", folder, "tmpfs", MS_NOSUID | MS_NODEV, "size=512m,mode=1777") != 0) {
+        child_fail(std::string("sandbox: a private ") + folder);
       }
     }
   }
@@ -327,7 +459,11 @@ class ChildProcess {
 
     // Built before fork: the child only calls async-signal-safe functions and exec.
     std::vector<std::string> child_environment;
+    std::vector<Cover> covers;
+    std::vector<std::string> hides;
     if (limits.confinement) {
+      covers = allow_list_covers(*limits.confinement);
+      hides = explicit_hides(*limits.confinement);
       child_environment = limits.confinement->environment;
       for (const std::string& entry : environment) {
         const std::string name = entry.substr(0, entry.find('=') + 1);
@@ -379,7 +515,7 @@ class ChildProcess {
       const rlimit file_size{limits.file_size_limit_bytes, limits.file_size_limit_bytes};
       setrlimit(RLIMIT_FSIZE, &file_size);
       if (limits.confinement) {
-        detail::confine(*limits.confinement);
+        detail::confine(*limits.confinement, covers, hides);
         execve(argv[0], argv.data(), envp.data());
       } else {
         for (const std::string& entry : environment) {
