@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""grading.world_readable_course: the sandbox hides the course wherever it lies.
+
+The course is copied where anyone may read it (/srv/course-XXXX/course, mode 755 all
+the way, files 644), with a second readable clone of its solutions and tests beside it
+(/srv/course-XXXX/clone: another instructor's checkout, which no --hide names), and
+the catalog's reads_reference_solution entry, which searches every folder it can read
+for a solution or another submission, is graded from the copy twice:
+
+  1. as an instructor does: tests/grading/run_catalog.py --grader COPY/tools/grade.py;
+  2. as the Slurm grading does: slurm/class_grading.py prepare, one
+     slurm/jobs/grade-task.sbatch per submission (SLURM_ARRAY_TASK_ID set, as the array
+     sets it), slurm/jobs/grade-collect.sbatch, then the catalog's --check-only.
+
+Both must pass: the student program finds nothing. Needs root (the grader confines
+only as root) and a GPU (the entry's program runs on it); without either it reports
+skipped (77). Everything it wrote is removed at the end.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from grading import gpu  # noqa: E402
+
+ENTRY = "reads_reference_solution"
+EXERCISES = "01,02,03,04"  # the ones its expectations name
+SKIP = 77
+
+
+def skip(reason):
+    print(f"SKIPPED: {reason}")
+    sys.exit(SKIP)
+
+
+def course_files():
+    """The repository's files as git sees them (tracked and new, ignored ones left out)."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=ROOT, capture_output=True, check=True).stdout.decode()
+    return [name for name in listed.split("\0") if name and os.path.isfile(os.path.join(ROOT, name))]
+
+
+def copy_readable(files, target):
+    """Copies `files` of the course into `target`, readable by anyone: folders 755,
+    files 644 (755 if executable)."""
+    for name in files:
+        destination = os.path.join(target, name)
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        shutil.copy2(os.path.join(ROOT, name), destination)
+        os.chmod(destination, 0o755 if os.access(destination, os.X_OK) else 0o644)
+    for base, folders, _ in os.walk(target):
+        for folder in [base] + [os.path.join(base, f) for f in folders]:
+            os.chmod(folder, 0o755)
+
+
+def run(command, **options):
+    print("$ " + " ".join(command), flush=True)
+    return subprocess.run(command, **options).returncode
+
+
+def graded_by_the_catalog(copy):
+    return run([sys.executable, os.path.join(copy, "tests", "grading", "run_catalog.py"),
+                "--grader", os.path.join(copy, "tools", "grade.py"), "--entries", ENTRY], cwd=copy)
+
+
+def graded_by_slurm_jobs(copy, work):
+    """The Slurm path without Slurm: the scripts the array and the collecting job run,
+    with the variables Slurm sets, from the world-readable copy."""
+    class_dir, results = os.path.join(work, "class"), os.path.join(work, "results")
+    catalog = os.path.join(copy, "tests", "grading", "run_catalog.py")
+    if run([sys.executable, catalog, "--materialise", class_dir, "--entries", ENTRY]) != 0:
+        return 1
+    prepared = subprocess.run([sys.executable, os.path.join(copy, "slurm", "class_grading.py"), "prepare",
+                               copy, class_dir, results, "--exercises", EXERCISES],
+                              capture_output=True, text=True)
+    print(prepared.stdout + prepared.stderr)
+    if prepared.returncode != 0:
+        return 1
+    with open(os.path.join(results, "slurm", "class.tsv"), encoding="utf-8") as handle:
+        indices = [line.split("\t")[0] for line in handle if line.strip()]
+    environment = dict(os.environ, COURSE_REPO=copy, SLURM_ARRAY_JOB_ID="1", SLURM_JOB_ID="1")
+    environment.pop("COURSE_GRADE_COMMAND", None)  # the real grader, nothing else
+    for index in indices:
+        status = run(["bash", os.path.join(copy, "slurm", "jobs", "grade-task.sbatch"), class_dir, results,
+                      "--exercises", EXERCISES],
+                     cwd=results, env=dict(environment, SLURM_ARRAY_TASK_ID=index))
+        if status != 0:
+            print(f"the task of submission {index} ended with status {status}")
+            return 1
+    if run(["bash", os.path.join(copy, "slurm", "jobs", "grade-collect.sbatch"), class_dir, results,
+            "--exercises", EXERCISES], cwd=results, env=environment) != 0:
+        return 1
+    return run([sys.executable, catalog, "--check-only", results, "--class", class_dir, "--entries", ENTRY])
+
+
+def main():
+    if os.geteuid() != 0:
+        skip("the grader confines student code only as root")
+    if subprocess.run(["unshare", "--mount", "true"], capture_output=True).returncode != 0:
+        skip("this machine refuses mount namespaces")
+    count, reason = gpu.visible()
+    if count == 0:
+        skip(f"no GPU ({reason}): the entry's program runs on one")
+    made_srv = not os.path.isdir("/srv")
+    os.makedirs("/srv", mode=0o755, exist_ok=True)
+    top = tempfile.mkdtemp(prefix="course-", dir="/srv")
+    try:
+        for folder in ("/srv", top):
+            os.chmod(folder, 0o755)
+        files = course_files()
+        copy = os.path.join(top, "course")
+        copy_readable(files, copy)
+        # Another checkout, which only the allow-list keeps out of reach.
+        copy_readable([name for name in files if name.startswith(("solutions/", "tests/grading/catalog/"))],
+                      os.path.join(top, "clone"))
+        work = tempfile.mkdtemp(prefix="course-world-readable-", dir="/run")
+        try:
+            results = {"catalog": graded_by_the_catalog(copy), "slurm": graded_by_slurm_jobs(copy, work)}
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+        if made_srv:
+            os.rmdir("/srv")
+    for path, status in results.items():
+        print(f"{path}: {'PASS' if status == 0 else 'SKIPPED' if status == SKIP else 'FAIL'} (status {status})")
+    if any(status not in (0, SKIP) for status in results.values()):
+        return 1
+    return SKIP if any(status == SKIP for status in results.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
