@@ -66,8 +66,7 @@ rm -f "$tree/leaky"
 build leaky.cu --show "$work" && fail "a confined build included the course copy's $solution"
 [ -e "$tree/leaky" ] && fail "a program was built from the course copy"
 grep -q 'No such file\|cannot open' <<<"$output" || fail "the build failed for another reason: $output"
-# What the build sees in /run: its own work folder; every other entry is empty.
-seen=$(cd "$tree" && "$sandbox" --run-as "$user" --show "$work" -- \
-  find /run -mindepth 2 -maxdepth 2 -not -path "$work/*" 2>&1)
-[ -z "$seen" ] || fail "the build sees more of /run than its work folder: $seen"
+# What the build sees of /run: its own work folder, nothing else.
+seen=$(cd "$tree" && "$sandbox" --run-as "$user" --show "$work" -- ls -A /run 2>&1)
+[ "$seen" = "$(basename "$work")" ] || fail "the build sees more of /run than its work folder: $seen"
 echo "confined builds compile their own tree and cannot read a course copy"

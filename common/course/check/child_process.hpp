@@ -52,8 +52,8 @@ namespace course::check {
 // What a confined child sees is an allow-list, not a deny-list: a copy of the course
 // in a folder nobody thought of (another clone, /srv/course, a home of mode 755) would
 // escape a list of paths to hide. Every top-level entry of / but the system folders is
-// covered by an empty read-only mount, and so is every entry of an ancestor of a shown
-// path that does not lead to one (/run shows the scratch folder's branch alone).
+// covered by an empty read-only mount, except that one which leads to a shown path shows
+// that path's branch alone (/run shows the scratch folder and nothing else): MountPlan.
 struct Confinement {
   uid_t uid = 0;  // the unprivileged user the child runs as
   gid_t gid = 0;
@@ -266,85 +266,103 @@ inline bool is_within(const std::string& path, const std::string& folder) {
          (path.size() == folder.size() || path[folder.size()] == '/');
 }
 
-// A path covered in the child: a folder by an empty read-only tmpfs, anything else (a
-// file, a socket) by /dev/null, bound read-only and unopenable.
-struct Cover {
-  std::string path;
-  bool folder = true;
+// The mounts that confine a child, worked out before fork (the child only makes system
+// calls). A top-level entry of / that leads to nothing kept is covered: a folder by an
+// empty read-only tmpfs, anything else (a file, a socket) by /dev/null bound read-only
+// and unopenable. One that leads to kept paths (/run, to a scratch folder) is rebuilt:
+// an empty tmpfs replaces it, holding only the folders down to each kept path and the
+// kept path itself, bound back from a descriptor opened before; then it becomes
+// read-only. Nothing created in the meantime (another check's scratch folder) shows,
+// and nothing removed in the meantime makes the child fail.
+struct MountPlan {
+  struct Cover {
+    std::string path;
+    bool folder = true;
+  };
+  struct Kept {
+    std::string path;
+    bool folder = true;
+    std::vector<std::string> parents;  // below the rebuilt folder, outermost first
+    int descriptor = -1;               // opened in the child before the rebuild
+  };
+  struct Rebuilt {
+    std::string folder;  // a top-level folder of /
+    std::vector<Kept> kept;
+  };
+  std::vector<Cover> covers;
+  std::vector<Rebuilt> rebuilt;
+  std::vector<std::string> hides;  // the explicit --hide paths that hold nothing kept
 };
 
-// The shown paths and the working directory, resolved (links followed: an ancestor of
-// a kept path must be a real folder to be recursed into); those that do not exist are
-// dropped.
+// The shown paths and the working directory, resolved (links followed), without those
+// that do not exist or lie within another kept path.
 inline std::vector<std::string> kept_paths(const Confinement& c) {
-  std::vector<std::string> kept;
+  std::vector<std::string> resolved_paths;
   std::vector<std::string> wanted = c.shown_paths;
   if (!c.working_directory.empty()) wanted.push_back(c.working_directory);
   for (const std::string& path : wanted) {
     char resolved[PATH_MAX];
-    if (realpath(path.c_str(), resolved) != nullptr) kept.emplace_back(resolved);
+    if (realpath(path.c_str(), resolved) != nullptr) resolved_paths.emplace_back(resolved);
+  }
+  std::vector<std::string> kept;
+  for (const std::string& path : resolved_paths) {
+    bool inside_another = false;
+    for (const std::string& other : resolved_paths) {
+      inside_another = inside_another || (other != path && is_within(path, other));
+    }
+    bool listed = std::find(kept.begin(), kept.end(), path) != kept.end();
+    if (!inside_another && !listed) kept.push_back(path);
   }
   return kept;
 }
 
-namespace detail {
-
-// The entries of `folder` ("" for /) to cover: all but the system folders (at the top),
-// /tmp when it becomes private anyway, links (what they point to is covered or a system
-// folder) and the kept paths; an ancestor of a kept path is recursed into instead.
-inline void add_covers(const std::string& folder, const std::vector<std::string>& kept,
-                       bool private_tmp, std::vector<Cover>& covers) {
-  DIR* listing = opendir(folder.empty() ? "/" : folder.c_str());
-  if (listing == nullptr) return;
-  std::vector<std::string> names;
-  while (dirent* entry = readdir(listing)) {
-    const std::string name = entry->d_name;
-    if (name != "." && name != "..") names.push_back(name);
-  }
-  closedir(listing);
-  for (const std::string& name : names) {
-    const std::string path = folder + "/" + name;
-    if (folder.empty() && (is_system_folder(name) || (private_tmp && name == "tmp"))) continue;
-    struct stat status;
-    if (lstat(path.c_str(), &status) != 0 || S_ISLNK(status.st_mode)) continue;
-    bool keep = false, leads_to_kept = false;
-    for (const std::string& k : kept) {
-      keep = keep || is_within(path, k);
-      leads_to_kept = leads_to_kept || is_within(k, path);
-    }
-    if (keep) continue;
-    if (leads_to_kept && S_ISDIR(status.st_mode)) {
-      add_covers(path, kept, private_tmp, covers);
-    } else {
-      covers.push_back({path, S_ISDIR(status.st_mode)});
-    }
-  }
-}
-
-}  // namespace detail
-
-// What the allow-list covers, computed before fork (the child only mounts).
-inline std::vector<Cover> allow_list_covers(const Confinement& c) {
-  std::vector<Cover> covers;
-  const std::vector<std::string> kept = kept_paths(c);
-  for (const std::string& k : kept) {
-    if (k == "/") return covers;  // everything shown
-  }
-  detail::add_covers("", kept, c.private_temporary_folders, covers);
-  return covers;
-}
-
-// The explicit hidden paths that hold no kept path: a build's own tree lies in the
-// folder of all builds, which is hidden from everybody else.
-inline std::vector<std::string> explicit_hides(const Confinement& c) {
-  std::vector<std::string> hides;
+inline MountPlan plan_mounts(const Confinement& c) {
+  MountPlan plan;
   const std::vector<std::string> kept = kept_paths(c);
   for (const std::string& path : c.hidden_paths) {
     bool holds_kept = false;
     for (const std::string& k : kept) holds_kept = holds_kept || is_within(k, path);
-    if (!holds_kept) hides.push_back(path);
+    // The folder of all builds holds a build's own tree: the allow-list hides the rest.
+    if (!holds_kept) plan.hides.push_back(path);
   }
-  return hides;
+  if (std::find(kept.begin(), kept.end(), "/") != kept.end()) return plan;  // all shown
+  DIR* root = opendir("/");
+  if (root == nullptr) return plan;
+  std::vector<std::string> names;
+  while (dirent* entry = readdir(root)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  closedir(root);
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    const std::string top = "/" + name;
+    // /tmp is replaced by a private one anyway; a link points to a covered or system folder.
+    if (is_system_folder(name) || (c.private_temporary_folders && name == "tmp")) continue;
+    struct stat status;
+    if (lstat(top.c_str(), &status) != 0 || S_ISLNK(status.st_mode)) continue;
+    MountPlan::Rebuilt rebuilt{top, {}};
+    bool shown_whole = false;
+    for (const std::string& k : kept) {
+      if (k == top) shown_whole = true;
+      if (k == top || !is_within(k, top)) continue;
+      struct stat kept_status;
+      if (stat(k.c_str(), &kept_status) != 0) continue;
+      MountPlan::Kept entry{k, S_ISDIR(kept_status.st_mode), {}, -1};
+      for (std::size_t slash = k.find('/', top.size() + 1); slash != std::string::npos;
+           slash = k.find('/', slash + 1)) {
+        entry.parents.push_back(k.substr(0, slash));
+      }
+      rebuilt.kept.push_back(entry);
+    }
+    if (shown_whole) continue;
+    if (!rebuilt.kept.empty() && S_ISDIR(status.st_mode)) {
+      plan.rebuilt.push_back(rebuilt);
+    } else {
+      plan.covers.push_back({top, S_ISDIR(status.st_mode)});
+    }
+  }
+  return plan;
 }
 
 namespace detail {
@@ -355,36 +373,79 @@ namespace detail {
   _exit(126);
 }
 
-// Covers one path (in the child: system calls only).
+constexpr unsigned long kHiddenFlags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC;
+
+// Covers one path (in the child: system calls only). A path that vanished since the plan
+// needs no cover.
 inline void cover(const char* path, bool folder) {
   if (folder) {
-    if (mount("course-hidden", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-              "size=4k,mode=0555") != 0) {
+    if (mount("course-hidden", path, "tmpfs", kHiddenFlags, "size=4k,mode=0555") != 0 &&
+        errno != ENOENT) {
       child_fail(std::string("sandbox: hiding ") + path);
     }
     return;
   }
-  if (mount("/dev/null", path, nullptr, MS_BIND, nullptr) != 0 ||
-      mount(nullptr, path, nullptr,
-            MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) {
+  if (mount("/dev/null", path, nullptr, MS_BIND, nullptr) != 0) {
+    if (errno == ENOENT) return;
+    child_fail(std::string("sandbox: hiding ") + path);
+  }
+  if (mount(nullptr, path, nullptr, MS_REMOUNT | MS_BIND | kHiddenFlags, nullptr) != 0) {
     child_fail(std::string("sandbox: hiding ") + path);
   }
 }
 
-// In the child, before exec: hides what the allow-list covers (`covers`, from
-// allow_list_covers) and the explicit hidden paths (`hides`, from explicit_hides), gives
-// private temporary folders, drops privileges. The working folder must lie outside the
-// temporary folders (the check puts it under /run when it confines).
-inline void confine(const Confinement& c, const std::vector<Cover>& covers,
-                    const std::vector<std::string>& hides) {
+// Replaces `r.folder` by an empty read-only tmpfs that holds its kept paths alone.
+inline void rebuild(MountPlan::Rebuilt& r) {
+  for (MountPlan::Kept& k : r.kept) {
+    k.descriptor = open(k.path.c_str(), O_PATH | O_CLOEXEC);
+    if (k.descriptor < 0) child_fail("sandbox: opening " + k.path);
+  }
+  if (mount("course-hidden", r.folder.c_str(), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+            "size=64k,mode=0755") != 0) {
+    child_fail("sandbox: emptying " + r.folder);
+  }
+  for (MountPlan::Kept& k : r.kept) {
+    for (const std::string& parent : k.parents) {
+      if (mkdir(parent.c_str(), 0755) != 0 && errno != EEXIST) child_fail("sandbox: " + parent);
+    }
+    if (k.folder ? mkdir(k.path.c_str(), 0755) != 0
+                 : close(open(k.path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644)) != 0) {
+      child_fail("sandbox: making " + k.path);
+    }
+    char source[32] = "/proc/self/fd/";
+    char digits[12];
+    int length = 0;
+    for (int n = k.descriptor; length == 0 || n > 0; n /= 10) digits[length++] = '0' + n % 10;
+    char* end = source + 14;
+    while (length > 0) *end++ = digits[--length];
+    *end = '\0';
+    if (mount(source, k.path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+      child_fail("sandbox: showing " + k.path);
+    }
+    close(k.descriptor);
+  }
+  if (mount("course-hidden", r.folder.c_str(), "tmpfs", MS_REMOUNT | kHiddenFlags,
+            "size=64k,mode=0755") != 0) {
+    child_fail("sandbox: making " + r.folder + " read-only");
+  }
+}
+
+// In the child, before exec: makes the mounts of `plan` (plan_mounts) in a private mount
+// namespace, then the explicit hides, gives private temporary folders, drops privileges.
+// The working folder must lie outside the temporary folders (the check puts it under
+// /run when it confines).
+inline void confine(const Confinement& c, MountPlan& plan) {
   if (unshare(CLONE_NEWNS) != 0) child_fail("sandbox: unshare(CLONE_NEWNS)");
   // Our mounts must not leak back into the grader's namespace.
   if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
     child_fail("sandbox: making / private");
   }
-  for (const Cover& covered : covers) cover(covered.path.c_str(), covered.folder);
-  // After the allow-list: a path it already covered no longer exists.
-  for (const std::string& path : hides) {
+  for (const MountPlan::Cover& covered : plan.covers) {
+    cover(covered.path.c_str(), covered.folder);
+  }
+  for (MountPlan::Rebuilt& rebuilt : plan.rebuilt) rebuild(rebuilt);
+  // After the allow-list: a path it already hid no longer exists.
+  for (const std::string& path : plan.hides) {
     struct stat status;  // mount follows a link: so does stat
     if (stat(path.c_str(), &status) != 0) continue;
     cover(path.c_str(), S_ISDIR(status.st_mode));
@@ -459,11 +520,9 @@ class ChildProcess {
 
     // Built before fork: the child only calls async-signal-safe functions and exec.
     std::vector<std::string> child_environment;
-    std::vector<Cover> covers;
-    std::vector<std::string> hides;
+    MountPlan plan;
     if (limits.confinement) {
-      covers = allow_list_covers(*limits.confinement);
-      hides = explicit_hides(*limits.confinement);
+      plan = plan_mounts(*limits.confinement);
       child_environment = limits.confinement->environment;
       for (const std::string& entry : environment) {
         const std::string name = entry.substr(0, entry.find('=') + 1);
@@ -515,7 +574,7 @@ class ChildProcess {
       const rlimit file_size{limits.file_size_limit_bytes, limits.file_size_limit_bytes};
       setrlimit(RLIMIT_FSIZE, &file_size);
       if (limits.confinement) {
-        detail::confine(*limits.confinement, covers, hides);
+        detail::confine(*limits.confinement, plan);
         execve(argv[0], argv.data(), envp.data());
       } else {
         for (const std::string& entry : environment) {

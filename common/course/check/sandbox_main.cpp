@@ -80,9 +80,8 @@ int main(int argc, char** argv) {
   std::vector<char*> environment;
   for (std::string& entry : confinement.environment) environment.push_back(entry.data());
   environment.push_back(nullptr);
-  const std::vector<course::check::Cover> covers = course::check::allow_list_covers(confinement);
-  const std::vector<std::string> hides = course::check::explicit_hides(confinement);
-  course::check::detail::confine(confinement, covers, hides);
+  course::check::MountPlan plan = course::check::plan_mounts(confinement);
+  course::check::detail::confine(confinement, plan);
   // The command's first word is looked up on the build's PATH, as a shell would.
   execvpe(command[0], command.data(), environment.data());
   std::perror(("course_sandbox: cannot execute " + std::string(command[0])).c_str());
