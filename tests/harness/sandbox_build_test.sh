@@ -69,4 +69,10 @@ grep -q 'No such file\|cannot open' <<<"$output" || fail "the build failed for a
 # What the build sees of /run: its own work folder, nothing else.
 seen=$(cd "$tree" && "$sandbox" --run-as "$user" --show "$work" -- ls -A /run 2>&1)
 [ "$seen" = "$(basename "$work")" ] || fail "the build sees more of /run than its work folder: $seen"
+# A hidden folder inside a shown one that holds another shown one (the folder of all
+# builds holds this build's tree) shows that one alone.
+mkdir -p "$work/all/mine" "$work/all/another-submission"
+seen=$(cd "$tree" && "$sandbox" --run-as "$user" --show "$work" --show "$work/all/mine" --hide "$work/all" \
+  -- ls -A "$work/all" 2>&1)
+[ "$seen" = mine ] || fail "a hidden folder shows more or less than the shown folder inside it: $seen"
 echo "confined builds compile their own tree and cannot read a course copy"

@@ -291,76 +291,96 @@ struct MountPlan {
   };
   std::vector<Cover> covers;
   std::vector<Rebuilt> rebuilt;
-  std::vector<std::string> hides;  // the explicit --hide paths that hold nothing kept
+  std::vector<std::string> hides;       // the explicit --hide paths that hold nothing kept
+  std::vector<Rebuilt> hidden_rebuilt;  // those that do, emptied but for the kept paths
 };
 
 // The shown paths and the working directory, resolved (links followed), without those
-// that do not exist or lie within another kept path.
+// that do not exist.
 inline std::vector<std::string> kept_paths(const Confinement& c) {
-  std::vector<std::string> resolved_paths;
+  std::vector<std::string> kept;
   std::vector<std::string> wanted = c.shown_paths;
   if (!c.working_directory.empty()) wanted.push_back(c.working_directory);
   for (const std::string& path : wanted) {
     char resolved[PATH_MAX];
-    if (realpath(path.c_str(), resolved) != nullptr) resolved_paths.emplace_back(resolved);
-  }
-  std::vector<std::string> kept;
-  for (const std::string& path : resolved_paths) {
-    bool inside_another = false;
-    for (const std::string& other : resolved_paths) {
-      inside_another = inside_another || (other != path && is_within(path, other));
+    if (realpath(path.c_str(), resolved) != nullptr &&
+        std::find(kept.begin(), kept.end(), resolved) == kept.end()) {
+      kept.emplace_back(resolved);
     }
-    bool listed = std::find(kept.begin(), kept.end(), path) != kept.end();
-    if (!inside_another && !listed) kept.push_back(path);
   }
   return kept;
+}
+
+// `folder` emptied but for the kept paths below it (none: nothing to rebuild).
+inline MountPlan::Rebuilt rebuilt_folder(const std::string& folder,
+                                         const std::vector<std::string>& kept) {
+  MountPlan::Rebuilt rebuilt{folder, {}};
+  for (const std::string& k : kept) {
+    if (k == folder || !is_within(k, folder)) continue;
+    // One inside another kept path below `folder` comes with it.
+    const bool comes_with_another =
+        std::any_of(kept.begin(), kept.end(), [&](const std::string& o) {
+          return o != k && o != folder && is_within(o, folder) && is_within(k, o);
+        });
+    if (comes_with_another) continue;
+    struct stat status;
+    if (stat(k.c_str(), &status) != 0) continue;
+    MountPlan::Kept entry{k, S_ISDIR(status.st_mode), {}, -1};
+    for (std::size_t slash = k.find('/', folder.size() + 1); slash != std::string::npos;
+         slash = k.find('/', slash + 1)) {
+      entry.parents.push_back(k.substr(0, slash));
+    }
+    rebuilt.kept.push_back(entry);
+  }
+  return rebuilt;
 }
 
 inline MountPlan plan_mounts(const Confinement& c) {
   MountPlan plan;
   const std::vector<std::string> kept = kept_paths(c);
-  for (const std::string& path : c.hidden_paths) {
-    bool holds_kept = false;
-    for (const std::string& k : kept) holds_kept = holds_kept || is_within(k, path);
-    // The folder of all builds holds a build's own tree: the allow-list hides the rest.
-    if (!holds_kept) plan.hides.push_back(path);
-  }
-  if (std::find(kept.begin(), kept.end(), "/") != kept.end()) return plan;  // all shown
-  DIR* root = opendir("/");
-  if (root == nullptr) return plan;
-  std::vector<std::string> names;
-  while (dirent* entry = readdir(root)) {
-    const std::string name = entry->d_name;
-    if (name != "." && name != "..") names.push_back(name);
-  }
-  closedir(root);
-  std::sort(names.begin(), names.end());
-  for (const std::string& name : names) {
-    const std::string top = "/" + name;
-    // /tmp is replaced by a private one anyway; a link points to a covered or system folder.
-    if (is_system_folder(name) || (c.private_temporary_folders && name == "tmp")) continue;
-    struct stat status;
-    if (lstat(top.c_str(), &status) != 0 || S_ISLNK(status.st_mode)) continue;
-    MountPlan::Rebuilt rebuilt{top, {}};
-    bool shown_whole = false;
-    for (const std::string& k : kept) {
-      if (k == top) shown_whole = true;
-      if (k == top || !is_within(k, top)) continue;
-      struct stat kept_status;
-      if (stat(k.c_str(), &kept_status) != 0) continue;
-      MountPlan::Kept entry{k, S_ISDIR(kept_status.st_mode), {}, -1};
-      for (std::size_t slash = k.find('/', top.size() + 1); slash != std::string::npos;
-           slash = k.find('/', slash + 1)) {
-        entry.parents.push_back(k.substr(0, slash));
+  const bool everything_shown = std::find(kept.begin(), kept.end(), "/") != kept.end();
+  if (!everything_shown) {
+    DIR* root = opendir("/");
+    std::vector<std::string> names;
+    if (root != nullptr) {
+      while (dirent* entry = readdir(root)) {
+        const std::string name = entry->d_name;
+        if (name != "." && name != "..") names.push_back(name);
       }
-      rebuilt.kept.push_back(entry);
+      closedir(root);
     }
-    if (shown_whole) continue;
-    if (!rebuilt.kept.empty() && S_ISDIR(status.st_mode)) {
-      plan.rebuilt.push_back(rebuilt);
-    } else {
-      plan.covers.push_back({top, S_ISDIR(status.st_mode)});
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
+      const std::string top = "/" + name;
+      // /tmp is replaced by a private one anyway; a link points to a covered or a system
+      // folder.
+      if (is_system_folder(name) || (c.private_temporary_folders && name == "tmp")) continue;
+      if (std::find(kept.begin(), kept.end(), top) != kept.end()) continue;
+      struct stat status;
+      if (lstat(top.c_str(), &status) != 0 || S_ISLNK(status.st_mode)) continue;
+      MountPlan::Rebuilt rebuilt = rebuilt_folder(top, kept);
+      if (!rebuilt.kept.empty() && S_ISDIR(status.st_mode)) {
+        plan.rebuilt.push_back(rebuilt);
+      } else {
+        plan.covers.push_back({top, S_ISDIR(status.st_mode)});
+      }
     }
+  }
+  // A hidden folder that holds a kept path (the folder of all builds holds a build's own
+  // tree; a Python inside a course in /usr/local) is rebuilt like an ancestor of /, after it.
+  for (const std::string& path : c.hidden_paths) {
+    char resolved[PATH_MAX];
+    if (realpath(path.c_str(), resolved) == nullptr) continue;
+    MountPlan::Rebuilt rebuilt = rebuilt_folder(resolved, kept);
+    struct stat status;
+    const bool holds_kept = std::any_of(kept.begin(), kept.end(), [&](const std::string& k) {
+      return is_within(k, resolved);
+    });
+    if (!holds_kept) {
+      plan.hides.push_back(resolved);
+    } else if (!rebuilt.kept.empty() && stat(resolved, &status) == 0 && S_ISDIR(status.st_mode)) {
+      plan.hidden_rebuilt.push_back(rebuilt);
+    }  // else it is a kept path itself: shown
   }
   return plan;
 }
@@ -446,10 +466,11 @@ inline void confine(const Confinement& c, MountPlan& plan) {
   for (MountPlan::Rebuilt& rebuilt : plan.rebuilt) rebuild(rebuilt);
   // After the allow-list: a path it already hid no longer exists.
   for (const std::string& path : plan.hides) {
-    struct stat status;  // mount follows a link: so does stat
-    if (stat(path.c_str(), &status) != 0) continue;
+    struct stat status;
+    if (lstat(path.c_str(), &status) != 0) continue;
     cover(path.c_str(), S_ISDIR(status.st_mode));
   }
+  for (MountPlan::Rebuilt& rebuilt : plan.hidden_rebuilt) rebuild(rebuilt);
   if (c.private_temporary_folders) {
     // /var is covered unless shown: its tmp then does not exist, and is skipped.
     for (const char* folder : {"/tmp", "/var/tmp", "/dev/shm"}) {
