@@ -286,7 +286,7 @@ struct MountPlan {
     int descriptor = -1;               // opened in the child before the rebuild
   };
   struct Rebuilt {
-    std::string folder;  // a top-level folder of /
+    std::string folder;  // a top-level folder of /, or a hidden folder holding a kept path
     std::vector<Kept> kept;
   };
   std::vector<Cover> covers;
