@@ -15,7 +15,15 @@ for a solution or another submission, is graded from the copy twice:
 Both must pass: the student program finds nothing. Needs root (the grader confines
 only as root) and a GPU (the entry's program runs on it); without either it reports
 skipped (77). Everything it wrote is removed at the end.
+
+    test_world_readable_course.py --build   (no GPU needed: the builds' side)
+
+With --build, a submission whose exercise 03 file #includes the clone's reference
+solution by its absolute path is graded --cpu-only from the copy: the build must fail,
+the file not found; with --no-sandbox the same build succeeds (the proof is not
+vacuous).
 """
+import json
 import os
 import shutil
 import subprocess
@@ -97,13 +105,45 @@ def graded_by_slurm_jobs(copy, work):
     return run([sys.executable, catalog, "--check-only", results, "--class", class_dir, "--entries", ENTRY])
 
 
+def build_of_an_include(copy, clone, work, sandbox):
+    """The status and build log of exercise 03 whose file includes the clone's solution,
+    graded --cpu-only from the copy (with the sandbox, or with --no-sandbox)."""
+    solution = os.path.join(clone, "solutions", "03_device_memory", "device_memory.cu")
+    submission = os.path.join(work, "sandboxed" if sandbox else "unconfined")
+    os.makedirs(os.path.join(submission, "exercises", "03_device_memory"))
+    with open(os.path.join(submission, "exercises", "03_device_memory", "device_memory.cu"), "w") as handle:
+        handle.write(f'#include "{solution}"\n')
+    results = submission + "-results"
+    command = [sys.executable, os.path.join(copy, "tools", "grade.py"), submission, "--results", results,
+               "--exercises", "03", "--cpu-only"] + ([] if sandbox else ["--no-sandbox"])
+    run(command, cwd=copy, capture_output=True)
+    with open(os.path.join(results, "submissions", os.path.basename(submission) + ".json"),
+              encoding="utf-8") as handle:
+        record = json.load(handle)["exercises"][0]
+    return record["status"], record["build_log"]
+
+
+def builds_cannot_include(copy, clone, work):
+    status, log = build_of_an_include(copy, clone, work, sandbox=False)
+    if status == "build_failed":
+        print(f"FAIL: without the sandbox the include should compile (the proof would be vacuous):\n{log}")
+        return 1
+    status, log = build_of_an_include(copy, clone, work, sandbox=True)
+    if status != "build_failed" or "No such file" not in log:
+        print(f"FAIL: a confined build included the clone's solution ({status}):\n{log}")
+        return 1
+    print("PASS: a confined build cannot include a file of a world-readable clone")
+    return 0
+
+
 def main():
+    build_only = "--build" in sys.argv[1:]
     if os.geteuid() != 0:
         skip("the grader confines student code only as root")
     if subprocess.run(["unshare", "--mount", "true"], capture_output=True).returncode != 0:
         skip("this machine refuses mount namespaces")
     count, reason = gpu.visible()
-    if count == 0:
+    if count == 0 and not build_only:
         skip(f"no GPU ({reason}): the entry's program runs on one")
     made_srv = not os.path.isdir("/srv")
     os.makedirs("/srv", mode=0o755, exist_ok=True)
@@ -119,6 +159,8 @@ def main():
                       os.path.join(top, "clone"))
         work = tempfile.mkdtemp(prefix="course-world-readable-", dir="/run")
         try:
+            if build_only:
+                return builds_cannot_include(copy, os.path.join(top, "clone"), work)
             results = {"catalog": graded_by_the_catalog(copy), "slurm": graded_by_slurm_jobs(copy, work)}
         finally:
             shutil.rmtree(work, ignore_errors=True)
