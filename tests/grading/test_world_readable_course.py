@@ -46,10 +46,19 @@ def skip(reason):
 
 
 def course_files():
-    """The repository's files as git sees them (tracked and new, ignored ones left out)."""
+    """The repository's files as git sees them (tracked and new, ignored ones left out);
+    without git (a copy of the files alone), every file outside build folders."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=ROOT, capture_output=True, check=True).stdout.decode()
-    return [name for name in listed.split("\0") if name and os.path.isfile(os.path.join(ROOT, name))]
+                            cwd=ROOT, capture_output=True)
+    if listed.returncode == 0 and listed.stdout:
+        names = listed.stdout.decode().split("\0")
+    else:
+        names = []
+        for base, folders, files in os.walk(ROOT):
+            folders[:] = [f for f in folders if f not in (".git", "build", "__pycache__")]
+            names += [os.path.relpath(os.path.join(base, f), ROOT) for f in files]
+    return [name for name in names if name and os.path.isfile(os.path.join(ROOT, name))
+            and not os.path.islink(os.path.join(ROOT, name))]
 
 
 def copy_readable(files, target):
