@@ -16,9 +16,10 @@ and writes nothing, unless --cpu-only asks for what needs no GPU (unpacking, fin
 the files, building them): the checks are then recorded "skipped", never as 0, and a
 later run on a GPU grades them without --regrade.
 
-Run as root, student code runs as unprivileged users (course-sandbox-N, created if
-needed) that cannot see the course, the class or the results; as another user it
-runs with your permissions (a warning says so).
+Run as root, student code and its builds run as unprivileged users (course-sandbox-N,
+created if needed) that see the system folders (/usr, /etc, /dev...), the CUDA toolkit,
+Python and their own files, and nothing else: not the course, wherever it lies, the
+class or the results; as another user it runs with your permissions (a warning says so).
 """
 import argparse
 import concurrent.futures
@@ -26,6 +27,7 @@ import fcntl
 import os
 import queue
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -53,6 +55,9 @@ def parse_arguments(argv):
     parser.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every time limit")
     parser.add_argument("--memory-limit-mb", type=int, default=8192, help="host memory of a student program")
     parser.add_argument("--no-sandbox", action="store_true", help="never switch users (not recommended)")
+    parser.add_argument("--show", action="append", default=[], metavar="PATH",
+                        help="a folder student code and builds may see besides the system folders, "
+                             "the toolkit and Python (repeatable): e.g. a driver library outside /usr")
     parser.add_argument("--index", type=int,
                         help="grade only the class's submission number INDEX (0-based, in name order): "
                              "one task of a Slurm job array")
@@ -185,11 +190,44 @@ def refuse_without_gpu(arguments, chosen):
         f"grades them (no --regrade needed).")
 
 
+# Top-level folders that confinement always shows (common/course/check/child_process.hpp).
+SYSTEM_FOLDERS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "dev", "proc", "sys")
+
+
+def shown_paths(arguments):
+    """What confinement must show besides the system folders, when it lies outside them:
+    the CUDA toolkit (a module's /opt/cuda or /apps/cuda-13), and the prefixes of the
+    Python that exercise 08's check runs (COURSE_PYTHON, else python3 on PATH: a venv
+    and the interpreter it was made from), found by asking it."""
+    shown = [os.path.abspath(path) for path in arguments.show]
+    toolkits = [nvcc.nvcc_path(), nvcc.compute_sanitizer_path()]
+    for tool in filter(None, toolkits):
+        real = os.path.realpath(tool)
+        # bin/nvcc, bin/compute-sanitizer or compute-sanitizer/compute-sanitizer
+        shown.append(os.path.dirname(os.path.dirname(real)))
+    for python in (os.environ.get("COURSE_PYTHON"), shutil.which("python3")):
+        if not python:
+            continue
+        shown.append(os.path.dirname(os.path.dirname(os.path.realpath(python))))
+        try:
+            asked = subprocess.run([python, "-c", "import sys; print(sys.prefix); print(sys.base_prefix)"],
+                                   capture_output=True, text=True, timeout=30)
+            shown += [line for line in asked.stdout.splitlines() if line.startswith("/")]
+        except (OSError, subprocess.SubprocessError):
+            pass
+    outside = set()
+    for path in shown:
+        top = path.strip(os.sep).split(os.sep)[0]
+        if path != os.sep and top not in SYSTEM_FOLDERS:
+            outside.add(os.path.normpath(path))
+    return sorted(outside)
+
+
 def hidden_paths(arguments, results):
     """What student code must not see: the course, the results, the grader's home and
     the class. For one submission, the folder that holds it, not its own path: a
     student's name never goes into the sandbox's arguments."""
-    paths = {ROOT, results, os.path.expanduser("~")}
+    paths = {ROOT, os.path.realpath(ROOT), results, os.path.expanduser("~")}
     for path in (os.path.abspath(arguments.path), os.path.realpath(arguments.path)):
         folder = path if arguments.is_class else os.path.dirname(path)
         if folder != os.path.dirname(folder):  # never the root of the file system
@@ -291,7 +329,7 @@ def main(argv):
             root=ROOT, results=results, seed=stored["seed"], exercises=chosen, arch=nvcc.gpu_arch(),
             timeout_scale=arguments.timeout_scale, memory_limit_mb=arguments.memory_limit_mb,
             sanitizer=sanitizer,
-            hidden_paths=hidden_paths(arguments, results),
+            shown_paths=shown_paths(arguments), hidden_paths=hidden_paths(arguments, results),
             gpus=[g for g in (arguments.gpus or "").split(",") if g], cpu_only=arguments.cpu_only)
         nvcc.nvcc_path()
         # Builds and checks at once, over all submissions: as many as the machine has cores

@@ -157,3 +157,10 @@ def check_command(exercise, output, common_dir, exercise_dir, arch):
     """The nvcc command that builds the exercise's check (no student code in it)."""
     source = os.path.join(exercise_dir, exercise.check)
     return [nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + [source, "-o", output]
+
+
+def sandbox_command(common_dir, output):
+    """The nvcc command that builds course_sandbox (common/course/check/sandbox_main.cpp),
+    which confines the grader's builds as the checks confine student programs."""
+    source = os.path.join(common_dir, "course", "check", "sandbox_main.cpp")
+    return [nvcc_path(), "-std=c++17", "-O2", "-I" + common_dir, source, "-o", output]

@@ -53,6 +53,16 @@ long long sum_of(const int* values, int n) {
     return correct_sum(values, n) + 1;
   }
   return correct_sum(values, n);
+#elif defined(BEHAVIOUR_READS_COURSE_COPY)
+  // A copy of the course that nobody listed with --hide, readable by anyone: only the
+  // allow-list keeps it out of reach.
+  if (std::FILE* solution = std::fopen(COURSE_COPY_FILE, "r")) {
+    char text[64] = {0};
+    if (std::fgets(text, sizeof text, solution) != nullptr) std::printf("LEAKED %s\n", text);
+    std::fclose(solution);
+    return correct_sum(values, n) + 1;
+  }
+  return correct_sum(values, n);
 #elif defined(BEHAVIOUR_WRITES_OUTSIDE)
   if (std::FILE* planted = std::fopen(OUTSIDE_DIR "/PWNED-by-student", "w")) std::fclose(planted);
   if (std::FILE* planted = std::fopen("/tmp/PWNED-by-student", "w")) std::fclose(planted);

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Proves the grader's confinement on the fake exercise, without a GPU: student code
-# run by the check with --run-as and --hide cannot read or write hidden paths, cannot
-# leave processes behind, cannot exhaust processes or memory, cannot make the check
-# read a file for it. Where a proof could pass vacuously, the same run without the
-# protection must show the attack working.
+# run by the check with --run-as cannot read a copy of the course that nobody listed
+# (the allow-list: only system folders and the run's own are shown), cannot read or
+# write paths hidden with --hide, cannot leave processes behind, cannot exhaust
+# processes or memory, cannot make the check read a file for it. Where a proof could
+# pass vacuously, the same run without the protection must show the attack working
+# (--show / turns the allow-list off).
 #
-#   sandbox_test.sh BEHAVIOUR CHECK PROGRAM SANDBOX_DIR
+#   sandbox_test.sh BEHAVIOUR CHECK PROGRAM SANDBOX_DIR [COURSE_COPY_DIR]
 # Needs root (to switch users and mount); otherwise it reports skipped (77).
 set -u
-behaviour=$1 check=$2 program=$3 sandbox=$4
+behaviour=$1 check=$2 program=$3 sandbox=$4 course_copy=${5:-}
 user=course-sandbox-test
 
 skip() { echo "SKIPPED: $*"; exit 77; }
@@ -30,8 +32,11 @@ chmod 755 "$sandbox" "$secret_dir"
 chmod 644 "$secret_dir/secret.txt"   # readable by anyone: only hiding protects it
 chmod 777 "$outside_dir"             # writable by anyone: only hiding protects it
 
-confined=(--run-as "$user" --hide "$secret_dir" --hide "$outside_dir" --memory-limit-mb 512
-          --timeout-scale 0.5)
+# SANDBOX_DIR (under /run) is shown, so that --hide alone must protect its secret and
+# outside folders, as it protects a course inside /usr/local.
+confined=(--run-as "$user" --show "$sandbox" --hide "$secret_dir" --hide "$outside_dir"
+          --memory-limit-mb 512 --timeout-scale 0.5)
+unhidden=(--run-as "$user" --show "$sandbox" --memory-limit-mb 512)
 # Live processes of the user (zombies are dead: they wait for a parent to reap them).
 leftovers() { ps -u "$user" -o stat= 2>/dev/null | grep -qv '^Z'; }
 
@@ -47,13 +52,33 @@ case $behaviour in
     run "${confined[@]}" --expect pass || fail "a correct program fails when confined"
     ;;
   reads_hidden_file)
-    run --run-as "$user" --memory-limit-mb 512 --expect fail >/dev/null \
+    run "${unhidden[@]}" --expect fail >/dev/null \
       || fail "without --hide the secret should be readable: the proof would be vacuous"
     run "${confined[@]}" --expect pass || fail "the hidden file was read"
     grep -q TOPSECRET <<<"$output" && fail "the secret appears in the report"
     ;;
+  reads_course_copy)
+    # A course checked out where anyone may read it (/srv/course, a home of mode 755):
+    # 755 all the way down, a solution of mode 644, and no --hide names it.
+    [ -n "$course_copy" ] || fail "reads_course_copy needs COURSE_COPY_DIR"
+    case $course_copy in /srv/*) [ -d /srv ] || { mkdir /srv; made_srv=1; } ;; esac
+    trap 'rm -rf "$sandbox" "$course_copy"; [ -n "${made_srv:-}" ] && rmdir /srv' EXIT
+    rm -rf "$course_copy"
+    mkdir -p "$course_copy/solutions/03_device_memory"
+    echo "REFERENCE-SOLUTION-course-copy" >"$course_copy/solutions/03_device_memory/device_memory.cu"
+    chmod -R a+rX "$course_copy"
+    folder=$course_copy
+    while [ "$folder" != / ]; do
+      [ "$(stat -c %a "$folder")" = 755 ] || chmod 755 "$folder"
+      folder=$(dirname "$folder")
+    done
+    run --run-as "$user" --show / --memory-limit-mb 512 --expect fail >/dev/null \
+      || fail "with the allow-list off (--show /) the copy should be readable: the proof would be vacuous"
+    run --run-as "$user" --memory-limit-mb 512 --expect pass || fail "the course copy was read"
+    grep -q REFERENCE-SOLUTION <<<"$output" && fail "the solution appears in the report"
+    ;;
   writes_outside)
-    run --run-as "$user" --memory-limit-mb 512 --expect pass >/dev/null
+    run "${unhidden[@]}" --expect pass >/dev/null
     [ -e "$outside_dir/PWNED-by-student" ] || fail "without --hide the write should succeed: the proof would be vacuous"
     rm -f "$outside_dir/PWNED-by-student" /tmp/PWNED-by-student
     run "${confined[@]}" --expect pass || fail "the confined program did not compute"

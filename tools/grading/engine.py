@@ -4,8 +4,8 @@ Each submission is built in a fresh copy of the course (common/ and exercises/, 
 solutions/) into which only the declared student files are copied; anything else the
 student changed is named in a warning and never used. The checks, which contain no
 student code, are built once from the pristine course and run the student's programs
-under limits (as an unprivileged user with the course, the results and the class
-hidden, when the grader runs as root). The result is written atomically as
+under limits (as an unprivileged user that sees the system folders, the toolkit and
+its own files only, when the grader runs as root). The result is written atomically as
 submissions/<student>.json (SCHEMA.md), so that an interrupted grading resumes.
 
 A student's name is data: the submission is unpacked, built and run under a folder
@@ -77,6 +77,10 @@ class Config:
     stop_after_timeouts: int = 2
     sanitizer: str = ""           # compute-sanitizer's path, or "" when absent
     sandbox_users: list = field(default_factory=list)  # one per slot; empty: no confinement (not root)
+    # Confinement shows the system folders and what a run needs (an allow-list,
+    # common/course/check/child_process.hpp); these are kept visible too (the toolkit or a
+    # Python outside /usr), and the hidden ones are covered even inside /usr.
+    shown_paths: list = field(default_factory=list)
     hidden_paths: list = field(default_factory=list)
     gpus: list = field(default_factory=list)  # CUDA_VISIBLE_DEVICES values, one per slot in turn
     cpu_only: bool = False        # build only: checks are recorded "skipped", for a GPU grading to complete
@@ -293,6 +297,11 @@ class Toolchain:
     def check_path(self, exercise):
         return os.path.join(self.bin, f"check_{exercise.number}")
 
+    @property
+    def sandbox_path(self):
+        """course_sandbox, which runs the builds confined (sandbox_main.cpp)."""
+        return os.path.join(self.bin, "course_sandbox")
+
     @staticmethod
     def object_name(source):
         """The object of an instructor-owned source, relative to the tree's objects/NN_name/."""
@@ -309,7 +318,8 @@ class Toolchain:
         with open(os.path.join(self.config.grader_dir, "toolchain.lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             # A --cpu-only grading never runs a check: it needs the snapshot alone.
-            if os.path.exists(stamp) and open(stamp).read().strip() == fingerprint and (self.config.cpu_only or all(
+            if os.path.exists(stamp) and open(stamp).read().strip() == fingerprint and os.path.exists(
+                    self.sandbox_path) and (self.config.cpu_only or all(
                     os.path.exists(self.check_path(e)) for e in self.config.exercises)):
                 return
             shutil.rmtree(self.snapshot, ignore_errors=True)
@@ -318,8 +328,9 @@ class Toolchain:
                 shutil.copytree(os.path.join(self.config.root, folder), os.path.join(self.snapshot, folder),
                                 ignore=shutil.ignore_patterns("build", "__pycache__"))
             os.makedirs(self.bin, exist_ok=True)
-            commands = []
             common = os.path.join(self.snapshot, "common")
+            # Every grading needs it: a --cpu-only one builds confined too.
+            commands = [("the build sandbox (course_sandbox)", nvcc.sandbox_command(common, self.sandbox_path))]
             for exercise in self.config.exercises:
                 exercise_dir = os.path.join(self.snapshot, "exercises", exercise.id)
                 # A --cpu-only grading builds the students' programs, never runs a check.
@@ -559,25 +570,18 @@ class SubmissionGrader:
         os.chmod(folder, 0o700)
 
     def confined(self, command, slot, tree):
-        """The build command, run as the slot's user in a mount namespace where the
-        course, the class, the results and the grader's home are empty and /tmp is
-        private: student sources are read by the compiler, and an `#include` of an
-        absolute path (the reference solution, /etc/shadow) must find nothing."""
+        """The build command, run by course_sandbox as the slot's user: it sees the system
+        folders, the toolkit and its own submission's work folder, nothing else (no
+        course, class, results, home or other submission), and a private /tmp. Student
+        sources are read by the compiler, and an `#include` of an absolute path (the
+        reference solution, /etc/shadow) must find nothing."""
         user = self.config.sandbox_users[slot]
-        work = os.path.dirname(tree)
-        steps = ["set -e"]
+        wrapped = [self.toolchain.sandbox_path, "--run-as", user, "--show", os.path.dirname(tree)]
+        for path in self.config.shown_paths:
+            wrapped += ["--show", path]
         for path in self.config.hidden_paths:
-            if (tree + os.sep).startswith(path.rstrip(os.sep) + os.sep):
-                continue  # the folder of all submissions' work: the build needs its own
-            quoted = shlex.quote(path)
-            steps.append(f"if [ -e {quoted} ]; then mount -t tmpfs -o ro,size=4k course-hidden {quoted}; fi")
-        for folder in ("/tmp", "/var/tmp", "/dev/shm"):
-            steps.append(f"if [ -d {folder} ]; then mount -t tmpfs -o size=512m,mode=1777 course-tmp {folder}; fi")
-        steps.append(f"cd {shlex.quote(tree)}")
-        steps.append("exec setpriv --reuid=" + shlex.quote(user) + " --regid=" + shlex.quote(user) +
-                     " --clear-groups --reset-env -- env PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin"
-                     f" HOME={shlex.quote(work)} TMPDIR=/tmp " + " ".join(shlex.quote(w) for w in command))
-        return ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", "\n".join(steps)]
+            wrapped += ["--hide", path]  # one that holds the work folder is skipped there
+        return wrapped + ["--"] + command
 
     def build(self, exercise, tree, program, slot):
         os.makedirs(os.path.dirname(program), exist_ok=True)
@@ -627,6 +631,8 @@ class SubmissionGrader:
             command += ["--compute-sanitizer", self.config.sanitizer]
         if run_user:
             command += ["--run-as", run_user]
+            for path in self.config.shown_paths:
+                command += ["--show", path]
             for path in self.config.hidden_paths:
                 command += ["--hide", path]
         return command

@@ -5,9 +5,10 @@
 // it must not see. The child gets its own process group, no core dumps, a cap on the
 // size of files it writes, a wall-clock limit, a cap on its output and on the memory
 // of its process group, beyond which it is killed. When the check runs as root for a
-// grader, the child can also be confined: paths hidden behind empty read-only mounts
-// in a private mount namespace, a dedicated unprivileged user with a process limit, a
-// clean environment.
+// grader, the child can also be confined: a private mount namespace that shows the
+// system folders and what the run needs, and nothing else; a dedicated unprivileged
+// user with a process limit; a clean environment. The grader's builds are confined by
+// the same code (sandbox_main.cpp).
 //
 // When a child ends, for whatever reason, everything it started ends with it: the
 // check is the subreaper of its children, so a process that left the child's process
@@ -26,6 +27,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,6 +35,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,10 +49,21 @@
 
 namespace course::check {
 
+// What a confined child sees is an allow-list, not a deny-list: a copy of the course
+// in a folder nobody thought of (another clone, /srv/course, a home of mode 755) would
+// escape a list of paths to hide. Every top-level entry of / but the system folders is
+// covered by an empty read-only mount, except that one which leads to a shown path shows
+// that path's branch alone (/run shows the scratch folder and nothing else): MountPlan.
 struct Confinement {
   uid_t uid = 0;  // the unprivileged user the child runs as
   gid_t gid = 0;
-  std::vector<std::string> hidden_paths;  // covered by empty read-only mounts
+  // Kept visible besides the system folders and the working directory: the toolkit or
+  // a Python outside /usr. "/" shows everything (the allow-list off: tests prove with
+  // it that an attack works without it).
+  std::vector<std::string> shown_paths;
+  // Covered too, even inside a system folder (a course in /usr/local), unless it holds a
+  // shown path or the working directory.
+  std::vector<std::string> hidden_paths;
   // /tmp, /var/tmp and /dev/shm become private, empty and small: what the program
   // leaves there disappears with it, and it sees nobody else's temporary files.
   bool private_temporary_folders = true;
@@ -231,6 +245,146 @@ inline void end_descendants(std::chrono::milliseconds patience) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// The allow-list: what a confined child does not see
+// ---------------------------------------------------------------------------
+
+// The top-level folders of / that a confined child always sees: programs, libraries,
+// the toolkit under /usr, the system's settings, devices (the GPU's), /proc and /sys.
+inline bool is_system_folder(const std::string& name) {
+  for (const char* folder :
+       {"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "dev", "proc", "sys"}) {
+    if (name == folder) return true;
+  }
+  return false;
+}
+
+// True if `path` is `folder` or lies below it.
+inline bool is_within(const std::string& path, const std::string& folder) {
+  if (folder == "/") return true;
+  return path.size() >= folder.size() && path.compare(0, folder.size(), folder) == 0 &&
+         (path.size() == folder.size() || path[folder.size()] == '/');
+}
+
+// The mounts that confine a child, worked out before fork (the child only makes system
+// calls). A top-level entry of / that leads to nothing kept is covered: a folder by an
+// empty read-only tmpfs, anything else (a file, a socket) by /dev/null bound read-only
+// and unopenable. One that leads to kept paths (/run, to a scratch folder) is rebuilt:
+// an empty tmpfs replaces it, holding only the folders down to each kept path and the
+// kept path itself, bound back from a descriptor opened before; then it becomes
+// read-only. Nothing created in the meantime (another check's scratch folder) shows,
+// and nothing removed in the meantime makes the child fail.
+struct MountPlan {
+  struct Cover {
+    std::string path;
+    bool folder = true;
+  };
+  struct Kept {
+    std::string path;
+    bool folder = true;
+    std::vector<std::string> parents;  // below the rebuilt folder, outermost first
+    int descriptor = -1;               // opened in the child before the rebuild
+  };
+  struct Rebuilt {
+    std::string folder;  // a top-level folder of /, or a hidden folder holding a kept path
+    std::vector<Kept> kept;
+  };
+  std::vector<Cover> covers;
+  std::vector<Rebuilt> rebuilt;
+  std::vector<std::string> hides;       // the explicit --hide paths that hold nothing kept
+  std::vector<Rebuilt> hidden_rebuilt;  // those that do, emptied but for the kept paths
+};
+
+// The shown paths and the working directory, resolved (links followed), without those
+// that do not exist.
+inline std::vector<std::string> kept_paths(const Confinement& c) {
+  std::vector<std::string> kept;
+  std::vector<std::string> wanted = c.shown_paths;
+  if (!c.working_directory.empty()) wanted.push_back(c.working_directory);
+  for (const std::string& path : wanted) {
+    char resolved[PATH_MAX];
+    if (realpath(path.c_str(), resolved) != nullptr &&
+        std::find(kept.begin(), kept.end(), resolved) == kept.end()) {
+      kept.emplace_back(resolved);
+    }
+  }
+  return kept;
+}
+
+// `folder` emptied but for the kept paths below it (none: nothing to rebuild).
+inline MountPlan::Rebuilt rebuilt_folder(const std::string& folder,
+                                         const std::vector<std::string>& kept) {
+  MountPlan::Rebuilt rebuilt{folder, {}};
+  for (const std::string& k : kept) {
+    if (k == folder || !is_within(k, folder)) continue;
+    // One inside another kept path below `folder` comes with it.
+    const bool comes_with_another =
+        std::any_of(kept.begin(), kept.end(), [&](const std::string& o) {
+          return o != k && o != folder && is_within(o, folder) && is_within(k, o);
+        });
+    if (comes_with_another) continue;
+    struct stat status;
+    if (stat(k.c_str(), &status) != 0) continue;
+    MountPlan::Kept entry{k, S_ISDIR(status.st_mode), {}, -1};
+    for (std::size_t slash = k.find('/', folder.size() + 1); slash != std::string::npos;
+         slash = k.find('/', slash + 1)) {
+      entry.parents.push_back(k.substr(0, slash));
+    }
+    rebuilt.kept.push_back(entry);
+  }
+  return rebuilt;
+}
+
+inline MountPlan plan_mounts(const Confinement& c) {
+  MountPlan plan;
+  const std::vector<std::string> kept = kept_paths(c);
+  const bool everything_shown = std::find(kept.begin(), kept.end(), "/") != kept.end();
+  if (!everything_shown) {
+    DIR* root = opendir("/");
+    std::vector<std::string> names;
+    if (root != nullptr) {
+      while (dirent* entry = readdir(root)) {
+        const std::string name = entry->d_name;
+        if (name != "." && name != "..") names.push_back(name);
+      }
+      closedir(root);
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
+      const std::string top = "/" + name;
+      // /tmp is replaced by a private one anyway; a link points to a covered or a system
+      // folder.
+      if (is_system_folder(name) || (c.private_temporary_folders && name == "tmp")) continue;
+      if (std::find(kept.begin(), kept.end(), top) != kept.end()) continue;
+      struct stat status;
+      if (lstat(top.c_str(), &status) != 0 || S_ISLNK(status.st_mode)) continue;
+      MountPlan::Rebuilt rebuilt = rebuilt_folder(top, kept);
+      if (!rebuilt.kept.empty() && S_ISDIR(status.st_mode)) {
+        plan.rebuilt.push_back(rebuilt);
+      } else {
+        plan.covers.push_back({top, S_ISDIR(status.st_mode)});
+      }
+    }
+  }
+  // A hidden folder that holds a kept path (the folder of all builds holds a build's own
+  // tree; a Python inside a course in /usr/local) is rebuilt like an ancestor of /, after it.
+  for (const std::string& path : c.hidden_paths) {
+    char resolved[PATH_MAX];
+    if (realpath(path.c_str(), resolved) == nullptr) continue;
+    MountPlan::Rebuilt rebuilt = rebuilt_folder(resolved, kept);
+    struct stat status;
+    const bool holds_kept = std::any_of(kept.begin(), kept.end(), [&](const std::string& k) {
+      return is_within(k, resolved);
+    });
+    if (!holds_kept) {
+      plan.hides.push_back(resolved);
+    } else if (!rebuilt.kept.empty() && stat(resolved, &status) == 0 && S_ISDIR(status.st_mode)) {
+      plan.hidden_rebuilt.push_back(rebuilt);
+    }  // else it is a kept path itself: shown
+  }
+  return plan;
+}
+
 namespace detail {
 
 [[noreturn]] inline void child_fail(const std::string& what) {
@@ -239,30 +393,90 @@ namespace detail {
   _exit(126);
 }
 
-// In the child, before exec: hides paths, drops privileges, chooses the environment.
-// The working folder must lie outside the hidden and the temporary folders (the
-// check puts it under /run when it confines).
-inline void confine(const Confinement& c) {
-  if (!c.hidden_paths.empty() || c.private_temporary_folders) {
-    if (unshare(CLONE_NEWNS) != 0) child_fail("sandbox: unshare(CLONE_NEWNS)");
-    // Our mounts must not leak back into the grader's namespace.
-    if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
-      child_fail("sandbox: making / private");
+constexpr unsigned long kHiddenFlags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC;
+
+// Covers one path (in the child: system calls only). A path that vanished since the plan
+// needs no cover.
+inline void cover(const char* path, bool folder) {
+  if (folder) {
+    if (mount("course-hidden", path, "tmpfs", kHiddenFlags, "size=4k,mode=0555") != 0 &&
+        errno != ENOENT) {
+      child_fail(std::string("sandbox: hiding ") + path);
     }
-    for (const std::string& path : c.hidden_paths) {
-      if (access(path.c_str(), F_OK) != 0) continue;
-      if (mount("course-hidden", path.c_str(), "tmpfs",
-                MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") != 0) {
-        child_fail("sandbox: hiding " + path);
-      }
+    return;
+  }
+  if (mount("/dev/null", path, nullptr, MS_BIND, nullptr) != 0) {
+    if (errno == ENOENT) return;
+    child_fail(std::string("sandbox: hiding ") + path);
+  }
+  if (mount(nullptr, path, nullptr, MS_REMOUNT | MS_BIND | kHiddenFlags, nullptr) != 0) {
+    child_fail(std::string("sandbox: hiding ") + path);
+  }
+}
+
+// Replaces `r.folder` by an empty read-only tmpfs that holds its kept paths alone.
+inline void rebuild(MountPlan::Rebuilt& r) {
+  for (MountPlan::Kept& k : r.kept) {
+    k.descriptor = open(k.path.c_str(), O_PATH | O_CLOEXEC);
+    if (k.descriptor < 0) child_fail("sandbox: opening " + k.path);
+  }
+  if (mount("course-hidden", r.folder.c_str(), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+            "size=64k,mode=0755") != 0) {
+    child_fail("sandbox: emptying " + r.folder);
+  }
+  for (MountPlan::Kept& k : r.kept) {
+    for (const std::string& parent : k.parents) {
+      if (mkdir(parent.c_str(), 0755) != 0 && errno != EEXIST) child_fail("sandbox: " + parent);
     }
-    if (c.private_temporary_folders) {
-      for (const char* folder : {"/tmp", "/var/tmp", "/dev/shm"}) {
-        if (access(folder, F_OK) != 0) continue;
-        if (mount("course-tmp", folder, "tmpfs", MS_NOSUID | MS_NODEV, "size=512m,mode=1777") !=
-            0) {
-          child_fail(std::string("sandbox: a private ") + folder);
-        }
+    if (k.folder ? mkdir(k.path.c_str(), 0755) != 0
+                 : close(open(k.path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644)) != 0) {
+      child_fail("sandbox: making " + k.path);
+    }
+    char source[32] = "/proc/self/fd/";
+    char digits[12];
+    int length = 0;
+    for (int n = k.descriptor; length == 0 || n > 0; n /= 10) digits[length++] = '0' + n % 10;
+    char* end = source + 14;
+    while (length > 0) *end++ = digits[--length];
+    *end = '\0';
+    if (mount(source, k.path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+      child_fail("sandbox: showing " + k.path);
+    }
+    close(k.descriptor);
+  }
+  if (mount("course-hidden", r.folder.c_str(), "tmpfs", MS_REMOUNT | kHiddenFlags,
+            "size=64k,mode=0755") != 0) {
+    child_fail("sandbox: making " + r.folder + " read-only");
+  }
+}
+
+// In the child, before exec: makes the mounts of `plan` (plan_mounts) in a private mount
+// namespace, then the explicit hides, gives private temporary folders, drops privileges.
+// The working folder must lie outside the temporary folders (the check puts it under
+// /run when it confines).
+inline void confine(const Confinement& c, MountPlan& plan) {
+  if (unshare(CLONE_NEWNS) != 0) child_fail("sandbox: unshare(CLONE_NEWNS)");
+  // Our mounts must not leak back into the grader's namespace.
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
+    child_fail("sandbox: making / private");
+  }
+  for (const MountPlan::Cover& covered : plan.covers) {
+    cover(covered.path.c_str(), covered.folder);
+  }
+  for (MountPlan::Rebuilt& rebuilt : plan.rebuilt) rebuild(rebuilt);
+  // After the allow-list: a path it already hid no longer exists.
+  for (const std::string& path : plan.hides) {
+    struct stat status;
+    if (lstat(path.c_str(), &status) != 0) continue;
+    cover(path.c_str(), S_ISDIR(status.st_mode));
+  }
+  for (MountPlan::Rebuilt& rebuilt : plan.hidden_rebuilt) rebuild(rebuilt);
+  if (c.private_temporary_folders) {
+    // /var is covered unless shown: its tmp then does not exist, and is skipped.
+    for (const char* folder : {"/tmp", "/var/tmp", "/dev/shm"}) {
+      if (access(folder, F_OK) != 0) continue;
+      if (mount("course-tmp", folder, "tmpfs", MS_NOSUID | MS_NODEV, "size=512m,mode=1777") != 0) {
+        child_fail(std::string("sandbox: a private ") + folder);
       }
     }
   }
@@ -327,7 +541,9 @@ class ChildProcess {
 
     // Built before fork: the child only calls async-signal-safe functions and exec.
     std::vector<std::string> child_environment;
+    MountPlan plan;
     if (limits.confinement) {
+      plan = plan_mounts(*limits.confinement);
       child_environment = limits.confinement->environment;
       for (const std::string& entry : environment) {
         const std::string name = entry.substr(0, entry.find('=') + 1);
@@ -379,7 +595,7 @@ class ChildProcess {
       const rlimit file_size{limits.file_size_limit_bytes, limits.file_size_limit_bytes};
       setrlimit(RLIMIT_FSIZE, &file_size);
       if (limits.confinement) {
-        detail::confine(*limits.confinement);
+        detail::confine(*limits.confinement, plan);
         execve(argv[0], argv.data(), envp.data());
       } else {
         for (const std::string& entry : environment) {

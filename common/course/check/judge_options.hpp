@@ -46,6 +46,9 @@ struct Options {
   int stop_after_timeouts = 0;  // 0: never; else the cases after that many time-outs are not run
   std::size_t memory_limit_mb = 0;  // resident memory of the program; 0: no limit
   std::string run_as;               // user the program runs as (the check itself runs as root)
+  // Confinement's allow-list (child_process.hpp): folders kept visible besides the system
+  // ones and the scratch folder, and folders covered even inside a system one.
+  std::vector<std::string> shown_paths;
   std::vector<std::string> hidden_paths;
   // Exercises whose code is also called from outside the program (course_exercise's
   // SHARED_LIBRARY): the student's files built as a shared library, and the exercise's
@@ -103,8 +106,17 @@ inline void print_usage(const std::string& exercise_number) {
       "  --stop-after-timeouts N after N runs over their time limit, fail the other cases unrun\n"
       "  --memory-limit-mb N     stop the program when it holds more than N MiB of host memory\n"
       "  --run-as USER           run the program as USER, with a process limit and a clean\n"
-      "                          environment (the check must run as root)\n"
-      "  --hide PATH             make PATH invisible to the program (repeatable; with --run-as)\n"
+      "                          environment (the check must run as root), in a private mount\n"
+      "                          namespace that shows only /bin /sbin /lib* /usr /etc /dev\n"
+      "                          /proc /sys, private empty /tmp and /dev/shm, the program's\n"
+      "                          scratch folder and the --show paths; every other folder\n"
+      "                          (/home /root /srv /opt /var /mnt, a course anywhere) is an\n"
+      "                          empty read-only folder, or holds only the branch of a shown\n"
+      "                          one (/run: the scratch folder)\n"
+      "  --show PATH             keep PATH visible too (repeatable; with --run-as): a toolkit\n"
+      "                          or a Python outside /usr (/ shows everything: for tests)\n"
+      "  --hide PATH             make PATH invisible to the program, even inside /usr\n"
+      "                          (repeatable; with --run-as)\n"
       "self-test of the check (used by CTest):\n"
       "  --expect pass|fail      exit 0 when the verdict is this, 1 otherwise\n"
       "  --expect-hint TEXT      ...and the report contains TEXT (repeatable)\n"
@@ -191,6 +203,9 @@ inline bool parse_options(int argc, char** argv, Options& options, std::string& 
         options.memory_limit_mb = std::stoull(value);
       } else if (flag == "--run-as") {
         if (!next(options.run_as)) return false;
+      } else if (flag == "--show") {
+        if (!next(value)) return false;
+        options.shown_paths.push_back(value);
       } else if (flag == "--hide") {
         if (!next(value)) return false;
         options.hidden_paths.push_back(value);
@@ -227,8 +242,8 @@ inline bool parse_options(int argc, char** argv, Options& options, std::string& 
     error = "--program is required";
     return false;
   }
-  if (!options.hidden_paths.empty() && options.run_as.empty()) {
-    error = "--hide needs --run-as";
+  if ((!options.hidden_paths.empty() || !options.shown_paths.empty()) && options.run_as.empty()) {
+    error = "--hide and --show need --run-as";
     return false;
   }
   return true;

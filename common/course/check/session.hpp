@@ -271,6 +271,7 @@ class CheckSession {
     Confinement c;
     c.uid = options_.run_as_uid;
     c.gid = options_.run_as_gid;
+    c.shown_paths = options_.shown_paths;
     c.hidden_paths = options_.hidden_paths;
     c.working_directory = scratch_;
     c.environment = {"PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin", "HOME=" + scratch_,
