@@ -10,16 +10,8 @@
 # Needs root (to switch users and mount); otherwise it reports skipped (77).
 set -u
 sandbox=$1 nvcc=$2 course_copy=$3
-user=course-sandbox-test
-
-skip() { echo "SKIPPED: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
-[ "$(id -u)" -eq 0 ] || skip "confinement needs root"
-unshare --mount true 2>/dev/null || skip "this machine refuses mount namespaces"
-if ! id -u "$user" >/dev/null 2>&1; then
-  useradd --system --no-create-home --shell /usr/sbin/nologin --user-group "$user" 2>/dev/null \
-    || skip "cannot create the user $user"
-fi
+# shellcheck source=tests/harness/sandbox_preamble.sh
+source "$(dirname "${BASH_SOURCE[0]}")/sandbox_preamble.sh"
 
 # A build's work folder, as the grader makes it: in root's /run, the user's alone.
 work=$(mktemp -d /run/course-sandbox-build.XXXXXX)
