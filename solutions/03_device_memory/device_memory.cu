@@ -41,6 +41,8 @@ void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float
   //   4. copy device_y back into host_y (cudaMemcpyDeviceToHost);
   //   5. free device_x and device_y.
   // Wrap every call in CUDA_CHECK(...) and follow the launch with CUDA_CHECK_LAUNCH().
+  // When n == 0, only the launch must be skipped: cudaMalloc, cudaMemcpy and cudaFree of
+  // 0 bytes succeed and do nothing, so steps 1, 2, 4 and 5 may stay.
   float* device_x = nullptr;
   float* device_y = nullptr;
   CUDA_CHECK(cudaMalloc(&device_x, bytes));
