@@ -1,5 +1,5 @@
 // Exercise 12 - the L2 norm of every row of a matrix (the generalized ufunc l2_norm of
-// Numba lab 3.1, §6, signature (i)->()): norms[r] = sqrt(sum over c of matrix[r][c]^2).
+// Numba lab 3.1, section 6, signature (i)->()): norms[r] = sqrt(sum over c of matrix[r][c]^2).
 //
 // One thread per row would leave most of the GPU idle for a few long rows, and would read
 // memory with a stride of one row between neighbouring threads. Here a whole warp shares a
