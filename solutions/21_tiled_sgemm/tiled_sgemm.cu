@@ -249,7 +249,10 @@ __global__ void __launch_bounds__(kBlocking2dThreads)
   //   - loads of 4 floats at once (one float4 per thread and tile when the slice is 8
   //     wide) where the whole row's length allows it: k % 4 == 0 for A, n % 4 == 0 for
   //     B, and the pointer 16-byte aligned (aligned_to_float4); elsewhere, 4 scalar loads
-  //     with bounds;
+  //     with bounds. The header's 256-byte alignment holds for row 0 only: row i starts
+  //     i * k floats later, so with k % 4 != 0 most rows of A are not 16-byte aligned.
+  //     aligned_to_float4 always passes for cudaMalloc pointers; it guards a call on a
+  //     sub-matrix such as a + 1;
   //   - a thread's 8 rows as two groups of 4, 64 apart: (t / 16) * 4 and 64 + that
   //     (likewise its columns, (t % 16) * 4 and 64 + that), so that 16 threads read 16
   //     consecutive float4 of a row of a tile (no bank conflict) and write 256
