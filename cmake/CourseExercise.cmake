@@ -29,6 +29,9 @@
 #                                        # the program, as <program>.kernels.ptx, instead of
 #                                        # into it: the program loads them at run time
 #                                        # (course/beside_program.hpp finds the file)
+#     SCRIPTS veclib.py                  # scripts that ship with the exercise (a caller
+#                                        # the check runs); make release refuses any other
+#                                        # script or dot-file in the folder
 #   )
 #
 # It builds the check and one program per variant, and registers their tests:
@@ -153,10 +156,15 @@ endfunction()
 
 function(course_exercise)
   cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK;SYNCCHECK" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
-                        "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES")
+                        "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES;SCRIPTS")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
       message(FATAL_ERROR "course_exercise: ${required} is required")
+    endif()
+  endforeach()
+  foreach(script IN LISTS EX_SCRIPTS)
+    if(NOT EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${script}")
+      message(FATAL_ERROR "course_exercise: SCRIPTS names ${script}, which is not in ${CMAKE_CURRENT_SOURCE_DIR}")
     endif()
   endforeach()
   if(NOT DEFINED EX_SKELETON_SCORE)
