@@ -12,7 +12,10 @@
 #                        and write build/report/index.html, report.md and figures/ (plots need
 #                        python3-matplotlib; tools/report.py --update-slides copies the figures
 #                        into slides/figures/)
+#   make report-device   only say whether a GPU is visible (make report's first step)
 #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
+#   make configure       the prerequisites, then CMake's configure step (build/PRESET)
+#   make build           the same, then build everything (no grading, no tests)
 #   make slides          the lecture decks, slides/*.md -> build/slides/NAME.html and .pdf
 #                        (PDF where chromium is installed; PRESET=student: no solution code)
 #   make new-exercise NN=25 SLUG=shared_memory_histogram
@@ -21,6 +24,10 @@
 #   make release DEST=DIR  the students' repository: the course without its solutions, as a
 #                        git repository of one commit (FORMAT=tar: DIR.tar.gz); one handed
 #                        out already is updated by tools/release.py --update COPY
+# The grader (not a make target; run as root on a GPU machine, README "Grading a class"):
+#   sudo tools/grade.py CLASS_FOLDER --class --results RESULTS    a whole class
+#   sudo tools/grade.py SUBMISSION --results RESULTS              one submission
+#   slurm/grade-class CLASS RESULTS                               the same on a cluster
 # [/instructor-only]
 # [release-only]
 # # Every exercise at once (CMake underneath; CUDA_ARCHS="75-real;90" chooses the GPUs):
@@ -29,6 +36,8 @@
 # #   make test            the same, then run every exercise's check on your files and print
 # #                        your scores (without a CUDA device the checks report skipped)
 # #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
+# #   make configure       the prerequisites, then CMake's configure step (build/student)
+# #   make build           the same as make: build every exercise from your files
 # #   make slides          the lecture decks, slides/*.md -> build/slides/student/NAME.html and
 # #                        .pdf (PDF where chromium is installed)
 # [/release-only]
@@ -38,6 +47,8 @@
 #   make check-NN        run its check (ARGS="--case NAME" for one case)
 #                        (without a CUDA device both say so and name the cluster's command)
 #   make list            the exercises available
+#   make clean           remove build/ (every build, its logs, the slides, the report)
+#   make help            this text
 # On a cluster (Slurm; the site's settings in slurm/site.conf; logs in logs/):
 #   make submit-NN       submit a job that builds and runs exercise NN on a GPU node
 #   make submit-check-NN submit a job that runs its check (the log says PASS/FAIL/SKIPPED)

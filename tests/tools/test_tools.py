@@ -6,6 +6,7 @@ skeleton/solution rule, the score table and the test summary.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -287,6 +288,62 @@ class QuietRun(unittest.TestCase):
                          [f"  built: {10 * i}%" for i in range(1, 11)] + ["warning: keep me"])
         self.assertEqual(len(logged), 103)
 
+
+
+# A rule's targets: a line that starts a rule (not a variable, not a recipe line).
+RULE = re.compile(r"^([^\s#:=$][^:=]*|\$\(EXERCISE_NUMBERS\)):(?!=)")
+
+
+def makefile_targets(text):
+    """The targets a person can name: NN for $(EXERCISE_NUMBERS), NN for a pattern's %."""
+    targets = set()
+    for line in text.splitlines():
+        match = RULE.match(line)
+        if not match:
+            continue
+        for target in match.group(1).split():
+            if target == "$(EXERCISE_NUMBERS)":
+                target = "NN"
+            if not target.startswith((".", "$")):
+                targets.add(target.replace("%", "NN"))
+    return targets
+
+
+def help_names(text):
+    return set(re.findall(r"make ([a-z0-9NR][a-zA-Z0-9_-]*)", text))
+
+
+class MakeHelp(unittest.TestCase):
+    """make help names every target the Makefile has, in the course and in the students'
+    release (issue 27: it omitted build and clean)."""
+
+    def test_help_names_every_target(self):
+        with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as handle:
+            text = handle.read()
+        targets = makefile_targets(text)
+        self.assertLessEqual({"all", "build", "clean", "configure", "help", "NN", "check-NN"}, targets)
+        done = subprocess.run(["make", "-s", "-C", ROOT, "help"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        named = help_names(done.stdout) | ({"all"} if re.search(r"^  make  ", done.stdout, re.M) else set())
+        self.assertEqual(targets - named, set(), "targets that make help does not name")
+        self.assertIn("tools/grade.py", done.stdout)
+
+    def test_the_students_help_names_their_targets(self):
+        import release
+        with open(os.path.join(ROOT, "Makefile"), "rb") as handle:
+            students = release.filter_file("Makefile", handle.read()).decode("utf-8")
+        # The instructors' targets only refuse there, with a line that says why.
+        refused = {"gpu-suite", "report", "report-device", "release", "new-exercise"}
+        targets = makefile_targets(students) - refused
+        with tempfile.TemporaryDirectory() as folder:
+            write(os.path.join(folder, "Makefile"), students)
+            done = subprocess.run(["make", "-s", "-C", folder, "help"], capture_output=True, text=True,
+                                  timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        named = help_names(done.stdout) | ({"all"} if re.search(r"^  make  ", done.stdout, re.M) else set())
+        self.assertEqual(targets - named, set(), "targets that the students' make help does not name")
+        self.assertNotIn("grade.py", done.stdout)
+        self.assertFalse(named & refused, named & refused)
 
 
 class SpeedMarginsTest(unittest.TestCase):
