@@ -140,8 +140,9 @@ test: build
 	$(TEST_REPORT); exit $$status
 
 # [instructor-only]
+# Where no GPU is visible it refuses at once, with one line, as make report does.
 gpu-suite:
-	tools/gpu_suite.sh $(SUITE_ARGS)
+	@tools/gpu_suite.sh $(SUITE_ARGS)
 # [/instructor-only]
 
 # The decks (tools/slides.py): code cut from the sources this build compiles (CMake lists

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -344,6 +345,31 @@ class MakeHelp(unittest.TestCase):
         self.assertEqual(targets - named, set(), "targets that the students' make help does not name")
         self.assertNotIn("grade.py", done.stdout)
         self.assertFalse(named & refused, named & refused)
+
+
+class GpuSuiteWithoutGpu(unittest.TestCase):
+    """make gpu-suite where no GPU is visible: one line and a non-zero status at once, before
+    any configure or build (issue 27: it built everything, then printed nvidia-smi's error)."""
+
+    def test_refuses_at_once_with_one_line(self):
+        absent = cuda_device.absent_reason()
+        if absent is None:
+            self.skipTest("this machine has a GPU")
+        with tempfile.TemporaryDirectory() as folder:
+            build = os.path.join(folder, "gpu")
+            start = time.monotonic()
+            done = subprocess.run(["make", "-s", "-C", ROOT, "gpu-suite"], capture_output=True, text=True,
+                                  timeout=60, env=dict(os.environ, BUILD_DIR=build))
+            seconds = time.monotonic() - start
+            self.assertFalse(os.path.exists(build), "nothing may be written")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertLess(seconds, 5, done.stdout + done.stderr)
+        self.assertEqual(done.stdout, "")
+        ours = [line for line in done.stderr.splitlines() if not line.startswith("make")]
+        self.assertEqual(len(ours), 1, done.stderr)
+        self.assertTrue(ours[0].startswith(f"gpu_suite: no GPU visible here ({absent})"), ours[0])
+        self.assertIn("run make gpu-suite on a GPU node", ours[0])
+        self.assertNotIn("nvidia-smi", done.stderr)
 
 
 class SpeedMarginsTest(unittest.TestCase):
