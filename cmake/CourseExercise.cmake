@@ -423,6 +423,20 @@ function(course_exercise)
       list(APPEND expectations --expect-score ${M_SCORE})
     endif()
     _course_variant_program(ex${EX_NUMBER}_mutant_${mutant} ${mutant_sources})
+    # Its compiler's warnings are expected (a mutant is wrong on purpose): make's build shows
+    # them in the build log only (tools/variant_build.sh, tools/quiet_run.py); errors still show.
+    set(variant_targets ex${EX_NUMBER}_mutant_${mutant} ex${EX_NUMBER}_mutant_${mutant}_library)
+    foreach(ptx_source IN LISTS EX_PTX_SOURCES)
+      get_filename_component(ptx_stem "${ptx_source}" NAME_WE)
+      list(APPEND variant_targets ex${EX_NUMBER}_mutant_${mutant}_${ptx_stem}_ptx)
+    endforeach()
+    foreach(variant_target IN LISTS variant_targets)
+      if(TARGET ${variant_target})
+        set_target_properties(${variant_target} PROPERTIES
+          RULE_LAUNCH_COMPILE "\"${PROJECT_SOURCE_DIR}/tools/variant_build.sh\" ${variant_target}"
+          RULE_LAUNCH_LINK "\"${PROJECT_SOURCE_DIR}/tools/variant_build.sh\" ${variant_target}")
+      endif()
+    endforeach()
     # A "racecheck: only" mutant's plain check may pass (its race seldom changes a value):
     # only its racecheck test proves anything, with the plain limits' fallback.
     set(racecheck_plain PLAIN ${id}.mutant.${mutant})

@@ -289,6 +289,48 @@ class QuietRun(unittest.TestCase):
                          [f"  built: {10 * i}%" for i in range(1, 11)] + ["warning: keep me"])
         self.assertEqual(len(logged), 103)
 
+    def test_a_variants_warnings_go_to_the_log_and_its_errors_to_the_console(self):
+        # Issue 27: nvcc's warnings about a known-wrong variant, printed between the progress
+        # lines. The variants compile through tools/variant_build.sh (cmake/CourseExercise.cmake).
+        launcher = os.path.join(ROOT, "tools", "variant_build.sh")
+        compiler = ("import sys\n"
+                    "print('mutant.cu(12): warning #177-D: variable \"i\" was declared but never referenced')\n"
+                    "print('      int i = 0;', file=sys.stderr)\n"
+                    "if sys.argv[1] == 'bad': print('mutant.cu(13): error: expected a \";\"')\n"
+                    "sys.exit(1 if sys.argv[1] == 'bad' else 0)\n")
+        script = ("import subprocess, sys\n"
+                  "for i in range(101): print(f'[{i:3d}%] Building x', flush=True)\n"
+                  "for target, how in (('ex03_mutant_a', 'good'), ('ex03_mutant_b', sys.argv[1])):\n"
+                  f"    subprocess.run([{launcher!r}, target, sys.executable, '-c', {compiler!r}, how])\n"
+                  "print('warning: a solution warns, shown')\n")
+        for how in ("good", "bad"):
+            with self.subTest(how=how), tempfile.TemporaryDirectory() as folder:
+                log = os.path.join(folder, "log")
+                result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "quiet_run.py"), "--log", log,
+                                         "--progress", r"^\[ *([0-9]+)%\]", "--label", "built", "--",
+                                         sys.executable, "-c", script, how], capture_output=True, text=True)
+                with open(log, encoding="utf-8") as handle:
+                    logged = handle.read()
+                shown = [line for line in result.stdout.splitlines() if not line.startswith("  built: ")]
+                self.assertIn("[log only] ex03_mutant_a: mutant.cu(12): warning #177-D", logged)
+                self.assertIn("[log only] ex03_mutant_a:       int i = 0;", logged)
+                if how == "good":
+                    self.assertEqual(shown, ["warning: a solution warns, shown"])
+                    self.assertIn("[log only] ex03_mutant_b: mutant.cu(12): warning", logged)
+                else:
+                    # A variant that fails to compile shows all it printed, untagged.
+                    self.assertEqual(shown, ['mutant.cu(12): warning #177-D: variable "i" was declared but '
+                                             'never referenced', "      int i = 0;",
+                                             'mutant.cu(13): error: expected a ";"',
+                                             "warning: a solution warns, shown"])
+
+    def test_the_launcher_keeps_the_commands_status(self):
+        launcher = os.path.join(ROOT, "tools", "variant_build.sh")
+        for status in (0, 1, 2):
+            done = subprocess.run([launcher, "t", sys.executable, "-c", f"import sys; sys.exit({status})"],
+                                  capture_output=True, text=True)
+            self.assertEqual((done.returncode, done.stdout, done.stderr), (status, "", ""))
+
 
 
 # A rule's targets: a line that starts a rule (not a variable, not a recipe line).
