@@ -106,11 +106,14 @@ all: build
 # same rule (root or sudo -n, unless COURSE_NO_INSTALL=1).
 PREREQUISITES_ENV = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),COURSE_NO_INSTALL=1)
 APT_AS = $(if $(filter 0,$(shell id -u)),,sudo -n )
+# Another package manager's lock (an unattended upgrade): apt-get waits for it, as
+# tools/prerequisites.py does, at most COURSE_APT_LOCK_SECONDS.
+APT_WAITS = -o DPkg::Lock::Timeout=$${COURSE_APT_LOCK_SECONDS:-300}
 PYTHON_MISSING = missing prerequisites: Python 3 (python3): run `$(if $(APT_AS),sudo )apt-get install -y python3`; then run make again
 INSTALL_PYTHON = { [ "$${COURSE_NO_INSTALL:-0}" = 0 ] && [ -z "$(PREREQUISITES_ENV)" ] && command -v apt-get >/dev/null && \
   { [ -z "$(APT_AS)" ] || sudo -n true 2>/dev/null; } && \
   echo "prerequisites: installing python3 with apt-get (the course's tools are Python)" >&2 && \
-  $(APT_AS)apt-get update -qq >&2 && $(APT_AS)apt-get install -y -qq --no-install-recommends python3 >&2; }
+  $(APT_AS)apt-get $(APT_WAITS) update -qq >&2 && $(APT_AS)apt-get $(APT_WAITS) install -y -qq --no-install-recommends python3 >&2; }
 prerequisites:
 	@$(eval prerequisites_said := $(shell if command -v $(PYTHON) >/dev/null 2>&1 || $(INSTALL_PYTHON); \
 	  then $(PREREQUISITES_ENV) $(PYTHON) tools/prerequisites.py --make $(PREREQUISITES_FOR); else echo '$(PYTHON_MISSING)'; fi))
