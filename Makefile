@@ -47,7 +47,7 @@
 #   make check-NN        run its check (ARGS="--case NAME" for one case)
 #                        (without a CUDA device both say so and name the cluster's command)
 #   make list            the exercises available
-#   make clean           remove build/ (every build, its logs, the slides, the report)
+#   make clean           remove build/ (every build, its logs, the slides)
 #   make help            this text
 # On a cluster (Slurm; the site's settings in slurm/site.conf; logs in logs/):
 #   make submit-NN       submit a job that builds and runs exercise NN on a GPU node
