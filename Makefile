@@ -12,7 +12,10 @@
 #                        and write build/report/index.html, report.md and figures/ (plots need
 #                        python3-matplotlib; tools/report.py --update-slides copies the figures
 #                        into slides/figures/)
+#   make report-device   only say whether a GPU is visible (make report's first step)
 #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
+#   make configure       the prerequisites, then CMake's configure step (build/PRESET)
+#   make build           the same, then build everything (no grading, no tests)
 #   make slides          the lecture decks, slides/*.md -> build/slides/NAME.html and .pdf
 #                        (PDF where chromium is installed; PRESET=student: no solution code)
 #   make new-exercise NN=25 SLUG=shared_memory_histogram
@@ -21,6 +24,10 @@
 #   make release DEST=DIR  the students' repository: the course without its solutions, as a
 #                        git repository of one commit (FORMAT=tar: DIR.tar.gz); one handed
 #                        out already is updated by tools/release.py --update COPY
+# The grader (not a make target; run as root on a GPU machine, README "Grading a class"):
+#   sudo tools/grade.py CLASS_FOLDER --class --results RESULTS    a whole class
+#   sudo tools/grade.py SUBMISSION --results RESULTS              one submission
+#   slurm/grade-class CLASS RESULTS                               the same on a cluster
 # [/instructor-only]
 # [release-only]
 # # Every exercise at once (CMake underneath; CUDA_ARCHS="75-real;90" chooses the GPUs):
@@ -29,6 +36,8 @@
 # #   make test            the same, then run every exercise's check on your files and print
 # #                        your scores (without a CUDA device the checks report skipped)
 # #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
+# #   make configure       the prerequisites, then CMake's configure step (build/student)
+# #   make build           the same as make: build every exercise from your files
 # #   make slides          the lecture decks, slides/*.md -> build/slides/student/NAME.html and
 # #                        .pdf (PDF where chromium is installed)
 # [/release-only]
@@ -38,6 +47,8 @@
 #   make check-NN        run its check (ARGS="--case NAME" for one case)
 #                        (without a CUDA device both say so and name the cluster's command)
 #   make list            the exercises available
+#   make clean           remove build/ (every build, its logs, the slides)
+#   make help            this text
 # On a cluster (Slurm; the site's settings in slurm/site.conf; logs in logs/):
 #   make submit-NN       submit a job that builds and runs exercise NN on a GPU node
 #   make submit-check-NN submit a job that runs its check (the log says PASS/FAIL/SKIPPED)
@@ -95,11 +106,14 @@ all: build
 # same rule (root or sudo -n, unless COURSE_NO_INSTALL=1).
 PREREQUISITES_ENV = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),COURSE_NO_INSTALL=1)
 APT_AS = $(if $(filter 0,$(shell id -u)),,sudo -n )
+# Another package manager's lock (an unattended upgrade): apt-get waits for it, as
+# tools/prerequisites.py does, at most COURSE_APT_LOCK_SECONDS.
+APT_WAITS = -o DPkg::Lock::Timeout=$${COURSE_APT_LOCK_SECONDS:-300}
 PYTHON_MISSING = missing prerequisites: Python 3 (python3): run `$(if $(APT_AS),sudo )apt-get install -y python3`; then run make again
 INSTALL_PYTHON = { [ "$${COURSE_NO_INSTALL:-0}" = 0 ] && [ -z "$(PREREQUISITES_ENV)" ] && command -v apt-get >/dev/null && \
   { [ -z "$(APT_AS)" ] || sudo -n true 2>/dev/null; } && \
   echo "prerequisites: installing python3 with apt-get (the course's tools are Python)" >&2 && \
-  $(APT_AS)apt-get update -qq >&2 && $(APT_AS)apt-get install -y -qq --no-install-recommends python3 >&2; }
+  $(APT_AS)apt-get $(APT_WAITS) update -qq >&2 && $(APT_AS)apt-get $(APT_WAITS) install -y -qq --no-install-recommends python3 >&2; }
 prerequisites:
 	@$(eval prerequisites_said := $(shell if command -v $(PYTHON) >/dev/null 2>&1 || $(INSTALL_PYTHON); \
 	  then $(PREREQUISITES_ENV) $(PYTHON) tools/prerequisites.py --make $(PREREQUISITES_FOR); else echo '$(PYTHON_MISSING)'; fi))
@@ -129,8 +143,9 @@ test: build
 	$(TEST_REPORT); exit $$status
 
 # [instructor-only]
+# Where no GPU is visible it refuses at once, with one line, as make report does.
 gpu-suite:
-	tools/gpu_suite.sh $(SUITE_ARGS)
+	@tools/gpu_suite.sh $(SUITE_ARGS)
 # [/instructor-only]
 
 # The decks (tools/slides.py): code cut from the sources this build compiles (CMake lists

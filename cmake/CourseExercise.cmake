@@ -29,6 +29,9 @@
 #                                        # the program, as <program>.kernels.ptx, instead of
 #                                        # into it: the program loads them at run time
 #                                        # (course/beside_program.hpp finds the file)
+#     SCRIPTS veclib.py                  # scripts that ship with the exercise (a caller
+#                                        # the check runs); make release refuses any other
+#                                        # script or dot-file in the folder
 #   )
 #
 # It builds the check and one program per variant, and registers their tests:
@@ -153,10 +156,15 @@ endfunction()
 
 function(course_exercise)
   cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK;SYNCCHECK" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
-                        "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES")
+                        "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES;SCRIPTS")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
       message(FATAL_ERROR "course_exercise: ${required} is required")
+    endif()
+  endforeach()
+  foreach(script IN LISTS EX_SCRIPTS)
+    if(NOT EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${script}")
+      message(FATAL_ERROR "course_exercise: SCRIPTS names ${script}, which is not in ${CMAKE_CURRENT_SOURCE_DIR}")
     endif()
   endforeach()
   if(NOT DEFINED EX_SKELETON_SCORE)
@@ -415,6 +423,20 @@ function(course_exercise)
       list(APPEND expectations --expect-score ${M_SCORE})
     endif()
     _course_variant_program(ex${EX_NUMBER}_mutant_${mutant} ${mutant_sources})
+    # Its compiler's warnings are expected (a mutant is wrong on purpose): make's build shows
+    # them in the build log only (tools/variant_build.sh, tools/quiet_run.py); errors still show.
+    set(variant_targets ex${EX_NUMBER}_mutant_${mutant} ex${EX_NUMBER}_mutant_${mutant}_library)
+    foreach(ptx_source IN LISTS EX_PTX_SOURCES)
+      get_filename_component(ptx_stem "${ptx_source}" NAME_WE)
+      list(APPEND variant_targets ex${EX_NUMBER}_mutant_${mutant}_${ptx_stem}_ptx)
+    endforeach()
+    foreach(variant_target IN LISTS variant_targets)
+      if(TARGET ${variant_target})
+        set_target_properties(${variant_target} PROPERTIES
+          RULE_LAUNCH_COMPILE "\"${PROJECT_SOURCE_DIR}/tools/variant_build.sh\" ${variant_target}"
+          RULE_LAUNCH_LINK "\"${PROJECT_SOURCE_DIR}/tools/variant_build.sh\" ${variant_target}")
+      endif()
+    endforeach()
     # A "racecheck: only" mutant's plain check may pass (its race seldom changes a value):
     # only its racecheck test proves anything, with the plain limits' fallback.
     set(racecheck_plain PLAIN ${id}.mutant.${mutant})

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 KEYWORDS = ("NUMBER", "NAME", "STUDENT_FILES", "DRIVER", "CHECK", "POINTS", "LIBRARIES",
             "MUTANTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "HOST_CASES",
-            "C_SOURCES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK", "PTX_SOURCES")
+            "C_SOURCES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK", "PTX_SOURCES", "SCRIPTS")
 SINGLE_VALUED = ("NUMBER", "NAME", "DRIVER", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS")
 FLAGS = ("HOST_CASES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK")
 
@@ -37,6 +37,7 @@ class Exercise:
     # Student files compiled to PTX (nvcc -ptx) beside the program instead of into it, for
     # programs that load their kernels at run time (the driver API): ptx_path names the file.
     ptx_sources: list = field(default_factory=list)
+    scripts: list = field(default_factory=list)   # scripts that ship with it (a Python caller)
 
     @property
     def id(self):
@@ -62,6 +63,12 @@ class Exercise:
         driver, the C callers (nvcc hands .c files to the host C compiler, as C)."""
         driver = [self.driver] if self.driver else []
         return self.linked_student_files + driver + self.c_sources
+
+    @property
+    def declared_files(self):
+        """Every file the call names, relative to the exercise's folder."""
+        return set(self.student_files + self.c_sources + self.ptx_sources + self.scripts
+                   + [f for f in (self.driver, self.check) if f])
 
     @property
     def linked_student_files(self):
@@ -133,6 +140,7 @@ def load(root):
             racecheck="RACECHECK" in values,
             synccheck="SYNCCHECK" in values,
             ptx_sources=values.get("PTX_SOURCES", []),
+            scripts=values.get("SCRIPTS", []),
         ))
     return found
 

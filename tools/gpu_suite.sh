@@ -15,6 +15,14 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Without a GPU every GPU test would only skip, after a full build: refuse at once, before
+# anything is written, as make report does (tools/cuda_device.py asks the driver itself).
+if ! absent=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import cuda_device
+reason = cuda_device.absent_reason(); print(reason or ""); sys.exit(1 if reason else 0)' "$root/tools" 2>&1); then
+  echo "gpu_suite: no GPU visible here (${absent:-the CUDA driver could not be asked}): nothing was" \
+    "built or run; run make gpu-suite on a GPU node (on a cluster: slurm/interactive make gpu-suite)" >&2
+  exit 2
+fi
 build=${BUILD_DIR:-$root/build/gpu}
 logs=${LOG_DIR:-$build/logs}
 jobs=${JOBS:-$(nproc)}

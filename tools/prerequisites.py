@@ -18,12 +18,15 @@ pdfinfo from poppler-utils for their page counts), matplotlib (make report's fig
 A missing required package is installed with apt-get when this runs as root or `sudo -n true`
 works, after saying what it installs and why; otherwise, or with COURSE_NO_INSTALL=1, it stops
 with one line naming the packages and the command. Package names are Debian 12's and Ubuntu
-22.04/24.04's (the same for these).
+22.04/24.04's (the same for these). Where another package manager holds apt's or dpkg's lock
+(an unattended upgrade, a second terminal), it says so in one line and waits for it, at most
+COURSE_APT_LOCK_SECONDS (default 300); apt-get itself waits as long (-o DPkg::Lock::Timeout).
 
 For the course's own tests, which must not uninstall anything to prove the refusal:
     COURSE_PREREQ_LIB_DIRS, COURSE_PREREQ_INCLUDE_DIRS   where OpenBLAS is looked for (':' list)
     COURSE_PREREQ_PYTHONS                                interpreters tried for NumPy (':' list)
     COURSE_PREREQ_PRIVILEGE=root|sudo|none               act as if root, as a sudoer, or neither
+    COURSE_PREREQ_APT_LOCKS                              the lock files waited for (':' list)
 """
 import glob
 import os
@@ -32,6 +35,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 try:
@@ -246,28 +250,91 @@ def privilege():
     return "none"
 
 
+# What apt-get and dpkg lock while they work (fcntl locks, which /proc/locks lists).
+APT_LOCKS = ("/var/lib/dpkg/lock-frontend", "/var/lib/dpkg/lock", "/var/lib/apt/lists/lock",
+             "/var/cache/apt/archives/lock")
+APT_LOCK_SECONDS = 300
+
+
+def lock_holder(paths):
+    """(path, "name, process PID") of the first of `paths` another process locks, else None.
+    Read from /proc/locks, which needs no permission on the lock files (sudo's case)."""
+    try:
+        with open("/proc/locks", encoding="utf-8") as handle:
+            held = [line.split() for line in handle]
+    except OSError:
+        return None
+    for path in paths:
+        try:
+            status = os.stat(path)
+        except OSError:
+            continue
+        key = f"{os.major(status.st_dev):02x}:{os.minor(status.st_dev):02x}:{status.st_ino}"
+        for fields in held:
+            # "1: POSIX  ADVISORY  WRITE 1234 fe:00:10955102 0 EOF" ("->" marks a waiter)
+            if "->" in fields or key not in fields:
+                continue
+            pid = fields[fields.index(key) - 1]
+            if pid == str(os.getpid()):
+                continue
+            try:
+                with open(f"/proc/{pid}/comm", encoding="utf-8") as handle:
+                    name = handle.read().strip()
+            except OSError:
+                name = "a process"
+            return path, f"{name}, process {pid}"
+    return None
+
+
+def wait_for_package_manager(log):
+    """Waits while another package manager holds apt's or dpkg's lock, saying so once; returns
+    the seconds left to wait (for apt-get's own DPkg::Lock::Timeout), or the holder's
+    description when the time ran out."""
+    paths = [p for p in os.environ.get("COURSE_PREREQ_APT_LOCKS", "").split(":") if p] or APT_LOCKS
+    seconds = int(os.environ.get("COURSE_APT_LOCK_SECONDS", APT_LOCK_SECONDS))
+    deadline = time.monotonic() + seconds
+    holder = lock_holder(paths)
+    if holder:
+        print(f"prerequisites: waiting for another package manager ({holder[1]} holds {holder[0]}), "
+              f"at most {seconds} s (COURSE_APT_LOCK_SECONDS)", file=log, flush=True)
+    while holder:
+        if time.monotonic() >= deadline:
+            return f"{holder[1]}, which held {holder[0]} for {seconds} s"
+        time.sleep(0.5)
+        holder = lock_holder(paths)
+    return max(1, round(deadline - time.monotonic()))
+
+
 def install(packages, how, log):
+    """Installs `packages`; returns None when done, else the word of why not ("failed", or
+    the package manager it waited for in vain)."""
     prefix = ["sudo", "-n"] if how == "sudo" else []
     environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    waited = wait_for_package_manager(log)
+    if isinstance(waited, str):
+        return waited
+    # apt-get too waits for a lock taken meanwhile, as long as this was ready to wait.
+    apt_get = ["apt-get", "-o", f"DPkg::Lock::Timeout={waited}"]
     # A fresh container has no package lists yet; apt-get's output goes where the summary goes.
-    for command in (["apt-get", "update", "-qq"],
-                    ["apt-get", "install", "-y", "-qq", "--no-install-recommends"] + packages):
+    for command in (apt_get + ["update", "-qq"],
+                    apt_get + ["install", "-y", "-qq", "--no-install-recommends"] + packages):
         full = prefix + (["env", "DEBIAN_FRONTEND=noninteractive"] if prefix else []) + command
         print("  " + " ".join(full), file=log, flush=True)
         try:
             if subprocess.run(full, stdout=log, stderr=log, env=environment).returncode != 0:
-                return False
+                return "failed"
         except OSError:
-            return False
-    return True
+            return "failed"
+    return None
 
 
 def describe(items):
     return ", ".join(f"{i.name} ({i.package})" if i.package else i.name for i in items)
 
 
-def stop_line(missing, how):
-    """The one line that says what is missing and the exact command that fixes it."""
+def stop_line(missing, how, busy=None):
+    """The one line that says what is missing and the exact command that fixes it (once the
+    package manager `busy` is done, where one kept the lock)."""
     packages = [i.package for i in missing if i.package]
     parts = []
     if packages:
@@ -276,7 +343,8 @@ def stop_line(missing, how):
             fix = f"{sudo}apt-get install -y {' '.join(packages)}"
         else:
             fix = f"install {' '.join(packages)} (Debian/Ubuntu names) with this system's package manager"
-        parts.append(f"{describe([i for i in missing if i.package])}: run `{fix}`")
+        parts.append(f"{describe([i for i in missing if i.package])}: run `{fix}`"
+                     + (f" once the other package manager is done ({busy})" if busy else ""))
     parts += [f"{i.name}: {i.fix}" for i in missing if not i.package]
     return "missing prerequisites: " + "; ".join(parts) + "; then run make again"
 
@@ -300,7 +368,12 @@ def main(argv):
         print(f"prerequisites: installing {', '.join(i.package for i in installable)} with apt-get "
               f"{as_who} ({'; '.join(f'{i.package}: {i.why}' for i in installable)}); "
               f"COURSE_NO_INSTALL=1 turns this off", file=log, flush=True)
-        if not install([i.package for i in installable], how, log):
+        failure = install([i.package for i in installable], how, log)
+        if failure and failure != "failed":
+            line = stop_line(missing, how, busy=failure)
+            print(line if make_mode else f"prerequisites: {line}", file=sys.stdout if make_mode else sys.stderr)
+            return 1
+        if failure:
             line = (f"installing {' '.join(i.package for i in installable)} with apt-get failed "
                     f"(its messages are above); install them yourself, then run make again")
             print(line if make_mode else f"prerequisites: {line}", file=sys.stdout if make_mode else sys.stderr)

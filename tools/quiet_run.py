@@ -11,12 +11,16 @@ target or per test. Every line still goes to the log file. Exit status: the comm
 --cut REGEX        from the first line that matches, show nothing more (a summary that the
                    caller replaces with its own, e.g. ctest's "100% tests passed" when every
                    test was skipped).
+
+Lines tagged "[log only] " (tools/variant_build.sh: the warnings of a known-wrong variant
+that compiled) go to the log only, always.
 """
 import argparse
 import re
 import subprocess
 import sys
 
+LOG_ONLY = "[log only] "
 
 def percent(match):
     groups = [int(g) for g in match.groups() if g is not None and g.isdigit()]
@@ -33,7 +37,7 @@ def show(process, log, progress, hide, cut, label):
         if cutting or (cut and cut.search(line)):
             cutting = True
             continue
-        if any(pattern.search(line) for pattern in hide):
+        if line.startswith(LOG_ONLY) or any(pattern.search(line) for pattern in hide):
             continue
         match = progress.search(line) if progress else None
         if match:

@@ -26,6 +26,8 @@ Course files are filtered on the way (filter_file):
   - an exercise's CMakeLists.txt loses its MUTANTS list (the names of the known-wrong
     variants).
 
+A dot-file or script in an exercise folder that its course_exercise() call does not
+declare (SCRIPTS, or any other of its files) stops the release before anything is written.
 The written release is checked before it is committed or packed (tools/release_leaks.py:
 no solution file and no region of solution code in any of its files); a leak stops the
 release and nothing is left at DEST. The release's .course-release.json lists every file it
@@ -239,6 +241,31 @@ def source_commit(root):
         return ""
 
 
+SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".pl", ".rb")
+
+
+def undeclared_extras(root, files):
+    """The dot-files and scripts in exercise folders that no course_exercise() call declares
+    (SCRIPTS, or any other of its files): a scratch script left behind by an instructor's
+    session must not reach the students."""
+    declared = set()
+    for exercise in exercises.load(root):
+        folder = os.path.relpath(exercise.folder, root).replace(os.sep, "/")
+        declared.update(f"{folder}/{name}" for name in exercise.declared_files)
+    found = []
+    for path in files:
+        parts = path.split("/")
+        if len(parts) < 3 or parts[0] != "exercises" or path in declared:
+            continue
+        full = os.path.join(root, path)
+        with open(full, "rb") as handle:
+            shebang = handle.read(2) == b"#!"
+        if (any(part.startswith(".") for part in parts[2:]) or path.endswith(SCRIPT_SUFFIXES)
+                or shebang or os.access(full, os.X_OK)):
+            found.append(path)
+    return found
+
+
 def new_files(root):
     """The files git does not track yet but would (not ignored): shipped, and named."""
     try:
@@ -257,6 +284,11 @@ def write_tree(root, folder):
               + ", ".join(uncommitted), file=sys.stderr)
     if not any(fnmatch.fnmatch(p, "exercises/*/CMakeLists.txt") for p in files):
         raise ReleaseError(f"{root}: no exercise found (exercises/NN_name/CMakeLists.txt)")
+    extras = undeclared_extras(root, files)
+    if extras:
+        raise ReleaseError("release: stopped: " + ", ".join(extras) + ": a dot-file or script in an "
+                           "exercise folder that no course_exercise() declares (SCRIPTS ships a "
+                           "script); remove it, or declare it; nothing was written")
     hashes = {}
     for path in files:
         source = os.path.join(root, path)

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """The prerequisite step of `make` (tools/prerequisites.py), proved without uninstalling
-anything: OpenBLAS and NumPy are hidden through the tool's test overrides, and apt-get and
-sudo are fakes on PATH that only write down how they were called.
+anything: OpenBLAS and NumPy are hidden through the tool's test overrides, apt-get and sudo
+are fakes on PATH that only write down how they were called, and the package manager's lock
+is a scratch file this test locks as apt-get does (fcntl).
 
     python3 tests/tools/test_prerequisites.py
 """
+import fcntl
 import os
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -30,12 +34,16 @@ class Prerequisites(unittest.TestCase):
             os.chmod(path, 0o755)
         empty = os.path.join(scratch.name, "empty")
         os.makedirs(empty)
+        # The machine's own apt lock (another session's apt-get) must not hold these tests up.
+        self.lock = os.path.join(scratch.name, "lock-frontend")
+        open(self.lock, "w").close()
         self.environment = dict(
             os.environ,
             PATH=fake_bin + os.pathsep + os.environ.get("PATH", ""),
             COURSE_PREREQ_LIB_DIRS=empty, COURSE_PREREQ_INCLUDE_DIRS=empty,
-            COURSE_PREREQ_PYTHONS=os.path.join(empty, "python3"))
-        self.environment.pop("COURSE_NO_INSTALL", None)
+            COURSE_PREREQ_PYTHONS=os.path.join(empty, "python3"), COURSE_PREREQ_APT_LOCKS=self.lock)
+        for name in ("COURSE_NO_INSTALL", "COURSE_APT_LOCK_SECONDS"):
+            self.environment.pop(name, None)
 
     def run_tool(self, *arguments, **environment):
         return subprocess.run([sys.executable, TOOL] + list(arguments), capture_output=True,
@@ -92,13 +100,69 @@ class Prerequisites(unittest.TestCase):
         self.assertIn("exercise 06", done.stderr)
         self.assertIn("exercise 08", done.stderr)
         calls = self.calls_made()
-        self.assertEqual(calls[0], "apt-get update -qq")
-        self.assertTrue(calls[1].startswith("apt-get install -y"), calls)
+        # apt-get too waits for a lock another package manager holds (its own bounded wait).
+        self.assertEqual(calls[0], "apt-get -o DPkg::Lock::Timeout=300 update -qq")
+        self.assertTrue(calls[1].startswith("apt-get -o DPkg::Lock::Timeout=300 install -y"), calls)
         self.assertIn("libopenblas-dev", calls[1])
         self.assertIn("python3-numpy", calls[1])
         self.assertEqual(done.returncode, 1)
         self.assertEqual(len(done.stdout.splitlines()), 1)
         self.assertIn("missing prerequisites: ", done.stdout)
+
+    def hold_lock(self, seconds=None):
+        """Locks the scratch lock file as apt-get does, for `seconds` (None: to the end)."""
+        handle = open(self.lock, "w")
+        self.addCleanup(handle.close)
+        fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if seconds is not None:
+            timer = threading.Timer(seconds, lambda: fcntl.lockf(handle, fcntl.LOCK_UN))
+            timer.start()
+            self.addCleanup(timer.cancel)
+
+    def test_waits_for_another_package_manager_then_installs(self):
+        # Issue 27: "Could not get lock /var/lib/dpkg/lock-frontend", and make gave up at once.
+        self.hold_lock(seconds=2)
+        start = time.monotonic()
+        done = self.run_tool("--make", COURSE_PREREQ_PRIVILEGE="root", COURSE_APT_LOCK_SECONDS="30")
+        seconds = time.monotonic() - start
+        waiting = [line for line in done.stderr.splitlines() if "waiting" in line]
+        self.assertEqual(len(waiting), 1, done.stderr)
+        self.assertIn("waiting for another package manager", waiting[0])
+        self.assertIn(f"process {os.getpid()} holds {self.lock}", waiting[0])
+        self.assertIn("at most 30 s", waiting[0])
+        self.assertGreaterEqual(seconds, 1.5)
+        self.assertLess(seconds, 25)
+        calls = self.calls_made()
+        self.assertEqual(len(calls), 2, calls)
+        self.assertRegex(calls[0], r"^apt-get -o DPkg::Lock::Timeout=[0-9]+ update -qq$")
+        self.assertTrue(28 - seconds <= int(calls[0].split("=")[1].split()[0]) <= 30, calls)
+
+    def test_a_lock_held_too_long_ends_in_the_one_line_refusal(self):
+        self.hold_lock()
+        start = time.monotonic()
+        done = self.run_tool("--make", COURSE_PREREQ_PRIVILEGE="root", COURSE_APT_LOCK_SECONDS="2")
+        seconds = time.monotonic() - start
+        self.assertGreaterEqual(seconds, 1.5)
+        self.assertLess(seconds, 20)
+        self.assertEqual(len([line for line in done.stderr.splitlines() if "waiting" in line]), 1, done.stderr)
+        self.assert_refused(done, "`apt-get install -y ")
+        self.assertIn(f"once the other package manager is done (python3, process {os.getpid()}, "
+                      f"which held {self.lock} for 2 s)", done.stdout)
+
+    def test_make_stops_with_one_line_when_the_lock_stays_held(self):
+        self.hold_lock()
+        done = subprocess.run(["make", "-s", "-C", ROOT, "prerequisites"], capture_output=True,
+                              text=True, timeout=120, env=dict(self.environment, COURSE_PREREQ_PRIVILEGE="root",
+                                                               COURSE_APT_LOCK_SECONDS="1"))
+        self.assertNotEqual(done.returncode, 0)
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        # What it installs and why, that it waits, and make's $(error) line.
+        self.assertEqual(len(lines), 3, done.stderr)
+        self.assertIn("prerequisites: installing ", lines[0])
+        self.assertIn("waiting for another package manager", lines[1])
+        self.assertIn("missing prerequisites: ", lines[2])
+        self.assertIn("once the other package manager is done", lines[2])
+        self.assertEqual(self.calls_made(), [])
 
     def test_sudo_installs_without_a_password_question(self):
         self.run_tool("--make", COURSE_PREREQ_PRIVILEGE="sudo")

@@ -331,6 +331,39 @@ class WritingReleases(Scratch):
         self.assertIn("LEAK: README.md holds the code of region 1 of solutions/01_demo/demo.cu", done.stderr)
         self.assertEqual(os.listdir(self.path("out")), [])
 
+    def test_an_undeclared_script_or_dot_file_in_an_exercise_stops_the_release(self):
+        # A scratch script of an instructor's session (issue 27: exercise 08's .gpu3.sh).
+        for name, executable in ((".gpu3.sh", False), ("notes.py", False), ("run_me", True),
+                                 (".scratch/cache.txt", False)):
+            with self.subTest(name=name):
+                root = self.fake_course()
+                extra = os.path.join(root, "exercises", "01_demo", name)
+                write(extra, "#!/bin/sh\n" if executable else "x = 1\n")
+                if executable:
+                    os.chmod(extra, 0o755)
+                out = self.path("out", name.replace("/", "_"))
+                done = self.release(root, out)
+                self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                self.assertIn(f"exercises/01_demo/{name}: a dot-file or script in an exercise folder",
+                              done.stderr)
+                self.assertFalse(os.path.exists(out))
+                shutil.rmtree(root)
+
+    def test_a_script_the_exercise_declares_ships(self):
+        root = self.fake_course()
+        cmake_file = os.path.join(root, "exercises", "01_demo", "CMakeLists.txt")
+        write(cmake_file, read(cmake_file).replace("  MUTANTS", "  SCRIPTS caller.py\n  MUTANTS"))
+        write(os.path.join(root, "exercises", "01_demo", "caller.py"), "print('caller')\n")
+        done = self.release(root, self.path("out", "students"))
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertTrue(os.path.isfile(self.path("out", "students", "exercises", "01_demo", "caller.py")))
+
+    def test_the_course_has_no_undeclared_script_or_dot_file_in_its_exercises(self):
+        files = [p for p in release.course_files(ROOT) if release.shipped(p)]
+        self.assertEqual(release.undeclared_extras(ROOT, files), [])
+        # The top level's style files ship on purpose.
+        self.assertTrue(release.shipped(".clang-format") and release.shipped(".editorconfig"))
+
 
 class Updates(Scratch):
     """A copy handed out, edited by its student, brought up to a new release."""

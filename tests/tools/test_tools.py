@@ -6,10 +6,12 @@ skeleton/solution rule, the score table and the test summary.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -287,6 +289,129 @@ class QuietRun(unittest.TestCase):
                          [f"  built: {10 * i}%" for i in range(1, 11)] + ["warning: keep me"])
         self.assertEqual(len(logged), 103)
 
+    def test_a_variants_warnings_go_to_the_log_and_its_errors_to_the_console(self):
+        # Issue 27: nvcc's warnings about a known-wrong variant, printed between the progress
+        # lines. The variants compile through tools/variant_build.sh (cmake/CourseExercise.cmake).
+        launcher = os.path.join(ROOT, "tools", "variant_build.sh")
+        compiler = ("import sys\n"
+                    "print('mutant.cu(12): warning #177-D: variable \"i\" was declared but never referenced')\n"
+                    "print('      int i = 0;', file=sys.stderr)\n"
+                    "if sys.argv[1] == 'bad': print('mutant.cu(13): error: expected a \";\"')\n"
+                    "sys.exit(1 if sys.argv[1] == 'bad' else 0)\n")
+        script = ("import subprocess, sys\n"
+                  "for i in range(101): print(f'[{i:3d}%] Building x', flush=True)\n"
+                  "for target, how in (('ex03_mutant_a', 'good'), ('ex03_mutant_b', sys.argv[1])):\n"
+                  f"    subprocess.run([{launcher!r}, target, sys.executable, '-c', {compiler!r}, how])\n"
+                  "print('warning: a solution warns, shown')\n")
+        for how in ("good", "bad"):
+            with self.subTest(how=how), tempfile.TemporaryDirectory() as folder:
+                log = os.path.join(folder, "log")
+                result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "quiet_run.py"), "--log", log,
+                                         "--progress", r"^\[ *([0-9]+)%\]", "--label", "built", "--",
+                                         sys.executable, "-c", script, how], capture_output=True, text=True)
+                with open(log, encoding="utf-8") as handle:
+                    logged = handle.read()
+                shown = [line for line in result.stdout.splitlines() if not line.startswith("  built: ")]
+                self.assertIn("[log only] ex03_mutant_a: mutant.cu(12): warning #177-D", logged)
+                self.assertIn("[log only] ex03_mutant_a:       int i = 0;", logged)
+                if how == "good":
+                    self.assertEqual(shown, ["warning: a solution warns, shown"])
+                    self.assertIn("[log only] ex03_mutant_b: mutant.cu(12): warning", logged)
+                else:
+                    # A variant that fails to compile shows all it printed, untagged.
+                    self.assertEqual(shown, ['mutant.cu(12): warning #177-D: variable "i" was declared but '
+                                             'never referenced', "      int i = 0;",
+                                             'mutant.cu(13): error: expected a ";"',
+                                             "warning: a solution warns, shown"])
+
+    def test_the_launcher_keeps_the_commands_status(self):
+        launcher = os.path.join(ROOT, "tools", "variant_build.sh")
+        for status in (0, 1, 2):
+            done = subprocess.run([launcher, "t", sys.executable, "-c", f"import sys; sys.exit({status})"],
+                                  capture_output=True, text=True)
+            self.assertEqual((done.returncode, done.stdout, done.stderr), (status, "", ""))
+
+
+
+# A rule's targets: a line that starts a rule (not a variable, not a recipe line).
+RULE = re.compile(r"^([^\s#:=$][^:=]*|\$\(EXERCISE_NUMBERS\)):(?!=)")
+
+
+def makefile_targets(text):
+    """The targets a person can name: NN for $(EXERCISE_NUMBERS), NN for a pattern's %."""
+    targets = set()
+    for line in text.splitlines():
+        match = RULE.match(line)
+        if not match:
+            continue
+        for target in match.group(1).split():
+            if target == "$(EXERCISE_NUMBERS)":
+                target = "NN"
+            if not target.startswith((".", "$")):
+                targets.add(target.replace("%", "NN"))
+    return targets
+
+
+def help_names(text):
+    return set(re.findall(r"make ([a-z0-9NR][a-zA-Z0-9_-]*)", text))
+
+
+class MakeHelp(unittest.TestCase):
+    """make help names every target the Makefile has, in the course and in the students'
+    release (issue 27: it omitted build and clean)."""
+
+    def test_help_names_every_target(self):
+        with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as handle:
+            text = handle.read()
+        targets = makefile_targets(text)
+        self.assertLessEqual({"all", "build", "clean", "configure", "help", "NN", "check-NN"}, targets)
+        done = subprocess.run(["make", "-s", "-C", ROOT, "help"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        named = help_names(done.stdout) | ({"all"} if re.search(r"^  make  ", done.stdout, re.M) else set())
+        self.assertEqual(targets - named, set(), "targets that make help does not name")
+        self.assertIn("tools/grade.py", done.stdout)
+
+    def test_the_students_help_names_their_targets(self):
+        import release
+        with open(os.path.join(ROOT, "Makefile"), "rb") as handle:
+            students = release.filter_file("Makefile", handle.read()).decode("utf-8")
+        # The instructors' targets only refuse there, with a line that says why.
+        refused = {"gpu-suite", "report", "report-device", "release", "new-exercise"}
+        targets = makefile_targets(students) - refused
+        with tempfile.TemporaryDirectory() as folder:
+            write(os.path.join(folder, "Makefile"), students)
+            done = subprocess.run(["make", "-s", "-C", folder, "help"], capture_output=True, text=True,
+                                  timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        named = help_names(done.stdout) | ({"all"} if re.search(r"^  make  ", done.stdout, re.M) else set())
+        self.assertEqual(targets - named, set(), "targets that the students' make help does not name")
+        self.assertNotIn("grade.py", done.stdout)
+        self.assertFalse(named & refused, named & refused)
+
+
+class GpuSuiteWithoutGpu(unittest.TestCase):
+    """make gpu-suite where no GPU is visible: one line and a non-zero status at once, before
+    any configure or build (issue 27: it built everything, then printed nvidia-smi's error)."""
+
+    def test_refuses_at_once_with_one_line(self):
+        absent = cuda_device.absent_reason()
+        if absent is None:
+            self.skipTest("this machine has a GPU")
+        with tempfile.TemporaryDirectory() as folder:
+            build = os.path.join(folder, "gpu")
+            start = time.monotonic()
+            done = subprocess.run(["make", "-s", "-C", ROOT, "gpu-suite"], capture_output=True, text=True,
+                                  timeout=60, env=dict(os.environ, BUILD_DIR=build))
+            seconds = time.monotonic() - start
+            self.assertFalse(os.path.exists(build), "nothing may be written")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertLess(seconds, 5, done.stdout + done.stderr)
+        self.assertEqual(done.stdout, "")
+        ours = [line for line in done.stderr.splitlines() if not line.startswith("make")]
+        self.assertEqual(len(ours), 1, done.stderr)
+        self.assertTrue(ours[0].startswith(f"gpu_suite: no GPU visible here ({absent})"), ours[0])
+        self.assertIn("run make gpu-suite on a GPU node", ours[0])
+        self.assertNotIn("nvidia-smi", done.stderr)
 
 
 class SpeedMarginsTest(unittest.TestCase):
