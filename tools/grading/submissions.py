@@ -245,24 +245,56 @@ def digest(path):
         return hashlib.sha256(handle.read()).hexdigest()
 
 
-def locate(folder, files, exercise_id, wanted, exclude_prefixes=("solutions/",)):
-    """The best path (relative to `folder`) for the declared file `wanted`, and a
-    warning or None. Candidates whose names differ only in letter case count, with a
-    warning; equally good candidates with different contents are an error."""
+def _depth(relative):
+    return len(relative.replace(os.sep, "/").split("/"))
+
+
+def _settle_tie(folder, tied, skeleton_digest):
+    """Of equally ranked copies with different contents, the one to grade, or None:
+    the one at the expected place (the shallowest: a backup/ or old/ copy sits deeper),
+    else the only one that differs from the course's skeleton (the others being
+    untouched copies of it)."""
+    shallowest = min(_depth(f) for f in tied)
+    at_top = [f for f in tied if _depth(f) == shallowest]
+    if len(at_top) == 1:
+        return at_top[0]
+    edited = [f for f in tied if digest(os.path.join(folder, f)) != skeleton_digest]
+    return edited[0] if len(edited) == 1 else None
+
+
+def locate(folder, files, exercise_id, wanted, exclude_prefixes=("solutions/",), skeleton_digest=None):
+    """The best path (relative to `folder`) for the declared file `wanted`, and a list
+    of warnings. Candidates whose names differ only in letter case count, with a
+    warning. An exercise found twice (a backup copy in a second NN_name/ folder) is
+    graded from the copy at the expected place, or from the only one the student
+    edited (`skeleton_digest`: the course's file), with a warning naming both; only
+    copies that nothing tells apart are an error, and it says so."""
     candidates = [f for f in files if os.path.basename(f).lower() == wanted.lower()
                   and not f.replace(os.sep, "/").startswith(exclude_prefixes)]
     if not candidates:
-        return None, None
+        return None, []
     best = min(_rank(f, exercise_id, wanted) for f in candidates)
     tied = [f for f in candidates if _rank(f, exercise_id, wanted) == best]
-    if len({digest(os.path.join(folder, f)) for f in tied}) > 1:
-        raise SubmissionError(f"{wanted}: several different files could be it: " + ", ".join(tied))
     chosen = tied[0]
-    warning = None
+    if len({digest(os.path.join(folder, f)) for f in tied}) > 1:
+        chosen = _settle_tie(folder, tied, skeleton_digest)
+        if chosen is None:
+            raise SubmissionError(
+                f"{wanted} was found more than once with different contents, and nothing tells which one "
+                f"to grade (none is at the usual place, more than one was edited): " + ", ".join(tied)
+                + "; keep one copy only")
+    warnings = []
     if os.path.basename(chosen) != wanted:
-        warning = (f"{chosen}: used as {wanted}, although the names differ in letter case "
-                   f"(file names are case-sensitive: rename it)")
-    return chosen, warning
+        warnings.append(f"{chosen}: used as {wanted}, although the names differ in letter case "
+                        f"(file names are case-sensitive: rename it)")
+    mine = digest(os.path.join(folder, chosen))
+    # A nested copy of the course's solutions/ is no copy of the student's work.
+    others = [f for f in candidates if f != chosen and "/solutions/" not in "/" + f.replace(os.sep, "/")
+              and digest(os.path.join(folder, f)) != mine]
+    if others:
+        warnings.append(f"{wanted} is in the submission more than once, with different contents: graded "
+                        f"{chosen}, ignored " + ", ".join(others) + " (hand in one copy of each exercise)")
+    return chosen, warnings
 
 
 def repository_root(folder, files):
