@@ -6,9 +6,10 @@
 
 A submission is a folder (a copy of the course repository, or only the exercise
 files), a .tar.gz/.tgz/.tar/.zip archive, or a git repository; a class is a folder
-of submissions, one per student. For each submission, results/submissions/<student>.json
-is written as soon as it is graded; rerunning the same command after an interruption
-grades only what is missing. At the end: gradebook.csv, feedback/<student>.md and
+of submissions, one per student; a results folder, or any other folder the grader
+made, is never taken for a submission, wherever it lies. For each submission,
+results/submissions/<student>.json is written as soon as it is graded; rerunning the
+same command after an interruption grades only what is missing. At the end: gradebook.csv, feedback/<student>.md and
 .html, junit.xml, gradescope/<student>/results.json and classroom/<student>.json.
 
 Every check runs the student's code on a GPU. Where none is visible, grade.py refuses
@@ -96,7 +97,7 @@ def select_exercises(requested):
     return list(chosen.values())
 
 
-WORK_PREFIX = "course-grade-"
+WORK_PREFIX = submissions.GRADER_WORK_PREFIX  # how list_class knows the folder is no student's
 
 
 def make_work_root():
@@ -107,7 +108,7 @@ def make_work_root():
         if not name.startswith(WORK_PREFIX):
             continue
         try:
-            with open(os.path.join(parent, name, ".owner"), encoding="utf-8") as handle:
+            with open(os.path.join(parent, name, submissions.GRADER_WORK_OWNER), encoding="utf-8") as handle:
                 os.kill(int(handle.read()), 0)
         except ProcessLookupError:
             shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
@@ -115,7 +116,7 @@ def make_work_root():
             pass  # not ours to judge: leave it
     folder = tempfile.mkdtemp(prefix=WORK_PREFIX, dir=parent)
     os.chmod(folder, 0o711)
-    with open(os.path.join(folder, ".owner"), "w", encoding="utf-8") as handle:
+    with open(os.path.join(folder, submissions.GRADER_WORK_OWNER), "w", encoding="utf-8") as handle:
         handle.write(str(os.getpid()))
     return folder
 
@@ -268,12 +269,15 @@ def main(argv):
         return 0
 
     try:
+        notes = []
         if arguments.is_class:
-            class_list = submissions.list_class(arguments.path)
+            class_list = submissions.list_class(arguments.path, skip=[results], notes=notes)
         else:
-            class_list = submissions.single(arguments.path)
+            class_list = submissions.single(arguments.path, skip=[results])
     except submissions.SubmissionError as error:
         raise SystemExit(f"grade.py: {error}")
+    for note in notes:
+        print(f"grade.py: {note}", file=sys.stderr)
     if arguments.list:
         for index, (student, path) in enumerate(class_list):
             print(f"{index}\t{student}\t{path}")
@@ -293,7 +297,7 @@ def main(argv):
     os.chmod(results, 0o700)  # results and hidden cases are the instructor's alone
     # One whole-class grading per results folder at a time; array tasks (--index) each
     # grade their own submission and may share the folder.
-    lock = open(os.path.join(results, ".grading.lock"), "w")
+    lock = open(os.path.join(results, submissions.GRADER_LOCK), "w")
     try:
         fcntl.flock(lock, (fcntl.LOCK_SH if arguments.index is not None else fcntl.LOCK_EX) | fcntl.LOCK_NB)
     except BlockingIOError:

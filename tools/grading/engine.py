@@ -124,7 +124,7 @@ def write_json_atomically(path, data):
     os.replace(temporary, path)
 
 
-CONFIG_FILE = "grading.json"
+CONFIG_FILE = submissions.GRADER_SETTINGS  # also how a results folder is recognised
 
 
 class SettingsError(Exception):

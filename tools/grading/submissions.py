@@ -23,6 +23,11 @@ ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip")
 MAX_UNPACKED_BYTES = 200 << 20   # a submission is source code: 200 MiB is far beyond it
 MAX_MEMBERS = 20000
 SKIPPED_FOLDERS = {".git", "build", "__pycache__", ".svn", ".hg"}
+# What marks the folders tools/grade.py makes (a results folder, a work folder in /run).
+GRADER_LOCK = ".grading.lock"
+GRADER_SETTINGS = "grading.json"
+GRADER_WORK_PREFIX = "course-grade-"
+GRADER_WORK_OWNER = ".owner"
 
 
 class SubmissionError(Exception):
@@ -44,8 +49,29 @@ def is_submission_entry(path):
     return os.path.isdir(path) or name.lower().endswith(ARCHIVE_SUFFIXES)
 
 
-def list_class(folder):
-    """[(student, path)] for a class folder; errors for missing, empty, duplicate names."""
+def is_grader_folder(path):
+    """A folder tools/grade.py made: a results folder (its lock, or its settings beside
+    submissions/), wherever the instructor put it, or a work folder in /run. Graded as a
+    submission, a results folder placed in the class became a student called `results`."""
+    if not os.path.isdir(path) or os.path.islink(path):
+        return False
+    if os.path.exists(os.path.join(path, GRADER_LOCK)):
+        return True
+    if os.path.isfile(os.path.join(path, GRADER_SETTINGS)) and os.path.isdir(os.path.join(path, "submissions")):
+        return True
+    return (os.path.basename(path).startswith(GRADER_WORK_PREFIX)
+            and os.path.isfile(os.path.join(path, GRADER_WORK_OWNER)))
+
+
+def _same_folder(path, others):
+    real = os.path.realpath(path)
+    return any(real == os.path.realpath(other) for other in others if other)
+
+
+def list_class(folder, skip=(), notes=None):
+    """[(student, path)] for a class folder; errors for missing, empty, duplicate names.
+    The grader's own folders and those in `skip` (the results folder) are left out, each
+    with a line in `notes` (a list)."""
     if not os.path.exists(folder):
         raise SubmissionError(f"{folder}: no such folder")
     if not os.path.isdir(folder):
@@ -55,6 +81,11 @@ def list_class(folder):
     except OSError as error:
         raise SubmissionError(f"{folder}: cannot list it ({error.strerror})") from error
     entries = [os.path.join(folder, n) for n in names if is_submission_entry(os.path.join(folder, n))]
+    ours = [path for path in entries if _same_folder(path, skip) or is_grader_folder(path)]
+    for path in ours:
+        if notes is not None:
+            notes.append(f"{path}: a results or work folder of the grader, not a submission: left out")
+    entries = [path for path in entries if path not in ours]
     if not entries:
         raise SubmissionError(f"{folder}: no submissions in it (expected one folder or archive per student)")
     by_student = {}
@@ -84,9 +115,11 @@ def check_names(students):
             + "\n".join(lines))
 
 
-def single(path):
+def single(path, skip=()):
     if not os.path.exists(path):
         raise SubmissionError(f"{path}: no such file or folder")
+    if _same_folder(path, skip) or is_grader_folder(path):
+        raise SubmissionError(f"{path}: a results or work folder of the grader, not a submission")
     if not (os.path.isdir(path) or path.lower().endswith(ARCHIVE_SUFFIXES)):
         raise SubmissionError(f"{path}: a submission is a folder, a git repository or a .tar.gz/.tgz/.tar/.zip archive")
     check_names([student_name(path)])
@@ -154,7 +187,8 @@ def _copy_tree(source, destination, label):
     """Copies regular files only (no links out of the submission), with the size cap."""
     total = 0
     for base, folders, files in os.walk(source):
-        folders[:] = [f for f in folders if f not in SKIPPED_FOLDERS and not os.path.islink(os.path.join(base, f))]
+        folders[:] = [f for f in folders if f not in SKIPPED_FOLDERS and not os.path.islink(os.path.join(base, f))
+                      and not is_grader_folder(os.path.join(base, f))]  # results kept inside a submission
         for name in files:
             path = os.path.join(base, name)
             if os.path.islink(path) or not os.path.isfile(path):
