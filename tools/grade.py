@@ -27,6 +27,7 @@ import concurrent.futures
 import fcntl
 import os
 import queue
+import shlex
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,9 @@ def parse_arguments(argv):
     parser.add_argument("--results", help="where results and reports go (required, except with --list)")
     parser.add_argument("--class", dest="is_class", action="store_true",
                         help="PATH holds one submission per student")
+    parser.add_argument("--one-submission", action="store_true",
+                        help="PATH is one student's submission even though it looks like a class "
+                             "(two or more folders or archives each holding exercise files)")
     parser.add_argument("--exercises", help="comma-separated numbers (default: every exercise)")
     parser.add_argument("--seed", type=int, help="seed of the hidden cases (default: drawn at the first grading)")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
@@ -77,7 +81,35 @@ def parse_arguments(argv):
         parser.error("--results is required (except with --list)")
     if arguments.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if arguments.is_class and arguments.one_submission:
+        parser.error("--class and --one-submission contradict each other: PATH is a class or one submission")
     return arguments
+
+
+FORGOTTEN_CLASS_STATUS = 2  # a usage error, as argparse's
+
+
+def forgotten_class(arguments, argv, results):
+    """The message for a folder given without --class that holds a class (several
+    submissions of the course), or None. Graded as one submission, a class became one
+    student named after its folder, with every exercise missing."""
+    if arguments.is_class or arguments.one_submission or arguments.reports_only:
+        return None
+    every = course_exercises.load(ROOT)
+    alike = submissions.class_inside(arguments.path, [f for e in every for f in e.student_files],
+                                     [e.id for e in every], skip=[results])
+    if not alike:
+        return None
+    names = [submissions.student_name(path) for path in alike]
+    shown = ", ".join(shown_name(name) for name in names[:5]) + (", ..." if len(names) > 5 else "")
+    command = shlex.join(["tools/grade.py", *argv, "--class"])
+    return (f"grade.py: {arguments.path} looks like a class, not one submission: it holds {len(names)} "
+            f"folders or archives that each hold exercise files ({shown}), and graded as one submission "
+            f"it would be one student named {shown_name(submissions.student_name(arguments.path))}. "
+            f"Nothing was graded.\n"
+            f"  To grade each student, add --class:\n"
+            f"    {command}\n"
+            f"  If it is one student's submission after all, add --one-submission instead.")
 
 
 def select_exercises(requested):
@@ -268,6 +300,10 @@ def main(argv):
         print(f"{len(written)} report files written in {results}")
         return 0
 
+    forgotten = forgotten_class(arguments, argv, results)
+    if forgotten:
+        print(forgotten, file=sys.stderr)
+        return FORGOTTEN_CLASS_STATUS
     try:
         notes = []
         if arguments.is_class:

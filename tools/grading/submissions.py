@@ -99,6 +99,63 @@ def list_class(folder, skip=(), notes=None):
     return [(student, paths[0]) for student, paths in sorted(by_student.items())]
 
 
+LOOK_LIMIT = 5000  # files looked at per entry when telling a class from one submission
+
+
+def _names_inside(path):
+    """The relative paths in a folder or an archive (names only: nothing is unpacked),
+    at most LOOK_LIMIT of them; none when it cannot be read."""
+    lowered = path.lower()
+    names = []
+    try:
+        if lowered.endswith((".tar.gz", ".tgz", ".tar")):
+            with tarfile.open(path) as tar:
+                for member in tar:
+                    names.append(member.name)
+                    if len(names) >= LOOK_LIMIT:
+                        break
+        elif lowered.endswith(".zip"):
+            with zipfile.ZipFile(path) as bundle:
+                names = [info.filename for info in bundle.infolist()[:LOOK_LIMIT]]
+        else:
+            for base, folders, files in os.walk(path):
+                folders[:] = [f for f in folders if f not in SKIPPED_FOLDERS]
+                names += [os.path.relpath(os.path.join(base, n), path) for n in folders + files]
+                if len(names) >= LOOK_LIMIT:
+                    break
+    except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error):
+        return []
+    return [name.replace(os.sep, "/").strip("/") for name in names]
+
+
+def _holds_course_files(names, student_files):
+    """Whether these paths look like a submission of this course: an exercises/ folder,
+    or a file named like a student file (in any letter case, as locate accepts it)."""
+    wanted = {name.lower() for name in student_files}
+    return any("exercises" in name.split("/") or name.split("/")[-1].lower() in wanted for name in names)
+
+
+def class_inside(folder, student_files, exercise_ids, skip=()):
+    """The entries of `folder` that each look like a submission of this course, when
+    there are two or more and the folder is no submission itself (no exercises/, no
+    NN_name/ folder, no student file at its top); else []. What tells that a folder
+    given without --class is a class."""
+    if not os.path.isdir(folder) or is_grader_folder(folder):
+        return []
+    try:
+        top = os.listdir(folder)
+    except OSError:
+        return []
+    own = {"exercises"} | {e.lower() for e in exercise_ids} | {f.lower() for f in student_files}
+    if any(name.lower() in own for name in top):
+        return []
+    entries = [os.path.join(folder, name) for name in sorted(top)]
+    entries = [path for path in entries if is_submission_entry(path)
+               and not _same_folder(path, skip) and not is_grader_folder(path)]
+    alike = [path for path in entries if _holds_course_files(_names_inside(path), student_files)]
+    return alike if len(alike) >= 2 else []
+
+
 def check_names(students):
     """Refuses, before anything is graded, the names that cannot name a report file
     (reports.name_problem: a control character such as a newline or a tab, a '/' or
