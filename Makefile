@@ -95,7 +95,7 @@ all: build
 # same rule (root or sudo -n, unless COURSE_NO_INSTALL=1).
 PREREQUISITES_ENV = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),COURSE_NO_INSTALL=1)
 APT_AS = $(if $(filter 0,$(shell id -u)),,sudo -n )
-PYTHON_MISSING = missing prerequisites: Python 3 (python3): run `$(if $(APT_AS),sudo )apt-get install -y python3`; then run make again
+PYTHON_MISSING = missing prerequisites: Python 3 (python3): run `apt-get install -y python3`$(if $(APT_AS), as root or with sudo); then run make again
 INSTALL_PYTHON = { [ "$${COURSE_NO_INSTALL:-0}" = 0 ] && [ -z "$(PREREQUISITES_ENV)" ] && command -v apt-get >/dev/null && \
   { [ -z "$(APT_AS)" ] || sudo -n true 2>/dev/null; } && \
   echo "prerequisites: installing python3 with apt-get (the course's tools are Python)" >&2 && \
@@ -138,7 +138,7 @@ gpu-suite:
 # npm installs the first time from the versions tools/marp/package-lock.json pins.
 MARP_INSTALLED := tools/marp/node_modules/.installed
 $(MARP_INSTALLED): tools/marp/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { echo "make slides needs npm, to install Marp: $(if $(APT_AS),sudo )apt-get install -y npm" >&2; exit 2; }
+	@command -v npm >/dev/null 2>&1 || { echo "make slides needs npm, to install Marp: apt-get install -y npm$(if $(APT_AS), as root or with sudo)" >&2; exit 2; }
 	@echo "== installing Marp into tools/marp/node_modules (npm ci: the versions of its package-lock.json)"
 	@npm ci --prefix tools/marp --no-audit --no-fund --loglevel=error
 	@touch $@
