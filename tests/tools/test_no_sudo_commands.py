@@ -14,7 +14,8 @@ import subprocess
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-LOOKED_AT = re.compile(r"(\.md|\.py|\.sh|\.cmake|\.txt|\.conf\.example)$|(^|/)(Makefile|grade-class|submit|interactive)$")
+LOOKED_AT = re.compile(r"(\.md|\.py|\.sh|\.sbatch|\.cmake|\.txt|\.conf\.example)$"
+                       r"|(^|/)(Makefile|grade-class|submit|interactive)$")
 # A command in backticks that starts with sudo (but the condition `sudo -n` or
 # `sudo -n true`), or the Makefile's way of putting sudo before a command.
 INLINE = re.compile(r"`sudo (?!-n( true)?`)|\bsudo \)")
