@@ -7,10 +7,13 @@
 A submission is a folder (a copy of the course repository, or only the exercise
 files), a .tar.gz/.tgz/.tar/.zip archive, or a git repository; a class is a folder
 of submissions, one per student; a results folder, or any other folder the grader
-made, is never taken for a submission, wherever it lies. For each submission,
+made, is never taken for a submission, wherever it lies, and a folder given without
+--class that holds two or more submissions stops the grading with the command to type
+(--one-submission: grade it as one student's anyway). For each submission,
 results/submissions/<student>.json is written as soon as it is graded; rerunning the
-same command after an interruption grades only what is missing. At the end: gradebook.csv, feedback/<student>.md and
-.html, junit.xml, gradescope/<student>/results.json and classroom/<student>.json.
+same command after an interruption grades only what is missing. At the end:
+gradebook.csv, feedback/<student>.md and .html, junit.xml,
+gradescope/<student>/results.json and classroom/<student>.json.
 
 Every check runs the student's code on a GPU. Where none is visible, grade.py refuses
 and writes nothing, unless --cpu-only asks for what needs no GPU (unpacking, finding
