@@ -24,9 +24,9 @@
 #   make release DEST=DIR  the students' repository: the course without its solutions, as a
 #                        git repository of one commit (FORMAT=tar: DIR.tar.gz); one handed
 #                        out already is updated by tools/release.py --update COPY
-# The grader (not a make target; run as root on a GPU machine, README "Grading a class"):
-#   sudo tools/grade.py CLASS_FOLDER --class --results RESULTS    a whole class
-#   sudo tools/grade.py SUBMISSION --results RESULTS              one submission
+# The grader (not a make target; as root, or with sudo, on a GPU machine; README "Grading a class"):
+#   tools/grade.py CLASS_FOLDER --class --results RESULTS         a whole class
+#   tools/grade.py SUBMISSION --results RESULTS                   one submission
 #   slurm/grade-class CLASS RESULTS                               the same on a cluster
 # [/instructor-only]
 # [release-only]
@@ -109,7 +109,7 @@ APT_AS = $(if $(filter 0,$(shell id -u)),,sudo -n )
 # Another package manager's lock (an unattended upgrade): apt-get waits for it, as
 # tools/prerequisites.py does, at most COURSE_APT_LOCK_SECONDS.
 APT_WAITS = -o DPkg::Lock::Timeout=$${COURSE_APT_LOCK_SECONDS:-300}
-PYTHON_MISSING = missing prerequisites: Python 3 (python3): run `$(if $(APT_AS),sudo )apt-get install -y python3`; then run make again
+PYTHON_MISSING = missing prerequisites: Python 3 (python3): run `apt-get install -y python3`$(if $(APT_AS), as root or with sudo); then run make again
 INSTALL_PYTHON = { [ "$${COURSE_NO_INSTALL:-0}" = 0 ] && [ -z "$(PREREQUISITES_ENV)" ] && command -v apt-get >/dev/null && \
   { [ -z "$(APT_AS)" ] || sudo -n true 2>/dev/null; } && \
   echo "prerequisites: installing python3 with apt-get (the course's tools are Python)" >&2 && \
@@ -153,7 +153,7 @@ gpu-suite:
 # npm installs the first time from the versions tools/marp/package-lock.json pins.
 MARP_INSTALLED := tools/marp/node_modules/.installed
 $(MARP_INSTALLED): tools/marp/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { echo "make slides needs npm, to install Marp: $(if $(APT_AS),sudo )apt-get install -y npm" >&2; exit 2; }
+	@command -v npm >/dev/null 2>&1 || { echo "make slides needs npm, to install Marp: apt-get install -y npm$(if $(APT_AS), as root or with sudo)" >&2; exit 2; }
 	@echo "== installing Marp into tools/marp/node_modules (npm ci: the versions of its package-lock.json)"
 	@npm ci --prefix tools/marp --no-audit --no-fund --loglevel=error
 	@touch $@

@@ -6,10 +6,14 @@
 
 A submission is a folder (a copy of the course repository, or only the exercise
 files), a .tar.gz/.tgz/.tar/.zip archive, or a git repository; a class is a folder
-of submissions, one per student. For each submission, results/submissions/<student>.json
-is written as soon as it is graded; rerunning the same command after an interruption
-grades only what is missing. At the end: gradebook.csv, feedback/<student>.md and
-.html, junit.xml, gradescope/<student>/results.json and classroom/<student>.json.
+of submissions, one per student; a results folder, or any other folder the grader
+made, is never taken for a submission, wherever it lies, and a folder given without
+--class that holds two or more submissions stops the grading with the command to type
+(--one-submission: grade it as one student's anyway). For each submission,
+results/submissions/<student>.json is written as soon as it is graded; rerunning the
+same command after an interruption grades only what is missing. At the end:
+gradebook.csv, feedback/<student>.md and .html, junit.xml,
+gradescope/<student>/results.json and classroom/<student>.json.
 
 Every check runs the student's code on a GPU. Where none is visible, grade.py refuses
 and writes nothing, unless --cpu-only asks for what needs no GPU (unpacking, finding
@@ -26,6 +30,7 @@ import concurrent.futures
 import fcntl
 import os
 import queue
+import shlex
 import shutil
 import subprocess
 import sys
@@ -48,6 +53,9 @@ def parse_arguments(argv):
     parser.add_argument("--results", help="where results and reports go (required, except with --list)")
     parser.add_argument("--class", dest="is_class", action="store_true",
                         help="PATH holds one submission per student")
+    parser.add_argument("--one-submission", action="store_true",
+                        help="PATH is one student's submission even though it looks like a class "
+                             "(two or more folders or archives each holding exercise files)")
     parser.add_argument("--exercises", help="comma-separated numbers (default: every exercise)")
     parser.add_argument("--seed", type=int, help="seed of the hidden cases (default: drawn at the first grading)")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
@@ -76,7 +84,35 @@ def parse_arguments(argv):
         parser.error("--results is required (except with --list)")
     if arguments.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if arguments.is_class and arguments.one_submission:
+        parser.error("--class and --one-submission contradict each other: PATH is a class or one submission")
     return arguments
+
+
+FORGOTTEN_CLASS_STATUS = 2  # a usage error, as argparse's
+
+
+def forgotten_class(arguments, argv, results):
+    """The message for a folder given without --class that holds a class (several
+    submissions of the course), or None. Graded as one submission, a class became one
+    student named after its folder, with every exercise missing."""
+    if arguments.is_class or arguments.one_submission or arguments.reports_only:
+        return None
+    every = course_exercises.load(ROOT)
+    alike = submissions.class_inside(arguments.path, [f for e in every for f in e.student_files],
+                                     [e.id for e in every], skip=[results])
+    if not alike:
+        return None
+    names = [submissions.student_name(path) for path in alike]
+    shown = ", ".join(shown_name(name) for name in names[:5]) + (", ..." if len(names) > 5 else "")
+    command = shlex.join(["tools/grade.py", *argv, "--class"])
+    return (f"grade.py: {arguments.path} looks like a class, not one submission: it holds {len(names)} "
+            f"folders or archives that each hold exercise files ({shown}), and graded as one submission "
+            f"it would be one student named {shown_name(submissions.student_name(arguments.path))}. "
+            f"Nothing was graded.\n"
+            f"  To grade each student, add --class:\n"
+            f"    {command}\n"
+            f"  If it is one student's submission after all, add --one-submission instead.")
 
 
 def select_exercises(requested):
@@ -96,7 +132,7 @@ def select_exercises(requested):
     return list(chosen.values())
 
 
-WORK_PREFIX = "course-grade-"
+WORK_PREFIX = submissions.GRADER_WORK_PREFIX  # how list_class knows the folder is no student's
 
 
 def make_work_root():
@@ -107,7 +143,7 @@ def make_work_root():
         if not name.startswith(WORK_PREFIX):
             continue
         try:
-            with open(os.path.join(parent, name, ".owner"), encoding="utf-8") as handle:
+            with open(os.path.join(parent, name, submissions.GRADER_WORK_OWNER), encoding="utf-8") as handle:
                 os.kill(int(handle.read()), 0)
         except ProcessLookupError:
             shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
@@ -115,7 +151,7 @@ def make_work_root():
             pass  # not ours to judge: leave it
     folder = tempfile.mkdtemp(prefix=WORK_PREFIX, dir=parent)
     os.chmod(folder, 0o711)
-    with open(os.path.join(folder, ".owner"), "w", encoding="utf-8") as handle:
+    with open(os.path.join(folder, submissions.GRADER_WORK_OWNER), "w", encoding="utf-8") as handle:
         handle.write(str(os.getpid()))
     return folder
 
@@ -267,13 +303,20 @@ def main(argv):
         print(f"{len(written)} report files written in {results}")
         return 0
 
+    forgotten = forgotten_class(arguments, argv, results)
+    if forgotten:
+        print(forgotten, file=sys.stderr)
+        return FORGOTTEN_CLASS_STATUS
     try:
+        notes = []
         if arguments.is_class:
-            class_list = submissions.list_class(arguments.path)
+            class_list = submissions.list_class(arguments.path, skip=[results], notes=notes)
         else:
-            class_list = submissions.single(arguments.path)
+            class_list = submissions.single(arguments.path, skip=[results])
     except submissions.SubmissionError as error:
         raise SystemExit(f"grade.py: {error}")
+    for note in notes:
+        print(f"grade.py: {note}", file=sys.stderr)
     if arguments.list:
         for index, (student, path) in enumerate(class_list):
             print(f"{index}\t{student}\t{path}")
@@ -293,7 +336,7 @@ def main(argv):
     os.chmod(results, 0o700)  # results and hidden cases are the instructor's alone
     # One whole-class grading per results folder at a time; array tasks (--index) each
     # grade their own submission and may share the folder.
-    lock = open(os.path.join(results, ".grading.lock"), "w")
+    lock = open(os.path.join(results, submissions.GRADER_LOCK), "w")
     try:
         fcntl.flock(lock, (fcntl.LOCK_SH if arguments.index is not None else fcntl.LOCK_EX) | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -338,12 +338,13 @@ def stop_line(missing, how, busy=None):
     packages = [i.package for i in missing if i.package]
     parts = []
     if packages:
-        sudo = "" if how == "root" else "sudo "
+        # No sudo in front of the command: on images without sudo it would fail with nothing said.
+        as_who = "" if how == "root" else " as root, or with sudo"
         if shutil.which("apt-get"):
-            fix = f"{sudo}apt-get install -y {' '.join(packages)}"
+            fix = f"`apt-get install -y {' '.join(packages)}`{as_who}"
         else:
-            fix = f"install {' '.join(packages)} (Debian/Ubuntu names) with this system's package manager"
-        parts.append(f"{describe([i for i in missing if i.package])}: run `{fix}`"
+            fix = f"install {' '.join(packages)} (Debian/Ubuntu names) with this system's package manager{as_who}"
+        parts.append(f"{describe([i for i in missing if i.package])}: run {fix}"
                      + (f" once the other package manager is done ({busy})" if busy else ""))
     parts += [f"{i.name}: {i.fix}" for i in missing if not i.package]
     return "missing prerequisites: " + "; ".join(parts) + "; then run make again"

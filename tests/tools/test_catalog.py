@@ -31,7 +31,7 @@ REQUIRED_ENTRIES = (
     "modified_common", "modified_cmake", "reads_reference_solution", "writes_outside_its_folder",
     "deletes_files", "only_some_exercises", "wrong_letter_case", "cpu_instead_of_gpu",
     "complete_correct_repository", "correct_in_tarball", "correct_in_git",
-    "correct_flat_files", "empty_submission")
+    "correct_flat_files", "empty_submission", "exercise_found_twice")
 
 
 def write(path, text):

@@ -124,7 +124,7 @@ def write_json_atomically(path, data):
     os.replace(temporary, path)
 
 
-CONFIG_FILE = "grading.json"
+CONFIG_FILE = submissions.GRADER_SETTINGS  # also how a results folder is recognised
 
 
 class SettingsError(Exception):
@@ -394,6 +394,11 @@ class SubmissionGrader:
             self.course_index[relative] = submissions.digest(os.path.join(self.config.root, relative))
         return self.course_index[relative]
 
+    def skeleton_digest(self, exercise, name):
+        """The course's own copy of a student file: of two copies a student handed in, the
+        one equal to it is the one left untouched."""
+        return submissions.digest(os.path.join(self.config.root, "exercises", exercise.id, name))
+
     def ignored_changes(self, raw, files):
         """Warnings for course files the submission changed: they are never used."""
         warnings = []
@@ -475,15 +480,15 @@ class SubmissionGrader:
         missing = []
         for wanted in exercise.student_files:
             try:
-                found, warning = submissions.locate(raw, files, exercise.id, wanted)
+                found, notes = submissions.locate(raw, files, exercise.id, wanted,
+                                                  skeleton_digest=self.skeleton_digest(exercise, wanted))
             except submissions.SubmissionError as error:
                 record.update(status="incomplete", message=str(error))
                 return record
             if found is None:
                 missing.append(wanted)
                 continue
-            if warning:
-                warnings.append(warning)
+            warnings.extend(notes)
             if os.path.exists(os.path.join(raw, found + ".unreadable")):
                 record.update(status="incomplete", message=f"{found}: could not be read")
                 return record

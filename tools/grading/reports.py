@@ -44,7 +44,8 @@ MESSAGE_CHARS = 200      # a JUnit failure's one-line message
 EXPLANATIONS = {
     "build_failed": "Build failed: the student's files did not compile.",
     "missing": "Missing: the submission has none of this exercise's files.",
-    "incomplete": "Incomplete: some of this exercise's files are missing.",
+    "incomplete": "Incomplete: some of this exercise's files are missing or unreadable, or one is there twice "
+                  "with different contents and nothing tells which to grade (the message says which).",
     "skipped": "Skipped: the check could not run on the grading machine (no GPU), so this exercise is not "
                "graded yet: its points are neither earned nor lost until a grading on a GPU.",
     "error": "Grader error: the grader itself failed on this exercise (not the student's fault).",

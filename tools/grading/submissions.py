@@ -23,6 +23,11 @@ ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip")
 MAX_UNPACKED_BYTES = 200 << 20   # a submission is source code: 200 MiB is far beyond it
 MAX_MEMBERS = 20000
 SKIPPED_FOLDERS = {".git", "build", "__pycache__", ".svn", ".hg"}
+# What marks the folders tools/grade.py makes (a results folder, a work folder in /run).
+GRADER_LOCK = ".grading.lock"
+GRADER_SETTINGS = "grading.json"
+GRADER_WORK_PREFIX = "course-grade-"
+GRADER_WORK_OWNER = ".owner"
 
 
 class SubmissionError(Exception):
@@ -44,8 +49,29 @@ def is_submission_entry(path):
     return os.path.isdir(path) or name.lower().endswith(ARCHIVE_SUFFIXES)
 
 
-def list_class(folder):
-    """[(student, path)] for a class folder; errors for missing, empty, duplicate names."""
+def is_grader_folder(path):
+    """A folder tools/grade.py made: a results folder (its lock, or its settings beside
+    submissions/), wherever the instructor put it, or a work folder in /run. Graded as a
+    submission, a results folder placed in the class became a student called `results`."""
+    if not os.path.isdir(path) or os.path.islink(path):
+        return False
+    if os.path.exists(os.path.join(path, GRADER_LOCK)):
+        return True
+    if os.path.isfile(os.path.join(path, GRADER_SETTINGS)) and os.path.isdir(os.path.join(path, "submissions")):
+        return True
+    return (os.path.basename(path).startswith(GRADER_WORK_PREFIX)
+            and os.path.isfile(os.path.join(path, GRADER_WORK_OWNER)))
+
+
+def _same_folder(path, others):
+    real = os.path.realpath(path)
+    return any(real == os.path.realpath(other) for other in others if other)
+
+
+def list_class(folder, skip=(), notes=None):
+    """[(student, path)] for a class folder; errors for missing, empty, duplicate names.
+    The grader's own folders and those in `skip` (the results folder) are left out, each
+    with a line in `notes` (a list)."""
     if not os.path.exists(folder):
         raise SubmissionError(f"{folder}: no such folder")
     if not os.path.isdir(folder):
@@ -55,6 +81,11 @@ def list_class(folder):
     except OSError as error:
         raise SubmissionError(f"{folder}: cannot list it ({error.strerror})") from error
     entries = [os.path.join(folder, n) for n in names if is_submission_entry(os.path.join(folder, n))]
+    ours = [path for path in entries if _same_folder(path, skip) or is_grader_folder(path)]
+    for path in ours:
+        if notes is not None:
+            notes.append(f"{path}: a results or work folder of the grader, not a submission: left out")
+    entries = [path for path in entries if path not in ours]
     if not entries:
         raise SubmissionError(f"{folder}: no submissions in it (expected one folder or archive per student)")
     by_student = {}
@@ -66,6 +97,63 @@ def list_class(folder):
         raise SubmissionError("two submissions for the same student name:\n" + "\n".join(lines))
     check_names(by_student)
     return [(student, paths[0]) for student, paths in sorted(by_student.items())]
+
+
+LOOK_LIMIT = 5000  # files looked at per entry when telling a class from one submission
+
+
+def _names_inside(path):
+    """The relative paths in a folder or an archive (names only: nothing is unpacked),
+    at most LOOK_LIMIT of them; none when it cannot be read."""
+    lowered = path.lower()
+    names = []
+    try:
+        if lowered.endswith((".tar.gz", ".tgz", ".tar")):
+            with tarfile.open(path) as tar:
+                for member in tar:
+                    names.append(member.name)
+                    if len(names) >= LOOK_LIMIT:
+                        break
+        elif lowered.endswith(".zip"):
+            with zipfile.ZipFile(path) as bundle:
+                names = [info.filename for info in bundle.infolist()[:LOOK_LIMIT]]
+        else:
+            for base, folders, files in os.walk(path):
+                folders[:] = [f for f in folders if f not in SKIPPED_FOLDERS]
+                names += [os.path.relpath(os.path.join(base, n), path) for n in folders + files]
+                if len(names) >= LOOK_LIMIT:
+                    break
+    except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error):
+        return []
+    return [name.replace(os.sep, "/").strip("/") for name in names]
+
+
+def _holds_course_files(names, student_files):
+    """Whether these paths look like a submission of this course: an exercises/ folder,
+    or a file named like a student file (in any letter case, as locate accepts it)."""
+    wanted = {name.lower() for name in student_files}
+    return any("exercises" in name.split("/") or name.split("/")[-1].lower() in wanted for name in names)
+
+
+def class_inside(folder, student_files, exercise_ids, skip=()):
+    """The entries of `folder` that each look like a submission of this course, when
+    there are two or more and the folder is no submission itself (no exercises/, no
+    NN_name/ folder, no student file at its top); else []. What tells that a folder
+    given without --class is a class."""
+    if not os.path.isdir(folder) or is_grader_folder(folder):
+        return []
+    try:
+        top = os.listdir(folder)
+    except OSError:
+        return []
+    own = {"exercises"} | {e.lower() for e in exercise_ids} | {f.lower() for f in student_files}
+    if any(name.lower() in own for name in top):
+        return []
+    entries = [os.path.join(folder, name) for name in sorted(top)]
+    entries = [path for path in entries if is_submission_entry(path)
+               and not _same_folder(path, skip) and not is_grader_folder(path)]
+    alike = [path for path in entries if _holds_course_files(_names_inside(path), student_files)]
+    return alike if len(alike) >= 2 else []
 
 
 def check_names(students):
@@ -84,9 +172,11 @@ def check_names(students):
             + "\n".join(lines))
 
 
-def single(path):
+def single(path, skip=()):
     if not os.path.exists(path):
         raise SubmissionError(f"{path}: no such file or folder")
+    if _same_folder(path, skip) or is_grader_folder(path):
+        raise SubmissionError(f"{path}: a results or work folder of the grader, not a submission")
     if not (os.path.isdir(path) or path.lower().endswith(ARCHIVE_SUFFIXES)):
         raise SubmissionError(f"{path}: a submission is a folder, a git repository or a .tar.gz/.tgz/.tar/.zip archive")
     check_names([student_name(path)])
@@ -154,7 +244,8 @@ def _copy_tree(source, destination, label):
     """Copies regular files only (no links out of the submission), with the size cap."""
     total = 0
     for base, folders, files in os.walk(source):
-        folders[:] = [f for f in folders if f not in SKIPPED_FOLDERS and not os.path.islink(os.path.join(base, f))]
+        folders[:] = [f for f in folders if f not in SKIPPED_FOLDERS and not os.path.islink(os.path.join(base, f))
+                      and not is_grader_folder(os.path.join(base, f))]  # results kept inside a submission
         for name in files:
             path = os.path.join(base, name)
             if os.path.islink(path) or not os.path.isfile(path):
@@ -245,24 +336,56 @@ def digest(path):
         return hashlib.sha256(handle.read()).hexdigest()
 
 
-def locate(folder, files, exercise_id, wanted, exclude_prefixes=("solutions/",)):
-    """The best path (relative to `folder`) for the declared file `wanted`, and a
-    warning or None. Candidates whose names differ only in letter case count, with a
-    warning; equally good candidates with different contents are an error."""
+def _depth(relative):
+    return len(relative.replace(os.sep, "/").split("/"))
+
+
+def _settle_tie(folder, tied, skeleton_digest):
+    """Of equally ranked copies with different contents, the one to grade, or None:
+    the one at the expected place (the shallowest: a backup/ or old/ copy sits deeper),
+    else the only one that differs from the course's skeleton (the others being
+    untouched copies of it)."""
+    shallowest = min(_depth(f) for f in tied)
+    at_top = [f for f in tied if _depth(f) == shallowest]
+    if len(at_top) == 1:
+        return at_top[0]
+    edited = [f for f in tied if digest(os.path.join(folder, f)) != skeleton_digest]
+    return edited[0] if len(edited) == 1 else None
+
+
+def locate(folder, files, exercise_id, wanted, exclude_prefixes=("solutions/",), skeleton_digest=None):
+    """The best path (relative to `folder`) for the declared file `wanted`, and a list
+    of warnings. Candidates whose names differ only in letter case count, with a
+    warning. An exercise found twice (a backup copy in a second NN_name/ folder) is
+    graded from the copy at the expected place, or from the only one the student
+    edited (`skeleton_digest`: the course's file), with a warning naming both; only
+    copies that nothing tells apart are an error, and it says so."""
     candidates = [f for f in files if os.path.basename(f).lower() == wanted.lower()
                   and not f.replace(os.sep, "/").startswith(exclude_prefixes)]
     if not candidates:
-        return None, None
+        return None, []
     best = min(_rank(f, exercise_id, wanted) for f in candidates)
     tied = [f for f in candidates if _rank(f, exercise_id, wanted) == best]
-    if len({digest(os.path.join(folder, f)) for f in tied}) > 1:
-        raise SubmissionError(f"{wanted}: several different files could be it: " + ", ".join(tied))
     chosen = tied[0]
-    warning = None
+    if len({digest(os.path.join(folder, f)) for f in tied}) > 1:
+        chosen = _settle_tie(folder, tied, skeleton_digest)
+        if chosen is None:
+            raise SubmissionError(
+                f"{wanted} was found more than once with different contents, and nothing tells which one "
+                f"to grade (none is at the usual place, more than one was edited): " + ", ".join(tied)
+                + "; keep one copy only")
+    warnings = []
     if os.path.basename(chosen) != wanted:
-        warning = (f"{chosen}: used as {wanted}, although the names differ in letter case "
-                   f"(file names are case-sensitive: rename it)")
-    return chosen, warning
+        warnings.append(f"{chosen}: used as {wanted}, although the names differ in letter case "
+                        f"(file names are case-sensitive: rename it)")
+    mine = digest(os.path.join(folder, chosen))
+    # A nested copy of the course's solutions/ is no copy of the student's work.
+    others = [f for f in candidates if f != chosen and "/solutions/" not in "/" + f.replace(os.sep, "/")
+              and digest(os.path.join(folder, f)) != mine]
+    if others:
+        warnings.append(f"{wanted} is in the submission more than once, with different contents: graded "
+                        f"{chosen}, ignored " + ", ".join(others) + " (hand in one copy of each exercise)")
+    return chosen, warnings
 
 
 def repository_root(folder, files):
