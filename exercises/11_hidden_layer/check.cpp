@@ -102,9 +102,9 @@ constexpr int kPerformanceRepetitions = 15;
 // with a margin on both GPUs, and fails the uncoalesced one by far.
 constexpr double kFusedArraysMoved = 3.0;
 constexpr double kCopyArraysMoved = 2.0;
-constexpr course::check::SpeedBar kCopyCeilingBar{
-    "the fused kernel's share of the copy ceiling", course::check::BarKind::at_least, 0.6,
-    "0.92-0.94 on H100 and H200"};
+constexpr course::check::SpeedBar kCopyCeilingBar{"the fused kernel's share of the copy ceiling",
+                                                  course::check::BarKind::at_least, 0.6,
+                                                  "0.92-0.94 on H100 and H200"};
 // The three kernels move 7 arrays where the fused one moves 3: a true fusion takes about
 // 3/7 = 0.43 of their time (0.40 on the H100, 0.34 on the H200).
 constexpr course::check::SpeedBar kThreeKernelsBar{

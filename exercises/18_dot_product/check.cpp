@@ -323,9 +323,9 @@ constexpr course::check::SpeedBar kTreeBar{"speed-up of dot_tree's first pass ov
                                            "2.0 on H100 and H200"};
 // Steps 2 and 3 load two elements per thread and reach the memory's speed: against CUB's
 // whole dot product.
-constexpr course::check::SpeedBar kFirstAddBar{"dot_first_add's first pass, share of CUB's throughput",
-                                               course::check::BarKind::at_least, 0.4,
-                                               "0.97 on H100, 0.72-0.74 on H200"};
+constexpr course::check::SpeedBar kFirstAddBar{
+    "dot_first_add's first pass, share of CUB's throughput", course::check::BarKind::at_least, 0.4,
+    "0.97 on H100, 0.72-0.74 on H200"};
 constexpr course::check::SpeedBar kWarpShuffleBar{
     "dot_warp_shuffle's first pass, share of CUB's throughput", course::check::BarKind::at_least,
     0.4, "1.04 on H100, 0.93-0.95 on H200"};
@@ -385,8 +385,8 @@ void check_steps_speed(CaseContext& c) {
     }
   }
   std::vector<double> ms;
-  if (!read_times(c, run, {"cub_ms", "interleaved_ms", "tree_ms", "first_add_ms", "warp_shuffle_ms"},
-                  ms)) {
+  if (!read_times(c, run,
+                  {"cub_ms", "interleaved_ms", "tree_ms", "first_add_ms", "warp_shuffle_ms"}, ms)) {
     return;
   }
   if (sanitized) {
@@ -395,12 +395,13 @@ void check_steps_speed(CaseContext& c) {
   }
   const double cub_ms = ms[0], interleaved_ms = ms[1];
   const std::string on_n = " on " + std::to_string(n) + " elements";
-  const bool tree_fast = c.expect_speed(
-      kTreeBar, interleaved_ms / ms[2],
-      "dot_tree's first pass " + course::format_number(ms[2]) + " ms, the interleaved tree's " +
-          course::format_number(interleaved_ms) + " ms" + on_n);
+  const bool tree_fast = c.expect_speed(kTreeBar, interleaved_ms / ms[2],
+                                        "dot_tree's first pass " + course::format_number(ms[2]) +
+                                            " ms, the interleaved tree's " +
+                                            course::format_number(interleaved_ms) + " ms" + on_n);
   if (!tree_fast) c.hint(kInterleavedHint);
-  const std::string cub = ", CUB's whole dot product " + course::format_number(cub_ms) + " ms" + on_n;
+  const std::string cub =
+      ", CUB's whole dot product " + course::format_number(cub_ms) + " ms" + on_n;
   c.expect_speed(kFirstAddBar, cub_ms / ms[3],
                  "dot_first_add's first pass " + course::format_number(ms[3]) + " ms" + cub);
   c.expect_speed(kWarpShuffleBar, cub_ms / ms[4],

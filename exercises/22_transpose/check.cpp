@@ -416,8 +416,7 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
 // solution 1.71 (0.334 against 0.195 ms at 8192^2); where ncu runs (it does on the course's
 // H100) the counters grade instead, and caught the wrong padding there.
 constexpr course::check::SpeedBar kGainBar{"transpose_tiled's time over transpose_padded's",
-                                           course::check::BarKind::at_least, 1.2,
-                                           "1.71 on H100"};
+                                           course::check::BarKind::at_least, 1.2, "1.71 on H100"};
 // Where the unpadded tile already reaches this share of the copy, conflicts cost no time
 // that could be measured (a GPU whose memory is slow next to its shared memory): the case
 // is then not graded by timing.

@@ -983,8 +983,8 @@ inline int judge_main(int argc, char** argv, const Exercise& exercise) {
       records.insert(records.end(), judged.begin(), judged.end());
     }
     if (!write_speed_records(options.speed_record_path, timed_cases, records)) {
-      std::fprintf(stderr, "check_%s: cannot write the speed records %s\n",
-                   exercise.number.c_str(), options.speed_record_path.c_str());
+      std::fprintf(stderr, "check_%s: cannot write the speed records %s\n", exercise.number.c_str(),
+                   options.speed_record_path.c_str());
       return kExitMisuse;
     }
   }

@@ -24,8 +24,8 @@ inline constexpr double kRequiredMargin = 0.10;
 enum class BarKind { at_least, at_most };
 
 struct SpeedBar {
-  const char* figure;     // what is measured, e.g. "share of cuBLAS's GFLOP/s"
-  BarKind kind;           // at_least: higher is better; at_most: lower is better
+  const char* figure;  // what is measured, e.g. "share of cuBLAS's GFLOP/s"
+  BarKind kind;        // at_least: higher is better; at_most: lower is better
   double bar;
   const char* reference;  // the reference solution's figures, e.g. "0.55-0.56 on H100 and H200"
 };
@@ -51,15 +51,16 @@ inline double margin_over(const SpeedBar& bar, double measured) {
 // "share of cuBLAS's GFLOP/s 0.553 (bar: at least 0.45; the reference solution: 0.55-0.56 on
 // H100 and H200)": the line a student reads under a speed case.
 inline std::string describe_speed(const SpeedBar& bar, double measured) {
-  return std::string(bar.figure) + " " + format_number(measured) + " (bar: " +
-         (bar.kind == BarKind::at_least ? "at least " : "at most ") + format_number(bar.bar) +
-         "; the reference solution: " + bar.reference + ")";
+  return std::string(bar.figure) + " " + format_number(measured) +
+         " (bar: " + (bar.kind == BarKind::at_least ? "at least " : "at most ") +
+         format_number(bar.bar) + "; the reference solution: " + bar.reference + ")";
 }
 
 // The records of one check run, one tab-separated line each: case, figure, kind, bar,
 // measured, margin. `timed_cases` come first ("timed<TAB>case"), so that a reader can
 // tell a timed case that judged nothing from one that did not run.
-inline bool write_speed_records(const std::string& path, const std::vector<std::string>& timed_cases,
+inline bool write_speed_records(const std::string& path,
+                                const std::vector<std::string>& timed_cases,
                                 const std::vector<SpeedRecord>& records) {
   std::error_code ignored;  // a folder that cannot be made shows as the open's failure
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
