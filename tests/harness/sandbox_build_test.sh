@@ -18,16 +18,8 @@ work=$(mktemp -d /run/course-sandbox-build.XXXXXX)
 made_srv=""
 case $course_copy in /srv/*) [ -d /srv ] || { mkdir /srv; made_srv=1; } ;; esac
 trap 'rm -rf "$work" "$course_copy"; [ -n "$made_srv" ] && rmdir /srv' EXIT
-rm -rf "$course_copy"
 solution=$course_copy/solutions/03_device_memory/device_memory.cu
-mkdir -p "$(dirname "$solution")"
-echo '__global__ void reference_solution_kernel(float* x) { x[0] = 1.0f; }' >"$solution"
-chmod -R a+rX "$course_copy"
-folder=$course_copy
-while [ "$folder" != / ]; do
-  [ "$(stat -c %a "$folder")" = 755 ] || chmod 755 "$folder"
-  folder=$(dirname "$folder")
-done
+plant_world_readable_copy "$course_copy" '__global__ void reference_solution_kernel(float* x) { x[0] = 1.0f; }'
 
 tree=$work/tree
 mkdir -p "$tree"

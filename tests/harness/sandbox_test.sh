@@ -55,15 +55,7 @@ case $behaviour in
     [ -n "$course_copy" ] || fail "reads_course_copy needs COURSE_COPY_DIR"
     case $course_copy in /srv/*) [ -d /srv ] || { mkdir /srv; made_srv=1; } ;; esac
     trap 'rm -rf "$sandbox" "$course_copy"; [ -n "${made_srv:-}" ] && rmdir /srv' EXIT
-    rm -rf "$course_copy"
-    mkdir -p "$course_copy/solutions/03_device_memory"
-    echo "REFERENCE-SOLUTION-course-copy" >"$course_copy/solutions/03_device_memory/device_memory.cu"
-    chmod -R a+rX "$course_copy"
-    folder=$course_copy
-    while [ "$folder" != / ]; do
-      [ "$(stat -c %a "$folder")" = 755 ] || chmod 755 "$folder"
-      folder=$(dirname "$folder")
-    done
+    plant_world_readable_copy "$course_copy" "REFERENCE-SOLUTION-course-copy"
     run --run-as "$user" --show / --memory-limit-mb 512 --expect fail >/dev/null \
       || fail "with the allow-list off (--show /) the copy should be readable: the proof would be vacuous"
     run --run-as "$user" --memory-limit-mb 512 --expect pass || fail "the course copy was read"
