@@ -4,8 +4,11 @@
 #     NUMBER 03
 #     NAME device_memory
 #     STUDENT_FILES device_memory.cu     # what students edit; solutions/ mirrors them
-#     DRIVER main.cu                     # instructor-owned main (omit for whole programs)
-#     CHECK check.cpp                    # the judge: no student code
+#     DRIVER harness/demo.cu harness/cases.cu
+#                                        # instructor-owned halves of the program (omit for
+#                                        # whole programs): the demo and the check's cases;
+#                                        # main() is the course's (common/course/program_main.cu)
+#     CHECK harness/check.cpp            # the judge: no student code
 #     POINTS 20                          # must equal the sum of the check's cases
 #     LIBRARIES cublas openblas ...      # short names: cublas openblas nvrtc cuda curand cusparse openmp
 #     MUTANTS no_bounds_check ...        # tests/mutants/NN_name/<mutant>.mutant
@@ -142,7 +145,7 @@ function(_course_ptx_beside_program target source)
   set_target_properties(${ptx_target} PROPERTIES CUDA_PTX_COMPILATION ON
                                                  CUDA_ARCHITECTURES ${oldest}-virtual)
   target_link_libraries(${ptx_target} PRIVATE course_common)
-  target_include_directories(${ptx_target} PRIVATE "${exercise_dir}")
+  target_include_directories(${ptx_target} PRIVATE "${exercise_dir}" "${exercise_dir}/harness")
   target_compile_options(${ptx_target} PRIVATE -lineinfo)
   # Programs are written to this folder (no RUNTIME_OUTPUT_DIRECTORY is set).
   set(ptx_file "${CMAKE_CURRENT_BINARY_DIR}/${target}.${stem}.ptx")
@@ -154,9 +157,17 @@ function(_course_ptx_beside_program target source)
   add_dependencies(${target} ${ptx_target}_beside)
 endfunction()
 
+# The course's main() of every API exercise's program, compiled once for all of them.
+function(_course_program_main)
+  if(NOT TARGET course_program_main)
+    add_library(course_program_main OBJECT "${PROJECT_SOURCE_DIR}/common/course/program_main.cu")
+    target_link_libraries(course_program_main PRIVATE course_common)
+  endif()
+endfunction()
+
 function(course_exercise)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK;SYNCCHECK" "NUMBER;NAME;DRIVER;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
-                        "STUDENT_FILES;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES;SCRIPTS")
+  cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK;SYNCCHECK" "NUMBER;NAME;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
+                        "STUDENT_FILES;DRIVER;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES;SCRIPTS")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
       message(FATAL_ERROR "course_exercise: ${required} is required")
@@ -191,14 +202,19 @@ function(course_exercise)
   set(check_target check_${EX_NUMBER})
   add_executable(${check_target} "${exercise_dir}/${EX_CHECK}")
   target_link_libraries(${check_target} PRIVATE course_common CUDA::cudart)
-  target_include_directories(${check_target} PRIVATE "${exercise_dir}")
+  target_include_directories(${check_target} PRIVATE "${exercise_dir}" "${exercise_dir}/harness")
 
   # The instructor-owned driver is compiled once and linked into every variant.
   if(EX_DRIVER)
+    _course_program_main()
     set(driver_target ex${EX_NUMBER}_driver)
-    add_library(${driver_target} OBJECT "${exercise_dir}/${EX_DRIVER}")
+    set(driver_files "")
+    foreach(file IN LISTS EX_DRIVER)
+      list(APPEND driver_files "${exercise_dir}/${file}")
+    endforeach()
+    add_library(${driver_target} OBJECT ${driver_files})
     target_link_libraries(${driver_target} PRIVATE course_common)
-    target_include_directories(${driver_target} PRIVATE "${exercise_dir}")
+    target_include_directories(${driver_target} PRIVATE "${exercise_dir}" "${exercise_dir}/harness")
     _course_link_libraries(${driver_target} ${EX_LIBRARIES})
   endif()
 
@@ -210,7 +226,7 @@ function(course_exercise)
       list(APPEND c_files "${exercise_dir}/${file}")
     endforeach()
     add_library(${c_target} OBJECT ${c_files})
-    target_include_directories(${c_target} PRIVATE "${exercise_dir}")
+    target_include_directories(${c_target} PRIVATE "${exercise_dir}" "${exercise_dir}/harness")
   endif()
 
   # One program per variant: the given student files + the driver (+ the C callers);
@@ -230,7 +246,7 @@ function(course_exercise)
     if(EX_SHARED_LIBRARY)
       add_library(${target}_library SHARED ${ARGN})
       target_link_libraries(${target}_library PRIVATE course_common)
-      target_include_directories(${target}_library PRIVATE "${exercise_dir}")
+      target_include_directories(${target}_library PRIVATE "${exercise_dir}" "${exercise_dir}/harness")
       target_compile_options(${target}_library PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
       _course_link_libraries(${target}_library ${EX_LIBRARIES})
       set_target_properties(${target}_library PROPERTIES OUTPUT_NAME ${target})
@@ -243,11 +259,12 @@ function(course_exercise)
       target_sources(${target} PRIVATE $<TARGET_OBJECTS:${c_target}>)
     endif()
     target_link_libraries(${target} PRIVATE course_common)
-    target_include_directories(${target} PRIVATE "${exercise_dir}")
+    target_include_directories(${target} PRIVATE "${exercise_dir}" "${exercise_dir}/harness")
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
     _course_link_libraries(${target} ${EX_LIBRARIES})
     if(EX_DRIVER)
-      target_sources(${target} PRIVATE $<TARGET_OBJECTS:${driver_target}>)
+      target_sources(${target} PRIVATE $<TARGET_OBJECTS:${driver_target}>
+                                       $<TARGET_OBJECTS:course_program_main>)
       # Student calls to cudaMalloc/cudaFree, cudaMemcpy(Async), cudaEventRecord, kernel
       # launches and stream creation and destruction go through the check's accounting
       # (common/course/check/device_accounting.hpp; tools/nvcc.py says the same).

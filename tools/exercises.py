@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 KEYWORDS = ("NUMBER", "NAME", "STUDENT_FILES", "DRIVER", "CHECK", "POINTS", "LIBRARIES",
             "MUTANTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "HOST_CASES",
             "C_SOURCES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK", "PTX_SOURCES", "SCRIPTS")
-SINGLE_VALUED = ("NUMBER", "NAME", "DRIVER", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS")
+SINGLE_VALUED = ("NUMBER", "NAME", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS")
 FLAGS = ("HOST_CASES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK")
+# The course's main() of every program with a DRIVER, relative to an exercise's folder.
+PROGRAM_MAIN = "../../common/course/program_main.cu"
 
 
 @dataclass
@@ -24,7 +26,9 @@ class Exercise:
     student_files: list
     check: str
     points: int
-    driver: str = ""
+    # The instructor-owned halves of the program (harness/demo.cu, harness/cases.cu); empty
+    # for a whole program the student writes, main() included.
+    driver: list = field(default_factory=list)
     libraries: list = field(default_factory=list)
     mutants: list = field(default_factory=list)
     memcheck_points: int = 0      # graded: compute-sanitizer memcheck finds nothing
@@ -60,15 +64,16 @@ class Exercise:
     @property
     def program_files(self):
         """The files of the program, relative to the exercise's folder: the student's, the
-        driver, the C callers (nvcc hands .c files to the host C compiler, as C)."""
-        driver = [self.driver] if self.driver else []
+        driver and the course's main() with it, the C callers (nvcc hands .c files to the
+        host C compiler, as C)."""
+        driver = self.driver + [PROGRAM_MAIN] if self.driver else []
         return self.linked_student_files + driver + self.c_sources
 
     @property
     def declared_files(self):
         """Every file the call names, relative to the exercise's folder."""
         return set(self.student_files + self.c_sources + self.ptx_sources + self.scripts
-                   + [f for f in (self.driver, self.check) if f])
+                   + self.driver + [self.check])
 
     @property
     def linked_student_files(self):
@@ -131,7 +136,7 @@ def load(root):
             student_files=values["STUDENT_FILES"],
             check=values["CHECK"][0],
             points=int(values["POINTS"][0]),
-            driver=values.get("DRIVER", [""])[0],
+            driver=values.get("DRIVER", []),
             libraries=values.get("LIBRARIES", []),
             mutants=values.get("MUTANTS", []),
             memcheck_points=int(values.get("MEMCHECK_POINTS", ["0"])[0]),

@@ -80,7 +80,10 @@ def gpu_arch():
 
 
 def base_flags(common_dir, exercise_dir, arch):
-    return ["-std=c++17", "-O2", "-lineinfo", f"-arch={arch}", "-I" + common_dir, "-I" + exercise_dir]
+    """The student's headers sit at the top of the exercise's folder, the course's side
+    (workload.hpp) in its harness/ subfolder."""
+    return ["-std=c++17", "-O2", "-lineinfo", f"-arch={arch}", "-I" + common_dir, "-I" + exercise_dir,
+            "-I" + os.path.join(exercise_dir, "harness")]
 
 
 def library_flags(exercise):

@@ -14,8 +14,10 @@
 // ---------------------------------------------------------------------------
 // [slide:affine-kernel]
 __global__ void affine_kernel(const float* x, float* y, int n, float scale, float offset) {
-  // TODO(student): compute this thread's global index from blockIdx.x, blockDim.x and
-  // threadIdx.x; if it is inside the array, write y[i] = scale * x[i] + offset.
+  // TODO(student): one element per thread.
+  //   1. Compute this thread's global index i from blockIdx.x, blockDim.x and threadIdx.x.
+  //   2. If i < n, write y[i] = scale * x[i] + offset. The last block may reach past the
+  //      end of the array: its extra threads must not write.
   // END TODO(student)
 }
 // [/slide]
@@ -26,17 +28,18 @@ __global__ void affine_kernel(const float* x, float* y, int n, float scale, floa
 // [slide:round-trip]
 void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float offset) {
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
-  // TODO(student):
-  //   1. declare float* device_x and device_y, and allocate them with cudaMalloc
-  //      (bytes each);
-  //   2. copy host_x into device_x (cudaMemcpyHostToDevice);
-  //   3. launch affine_kernel on enough blocks of kThreadsPerBlock threads to cover n
-  //      elements (launch nothing when n == 0: a grid of zero blocks is an error);
-  //   4. copy device_y back into host_y (cudaMemcpyDeviceToHost);
-  //   5. free device_x and device_y.
-  // Wrap every call in CUDA_CHECK(...) and follow the launch with CUDA_CHECK_LAUNCH().
-  // When n == 0, only the launch must be skipped: cudaMalloc, cudaMemcpy and cudaFree of
-  // 0 bytes succeed and do nothing, so steps 1, 2, 4 and 5 may stay.
+  // TODO(student): the round trip, in five steps.
+  //   1. Declare float* device_x and device_y. Allocate each with cudaMalloc (bytes).
+  //   2. Copy host_x into device_x (cudaMemcpyHostToDevice).
+  //   3. Launch affine_kernel on (n + kThreadsPerBlock - 1) / kThreadsPerBlock blocks of
+  //      kThreadsPerBlock threads. When n == 0, launch nothing: a grid of zero blocks is
+  //      an error.
+  //   4. Copy device_y back into host_y (cudaMemcpyDeviceToHost).
+  //   5. Free device_x and device_y.
+  // Wrap every call in CUDA_CHECK(...). Put CUDA_CHECK_LAUNCH() right after the launch.
+  // With n == 0 only the launch is skipped. cudaMalloc, cudaMemcpy and cudaFree of 0
+  // bytes succeed and do nothing, so steps 1, 2, 4 and 5 may stay. Returning before
+  // step 1 is accepted too.
   (void)bytes;
   // END TODO(student)
 }

@@ -14,8 +14,7 @@
 // ---------------------------------------------------------------------------
 // [slide:affine-kernel]
 __global__ void affine_kernel(const float* x, float* y, int n, float scale, float offset) {
-  // TODO(student): compute this thread's global index from blockIdx.x, blockDim.x and
-  // threadIdx.x; if it is inside the array, write y[i] = scale * x[i] + offset.
+  // TODO(student): one element per thread.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   // The last block is only partly inside the array when n is not a multiple of the
   // block size: its extra threads must not write.
@@ -32,17 +31,7 @@ __global__ void affine_kernel(const float* x, float* y, int n, float scale, floa
 // [slide:round-trip]
 void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float offset) {
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
-  // TODO(student):
-  //   1. declare float* device_x and device_y, and allocate them with cudaMalloc
-  //      (bytes each);
-  //   2. copy host_x into device_x (cudaMemcpyHostToDevice);
-  //   3. launch affine_kernel on enough blocks of kThreadsPerBlock threads to cover n
-  //      elements (launch nothing when n == 0: a grid of zero blocks is an error);
-  //   4. copy device_y back into host_y (cudaMemcpyDeviceToHost);
-  //   5. free device_x and device_y.
-  // Wrap every call in CUDA_CHECK(...) and follow the launch with CUDA_CHECK_LAUNCH().
-  // When n == 0, only the launch must be skipped: cudaMalloc, cudaMemcpy and cudaFree of
-  // 0 bytes succeed and do nothing, so steps 1, 2, 4 and 5 may stay.
+  // TODO(student): the round trip, in five steps.
   float* device_x = nullptr;
   float* device_y = nullptr;
   CUDA_CHECK(cudaMalloc(&device_x, bytes));

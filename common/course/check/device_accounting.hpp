@@ -16,8 +16,10 @@
 // missing `if (i < n)` - changes the zone and is caught even without
 // compute-sanitizer, and an allocation still live at the end of a case is a leak.
 //
-// Include this header in exactly one translation unit of a program (runner.hpp does):
-// it defines the wrapper functions the linker looks for. The wrapper flags live in
+// Any translation unit of a program may include it (runner.hpp does); the wrapper
+// functions the linker looks for are defined in one alone, the course's main()
+// (common/course/program_main.cu), which defines COURSE_PROGRAM_MAIN first. The
+// wrapper flags live in
 // one place for each build path: cmake/CourseExercise.cmake and tools/nvcc.py.
 #pragma once
 
@@ -61,14 +63,16 @@ inline thread_local bool accounting_launch = false;
 // Set while the accounting itself reads a guard zone back, a copy that must not count.
 inline thread_local bool accounting_copy = false;
 
-__global__ void fill_guard_kernel(unsigned char* zone, std::size_t count, std::size_t start) {
+// Kernels, unlike inline functions, cannot be defined in several translation units of
+// one program: each unit that includes this header gets its own copy (static).
+static __global__ void fill_guard_kernel(unsigned char* zone, std::size_t count, std::size_t start) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x) {
     zone[i] = guard_byte_at(start + i);
   }
 }
 
-__global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint32_t value) {
+static __global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint32_t value) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x) {
     words[i] = value;
@@ -339,6 +343,7 @@ inline DeviceMemoryReport finish_device_memory_accounting() {
 extern "C" cudaError_t __real_cudaMalloc(void** pointer, std::size_t bytes);
 extern "C" cudaError_t __real_cudaFree(void* pointer);
 
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaMalloc(void** pointer, std::size_t bytes) {
   using namespace course::check;
   if (pointer == nullptr || bytes == 0 || !device_memory_ledger().tracking) {
@@ -362,7 +367,9 @@ extern "C" cudaError_t __wrap_cudaMalloc(void** pointer, std::size_t bytes) {
   ++ledger.allocations;
   return cudaSuccess;
 }
+#endif
 
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaFree(void* pointer) {
   using namespace course::check;
   if (pointer != nullptr && device_memory_ledger().tracking) {
@@ -379,6 +386,7 @@ extern "C" cudaError_t __wrap_cudaFree(void* pointer) {
   }
   return __real_cudaFree(pointer);
 }
+#endif
 
 namespace course::check {
 
@@ -409,6 +417,7 @@ auto time_student_work(cudaStream_t stream, Work&& work) {
 
 extern "C" cudaError_t __real___cudaLaunchKernel(cudaKernel_t, dim3, dim3, void**, std::size_t,
                                                  cudaStream_t);
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
                                                  void** args, std::size_t shared_bytes,
                                                  cudaStream_t stream) {
@@ -417,9 +426,11 @@ extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid,
     return __real___cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);
   });
 }
+#endif
 
 extern "C" cudaError_t __real_cudaLaunchKernel(const void*, dim3, dim3, void**, std::size_t,
                                                cudaStream_t);
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* function, dim3 grid, dim3 block,
                                                void** args, std::size_t shared_bytes,
                                                cudaStream_t stream) {
@@ -428,6 +439,7 @@ extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* function, dim3 grid, 
     return __real_cudaLaunchKernel(function, grid, block, args, shared_bytes, stream);
   });
 }
+#endif
 
 namespace course::check {
 
@@ -467,27 +479,33 @@ inline void count_copy(const void* destination, const void* source, std::size_t 
 }  // namespace course::check
 
 extern "C" cudaError_t __real_cudaMemcpy(void*, const void*, std::size_t, cudaMemcpyKind);
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaMemcpy(void* destination, const void* source, std::size_t bytes,
                                          cudaMemcpyKind kind) {
   course::check::count_copy(destination, source, bytes, kind);
   return __real_cudaMemcpy(destination, source, bytes, kind);
 }
+#endif
 
 extern "C" cudaError_t __real_cudaMemcpyAsync(void*, const void*, std::size_t, cudaMemcpyKind,
                                               cudaStream_t);
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaMemcpyAsync(void* destination, const void* source,
                                               std::size_t bytes, cudaMemcpyKind kind,
                                               cudaStream_t stream) {
   course::check::count_copy(destination, source, bytes, kind);
   return __real_cudaMemcpyAsync(destination, source, bytes, kind, stream);
 }
+#endif
 
 // The events the code under test records (an EventTimer's start() and stop()): noted in
 // order among its copies and allocations while a StudentKernelTimer lives.
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   course::check::note_student_step(course::check::StudentKernelTimer::Step::own_event);
   return __real_cudaEventRecord(event, stream);
 }
+#endif
 
 namespace course::check {
 
@@ -507,25 +525,33 @@ inline cudaError_t count_stream_created(cudaError_t status) {
 }  // namespace course::check
 
 extern "C" cudaError_t __real_cudaStreamCreate(cudaStream_t*);
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaStreamCreate(cudaStream_t* stream) {
   return course::check::count_stream_created(__real_cudaStreamCreate(stream));
 }
+#endif
 
 extern "C" cudaError_t __real_cudaStreamCreateWithFlags(cudaStream_t*, unsigned);
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
   return course::check::count_stream_created(__real_cudaStreamCreateWithFlags(stream, flags));
 }
+#endif
 
 extern "C" cudaError_t __real_cudaStreamCreateWithPriority(cudaStream_t*, unsigned, int);
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags,
                                                            int priority) {
   return course::check::count_stream_created(
       __real_cudaStreamCreateWithPriority(stream, flags, priority));
 }
+#endif
 
 extern "C" cudaError_t __real_cudaStreamDestroy(cudaStream_t);
+#ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaStreamDestroy(cudaStream_t stream) {
   const cudaError_t status = __real_cudaStreamDestroy(stream);
   if (status == cudaSuccess) --course::check::live_streams();
   return status;
 }
+#endif

@@ -39,6 +39,7 @@
 #include "course/check/judge_options.hpp"
 #include "course/check/protocol.hpp"
 #include "course/check/report_json.hpp"
+#include "course/check/result_keys.hpp"
 #include "course/check/results.hpp"
 #include "course/check/session.hpp"
 #include "course/check/speed_bar.hpp"
@@ -309,10 +310,37 @@ class CaseContext {
     return false;
   }
 
+  template <typename T, typename Ref>
+  bool expect_array(const Run& run, const Array<T>& key, const std::vector<Ref>& expected,
+                    Tolerance tolerance, const std::string& wrong_hint = "") {
+    return expect_array<T>(run, key.name, expected, tolerance, wrong_hint);
+  }
+
+  // The values of an array record, without comparing them; fails the case when the
+  // record is missing or of another type.
+  template <typename T>
+  bool read_array(const Run& run, const Array<T>& key, std::vector<T>& out) {
+    auto found = run.results.records.find(key.name);
+    if (found == run.results.records.end() || found->second.type != TypeOf<T>::value) {
+      fail("the program reported no output '" + key.name + "'");
+      return false;
+    }
+    out = found->second.template values<T>();
+    return true;
+  }
+  // Whether the program reported this record at all (a case that reports a value only
+  // in some runs).
+  template <typename Key>
+  static bool reported(const Run& run, const Key& key) {
+    return run.results.records.count(key.name) != 0;
+  }
+
   // A host output reported by runner.hpp's GuardedOutput must leave its guard zone
   // alone; `function` names the call that wrote it, `fix` says what to change.
-  bool expect_host_guard_untouched(const Run& run, const std::string& name,
+  template <typename T>
+  bool expect_host_guard_untouched(const Run& run, const Array<T>& key,
                                    const std::string& function, const std::string& fix) {
+    const std::string& name = key.name;
     std::int64_t guard_writes = 0;
     if (!read_value(run, name + ".guard_writes", guard_writes)) return false;
     if (guard_writes == 0) return true;
@@ -394,6 +422,17 @@ class CaseContext {
     }
     value = found->second.values<T>()[0];
     return true;
+  }
+
+  template <typename T>
+  bool read_value(const Run& run, const Value<T>& key, Keyed<T>& value) {
+    return read_value(run, key.name, value);
+  }
+  bool read_text(const Run& run, const Text& key, std::string& text) {
+    return read_text(run, key.name, text);
+  }
+  static std::string text_or_empty(const Run& run, const Text& key) {
+    return text_or_empty(run, key.name);
   }
 
   // A text record (ResultWriter::put_text); fails the case when there is none.

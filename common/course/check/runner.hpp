@@ -1,21 +1,20 @@
 // The runner side of a check: the program that contains student code.
 //
-// An API exercise's main() (instructor-owned) starts like this:
+// An API exercise's program is the student's files, the exercise's harness/cases.cu and
+// harness/demo.cu, and the course's main() (common/course/program_main.cu), which runs
+// the case a check asks for or else the demo a student sees with `make run-NN`:
 //
-//   int main(int argc, char** argv) {
-//     if (auto request = course::check::parse_case_request(argc, argv))
-//       return course::check::run_case(*request, run_check_case);
-//     ... the demo a student sees with `make run-NN` ...
-//   }
+//   void course::program::run_check_case(const CaseRequest& request, ResultWriter& results)
 //
-// run_check_case(request, results) computes what the case asks for with the
-// student's functions and puts the outputs into `results`. It decides nothing:
-// judge.hpp compares, in a process without student code (protocol.hpp says why).
+// computes what the case asks for with the student's functions and puts the outputs
+// into `results`, under the keys the exercise declares once (result_keys.hpp). It
+// decides nothing: judge.hpp compares, in a process without student code (protocol.hpp
+// says why).
 //
-// Include this header in exactly one translation unit of the program: compiled by
-// nvcc it brings the device-memory wrappers (device_accounting.hpp) with it. The
-// course's own tests also compile it with a plain C++ compiler, for host-only
-// runners that prove the harness on machines without a GPU.
+// Any translation unit may include this header. Compiled by nvcc it brings the
+// device-memory accounting (device_accounting.hpp) with it. The course's own tests also
+// compile it with a plain C++ compiler, for host-only runners that prove the harness on
+// machines without a GPU.
 #pragma once
 
 #include <unistd.h>
@@ -30,6 +29,7 @@
 #include <vector>
 
 #include "course/check/protocol.hpp"
+#include "course/check/result_keys.hpp"
 #include "course/verify.hpp"
 
 #ifdef __CUDACC__
@@ -136,6 +136,22 @@ class ResultWriter {
     put(name, std::vector<std::int32_t>(text.begin(), text.end()));
   }
 
+  // The same, by the keys an exercise declares once (result_keys.hpp): what the cases
+  // of an exercise use, so that a misspelt name does not compile.
+  template <typename T>
+  void put(const Value<T>& key, Keyed<T> value) {
+    put_value(key.name, value);
+  }
+  template <typename T>
+  void put(const Array<T>& key, const std::vector<T>& values) {
+    put(key.name, values.data(), values.size());
+  }
+  template <typename T>
+  void put(const Array<T>& key, const Keyed<T>* values, std::size_t count) {
+    put(key.name, values, count);
+  }
+  void put(const Text& key, const std::string& text) { put_text(key.name, text); }
+
   void finish() {
     std::fprintf(file_, "%s\n", kEndTag);
     std::fflush(file_);
@@ -160,9 +176,10 @@ class GuardedOutput {
   T* data() { return storage_.data(); }
   std::size_t size() const { return n_; }
 
-  // Puts the n outputs as record `name`, and as `name`.guard_writes the number of
+  // Puts the n outputs as record `key`, and as `key`.guard_writes the number of
   // guard elements the call overwrote (judge.hpp: expect_host_guard_untouched).
-  void report(ResultWriter& results, const std::string& name) const {
+  void report(ResultWriter& results, const Array<T>& key) const {
+    const std::string& name = key.name;
     results.put(name, storage_.data(), n_);
     const auto guard_writes =
         std::count_if(storage_.begin() + static_cast<std::ptrdiff_t>(n_), storage_.end(),
@@ -309,17 +326,6 @@ inline int run_case(const CaseRequest& request, CaseFunction run_check_case) {
   cudaDeviceReset();
 #endif
   return 0;
-}
-
-// The main() of a program whose demo takes no arguments:
-//   int main(int argc, char** argv) { return course::check::case_or_demo(argc, argv, run_check_case, demo); }
-inline int case_or_demo(int argc, char** argv, CaseFunction run_check_case, int (*demo)()) {
-  if (auto request = parse_case_request(argc, argv)) return run_case(*request, run_check_case);
-  if (argc > 1) {
-    std::fprintf(stderr, "usage: %s (no arguments)\n", argv[0]);
-    return 2;
-  }
-  return demo();
 }
 
 // For a case function that does not know the name it was given.

@@ -32,7 +32,7 @@ bool check_affine(CaseContext& c, int n, double scale, double offset,
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return false;
   const std::vector<float> x = device_memory::make_input(n, c.seed());
   const std::vector<double> expected = device_memory::reference(x, float(scale), float(offset));
-  return c.expect_array<float>(run, "y", expected, kTolerance, kFormulaHint);
+  return c.expect_array(run, device_memory::result::y, expected, kTolerance, kFormulaHint);
 }
 
 // A size the student has not seen: drawn from the seed, so graders change it with --seed.
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
              if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
              const std::vector<double> expected =
                  device_memory::reference(device_memory::make_input(n, c.seed()), 1.0, 1.0);
-             if (c.expect_array<float>(run, "y", expected, kTolerance, kFormulaHint)) {
+             if (c.expect_array(run, device_memory::result::y, expected, kTolerance, kFormulaHint)) {
                c.expect_no_leak(run);
              }
            }},

@@ -1,10 +1,11 @@
 // Exercise 03: the inputs of every run, shared by the program and its check so that
-// both draw the same numbers from the same seed.
+// both draw the same numbers from the same seed, and the results a case reports.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
 namespace device_memory {
@@ -20,5 +21,10 @@ inline std::vector<double> reference(const std::vector<float>& x, double scale, 
   for (std::size_t i = 0; i < x.size(); ++i) y[i] = scale * x[i] + offset;
   return y;
 }
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+inline const course::check::Array<float> y{"y"};  // affine_on_gpu's output
+}  // namespace result
 
 }  // namespace device_memory
