@@ -9,7 +9,10 @@ compiled exercise file gets the same command, so it opens with the same flags.
 """
 import json
 import os
-import tempfile
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import atomic_write  # noqa: E402
 
 
 def entries_for(root, command, sources):
@@ -44,14 +47,8 @@ def record(database, root, command, sources):
     replaced = {entry["file"] for entry in new}
     merged = [e for e in known if isinstance(e, dict) and e.get("file") not in replaced] + new
     merged.sort(key=lambda entry: entry.get("file", ""))
-    os.makedirs(os.path.dirname(database) or ".", exist_ok=True)
     # Atomic, so that two builds at once leave a readable file (the later one wins).
-    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(database) or ".", suffix=".tmp")
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        json.dump(merged, out, indent=1)
-        out.write("\n")
-    os.chmod(temporary, 0o644)
-    os.replace(temporary, database)
+    atomic_write.write_json(database, merged, mode=0o644)
 
 
 def link_where_editors_look(database, link):

@@ -43,7 +43,7 @@ import exercises as course_exercises  # noqa: E402
 import nvcc  # noqa: E402
 from grading import engine, gpu, reports, submissions  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+from course_paths import ROOT  # noqa: E402
 
 
 def parse_arguments(argv):

@@ -4,14 +4,16 @@
     tools/new_exercise.py 25 shared_memory_histogram     (make new-exercise NN=25 SLUG=...)
     tools/new_exercise.py --dry-run 25 shared_memory_histogram     lists what it would write
 
-It writes exercises/NN_SLUG/ (statement, skeleton SLUG.cu, header SLUG.hpp, workload.hpp,
-main.cu, check.cpp, CMakeLists.txt with the course_exercise(...) call), the reference
+It writes exercises/NN_SLUG/ (statement, skeleton SLUG.cu, header SLUG.hpp, CMakeLists.txt
+with the course_exercise(...) call, and the course's side in harness/: workload.hpp,
+demo.cu, cases.cu, check.cpp), the reference
 solutions/NN_SLUG/SLUG.cu, tests/mutants/NN_SLUG/ with one known-wrong variant to copy, and
 the exercise's row in the README's course map (a "planned" row of that number becomes a
 link). The exercise is a small real one, a scaled copy y = factor * x: right after creation
 it builds, its skeleton fails its check and its solution passes; every TODO(maintainer)
-says what to replace. The skeleton is the solution with each TODO(student) region emptied
-down to its instructions, so the two differ only there.
+says what to replace. student.cu.in holds each TODO(student) region's steps and answer: the
+skeleton keeps the steps, the solution the answer, so the two differ only there and each
+instruction is written once.
 
 NN is two digits that no exercise uses yet. SLUG names the folder, the student file and the
 C++ namespace of workload.hpp: lowercase letters and digits in words joined by single
@@ -21,7 +23,7 @@ generated code already uses, nor the name of another exercise's student file.
 
 The templates (tools/new_exercise/*.in, listed in OUTPUTS) are the generated files with
 @NUMBER@, @SLUG@, @TITLE@ (the slug in words) and @PLANNED@ (the course map's planned topic)
-in their places; student.cu.in is the solution. tests/tools/test_new_exercise.py proves that
+in their places. tests/tools/test_new_exercise.py proves that
 what they make builds, keeps the course's style for the shortest and longest names, and on a
 GPU passes (solution) and fails (skeleton, variant) its check.
 
@@ -36,12 +38,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exercises  # noqa: E402
 from check_student_regions import CLOSE, OPEN  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+from course_paths import ROOT  # noqa: E402
 TEMPLATES = os.path.join(ROOT, "tools", "new_exercise")
 SLUG_PATTERN = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 MAX_SLUG_LENGTH = 30
 PLACEHOLDER = re.compile(r"@([A-Z]+)@")
-# The template of the solution; the skeleton is derived from it (skeleton_of).
+# The template of the student's file; the skeleton and the solution are derived from it
+# (skeleton_of, solution_of).
 SOLUTION_TEMPLATE = "student.cu.in"
 SKELETON = object()
 
@@ -51,17 +54,19 @@ OUTPUTS = (
     ("CMakeLists.txt.in", "exercises/{id}/CMakeLists.txt"),
     (SKELETON, "exercises/{id}/{slug}.cu"),
     ("api.hpp.in", "exercises/{id}/{slug}.hpp"),
-    ("workload.hpp.in", "exercises/{id}/workload.hpp"),
-    ("main.cu.in", "exercises/{id}/main.cu"),
-    ("check.cpp.in", "exercises/{id}/check.cpp"),
+    ("workload.hpp.in", "exercises/{id}/harness/workload.hpp"),
+    ("demo.cu.in", "exercises/{id}/harness/demo.cu"),
+    ("cases.cu.in", "exercises/{id}/harness/cases.cu"),
+    ("check.cpp.in", "exercises/{id}/harness/check.cpp"),
     (SOLUTION_TEMPLATE, "solutions/{id}/{slug}.cu"),
     ("example_no_bounds_check.mutant.in", "tests/mutants/{id}/example_no_bounds_check.mutant"),
 )
 WHAT = {
     "README.md": "the statement",
     "CMakeLists.txt": "the course_exercise(...) call",
-    "workload.hpp": "inputs and CPU reference, shared by program and check",
-    "main.cu": "the demo (make run-{number}) and the check's runner",
+    "workload.hpp": "inputs, CPU reference and result keys, shared by program and check",
+    "demo.cu": "the demo (make run-{number})",
+    "cases.cu": "the cases the check asks the program for",
     "check.cpp": "the check: one case",
 }
 
@@ -140,21 +145,33 @@ def validate(number, slug):
             raise Refused(f"number {number} is taken: {parent}/{taken[0]} exists")
 
 
-def skeleton_of(solution):
-    """The skeleton: the solution with each TODO(student) region emptied down to its
-    instructions, the TODO(student) line and the comment lines right under it."""
-    kept, inside, instructions = [], False, False
-    for line in solution.splitlines(keepends=True):
+def student_regions(template, keep_steps, keep_answer):
+    """The student file's template with each TODO(student) region cut down: a region is
+    the TODO(student) line, the steps (the comment lines right under it), then the answer.
+    The skeleton keeps the steps, the solution the answer: each instruction is written
+    once, where the student works."""
+    kept, inside, steps = [], False, False
+    for line in template.splitlines(keepends=True):
         if CLOSE in line:
             inside = False
         elif OPEN in line:
-            inside, instructions = True, True
+            inside, steps = True, True
         elif inside:
-            instructions = instructions and line.lstrip().startswith("//")
-            if not instructions:
+            steps = steps and line.lstrip().startswith("//")
+            if not (keep_steps if steps else keep_answer):
                 continue
         kept.append(line)
     return "".join(kept)
+
+
+def skeleton_of(template):
+    """The skeleton: each TODO(student) region emptied down to its line and its steps."""
+    return student_regions(template, keep_steps=True, keep_answer=False)
+
+
+def solution_of(template):
+    """The solution: each TODO(student) region's line and its answer, without the steps."""
+    return student_regions(template, keep_steps=False, keep_answer=True)
 
 
 def render(template, values):
@@ -211,7 +228,12 @@ def plan(number, slug):
               "PLANNED": f" (the course map planned it as: {planned})" if planned else ""}
     files = []
     for template, destination in OUTPUTS:
-        text = skeleton_of(render(SOLUTION_TEMPLATE, values)) if template is SKELETON else render(template, values)
+        if template is SKELETON:
+            text = skeleton_of(render(SOLUTION_TEMPLATE, values))
+        elif template == SOLUTION_TEMPLATE:
+            text = solution_of(render(SOLUTION_TEMPLATE, values))
+        else:
+            text = render(template, values)
         files.append((destination.format(id=exercise_id, slug=slug), text))
     files.append(("README.md", readme))
     return files, change

@@ -53,7 +53,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exercises  # noqa: E402
 import release_leaks  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from course_paths import ROOT  # noqa: E402
 MANIFEST = ".course-release.json"
 
 # Paths relative to the course's root (fnmatch: `*` also crosses folders). Anything not

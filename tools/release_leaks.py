@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_student_regions  # noqa: E402
 import exercises  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from course_paths import ROOT  # noqa: E402
 MIN_REGION_LINES = 3      # regions with fewer lines of code are not compared
 MIN_LITERAL_LENGTH = 8    # shorter string literals are too common to prove anything
 INSTRUCTOR_FOLDERS = ("solutions/", "tests/")

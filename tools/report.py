@@ -29,7 +29,7 @@ import cuda_device  # noqa: E402
 import report_data  # noqa: E402
 import report_render  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+from course_paths import ROOT  # noqa: E402
 
 # The exercises whose demos measure something, with the seconds each is expected to take
 # on an H100 (estimates, to be replaced by measured ones: they are only the weights of the

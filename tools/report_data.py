@@ -20,6 +20,10 @@ The report's data folder (tools/report.py writes it, tools/report_render.py read
 """
 import json
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import atomic_write  # noqa: E402
 
 
 class Table:
@@ -123,13 +127,8 @@ def read_tables(folder):
 
 
 def write_json(path, data):
-    """Writes through a temporary file renamed over the old one: never half a file."""
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    partial = path + ".partial"
-    with open(partial, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
-    os.replace(partial, path)
+    """Never half a file (atomic_write.py)."""
+    atomic_write.write_json(path, data)
 
 
 def write_table(folder, table):

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cuda_device  # noqa: E402
 import exercises  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+from course_paths import ROOT  # noqa: E402
 
 
 def read_scores(build_dir, variant):

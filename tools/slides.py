@@ -59,7 +59,7 @@ import textwrap
 
 # This tool's own repository (where Marp is installed), and the one whose decks are built
 # (the same, unless --root says otherwise).
-TOOL_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from course_paths import ROOT as TOOL_ROOT  # noqa: E402
 ROOT = TOOL_ROOT
 SOURCE_FOLDERS = ("exercises", "solutions", "common")
 SOURCE_EXTENSIONS = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".c")

@@ -27,7 +27,7 @@ import cuda_device  # noqa: E402
 import exercises  # noqa: E402
 import nvcc  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+from course_paths import ROOT  # noqa: E402
 HEADER_SUFFIXES = (".hpp", ".h", ".cuh")
 NO_DEVICE = 77  # the checks' own status for "no CUDA device" (CTest's SKIP_RETURN_CODE)
 

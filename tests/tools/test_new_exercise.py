@@ -30,8 +30,9 @@ EXERCISE_ID = f"{NUMBER}_{SLUG}"
 MUTANT = "example_no_bounds_check"
 CREATED = (f"exercises/{EXERCISE_ID}/README.md", f"exercises/{EXERCISE_ID}/CMakeLists.txt",
            f"exercises/{EXERCISE_ID}/{SLUG}.cu", f"exercises/{EXERCISE_ID}/{SLUG}.hpp",
-           f"exercises/{EXERCISE_ID}/workload.hpp", f"exercises/{EXERCISE_ID}/main.cu",
-           f"exercises/{EXERCISE_ID}/check.cpp", f"solutions/{EXERCISE_ID}/{SLUG}.cu",
+           f"exercises/{EXERCISE_ID}/harness/workload.hpp", f"exercises/{EXERCISE_ID}/harness/demo.cu",
+           f"exercises/{EXERCISE_ID}/harness/cases.cu", f"exercises/{EXERCISE_ID}/harness/check.cpp",
+           f"solutions/{EXERCISE_ID}/{SLUG}.cu",
            f"tests/mutants/{EXERCISE_ID}/{MUTANT}.mutant")
 TESTS = {f"{EXERCISE_ID}.solution", f"{EXERCISE_ID}.solution.memcheck", f"{EXERCISE_ID}.skeleton",
          f"{EXERCISE_ID}.skeleton.demo", f"{EXERCISE_ID}.mutant.{MUTANT}"}

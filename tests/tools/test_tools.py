@@ -63,7 +63,7 @@ class ExerciseDeclarations(unittest.TestCase):
             write(os.path.join(root, "exercises", "07_demo", "CMakeLists.txt"),
                   CALL.replace("DRIVER", "PTX_SOURCES helper.cu\n      DRIVER"))
             exercise = exercises.find(root, "07")
-            self.assertEqual(exercise.program_files, ["demo.cu", "main.cu"])
+            self.assertEqual(exercise.program_files, ["demo.cu", "main.cu", exercises.PROGRAM_MAIN])
             self.assertEqual(nvcc.side_outputs(exercise, "out/program"), ["out/program.helper.ptx"])
             builds = nvcc.side_builds(exercise, "out/program", lambda name: "src/" + name,
                                       "common", "src", "sm_90")

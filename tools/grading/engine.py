@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import atomic_write  # noqa: E402
 import nvcc  # noqa: E402
 from grading import submissions  # noqa: E402
 
@@ -114,14 +115,9 @@ def now_utc():
 
 
 def write_json_atomically(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    temporary = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1, sort_keys=True)
-        handle.write("\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    """A result file: whole, and on the disk before it replaces the old one (a grading
+    resumes from these files after a crash)."""
+    atomic_write.write_json(path, data, sort_keys=True, durable=True)
 
 
 CONFIG_FILE = submissions.GRADER_SETTINGS  # also how a results folder is recognised

@@ -30,9 +30,12 @@ import json
 import math
 import os
 import re
-import secrets
+import sys
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import atomic_write  # noqa: E402
 
 SCHEMA = 1
 STATUSES = ("graded", "build_failed", "missing", "incomplete", "skipped", "error", "unreadable")
@@ -743,20 +746,11 @@ def classroom_result(submission):
 # Writing
 
 def write_atomic(path, data):
-    """Write through a temporary file in the same folder and os.replace it into place, so
-    that a report is always whole. No fsync: every report can be rebuilt from the result
-    files (tools/grade.py --reports-only)."""
-    folder = os.path.dirname(path)
-    temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    """Writes a report whole (atomic_write.py). No fsync: every report can be rebuilt from
+    the result files (tools/grade.py --reports-only)."""
     try:
-        os.makedirs(folder, exist_ok=True)
-        # os.open with 0o666 lets the umask decide the mode, as a plain open would.
-        with os.fdopen(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, path)
+        atomic_write.write_bytes(path, data)
     except OSError as error:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
         raise ReportError(f"cannot write {path}: {error.strerror or error}") from error
 
 
