@@ -92,6 +92,7 @@ MARKER = re.compile(r"^\s*(#|//|<!--)?\s*\[(/?)(instructor-only|release-only)\]\
 LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|[0-9]+\.)\s")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+INLINE_CODE = re.compile(r"(`+).*?\1")
 
 
 class ReleaseError(Exception):
@@ -180,6 +181,11 @@ def markdown_lines(text):
             yield number, line
 
 
+def markdown_links(line):
+    """The link targets of a line of Markdown, those inside `code` left out."""
+    return LINK.findall(INLINE_CODE.sub("", line))
+
+
 def link_target(page, link):
     """The course path (relative to the root) that the link `link` of `page` points at, its
     anchor left out; None for an anchor of the page itself, a URL or an absolute path."""
@@ -197,7 +203,7 @@ def markdown_for_students(text, path, left_behind):
         if MARKER.match(line):
             raise ReleaseError(f"{path}:{number}: a marker block in a Markdown page; write the text in "
                                f"the page of its audience (docs/instructors.md, docs/maintainers.md)")
-        behind = [link for link in LINK.findall(line)
+        behind = [link for link in markdown_links(line)
                   if link_target(path, link) is not None and left_behind(link_target(path, link))]
         if not behind:
             continue

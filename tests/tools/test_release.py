@@ -149,7 +149,7 @@ class Filters(unittest.TestCase):
             text = read(os.path.join(tree, page))
             self.assertNotIn("solutions/", text, page)
             for _, line in release.markdown_lines(text):
-                for link in release.LINK.findall(line):
+                for link in release.markdown_links(line):
                     target = release.link_target(page, link)
                     if target is None and not link.startswith("#"):
                         continue
