@@ -211,8 +211,16 @@ def markdown_for_students(text, path, left_behind):
             raise ReleaseError(f"{path}:{number}: a link to {behind[0]}, which stays behind: give it a list "
                                f"item of its own, which the release leaves out")
         dropped.add(number)
-    return "".join(line for number, line in enumerate(text.splitlines(keepends=True), start=1)
-                   if number not in dropped)
+    kept, gap = [], False
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        if number in dropped:
+            # A list left empty leaves one blank line where it was, not two.
+            gap = gap or not kept or not kept[-1].strip()
+            continue
+        if not (gap and not line.strip()):
+            kept.append(line)
+        gap = False
+    return "".join(kept)
 
 
 def student_presets(text, path):

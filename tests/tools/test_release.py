@@ -87,6 +87,9 @@ class Filters(unittest.TestCase):
                                   "```\nend\n")
         # From a page in docs/, the link is relative to docs/.
         self.assertEqual(release.filter_file("docs/cluster.md", b"a\n* [x](instructors.md)\n", behind), b"a\n")
+        # A list left empty leaves one blank line, not two.
+        self.assertEqual(release.filter_file("docs/cluster.md", b"a\n\n- [x](instructors.md)\n\n## b\n", behind),
+                         b"a\n\n## b\n")
         with self.assertRaisesRegex(release.ReleaseError, re.escape("docs/cluster.md:1: a link to ../solutions/")):
             release.filter_file("docs/cluster.md", b"see [the answers](../solutions/) there\n", behind)
 
