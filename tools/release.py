@@ -9,18 +9,22 @@
                                           cannot merge)
 
 What ships is chosen here (SHIPPED: the exercises with their skeletons, common/, the
-students' Slurm scripts, the slides, the students' tools, the Makefile, CMake files and
-README), from the files git tracks or would track (every file outside the ignored
+students' Slurm scripts, the slides, the students' tools, the Makefile, CMake files, the
+README and the students' page docs/cluster.md), from the files git tracks or would track (every file outside the ignored
 folders where this is not a git checkout); everything else stays behind: solutions/,
 tests/ (known-wrong variants, the grading catalog), the grader, the benchmark report, the
-GPU suite, CI.
+GPU suite, CI, and the pages for instructors and maintainers (docs/instructors.md,
+docs/maintainers.md).
 Course files are filtered on the way (filter_file):
 
   - lines between `[instructor-only]` and `[/instructor-only]` marker lines are left out,
     and the lines between `[release-only]` and `[/release-only]` are taken in: in the
-    course they sit in a comment (each line starts with "# " in a Makefile or CMake file;
-    a Markdown block is one HTML comment, `<!-- [release-only]` ... `[/release-only] -->`).
-    A marker is a line of its own, behind the file's comment sign (`#`, `//`, `<!--`);
+    course they sit in a comment (each line starts with "# " in a Makefile or CMake file).
+    A marker is a line of its own, behind the file's comment sign (`#`, `//`);
+  - a Markdown page holds no marker block (one stops the release): each page is written for
+    one audience, and the pages of the others stay behind. A list item that links to a
+    course file that stays behind (the README's line on docs/instructors.md) is left out;
+    such a link anywhere else stops the release;
   - CMakePresets.json keeps the presets that build the students' files (COURSE_MODE
     student), each written out whole (what it inherited included);
   - an exercise's CMakeLists.txt loses its MUTANTS list (the names of the known-wrong
@@ -61,6 +65,8 @@ MANIFEST = ".course-release.json"
 # student tool must be added here (the release's own build test then proves it works).
 SHIPPED = (
     "README.md", "Makefile", "CMakeLists.txt", "CMakePresets.json",
+    # The students' pages; docs/instructors.md and docs/maintainers.md stay behind.
+    "docs/cluster.md",
     ".clang-format", ".clangd", ".editorconfig", ".gitignore",
     "cmake/*.cmake",
     "common/*",
@@ -82,6 +88,11 @@ SHIPPED = (
 NEVER_SHIPPED = ("*/__pycache__/*", "*/node_modules/*", "*.pyc")
 
 MARKER = re.compile(r"^\s*(#|//|<!--)?\s*\[(/?)(instructor-only|release-only)\]\s*(-->)?\s*$")
+# A Markdown link's target, and a line that is an item of a list.
+LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|[0-9]+\.)\s")
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+INLINE_CODE = re.compile(r"(`+).*?\1")
 
 
 class ReleaseError(Exception):
@@ -155,6 +166,63 @@ def filter_markers(text, path):
     return "".join(out)
 
 
+def markdown_lines(text):
+    """(line number, line) of a Markdown text, its fenced code blocks left out."""
+    fence = None
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        opening = FENCE.match(line)
+        if fence is None and opening:
+            fence = opening.group(1)
+        elif fence is not None:
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence) \
+                    and not line.strip()[len(opening.group(1)):]:
+                fence = None
+        else:
+            yield number, line
+
+
+def markdown_links(line):
+    """The link targets of a line of Markdown, those inside `code` left out."""
+    return LINK.findall(INLINE_CODE.sub("", line))
+
+
+def link_target(page, link):
+    """The course path (relative to the root) that the link `link` of `page` points at, its
+    anchor left out; None for an anchor of the page itself, a URL or an absolute path."""
+    target = link.split("#", 1)[0]
+    if not target or target.startswith("/") or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", target):
+        return None
+    return os.path.normpath(os.path.join(os.path.dirname(page), target)).replace(os.sep, "/")
+
+
+def markdown_for_students(text, path, left_behind):
+    """A shipped Markdown page: no marker block, and no link to a course file that stays
+    behind (`left_behind(course path)`): a list item holding one is left out."""
+    dropped = set()
+    for number, line in markdown_lines(text):
+        if MARKER.match(line):
+            raise ReleaseError(f"{path}:{number}: a marker block in a Markdown page; write the text in "
+                               f"the page of its audience (docs/instructors.md, docs/maintainers.md)")
+        behind = [link for link in markdown_links(line)
+                  if link_target(path, link) is not None and left_behind(link_target(path, link))]
+        if not behind:
+            continue
+        if not LIST_ITEM.match(line):
+            raise ReleaseError(f"{path}:{number}: a link to {behind[0]}, which stays behind: give it a list "
+                               f"item of its own, which the release leaves out")
+        dropped.add(number)
+    kept, gap = [], False
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        if number in dropped:
+            # A list left empty leaves one blank line where it was, not two.
+            gap = gap or not kept or not kept[-1].strip()
+            continue
+        if not (gap and not line.strip()):
+            kept.append(line)
+        gap = False
+    return "".join(kept)
+
+
 def student_presets(text, path):
     """CMakePresets.json with only the presets that build the students' files."""
     presets = json.loads(text)
@@ -217,12 +285,15 @@ def without_mutants(text, path):
     return filtered
 
 
-def filter_file(path, data):
-    """The bytes that ship for the course file `path`."""
+def filter_file(path, data, left_behind=lambda target: False):
+    """The bytes that ship for the course file `path`; `left_behind(course path)` says
+    whether a file a Markdown page links to stays behind."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return data
+    if path.endswith(".md"):
+        return markdown_for_students(text, path, left_behind).encode("utf-8")
     if path == "CMakePresets.json":
         text = student_presets(text, path)
     elif fnmatch.fnmatch(path, "exercises/*/CMakeLists.txt"):
@@ -289,11 +360,18 @@ def write_tree(root, folder):
         raise ReleaseError("release: stopped: " + ", ".join(extras) + ": a dot-file or script in an "
                            "exercise folder that no course_exercise() declares (SCRIPTS ships a "
                            "script); remove it, or declare it; nothing was written")
+    shipping = set(files)
+
+    def left_behind(target):
+        if target in shipping or target in ("", ".") or any(p.startswith(target + "/") for p in shipping):
+            return False
+        return os.path.lexists(os.path.join(root, target))
+
     hashes = {}
     for path in files:
         source = os.path.join(root, path)
         with open(source, "rb") as handle:
-            data = filter_file(path, handle.read())
+            data = filter_file(path, handle.read(), left_behind)
         target = os.path.join(folder, path)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(target, "wb") as handle:

@@ -7,7 +7,8 @@ release it writes; the release's build test runs it again on the built programs.
 Compared with the course at ROOT (default: this one), RELEASE leaks when:
 
   - a path of it lies under solutions/ or tests/ (the reference solutions, the known-wrong
-    variants, the grading catalog);
+    variants, the grading catalog), or is one of the pages for instructors and maintainers
+    (docs/instructors.md, docs/maintainers.md: grading, the catalog, the release itself);
   - one of its text files holds the code of a whole solutions/ file, or the code of the
     solution side of a TODO(student) region (its lines between the markers, read by
     tools/check_student_regions.py). Code is compared without comments and without any
@@ -40,6 +41,7 @@ from course_paths import ROOT  # noqa: E402
 MIN_REGION_LINES = 3      # regions with fewer lines of code are not compared
 MIN_LITERAL_LENGTH = 8    # shorter string literals are too common to prove anything
 INSTRUCTOR_FOLDERS = ("solutions/", "tests/")
+INSTRUCTOR_PAGES = ("docs/instructors.md", "docs/maintainers.md")
 SOLUTION_PATH = re.compile(rb"(?:^|[/\\\0\"' ])solutions/[0-9][0-9]_")
 C_FAMILY = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".c")
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
@@ -238,6 +240,8 @@ def scan(release, course=ROOT, shown_as=None):
         generated = relative.split(os.sep)[0] == "build"
         if relative.startswith(INSTRUCTOR_FOLDERS):
             report.leaks.append(f"{relative}: an instructor's folder ({relative.split('/')[0]}/) is in the release")
+        if relative.replace(os.sep, "/") in INSTRUCTOR_PAGES:
+            report.leaks.append(f"{relative}: a page for instructors or maintainers is in the release")
         with open(path, "rb") as handle:
             head = handle.read(4)
         if head == b"\x7fELF":

@@ -70,10 +70,28 @@ class Filters(unittest.TestCase):
         self.assertEqual(release.filter_markers(text, "Makefile"),
                          "shared\nPRESET ?= student\nrecipe:\n\t@echo hi\n\nend\n")
 
-    def test_markdown_blocks(self):
-        text = ("intro\n<!-- [instructor-only] -->\nsecret\n<!-- [/instructor-only] -->\n"
-                "<!-- [release-only]\n## For students\n[/release-only] -->\nend\n")
-        self.assertEqual(release.filter_markers(text, "README.md"), "intro\n## For students\nend\n")
+    def test_markdown_pages_hold_no_marker_blocks(self):
+        text = "intro\n<!-- [instructor-only] -->\nsecret\n<!-- [/instructor-only] -->\nend\n"
+        with self.assertRaisesRegex(release.ReleaseError, re.escape("README.md:2: a marker block")):
+            release.filter_file("README.md", text.encode())
+        # In a code block, a marker is an example, not a block.
+        example = "```\n# [instructor-only]\n```\n"
+        self.assertEqual(release.filter_file("docs/cluster.md", example.encode()).decode(), example)
+
+    def test_links_to_pages_left_behind(self):
+        behind = {"docs/instructors.md", "solutions"}.__contains__
+        text = ("# Course\n- [Instructors](docs/instructors.md#grading): grading\n"
+                "- [Cluster](docs/cluster.md)\n```\n[code](docs/instructors.md)\n```\nend\n")
+        shipped = release.filter_file("README.md", text.encode(), behind).decode()
+        self.assertEqual(shipped, "# Course\n- [Cluster](docs/cluster.md)\n```\n[code](docs/instructors.md)\n"
+                                  "```\nend\n")
+        # From a page in docs/, the link is relative to docs/.
+        self.assertEqual(release.filter_file("docs/cluster.md", b"a\n* [x](instructors.md)\n", behind), b"a\n")
+        # A list left empty leaves one blank line, not two.
+        self.assertEqual(release.filter_file("docs/cluster.md", b"a\n\n- [x](instructors.md)\n\n## b\n", behind),
+                         b"a\n\n## b\n")
+        with self.assertRaisesRegex(release.ReleaseError, re.escape("docs/cluster.md:1: a link to ../solutions/")):
+            release.filter_file("docs/cluster.md", b"see [the answers](../solutions/) there\n", behind)
 
     def test_broken_blocks_are_refused(self):
         cases = {
@@ -112,19 +130,37 @@ class Filters(unittest.TestCase):
             self.assertNotIn("MUTANTS", filtered)
             self.assertEqual(exercises.parse_call(filtered, path)["STUDENT_FILES"], exercise.student_files)
 
-    def test_the_students_readme_links_resolve(self):
-        text = release.filter_markers(read(os.path.join(ROOT, "README.md")), "README.md")
-        self.assertNotIn("[instructor-only]", text)
-        self.assertNotIn("solutions/", text)
-        headings = set()
-        fenced = False
-        for line in text.splitlines():
-            fenced ^= line.startswith("```")
-            if not fenced and line.startswith("#"):
-                title = line.lstrip("#").strip().lower()
-                headings.add(re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", title)))
-        for anchor in re.findall(r"\]\(#([^)]+)\)", text):
-            self.assertIn(anchor, headings, f"the release's README links to #{anchor}, which it does not have")
+    def test_the_students_pages_links_resolve_in_the_release(self):
+        folder = tempfile.mkdtemp(prefix="release-pages-")
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        tree = os.path.join(folder, "tree")
+        release.write_tree(ROOT, tree)
+        pages = ["README.md"] + [f"docs/{name}" for name in sorted(os.listdir(os.path.join(tree, "docs")))]
+        self.assertIn("docs/cluster.md", pages)
+        self.assertNotIn("docs/instructors.md", pages)
+        self.assertNotIn("docs/maintainers.md", pages)
+
+        def anchors(page):
+            found = set()
+            for _, line in release.markdown_lines(read(os.path.join(tree, page))):
+                if line.startswith("#"):
+                    title = line.lstrip("#").strip().lower()
+                    found.add(re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", title)))
+            return found
+
+        for page in pages:
+            text = read(os.path.join(tree, page))
+            self.assertNotIn("solutions/", text, page)
+            for _, line in release.markdown_lines(text):
+                for link in release.markdown_links(line):
+                    target = release.link_target(page, link)
+                    if target is None and not link.startswith("#"):
+                        continue
+                    target = target or page
+                    self.assertTrue(os.path.exists(os.path.join(tree, target)),
+                                    f"{page} links to {link}, which the release does not hold")
+                    if "#" in link and target.endswith(".md"):
+                        self.assertIn(link.split("#", 1)[1], anchors(target), f"{page} links to {link}")
 
 
 class Leaks(Scratch):
@@ -169,6 +205,12 @@ class Leaks(Scratch):
         write(os.path.join(folder, "tests", "mutants", EXERCISE, "x.mutant"), "hint: x\n")
         _, leaks = self.leaks(folder)
         self.assertIn("an instructor's folder (tests/)", leaks)
+
+    def test_instructor_pages_leak(self):
+        folder = self.honest_release()
+        write(os.path.join(folder, "docs", "maintainers.md"), "# For maintainers: the tests\n")
+        _, leaks = self.leaks(folder)
+        self.assertIn("docs/maintainers.md: a page for instructors or maintainers is in the release", leaks)
 
     def test_a_program_built_from_a_solution_leaks(self):
         folder = self.honest_release()
@@ -256,8 +298,8 @@ class WritingReleases(Scratch):
 
     def fake_course(self):
         root = self.path("course")
-        write(os.path.join(root, "README.md"), "# Course\n<!-- [instructor-only] -->\ngrading\n"
-                                               "<!-- [/instructor-only] -->\n")
+        write(os.path.join(root, "README.md"), "# Course\n- [grading](docs/instructors.md)\n")
+        write(os.path.join(root, "docs", "instructors.md"), "# For instructors: grading\n")
         write(os.path.join(root, "Makefile"), "all:\n\t@echo course\n")
         fake_exercise(root, "01", "demo", SKELETON_CODE, SOLUTION_CODE)
         write(os.path.join(root, "tests", "mutants", "01_demo", "forgets_it.mutant"), "hint: x\n")
@@ -269,7 +311,7 @@ class WritingReleases(Scratch):
         subprocess.run(git + ["init", "-q"], check=True)
         write(os.path.join(root, ".git", "info", "exclude"), "*.log\n")
         write(os.path.join(root, "exercises", "01_demo", "ignored.log"), "build output\n")
-        subprocess.run(git + ["add", "README.md", "Makefile", "exercises/01_demo/CMakeLists.txt",
+        subprocess.run(git + ["add", "README.md", "docs", "Makefile", "exercises/01_demo/CMakeLists.txt",
                               "exercises/01_demo/README.md", "exercises/01_demo/check.cpp",
                               "exercises/01_demo/demo.cu", "solutions", "tests", "tools"], check=True)
         return root
