@@ -378,7 +378,7 @@ def main(argv):
         # Builds and checks at once, over all submissions: as many as the machine has cores
         # (a check mostly waits for its program, which mostly waits for the GPU).
         slots = max(2, os.cpu_count() or 2)
-        config.slots = threading.BoundedSemaphore(slots)
+        config.slots = engine.Slots(slots)
         if sandbox:
             # One user per submission graded at once owns its files and builds; one per
             # check running at once runs its student code (the check kills every process

@@ -161,6 +161,38 @@ class SanitizerItems(unittest.TestCase):
         self.assertNotIn("--sanitizer-tool", plain)
 
 
+class MachineSlots(unittest.TestCase):
+    """A slot that comes free goes to the longest work waiting (engine.Slots)."""
+
+    def test_free_slot_goes_to_the_highest_priority_then_the_first_asker(self):
+        slots = engine.Slots(1)
+        order, queued = [], threading.Semaphore(0)
+
+        def work(priority, name):
+            queued.release()
+            with slots.take(priority):
+                order.append(name)
+
+        with slots.take(0):  # every slot taken: the others queue
+            threads = []
+            for priority, name in ((1, "short"), (5, "long"), (3, "middle"), (5, "long, later")):
+                thread = threading.Thread(target=work, args=(priority, name))
+                thread.start()
+                queued.acquire()
+                threads.append(thread)
+                # Each is waiting before the next asks (asking order is what breaks ties).
+                while len(slots.waiting) < len(threads):
+                    threading.Event().wait(0.01)
+        for thread in threads:
+            thread.join(10)
+        self.assertEqual(order, ["long", "long, later", "middle", "short"])
+
+    def test_exercises_with_more_sanitizer_runs_come_first(self):
+        by_number = {e.number: e for e in exercises.load(ROOT)}
+        self.assertGreater(engine.expected_cost(by_number["21"]), engine.expected_cost(by_number["20"]))
+        self.assertGreater(engine.expected_cost(by_number["20"]), engine.expected_cost(by_number["03"]))
+
+
 class Declarations(unittest.TestCase):
     def test_the_course_s_racecheck_exercises_grade_the_tools(self):
         found = {e.number: e for e in exercises.load(ROOT)}
