@@ -47,24 +47,22 @@ inline constexpr int kVectorWidth = 4;
 
 // [slide:api]
 // ---- The kernels ---------------------------------------------------------------------
-// Step 1. Thread (x, y) of block (bx, by) computes C(i, j), i = by * 8 + y,
-// j = bx * 32 + x, with a loop over p of A(i, p) B(p, j).
+// Step 1. Blocks of kNaiveBlockX x kNaiveBlockY threads, one element of C per thread.
 __global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b,
                             float beta, float* c);
-// Step 2. Blocks of kTile x kTile threads; the block computes a kTile x kTile tile of C,
-// walking k one tile of A and one of B at a time, both staged in shared memory.
+// Step 2. Blocks of kTile x kTile threads, a kTile x kTile tile of C per block, A and B
+// read through tiles in shared memory.
 __global__ void sgemm_shared_tiles(int m, int n, int k, float alpha, const float* a, const float* b,
                                    float beta, float* c);
-// Step 3. kBlocking1dThreads threads (1D block); each computes kBlocking1dRows elements
-// of one column of the block's tile, in registers.
+// Step 3. kBlocking1dThreads threads (1D block), a kBlocking1dM x kBlocking1dN tile of C
+// per block, kBlocking1dRows elements of one column per thread.
 __global__ void sgemm_blocking_1d(int m, int n, int k, float alpha, const float* a, const float* b,
                                   float beta, float* c);
-// Step 4. kBlocking2dThreads threads (1D block); each computes kBlocking2dRows x
-// kBlocking2dCols elements, from a column of A and a row of B held in registers.
+// Step 4. kBlocking2dThreads threads (1D block), a kBlocking2dM x kBlocking2dN tile of C
+// per block, kBlocking2dRows x kBlocking2dCols elements per thread.
 __global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float* a, const float* b,
                                   float beta, float* c);
-// Step 5. As step 4, with float4 loads and stores where a row's length allows them, and
-// the tile of A stored transposed in shared memory.
+// Step 5. Step 4's blocks and tiles: the final version, timed against cuBLAS.
 __global__ void sgemm_vectorized(int m, int n, int k, float alpha, const float* a, const float* b,
                                  float beta, float* c);
 

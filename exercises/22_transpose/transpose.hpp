@@ -13,7 +13,7 @@
 // in is rows x cols, row-major; out is cols x rows, row-major:
 //     out[c * rows + r] = in[r * cols + c]   for every r < rows, c < cols.
 // Every kernel is launched on tile_grid(rows, cols) blocks of dim3(kTileDim, kBlockRows)
-// threads (workload.hpp): block (bx, by) covers the input tile of rows
+// threads (harness/workload.hpp): block (bx, by) covers the input tile of rows
 // [by * kTileDim, by * kTileDim + kTileDim) and columns [bx * kTileDim, bx * kTileDim +
 // kTileDim), each thread kTileDim / kBlockRows of its elements. Where the matrix ends
 // inside a tile, the threads past its edge read and write nothing.

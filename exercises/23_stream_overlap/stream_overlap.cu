@@ -20,14 +20,16 @@
 // ---------------------------------------------------------------------------
 float* allocate_pinned(std::size_t n) {
   float* host = nullptr;
-  // TODO(student): allocate n floats of page-locked host memory into `host`
-  // (cudaMallocHost), checked with CUDA_CHECK.
+  // TODO(student): n floats of pinned host memory.
+  //   Allocate n floats of page-locked host memory into `host` with cudaMallocHost,
+  //   checked with CUDA_CHECK.
   // END TODO(student)
   return host;
 }
 
 void free_pinned(float* host) {
-  // TODO(student): free it (cudaFreeHost).
+  // TODO(student): free a buffer of allocate_pinned.
+  //   Free `host` with cudaFreeHost, checked with CUDA_CHECK.
   // END TODO(student)
 }
 
@@ -37,16 +39,21 @@ void free_pinned(float* host) {
 // [slide:create-streams]
 std::vector<cudaStream_t> create_streams(int count) {
   std::vector<cudaStream_t> streams;
-  // TODO(student): create `count` streams with cudaStreamCreateWithFlags and the flag
-  // cudaStreamNonBlocking (a plain cudaStreamCreate makes streams that wait for every
-  // launch on the legacy default stream), and push them into `streams`.
+  // TODO(student): `count` streams that do not wait for the default stream.
+  //   For each of the `count` streams:
+  //   1. Create it with cudaStreamCreateWithFlags and the flag cudaStreamNonBlocking. A
+  //      plain cudaStreamCreate makes a stream that waits for every launch on the legacy
+  //      default stream.
+  //   2. Push it into `streams`.
   // END TODO(student)
   return streams;
 }
 // [/slide]
 
 void destroy_streams(std::vector<cudaStream_t>& streams) {
-  // TODO(student): destroy every stream (cudaStreamDestroy), then empty the vector.
+  // TODO(student): destroy every stream.
+  //   1. Destroy every stream of `streams` with cudaStreamDestroy.
+  //   2. Empty the vector.
   // END TODO(student)
 }
 
@@ -56,10 +63,12 @@ void destroy_streams(std::vector<cudaStream_t>& streams) {
 // [slide:enqueue-chunk]
 void enqueue_chunk(const Buffers& buffers, std::size_t first, std::size_t count, int work,
                    cudaStream_t stream) {
-  // TODO(student): on `stream`, copy the `count` inputs from host_in + first to
-  // device_in + first (cudaMemcpyAsync, cudaMemcpyHostToDevice), launch_transform them
-  // into device_out + first, and copy those `count` outputs back to host_out + first.
-  // Each call checked (CUDA_CHECK); nothing waits.
+  // TODO(student): one chunk on `stream`, in three steps.
+  //   1. Copy the `count` inputs from host_in + first to device_in + first
+  //      (cudaMemcpyAsync, cudaMemcpyHostToDevice).
+  //   2. launch_transform them into device_out + first.
+  //   3. Copy those `count` outputs back from device_out + first to host_out + first.
+  //   Check each call with CUDA_CHECK. Nothing waits.
   // END TODO(student)
 }
 // [/slide]
@@ -71,16 +80,16 @@ void enqueue_chunk(const Buffers& buffers, std::size_t first, std::size_t count,
 float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t chunk,
                    const std::vector<cudaStream_t>& streams) {
   float elapsed_ms = 0.0f;
-  // TODO(student):
-  // 1. Create two events, start and stop, and record start on streams[0]; make every
-  //    other stream wait for it (cudaStreamWaitEvent), so that nothing starts before it.
-  // 2. Enqueue chunk k (elements [k * chunk, min((k + 1) * chunk, n))) on
-  //    streams[k % streams.size()], for every k until the last, partial chunk. No wait
-  //    inside this loop.
-  // 3. The stop event must come after the work of EVERY stream: record an event on each
-  //    other stream and make streams[0] wait for it, then record stop on streams[0].
-  // 4. Synchronize every stream, read the time (cudaEventElapsedTime) into elapsed_ms,
-  //    and destroy every event you created.
+  // TODO(student): the pipeline, timed with events, in four steps.
+  //   1. Create two events, start and stop, and record start on streams[0]. Make every
+  //      other stream wait for it (cudaStreamWaitEvent), so that nothing starts before it.
+  //   2. Enqueue chunk k (elements [k * chunk, min((k + 1) * chunk, n))) on
+  //      streams[k % streams.size()], for every k up to the last, partial chunk. No wait
+  //      inside this loop.
+  //   3. The stop event must come after the work of EVERY stream: record an event on each
+  //      other stream and make streams[0] wait for it, then record stop on streams[0].
+  //   4. Synchronize every stream, read the time (cudaEventElapsedTime) into elapsed_ms,
+  //      and destroy every event you created.
   // END TODO(student)
   return elapsed_ms;
 }
@@ -88,10 +97,11 @@ float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t 
 
 PipelineShape choose_shape(std::size_t n) {
   PipelineShape shape;
-  // TODO(student): the chunk size and stream count you found best (make run-23 prints a
-  // table of both). Return a chunk of at least 1 element and at least one stream.
-  // A few chunks per stream leave little at the ends of the pipeline, where nothing
-  // overlaps; chunks of a few MiB keep each copy near the bus's full speed.
+  // TODO(student): the pipeline's shape you recommend.
+  //   Set the chunk size and stream count you found best (make run-23 prints a table of
+  //   both): a chunk of at least 1 element and at least one stream. A few chunks per
+  //   stream leave little at the ends of the pipeline, where nothing overlaps. Chunks of a
+  //   few MiB keep each copy near the bus's full speed.
   // END TODO(student)
   return shape;
 }

@@ -16,8 +16,8 @@
 
 // ---- Given: the kernel ------------------------------------------------------------
 // out[i] = stream_overlap::transform(in[i], work) for 0 <= i < count, enqueued on
-// `stream` (nothing when count == 0); does not wait. Defined in main.cu: the runner
-// chooses `work` so that the kernel takes as long as the copies.
+// `stream` (nothing when count == 0); does not wait. Defined in harness/transform.cu:
+// the runner chooses `work` so that the kernel takes as long as the copies.
 void launch_transform(const float* in, float* out, std::size_t count, int work,
                       cudaStream_t stream);
 

@@ -29,8 +29,7 @@ inline unsigned blocks_covering(int size, int per_block) {
 // ---------------------------------------------------------------------------
 // [slide:write-result]
 __device__ __forceinline__ void write_result(float* c_element, float alpha, float dot, float beta) {
-  // TODO(student): *c_element = alpha * dot + beta * (*c_element), except that when beta
-  // is 0, C must not be read: it may hold NaN, and 0 * NaN is NaN.
+  // TODO(student): one element of C from its dot product.
   *c_element = beta == 0.0f ? alpha * dot : alpha * dot + beta * *c_element;
   // END TODO(student)
 }
@@ -42,10 +41,7 @@ __device__ __forceinline__ void write_result(float* c_element, float alpha, floa
 // [slide:naive]
 __global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b,
                             float beta, float* c) {
-  // TODO(student): threadIdx.x must walk the columns j: the 32 threads of a warp then
-  // read 32 consecutive floats of a row of B and write 32 consecutive floats of C (one
-  // transaction each), and all read the same A(i, p) (a broadcast). Compute i and j,
-  // return when outside C, sum A(i, p) B(p, j) over p, then write_result.
+  // TODO(student): step 1, one thread per element of C.
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   const int i = blockIdx.y * blockDim.y + threadIdx.y;
   if (i >= m || j >= n) return;
@@ -58,8 +54,7 @@ __global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, co
 
 void sgemm_naive_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
                            float beta, float* c) {
-  // TODO(student): blocks of kNaiveBlockX x kNaiveBlockY threads, x along the columns of
-  // C (n), y along its rows (m), enough to cover C; then CUDA_CHECK_LAUNCH().
+  // TODO(student): launch step 1 on blocks that cover C.
   const dim3 block(kNaiveBlockX, kNaiveBlockY);
   const dim3 grid(blocks_covering(n, kNaiveBlockX), blocks_covering(m, kNaiveBlockY));
   sgemm_naive<<<grid, block>>>(m, n, k, alpha, a, b, beta, c);
@@ -73,17 +68,7 @@ void sgemm_naive_on_device(int m, int n, int k, float alpha, const float* a, con
 // [slide:shared-tiles]
 __global__ void sgemm_shared_tiles(int m, int n, int k, float alpha, const float* a, const float* b,
                                    float beta, float* c) {
-  // TODO(student): thread (x, y) computes C(i, j), i = blockIdx.y * kTile + y,
-  // j = blockIdx.x * kTile + x. For each tile t of k (t = 0, kTile, 2 kTile, ...):
-  //   1. each thread loads one element of A's tile, A(i, t + x), into a_tile[y][x], and
-  //      one of B's, B(t + y, j), into b_tile[y][x]; 0 where it lies outside A or B;
-  //   2. __syncthreads(): every element in place before anyone reads the tiles;
-  //   3. add a_tile[y][p] * b_tile[p][x] for p < kTile;
-  //   4. __syncthreads(): nobody overwrites the tiles with the next ones while others
-  //      still read them.
-  // Every thread takes part in the loads and barriers, even outside C; only threads
-  // inside C write_result.
-  // The tiles: __shared__ float a_tile[kTile][kTile], b_tile[kTile][kTile].
+  // TODO(student): step 2, tiles of A and B in shared memory.
   __shared__ float a_tile[kTile][kTile];
   __shared__ float b_tile[kTile][kTile];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -104,7 +89,7 @@ __global__ void sgemm_shared_tiles(int m, int n, int k, float alpha, const float
 
 void sgemm_shared_tiles_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
                                   float beta, float* c) {
-  // TODO(student): blocks of kTile x kTile threads covering C (x along n, y along m).
+  // TODO(student): launch step 2 on blocks that cover C.
   const dim3 block(kTile, kTile);
   const dim3 grid(blocks_covering(n, kTile), blocks_covering(m, kTile));
   sgemm_shared_tiles<<<grid, block>>>(m, n, k, alpha, a, b, beta, c);
@@ -118,17 +103,7 @@ void sgemm_shared_tiles_on_device(int m, int n, int k, float alpha, const float*
 // [slide:blocking-1d]
 __global__ void sgemm_blocking_1d(int m, int n, int k, float alpha, const float* a, const float* b,
                                   float beta, float* c) {
-  // TODO(student): the block computes C's tile of kBlocking1dM x kBlocking1dN at rows
-  // blockIdx.y * kBlocking1dM, columns blockIdx.x * kBlocking1dN. Thread t owns column
-  // t % kBlocking1dN of the tile and kBlocking1dRows rows from (t / kBlocking1dN) *
-  // kBlocking1dRows: their sums in a register array, zeroed once. For each slice of
-  // kBlocking1dK values of k: each thread loads one element of A's tile (64 x 8: row
-  // t / 8, column t % 8) and one of B's (8 x 64: row t / 64, column t % 64), zeros
-  // outside; barrier; for each p of the slice, read B's value once into a register and
-  // add a_tile[row][p] * it to each of the thread's sums; barrier. Then write_result
-  // for the elements inside C.
-  // The tiles: __shared__ float a_tile[kBlocking1dM][kBlocking1dK],
-  // b_tile[kBlocking1dK][kBlocking1dN].
+  // TODO(student): step 3, a column of 8 elements of C per thread.
   __shared__ float a_tile[kBlocking1dM][kBlocking1dK];
   __shared__ float b_tile[kBlocking1dK][kBlocking1dN];
   const int t = threadIdx.x;
@@ -161,7 +136,7 @@ __global__ void sgemm_blocking_1d(int m, int n, int k, float alpha, const float*
 
 void sgemm_blocking_1d_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
                                  float beta, float* c) {
-  // TODO(student): kBlocking1dThreads threads per block, a block per tile of C.
+  // TODO(student): launch step 3, a block per tile of C.
   const dim3 grid(blocks_covering(n, kBlocking1dN), blocks_covering(m, kBlocking1dM));
   sgemm_blocking_1d<<<grid, kBlocking1dThreads>>>(m, n, k, alpha, a, b, beta, c);
   CUDA_CHECK_LAUNCH();
@@ -174,15 +149,7 @@ void sgemm_blocking_1d_on_device(int m, int n, int k, float alpha, const float* 
 // [slide:blocking-2d]
 __global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float* a, const float* b,
                                   float beta, float* c) {
-  // TODO(student): the block computes a kBlocking2dM x kBlocking2dN tile of C; thread t
-  // owns the kBlocking2dRows x kBlocking2dCols sub-tile at row (t / 16) * 8, column
-  // (t % 16) * 8 of it, its sums zeroed once. Per slice of kBlocking2dK values of k:
-  // the 256 threads load the 1024 elements of each tile (4 each: element e = t, t + 256,
-  // ... at row e / width, column e % width), zeros outside; barrier; for each p, copy
-  // the thread's 8 values of A's column p and 8 of B's row p into registers, then add
-  // their 64 products into the sums; barrier. Then write_result inside C.
-  // The tiles: __shared__ float a_tile[kBlocking2dM][kBlocking2dK],
-  // b_tile[kBlocking2dK][kBlocking2dN].
+  // TODO(student): step 4, a square of 8 x 8 elements of C per thread.
   __shared__ float a_tile[kBlocking2dM][kBlocking2dK];
   __shared__ float b_tile[kBlocking2dK][kBlocking2dN];
   const int t = threadIdx.x;
@@ -224,7 +191,7 @@ __global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float*
 
 void sgemm_blocking_2d_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
                                  float beta, float* c) {
-  // TODO(student): kBlocking2dThreads threads per block, a block per tile of C.
+  // TODO(student): launch step 4, a block per tile of C.
   const dim3 grid(blocks_covering(n, kBlocking2dN), blocks_covering(m, kBlocking2dM));
   sgemm_blocking_2d<<<grid, kBlocking2dThreads>>>(m, n, k, alpha, a, b, beta, c);
   CUDA_CHECK_LAUNCH();
@@ -242,23 +209,7 @@ __device__ inline bool aligned_to_float4(const void* pointer) {
 __global__ void __launch_bounds__(kBlocking2dThreads)
     sgemm_vectorized(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
                      float* c) {
-  // TODO(student): as step 4, with
-  //   - A's tile stored transposed, __shared__ __align__(16) float
-  //     a_tile_t[kBlocking2dK][kBlocking2dM], a_tile_t[p][r] = A(tile_row + r, s + p):
-  //     a thread's 4 consecutive rows at a given p are then one float4;
-  //   - loads of 4 floats at once (one float4 per thread and tile when the slice is 8
-  //     wide) where the whole row's length allows it: k % 4 == 0 for A, n % 4 == 0 for
-  //     B, and the pointer 16-byte aligned (aligned_to_float4); elsewhere, 4 scalar loads
-  //     with bounds. The header's 256-byte alignment holds for row 0 only: row i starts
-  //     i * k floats later, so with k % 4 != 0 most rows of A are not 16-byte aligned.
-  //     aligned_to_float4 always passes for cudaMalloc pointers; it guards a call on a
-  //     sub-matrix such as a + 1;
-  //   - a thread's 8 rows as two groups of 4, 64 apart: (t / 16) * 4 and 64 + that
-  //     (likewise its columns, (t % 16) * 4 and 64 + that), so that 16 threads read 16
-  //     consecutive float4 of a row of a tile (no bank conflict) and write 256
-  //     consecutive bytes of C; per p, two float4 of a_tile_t and two of b_tile;
-  //   - C read (beta != 0) and written as float4 where n % 4 == 0, else element by
-  //     element, inside C only.
+  // TODO(student): step 5, step 4 with float4 loads and stores.
   __shared__ __align__(16) float a_tile_t[kBlocking2dK][kBlocking2dM];
   __shared__ __align__(16) float b_tile[kBlocking2dK][kBlocking2dN];
   constexpr int kHalfM = kBlocking2dM / 2;
@@ -367,7 +318,7 @@ __global__ void __launch_bounds__(kBlocking2dThreads)
 
 void sgemm_vectorized_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
                                 float beta, float* c) {
-  // TODO(student): kBlocking2dThreads threads per block, a block per tile of C.
+  // TODO(student): launch step 5, a block per tile of C.
   const dim3 grid(blocks_covering(n, kBlocking2dN), blocks_covering(m, kBlocking2dM));
   sgemm_vectorized<<<grid, kBlocking2dThreads>>>(m, n, k, alpha, a, b, beta, c);
   CUDA_CHECK_LAUNCH();

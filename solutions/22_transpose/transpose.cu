@@ -18,9 +18,7 @@
 // ---------------------------------------------------------------------------
 dim3 tile_grid(int rows, int cols) {
   dim3 grid(1, 1, 1);
-  // TODO(student): one block per tile: grid.x = the number of tiles across the columns,
-  // grid.y = the number of tiles down the rows, each rounded up (a partial tile at the
-  // right or bottom edge needs its block too).
+  // TODO(student): one block per tile.
   grid.x = (cols + kTileDim - 1) / kTileDim;
   grid.y = (rows + kTileDim - 1) / kTileDim;
   // END TODO(student)
@@ -32,9 +30,7 @@ dim3 tile_grid(int rows, int cols) {
 // ---------------------------------------------------------------------------
 // [slide:naive]
 __global__ void transpose_naive(const float* in, float* out, int rows, int cols) {
-  // TODO(student): the input column c = blockIdx.x * kTileDim + threadIdx.x; the rows
-  // r = blockIdx.y * kTileDim + threadIdx.y + j for j = 0, kBlockRows, 2 * kBlockRows, ...
-  // below kTileDim; for each (r, c) inside the matrix, out[c * rows + r] = in[r * cols + c].
+  // TODO(student): step 1, each element straight to its transposed place.
   const int col = blockIdx.x * kTileDim + threadIdx.x;
   const int first_row = blockIdx.y * kTileDim + threadIdx.y;
   for (int j = 0; j < kTileDim; j += kBlockRows) {
@@ -59,14 +55,7 @@ __global__ void transpose_naive(const float* in, float* out, int rows, int cols)
 template <int kPitch>
 __device__ void transpose_through_tile(const float* in, float* out, int rows, int cols,
                                        float (*tile)[kPitch]) {
-  // TODO(student): (1) read: for j = 0, kBlockRows, ... below kTileDim, the element of
-  // input row blockIdx.y * kTileDim + threadIdx.y + j and input column
-  // blockIdx.x * kTileDim + threadIdx.x, where it lies inside the matrix, goes to
-  // tile[threadIdx.y + j][threadIdx.x]. (2) __syncthreads(): the tile's columns hold
-  // elements that other warps read. (3) write: the block's tile lands at the mirrored
-  // place, so the block indices swap: out's row blockIdx.x * kTileDim + threadIdx.y + j
-  // and column blockIdx.y * kTileDim + threadIdx.x receive tile[threadIdx.x][threadIdx.y +
-  // j], where they lie inside out (cols rows of `rows` floats).
+  // TODO(student): the tile in, a barrier, the tile out.
   const int in_col = blockIdx.x * kTileDim + threadIdx.x;
   const int in_row = blockIdx.y * kTileDim + threadIdx.y;
   for (int j = 0; j < kTileDim; j += kBlockRows) {
@@ -91,8 +80,7 @@ __device__ void transpose_through_tile(const float* in, float* out, int rows, in
 
 // [slide:tiles]
 __global__ void transpose_tiled(const float* in, float* out, int rows, int cols) {
-  // TODO(student): a __shared__ float tile[kTileDim][kTileDim], then
-  // transpose_through_tile(in, out, rows, cols, tile).
+  // TODO(student): step 2, through an unpadded tile.
   __shared__ float tile[kTileDim][kTileDim];
   transpose_through_tile(in, out, rows, cols, tile);
   // END TODO(student)
@@ -101,7 +89,7 @@ __global__ void transpose_tiled(const float* in, float* out, int rows, int cols)
 // Row t of a padded tile starts 33 floats after row t - 1, so a column's 32 floats fall
 // in 32 different banks.
 __global__ void transpose_padded(const float* in, float* out, int rows, int cols) {
-  // TODO(student): as transpose_tiled, with a tile of one more column.
+  // TODO(student): step 3, through a tile padded by one column.
   __shared__ float tile[kTileDim][kTileDim + 1];
   transpose_through_tile(in, out, rows, cols, tile);
   // END TODO(student)

@@ -20,15 +20,14 @@
 // ---------------------------------------------------------------------------
 float* allocate_pinned(std::size_t n) {
   float* host = nullptr;
-  // TODO(student): allocate n floats of page-locked host memory into `host`
-  // (cudaMallocHost), checked with CUDA_CHECK.
+  // TODO(student): n floats of pinned host memory.
   CUDA_CHECK(cudaMallocHost(&host, n * sizeof(float)));
   // END TODO(student)
   return host;
 }
 
 void free_pinned(float* host) {
-  // TODO(student): free it (cudaFreeHost).
+  // TODO(student): free a buffer of allocate_pinned.
   CUDA_CHECK(cudaFreeHost(host));
   // END TODO(student)
 }
@@ -39,9 +38,7 @@ void free_pinned(float* host) {
 // [slide:create-streams]
 std::vector<cudaStream_t> create_streams(int count) {
   std::vector<cudaStream_t> streams;
-  // TODO(student): create `count` streams with cudaStreamCreateWithFlags and the flag
-  // cudaStreamNonBlocking (a plain cudaStreamCreate makes streams that wait for every
-  // launch on the legacy default stream), and push them into `streams`.
+  // TODO(student): `count` streams that do not wait for the default stream.
   for (int s = 0; s < count; ++s) {
     cudaStream_t stream = nullptr;
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -53,7 +50,7 @@ std::vector<cudaStream_t> create_streams(int count) {
 // [/slide]
 
 void destroy_streams(std::vector<cudaStream_t>& streams) {
-  // TODO(student): destroy every stream (cudaStreamDestroy), then empty the vector.
+  // TODO(student): destroy every stream.
   for (const cudaStream_t stream : streams) CUDA_CHECK(cudaStreamDestroy(stream));
   streams.clear();
   // END TODO(student)
@@ -65,10 +62,7 @@ void destroy_streams(std::vector<cudaStream_t>& streams) {
 // [slide:enqueue-chunk]
 void enqueue_chunk(const Buffers& buffers, std::size_t first, std::size_t count, int work,
                    cudaStream_t stream) {
-  // TODO(student): on `stream`, copy the `count` inputs from host_in + first to
-  // device_in + first (cudaMemcpyAsync, cudaMemcpyHostToDevice), launch_transform them
-  // into device_out + first, and copy those `count` outputs back to host_out + first.
-  // Each call checked (CUDA_CHECK); nothing waits.
+  // TODO(student): one chunk on `stream`, in three steps.
   const std::size_t bytes = count * sizeof(float);
   CUDA_CHECK(cudaMemcpyAsync(buffers.device_in + first, buffers.host_in + first, bytes,
                              cudaMemcpyHostToDevice, stream));
@@ -86,16 +80,7 @@ void enqueue_chunk(const Buffers& buffers, std::size_t first, std::size_t count,
 float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t chunk,
                    const std::vector<cudaStream_t>& streams) {
   float elapsed_ms = 0.0f;
-  // TODO(student):
-  // 1. Create two events, start and stop, and record start on streams[0]; make every
-  //    other stream wait for it (cudaStreamWaitEvent), so that nothing starts before it.
-  // 2. Enqueue chunk k (elements [k * chunk, min((k + 1) * chunk, n))) on
-  //    streams[k % streams.size()], for every k until the last, partial chunk. No wait
-  //    inside this loop.
-  // 3. The stop event must come after the work of EVERY stream: record an event on each
-  //    other stream and make streams[0] wait for it, then record stop on streams[0].
-  // 4. Synchronize every stream, read the time (cudaEventElapsedTime) into elapsed_ms,
-  //    and destroy every event you created.
+  // TODO(student): the pipeline, timed with events, in four steps.
   const std::size_t stream_count = streams.size();
   cudaEvent_t start = nullptr, stop = nullptr;
   CUDA_CHECK(cudaEventCreate(&start));
@@ -129,10 +114,8 @@ float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t 
 
 PipelineShape choose_shape(std::size_t n) {
   PipelineShape shape;
-  // TODO(student): the chunk size and stream count you found best (make run-23 prints a
-  // table of both). Return a chunk of at least 1 element and at least one stream.
-  // A few chunks per stream leave little at the ends of the pipeline, where nothing
-  // overlaps; chunks of a few MiB keep each copy near the bus's full speed.
+  // TODO(student): the pipeline's shape you recommend.
+  // 4 chunks per stream; at the demo's 128 MiB, chunks of 8 MiB.
   constexpr std::size_t kChunks = 16;
   shape.chunk = std::max<std::size_t>(1, (n + kChunks - 1) / kChunks);
   shape.streams = 4;

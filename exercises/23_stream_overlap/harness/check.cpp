@@ -22,6 +22,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace result = stream_overlap::result;
 
 // ---------------------------------------------------------------------------
 // Hints: the likely mistake behind each failure
@@ -67,22 +68,22 @@ constexpr std::size_t kPinnedElements = 100003;
 void check_pinned(CaseContext& c) {
   const Run run = c.run_case("pinned", {{"n", std::to_string(kPinnedElements)}});
   std::int64_t allocated = 0, pinned = 0, after_free = 0;
-  if (!c.finished(run) || !c.read_value(run, "allocated", allocated)) return;
+  if (!c.finished(run) || !c.read_value(run, result::allocated, allocated)) return;
   if (allocated != 1) {
     c.fail("allocate_pinned returned nullptr");
     c.hint(kPinnedHint);
     return;
   }
-  if (!c.read_value(run, "pinned", pinned)) return;
+  if (!c.read_value(run, result::pinned, pinned)) return;
   if (pinned != 1) {
     c.fail("allocate_pinned returned memory that cudaPointerGetAttributes does not call pinned "
            "host memory (cudaMemoryTypeHost)");
     c.hint(kPinnedHint);
     return;
   }
-  if (!c.expect_array<float>(run, "copied", stream_overlap::make_input(kPinnedElements, c.seed()),
-                             course::kExact, "allocate n floats: n * sizeof(float) bytes.") ||
-      !c.read_value(run, "pinned_after_free", after_free)) {
+  if (!c.expect_array(run, result::copied, stream_overlap::make_input(kPinnedElements, c.seed()),
+                      course::kExact, "allocate n floats: n * sizeof(float) bytes.") ||
+      !c.read_value(run, result::pinned_after_free, after_free)) {
     return;
   }
   if (after_free != 0) {
@@ -96,9 +97,9 @@ constexpr int kStreamCount = 5;
 void check_streams_non_blocking(CaseContext& c) {
   const Run run = c.run_case("streams", {{"count", std::to_string(kStreamCount)}});
   std::int64_t count = 0, distinct = 0, non_blocking = 0;
-  if (!c.finished(run) || !c.read_value(run, "count", count) ||
-      !c.read_value(run, "distinct", distinct) ||
-      !c.read_value(run, "non_blocking", non_blocking)) {
+  if (!c.finished(run) || !c.read_value(run, result::count, count) ||
+      !c.read_value(run, result::distinct, distinct) ||
+      !c.read_value(run, result::non_blocking, non_blocking)) {
     return;
   }
   if (count != kStreamCount || distinct != 1) {
@@ -118,8 +119,9 @@ void check_streams_non_blocking(CaseContext& c) {
 void check_streams_destroyed(CaseContext& c) {
   const Run run = c.run_case("streams", {{"count", std::to_string(kStreamCount)}});
   std::int64_t created = 0, left = 0, emptied = 0;
-  if (!c.finished(run) || !c.read_value(run, "created", created) ||
-      !c.read_value(run, "left_after_destroy", left) || !c.read_value(run, "emptied", emptied)) {
+  if (!c.finished(run) || !c.read_value(run, result::created, created) ||
+      !c.read_value(run, result::left_after_destroy, left) ||
+      !c.read_value(run, result::emptied, emptied)) {
     return;
   }
   if (created < kStreamCount) {
@@ -150,12 +152,13 @@ void check_one_chunk(CaseContext& c) {
                                        {"count", std::to_string(count)},
                                        {"work", std::to_string(kCheckWork)}});
   if (!c.finished(run)) return;
-  const auto found = run.results.records.find("out");
-  if (found == run.results.records.end() || found->second.count != n) {
+  // The key fixes the type: a record reported is read, then its size checked.
+  std::vector<float> out;
+  if (!CaseContext::reported(run, result::out) || !c.read_array(run, result::out, out) ||
+      out.size() != n) {
     c.fail("the program reported no output 'out' of " + std::to_string(n) + " elements");
     return;
   }
-  const std::vector<float> out = found->second.values<float>();
   const std::vector<float> in = stream_overlap::make_input(n, c.seed());
   std::size_t wrong = 0, written_outside = 0, first_wrong = n;
   for (std::size_t i = 0; i < n; ++i) {
@@ -194,8 +197,8 @@ void check_pipeline(CaseContext& c, const PipelineRun& p) {
                                           {"streams", std::to_string(p.streams)},
                                           {"work", std::to_string(p.work)}});
   std::int64_t busy = 0, busy_default = 0;
-  if (!c.finished(run) || !c.read_value(run, "busy_streams", busy) ||
-      !c.read_value(run, "busy_default_stream", busy_default)) {
+  if (!c.finished(run) || !c.read_value(run, result::busy_streams, busy) ||
+      !c.read_value(run, result::busy_default_stream, busy_default)) {
     return;
   }
   if (busy_default != 0) {
@@ -208,11 +211,13 @@ void check_pipeline(CaseContext& c, const PipelineRun& p) {
   }
   const std::vector<float> expected =
       stream_overlap::reference(stream_overlap::make_input(p.n, c.seed()), p.work);
-  if (c.expect_array<float>(run, "out", expected, course::kExact)) return;
+  if (c.expect_array(run, result::out, expected, course::kExact)) return;
   c.note("(" + describe(p) + ")");
-  const auto found = run.results.records.find("out");
-  if (found == run.results.records.end() || found->second.count != p.n || p.n == 0) return;
-  const std::vector<float> out = found->second.values<float>();
+  std::vector<float> out;
+  if (!CaseContext::reported(run, result::out) || !c.read_array(run, result::out, out) ||
+      out.size() != p.n || p.n == 0) {
+    return;
+  }
   // Nothing written at all: expect_array said what to look at.
   if (std::all_of(out.begin(), out.end(), [](float v) { return course::is_poison(v); })) return;
   // Everything right but the last chunk, and that one never written: it was dropped.
@@ -323,8 +328,8 @@ bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, b
                   {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
                   {"rounds", sanitized ? "1" : std::to_string(kOverlapRounds)}},
                  0, kOverlapTimeoutSeconds);
-  if (!c.finished(run) || !c.read_value(run, "chunk", o.chunk) ||
-      !c.read_value(run, "streams", o.streams) || !c.read_value(run, "work", o.work)) {
+  if (!c.finished(run) || !c.read_value(run, result::chunk, o.chunk) ||
+      !c.read_value(run, result::streams, o.streams) || !c.read_value(run, result::work, o.work)) {
     return false;
   }
   if (o.chunk < 1 || o.streams < 1 || o.streams > 64) {
@@ -334,15 +339,15 @@ bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, b
     return false;
   }
   std::int64_t made = 0;
-  if (markers && run.results.records.count("streams_made") != 0 &&
-      c.read_value(run, "streams_made", made)) {
+  if (markers && CaseContext::reported(run, result::streams_made) &&
+      c.read_value(run, result::streams_made, made)) {
     c.fail("create_streams(" + std::to_string(o.streams) + ") returned " + std::to_string(made) +
            " stream(s)");
     return false;
   }
   std::int64_t busy = 0, busy_default = 0;
-  if (!c.read_value(run, "busy_streams", busy) ||
-      !c.read_value(run, "busy_default_stream", busy_default)) {
+  if (!c.read_value(run, result::busy_streams, busy) ||
+      !c.read_value(run, result::busy_default_stream, busy_default)) {
     return false;
   }
   if (busy_default != 0 || busy != 0) {
@@ -357,20 +362,20 @@ bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, b
   for (const std::size_t i : course::spread_indices(n, 4096)) {
     expected.push_back(stream_overlap::transform(in[i], static_cast<int>(o.work)));
   }
-  if (!c.expect_array<float>(run, "sampled_out", expected, course::kExact, kOffsetHint)) {
+  if (!c.expect_array(run, result::sampled_out, expected, course::kExact, kOffsetHint)) {
     c.note("(compared at 4096 elements spread over the " + std::to_string(n) + ")");
     return false;
   }
-  if (!c.read_value(run, "to_device_ms", o.to_device_ms) ||
-      !c.read_value(run, "to_host_ms", o.to_host_ms) ||
-      !c.read_value(run, "both_copies_ms", o.both_ms) ||
-      !c.read_value(run, "kernel_ms", o.kernel_ms) ||
-      !c.read_value(run, "serial_ms", o.serial_ms) ||
-      !c.read_value(run, "pipeline_ms", o.pipeline_ms) ||
-      !c.read_value(run, "reported_ms", o.reported_ms) ||
-      !c.read_value(run, "call_ms", o.call_ms) ||
-      !c.read_value(run, "plain_loop_ms", o.plain_loop_ms) ||
-      !c.read_value(run, "marked_loop_ms", o.marked_loop_ms)) {
+  if (!c.read_value(run, result::to_device_ms, o.to_device_ms) ||
+      !c.read_value(run, result::to_host_ms, o.to_host_ms) ||
+      !c.read_value(run, result::both_copies_ms, o.both_ms) ||
+      !c.read_value(run, result::kernel_ms, o.kernel_ms) ||
+      !c.read_value(run, result::serial_ms, o.serial_ms) ||
+      !c.read_value(run, result::pipeline_ms, o.pipeline_ms) ||
+      !c.read_value(run, result::reported_ms, o.reported_ms) ||
+      !c.read_value(run, result::call_ms, o.call_ms) ||
+      !c.read_value(run, result::plain_loop_ms, o.plain_loop_ms) ||
+      !c.read_value(run, result::marked_loop_ms, o.marked_loop_ms)) {
     return false;
   }
   if (sanitized) {

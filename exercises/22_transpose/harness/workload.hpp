@@ -1,7 +1,7 @@
 // Exercise 22: what the student's program and its check must agree on - the tile and block
 // shape of every launch, the matrices of every run (drawn from a seed, element by element,
-// so that the check can find any element of an 8192 x 8192 input without storing it), and
-// where each element of the transpose comes from.
+// so that the check can find any element of an 8192 x 8192 input without storing it),
+// where each element of the transpose comes from, and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // transpose.hpp includes it for the student's code.
@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
 // Every kernel of the exercise, and the runner's copy kernel, covers the matrix in tiles
@@ -90,5 +91,19 @@ inline constexpr std::int64_t kSampleStride = 4099;
 inline double bytes_moved(int rows, int cols) {
   return 2.0 * sizeof(float) * static_cast<double>(rows) * static_cast<double>(cols);
 }
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp). The
+// speed case's records are per kernel, by the check's names: "naive", "tiled", "padded".
+namespace result {
+inline const course::check::Array<std::int32_t> grids{"grids"};  // tile_grid's x, y, z per shape
+inline const course::check::Array<float> out{"out"};             // a kernel's whole output
+// Every kSampleStride-th element of a timed kernel's output: "naive_sample", ...
+inline const course::check::Family<course::check::Array<float>> sample{"", "_sample"};
+// The speed case's best medians: the copy of the same shape, then each kernel ("naive_ms").
+inline const course::check::Value<double> copy_ms{"copy_ms"};
+inline const course::check::Family<course::check::Value<double>> kernel_ms{"", "_ms"};
+// A device-to-device cudaMemcpy's GB/s (0 when the check asks for no ceiling).
+inline const course::check::Value<double> copy_gbps{"copy_gbps"};
+}  // namespace result
 
 }  // namespace transpose

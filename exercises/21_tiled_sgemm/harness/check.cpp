@@ -1,8 +1,8 @@
 // Exercise 21 - the check. Runs the student's program case by case and compares every
 // element of C it reports with a float64 reference computed here, within a bound that
-// grows with k (workload.hpp); grades each step on its own; times the naive step against
-// the course's coalesced naive kernel and the final step against cuBLAS in the same run.
-// Contains no student code.
+// grows with k (harness/workload.hpp); grades each step on its own; times the naive step
+// against the course's coalesced naive kernel and the final step against cuBLAS in the
+// same run. Contains no student code.
 //
 //   make check-21                          (students)
 //   build/.../check_21 --program PROGRAM   (instructors; --help lists the options)
@@ -134,15 +134,16 @@ bool check_product(CaseContext& c, const StepInfo& step, const Product& p) {
   if (!c.expect_kernel_launched(run)) return false;
   const Problem problem =
       sgemm::make_problem(Shape::dense(p.m, p.n, p.k), p.alpha, p.beta, c.seed());
-  const auto found = run.results.records.find("c");
+  // The key fixes the record's type: once reported, only its size can be wrong.
   const std::size_t elements = static_cast<std::size_t>(p.m) * p.n;
-  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
-      found->second.count != elements) {
+  std::vector<float> got;
+  if (!CaseContext::reported(run, tiled_sgemm::result::c) ||
+      !c.read_array(run, tiled_sgemm::result::c, got) || got.size() != elements) {
     c.fail("the program reported no C of " + std::to_string(elements) + " floats (" + what + ")");
     return false;
   }
-  const tiled_sgemm::Verdict v = tiled_sgemm::compare_elements(
-      problem, tiled_sgemm::every_element(problem.shape), found->second.values<float>());
+  const tiled_sgemm::Verdict v =
+      tiled_sgemm::compare_elements(problem, tiled_sgemm::every_element(problem.shape), got);
   if (v.right()) return true;
   c.fail(what + ": " + v.text());
   c.note("(each element must be within 2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + "
@@ -214,10 +215,10 @@ void check_hidden(CaseContext& c) {
 // Speed
 // ---------------------------------------------------------------------------
 // The bars (tests/speed_bars.md). The naive step against the course's coalesced naive
-// kernel (main.cu) in the same run. Reading A down a column and writing C down a column
-// (threadIdx.x along i) was 6.4 times slower than the coalesced kernel on an A6000 (S.
-// Boehm, "How to optimize a CUDA matmul kernel", kernels 1 and 2: 309 and 1987 GFLOP/s);
-// the student's block shape may differ from the yardstick's.
+// kernel (harness/yardstick.cu) in the same run. Reading A down a column and writing C
+// down a column (threadIdx.x along i) was 6.4 times slower than the coalesced kernel on an
+// A6000 (S. Boehm, "How to optimize a CUDA matmul kernel", kernels 1 and 2: 309 and 1987
+// GFLOP/s); the student's block shape may differ from the yardstick's.
 constexpr course::check::SpeedBar kNaiveBar{
     "sgemm_naive_on_device's share of the course's coalesced naive kernel's throughput",
     course::check::BarKind::at_least, 0.5, "0.96 on H100"};
@@ -249,21 +250,22 @@ bool run_speed(CaseContext& c, const std::string& kind, const StepInfo& step, in
   }
   if (!c.expect_kernel_launched(run)) return false;
   const Problem problem = sgemm::make_problem(Shape::dense(size, size, size), 1.0f, 0.0f, c.seed());
-  const auto found = run.results.records.find("c_sampled");
-  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32) {
+  std::vector<float> sampled;
+  if (!CaseContext::reported(run, tiled_sgemm::result::c_sampled) ||
+      !c.read_array(run, tiled_sgemm::result::c_sampled, sampled)) {
     c.fail("the program reported no sampled elements of C");
     return false;
   }
-  const tiled_sgemm::Verdict v =
-      tiled_sgemm::compare_elements(problem, tiled_sgemm::sampled_elements(problem.shape, c.seed()),
-                                    found->second.values<float>());
+  const tiled_sgemm::Verdict v = tiled_sgemm::compare_elements(
+      problem, tiled_sgemm::sampled_elements(problem.shape, c.seed()), sampled);
   if (!v.right()) {
     c.fail(describe(step, p) + ", " + std::to_string(v.count) + " elements sampled: " + v.text());
     diagnose(c, step, p, v);
     return false;
   }
   if (c.under_sanitizer()) return true;  // no times: the launch alone is checked
-  return c.read_value(run, "step_ms", step_ms) && c.read_value(run, "yardstick_ms", yardstick_ms);
+  return c.read_value(run, tiled_sgemm::result::step_ms, step_ms) &&
+         c.read_value(run, tiled_sgemm::result::yardstick_ms, yardstick_ms);
 }
 
 double gflops(int size, double ms) {

@@ -1,7 +1,7 @@
 // Exercise 21: what the student's program and its check must agree on - the problems
 // (the course's SGEMM problem, exercise 06's too: row-major, inputs in [-1, 1) from a
 // seed, C poisoned with NaN when beta is 0), the elements compared on large products,
-// and the comparison itself.
+// the comparison itself, and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it.
 //
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 // The problem, its float64 reference and its error bound are exercise 06's: the same
 // SGEMM, dense here (every leading dimension equals its width).
@@ -26,7 +27,7 @@ using sgemm::Problem;
 using sgemm::Shape;
 
 // ---------------------------------------------------------------------------
-// The tolerance, per element (sgemm::error_bound, derived in exercise 06's workload.hpp):
+// The tolerance, per element (sgemm::error_bound, derived in course/sgemm_problem.hpp):
 //   |got - ref| <= 2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + |beta C(i, j)|).
 // A float32 dot product of k terms accumulates at most k roundings (one per
 // multiply-add, in whatever order the tiles add them), each of relative size
@@ -139,5 +140,14 @@ inline constexpr int kFinalSpeedSize = 4096;
 inline constexpr int kNaiveSpeedSize = 2048;
 // Under compute-sanitizer the speed runs only prove the launches clean.
 inline constexpr int kSanitizerSpeedSize = 256;
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+inline const course::check::Array<float> c{"c"};                  // the whole m x n C
+inline const course::check::Array<float> c_sampled{"c_sampled"};  // C at sampled_elements
+// A timed speed case's medians: the student's step, then its yardstick in the same run.
+inline const course::check::Value<double> step_ms{"step_ms"};
+inline const course::check::Value<double> yardstick_ms{"yardstick_ms"};
+}  // namespace result
 
 }  // namespace tiled_sgemm

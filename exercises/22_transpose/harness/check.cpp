@@ -76,7 +76,7 @@ void check_grid(CaseContext& c) {
     expected.insert(expected.end(),
                     {transpose::tiles_across(shape.cols), transpose::tiles_across(shape.rows), 1});
   }
-  if (!c.expect_array<std::int32_t>(run, "grids", expected, course::kExact, kGridHint)) {
+  if (!c.expect_array(run, transpose::result::grids, expected, course::kExact, kGridHint)) {
     std::string shapes;
     for (const transpose::Shape& shape : transpose::kGridShapes) {
       shapes += (shapes.empty() ? "" : ", ") + shape_text(shape.rows, shape.cols);
@@ -141,9 +141,9 @@ bool looks_like(TileMistake mistake, const std::vector<float>& got, int rows, in
 // Hints for a wrong output of `kernel`, from what kind of wrong it is.
 void hint_wrong_output(CaseContext& c, const Run& run, const std::string& kernel, int rows,
                        int cols) {
-  const auto found = run.results.records.find("out");
-  if (found == run.results.records.end()) return;  // expect_array said so
-  const std::vector<float> got = found->second.values<float>();
+  std::vector<float> got;
+  if (!CaseContext::reported(run, transpose::result::out)) return;  // expect_array said so
+  c.read_array(run, transpose::result::out, got);
   std::size_t unwritten = 0;
   for (const float v : got) unwritten += course::is_poison(v) ? 1 : 0;
   if (looks_copied(got, rows, cols, c.seed())) c.hint(kCopyHint);
@@ -173,8 +173,8 @@ bool check_shape(CaseContext& c, const std::string& kernel, int rows, int cols) 
     c.note("(" + what + ")");
     return false;
   }
-  if (c.expect_array<float>(run, "out", transpose::reference(rows, cols, c.seed()),
-                            course::kExact)) {
+  if (c.expect_array(run, transpose::result::out, transpose::reference(rows, cols, c.seed()),
+                     course::kExact)) {
     return true;
   }
   c.note("(" + what + ": out[c * rows + r] = in[r * cols + c])");
@@ -262,18 +262,21 @@ bool run_speed(CaseContext& c, SpeedRun& s) {
         transpose::input_value(c.seed(), transpose::source_index(k, s.rows, s.cols)));
   }
   for (int k = 0; k < 3; ++k) {
-    const auto found = run.results.records.find(std::string(kKernels[k]) + "_sample");
-    if (found == run.results.records.end() || found->second.count != expected.size() ||
-        found->second.type != course::check::ValueType::f32) {
+    // The key fixes the type: a sample reported is read, then its size checked.
+    std::vector<float> got;
+    if (!CaseContext::reported(run, transpose::result::sample(kKernels[k])) ||
+        !c.read_array(run, transpose::result::sample(kKernels[k]), got) ||
+        got.size() != expected.size()) {
       continue;
     }
-    const std::vector<float> got = found->second.values<float>();
     s.sample_right[k] =
         course::compare(got.data(), expected.data(), expected.size(), course::kExact).ok();
   }
-  return c.read_value(run, "copy_ms", s.copy_ms) && c.read_value(run, "naive_ms", s.naive_ms) &&
-         c.read_value(run, "tiled_ms", s.tiled_ms) && c.read_value(run, "padded_ms", s.padded_ms) &&
-         c.read_value(run, "copy_gbps", s.memcpy_gbps);
+  return c.read_value(run, transpose::result::copy_ms, s.copy_ms) &&
+         c.read_value(run, transpose::result::kernel_ms(kKernels[0]), s.naive_ms) &&
+         c.read_value(run, transpose::result::kernel_ms(kKernels[1]), s.tiled_ms) &&
+         c.read_value(run, transpose::result::kernel_ms(kKernels[2]), s.padded_ms) &&
+         c.read_value(run, transpose::result::copy_gbps, s.memcpy_gbps);
 }
 
 // A kernel's figures for a person: ms, GB/s = 2 * 4 B * rows * cols / time, % of the copy.
@@ -377,8 +380,8 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   c.note("graded by Nsight Compute (" + ncu + "): shared-memory accesses of " + kPaddedKernel +
          " on a " + shape_text(kProfileRows, kProfileCols) + " matrix");
   if (!c.finished(run) || !c.expect_kernel_launched(run) ||
-      !c.expect_array<float>(run, "out", transpose::reference(kProfileRows, kProfileCols, c.seed()),
-                             course::kExact)) {
+      !c.expect_array(run, transpose::result::out,
+                      transpose::reference(kProfileRows, kProfileCols, c.seed()), course::kExact)) {
     return true;
   }
   const double conflicts =

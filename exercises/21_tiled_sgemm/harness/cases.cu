@@ -1,0 +1,105 @@
+// Exercise 21 - the cases the check asks for, computed with the student's functions.
+// They report what they found and decide nothing: harness/check.cpp judges.
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "course/bench.hpp"
+#include "course/check/runner.hpp"
+#include "course/program.hpp"
+#include "steps.cuh"
+#include "tiled_sgemm.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using tiled_sgemm::DeviceProblem;
+using tiled_sgemm::Step;
+
+const Step& step_named(const std::string& name) {
+  for (const Step& step : tiled_sgemm::kSteps) {
+    if (name == step.name) return step;
+  }
+  std::fprintf(stderr, "check protocol: unknown step '%s'\n", name.c_str());
+  std::exit(2);
+}
+
+tiled_sgemm::Problem problem_of(const course::check::CaseRequest& request, int m, int n, int k) {
+  return sgemm::make_problem(tiled_sgemm::Shape::dense(m, n, k),
+                             static_cast<float>(request.param_double("alpha")),
+                             static_cast<float>(request.param_double("beta")), request.seed);
+}
+
+// One step on one problem: c, the whole m x n result.
+void run_sgemm_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  const Step& step = step_named(request.param("step"));
+  const tiled_sgemm::Problem problem = problem_of(request, static_cast<int>(request.param_int("m")),
+                                                  static_cast<int>(request.param_int("n")),
+                                                  static_cast<int>(request.param_int("k")));
+  DeviceProblem on_device(problem);
+  on_device.run(step.launcher);
+  results.put(tiled_sgemm::result::c, on_device.c.download());
+}
+
+// Timing (course::best_of_rounds_ms): the best of 3 rounds, each the median of
+// `repetitions` calls after 2 untimed ones, yardstick and step in turn.
+constexpr int kSpeedRounds = 3;
+constexpr int kSpeedWarmup = 2;
+
+// A step against a yardstick on a size^3 product (alpha 1, beta 0): the step's result at
+// the sampled elements, then the step's and the yardstick's times when the case is timed
+// (under compute-sanitizer it is not: the step's launch alone is what is checked).
+template <typename Yardstick>
+void run_speed_case(const course::check::CaseRequest& request, const Step& step,
+                    Yardstick&& yardstick, course::check::ResultWriter& results) {
+  const int size = static_cast<int>(request.param_int("size"));
+  const int repetitions = static_cast<int>(request.param_int("repetitions"));
+  const tiled_sgemm::Problem problem = problem_of(request, size, size, size);
+  DeviceProblem on_device(problem);
+  on_device.run(step.launcher);
+  results.put(tiled_sgemm::result::c_sampled,
+              tiled_sgemm::values_at(on_device.c.download(), problem.shape,
+                                     tiled_sgemm::sampled_elements(problem.shape, request.seed)));
+  if (request.param_int("timed") == 0) return;
+  const std::vector<double> ms = course::best_of_rounds_ms(
+      kSpeedRounds, kSpeedWarmup, repetitions, [&] { yardstick(on_device); },
+      [&] { on_device.run(step.launcher); });
+  const double yardstick_ms = ms[0], step_ms = ms[1];
+  results.put(tiled_sgemm::result::step_ms, step_ms);
+  results.put(tiled_sgemm::result::yardstick_ms, yardstick_ms);
+}
+
+}  // namespace
+
+void course::program::run_check_case(const course::check::CaseRequest& request,
+                                     course::check::ResultWriter& results) {
+  const std::string& kind = request.name;
+  if (kind == "sgemm") {
+    run_sgemm_case(request, results);
+  } else if (kind == "naive_speed") {
+    run_speed_case(
+        request, tiled_sgemm::kNaiveStep,
+        [](DeviceProblem& d) {
+          tiled_sgemm::launch_yardstick(d.p.shape.m, d.p.shape.n, d.p.shape.k, d.a.data(),
+                                        d.b.data(), d.c.data());
+        },
+        results);
+  } else if (kind == "final_speed") {
+    // cuBLAS is loaded only for a timed run: under compute-sanitizer its kernels cost
+    // seconds and are not the student's.
+    std::optional<tiled_sgemm::Cublas> cublas;
+    if (request.param_int("timed") != 0) cublas.emplace();
+    run_speed_case(
+        request, tiled_sgemm::kFinalStep,
+        [&](DeviceProblem& d) {
+          cublas->sgemm(d.p.shape.m, d.p.shape.n, d.p.shape.k, 1.0f, d.a.data(), d.b.data(), 0.0f,
+                        d.c.data());
+        },
+        results);
+  } else {
+    course::check::unknown_case(request);
+  }
+}
