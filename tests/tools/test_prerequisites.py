@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import unittest
 
@@ -113,22 +112,37 @@ class Prerequisites(unittest.TestCase):
         self.assertEqual(len(done.stdout.splitlines()), 1)
         self.assertIn("missing prerequisites: ", done.stdout)
 
-    def hold_lock(self, seconds=None):
-        """Locks the scratch lock file as apt-get does, for `seconds` (None: to the end)."""
+    def hold_lock(self):
+        """Locks the scratch lock file as apt-get does, to the end of the test; the handle,
+        to let it go earlier."""
         handle = open(self.lock, "w")
         self.addCleanup(handle.close)
         fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        if seconds is not None:
-            timer = threading.Timer(seconds, lambda: fcntl.lockf(handle, fcntl.LOCK_UN))
-            timer.start()
-            self.addCleanup(timer.cancel)
+        return handle
 
     def test_waits_for_another_package_manager_then_installs(self):
         # Issue 27: "Could not get lock /var/lib/dpkg/lock-frontend", and make gave up at once.
-        self.hold_lock(seconds=2)
+        # The lock is let go only once the tool says it waits (a fixed 2 s could end before
+        # a slow machine even started the tool).
+        handle = self.hold_lock()
         start = time.monotonic()
-        done = self.run_tool("--make", COURSE_PREREQ_PRIVILEGE="root", COURSE_APT_LOCK_SECONDS="30")
+        tool = subprocess.Popen([sys.executable, TOOL, "--make"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True,
+                                env=dict(self.environment, COURSE_PREREQ_PRIVILEGE="root",
+                                         COURSE_APT_LOCK_SECONDS="30"))
+        self.addCleanup(tool.kill)
+        stderr = []
+        for line in tool.stderr:
+            stderr.append(line)
+            if "waiting" in line:
+                time.sleep(1.5)  # it keeps waiting while the lock is held
+                fcntl.lockf(handle, fcntl.LOCK_UN)
+                break
+        stderr.append(tool.stderr.read())
+        stdout = tool.stdout.read()
+        tool.wait(60)
         seconds = time.monotonic() - start
+        done = subprocess.CompletedProcess(tool.args, tool.returncode, stdout, "".join(stderr))
         waiting = [line for line in done.stderr.splitlines() if "waiting" in line]
         self.assertEqual(len(waiting), 1, done.stderr)
         self.assertIn("waiting for another package manager", waiting[0])
