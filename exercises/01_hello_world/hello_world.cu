@@ -32,9 +32,11 @@ inline constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 //     global memory: 79.19 GiB
 // [slide:print-device]
 void print_device(int device) {
-  // TODO(student): fill a cudaDeviceProp with cudaGetDeviceProperties (inside
-  // CUDA_CHECK), then print the four lines above from its fields name, major and minor,
-  // multiProcessorCount, and totalGlobalMem (divided by kBytesPerGiB, printed with %.2f).
+  // TODO(student): one device's block, in two steps.
+  //   1. Fill a cudaDeviceProp with cudaGetDeviceProperties, inside CUDA_CHECK.
+  //   2. Print the four lines above from its fields name, major and minor,
+  //      multiProcessorCount and totalGlobalMem. Memory is totalGlobalMem / kBytesPerGiB,
+  //      printed with %.2f: a division in floating point keeps the fraction.
   (void)device;
   // END TODO(student)
 }
@@ -44,19 +46,20 @@ void print_device(int device) {
 // The program
 // ---------------------------------------------------------------------------
 int main() {
-  // TODO(student): greet from the host: print exactly this line.
-  //   Hello, world from the host!
+  // TODO(student): greet from the host.
+  //   Print exactly this line: Hello, world from the host!
   // END TODO(student)
 
   // TODO(student): find the devices and describe each one.
   //   1. Ask cudaGetDeviceCount how many devices there are. Keep its status instead of
   //      wrapping it in CUDA_CHECK: on a machine without a usable GPU it fails, and
-  //      that failure is an answer to report, not a bug. If it fails, or counts 0
-  //      devices, print this line (on stderr) and return EXIT_FAILURE:
+  //      that failure is an answer to report, not a bug.
+  //   2. If it failed, or counted 0 devices, print this line on stderr and return
+  //      EXIT_FAILURE. The name and text come from cudaGetErrorName and
+  //      cudaGetErrorString.
   //        No CUDA device found (<error name>: <error text>)
-  //      with the name and text from cudaGetErrorName and cudaGetErrorString.
-  //   2. Print "Found <count> CUDA device(s)." and call print_device for every device,
-  //      numbered 0 to count - 1.
+  //   3. Otherwise print "Found <count> CUDA device(s)." and call print_device for every
+  //      device, numbered 0 to count - 1.
   // END TODO(student)
   return EXIT_SUCCESS;
 }

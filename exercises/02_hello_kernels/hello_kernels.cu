@@ -83,10 +83,12 @@ LaunchShape parse_command_line(int argc, char** argv) {
 // ---------------------------------------------------------------------------
 // [slide:hello-kernel]
 __global__ void hello_kernel() {
-  // TODO(student): compute this thread's global index from blockIdx.x, blockDim.x and
-  // threadIdx.x, then print exactly one line, ending with a newline:
-  //   Hello from block B, thread T, global index G
-  // (printf works in device code as on the host: %d takes an int.)
+  // TODO(student): one line per thread, in two steps.
+  //   1. Compute this thread's global index G from blockIdx.x, blockDim.x and threadIdx.x.
+  //   2. Print exactly one line, ending with a newline, with B = blockIdx.x and
+  //      T = threadIdx.x. printf works in device code as on the host. Its %d takes an
+  //      int, and the built-in variables are unsigned int: convert them to int.
+  //        Hello from block B, thread T, global index G
   // END TODO(student)
 }
 // [/slide]
@@ -103,14 +105,14 @@ int main(int argc, char** argv) {
   // Our own line must leave its buffer before the kernel's lines are written.
   std::fflush(stdout);
 
-  // TODO(student):
-  //   1. launch hello_kernel on shape.blocks blocks of shape.threads_per_block threads
-  //      (the first number between <<< >>> is the block count, the second the block size);
-  //   2. check the launch with CUDA_CHECK_LAUNCH(): an invalid shape is reported only
-  //      through cudaGetLastError, which that macro reads (it then exits with status 1);
-  //   3. wait for the kernel with cudaDeviceSynchronize(), wrapped in CUDA_CHECK(...):
-  //      a launch returns at once, and the kernel's printf lines reach the screen only
-  //      when the host waits for it.
+  // TODO(student): the launch, in three steps.
+  //   1. Launch hello_kernel on shape.blocks blocks of shape.threads_per_block threads.
+  //      The first number between <<< >>> is the block count, the second the block size.
+  //   2. Check the launch with CUDA_CHECK_LAUNCH(). An invalid shape is reported only
+  //      through cudaGetLastError, which that macro reads (it then exits with status 1).
+  //   3. Wait for the kernel with CUDA_CHECK(cudaDeviceSynchronize()). A launch returns
+  //      at once, and the kernel's printf lines reach the screen only when the host
+  //      waits for it.
   // END TODO(student)
   return EXIT_SUCCESS;
 }

@@ -20,9 +20,10 @@
 // [slide:heavy-function]
 __host__ __device__ float heavy(float x) {
   float sum = 0.0f;
-  // TODO(student): add to sum, for k = 1 .. kHeavyTerms, the term g(x / k) of the formula
-  // in cpu_vs_gpu.hpp. Use the float functions sinf, expf and sqrtf: they exist on
-  // both sides, and float is what the GPU computes fastest.
+  // TODO(student): the sum of kHeavyTerms terms.
+  //   For k = 1 .. kHeavyTerms, add to sum the term g(x / k) of the formula in
+  //   cpu_vs_gpu.hpp. Use the float functions sinf, expf and sqrtf: they exist on both
+  //   sides, and float is what the GPU computes fastest.
   // END TODO(student)
   return sum;
 }
@@ -40,9 +41,10 @@ void heavy_on_cpu(const float* x, float* y, int n) {
 // Kernel: one thread per element
 // ---------------------------------------------------------------------------
 __global__ void heavy_kernel(const float* x, float* y, int n) {
-  // TODO(student): compute this thread's global index; if it is inside the array,
-  // write y[i] = heavy(x[i]). The block size is whatever the launch chose: read it
-  // from blockDim.x.
+  // TODO(student): one element per thread.
+  //   1. Compute this thread's global index i from blockIdx.x, blockDim.x and threadIdx.x.
+  //      The block size is whatever the launch chose: read it from blockDim.x.
+  //   2. If i < n, write y[i] = heavy(x[i]).
   // END TODO(student)
 }
 
@@ -51,15 +53,15 @@ __global__ void heavy_kernel(const float* x, float* y, int n) {
 // ---------------------------------------------------------------------------
 float heavy_on_gpu(const float* host_x, float* host_y, int n, int threads_per_block) {
   float kernel_ms = 0.0f;
-  // TODO(student):
-  //   1. when n == 0, return at once: there is nothing to compute, and a grid of zero
-  //      blocks is an error;
-  //   2. allocate two device buffers of n floats and copy host_x into the first;
-  //   3. compute the number of blocks of threads_per_block threads that covers n
-  //      elements (rounded up);
-  //   4. time the launch of heavy_kernel with a course::EventTimer (timers.hpp):
-  //      start(), launch, CUDA_CHECK_LAUNCH(), stop(), then kernel_ms = elapsed_ms();
-  //   5. copy the second buffer back into host_y and free both buffers.
+  // TODO(student): the round trip, with the kernel timed, in five steps.
+  //   1. When n == 0, return 0 at once: there is nothing to compute, and a grid of zero
+  //      blocks is an error.
+  //   2. Allocate two device buffers of n floats. Copy host_x into the first.
+  //   3. Compute the number of blocks of threads_per_block threads that covers n
+  //      elements, rounded up.
+  //   4. Time the launch of heavy_kernel with a course::EventTimer (timers.hpp):
+  //      start(), launch, CUDA_CHECK_LAUNCH(), stop(), then kernel_ms = elapsed_ms().
+  //   5. Copy the second buffer back into host_y. Free both buffers.
   // Wrap every CUDA call in CUDA_CHECK(...).
   // END TODO(student)
   return kernel_ms;

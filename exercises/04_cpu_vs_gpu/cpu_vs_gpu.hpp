@@ -5,6 +5,7 @@
 // Build and run:  make 04 && make run-04   (statement: exercises/04_cpu_vs_gpu/README.md)
 #pragma once
 
+// kHeavyTerms and kNegativeTermWeight, which the check shares: harness/workload.hpp.
 #include "workload.hpp"
 
 // The demo's block size; the check also calls heavy_on_gpu with other sizes.

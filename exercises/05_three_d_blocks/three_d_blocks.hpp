@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+// kCenterWeight and kNeighbourWeight, which the check shares: harness/workload.hpp.
 #include "workload.hpp"
 
 // The grids are nx x ny x nz floats, x fastest: point (x, y, z) is element

@@ -32,9 +32,7 @@ inline constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 //     global memory: 79.19 GiB
 // [slide:print-device]
 void print_device(int device) {
-  // TODO(student): fill a cudaDeviceProp with cudaGetDeviceProperties (inside
-  // CUDA_CHECK), then print the four lines above from its fields name, major and minor,
-  // multiProcessorCount, and totalGlobalMem (divided by kBytesPerGiB, printed with %.2f).
+  // TODO(student): one device's block, in two steps.
   cudaDeviceProp properties{};
   CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
   std::printf("Device %d: %s\n", device, properties.name);
@@ -49,20 +47,11 @@ void print_device(int device) {
 // The program
 // ---------------------------------------------------------------------------
 int main() {
-  // TODO(student): greet from the host: print exactly this line.
-  //   Hello, world from the host!
+  // TODO(student): greet from the host.
   std::printf("Hello, world from the host!\n");
   // END TODO(student)
 
   // TODO(student): find the devices and describe each one.
-  //   1. Ask cudaGetDeviceCount how many devices there are. Keep its status instead of
-  //      wrapping it in CUDA_CHECK: on a machine without a usable GPU it fails, and
-  //      that failure is an answer to report, not a bug. If it fails, or counts 0
-  //      devices, print this line (on stderr) and return EXIT_FAILURE:
-  //        No CUDA device found (<error name>: <error text>)
-  //      with the name and text from cudaGetErrorName and cudaGetErrorString.
-  //   2. Print "Found <count> CUDA device(s)." and call print_device for every device,
-  //      numbered 0 to count - 1.
   // [slide:count-devices]
   int device_count = 0;
   cudaError_t status = cudaGetDeviceCount(&device_count);

@@ -83,10 +83,7 @@ LaunchShape parse_command_line(int argc, char** argv) {
 // ---------------------------------------------------------------------------
 // [slide:hello-kernel]
 __global__ void hello_kernel() {
-  // TODO(student): compute this thread's global index from blockIdx.x, blockDim.x and
-  // threadIdx.x, then print exactly one line, ending with a newline:
-  //   Hello from block B, thread T, global index G
-  // (printf works in device code as on the host: %d takes an int.)
+  // TODO(student): one line per thread, in two steps.
   const int block = static_cast<int>(blockIdx.x);
   const int thread = static_cast<int>(threadIdx.x);
   // Threads 0..blockDim.x-1 of block 0 come first, then those of block 1, and so on:
@@ -109,14 +106,7 @@ int main(int argc, char** argv) {
   // Our own line must leave its buffer before the kernel's lines are written.
   std::fflush(stdout);
 
-  // TODO(student):
-  //   1. launch hello_kernel on shape.blocks blocks of shape.threads_per_block threads
-  //      (the first number between <<< >>> is the block count, the second the block size);
-  //   2. check the launch with CUDA_CHECK_LAUNCH(): an invalid shape is reported only
-  //      through cudaGetLastError, which that macro reads (it then exits with status 1);
-  //   3. wait for the kernel with cudaDeviceSynchronize(), wrapped in CUDA_CHECK(...):
-  //      a launch returns at once, and the kernel's printf lines reach the screen only
-  //      when the host waits for it.
+  // TODO(student): the launch, in three steps.
   // [slide:launch]
   hello_kernel<<<shape.blocks, shape.threads_per_block>>>();
   CUDA_CHECK_LAUNCH();

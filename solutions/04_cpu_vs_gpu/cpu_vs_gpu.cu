@@ -20,9 +20,7 @@
 // [slide:heavy-function]
 __host__ __device__ float heavy(float x) {
   float sum = 0.0f;
-  // TODO(student): add to sum, for k = 1 .. kHeavyTerms, the term g(x / k) of the formula
-  // in cpu_vs_gpu.hpp. Use the float functions sinf, expf and sqrtf: they exist on
-  // both sides, and float is what the GPU computes fastest.
+  // TODO(student): the sum of kHeavyTerms terms.
   for (int k = 1; k <= kHeavyTerms; ++k) {
     const float s = x / static_cast<float>(k);
     const float w = sinf(s) * expf(-0.5f * s * s) / sqrtf(1.0f + s * s);
@@ -49,9 +47,7 @@ void heavy_on_cpu(const float* x, float* y, int n) {
 // Kernel: one thread per element
 // ---------------------------------------------------------------------------
 __global__ void heavy_kernel(const float* x, float* y, int n) {
-  // TODO(student): compute this thread's global index; if it is inside the array,
-  // write y[i] = heavy(x[i]). The block size is whatever the launch chose: read it
-  // from blockDim.x.
+  // TODO(student): one element per thread.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   // The last block is only partly inside the array when n is not a multiple of the
   // block size: its extra threads must not write.
@@ -66,16 +62,7 @@ __global__ void heavy_kernel(const float* x, float* y, int n) {
 // ---------------------------------------------------------------------------
 float heavy_on_gpu(const float* host_x, float* host_y, int n, int threads_per_block) {
   float kernel_ms = 0.0f;
-  // TODO(student):
-  //   1. when n == 0, return at once: there is nothing to compute, and a grid of zero
-  //      blocks is an error;
-  //   2. allocate two device buffers of n floats and copy host_x into the first;
-  //   3. compute the number of blocks of threads_per_block threads that covers n
-  //      elements (rounded up);
-  //   4. time the launch of heavy_kernel with a course::EventTimer (timers.hpp):
-  //      start(), launch, CUDA_CHECK_LAUNCH(), stop(), then kernel_ms = elapsed_ms();
-  //   5. copy the second buffer back into host_y and free both buffers.
-  // Wrap every CUDA call in CUDA_CHECK(...).
+  // TODO(student): the round trip, with the kernel timed, in five steps.
   if (n == 0) return kernel_ms;
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
   float* device_x = nullptr;

@@ -23,11 +23,7 @@ __host__ __device__ float stencil_point(const float* in, int x, int y, int z, in
                                         int nz) {
   float neighbours = 0.0f;
   float center = 0.0f;
-  // TODO(student): the element of (x, y, z) is i = (z * ny + y) * nx + x (x fastest).
-  // Set center = in[i], and add to neighbours each of the 6 neighbours that lies inside
-  // the grid: x - 1 and x + 1 (one element away), y - 1 and y + 1 (one row, nx elements,
-  // away), z - 1 and z + 1 (one plane, nx * ny elements, away). Test each coordinate
-  // against its own size: a neighbour outside the grid counts as 0 and is never read.
+  // TODO(student): the point and its neighbours, in two steps.
   const int plane = nx * ny;
   const int i = (z * ny + y) * nx + x;
   center = in[i];
@@ -47,8 +43,7 @@ __host__ __device__ float stencil_point(const float* in, int x, int y, int z, in
 // CPU, serial: one point after the other, x innermost (consecutive in memory)
 // ---------------------------------------------------------------------------
 void stencil_serial(const float* in, float* out, int nx, int ny, int nz) {
-  // TODO(student): a triple loop, z outermost and x innermost, that writes
-  // out[(z * ny + y) * nx + x] = stencil_point(in, x, y, z, nx, ny, nz).
+  // TODO(student): the triple loop, one point after the other.
   for (int z = 0; z < nz; ++z) {
     for (int y = 0; y < ny; ++y) {
       for (int x = 0; x < nx; ++x) {
@@ -64,11 +59,7 @@ void stencil_serial(const float* in, float* out, int nx, int ny, int nz) {
 // ---------------------------------------------------------------------------
 // [slide:openmp-loop]
 void stencil_openmp(const float* in, float* out, int nx, int ny, int nz) {
-  // TODO(student): the same triple loop under `#pragma omp parallel for`, either over z
-  // alone or with collapse(2) over z and y (then even a grid with few planes gives every
-  // thread work). Every variable an iteration writes must be private to its thread:
-  // declare it inside the loop, and compute each index from x, y and z.
-  // The number of threads is the caller's choice (omp_set_num_threads): do not set it.
+  // TODO(student): the same loop, shared among the threads.
 #pragma omp parallel for collapse(2) schedule(static)
   for (int z = 0; z < nz; ++z) {
     for (int y = 0; y < ny; ++y) {
@@ -86,9 +77,7 @@ void stencil_openmp(const float* in, float* out, int nx, int ny, int nz) {
 // ---------------------------------------------------------------------------
 // [slide:stencil-kernel]
 __global__ void stencil_kernel(const float* in, float* out, int nx, int ny, int nz) {
-  // TODO(student): this thread's point: x from the .x components of blockIdx, blockDim
-  // and threadIdx, y from the .y ones, z from the .z ones. Blocks at the far side of the
-  // grid stick out in every dimension: write only when x < nx, y < ny and z < nz.
+  // TODO(student): one thread per point, in two steps.
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   const int z = blockIdx.z * blockDim.z + threadIdx.z;
@@ -104,18 +93,7 @@ __global__ void stencil_kernel(const float* in, float* out, int nx, int ny, int 
 // ---------------------------------------------------------------------------
 float stencil_on_gpu(const float* host_in, float* host_out, int nx, int ny, int nz, dim3 block) {
   float kernel_ms = 0.0f;
-  // TODO(student):
-  //   1. when the grid has no point (nx, ny or nz is 0), return at once: a launch grid
-  //      with a dimension 0 is an error;
-  //   2. allocate two device buffers of nx * ny * nz floats and copy host_in into the
-  //      first;
-  //   3. compute the dim3 grid: in each dimension, enough blocks of the given shape to
-  //      cover the points, rounded up (ceil(nx / block.x), ...);
-  //   4. launch stencil_kernel on that grid of blocks of shape `block` (the shape you
-  //      are given: the demo compares shapes), timed with a course::EventTimer as in
-  //      exercise 04: start(), launch, CUDA_CHECK_LAUNCH(), stop(), elapsed_ms();
-  //   5. copy the second buffer back into host_out and free both buffers.
-  // Wrap every CUDA call in CUDA_CHECK(...).
+  // TODO(student): the round trip, with the kernel timed, in five steps.
   const std::size_t points = three_d_blocks::point_count(nx, ny, nz);
   if (points == 0) return kernel_ms;
   const std::size_t bytes = points * sizeof(float);

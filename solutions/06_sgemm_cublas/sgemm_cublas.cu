@@ -22,8 +22,7 @@
 // [slide:cblas-call]
 void sgemm_on_cpu(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
                   int ldb, float beta, float* c, int ldc) {
-  // TODO(student): one call of cblas_sgemm: row-major storage, neither matrix
-  // transposed, then the arguments in the order this function received them.
+  // TODO(student): one call of cblas_sgemm.
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c,
               ldc);
   // END TODO(student)
@@ -36,12 +35,7 @@ void sgemm_on_cpu(int m, int n, int k, float alpha, const float* a, int lda, con
 // [slide:cublas-call]
 void sgemm_on_device(cublasHandle_t handle, int m, int n, int k, float alpha, const float* a,
                      int lda, const float* b, int ldb, float beta, float* c, int ldc) {
-  // TODO(student): one call of cublasSgemm, wrapped in CUBLAS_CHECK(...). Read as
-  // column-major, our row-major C is C^T (n x m, leading dimension ldc), and likewise
-  // A is A^T and B is B^T. Since C = A B is the same as C^T = B^T A^T, ask cuBLAS for
-  // the column-major product B^T A^T: no transposes (CUBLAS_OP_N twice), the sizes
-  // n, m, k, then B with ldb first, A with lda second, and C with ldc. alpha and beta
-  // are passed by address.
+  // TODO(student): one call of cublasSgemm, with the operands swapped.
   CUBLAS_CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, ldb, a, lda, &beta,
                            c, ldc));
   // END TODO(student)
@@ -54,17 +48,7 @@ void sgemm_on_device(cublasHandle_t handle, int m, int n, int k, float alpha, co
 float sgemm_on_gpu(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
                    int ldb, float beta, float* c, int ldc) {
   float sgemm_ms = 0.0f;
-  // TODO(student):
-  //   1. create a cuBLAS handle with cublasCreate(&handle);
-  //   2. allocate device buffers as large as the host matrices, padding included:
-  //      m * lda floats for A, k * ldb for B, m * ldc for C;
-  //   3. copy A, B and C to the device as they are (one cudaMemcpy each: the padding
-  //      travels too, and the leading dimensions stay the same on the device);
-  //   4. time sgemm_on_device with a course::EventTimer (timers.hpp): start(), the call,
-  //      stop(), then sgemm_ms = elapsed_ms();
-  //   5. copy C back into c, free the three buffers and destroy the handle
-  //      (cublasDestroy).
-  // Wrap every CUDA call in CUDA_CHECK(...) and every cuBLAS call in CUBLAS_CHECK(...).
+  // TODO(student): the round trip, with the multiply timed, in five steps.
   cublasHandle_t handle = nullptr;
   CUBLAS_CHECK(cublasCreate(&handle));
 

@@ -1,7 +1,7 @@
 // Exercise 04: what the student's program and its check must agree on - the constants
-// of the function heavy(), the inputs of every run, drawn from a seed, and heavy() in
+// of the function heavy(), the inputs of every run, drawn from a seed, heavy() in
 // double precision with the tolerance the results are judged by (by the check, and by
-// the demo before it shows a time).
+// the demo before it shows a time), and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // cpu_vs_gpu.hpp includes it for the student's code.
@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
 
@@ -54,5 +55,17 @@ inline double heavy_reference(double x) {
 // of the tolerance); atol only matters near x = 0, where y ~ 3.8 x and both are 0 at
 // x = 0. A term too many or too few changes y by 1% or more, a thousand times rtol.
 inline constexpr course::Tolerance kTolerance{1e-6, 1e-5};
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+inline const course::check::Array<float> y{"y"};  // heavy_on_cpu's or heavy_on_gpu's output
+// The output of heavy_on_gpu with n = 0, before the call that follows it.
+inline const course::check::Array<float> empty_y{"empty_y"};
+// The kernel time heavy_on_gpu returned, and its whole call timed around it.
+inline const course::check::Value<double> kernel_ms{"kernel_ms"};
+inline const course::check::Value<double> call_ms{"call_ms"};
+// The fastest launch of heavy_kernel the runner timed itself on the same input.
+inline const course::check::Value<double> reference_kernel_ms{"reference_kernel_ms"};
+}  // namespace result
 
 }  // namespace cpu_vs_gpu

@@ -1,6 +1,7 @@
 // Exercise 05: what the student's program and its check must agree on - the weights of
 // the 7-point stencil, the memory layout of a 3D grid, the inputs of every run, drawn
-// from a seed, and the reference with the tolerance that results are judged by.
+// from a seed, the reference with the tolerance that results are judged by, and the
+// results a case reports.
 //
 // This header is plain C++ so that the check (compiled without OpenMP or device code)
 // can include it; three_d_blocks.hpp includes it for the student's code.
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
 
@@ -78,5 +80,16 @@ inline std::vector<double> reference_stencil(const std::vector<float>& in, int n
 // neighbour missed or counted twice changes a value by 0.125 * in >= 0.125 out of at
 // most 2: 6%, tens of thousands of times the tolerance.
 inline constexpr course::Tolerance kTolerance{0.0, 1e-6};
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+// The output grid of stencil_serial, stencil_openmp or stencil_on_gpu.
+inline const course::check::Array<float> out{"out"};
+// The output of stencil_on_gpu on a grid without points, before the call that follows it.
+inline const course::check::Array<float> empty_out{"empty_out"};
+// The kernel time stencil_on_gpu returned, and its whole call timed around it.
+inline const course::check::Value<double> kernel_ms{"kernel_ms"};
+inline const course::check::Value<double> call_ms{"call_ms"};
+}  // namespace result
 
 }  // namespace three_d_blocks

@@ -23,6 +23,7 @@ using course::check::CaseContext;
 using course::check::Run;
 using three_d_blocks::linear_index;
 using three_d_blocks::point_count;
+namespace result = three_d_blocks::result;
 
 struct Grid {
   int nx, ny, nz;
@@ -260,17 +261,16 @@ bool diagnose_wrong_values(CaseContext& c, const std::vector<float>& got,
 
 enum class Side { serial, openmp_one_thread, openmp_threads, gpu };
 
-// Compares the record "out" with the reference; on a mismatch says what and where, and
+// Compares the record result::out with the reference; on a mismatch says what and where, and
 // which mistake it looks like. `block` is the GPU's block shape (for Side::gpu).
 bool expect_grid(CaseContext& c, const Run& run, const Grid& g, Side side,
                  const Block& block = kBlock32x4x2) {
-  const course::check::Record* out =
-      find_record(run, "out", course::check::ValueType::f32, g.points());
-  if (out == nullptr) {
+  std::vector<float> got;
+  if (!CaseContext::reported(run, result::out) || !c.read_array(run, result::out, got) ||
+      got.size() != g.points()) {
     c.fail("the program reported no output 'out' of " + std::to_string(g.points()) + " floats");
     return false;
   }
-  const std::vector<float> got = out->values<float>();
   const std::vector<double> ref = reference(g, c.seed());
   const course::Comparison comparison =
       course::compare(got.data(), ref.data(), ref.size(), three_d_blocks::kTolerance);
@@ -322,7 +322,7 @@ bool check_serial(CaseContext& c, const Grid& g) {
   const Run run = c.run_case("serial", grid_params(g));
   const bool ok =
       c.finished(run) &&
-      c.expect_host_guard_untouched(run, "out", "stencil_serial",
+      c.expect_host_guard_untouched(run, result::out, "stencil_serial",
                                     "the loops must stop before z = nz, y = ny and "
                                     "x = nx, and write element (z * ny + y) * nx + x.") &&
       expect_grid(c, run, g, Side::serial);
@@ -336,7 +336,7 @@ bool check_openmp(CaseContext& c, const Grid& g, int threads) {
   const Run run = c.run_case("openmp", params);
   const bool ok =
       c.finished(run) &&
-      c.expect_host_guard_untouched(run, "out", "stencil_openmp",
+      c.expect_host_guard_untouched(run, result::out, "stencil_openmp",
                                     "the loops must stop before z = nz, y = ny and x = nx.") &&
       expect_grid(c, run, g, threads > 1 ? Side::openmp_threads : Side::openmp_one_thread);
   if (!ok) {
@@ -390,12 +390,12 @@ bool check_gpu_run(CaseContext& c, const Run& run, const Grid& g, const Block& b
   }
   if (!c.expect_kernel_launched(run) || !expect_block_shape(c, run, b)) return false;
   if (kind == "gpu_after_empty" &&
-      !c.expect_host_guard_untouched(run, "empty_out", "stencil_on_gpu with nx = 0",
+      !c.expect_host_guard_untouched(run, result::empty_out, "stencil_on_gpu with nx = 0",
                                      "a grid without points has nothing to copy: return at "
                                      "once.")) {
     return false;
   }
-  return c.expect_host_guard_untouched(run, "out", "stencil_on_gpu",
+  return c.expect_host_guard_untouched(run, result::out, "stencil_on_gpu",
                                        "copy back nx * ny * nz * sizeof(float) bytes into "
                                        "host_out, no more.") &&
          expect_grid(c, run, g, Side::gpu, b);
@@ -418,7 +418,8 @@ void check_kernel_time(CaseContext& c) {
   const Run run = c.run_case("gpu", gpu_params(kTimingGrid, kBlock32x4x2));
   if (!check_gpu_run(c, run, kTimingGrid, kBlock32x4x2, "gpu")) return;
   course::check::ReportedTime t{"stencil_on_gpu", "kernel", kTimingGrid.text() + " points"};
-  if (!c.read_value(run, "kernel_ms", t.reported_ms) || !c.read_value(run, "call_ms", t.call_ms) ||
+  if (!c.read_value(run, result::kernel_ms, t.reported_ms) ||
+      !c.read_value(run, result::call_ms, t.call_ms) ||
       !course::check::read_watched_call(c, run, t)) {
     return;
   }

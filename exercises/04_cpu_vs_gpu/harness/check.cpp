@@ -19,6 +19,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace result = cpu_vs_gpu::result;
 
 const std::string kFormulaHint = "each element must be heavy(x[i]) = the sum over k = 1 .. " +
                                  std::to_string(kHeavyTerms) +
@@ -43,15 +44,14 @@ std::vector<std::pair<std::string, std::string>> gpu_params(int n, int threads_p
 }
 
 bool expect_gpu_guard_untouched(CaseContext& c, const Run& run) {
-  return c.expect_host_guard_untouched(run, "y", "heavy_on_gpu",
+  return c.expect_host_guard_untouched(run, result::y, "heavy_on_gpu",
                                        "copy back n * sizeof(float) bytes into host_y, no more.");
 }
 
 // The values and the host guard of one heavy_on_gpu output.
 bool expect_gpu_output(CaseContext& c, const Run& run, int n, const std::string& wrong_hint) {
   return expect_gpu_guard_untouched(c, run) &&
-         c.expect_array<float>(run, "y", reference(n, c.seed()), cpu_vs_gpu::kTolerance,
-                               wrong_hint);
+         c.expect_array(run, result::y, reference(n, c.seed()), cpu_vs_gpu::kTolerance, wrong_hint);
 }
 
 // One heavy_on_gpu call (after an empty one for kind "gpu_after_empty").
@@ -60,7 +60,7 @@ bool check_gpu(CaseContext& c, int n, int threads_per_block, const std::string& 
   const Run run = c.run_case(kind, gpu_params(n, threads_per_block));
   bool ok = c.finished(run) && c.expect_kernel_launched(run);
   if (ok && kind == "gpu_after_empty") {
-    ok = c.expect_host_guard_untouched(run, "empty_y", "heavy_on_gpu with n = 0",
+    ok = c.expect_host_guard_untouched(run, result::empty_y, "heavy_on_gpu with n = 0",
                                        "with n = 0 there is nothing to copy: return at once.");
   }
   ok = ok && expect_gpu_output(c, run, n, wrong_hint);
@@ -75,12 +75,12 @@ bool check_cpu(CaseContext& c, int n) {
   const Run run = c.run_case("cpu", {{"n", std::to_string(n)}});
   if (!c.finished(run)) return false;
   if (!c.expect_host_guard_untouched(
-          run, "y", "heavy_on_cpu",
+          run, result::y, "heavy_on_cpu",
           "the CPU loop must stop before i = n: for (i = 0; i < n; ++i).")) {
     return false;
   }
-  return c.expect_array<float>(run, "y", reference(n, c.seed()), cpu_vs_gpu::kTolerance,
-                               kFormulaHint);
+  return c.expect_array(run, result::y, reference(n, c.seed()), cpu_vs_gpu::kTolerance,
+                        kFormulaHint);
 }
 
 // ---------------------------------------------------------------------------
@@ -98,22 +98,23 @@ void check_kernel_time(CaseContext& c) {
   if (!c.finished(run)) return;
   course::check::ReportedTime t{"heavy_on_gpu", "kernel",
                                 std::to_string(kTimingElements) + " elements"};
-  if (!c.read_value(run, "kernel_ms", t.reported_ms) || !c.read_value(run, "call_ms", t.call_ms) ||
-      !c.read_value(run, "reference_kernel_ms", t.fastest_ms) ||
+  if (!c.read_value(run, result::kernel_ms, t.reported_ms) ||
+      !c.read_value(run, result::call_ms, t.call_ms) ||
+      !c.read_value(run, result::reference_kernel_ms, t.fastest_ms) ||
       !course::check::read_watched_call(c, run, t)) {
     return;
   }
   // The values of this large output are graded by the other cases; here it must at
   // least have been computed everywhere, so that the time is that of the whole kernel.
   if (!expect_gpu_guard_untouched(c, run)) return;
-  const auto found = run.results.records.find("y");
-  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
-      found->second.count != static_cast<std::size_t>(kTimingElements)) {
+  std::vector<float> y;
+  if (!c.read_array(run, result::y, y)) return;
+  if (y.size() != static_cast<std::size_t>(kTimingElements)) {
     c.fail("the program reported no output 'y' of " + std::to_string(kTimingElements) + " floats");
     return;
   }
   std::size_t unwritten = 0;
-  for (const float value : found->second.values<float>()) {
+  for (const float value : y) {
     if (course::is_poison(value)) ++unwritten;
   }
   if (unwritten > 0) {

@@ -22,6 +22,7 @@ using course::check::CaseContext;
 using course::check::Run;
 using sgemm::Problem;
 using sgemm::Shape;
+namespace result = sgemm_cublas::result;
 
 // ---------------------------------------------------------------------------
 // Hints: each names one classic mistake (the known-wrong variants look for them)
@@ -187,17 +188,16 @@ constexpr double kPaddingScale = 1.0e20;
 bool expect_c(CaseContext& c, const Run& run, const Problem& pr, const Positions& positions,
               const std::string& function) {
   const Shape& s = pr.shape;
-  if (!c.expect_host_guard_untouched(run, "c", function,
+  if (!c.expect_host_guard_untouched(run, result::c, function,
                                      "C holds m * ldc floats: write no element after them.")) {
     return false;
   }
-  const auto found = run.results.records.find("c");
-  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
-      found->second.count != s.c_elements()) {
+  std::vector<float> got;
+  if (!CaseContext::reported(run, result::c) || !c.read_array(run, result::c, got) ||
+      got.size() != s.c_elements()) {
     c.fail("the program reported no output 'c' of " + std::to_string(s.c_elements()) + " floats");
     return false;
   }
-  const std::vector<float> got = found->second.values<float>();
 
   std::size_t wrong = 0, unwritten = 0, huge = 0, nan = 0;
   std::string first;
@@ -289,16 +289,17 @@ Problem problem_of(CaseContext& c, const Request& r) {
   return sgemm::make_problem(r.shape, r.alpha, r.beta, c.seed());
 }
 
-std::int64_t count_of(CaseContext& c, const Run& run, const std::string& name) {
+std::int64_t count_of(CaseContext& c, const Run& run,
+                      const course::check::Value<std::int64_t>& key) {
   std::int64_t value = -1;
-  c.read_value(run, name, value);
+  c.read_value(run, key, value);
   return value;
 }
 
 // sgemm_on_gpu must have called cublasSgemm: cuBLAS launches its kernels inside its
 // own library, where the course's launch counter does not see them.
 bool expect_sgemm_called(CaseContext& c, const Run& run) {
-  const std::int64_t calls = count_of(c, run, "cublas_sgemm_calls");
+  const std::int64_t calls = count_of(c, run, result::cublas_sgemm_calls);
   if (calls > 0) return true;
   if (calls == 0) {
     c.fail("sgemm_on_gpu called cublasSgemm 0 times");
@@ -343,8 +344,9 @@ void check_sgemm_time(CaseContext& c) {
   if (!finished(c, run) || !expect_sgemm_called(c, run)) return;
   const std::string size = std::to_string(kTimingSize);
   course::check::ReportedTime t{"sgemm_on_gpu", "multiply", size + " x " + size + " x " + size};
-  if (!c.read_value(run, "sgemm_ms", t.reported_ms) || !c.read_value(run, "call_ms", t.call_ms) ||
-      !c.read_value(run, "reference_sgemm_ms", t.fastest_ms) ||
+  if (!c.read_value(run, result::sgemm_ms, t.reported_ms) ||
+      !c.read_value(run, result::call_ms, t.call_ms) ||
+      !c.read_value(run, result::reference_sgemm_ms, t.fastest_ms) ||
       !course::check::read_watched_call(c, run, t)) {
     return;
   }
@@ -378,8 +380,8 @@ const Request kCleanUpRequest{Shape::dense(128, 96, 80), 1.5f, -0.75f};
 void check_handle_destroyed(CaseContext& c) {
   Run run;
   if (!check_gpu(c, kCleanUpRequest, &run)) return;
-  const std::int64_t created = count_of(c, run, "cublas_handles_created");
-  const std::int64_t destroyed = count_of(c, run, "cublas_handles_destroyed");
+  const std::int64_t created = count_of(c, run, result::cublas_handles_created);
+  const std::int64_t destroyed = count_of(c, run, result::cublas_handles_destroyed);
   if (created < 0 || destroyed < 0) return;
   if (created == 0) {
     c.fail("sgemm_on_gpu created no cuBLAS handle");

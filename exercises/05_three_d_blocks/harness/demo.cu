@@ -1,6 +1,4 @@
-// Exercise 05 - the program around the student's functions (instructor-owned).
-//
-// `make run-05` runs the demo: one stencil update of a 500 x 384 x 256 grid by the
+// Exercise 05 - the demo (`make run-05`): one stencil update of a 500 x 384 x 256 grid by the
 // serial loop, by the OpenMP loop with 1, 2, 4, ... threads, and by the kernel on
 // blocks of several shapes, with times, effective bandwidths against the copy ceiling
 // measured in the same run, and the answers to the seed's two questions: how many CPU
@@ -8,8 +6,6 @@
 // the double-precision reference before it is timed: one not written yet, or wrong, gets
 // a line that says so and no figure (course/demo_results.hpp), and the demo then ends
 // with status 1.
-// The check runs this same program with --course-case to compute its cases
-// (common/course/check/runner.hpp).
 //
 // Build and run:  make 05 && make run-05   (another grid: make run-05 ARGS="256 256 256")
 #include <omp.h>
@@ -23,9 +19,9 @@
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_info.hpp"
+#include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
@@ -33,65 +29,6 @@
 #include "workload.hpp"
 
 namespace {
-
-// ---------------------------------------------------------------------------
-// Check cases: compute, report, decide nothing.
-// ---------------------------------------------------------------------------
-int size_param(const course::check::CaseRequest& request, const std::string& key) {
-  const long long value = request.param_int(key);
-  if (value < 0 || value > (1 << 30)) {
-    std::fprintf(stderr, "check protocol: parameter %s = %lld is out of range\n", key.c_str(),
-                 value);
-    std::exit(2);
-  }
-  return static_cast<int>(value);
-}
-
-void run_check_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  const int nx = size_param(request, "nx");
-  const int ny = size_param(request, "ny");
-  const int nz = size_param(request, "nz");
-  const std::vector<float> in = three_d_blocks::make_input(nx, ny, nz, request.seed);
-  course::check::GuardedOutput<float> out(in.size());
-
-  if (request.name == "serial") {
-    stencil_serial(in.data(), out.data(), nx, ny, nz);
-    out.report(results, "out");
-    return;
-  }
-  if (request.name == "openmp") {
-    // The thread count is the case's: the student's loop must work with any.
-    omp_set_num_threads(size_param(request, "threads"));
-    stencil_openmp(in.data(), out.data(), nx, ny, nz);
-    out.report(results, "out");
-    return;
-  }
-
-  const dim3 block(size_param(request, "block_x"), size_param(request, "block_y"),
-                   size_param(request, "block_z"));
-  if (request.name == "gpu_after_empty") {
-    // A grid without points first (nx = 0): it must launch nothing and break nothing.
-    const std::vector<float> no_input;
-    course::check::GuardedOutput<float> no_output(0);
-    stencil_on_gpu(no_input.data(), no_output.data(), 0, ny, nz, block);
-    no_output.report(results, "empty_out");
-  } else if (request.name != "gpu") {
-    course::check::unknown_case(request);
-  }
-  // Watched: the student's own launches timed with events, its copies and allocations
-  // placed among the events it records (reported_time.hpp).
-  double call_ms = 0.0;
-  const float kernel_ms = course::check::watch_student_call(results, [&] {
-    const course::WallTimer call_timer;
-    const float returned = stencil_on_gpu(in.data(), out.data(), nx, ny, nz, block);
-    call_ms = call_timer.elapsed_ms();
-    return returned;
-  });
-  results.put_value("call_ms", call_ms);
-  results.put_value("kernel_ms", static_cast<double>(kernel_ms));
-  out.report(results, "out");
-}
 
 // ---------------------------------------------------------------------------
 // Demo
@@ -161,7 +98,7 @@ course::Judgement judge(course::StudentFunction& function, const std::vector<flo
   return function.judge(c, context);
 }
 
-int demo(int nx, int ny, int nz) {
+int run_demo(int nx, int ny, int nz) {
   const course::DeviceSummary device = course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   const std::size_t points = three_d_blocks::point_count(nx, ny, nz);
@@ -349,10 +286,7 @@ int demo(int nx, int ny, int nz) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (auto request = course::check::parse_case_request(argc, argv)) {
-    return course::check::run_case(*request, run_check_case);
-  }
+int course::program::demo(int argc, char** argv) {
   int size[3] = {kDemoSize[0], kDemoSize[1], kDemoSize[2]};
   if (argc != 1 && argc != 4) {
     std::fprintf(stderr, "usage: %s [nx ny nz]   (default %d %d %d)\n", argv[0], kDemoSize[0],
@@ -376,5 +310,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: %zu points: the grid must have fewer than 2^31\n", argv[0], points);
     return 2;
   }
-  return demo(size[0], size[1], size[2]);
+  return run_demo(size[0], size[1], size[2]);
 }
