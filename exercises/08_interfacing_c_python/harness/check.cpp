@@ -94,8 +94,8 @@ bool finished(CaseContext& c, const Run& run) {
 }
 
 // The status `name` is `expected`; `call` says which call, `hint` what to change.
-bool expect_status(CaseContext& c, const Run& run, const result::Status& key, Status expected,
-                   const std::string& call, const std::string& hint) {
+bool expect_status(CaseContext& c, const Run& run, const course::check::Value<std::int32_t>& key,
+                   Status expected, const std::string& call, const std::string& hint) {
   std::int32_t got = 0;
   if (!c.read_value(run, key, got)) return false;
   if (got == expected) return true;
@@ -104,7 +104,7 @@ bool expect_status(CaseContext& c, const Run& run, const result::Status& key, St
   return false;
 }
 
-bool expect_guard(CaseContext& c, const Run& run, const result::Floats& key,
+bool expect_guard(CaseContext& c, const Run& run, const course::check::Array<float>& key,
                   const std::string& function) {
   return c.expect_host_guard_untouched(run, key, function,
                                        "copy exactly n * sizeof(float) bytes back, no more.");
@@ -127,7 +127,7 @@ bool expect_saxpy_result(CaseContext& c, const Run& run, std::size_t n,
 }
 
 // An array a failing call must have left as it was.
-bool expect_unchanged(CaseContext& c, const Run& run, const result::Floats& key,
+bool expect_unchanged(CaseContext& c, const Run& run, const course::check::Array<float>& key,
                       const std::vector<float>& before, const std::string& what) {
   std::vector<float> after;
   if (CaseContext::reported(run, key) && c.read_array(run, key, after) && after == before) {

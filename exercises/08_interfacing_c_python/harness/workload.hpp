@@ -46,28 +46,33 @@ inline std::vector<float> clamp_x(std::size_t n, std::uint64_t seed) {
 // which spells the same names) and the check reads (harness/check.cpp). A status is a
 // veclib_status as an int32.
 namespace result {
-using Status = course::check::Value<std::int32_t>;
-using Floats = course::check::Array<float>;
-using Length = course::check::Value<std::int64_t>;
-inline const Status status{"status"};              // the last valid call's (C and Python)
-inline const Floats y{"y"};                        // saxpy's y after it (C and Python)
-inline const Floats x{"x"};                        // clamp's x after it (C and Python)
-inline const Status empty_status{"empty_status"};  // vec_saxpy with n = 0
-inline const Floats empty_y{"empty_y"};            // its (empty, guarded) y
-inline const Status null_x_status{"null_x_status"};
-inline const Status null_y_status{"null_y_status"};
-inline const Status null_y_empty_status{"null_y_empty_status"};
-inline const Status null_clamp_status{"null_clamp_status"};
-inline const Status reversed_status{"reversed_status"};  // clamp with lo > hi (C and Python)
-inline const Status nan_status{"nan_status"};            // clamp with a NaN bound
-inline const Status overflow_status{"overflow_status"};  // n * sizeof(float) overflows
-inline const Status oom_status{"oom_status"};            // saxpy of kTooManyElements (C and Python)
-inline const Length oom_message_length{"oom_message_length"};  // veclib_last_error_message()
-inline const Length oom_text_length{"oom_text_length"};        // veclib_status_string()
-inline const Floats y_after_errors{"y_after_errors"};  // y after failed calls (C and Python)
-inline const Floats x_after_errors{"x_after_errors"};  // x after failed calls
+using course::check::Array;
+using course::check::Value;
+// The last valid call's status, and its array after it (C and Python).
+inline const Value<std::int32_t> status{"status"};
+inline const Array<float> y{"y"};  // saxpy
+inline const Array<float> x{"x"};  // clamp
+// vec_saxpy with n = 0, and its (empty, guarded) y.
+inline const Value<std::int32_t> empty_status{"empty_status"};
+inline const Array<float> empty_y{"empty_y"};
+// The calls with a NULL array.
+inline const Value<std::int32_t> null_x_status{"null_x_status"};
+inline const Value<std::int32_t> null_y_status{"null_y_status"};
+inline const Value<std::int32_t> null_y_empty_status{"null_y_empty_status"};
+inline const Value<std::int32_t> null_clamp_status{"null_clamp_status"};
+// clamp with lo > hi (C and Python), with a NaN bound, with n whose bytes overflow.
+inline const Value<std::int32_t> reversed_status{"reversed_status"};
+inline const Value<std::int32_t> nan_status{"nan_status"};
+inline const Value<std::int32_t> overflow_status{"overflow_status"};
+// saxpy of kTooManyElements (C and Python), and the lengths of the texts that say why.
+inline const Value<std::int32_t> oom_status{"oom_status"};
+inline const Value<std::int64_t> oom_message_length{"oom_message_length"};
+inline const Value<std::int64_t> oom_text_length{"oom_text_length"};
+// The arrays after the failed calls (y: C and Python).
+inline const Array<float> y_after_errors{"y_after_errors"};
+inline const Array<float> x_after_errors{"x_after_errors"};
 // Python only: 1 when ctypes refused a float64 array before calling the library.
-inline const course::check::Value<std::int32_t> float64_refused{"float64_refused"};
+inline const Value<std::int32_t> float64_refused{"float64_refused"};
 }  // namespace result
 
 }  // namespace veclib_workload
