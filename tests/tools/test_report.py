@@ -158,7 +158,9 @@ def source_of(folder):
         return os.path.join(ROOT, "tools", "report", "device_probe.cu")
     if folder == "seeds":
         return os.path.join(ROOT, "tools", "report_seeds.py")
-    return os.path.join(ROOT, "exercises", folder, "main.cu")
+    # A converted exercise's demo is harness/demo.cu (issue 27); the others' is main.cu.
+    demo = os.path.join(ROOT, "exercises", folder, "harness", "demo.cu")
+    return demo if os.path.exists(demo) else os.path.join(ROOT, "exercises", folder, "main.cu")
 
 
 class Render(unittest.TestCase):
