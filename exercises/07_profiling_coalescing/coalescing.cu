@@ -21,11 +21,12 @@
 // [slide:coalesced-kernel]
 __global__ void scale_rows_coalesced(const float* in, const float* gain, float* out, int rows,
                                      int cols) {
-  // TODO(student): give each thread one element: its column from the x dimension
-  // (blockIdx.x, blockDim.x, threadIdx.x), its row from the y dimension. If both are
-  // inside the matrix, write out[row * cols + col] = gain[row] * in[row * cols + col]
-  // (compute the index in std::size_t). Adjacent threads of a warp then read adjacent
-  // floats of one row.
+  // TODO(student): one thread per element, threadIdx.x along the row.
+  //   1. Take the column from the x dimension: col = blockIdx.x * blockDim.x + threadIdx.x.
+  //      Take the row from the y dimension the same way (blockIdx.y, blockDim.y, threadIdx.y).
+  //   2. If row < rows and col < cols, write out[row * cols + col] = gain[row] *
+  //      in[row * cols + col]. Compute the index as a std::size_t.
+  // The 32 threads of a warp then read 32 consecutive floats of one row.
   // END TODO(student)
 }
 // [/slide]
@@ -35,11 +36,12 @@ __global__ void scale_rows_coalesced(const float* in, const float* gain, float* 
 // ---------------------------------------------------------------------------
 void launch_scale_rows_coalesced(const float* in, const float* gain, float* out, int rows,
                                  int cols) {
-  // TODO(student):
-  //   1. when rows or cols is 0, return at once: a grid of zero blocks is an error;
-  //   2. blocks of kBlockCols x kBlockRows threads (coalescing.hpp): dim3 block(x, y);
-  //   3. enough blocks to cover cols along x and rows along y, each count rounded up;
-  //   4. launch scale_rows_coalesced<<<grid, block>>>(...), then CUDA_CHECK_LAUNCH().
+  // TODO(student): a 2D grid that covers the matrix, in four steps.
+  //   1. When rows or cols is 0, return at once: a grid of zero blocks is an error.
+  //   2. Make blocks of kBlockCols x kBlockRows threads (coalescing.hpp): dim3 block(x, y).
+  //   3. Make enough blocks to cover cols along x and rows along y. Round each count up in
+  //      integers, as in (cols + kBlockCols - 1) / kBlockCols.
+  //   4. Launch scale_rows_coalesced<<<grid, block>>>(...), then call CUDA_CHECK_LAUNCH().
   // Do not wait for the kernel: the caller times it.
   // END TODO(student)
 }

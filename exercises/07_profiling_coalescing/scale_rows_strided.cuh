@@ -4,9 +4,9 @@
 // load instruction of a warp touches 32 separate 32-byte sectors to use 4 bytes of each.
 // Profile it (README.md, "Profiling"), then write scale_rows_coalesced in coalescing.cu.
 //
-// Instructor-owned: main.cu times it next to the student's kernel, as the baseline of
-// the check's speed ratio, so the student's files cannot change it. Include it in one
-// translation unit only.
+// Instructor-owned: the demo and the check's timing case time it next to the student's
+// kernel, as the baseline of the check's speed ratio, so the student's files cannot
+// change it. harness/strided.cu compiles it, once; the others include harness/strided.hpp.
 //
 // Build and run:  make 07 && make run-07
 #pragma once
@@ -35,8 +35,7 @@ __global__ void scale_rows_strided(const float* in, const float* gain, float* ou
 
 // A thread per row, blocks of kStridedThreadsPerBlock; nothing to launch for an empty
 // matrix. Returns without waiting for the kernel.
-inline void launch_scale_rows_strided(const float* in, const float* gain, float* out, int rows,
-                                      int cols) {
+void launch_scale_rows_strided(const float* in, const float* gain, float* out, int rows, int cols) {
   if (rows == 0 || cols == 0) return;
   const int blocks = (rows + kStridedThreadsPerBlock - 1) / kStridedThreadsPerBlock;
   scale_rows_strided<<<blocks, kStridedThreadsPerBlock>>>(in, gain, out, rows, cols);

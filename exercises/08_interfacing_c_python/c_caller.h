@@ -1,7 +1,8 @@
 /* Exercise 08: the C side of the program - functions written in C, compiled by the
- * C compiler, that call veclib through veclib.h. main.cu (C++) calls them, so every
- * call of the demo and of the check crosses the C interface exactly as a C program
- * would: if veclib's functions were not extern "C", this would not link.
+ * C compiler, that call veclib through veclib.h. The course's C++ side (harness/demo.cu,
+ * harness/cases.cu) calls them, so every call of the demo and of the check crosses the
+ * C interface exactly as a C program would: if veclib's functions were not extern "C",
+ * this would not link.
  * Instructor-owned; do not change. */
 #ifndef C_CALLER_H
 #define C_CALLER_H

@@ -44,10 +44,11 @@ veclib_status record_error(veclib_status status, const char* what) {
 
 // The status of a failed CUDA call, with the call and the CUDA error in the message.
 veclib_status record_cuda_error(cudaError_t error, const char* call) {
-  // TODO(student): turn a CUDA error into a veclib_status (veclib.h): an allocation that
-  // failed is VECLIB_ERROR_OUT_OF_MEMORY, anything else VECLIB_ERROR_CUDA. The runtime
-  // also remembers the error as its "last error", which the launch check of the next
-  // call would read: clear it with cudaGetLastError() before returning.
+  // TODO(student): a CUDA error becomes a veclib_status, in two steps.
+  //   1. An allocation that failed (cudaErrorMemoryAllocation) is VECLIB_ERROR_OUT_OF_MEMORY,
+  //      any other error VECLIB_ERROR_CUDA (veclib.h).
+  //   2. Clear the runtime's last error with cudaGetLastError(): the runtime remembers the
+  //      error, and the launch check of the next, valid call would read it.
   const veclib_status status = VECLIB_ERROR_CUDA;  // every error, for now
   // END TODO(student)
   std::snprintf(last_error_message, kMessageBytes, "%s failed: %s (%s)", call,
@@ -81,8 +82,10 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 // ---------------------------------------------------------------------------
 
 [[maybe_unused]] __global__ void saxpy_kernel(float a, const float* x, float* y, std::size_t n) {
-  // TODO(student): one element per thread. The index is a size_t: arrays of more than
-  // 2^31 floats (8 GiB) fit in a large GPU's memory, and an int index would overflow.
+  // TODO(student): one element per thread, with a size_t index.
+  //   1. Compute the index i as a size_t: arrays of more than 2^31 floats (8 GiB) fit in a
+  //      large GPU's memory, and an int index would overflow.
+  //   2. If i < n, write y[i] = a * x[i] + y[i].
   // (y is left unchanged for now)
   // END TODO(student)
 }
@@ -99,7 +102,11 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 
 [[maybe_unused]] veclib_status saxpy_on_device(float a, const float* x, float* y, std::size_t n,
                                                float* device_x, float* device_y) {
-  // TODO(student): copy x and y in, launch saxpy_kernel, check the launch, copy y back.
+  // TODO(student): saxpy on the device buffers, in four steps.
+  //   1. Copy x and y in.
+  //   2. Launch saxpy_kernel on blocks_for(n) blocks of kThreadsPerBlock threads.
+  //   3. Check the launch with VECLIB_RETURN_IF_FAILED(cudaGetLastError()).
+  //   4. Copy y back, and return VECLIB_SUCCESS.
   // Every CUDA call goes through VECLIB_RETURN_IF_FAILED.
   (void)a, (void)x, (void)y, (void)n, (void)device_x, (void)device_y;
   return record_error(VECLIB_ERROR_CUDA, "not implemented yet: saxpy_on_device");
@@ -133,12 +140,13 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 
 // [slide:vec-saxpy]
 extern "C" veclib_status vec_saxpy(float a, const float* x, float* y, size_t n) {
-  // TODO(student): in this order
-  //   1. x or y NULL: VECLIB_ERROR_NULL_POINTER (whatever n is);
-  //   2. n too large to count its bytes (byte_count_fits): VECLIB_ERROR_INVALID_VALUE;
-  //   3. n == 0: success, nothing to do (a grid of zero blocks is a CUDA error);
-  //   4. allocate both device buffers, run saxpy_on_device, and free what was allocated
-  //      on every path - the error paths too - before returning the first failure.
+  // TODO(student): the checks, then the work, in this order.
+  //   1. x or y NULL: return VECLIB_ERROR_NULL_POINTER, whatever n is.
+  //   2. n too large to count its bytes (byte_count_fits): VECLIB_ERROR_INVALID_VALUE.
+  //   3. n == 0: return VECLIB_SUCCESS at once. A grid of zero blocks is a CUDA error.
+  //   4. Allocate both device buffers (allocate_floats) and run saxpy_on_device.
+  //   5. Free what was allocated on every path, the error paths too. Return the first
+  //      failure's status.
   (void)a, (void)x, (void)y, (void)n;
   return record_error(VECLIB_ERROR_CUDA, "not implemented yet: vec_saxpy");
   // END TODO(student)
@@ -146,8 +154,8 @@ extern "C" veclib_status vec_saxpy(float a, const float* x, float* y, size_t n) 
 // [/slide]
 
 extern "C" veclib_status vec_clamp(float* x, size_t n, float lo, float hi) {
-  // TODO(student): as vec_saxpy, with one more check after the NULL one: !(lo <= hi)
-  // (lo above hi, or either NaN) is VECLIB_ERROR_INVALID_VALUE.
+  // TODO(student): as vec_saxpy, with one more check after the NULL one.
+  //   !(lo <= hi), that is lo above hi or either one NaN, is VECLIB_ERROR_INVALID_VALUE.
   (void)x, (void)n, (void)lo, (void)hi;
   return record_error(VECLIB_ERROR_CUDA, "not implemented yet: vec_clamp");
   // END TODO(student)

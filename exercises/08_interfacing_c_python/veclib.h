@@ -6,7 +6,7 @@
  * Every function works on host arrays, and reports failure by its return value:
  * the library never prints, never exits, never aborts - the caller decides.
  *
- * Used by:  c_caller.c (C), veclib.py (Python, ctypes), main.cu (the demo and check);
+ * Used by:  c_caller.c (C), veclib.py (Python, ctypes), harness/ (the demo and check);
  * build and run:  make 08 && make run-08   (statement: exercises/08_interfacing_c_python/README.md)
  * Do not change this file.
  */

@@ -63,11 +63,12 @@ __device__ void transform_chunk(float* out, std::size_t n, std::size_t chunk, Op
 // of pointers, and `in...` passes them all on to transform_chunk.
 template <class Op, class... In>
 __global__ void transform_kernel(float* out, std::size_t n, Op op, const In*... in) {
-  // TODO(student): a grid-stride loop over the chunks: chunks = n / kTransformChunk rounded
-  // up. Start at this thread's global index, computed in std::size_t (blockIdx.x *
-  // blockDim.x alone is an unsigned int product), and step by the number of threads of
-  // the whole grid, gridDim.x * blockDim.x, while chunk < chunks; at each step call
-  // transform_chunk(out, n, chunk, op, in...).
+  // TODO(student): a grid-stride loop over the chunks.
+  //   1. chunks = n / kTransformChunk, rounded up.
+  //   2. Start at this thread's global index, computed in std::size_t: blockIdx.x *
+  //      blockDim.x alone is an unsigned int product.
+  //   3. Step by the number of threads of the whole grid, gridDim.x * blockDim.x, while
+  //      chunk < chunks. At each step call transform_chunk(out, n, chunk, op, in...).
   // END TODO(student)
 }
 
@@ -76,12 +77,12 @@ __global__ void transform_kernel(float* out, std::size_t n, Op op, const In*... 
 // Returns without waiting; nothing is launched when n == 0.
 template <class Op, class... In>
 void transform(float* out, std::size_t n, Op op, const In*... in) {
-  // TODO(student):
-  //   1. when n == 0, return: a grid of zero blocks is an error;
-  //   2. blocks = the number of blocks that covers the n / kTransformChunk chunks (both
-  //      divisions rounded up), but at most kMaxTransformBlocks (std::min; compute it in
-  //      std::size_t, then cast);
-  //   3. launch transform_kernel<<<blocks, kThreadsPerBlock>>>(out, n, op, in...) and
+  // TODO(student): the launch of transform_kernel, in three steps.
+  //   1. When n == 0, return: a grid of zero blocks is an error.
+  //   2. blocks = the number of blocks that covers the n / kTransformChunk chunks, both
+  //      divisions rounded up, but at most kMaxTransformBlocks. Compute it in std::size_t
+  //      with std::min, then cast.
+  //   3. Launch transform_kernel<<<blocks, kThreadsPerBlock>>>(out, n, op, in...) and
   //      check it with CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }
@@ -107,17 +108,18 @@ struct GaussianPdf {
         normalisation(1.0f / (sigma * elementwise::kSqrt2Pi)) {}
 
   __device__ float operator()(float x) const {
-    // TODO(student): return exp(-z^2 / 2) / (sigma sqrt(2 pi)) with z = (x - mean) / sigma,
-    // in float and without a division: z = (x - mean) * inverse_sigma, then
-    // normalisation * expf(...), with float literals (0.5f, not 0.5).
+    // TODO(student): the Gaussian density of x, in float and without a division.
+    //   1. z = (x - mean) * inverse_sigma.
+    //   2. Return normalisation * expf(-0.5f * z * z), with float literals (0.5f, not 0.5).
     return 0.0f;
     // END TODO(student)
   }
 };
 
 void gaussian_pdf_gpu(const float* x, float* y, int n, float mean, float sigma) {
-  // TODO(student): one call of transform() with a GaussianPdf{mean, sigma} and the one
-  // input x (see add_gpu below for a call with two inputs).
+  // TODO(student): the Gaussian through transform(), in one call.
+  //   Call transform() with a GaussianPdf{mean, sigma} and the one input x. add_gpu below
+  //   makes such a call with two inputs.
   // END TODO(student)
 }
 
@@ -140,25 +142,29 @@ void add_gpu(const float* a, const float* b, float* sum, int n) {
 // A __device__ function is called from kernels only; the compiler inlines it, so the
 // float2 it returns costs nothing (the lab's tuple return).
 __device__ float2 polar_to_cartesian(float rho, float theta) {
-  // TODO(student): return make_float2(x, y) with x = rho cos(theta), y = rho sin(theta),
-  // using cosf and sinf (or sincosf, which computes both at once).
+  // TODO(student): the point (rho, theta) in Cartesian coordinates.
+  //   Return make_float2(rho cos(theta), rho sin(theta)), with cosf and sinf, or sincosf,
+  //   which computes both at once.
   return make_float2(0.0f, 0.0f);
   // END TODO(student)
 }
 
 __global__ void polar_distance_kernel(const float* rho1, const float* theta1, const float* rho2,
                                       const float* theta2, float* distance, int n) {
-  // TODO(student): one thread per element (global index, and nothing past n): convert
-  // both points with polar_to_cartesian and write the length of their difference,
-  // sqrtf(dx * dx + dy * dy).
+  // TODO(student): one thread per pair of points.
+  //   1. Compute the global index i. Do nothing past n.
+  //   2. Convert both points with polar_to_cartesian.
+  //   3. Write the length of their difference, sqrtf(dx * dx + dy * dy), to distance[i].
   // END TODO(student)
 }
 
 void polar_distance_gpu(const float* rho1, const float* theta1, const float* rho2,
                         const float* theta2, float* distance, int n) {
-  // TODO(student): nothing to launch when n == 0; otherwise enough blocks of
-  // kThreadsPerBlock threads to cover n, a launch of polar_distance_kernel, and
-  // CUDA_CHECK_LAUNCH() (polar_to_cartesian_gpu below does the same for its kernel).
+  // TODO(student): the launch of polar_distance_kernel, in three steps.
+  //   1. When n == 0, launch nothing.
+  //   2. Take enough blocks of kThreadsPerBlock threads to cover n, the count rounded up.
+  //   3. Launch polar_distance_kernel, then call CUDA_CHECK_LAUNCH().
+  // polar_to_cartesian_gpu below does the same for its kernel.
   // END TODO(student)
 }
 
@@ -189,8 +195,9 @@ void polar_to_cartesian_gpu(const float* rho, const float* theta, float* x, floa
 
 __global__ void zero_suppress_kernel(const std::int16_t* waveform, std::int16_t* out, int n,
                                      std::int16_t threshold) {
-  // TODO(student): one thread per element: out[i] = 0 where waveform[i] < threshold,
-  // waveform[i] otherwise (a sample equal to the threshold is kept).
+  // TODO(student): one thread per sample.
+  //   If i < n, write out[i] = 0 where waveform[i] < threshold, waveform[i] otherwise.
+  //   A sample equal to the threshold is kept.
   // END TODO(student)
 }
 

@@ -16,7 +16,7 @@
 #include "workload.hpp"
 
 // kThreadsPerBlock, kMaxTransformBlocks and kTransformChunk, the launch shapes, are in
-// workload.hpp.
+// harness/workload.hpp.
 
 // ---------------------------------------------------------------------------
 // 1. The Gaussian probability density, through transform()

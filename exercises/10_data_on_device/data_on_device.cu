@@ -86,26 +86,26 @@ void make_waveform_round_trips(const float* host_noise, float* host_waveform, in
 
 void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
                       const PulseShape& shape, cudaStream_t stream) {
-  // TODO(student): launch, on `stream` (the fourth launch parameter:
-  // <<<blocks_for(n), kThreadsPerBlock, 0, stream>>>), each followed by
-  // CUDA_CHECK_LAUNCH():
-  //   1. make_pulses_kernel writing the pulses into device_waveform;
-  //   2. add_kernel adding device_noise to device_waveform, in place;
+  // TODO(student): the three kernels on `stream`, in order.
+  //   1. make_pulses_kernel writing the pulses into device_waveform.
+  //   2. add_kernel adding device_noise to device_waveform, in place.
   //   3. zero_suppress_kernel on device_waveform.
+  // Launch each on `stream`, the fourth launch parameter:
+  // <<<blocks_for(n), kThreadsPerBlock, 0, stream>>>. Follow each with CUDA_CHECK_LAUNCH().
   // Kernels of one stream run in the order they were launched: no wait is needed here.
   // END TODO(student)
 }
 
 void make_waveform_on_device(const float* host_noise, float* host_waveform, int n,
                              const PulseShape& shape) {
-  // TODO(student):
-  //   1. when n == 0, return: nothing to compute, nothing to copy;
-  //   2. allocate two device buffers of n floats (the noise, the waveform);
-  //   3. copy host_noise into the first: the only copy to the device;
-  //   4. enqueue_pipeline(..., 0): the default stream;
-  //   5. copy the waveform back into host_waveform: the only copy to the host (cudaMemcpy
-  //      waits for the kernels before it copies);
-  //   6. free both buffers.
+  // TODO(student): one copy in, the pipeline, one copy out, in six steps.
+  //   1. When n == 0, return: nothing to compute, nothing to copy.
+  //   2. Allocate two device buffers of n floats, the noise and the waveform.
+  //   3. Copy host_noise into the first: the only copy to the device.
+  //   4. Call enqueue_pipeline(..., 0): the default stream.
+  //   5. Copy the waveform back into host_waveform: the only copy to the host. cudaMemcpy
+  //      waits for the kernels before it copies.
+  //   6. Free both buffers.
   // Wrap every CUDA call in CUDA_CHECK(...).
   // END TODO(student)
 }
@@ -117,28 +117,29 @@ void make_waveform_on_device(const float* host_noise, float* host_waveform, int 
 WaveformBuffers allocate_waveform_buffers(int capacity) {
   WaveformBuffers buffers;
   buffers.capacity = capacity;
-  // TODO(student): allocate capacity floats for each of the four buffers: the two host
-  // ones with cudaMallocHost (pinned), the two device ones with cudaMalloc.
+  // TODO(student): the four buffers, capacity floats each.
+  //   1. The two host ones with cudaMallocHost (pinned).
+  //   2. The two device ones with cudaMalloc.
   // END TODO(student)
   return buffers;
 }
 
 void free_waveform_buffers(WaveformBuffers& buffers) {
-  // TODO(student): free each buffer with the call that matches its allocation
-  // (cudaFreeHost for cudaMallocHost, cudaFree for cudaMalloc).
+  // TODO(student): free each buffer with the call that matches its allocation.
+  //   cudaFreeHost for cudaMallocHost, cudaFree for cudaMalloc.
   // END TODO(student)
   buffers = WaveformBuffers{};
 }
 
 void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& shape,
                           cudaStream_t stream) {
-  // TODO(student):
-  //   1. when n == 0, return;
+  // TODO(student): one waveform through the pinned buffers, in five steps.
+  //   1. When n == 0, return.
   //   2. cudaMemcpyAsync the n noise samples from buffers.host_noise to
-  //      buffers.device_noise on `stream`;
-  //   3. enqueue_pipeline on the device buffers and `stream`;
-  //   4. cudaMemcpyAsync the n results back into buffers.host_waveform on `stream`;
-  //   5. wait for the stream (cudaStreamSynchronize): until then the result is not in
+  //      buffers.device_noise on `stream`.
+  //   3. Call enqueue_pipeline on the device buffers and `stream`.
+  //   4. cudaMemcpyAsync the n results back into buffers.host_waveform on `stream`.
+  //   5. Wait for the stream (cudaStreamSynchronize): until then the result is not in
   //      host_waveform, and the caller reads it as soon as this function returns.
   // END TODO(student)
 }

@@ -21,11 +21,7 @@
 // [slide:coalesced-kernel]
 __global__ void scale_rows_coalesced(const float* in, const float* gain, float* out, int rows,
                                      int cols) {
-  // TODO(student): give each thread one element: its column from the x dimension
-  // (blockIdx.x, blockDim.x, threadIdx.x), its row from the y dimension. If both are
-  // inside the matrix, write out[row * cols + col] = gain[row] * in[row * cols + col]
-  // (compute the index in std::size_t). Adjacent threads of a warp then read adjacent
-  // floats of one row.
+  // TODO(student): one thread per element, threadIdx.x along the row.
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row < rows && col < cols) {
@@ -41,12 +37,7 @@ __global__ void scale_rows_coalesced(const float* in, const float* gain, float* 
 // ---------------------------------------------------------------------------
 void launch_scale_rows_coalesced(const float* in, const float* gain, float* out, int rows,
                                  int cols) {
-  // TODO(student):
-  //   1. when rows or cols is 0, return at once: a grid of zero blocks is an error;
-  //   2. blocks of kBlockCols x kBlockRows threads (coalescing.hpp): dim3 block(x, y);
-  //   3. enough blocks to cover cols along x and rows along y, each count rounded up;
-  //   4. launch scale_rows_coalesced<<<grid, block>>>(...), then CUDA_CHECK_LAUNCH().
-  // Do not wait for the kernel: the caller times it.
+  // TODO(student): a 2D grid that covers the matrix, in four steps.
   if (rows == 0 || cols == 0) return;
   // [slide:coalesced-launch]
   const dim3 block(kBlockCols, kBlockRows);

@@ -44,10 +44,7 @@ veclib_status record_error(veclib_status status, const char* what) {
 
 // The status of a failed CUDA call, with the call and the CUDA error in the message.
 veclib_status record_cuda_error(cudaError_t error, const char* call) {
-  // TODO(student): turn a CUDA error into a veclib_status (veclib.h): an allocation that
-  // failed is VECLIB_ERROR_OUT_OF_MEMORY, anything else VECLIB_ERROR_CUDA. The runtime
-  // also remembers the error as its "last error", which the launch check of the next
-  // call would read: clear it with cudaGetLastError() before returning.
+  // TODO(student): a CUDA error becomes a veclib_status, in two steps.
   const veclib_status status =
       (error == cudaErrorMemoryAllocation) ? VECLIB_ERROR_OUT_OF_MEMORY : VECLIB_ERROR_CUDA;
   cudaGetLastError();
@@ -83,8 +80,7 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 // ---------------------------------------------------------------------------
 
 [[maybe_unused]] __global__ void saxpy_kernel(float a, const float* x, float* y, std::size_t n) {
-  // TODO(student): one element per thread. The index is a size_t: arrays of more than
-  // 2^31 floats (8 GiB) fit in a large GPU's memory, and an int index would overflow.
+  // TODO(student): one element per thread, with a size_t index.
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
   // END TODO(student)
@@ -103,8 +99,7 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 
 [[maybe_unused]] veclib_status saxpy_on_device(float a, const float* x, float* y, std::size_t n,
                                                float* device_x, float* device_y) {
-  // TODO(student): copy x and y in, launch saxpy_kernel, check the launch, copy y back.
-  // Every CUDA call goes through VECLIB_RETURN_IF_FAILED.
+  // TODO(student): saxpy on the device buffers, in four steps.
   const std::size_t bytes = n * sizeof(float);
   VECLIB_RETURN_IF_FAILED(cudaMemcpy(device_x, x, bytes, cudaMemcpyHostToDevice));
   VECLIB_RETURN_IF_FAILED(cudaMemcpy(device_y, y, bytes, cudaMemcpyHostToDevice));
@@ -147,12 +142,7 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 
 // [slide:vec-saxpy]
 extern "C" veclib_status vec_saxpy(float a, const float* x, float* y, size_t n) {
-  // TODO(student): in this order
-  //   1. x or y NULL: VECLIB_ERROR_NULL_POINTER (whatever n is);
-  //   2. n too large to count its bytes (byte_count_fits): VECLIB_ERROR_INVALID_VALUE;
-  //   3. n == 0: success, nothing to do (a grid of zero blocks is a CUDA error);
-  //   4. allocate both device buffers, run saxpy_on_device, and free what was allocated
-  //      on every path - the error paths too - before returning the first failure.
+  // TODO(student): the checks, then the work, in this order.
   if (x == nullptr || y == nullptr) {
     return record_error(VECLIB_ERROR_NULL_POINTER, "vec_saxpy: x or y is NULL");
   }
@@ -174,8 +164,7 @@ extern "C" veclib_status vec_saxpy(float a, const float* x, float* y, size_t n) 
 // [/slide]
 
 extern "C" veclib_status vec_clamp(float* x, size_t n, float lo, float hi) {
-  // TODO(student): as vec_saxpy, with one more check after the NULL one: !(lo <= hi)
-  // (lo above hi, or either NaN) is VECLIB_ERROR_INVALID_VALUE.
+  // TODO(student): as vec_saxpy, with one more check after the NULL one.
   if (x == nullptr) return record_error(VECLIB_ERROR_NULL_POINTER, "vec_clamp: x is NULL");
   if (!(lo <= hi)) {
     return record_error(VECLIB_ERROR_INVALID_VALUE, "vec_clamp: needs lo <= hi, neither NaN");

@@ -63,11 +63,7 @@ __device__ void transform_chunk(float* out, std::size_t n, std::size_t chunk, Op
 // of pointers, and `in...` passes them all on to transform_chunk.
 template <class Op, class... In>
 __global__ void transform_kernel(float* out, std::size_t n, Op op, const In*... in) {
-  // TODO(student): a grid-stride loop over the chunks: chunks = n / kTransformChunk rounded
-  // up. Start at this thread's global index, computed in std::size_t (blockIdx.x *
-  // blockDim.x alone is an unsigned int product), and step by the number of threads of
-  // the whole grid, gridDim.x * blockDim.x, while chunk < chunks; at each step call
-  // transform_chunk(out, n, chunk, op, in...).
+  // TODO(student): a grid-stride loop over the chunks.
   // [slide:transform-loop]
   const std::size_t chunks = (n + kTransformChunk - 1) / kTransformChunk;
   const std::size_t grid_threads = std::size_t{gridDim.x} * blockDim.x;
@@ -84,13 +80,7 @@ __global__ void transform_kernel(float* out, std::size_t n, Op op, const In*... 
 // Returns without waiting; nothing is launched when n == 0.
 template <class Op, class... In>
 void transform(float* out, std::size_t n, Op op, const In*... in) {
-  // TODO(student):
-  //   1. when n == 0, return: a grid of zero blocks is an error;
-  //   2. blocks = the number of blocks that covers the n / kTransformChunk chunks (both
-  //      divisions rounded up), but at most kMaxTransformBlocks (std::min; compute it in
-  //      std::size_t, then cast);
-  //   3. launch transform_kernel<<<blocks, kThreadsPerBlock>>>(out, n, op, in...) and
-  //      check it with CUDA_CHECK_LAUNCH().
+  // TODO(student): the launch of transform_kernel, in three steps.
   // [slide:transform-launch]
   if (n == 0) return;
   const std::size_t chunks = (n + kTransformChunk - 1) / kTransformChunk;
@@ -124,9 +114,7 @@ struct GaussianPdf {
         normalisation(1.0f / (sigma * elementwise::kSqrt2Pi)) {}
 
   __device__ float operator()(float x) const {
-    // TODO(student): return exp(-z^2 / 2) / (sigma sqrt(2 pi)) with z = (x - mean) / sigma,
-    // in float and without a division: z = (x - mean) * inverse_sigma, then
-    // normalisation * expf(...), with float literals (0.5f, not 0.5).
+    // TODO(student): the Gaussian density of x, in float and without a division.
     const float z = (x - mean) * inverse_sigma;
     return normalisation * expf(-0.5f * z * z);
     // END TODO(student)
@@ -134,8 +122,7 @@ struct GaussianPdf {
 };
 
 void gaussian_pdf_gpu(const float* x, float* y, int n, float mean, float sigma) {
-  // TODO(student): one call of transform() with a GaussianPdf{mean, sigma} and the one
-  // input x (see add_gpu below for a call with two inputs).
+  // TODO(student): the Gaussian through transform(), in one call.
   transform(y, static_cast<std::size_t>(n), GaussianPdf{mean, sigma}, x);
   // END TODO(student)
 }
@@ -159,8 +146,7 @@ void add_gpu(const float* a, const float* b, float* sum, int n) {
 // A __device__ function is called from kernels only; the compiler inlines it, so the
 // float2 it returns costs nothing (the lab's tuple return).
 __device__ float2 polar_to_cartesian(float rho, float theta) {
-  // TODO(student): return make_float2(x, y) with x = rho cos(theta), y = rho sin(theta),
-  // using cosf and sinf (or sincosf, which computes both at once).
+  // TODO(student): the point (rho, theta) in Cartesian coordinates.
   // [slide:polar-helper]
   float sine = 0.0f, cosine = 0.0f;
   sincosf(theta, &sine, &cosine);
@@ -171,9 +157,7 @@ __device__ float2 polar_to_cartesian(float rho, float theta) {
 
 __global__ void polar_distance_kernel(const float* rho1, const float* theta1, const float* rho2,
                                       const float* theta2, float* distance, int n) {
-  // TODO(student): one thread per element (global index, and nothing past n): convert
-  // both points with polar_to_cartesian and write the length of their difference,
-  // sqrtf(dx * dx + dy * dy).
+  // TODO(student): one thread per pair of points.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     const float2 p1 = polar_to_cartesian(rho1[i], theta1[i]);
@@ -187,9 +171,7 @@ __global__ void polar_distance_kernel(const float* rho1, const float* theta1, co
 
 void polar_distance_gpu(const float* rho1, const float* theta1, const float* rho2,
                         const float* theta2, float* distance, int n) {
-  // TODO(student): nothing to launch when n == 0; otherwise enough blocks of
-  // kThreadsPerBlock threads to cover n, a launch of polar_distance_kernel, and
-  // CUDA_CHECK_LAUNCH() (polar_to_cartesian_gpu below does the same for its kernel).
+  // TODO(student): the launch of polar_distance_kernel, in three steps.
   if (n == 0) return;
   const int blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
   polar_distance_kernel<<<blocks, kThreadsPerBlock>>>(rho1, theta1, rho2, theta2, distance, n);
@@ -224,8 +206,7 @@ void polar_to_cartesian_gpu(const float* rho, const float* theta, float* x, floa
 
 __global__ void zero_suppress_kernel(const std::int16_t* waveform, std::int16_t* out, int n,
                                      std::int16_t threshold) {
-  // TODO(student): one thread per element: out[i] = 0 where waveform[i] < threshold,
-  // waveform[i] otherwise (a sample equal to the threshold is kept).
+  // TODO(student): one thread per sample.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     out[i] = (waveform[i] < threshold) ? std::int16_t{0} : waveform[i];

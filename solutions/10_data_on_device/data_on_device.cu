@@ -86,13 +86,7 @@ void make_waveform_round_trips(const float* host_noise, float* host_waveform, in
 
 void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
                       const PulseShape& shape, cudaStream_t stream) {
-  // TODO(student): launch, on `stream` (the fourth launch parameter:
-  // <<<blocks_for(n), kThreadsPerBlock, 0, stream>>>), each followed by
-  // CUDA_CHECK_LAUNCH():
-  //   1. make_pulses_kernel writing the pulses into device_waveform;
-  //   2. add_kernel adding device_noise to device_waveform, in place;
-  //   3. zero_suppress_kernel on device_waveform.
-  // Kernels of one stream run in the order they were launched: no wait is needed here.
+  // TODO(student): the three kernels on `stream`, in order.
   // [slide:enqueue-pipeline]
   make_pulses_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, n,
                                                                      shape.period, shape.amplitude);
@@ -109,15 +103,7 @@ void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
 
 void make_waveform_on_device(const float* host_noise, float* host_waveform, int n,
                              const PulseShape& shape) {
-  // TODO(student):
-  //   1. when n == 0, return: nothing to compute, nothing to copy;
-  //   2. allocate two device buffers of n floats (the noise, the waveform);
-  //   3. copy host_noise into the first: the only copy to the device;
-  //   4. enqueue_pipeline(..., 0): the default stream;
-  //   5. copy the waveform back into host_waveform: the only copy to the host (cudaMemcpy
-  //      waits for the kernels before it copies);
-  //   6. free both buffers.
-  // Wrap every CUDA call in CUDA_CHECK(...).
+  // TODO(student): one copy in, the pipeline, one copy out, in six steps.
   // [slide:on-device]
   if (n == 0) return;
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
@@ -141,8 +127,7 @@ void make_waveform_on_device(const float* host_noise, float* host_waveform, int 
 WaveformBuffers allocate_waveform_buffers(int capacity) {
   WaveformBuffers buffers;
   buffers.capacity = capacity;
-  // TODO(student): allocate capacity floats for each of the four buffers: the two host
-  // ones with cudaMallocHost (pinned), the two device ones with cudaMalloc.
+  // TODO(student): the four buffers, capacity floats each.
   // [slide:pinned-allocation]
   const std::size_t bytes = static_cast<std::size_t>(capacity) * sizeof(float);
   CUDA_CHECK(cudaMallocHost(&buffers.host_noise, bytes));
@@ -155,8 +140,7 @@ WaveformBuffers allocate_waveform_buffers(int capacity) {
 }
 
 void free_waveform_buffers(WaveformBuffers& buffers) {
-  // TODO(student): free each buffer with the call that matches its allocation
-  // (cudaFreeHost for cudaMallocHost, cudaFree for cudaMalloc).
+  // TODO(student): free each buffer with the call that matches its allocation.
   CUDA_CHECK(cudaFreeHost(buffers.host_noise));
   CUDA_CHECK(cudaFreeHost(buffers.host_waveform));
   CUDA_CHECK(cudaFree(buffers.device_noise));
@@ -167,14 +151,7 @@ void free_waveform_buffers(WaveformBuffers& buffers) {
 
 void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& shape,
                           cudaStream_t stream) {
-  // TODO(student):
-  //   1. when n == 0, return;
-  //   2. cudaMemcpyAsync the n noise samples from buffers.host_noise to
-  //      buffers.device_noise on `stream`;
-  //   3. enqueue_pipeline on the device buffers and `stream`;
-  //   4. cudaMemcpyAsync the n results back into buffers.host_waveform on `stream`;
-  //   5. wait for the stream (cudaStreamSynchronize): until then the result is not in
-  //      host_waveform, and the caller reads it as soon as this function returns.
+  // TODO(student): one waveform through the pinned buffers, in five steps.
   // [slide:pinned-pipeline]
   if (n == 0) return;
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);

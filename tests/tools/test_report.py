@@ -158,9 +158,8 @@ def source_of(folder):
         return os.path.join(ROOT, "tools", "report", "device_probe.cu")
     if folder == "seeds":
         return os.path.join(ROOT, "tools", "report_seeds.py")
-    # An exercise in the house layout keeps its demo in harness/demo.cu.
-    demo = os.path.join(ROOT, "exercises", folder, "harness", "demo.cu")
-    return demo if os.path.exists(demo) else os.path.join(ROOT, "exercises", folder, "main.cu")
+    # An exercise's demo is its harness/demo.cu.
+    return os.path.join(ROOT, "exercises", folder, "harness", "demo.cu")
 
 
 class Render(unittest.TestCase):

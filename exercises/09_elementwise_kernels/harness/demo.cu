@@ -1,6 +1,4 @@
-// Exercise 09 - the program around the student's functions (instructor-owned).
-//
-// `make run-09` runs the demo, the lab's three GPU ufuncs on the lab's data:
+// Exercise 09 - the demo (`make run-09`): the lab's three GPU ufuncs on the lab's data:
 //   - the Gaussian density of a million floats: a CPU loop, the GPU kernel alone, the
 //     GPU call with its transfers, and the same kernel in float64;
 //   - the polar distance of a million pairs of points;
@@ -9,23 +7,20 @@
 // Each function's result is compared with its reference before it is timed: one not
 // written yet, or wrong, gets a line that says so and no figure (course/demo_results.hpp),
 // and the demo then ends with status 1.
-// The check runs this same program with --course-case to compute its cases
-// (common/course/check/runner.hpp).
 //
 // Build and run:  make 09 && make run-09
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
+#include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
@@ -35,116 +30,6 @@
 namespace {
 
 using course::DeviceBuffer;
-
-// ---------------------------------------------------------------------------
-// int16 outputs and the poison
-// ---------------------------------------------------------------------------
-
-// The harness fills device memory with the 32-bit poison word; an int16 element the
-// kernel never wrote holds one of its halves (or, at the end of an odd-sized buffer,
-// its first byte twice). None of them is a value of this exercise's waveforms
-// (|sample| < 1000), so they are mapped back to the int32 poison that the check
-// reports as "never written".
-constexpr std::int16_t kPoisonLowHalf = static_cast<std::int16_t>(course::kPoisonWord & 0xFFFF);
-constexpr std::int16_t kPoisonHighHalf = static_cast<std::int16_t>(course::kPoisonWord >> 16);
-constexpr std::int16_t kPoisonTailBytes =
-    static_cast<std::int16_t>((course::kPoisonWord & 0xFF) * 0x0101);
-
-std::vector<std::int32_t> widen_keeping_poison(const std::vector<std::int16_t>& values) {
-  std::vector<std::int32_t> wide(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const std::int16_t v = values[i];
-    const bool poison = v == kPoisonLowHalf || v == kPoisonHighHalf || v == kPoisonTailBytes;
-    wide[i] = poison ? course::kPoisonInt : v;
-  }
-  return wide;
-}
-
-// ---------------------------------------------------------------------------
-// One call of each student function on device copies of the case's inputs
-// ---------------------------------------------------------------------------
-
-std::vector<float> gaussian_on_device(const std::vector<float>& x, float mean, float sigma) {
-  const DeviceBuffer<float> device_x(x);
-  DeviceBuffer<float> device_y(x.size());
-  gaussian_pdf_gpu(device_x.data(), device_y.data(), static_cast<int>(x.size()), mean, sigma);
-  return device_y.download();  // cudaMemcpy waits for the kernel
-}
-
-std::vector<float> polar_distance_on_device(const elementwise::PolarPoints& points) {
-  const std::size_t n = points.rho1.size();
-  const DeviceBuffer<float> rho1(points.rho1), theta1(points.theta1), rho2(points.rho2),
-      theta2(points.theta2);
-  DeviceBuffer<float> distance(n);
-  polar_distance_gpu(rho1.data(), theta1.data(), rho2.data(), theta2.data(), distance.data(),
-                     static_cast<int>(n));
-  return distance.download();
-}
-
-std::vector<std::int16_t> zero_suppress_on_device(const std::vector<std::int16_t>& waveform,
-                                                  std::int16_t threshold) {
-  const DeviceBuffer<std::int16_t> device_waveform(waveform);
-  DeviceBuffer<std::int16_t> device_out(waveform.size());
-  zero_suppress_gpu(device_waveform.data(), device_out.data(), static_cast<int>(waveform.size()),
-                    threshold);
-  return device_out.download();
-}
-
-// ---------------------------------------------------------------------------
-// Check cases: compute, report, decide nothing.
-// ---------------------------------------------------------------------------
-
-void run_check_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  using namespace elementwise;
-  const std::string& kind = request.name;
-  const int n = static_cast<int>(request.param_int("n"));
-
-  if (kind == "gaussian") {
-    const GaussianParameters p = gaussian_parameters(request.param_int("lab") != 0, request.seed);
-    results.put("y", gaussian_on_device(make_gaussian_x(n, request.seed), p.mean, p.sigma));
-  } else if (kind == "add") {
-    const std::vector<float> a = make_add_input(n, request.seed, 0);
-    const std::vector<float> b = make_add_input(n, request.seed, 1);
-    const DeviceBuffer<float> device_a(a), device_b(b);
-    DeviceBuffer<float> device_sum(a.size());
-    add_gpu(device_a.data(), device_b.data(), device_sum.data(), n);
-    results.put("sum", device_sum.download());
-  } else if (kind == "polar_to_cartesian") {
-    const PolarPoints points = make_polar_points(n, request.seed);
-    const DeviceBuffer<float> rho(points.rho1), theta(points.theta1);
-    DeviceBuffer<float> x(points.rho1.size()), y(points.rho1.size());
-    polar_to_cartesian_gpu(rho.data(), theta.data(), x.data(), y.data(), n);
-    results.put("x", x.download());
-    results.put("y", y.download());
-  } else if (kind == "polar_distance") {
-    const bool nearby = request.param_int("nearby") != 0;
-    const PolarPoints points =
-        nearby ? make_nearby_polar_points(n, request.seed) : make_polar_points(n, request.seed);
-    results.put("distance", polar_distance_on_device(points));
-  } else if (kind == "zero_suppress") {
-    const auto threshold = static_cast<std::int16_t>(request.param_int("threshold"));
-    const std::vector<std::int16_t> waveform = request.param("waveform") == "edges"
-                                                   ? make_threshold_edges(n, threshold)
-                                                   : make_pulse_train(n, request.seed);
-    results.put("out", widen_keeping_poison(zero_suppress_on_device(waveform, threshold)));
-  } else if (kind == "empty_then_gaussian") {
-    // Every launcher with n = 0 (and null pointers: there is nothing to touch), then
-    // an ordinary call that must still work.
-    gaussian_pdf_gpu(nullptr, nullptr, 0, kLabMean, kLabSigma);
-    add_gpu(nullptr, nullptr, nullptr, 0);
-    polar_distance_gpu(nullptr, nullptr, nullptr, nullptr, nullptr, 0);
-    zero_suppress_gpu(nullptr, nullptr, 0, kLabThreshold);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    results.put("y", gaussian_on_device(make_gaussian_x(n, request.seed), kLabMean, kLabSigma));
-  } else {
-    course::check::unknown_case(request);
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Demo
-// ---------------------------------------------------------------------------
 
 constexpr std::uint64_t kDemoSeed = 42;
 constexpr int kWarmupRuns = 3;
@@ -355,7 +240,7 @@ void demo_zero_suppress(double ceiling_gbps, course::StudentFunction& zero_suppr
   }
 }
 
-int demo() {
+int run_demo() {
   course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   std::printf("GB/s = (bytes read + bytes written) / kernel time; copy ceiling %.1f GB/s\n",
@@ -371,6 +256,7 @@ int demo() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return course::check::case_or_demo(argc, argv, run_check_case, demo);
+int course::program::demo(int argc, char** argv) {
+  if (!no_arguments(argc, argv)) return 2;
+  return run_demo();
 }

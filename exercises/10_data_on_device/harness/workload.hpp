@@ -1,5 +1,6 @@
 // Exercise 10: what the student's program and its check must agree on - the lab's
-// noisy pulse train (its shape, its noise drawn from a seed) and the launch shape.
+// noisy pulse train (its shape, its noise drawn from a seed), the launch shape, and the
+// results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // data_on_device.hpp includes it for the student's code.
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
 // Threads per block of every launch of this exercise.
@@ -65,5 +67,23 @@ inline std::vector<float> make_pinned_run_noise(int run, std::uint64_t seed) {
   return make_noise(kPinnedRunSamples[run],
                     course::derive_seed(seed, static_cast<std::uint64_t>(run) + 1));
 }
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+// Part 1: make_waveform_on_device's output, guarded.
+inline const course::check::Array<float> waveform{"waveform"};
+// Part 2: waveform0, waveform1, ...: each run's result the moment make_waveform_pinned
+// returned.
+inline const course::check::Family<course::check::Array<float>> pinned_waveform{"waveform", ""};
+// Part 2's flags (1 or 0) and counts.
+inline const course::check::Value<std::int64_t> buffers_allocated{"buffers_allocated"};
+inline const course::check::Value<std::int64_t> staging_pinned{"staging_pinned"};
+inline const course::check::Value<std::int64_t> device_buffers_on_device{
+    "device_buffers_on_device"};
+// Samples of host_waveform that changed between the return and a device-wide sync.
+inline const course::check::Value<std::int64_t> changed_after_sync{"changed_after_sync"};
+inline const course::check::Value<std::int64_t> allocations_during_runs{"allocations_during_runs"};
+inline const course::check::Value<std::int64_t> pinned_still_allocated{"pinned_still_allocated"};
+}  // namespace result
 
 }  // namespace data_on_device

@@ -1,31 +1,27 @@
-// Exercise 07 - the program around the student's kernel (instructor-owned).
-//
-// `make run-07` runs the demo: the given strided kernel and the student's coalesced
-// kernel scale the rows of a 8192 x 4096 matrix (or ROWS x COLS given as arguments);
-// each is timed with CUDA events, its bandwidth printed with its formula next to the
-// copy ceiling measured in the same run. The student's kernel is compared with the CPU
-// first: one not written yet, or wrong, is not timed and gets a line that says so
-// (course/demo_results.hpp), and the demo then ends with status 1. The
-// program is also what Nsight Compute and Nsight Systems profile (README.md).
-// The check runs this same program with --course-case to compute its cases
-// (common/course/check/runner.hpp).
+// Exercise 07 - the demo (`make run-07`): the given strided kernel and the student's
+// coalesced kernel scale the rows of a 8192 x 4096 matrix (or ROWS x COLS given as
+// arguments); each is timed with CUDA events, its bandwidth printed with its formula next
+// to the copy ceiling measured in the same run. The student's kernel is compared with the
+// CPU first: one not written yet, or wrong, is not timed and gets a line that says so
+// (course/demo_results.hpp), and the demo then ends with status 1. The program is also
+// what Nsight Compute and Nsight Systems profile (README.md).
 //
 // Build and run:  make 07 && make run-07   (another shape: make run-07 ARGS="1000 999")
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "coalescing.hpp"
 #include "course/bench.hpp"
-#include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
+#include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/verify.hpp"
-#include "scale_rows_strided.cuh"
+#include "strided.hpp"
 #include "workload.hpp"
 
 namespace {
@@ -42,101 +38,6 @@ void scale_rows_on_cpu(const float* in, const float* gain, float* out, int rows,
   }
 }
 
-// ---------------------------------------------------------------------------
-// Check cases: compute, report, decide nothing.
-// ---------------------------------------------------------------------------
-
-// Launches before the timed ones (module loading, clocks rising), then timed launches.
-constexpr int kWarmupLaunches = 2;
-constexpr int kTimedLaunches = 7;
-
-// The device inputs and output of one shape; out is poisoned by the check's accounting.
-struct DeviceProblem {
-  DeviceProblem(const std::vector<float>& samples, const std::vector<float>& gains)
-      : in(samples), gain(gains), out(samples.size()) {}
-  DeviceBuffer<float> in;
-  DeviceBuffer<float> gain;
-  DeviceBuffer<float> out;
-};
-
-// The student's kernel on one shape; returns the output (poison where nothing was written).
-void run_student(DeviceProblem& problem, int rows, int cols) {
-  launch_scale_rows_coalesced(problem.in.data(), problem.gain.data(), problem.out.data(), rows,
-                              cols);
-  CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-// The timing case: the given strided kernel, the student's kernel and a device-to-device
-// copy of the same bytes, each the median of several launches on the same device in the
-// same run; plus a sample of the student's output for the check to verify.
-void run_timing_case(const std::vector<float>& samples, const std::vector<float>& gains, int rows,
-                     int cols, course::check::ResultWriter& results) {
-  DeviceProblem problem(samples, gains);
-  DeviceBuffer<float> other_out(samples.size());  // the strided kernel's and the copy's output
-  const double student_ms =
-      course::time_device(
-          [&] {
-            launch_scale_rows_coalesced(problem.in.data(), problem.gain.data(), problem.out.data(),
-                                        rows, cols);
-          },
-          kWarmupLaunches, kTimedLaunches)
-          .median_ms;
-  const double strided_ms = course::time_device(
-                                [&] {
-                                  launch_scale_rows_strided(problem.in.data(), problem.gain.data(),
-                                                            other_out.data(), rows, cols);
-                                },
-                                kWarmupLaunches, kTimedLaunches)
-                                .median_ms;
-  const double copy_ms =
-      course::time_device(
-          [&] {
-            CUDA_CHECK(cudaMemcpyAsync(other_out.data(), problem.in.data(), problem.in.bytes(),
-                                       cudaMemcpyDeviceToDevice));
-          },
-          kWarmupLaunches, kTimedLaunches)
-          .median_ms;
-  results.put_value("student_ms", student_ms);
-  results.put_value("strided_ms", strided_ms);
-  results.put_value("copy_ms", copy_ms);
-  const std::vector<float> out = problem.out.download();
-  std::vector<float> sample;
-  for (std::size_t i = 0; i < out.size(); i += coalescing::kSampleStride) sample.push_back(out[i]);
-  results.put("sample", sample);
-}
-
-void run_check_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  const int rows = static_cast<int>(request.param_int("rows"));
-  const int cols = static_cast<int>(request.param_int("cols"));
-  const std::vector<float> samples = coalescing::make_samples(rows, cols, request.seed);
-  const std::vector<float> gains = coalescing::make_gains(rows, request.seed);
-
-  if (request.name == "timing") {
-    run_timing_case(samples, gains, rows, cols, results);
-    return;
-  }
-  if (request.name == "gpu_after_empty") {
-    // Empty matrices first, with no buffers at all: nothing may be launched or touched.
-    launch_scale_rows_coalesced(nullptr, nullptr, nullptr, 0, cols);
-    launch_scale_rows_coalesced(nullptr, nullptr, nullptr, rows, 0);
-    CUDA_CHECK(cudaDeviceSynchronize());
-  } else if (request.name != "gpu") {
-    course::check::unknown_case(request);
-  }
-  course::check::GuardedOutput<float> out(samples.size());
-  {
-    DeviceProblem problem(samples, gains);
-    run_student(problem, rows, cols);
-    problem.out.download(out.data());
-  }
-  out.report(results, "out");
-}
-
-// ---------------------------------------------------------------------------
-// Demo
-// ---------------------------------------------------------------------------
-
 constexpr std::uint64_t kDemoSeed = 42;
 constexpr int kDemoLaunches = 10;
 // Larger shapes need more memory than most GPUs have for three buffers and the host copies.
@@ -147,10 +48,10 @@ constexpr long kMaxDemoRows = 65535L * kBlockRows;
 // Times one launcher on the problem (its output was judged before).
 template <typename Launch>
 double time_launches(Launch launch) {
-  return course::time_device(launch, kWarmupLaunches, kDemoLaunches).median_ms;
+  return course::time_device(launch, coalescing::kWarmupLaunches, kDemoLaunches).median_ms;
 }
 
-int demo(int rows, int cols) {
+int run_demo(int rows, int cols) {
   course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
 
@@ -168,7 +69,7 @@ int demo(int rows, int cols) {
               "much out)\n",
               rows, cols, static_cast<double>(in.bytes()) / (1 << 20));
   std::printf("each kernel: median of %d launches after %d warm-up launches\n\n", kDemoLaunches,
-              kWarmupLaunches);
+              coalescing::kWarmupLaunches);
   // The student's kernel is judged on its first launch, before it is timed. Float
   // products round the same way on both sides: the result must match exactly.
   course::StudentFunction coalesced("launch_scale_rows_coalesced");
@@ -221,10 +122,7 @@ int parse_extent(const char* text) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (auto request = course::check::parse_case_request(argc, argv)) {
-    return course::check::run_case(*request, run_check_case);
-  }
+int course::program::demo(int argc, char** argv) {
   int rows = coalescing::kTimingRows;
   int cols = coalescing::kTimingCols;
   if (argc == 3) {
@@ -239,5 +137,5 @@ int main(int argc, char** argv) {
                  kMaxDemoElements);
     return 2;
   }
-  return demo(rows, cols);
+  return run_demo(rows, cols);
 }

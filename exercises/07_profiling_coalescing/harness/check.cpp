@@ -61,13 +61,13 @@ std::vector<double> reference(int rows, int cols, std::uint64_t seed) {
 }
 
 // True when the output holds the right values at transposed places: out[col * rows + row].
-bool looks_transposed(const Run& run, int rows, int cols, const std::vector<double>& expected) {
-  const auto found = run.results.records.find("out");
-  if (rows == 1 || cols == 1 || found == run.results.records.end() ||
-      found->second.count != expected.size()) {
+bool looks_transposed(CaseContext& c, const Run& run, int rows, int cols,
+                      const std::vector<double>& expected) {
+  std::vector<float> got;
+  if (rows == 1 || cols == 1 || !CaseContext::reported(run, coalescing::result::out) ||
+      !c.read_array(run, coalescing::result::out, got) || got.size() != expected.size()) {
     return false;
   }
-  const std::vector<float> got = found->second.values<float>();
   std::size_t matches = 0;
   for (int row = 0; row < rows; ++row) {
     for (int col = 0; col < cols; ++col) {
@@ -81,13 +81,13 @@ bool looks_transposed(const Run& run, int rows, int cols, const std::vector<doub
 
 // The host guard and the values of one output of the student's kernel.
 bool expect_output(CaseContext& c, const Run& run, int rows, int cols) {
-  if (!c.expect_host_guard_untouched(run, "out", "the runner's copy back",
+  if (!c.expect_host_guard_untouched(run, coalescing::result::out, "the runner's copy back",
                                      "the output must hold rows * cols floats.")) {
     return false;
   }
   const std::vector<double> expected = reference(rows, cols, c.seed());
-  if (c.expect_array<float>(run, "out", expected, kTolerance, kIndexHint)) return true;
-  if (looks_transposed(run, rows, cols, expected)) {
+  if (c.expect_array(run, coalescing::result::out, expected, kTolerance, kIndexHint)) return true;
+  if (looks_transposed(c, run, rows, cols, expected)) {
     c.hint("the result is written transposed, at out[col * rows + row]: a row-major "
            "rows x cols matrix keeps element (row, col) at row * cols + col.");
   }
@@ -191,8 +191,9 @@ void grade_with_timing(CaseContext& c) {
   // proves that the student's kernel ran.)
   if (!c.finished(run)) return;
   double student_ms = 0.0, strided_ms = 0.0, copy_ms = 0.0;
-  if (!c.read_value(run, "student_ms", student_ms) ||
-      !c.read_value(run, "strided_ms", strided_ms) || !c.read_value(run, "copy_ms", copy_ms)) {
+  if (!c.read_value(run, coalescing::result::student_ms, student_ms) ||
+      !c.read_value(run, coalescing::result::strided_ms, strided_ms) ||
+      !c.read_value(run, coalescing::result::copy_ms, copy_ms)) {
     return;
   }
   // Fast only counts if everything was computed: a sample of the output is verified.
@@ -201,7 +202,7 @@ void grade_with_timing(CaseContext& c) {
   for (std::size_t i = 0; i < all.size(); i += coalescing::kSampleStride) {
     expected_sample.push_back(all[i]);
   }
-  if (!c.expect_array<float>(run, "sample", expected_sample, kTolerance, kIndexHint)) {
+  if (!c.expect_array(run, coalescing::result::sample, expected_sample, kTolerance, kIndexHint)) {
     c.note("(a sample of every " + std::to_string(coalescing::kSampleStride) +
            "th element of the timed output)");
     return;

@@ -103,8 +103,8 @@ void note_call(CaseContext& c, const std::string& call, int n) {
 bool check_gaussian(CaseContext& c, int n, bool lab, const std::string& kind = "gaussian") {
   const Run run = c.run_case(kind, {{"n", std::to_string(n)}, {"lab", lab ? "1" : "0"}});
   const bool ok =
-      ran_on_gpu(c, run) && c.expect_array<float>(run, "y", gaussian_reference(n, c.seed(), lab),
-                                                  kGaussianTolerance, kGaussianHint);
+      ran_on_gpu(c, run) && c.expect_array(run, result::y, gaussian_reference(n, c.seed(), lab),
+                                           kGaussianTolerance, kGaussianHint);
   if (!ok) {
     if (n > kMaxTransformBlocks * kThreadsPerBlock) c.hint(kTransformHint);
     note_call(c, "gaussian_pdf_gpu", n);
@@ -119,7 +119,7 @@ bool check_add(CaseContext& c, int n) {
   for (std::size_t i = 0; i < a.size(); ++i) sum[i] = double{a[i]} + double{b[i]};
   const Run run = c.run_case("add", {{"n", std::to_string(n)}});
   const bool ok =
-      ran_on_gpu(c, run) && c.expect_array<float>(run, "sum", sum, kAddTolerance, kTransformHint);
+      ran_on_gpu(c, run) && c.expect_array(run, result::sum, sum, kAddTolerance, kTransformHint);
   if (!ok) {
     c.hint(kTransformHint);
     note_call(c, "add_gpu (transform with two inputs)", n);
@@ -136,8 +136,8 @@ void check_cartesian(CaseContext& c, int n) {
   }
   const Run run = c.run_case("polar_to_cartesian", {{"n", std::to_string(n)}});
   if (ran_on_gpu(c, run) &&
-      c.expect_array<float>(run, "x", x, kCartesianTolerance, kCartesianHint) &&
-      c.expect_array<float>(run, "y", y, kCartesianTolerance, kCartesianHint)) {
+      c.expect_array(run, result::x, x, kCartesianTolerance, kCartesianHint) &&
+      c.expect_array(run, result::y, y, kCartesianTolerance, kCartesianHint)) {
     return;
   }
   note_call(c, "polar_to_cartesian_gpu", n);
@@ -149,8 +149,8 @@ bool check_distance(CaseContext& c, int n, bool nearby) {
   const Run run =
       c.run_case("polar_distance", {{"n", std::to_string(n)}, {"nearby", nearby ? "1" : "0"}});
   const bool ok = ran_on_gpu(c, run) &&
-                  c.expect_array<float>(run, "distance", distance_reference(p), kDistanceTolerance,
-                                        nearby ? kCancellationHint : kDistanceHint);
+                  c.expect_array(run, result::distance, distance_reference(p), kDistanceTolerance,
+                                 nearby ? kCancellationHint : kDistanceHint);
   if (!ok) note_call(c, "polar_distance_gpu", n);
   return ok;
 }
@@ -162,10 +162,9 @@ bool check_zero_suppress(CaseContext& c, int n, std::int16_t threshold, bool edg
                          {"threshold", std::to_string(threshold)},
                          {"waveform", edges ? "edges" : "pulse_train"}};
   const Run run = c.run_case("zero_suppress", params);
-  const bool ok =
-      ran_on_gpu(c, run) &&
-      c.expect_array<std::int32_t>(run, "out", zero_suppress_reference(waveform, threshold),
-                                   course::kExact, kZeroSuppressHint);
+  const bool ok = ran_on_gpu(c, run) &&
+                  c.expect_array(run, result::out, zero_suppress_reference(waveform, threshold),
+                                 course::kExact, kZeroSuppressHint);
   if (!ok) note_call(c, "zero_suppress_gpu with threshold " + std::to_string(threshold), n);
   return ok;
 }

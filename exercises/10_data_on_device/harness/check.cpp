@@ -49,14 +49,14 @@ std::vector<double> unsuppressed_reference(const std::vector<float>& noise,
 // The expected output for the record `name`. Where the unsuppressed value lies within
 // the tolerance of the threshold, float rounding may put it on either side, and both 0
 // and the value are right: there the expectation follows what came.
-std::vector<double> expected_waveform(const Run& run, const std::string& name,
+std::vector<double> expected_waveform(CaseContext& c, const Run& run,
+                                      const course::check::Array<float>& key,
                                       const std::vector<float>& noise, const PulseShape& shape) {
   std::vector<double> expected = unsuppressed_reference(noise, shape);
   std::vector<float> got;
-  const auto found = run.results.records.find(name);
-  if (found != run.results.records.end() && found->second.type == course::check::ValueType::f32 &&
-      found->second.count == expected.size()) {
-    got = found->second.values<float>();
+  if (!CaseContext::reported(run, key) || !c.read_array(run, key, got) ||
+      got.size() != expected.size()) {
+    got.clear();
   }
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const double value = expected[i];
@@ -105,14 +105,15 @@ void check_on_device(CaseContext& c, int n, Also also) {
   const Run run = c.run_case("on_device", {{"n", std::to_string(n)}});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!c.expect_host_guard_untouched(
-          run, "waveform", "make_waveform_on_device",
+          run, result::waveform, "make_waveform_on_device",
           "copy back n * sizeof(float) bytes into host_waveform, no more.")) {
     return;
   }
   const std::vector<float> noise = make_noise(n, c.seed());
   const PulseShape shape = lab_pulse_shape(n);
-  if (!c.expect_array<float>(run, "waveform", expected_waveform(run, "waveform", noise, shape),
-                             kWaveformTolerance, kValuesHint)) {
+  if (!c.expect_array(run, result::waveform,
+                      expected_waveform(c, run, result::waveform, noise, shape), kWaveformTolerance,
+                      kValuesHint)) {
     c.note("(make_waveform_on_device with n = " + std::to_string(n) + ")");
     return;
   }
@@ -129,7 +130,7 @@ constexpr int kAfterEmptySamples = 1000;
 void check_empty_then_some(CaseContext& c) {
   const Run empty = c.run_case("on_device", {{"n", "0"}});
   if (!c.finished(empty)) return;
-  if (!c.expect_host_guard_untouched(empty, "waveform", "make_waveform_on_device with n = 0",
+  if (!c.expect_host_guard_untouched(empty, result::waveform, "make_waveform_on_device with n = 0",
                                      "with n = 0 there is nothing to copy: return at once.") ||
       !c.expect_transfer_bytes(empty, 0, 0,
                                "with n = 0 there is nothing to copy: return at once.")) {
@@ -145,7 +146,7 @@ void check_empty_then_some(CaseContext& c) {
 // The pinned run, up to the point where the buffers exist.
 bool pinned_buffers_exist(CaseContext& c, const Run& run) {
   std::int64_t allocated = 0;
-  if (!c.finished(run) || !c.read_value(run, "buffers_allocated", allocated)) return false;
+  if (!c.finished(run) || !c.read_value(run, result::buffers_allocated, allocated)) return false;
   if (allocated != 0) return true;
   c.fail("allocate_waveform_buffers returned a null pointer for at least one of its four buffers");
   c.hint("allocate every buffer of WaveformBuffers: two with cudaMallocHost, two with cudaMalloc.");
@@ -155,12 +156,12 @@ bool pinned_buffers_exist(CaseContext& c, const Run& run) {
 // The values of every waveform of the pinned run.
 bool expect_pinned_waveforms(CaseContext& c, const Run& run, int runs = kPinnedRuns) {
   std::int64_t changed = 0;
-  c.read_value(run, "changed_after_sync", changed);
+  c.read_value(run, result::changed_after_sync, changed);
   for (int r = 0; r < runs; ++r) {
-    const std::string name = "waveform" + std::to_string(r);
+    const course::check::Array<float> key = result::pinned_waveform(std::to_string(r));
     const std::vector<float> noise = make_pinned_run_noise(r, c.seed());
-    if (!c.expect_array<float>(run, name, expected_waveform(run, name, noise, pinned_run_shape(r)),
-                               kWaveformTolerance, changed > 0 ? kSyncHint : kValuesHint)) {
+    if (!c.expect_array(run, key, expected_waveform(c, run, key, noise, pinned_run_shape(r)),
+                        kWaveformTolerance, changed > 0 ? kSyncHint : kValuesHint)) {
       c.note("(waveform " + std::to_string(r) +
              " of the pinned run: n = " + std::to_string(kPinnedRunSamples[r]) + ")");
       return false;
@@ -173,8 +174,8 @@ void check_pinned_buffers(CaseContext& c) {
   const Run run = c.run_case("pinned");
   if (!pinned_buffers_exist(c, run)) return;
   std::int64_t pinned = 0, on_device = 0;
-  if (!c.read_value(run, "staging_pinned", pinned) ||
-      !c.read_value(run, "device_buffers_on_device", on_device)) {
+  if (!c.read_value(run, result::staging_pinned, pinned) ||
+      !c.read_value(run, result::device_buffers_on_device, on_device)) {
     return;
   }
   if (pinned == 0) {
@@ -197,7 +198,7 @@ void check_pinned_ready_on_return(CaseContext& c) {
   const Run run = c.run_case("pinned");
   if (!pinned_buffers_exist(c, run)) return;
   std::int64_t changed = 0;
-  if (!c.read_value(run, "changed_after_sync", changed)) return;
+  if (!c.read_value(run, result::changed_after_sync, changed)) return;
   if (changed > 0) {
     c.fail(std::to_string(changed) +
            " samples of host_waveform changed after "
@@ -222,7 +223,7 @@ void check_pinned_allocates_once(CaseContext& c) {
   const Run run = c.run_case("pinned");
   if (!pinned_buffers_exist(c, run) || !expect_pinned_waveforms(c, run)) return;
   std::int64_t allocations = 0;
-  if (!c.read_value(run, "allocations_during_runs", allocations)) return;
+  if (!c.read_value(run, result::allocations_during_runs, allocations)) return;
   if (allocations > 0) {
     c.fail("make_waveform_pinned called cudaMalloc " + std::to_string(allocations) + " times in " +
            std::to_string(kPinnedRuns) + " calls");
@@ -235,7 +236,7 @@ void check_pinned_frees(CaseContext& c) {
   const Run run = c.run_case("pinned");
   if (!pinned_buffers_exist(c, run)) return;
   std::int64_t still_pinned = 0;
-  if (!c.read_value(run, "pinned_still_allocated", still_pinned)) return;
+  if (!c.read_value(run, result::pinned_still_allocated, still_pinned)) return;
   if (still_pinned != 0) {
     c.fail("after free_waveform_buffers, a host staging buffer is still pinned memory");
     c.hint("free the host buffers with cudaFreeHost.");

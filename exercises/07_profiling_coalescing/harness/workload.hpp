@@ -1,6 +1,6 @@
 // Exercise 07: what the program and its check must agree on - the inputs of the row
-// scaling (a matrix and one gain per row, drawn from a seed) and the shapes the
-// performance measurements use.
+// scaling (a matrix and one gain per row, drawn from a seed), the shapes the
+// performance measurements use, and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // coalescing.hpp includes it for the student's code.
@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
 namespace coalescing {
@@ -38,6 +39,10 @@ inline constexpr int kTimingCols = 4096;
 // fast if it computed everything.
 inline constexpr std::size_t kSampleStride = 4099;
 
+// Launches before the timed ones (module loading, clocks rising), in the timing case
+// (harness/cases.cu) and the demo (harness/demo.cu) alike.
+inline constexpr int kWarmupLaunches = 2;
+
 inline std::size_t element_count(int rows, int cols) {
   return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
 }
@@ -53,5 +58,16 @@ inline std::vector<float> make_gains(int rows, std::uint64_t seed) {
   return course::random_floats(static_cast<std::size_t>(rows), kGainMin, kGainMax,
                                course::derive_seed(seed, kGainsSalt));
 }
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+inline const course::check::Array<float> out{"out"};  // the launcher's output, guarded
+// The timing case: the median times of the student's kernel, the strided one and a
+// device-to-device copy of the same bytes, and every kSampleStride-th output element.
+inline const course::check::Value<double> student_ms{"student_ms"};
+inline const course::check::Value<double> strided_ms{"strided_ms"};
+inline const course::check::Value<double> copy_ms{"copy_ms"};
+inline const course::check::Array<float> sample{"sample"};
+}  // namespace result
 
 }  // namespace coalescing

@@ -1,32 +1,26 @@
-// Exercise 10 - the program around the student's functions (instructor-owned).
-//
-// `make run-10` runs the demo: first the bus itself, host -> device and device -> host
-// copies from pageable and from pinned memory (GB/s each way); then the lab's pulse
-// train made three ways - the lab's round trips, the student's version with the data
-// kept on the device, and the student's pinned version - for the lab's 100000 samples
-// and for ten million, with the bytes each one moves over the bus and its time. The
-// student's versions are compared with the round trips' result before they are timed:
-// one not written yet, or wrong, gets a line that says so and no figure
+// Exercise 10 - the demo (`make run-10`): first the bus itself, host -> device and
+// device -> host copies from pageable and from pinned memory (GB/s each way); then the
+// lab's pulse train made three ways - the lab's round trips, the student's version with
+// the data kept on the device, and the student's pinned version - for the lab's 100000
+// samples and for ten million, with the bytes each one moves over the bus and its time.
+// The student's versions are compared with the round trips' result before they are
+// timed: one not written yet, or wrong, gets a line that says so and no figure
 // (course/demo_results.hpp), and the demo then ends with status 1.
-// The check runs this same program with --course-case to compute its cases
-// (common/course/check/runner.hpp).
 //
 // Build and run:  make 10 && make run-10
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
@@ -34,108 +28,6 @@
 #include "workload.hpp"
 
 namespace {
-
-// ---------------------------------------------------------------------------
-// What kind of memory a pointer holds
-// ---------------------------------------------------------------------------
-
-cudaMemoryType memory_type(const void* pointer) {
-  cudaPointerAttributes attributes{};
-  if (pointer == nullptr || cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
-    cudaGetLastError();
-    return cudaMemoryTypeUnregistered;
-  }
-  return attributes.type;
-}
-
-std::int64_t flag(bool value) { return value ? 1 : 0; }
-
-// ---------------------------------------------------------------------------
-// Check cases: compute, report, decide nothing.
-// ---------------------------------------------------------------------------
-
-// Part 1: one call of make_waveform_on_device on pageable host arrays.
-void run_on_device_case(const course::check::CaseRequest& request,
-                        course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const std::vector<float> noise = data_on_device::make_noise(n, request.seed);
-  course::check::GuardedOutput<float> waveform(static_cast<std::size_t>(n));
-  make_waveform_on_device(noise.data(), waveform.data(), n, data_on_device::lab_pulse_shape(n));
-  waveform.report(results, "waveform");
-}
-
-// Part 2: one set of buffers, several waveforms on a stream of the runner's own.
-void run_pinned_case(course::check::ResultWriter& results, std::uint64_t seed) {
-  using namespace data_on_device;
-  WaveformBuffers buffers = allocate_waveform_buffers(kPinnedCapacity);
-  const bool complete = buffers.host_noise != nullptr && buffers.host_waveform != nullptr &&
-                        buffers.device_noise != nullptr && buffers.device_waveform != nullptr;
-  results.put_value("buffers_allocated", flag(complete));
-  if (!complete) return;
-  results.put_value("staging_pinned",
-                    flag(memory_type(buffers.host_noise) == cudaMemoryTypeHost &&
-                         memory_type(buffers.host_waveform) == cudaMemoryTypeHost));
-  results.put_value("device_buffers_on_device",
-                    flag(memory_type(buffers.device_noise) == cudaMemoryTypeDevice &&
-                         memory_type(buffers.device_waveform) == cudaMemoryTypeDevice));
-
-  // A non-blocking stream: nothing of the legacy default stream orders it for the student.
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  course::check::DeviceMemoryLedger& ledger = course::check::device_memory_ledger();
-  std::int64_t changed_after_sync = 0, allocations_during_runs = 0;
-  for (int run = 0; run < kPinnedRuns; ++run) {
-    const int n = kPinnedRunSamples[run];
-    const std::vector<float> noise = make_pinned_run_noise(run, seed);
-    std::memcpy(buffers.host_noise, noise.data(), noise.size() * sizeof(float));
-    course::poison(buffers.host_waveform, static_cast<std::size_t>(kPinnedCapacity));
-    std::size_t allocations_before = 0;
-    {
-      std::lock_guard<std::mutex> hold(ledger.lock);
-      allocations_before = ledger.allocations;
-    }
-    make_waveform_pinned(buffers, n, pinned_run_shape(run), stream);
-    // The result as the caller sees it the moment the call returns...
-    const std::vector<float> at_return(buffers.host_waveform, buffers.host_waveform + n);
-    {
-      std::lock_guard<std::mutex> hold(ledger.lock);
-      allocations_during_runs += static_cast<std::int64_t>(ledger.allocations - allocations_before);
-    }
-    // ... and once everything queued has certainly ended.
-    CUDA_CHECK(cudaDeviceSynchronize());
-    for (int i = 0; i < n; ++i) {
-      changed_after_sync += std::memcmp(&at_return[static_cast<std::size_t>(i)],
-                                        &buffers.host_waveform[i], sizeof(float)) != 0;
-    }
-    results.put("waveform" + std::to_string(run), at_return);
-  }
-  CUDA_CHECK(cudaStreamDestroy(stream));
-  results.put_value("changed_after_sync", changed_after_sync);
-  results.put_value("allocations_during_runs", allocations_during_runs);
-
-  const float* host_noise = buffers.host_noise;
-  const float* host_waveform = buffers.host_waveform;
-  free_waveform_buffers(buffers);
-  // Pinned memory that was freed is no longer registered with CUDA.
-  results.put_value("pinned_still_allocated",
-                    flag(memory_type(host_noise) == cudaMemoryTypeHost ||
-                         memory_type(host_waveform) == cudaMemoryTypeHost));
-}
-
-void run_check_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  if (request.name == "on_device") {
-    run_on_device_case(request, results);
-  } else if (request.name == "pinned") {
-    run_pinned_case(results, request.seed);
-  } else {
-    course::check::unknown_case(request);
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Demo
-// ---------------------------------------------------------------------------
 
 constexpr std::uint64_t kDemoSeed = 42;
 constexpr std::size_t kBusTestBytes = std::size_t{256} << 20;
@@ -285,7 +177,7 @@ void demo_pipeline(int n, const BusRates& rates, double ceiling_gbps, DemoFuncti
   }
 }
 
-int demo() {
+int run_demo() {
   course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   std::printf("device memory: copy ceiling %.1f GB/s (bytes read + written) / time\n",
@@ -299,6 +191,7 @@ int demo() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return course::check::case_or_demo(argc, argv, run_check_case, demo);
+int course::program::demo(int argc, char** argv) {
+  if (!no_arguments(argc, argv)) return 2;
+  return run_demo();
 }

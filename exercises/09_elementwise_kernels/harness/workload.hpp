@@ -1,6 +1,7 @@
 // Exercise 09: what the student's program and its check must agree on - the inputs
 // of the three elementwise functions (the Gaussian, the polar distance, the noisy
-// pulse train), drawn from a seed, their constants, and each element's reference.
+// pulse train), drawn from a seed, their constants, each element's reference, and the
+// results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // elementwise.hpp includes it for the student's code.
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
 
@@ -205,5 +207,16 @@ inline double polar_distance_reference(const PolarPoints& p, std::size_t i) {
 inline std::int16_t suppressed_sample(std::int16_t sample, std::int16_t threshold) {
   return sample < threshold ? std::int16_t{0} : sample;
 }
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+// gaussian_pdf_gpu's output; polar_to_cartesian_gpu's y.
+inline const course::check::Array<float> y{"y"};
+inline const course::check::Array<float> x{"x"};                // polar_to_cartesian_gpu's x
+inline const course::check::Array<float> sum{"sum"};            // add_gpu's output
+inline const course::check::Array<float> distance{"distance"};  // polar_distance_gpu's
+// zero_suppress_gpu's int16 output, widened, with a sample never written as the poison.
+inline const course::check::Array<std::int32_t> out{"out"};
+}  // namespace result
 
 }  // namespace elementwise

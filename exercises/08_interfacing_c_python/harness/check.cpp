@@ -1,5 +1,5 @@
-// Exercise 08 - the check. Runs the program (main.cu, which calls veclib through the
-// C functions of c_caller.c) and the Python caller (veclib.py, which loads the
+// Exercise 08 - the check. Runs the program (harness/cases.cu, which calls veclib
+// through the C functions of c_caller.c) and the Python caller (veclib.py, which loads the
 // library built from the same veclib.cu) case by case, and compares what they report
 // with references computed here. Contains no student code.
 //
@@ -94,44 +94,43 @@ bool finished(CaseContext& c, const Run& run) {
 }
 
 // The status `name` is `expected`; `call` says which call, `hint` what to change.
-bool expect_status(CaseContext& c, const Run& run, const std::string& name, Status expected,
-                   const std::string& call, const std::string& hint) {
+bool expect_status(CaseContext& c, const Run& run, const course::check::Value<std::int32_t>& key,
+                   Status expected, const std::string& call, const std::string& hint) {
   std::int32_t got = 0;
-  if (!c.read_value(run, name, got)) return false;
+  if (!c.read_value(run, key, got)) return false;
   if (got == expected) return true;
   c.fail(call + " returned " + status_name(got) + ", expected " + status_name(expected));
   c.hint(hint);
   return false;
 }
 
-bool expect_guard(CaseContext& c, const Run& run, const std::string& name,
+bool expect_guard(CaseContext& c, const Run& run, const course::check::Array<float>& key,
                   const std::string& function) {
-  return c.expect_host_guard_untouched(run, name, function,
+  return c.expect_host_guard_untouched(run, key, function,
                                        "copy exactly n * sizeof(float) bytes back, no more.");
 }
 
-// "status" is success and "y" is saxpy's result for n elements.
+// result::status is success and result::y is saxpy's result for n elements.
 // `guarded`: the array came from the C program, which guards it (Python's does not).
 bool expect_saxpy_result(CaseContext& c, const Run& run, std::size_t n,
                          const std::string& after = "", bool guarded = true) {
   const std::string call = "vec_saxpy with n = " + std::to_string(n) + after;
-  return expect_status(c, run, "status", kSuccess, call,
+  return expect_status(c, run, result::status, kSuccess, call,
                        after.empty() ? "a valid call must return VECLIB_SUCCESS."
                                      : "a failure must leave the library usable: clear the "
                                        "runtime's last error (cudaGetLastError) when you report "
                                        "one, and free what the failed call allocated.") &&
-         (!guarded || expect_guard(c, run, "y", "vec_saxpy")) &&
-         c.expect_array<float>(run, "y", saxpy_reference(n, c.seed()), kSaxpyTolerance,
-                               "each element must be a * x[i] + y[i], with y copied in before "
-                               "the kernel and out after it.");
+         (!guarded || expect_guard(c, run, result::y, "vec_saxpy")) &&
+         c.expect_array(run, result::y, saxpy_reference(n, c.seed()), kSaxpyTolerance,
+                        "each element must be a * x[i] + y[i], with y copied in before "
+                        "the kernel and out after it.");
 }
 
 // An array a failing call must have left as it was.
-bool expect_unchanged(CaseContext& c, const Run& run, const std::string& name,
+bool expect_unchanged(CaseContext& c, const Run& run, const course::check::Array<float>& key,
                       const std::vector<float>& before, const std::string& what) {
-  auto found = run.results.records.find(name);
-  if (found != run.results.records.end() && found->second.type == course::check::ValueType::f32 &&
-      found->second.values<float>() == before) {
+  std::vector<float> after;
+  if (CaseContext::reported(run, key) && c.read_array(run, key, after) && after == before) {
     return true;
   }
   c.fail(what + " changed the array although it failed");
@@ -158,10 +157,10 @@ void check_saxpy_after_empty(CaseContext& c) {
   const std::size_t n = 1000;
   const Run run = c.run_case("saxpy_after_empty", size_param(n));
   if (!finished(c, run)) return;
-  if (!expect_status(c, run, "empty_status", kSuccess, "vec_saxpy with n = 0",
+  if (!expect_status(c, run, result::empty_status, kSuccess, "vec_saxpy with n = 0",
                      "n = 0 is valid and there is nothing to do: return VECLIB_SUCCESS before "
                      "allocating or launching (a grid of zero blocks is a CUDA error).") ||
-      !expect_guard(c, run, "empty_y", "vec_saxpy with n = 0")) {
+      !expect_guard(c, run, result::empty_y, "vec_saxpy with n = 0")) {
     return;
   }
   expect_saxpy_result(c, run, n, " after a call with n = 0");
@@ -170,11 +169,11 @@ void check_saxpy_after_empty(CaseContext& c) {
 void check_clamp(CaseContext& c, std::size_t n) {
   const Run run = c.run_case("clamp", size_param(n));
   if (finished(c, run) &&
-      expect_status(c, run, "status", kSuccess, "vec_clamp with n = " + std::to_string(n),
+      expect_status(c, run, result::status, kSuccess, "vec_clamp with n = " + std::to_string(n),
                     "a valid call must return VECLIB_SUCCESS.") &&
-      expect_guard(c, run, "x", "vec_clamp") &&
-      c.expect_array<float>(run, "x", clamp_reference(n, c.seed()), kClampTolerance,
-                            "each element must be fminf(fmaxf(x[i], lo), hi).")) {
+      expect_guard(c, run, result::x, "vec_clamp") &&
+      c.expect_array(run, result::x, clamp_reference(n, c.seed()), kClampTolerance,
+                     "each element must be fminf(fmaxf(x[i], lo), hi).")) {
     c.expect_kernel_launched(run);
   }
 }
@@ -185,14 +184,16 @@ void check_null_pointers(CaseContext& c) {
   if (!finished(c, run)) return;
   const std::string hint = "test every array argument against NULL first, before n = 0 and "
                            "before any CUDA call, and return VECLIB_ERROR_NULL_POINTER.";
-  const bool ok =
-      expect_status(c, run, "null_x_status", kNullPointer, "vec_saxpy(a, NULL, y, n)", hint) &&
-      expect_status(c, run, "null_y_status", kNullPointer, "vec_saxpy(a, x, NULL, n)", hint) &&
-      expect_status(c, run, "null_y_empty_status", kNullPointer, "vec_saxpy(a, x, NULL, 0)",
-                    hint) &&
-      expect_status(c, run, "null_clamp_status", kNullPointer, "vec_clamp(NULL, n, lo, hi)",
-                    hint) &&
-      expect_unchanged(c, run, "y_after_errors", saxpy_y(n, c.seed()), "vec_saxpy with NULL x");
+  const bool ok = expect_status(c, run, result::null_x_status, kNullPointer,
+                                "vec_saxpy(a, NULL, y, n)", hint) &&
+                  expect_status(c, run, result::null_y_status, kNullPointer,
+                                "vec_saxpy(a, x, NULL, n)", hint) &&
+                  expect_status(c, run, result::null_y_empty_status, kNullPointer,
+                                "vec_saxpy(a, x, NULL, 0)", hint) &&
+                  expect_status(c, run, result::null_clamp_status, kNullPointer,
+                                "vec_clamp(NULL, n, lo, hi)", hint) &&
+                  expect_unchanged(c, run, result::y_after_errors, saxpy_y(n, c.seed()),
+                                   "vec_saxpy with NULL x");
   if (ok) expect_saxpy_result(c, run, n, " after the NULL pointer errors");
 }
 
@@ -201,20 +202,22 @@ void check_invalid_values(CaseContext& c) {
   const Run run = c.run_case("invalid_values", size_param(n));
   if (!finished(c, run)) return;
   const bool ok =
-      expect_status(c, run, "reversed_status", kInvalidValue, "vec_clamp(x, n, 2, 1)",
+      expect_status(c, run, result::reversed_status, kInvalidValue, "vec_clamp(x, n, 2, 1)",
                     "lo > hi is an invalid range: return VECLIB_ERROR_INVALID_VALUE.") &&
-      expect_status(c, run, "nan_status", kInvalidValue, "vec_clamp(x, n, NaN, 1)",
+      expect_status(c, run, result::nan_status, kInvalidValue, "vec_clamp(x, n, NaN, 1)",
                     "a NaN bound is invalid too: every comparison with NaN is false, so test "
                     "!(lo <= hi), not lo > hi.") &&
-      expect_status(c, run, "overflow_status", kInvalidValue, "vec_clamp with n = SIZE_MAX / 2",
+      expect_status(c, run, result::overflow_status, kInvalidValue,
+                    "vec_clamp with n = SIZE_MAX / 2",
                     "n * sizeof(float) must not overflow: n > SIZE_MAX / sizeof(float) is "
                     "VECLIB_ERROR_INVALID_VALUE.") &&
-      expect_unchanged(c, run, "x_after_errors", clamp_x(n, c.seed()), "vec_clamp with lo > hi");
+      expect_unchanged(c, run, result::x_after_errors, clamp_x(n, c.seed()),
+                       "vec_clamp with lo > hi");
   if (!ok) return;
-  if (expect_status(c, run, "status", kSuccess, "vec_clamp after the invalid calls",
+  if (expect_status(c, run, result::status, kSuccess, "vec_clamp after the invalid calls",
                     "a failure must leave the library usable.")) {
-    c.expect_array<float>(run, "x", clamp_reference(n, c.seed()), kClampTolerance,
-                          "each element must be fminf(fmaxf(x[i], lo), hi).");
+    c.expect_array(run, result::x, clamp_reference(n, c.seed()), kClampTolerance,
+                   "each element must be fminf(fmaxf(x[i], lo), hi).");
   }
 }
 
@@ -222,15 +225,15 @@ void check_out_of_memory(CaseContext& c) {
   const std::size_t n = 1000;
   const Run run = c.run_case("out_of_memory", size_param(n));
   if (!finished(c, run)) return;
-  if (!expect_status(c, run, "oom_status", kOutOfMemory, "vec_saxpy with n = 2^40 (4 TiB)",
+  if (!expect_status(c, run, result::oom_status, kOutOfMemory, "vec_saxpy with n = 2^40 (4 TiB)",
                      "a failed cudaMalloc (cudaErrorMemoryAllocation) must become "
                      "VECLIB_ERROR_OUT_OF_MEMORY, and be returned, not replaced by "
                      "VECLIB_SUCCESS.")) {
     return;
   }
   std::int64_t message_length = 0, text_length = 0;
-  if (!c.read_value(run, "oom_message_length", message_length) ||
-      !c.read_value(run, "oom_text_length", text_length)) {
+  if (!c.read_value(run, result::oom_message_length, message_length) ||
+      !c.read_value(run, result::oom_text_length, text_length)) {
     return;
   }
   if (message_length == 0 || text_length == 0) {
@@ -240,7 +243,8 @@ void check_out_of_memory(CaseContext& c) {
     c.hint("record the failed call and its CUDA error (cudaGetErrorName) in the message.");
     return;
   }
-  if (expect_unchanged(c, run, "y_after_errors", saxpy_y(n, c.seed()), "vec_saxpy with n = 2^40")) {
+  if (expect_unchanged(c, run, result::y_after_errors, saxpy_y(n, c.seed()),
+                       "vec_saxpy with n = 2^40")) {
     expect_saxpy_result(c, run, n, " after the out-of-memory error");
   }
 }
@@ -251,11 +255,11 @@ constexpr std::size_t kErrorPathElements = std::size_t{1} << 24;
 void check_error_path_frees(CaseContext& c) {
   const Run run = c.run_case("error_path_frees", size_param(kErrorPathElements));
   if (!finished(c, run)) return;
-  if (expect_status(c, run, "status", kOutOfMemory,
+  if (expect_status(c, run, result::status, kOutOfMemory,
                     "vec_saxpy when its second cudaMalloc fails (the device is full)",
                     "a failed cudaMalloc (cudaErrorMemoryAllocation) must become "
                     "VECLIB_ERROR_OUT_OF_MEMORY.") &&
-      expect_unchanged(c, run, "y_after_errors", saxpy_y(kErrorPathElements, c.seed()),
+      expect_unchanged(c, run, result::y_after_errors, saxpy_y(kErrorPathElements, c.seed()),
                        "vec_saxpy without device memory") &&
       !c.expect_no_leak(run)) {
     c.hint("the error path leaks: when the second cudaMalloc fails, free what was allocated "
@@ -377,10 +381,10 @@ void check_python_saxpy(CaseContext& c) {
     const Run run = c.run_case_with(
         launcher, "saxpy", {{"a", number_text(kSaxpyA)}, {"x_file", x_file}, {"y_file", y_file}});
     if (!finished(c, run)) return;
-    if (!expect_status(c, run, "status", kSuccess, "VecLib.saxpy with n = " + std::to_string(n),
-                       kPythonHint) ||
-        !c.expect_array<float>(run, "y", saxpy_reference(n, c.seed()), kSaxpyTolerance,
-                               kPythonHint)) {
+    if (!expect_status(c, run, result::status, kSuccess,
+                       "VecLib.saxpy with n = " + std::to_string(n), kPythonHint) ||
+        !c.expect_array(run, result::y, saxpy_reference(n, c.seed()), kSaxpyTolerance,
+                        kPythonHint)) {
       c.note("(from Python: veclib.py's VecLib.saxpy, n = " + std::to_string(n) + ")");
       return;
     }
@@ -397,9 +401,9 @@ void check_python_clamp(CaseContext& c) {
       launcher, "clamp",
       {{"lo", number_text(kClampLo)}, {"hi", number_text(kClampHi)}, {"x_file", x_file}});
   if (finished(c, run) &&
-      expect_status(c, run, "status", kSuccess, "VecLib.clamp with n = " + std::to_string(n),
+      expect_status(c, run, result::status, kSuccess, "VecLib.clamp with n = " + std::to_string(n),
                     kPythonHint)) {
-    c.expect_array<float>(run, "x", clamp_reference(n, c.seed()), kClampTolerance, kPythonHint);
+    c.expect_array(run, result::x, clamp_reference(n, c.seed()), kClampTolerance, kPythonHint);
   }
 }
 
@@ -416,21 +420,21 @@ void check_python_errors(CaseContext& c) {
   std::int32_t refused = 0;
   std::int64_t message_length = 0;
   const bool ok =
-      expect_status(c, run, "reversed_status", kInvalidValue,
+      expect_status(c, run, result::reversed_status, kInvalidValue,
                     "VecLib.clamp(x, 2, 1) (the VecLibError's status)",
                     "lo > hi is an invalid range: return VECLIB_ERROR_INVALID_VALUE.") &&
-      expect_status(c, run, "oom_status", kOutOfMemory,
+      expect_status(c, run, result::oom_status, kOutOfMemory,
                     "VecLib.saxpy with n = 2^40 (the VecLibError's status)",
                     "a failed cudaMalloc must become VECLIB_ERROR_OUT_OF_MEMORY.") &&
-      c.read_value(run, "oom_message_length", message_length) &&
-      c.read_value(run, "float64_refused", refused);
+      c.read_value(run, result::oom_message_length, message_length) &&
+      c.read_value(run, result::float64_refused, refused);
   if (!ok) return;
   if (refused != 1) {
     c.fail("a float64 array reached the library: ctypes did not refuse it");
     c.hint("veclib.py's argtypes must say float32 (ndpointer(dtype=np.float32, ...)).");
     return;
   }
-  if (expect_unchanged(c, run, "y_after_errors", saxpy_y(n, c.seed()), "the failing calls")) {
+  if (expect_unchanged(c, run, result::y_after_errors, saxpy_y(n, c.seed()), "the failing calls")) {
     expect_saxpy_result(c, run, n, " from Python after the errors", false);
   }
 }
