@@ -26,15 +26,20 @@
 // [slide:primary-context]
 DriverContext open_primary_context(int ordinal) {
   DriverContext opened;
-  // TODO(student): cuInit(0), then cuDeviceGet(&opened.device, ordinal), then
-  // cuDevicePrimaryCtxRetain(&opened.context, opened.device) and
-  // cuCtxSetCurrent(opened.context). CU_CHECK every call.
+  // TODO(student): the device's primary context, made current, in four calls.
+  //   1. cuInit(0).
+  //   2. cuDeviceGet(&opened.device, ordinal).
+  //   3. cuDevicePrimaryCtxRetain(&opened.context, opened.device).
+  //   4. cuCtxSetCurrent(opened.context).
+  // CU_CHECK every call.
   // END TODO(student)
   return opened;
 }
 
 void close_primary_context(DriverContext& context) {
-  // TODO(student): cuDevicePrimaryCtxRelease(context.device), then forget the handle.
+  // TODO(student): give the primary context back.
+  //   1. cuDevicePrimaryCtxRelease(context.device), under CU_CHECK.
+  //   2. Forget the handle: context.context = nullptr.
   // END TODO(student)
 }
 // [/slide]
@@ -43,32 +48,41 @@ void close_primary_context(DriverContext& context) {
 // Part 2: the module
 // ---------------------------------------------------------------------------
 bool load_module(const std::string& ptx_path, CUmodule& module, std::string& error) {
-  // TODO(student): read the whole file into a std::string (std::ifstream; if it cannot
-  // be opened: error = "cannot read " + ptx_path, return false), then
-  // cuModuleLoadData(&module, text.c_str()). If that fails, return false with an error
-  // that names the file and course::driver_error_text(status). No CU_CHECK here: it
-  // would exit the program.
+  // TODO(student): a module from a PTX file, failures reported, never fatal.
+  //   1. Read the whole file into a std::string with a std::ifstream. If it cannot be
+  //      opened, set error = "cannot read " + ptx_path and return false.
+  //   2. cuModuleLoadData(&module, text.c_str()). If that fails, return false with an
+  //      error that names the file and course::driver_error_text(status).
+  //   3. Return true.
+  // No CU_CHECK here: it would exit the program.
   return false;
   // END TODO(student)
 }
 
 bool find_kernel(CUmodule module, const char* name, CUfunction& kernel, std::string& error) {
-  // TODO(student): cuModuleGetFunction(&kernel, module, name); on failure return false
-  // with an error that names the kernel and course::driver_error_text(status).
+  // TODO(student): a kernel found by name, a failure reported, never fatal.
+  //   1. cuModuleGetFunction(&kernel, module, name).
+  //   2. On failure return false, with an error that names the kernel and
+  //      course::driver_error_text(status). Otherwise return true.
   return false;
   // END TODO(student)
 }
 
 bool load_kernels(const std::string& ptx_path, Kernels& kernels, std::string& error) {
-  // TODO(student): load_module into kernels.module, then find_kernel for kSaxpyName into
-  // kernels.saxpy and for kSawtoothName into kernels.sawtooth. If a kernel is missing,
-  // unload the module before returning false: nothing may stay loaded.
+  // TODO(student): the module and both kernels, or nothing.
+  //   1. load_module into kernels.module; on failure return false.
+  //   2. find_kernel for kSaxpyName into kernels.saxpy and for kSawtoothName into
+  //      kernels.sawtooth.
+  //   3. If a kernel is missing, unload the module before returning false: nothing may
+  //      stay loaded. Otherwise return true.
   return false;
   // END TODO(student)
 }
 
 void unload_kernels(Kernels& kernels) {
-  // TODO(student): cuModuleUnload(kernels.module), then reset the three handles.
+  // TODO(student): unload the module.
+  //   1. cuModuleUnload(kernels.module), under CU_CHECK.
+  //   2. Reset the three handles.
   // END TODO(student)
 }
 
@@ -84,19 +98,25 @@ unsigned blocks_for(std::size_t n) {
 // [slide:launch-saxpy]
 void launch_saxpy(CUfunction saxpy, CUstream stream, float a, CUdeviceptr x, CUdeviceptr y,
                   std::size_t n) {
-  // TODO(student): return if n == 0. Otherwise an array holding the ADDRESS of each
-  // argument, in the kernel's order (float a, const float* x, float* y, size_t n), and
-  // cuLaunchKernel(saxpy, blocks_for(n), 1, 1, kThreadsPerBlock, 1, 1, 0, stream, args,
-  // nullptr) under CU_CHECK.
+  // TODO(student): saxpy through cuLaunchKernel, in three steps.
+  //   1. Return if n == 0.
+  //   2. An array holding the ADDRESS of each argument, in the kernel's order
+  //      (float a, const float* x, float* y, size_t n): void* args[] = {&a, &x, &y, &n}.
+  //   3. cuLaunchKernel(saxpy, blocks_for(n), 1, 1, kThreadsPerBlock, 1, 1, 0, stream,
+  //      args, nullptr) under CU_CHECK. Do not wait for the kernel.
   // END TODO(student)
 }
 // [/slide]
 
 void launch_sawtooth(CUfunction sawtooth, CUstream stream, CUdeviceptr out, std::size_t first,
                      int period, float amplitude, std::size_t n) {
-  // TODO(student): the same for sawtooth (float* out, size_t first, int period,
-  // float amplitude, size_t n). Each pointer must point at a variable of exactly the
-  // parameter's type: the driver copies sizeof(parameter) bytes from it.
+  // TODO(student): sawtooth through cuLaunchKernel, like launch_saxpy.
+  //   1. Return if n == 0.
+  //   2. The arguments' addresses, in the kernel's order (float* out, size_t first,
+  //      int period, float amplitude, size_t n). Each pointer must point at a variable of
+  //      exactly the parameter's type: the driver copies sizeof(parameter) bytes from it.
+  //   3. cuLaunchKernel on blocks_for(n) blocks of kThreadsPerBlock threads on `stream`,
+  //      under CU_CHECK. Do not wait.
   // END TODO(student)
 }
 
@@ -106,8 +126,10 @@ void launch_sawtooth(CUfunction sawtooth, CUstream stream, CUdeviceptr out, std:
 SaxpyBuffers allocate_saxpy_buffers(std::size_t n) {
   SaxpyBuffers buffers;
   buffers.n = n;
-  // TODO(student): if n > 0, cuMemAlloc buffers.x and buffers.y, n floats each; then
-  // cuStreamCreate(&buffers.stream, CU_STREAM_NON_BLOCKING).
+  // TODO(student): two device buffers and a stream.
+  //   1. If n > 0, cuMemAlloc buffers.x and buffers.y, n floats each. None when n == 0.
+  //   2. cuStreamCreate(&buffers.stream, CU_STREAM_NON_BLOCKING).
+  // CU_CHECK every call.
   // END TODO(student)
   return buffers;
 }
@@ -115,17 +137,23 @@ SaxpyBuffers allocate_saxpy_buffers(std::size_t n) {
 // [slide:round-trip]
 void saxpy_round_trip(const SaxpyBuffers& buffers, CUfunction saxpy, float a, const float* x,
                       float* y) {
-  // TODO(student): if buffers.n > 0: cuMemcpyHtoDAsync x and y into the buffers on
-  // buffers.stream, launch_saxpy on the same stream, cuMemcpyDtoHAsync y back. The copies
-  // return at once (the check gives pinned host memory): wait for the stream
-  // (cuStreamSynchronize) before returning, or the caller reads y too early.
+  // TODO(student): the round trip on buffers.stream, in five steps (none when
+  // buffers.n == 0).
+  //   1. cuMemcpyHtoDAsync x into buffers.x.
+  //   2. cuMemcpyHtoDAsync y into buffers.y.
+  //   3. launch_saxpy on the same stream.
+  //   4. cuMemcpyDtoHAsync buffers.y back into y.
+  //   5. cuStreamSynchronize(buffers.stream). The copies return at once (the check gives
+  //      pinned host memory): without the wait the caller reads y too early.
   // END TODO(student)
 }
 // [/slide]
 
 void free_saxpy_buffers(SaxpyBuffers& buffers) {
-  // TODO(student): cuMemFree both buffers (if allocated), cuStreamDestroy the stream,
-  // then reset the fields.
+  // TODO(student): free what allocate_saxpy_buffers made.
+  //   1. cuMemFree each buffer that was allocated.
+  //   2. cuStreamDestroy the stream.
+  //   3. Reset the fields.
   // END TODO(student)
 }
 
@@ -135,9 +163,14 @@ void free_saxpy_buffers(SaxpyBuffers& buffers) {
 // [slide:whole-flow]
 bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float* y, std::size_t n,
                     std::string& error) {
-  // TODO(student): open_primary_context(0); load_kernels (on failure: close the context
-  // and return false); allocate_saxpy_buffers(n); saxpy_round_trip; then the clean-up
-  // in the reverse order: free_saxpy_buffers, unload_kernels, close_primary_context.
+  // TODO(student): the whole program with the functions above, in six steps.
+  //   1. open_primary_context(0).
+  //   2. load_kernels. On failure close the context and return false.
+  //   3. allocate_saxpy_buffers(n).
+  //   4. saxpy_round_trip.
+  //   5. The clean-up in the reverse order: free_saxpy_buffers, unload_kernels,
+  //      close_primary_context.
+  //   6. Return true.
   return false;
   // END TODO(student)
 }

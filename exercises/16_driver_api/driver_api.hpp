@@ -12,7 +12,14 @@
 #include <cstddef>
 #include <string>
 
-#include "workload.hpp"
+// Every launch of the exercise: blocks of this many threads...
+inline constexpr unsigned kThreadsPerBlock = 256;
+// ...and at most this many blocks; both kernels loop over what one grid does not cover.
+inline constexpr unsigned kMaxBlocks = 1024;
+
+// The kernels' names in the PTX (extern "C", so not mangled).
+inline constexpr const char* kSaxpyName = "saxpy";
+inline constexpr const char* kSawtoothName = "sawtooth";
 
 // ---- Part 1: the context -------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 // Exercise 16: the kernels the course gives, instructor-owned. Two programs compile them:
 // kernels.cu includes this file, and the build turns it into PTX that the student's code
-// loads with the driver API; main.cu includes it too, and launches the very same kernels
-// with <<<...>>> through the runtime, to compare the two paths in one run.
+// loads with the driver API; harness/demo.cu includes it too, and launches the very same
+// kernels with <<<...>>> through the runtime, to compare the two paths in one run.
 //
 // extern "C": the names in the PTX are then "saxpy" and "empty_kernel", the strings that
 // cuModuleGetFunction looks for. Without it they would be C++-mangled (_Z5saxpyfPKfPfm).

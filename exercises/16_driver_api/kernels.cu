@@ -15,9 +15,13 @@
 // out[k] = amplitude * ((first + k) % period) for 0 <= k < n (driver_api.hpp); the
 // launch gives at most kMaxBlocks blocks, so the kernel must loop over the rest.
 // [slide:sawtooth-kernel]
-// TODO(student): write the kernel `sawtooth` with exactly these parameters, in this
-// order: (float* out, std::size_t first, int period, float amplitude, std::size_t n),
-// declared extern "C" so that its PTX name is "sawtooth". Use a grid-stride loop with a
-// std::size_t index k; the sample number first + k exceeds 2^32, so compute in 64 bits.
+// TODO(student): the kernel `sawtooth`, in three steps.
+//   1. Declare it extern "C" __global__, so that its PTX name is "sawtooth", with exactly
+//      these parameters, in this order: (float* out, std::size_t first, int period,
+//      float amplitude, std::size_t n).
+//   2. Loop over k with a grid-stride loop and a std::size_t index: the launch gives at
+//      most kMaxBlocks blocks.
+//   3. Write out[k] = amplitude * ((first + k) % period). The sample number first + k
+//      exceeds 2^32: compute it in 64 bits.
 // END TODO(student)
 // [/slide]

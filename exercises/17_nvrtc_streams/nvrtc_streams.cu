@@ -28,8 +28,12 @@
 // ---------------------------------------------------------------------------
 CUdevice use_primary_context(int ordinal) {
   CUdevice device = 0;
-  // TODO(student): cuInit(0), cuDeviceGet(&device, ordinal), retain the device's primary
-  // context (cuDevicePrimaryCtxRetain) and make it current (cuCtxSetCurrent).
+  // TODO(student): the device's primary context, made current, in four calls.
+  //   1. cuInit(0).
+  //   2. cuDeviceGet(&device, ordinal).
+  //   3. Retain the device's primary context (cuDevicePrimaryCtxRetain).
+  //   4. Make it current (cuCtxSetCurrent).
+  // CU_CHECK every call.
   // END TODO(student)
   return device;
 }
@@ -44,9 +48,11 @@ void release_primary_context(CUdevice device) {
 // ---------------------------------------------------------------------------
 std::string architecture_option(CUdevice device) {
   std::string option;
-  // TODO(student): read CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR and _MINOR with
-  // cuDeviceGetAttribute and set option to "--gpu-architecture=sm_" followed by both
-  // digits (sm_90 on an H100).
+  // TODO(student): the option that names this device's real architecture.
+  //   1. Read CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR and _MINOR with
+  //      cuDeviceGetAttribute.
+  //   2. Set option to "--gpu-architecture=sm_" followed by both digits (sm_90 on an
+  //      H100).
   // END TODO(student)
   return option;
 }
@@ -54,14 +60,17 @@ std::string architecture_option(CUdevice device) {
 Compilation compile_to_cubin(const std::string& source,
                              const std::vector<std::string>& name_expressions, CUdevice device) {
   Compilation result;
-  // TODO(student): nvrtcCreateProgram (no headers), nvrtcAddNameExpression for each name
-  // expression, then nvrtcCompileProgram with the options below. NVRTC_CHECK every call
-  // except the compilation itself: a source with errors makes it return
-  // NVRTC_ERROR_COMPILATION, which is the caller's to handle, not a reason to exit.
-  // Always read the log (nvrtcGetProgramLogSize, nvrtcGetProgramLog) into result.log.
-  // When it compiled: the CUBIN (nvrtcGetCUBINSize, nvrtcGetCUBIN) and the lowered name
-  // of each expression (nvrtcGetLoweredName, before the program is destroyed). Last,
-  // nvrtcDestroyProgram.
+  // TODO(student): compile with NVRTC, in six steps.
+  //   1. nvrtcCreateProgram, with no headers.
+  //   2. nvrtcAddNameExpression for each name expression.
+  //   3. nvrtcCompileProgram with the options below. A source with errors makes it
+  //      return NVRTC_ERROR_COMPILATION: that is the caller's to handle, not a reason to
+  //      exit, so this call is not checked. Set result.succeeded.
+  //   4. Always read the log (nvrtcGetProgramLogSize, nvrtcGetProgramLog) into result.log.
+  //   5. When it compiled: the CUBIN (nvrtcGetCUBINSize, nvrtcGetCUBIN) and the lowered
+  //      name of each expression (nvrtcGetLoweredName), in the same order.
+  //   6. nvrtcDestroyProgram, last: the lowered names belong to the program.
+  // NVRTC_CHECK every other call.
   // END TODO(student)
   return result;
 }
@@ -71,25 +80,31 @@ Compilation compile_to_cubin(const std::string& source,
 // ---------------------------------------------------------------------------
 SaxpyModule load_saxpy(const Compilation& compiled) {
   SaxpyModule loaded;
-  // TODO(student): cuModuleLoadData from compiled.cubin, then cuModuleGetFunction for
-  // saxpy_float and saxpy_double with the LOWERED names (compiled.lowered_names[
-  // kFloatKernel] and [kDoubleKernel]): the module knows the mangled names only.
+  // TODO(student): load the CUBIN and find both kernels.
+  //   1. cuModuleLoadData from compiled.cubin.
+  //   2. cuModuleGetFunction for saxpy_float and saxpy_double with the LOWERED names
+  //      (compiled.lowered_names[kFloatKernel] and [kDoubleKernel]): the module knows the
+  //      mangled names only.
   // END TODO(student)
   return loaded;
 }
 
 void unload_saxpy(SaxpyModule& module) {
-  // TODO(student): cuModuleUnload (when a module was loaded), then reset module to {}.
+  // TODO(student): unload the module.
+  //   1. cuModuleUnload, when a module was loaded.
+  //   2. Reset module to {}.
   // END TODO(student)
 }
 
 template <typename T>
 void launch_saxpy(CUfunction kernel, T a, CUdeviceptr x, CUdeviceptr y, CUdeviceptr out,
                   std::size_t n, CUstream stream) {
-  // TODO(student): nothing when n == 0; otherwise enough blocks of kSaxpyThreadsPerBlock
-  // threads to cover n, and cuLaunchKernel with the kernel's arguments as an array of
-  // POINTERS to them, in the order of its parameters (a, x, y, out, n), no shared
-  // memory, on `stream`.
+  // TODO(student): saxpy<T> through cuLaunchKernel, in three steps.
+  //   1. Return when n == 0.
+  //   2. Enough blocks of kSaxpyThreadsPerBlock threads to cover n, one thread per
+  //      element.
+  //   3. cuLaunchKernel with the kernel's arguments as an array of POINTERS to them, in
+  //      the order of its parameters (a, x, y, out, n), no shared memory, on `stream`.
   // END TODO(student)
 }
 
@@ -103,31 +118,39 @@ template void launch_saxpy<double>(CUfunction, double, CUdeviceptr, CUdeviceptr,
 // ---------------------------------------------------------------------------
 Pipeline allocate_pipeline(std::size_t capacity, int stream_count) {
   Pipeline pipeline;
-  // TODO(student): three pinned host buffers of capacity floats (cuMemHostAlloc, flags
-  // 0), three device buffers (cuMemAlloc), stream_count streams (cuStreamCreate with
-  // CU_STREAM_NON_BLOCKING); set pipeline.capacity.
+  // TODO(student): the pipeline's buffers and streams, in four steps.
+  //   1. Three pinned host buffers of capacity floats (cuMemHostAlloc, flags 0).
+  //   2. Three device buffers of capacity floats (cuMemAlloc).
+  //   3. stream_count streams (cuStreamCreate with CU_STREAM_NON_BLOCKING).
+  //   4. Set pipeline.capacity.
   // END TODO(student)
   return pipeline;
 }
 
 void free_pipeline(Pipeline& pipeline) {
-  // TODO(student): destroy the streams, free the buffers (cuMemFreeHost, cuMemFree) and
-  // reset pipeline to {}.
+  // TODO(student): give the pipeline back, in three steps.
+  //   1. Destroy the streams.
+  //   2. Free the buffers (cuMemFreeHost, cuMemFree).
+  //   3. Reset pipeline to {}.
   // END TODO(student)
 }
 
 void saxpy_one_stream(CUfunction saxpy_float, float a, Pipeline& pipeline, std::size_t n) {
-  // TODO(student): on pipeline.streams[0]: copy n floats of host_x and host_y in, launch
-  // saxpy_float, copy n floats of device_out back into host_out; then wait for the
-  // stream (cuStreamSynchronize) before returning.
+  // TODO(student): the pipeline on pipeline.streams[0], in four steps.
+  //   1. Copy n floats of host_x and host_y in (cuMemcpyHtoDAsync).
+  //   2. launch_saxpy with saxpy_float.
+  //   3. Copy n floats of device_out back into host_out (cuMemcpyDtoHAsync).
+  //   4. Wait for the stream (cuStreamSynchronize) before returning.
   // END TODO(student)
 }
 
 void saxpy_chunked(CUfunction saxpy_float, float a, Pipeline& pipeline, std::size_t n,
                    std::size_t chunk) {
-  // TODO(student): for each chunk k starting at element first = k * chunk, of
-  // min(chunk, n - first) elements: the same three steps as saxpy_one_stream on that
-  // part of every buffer, on streams[k % streams.size()]. Enqueue every chunk first,
-  // then synchronize every stream.
+  // TODO(student): the pipeline in chunks over the streams, in two steps.
+  //   1. For each chunk k, starting at element first = k * chunk, of min(chunk, n - first)
+  //      elements: the copies in, the launch and the copy back of saxpy_one_stream, on that
+  //      part of every buffer, on streams[k % streams.size()]. A CUdeviceptr counts bytes:
+  //      element first is at device_x + first * sizeof(float).
+  //   2. Once every chunk is enqueued, synchronize every stream.
   // END TODO(student)
 }

@@ -13,7 +13,15 @@
 #include <string>
 #include <vector>
 
-#include "workload.hpp"
+// The block size of launch_saxpy: one thread per element, blocks of 256 threads.
+inline constexpr unsigned kSaxpyThreadsPerBlock = 256;
+
+// The name expressions compile_to_cubin is given for the SAXPY source, in this order:
+// lowered_names[kFloatKernel] is the mangled name of saxpy<float>.
+inline constexpr const char* kSaxpyFloatExpression = "saxpy<float>";
+inline constexpr const char* kSaxpyDoubleExpression = "saxpy<double>";
+inline constexpr std::size_t kFloatKernel = 0;
+inline constexpr std::size_t kDoubleKernel = 1;
 
 // ---- The kernel, written once -----------------------------------------------------
 // The same tokens are compiled twice: by nvcc into the program (the runner's

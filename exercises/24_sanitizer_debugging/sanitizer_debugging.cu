@@ -19,8 +19,12 @@
 // ---------------------------------------------------------------------------
 // Step 1: reverse an array (compute-sanitizer --tool memcheck)
 // ---------------------------------------------------------------------------
-// TODO(student): step 1. Run the program under memcheck; its report names the kernel, the
-// thread, the address and the line of a bad access in this step: fix that line.
+// TODO(student): step 1, reverse an array (memcheck).
+//   1. Run the program under compute-sanitizer --tool memcheck. Its report names the
+//      kernel, the thread, the address and the line of a bad write in this step.
+//   2. Work out the index that thread writes, and how far past which allocation it lands.
+//   3. Fix the line the report names, so that out[n - 1 - i] = x[i]. An index clamped into
+//      the array silences memcheck but still writes the wrong places.
 // [slide:reverse]
 __global__ void reverse_kernel(const float* x, float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -39,8 +43,11 @@ void reverse_on_device(const float* x, float* out, int n) {
 // ---------------------------------------------------------------------------
 // Step 2: smooth with the two neighbours (compute-sanitizer --tool racecheck)
 // ---------------------------------------------------------------------------
-// TODO(student): step 2. Run the program under racecheck; its report names two accesses
-// to the same shared-memory location by different threads, with nothing ordering them.
+// TODO(student): step 2, smooth with the neighbours (racecheck).
+//   1. Run the program under compute-sanitizer --tool racecheck. Its report names a write
+//      and a read of the same shared-memory location by different threads, with nothing
+//      ordering them.
+//   2. Make the reads wait for every write of the block.
 // [slide:smooth]
 __global__ void smooth_kernel(const float* x, float* out, int n) {
   // The block's elements, and one neighbour on each side (0 outside the array).
@@ -65,8 +72,12 @@ void smooth_on_device(const float* x, float* out, int n) {
 // ---------------------------------------------------------------------------
 // Step 3: the sum of each block (compute-sanitizer --tool synccheck)
 // ---------------------------------------------------------------------------
-// TODO(student): step 3. Run the program under synccheck; its report names a barrier that
-// some threads of a block (or of a warp) reach and others do not.
+// TODO(student): step 3, the sum of each block (synccheck).
+//   1. Run the program under compute-sanitizer --tool synccheck. Its report names a
+//      barrier that some threads of a block (or of a warp) reach and others do not.
+//   2. Work out why those threads skip it.
+//   3. Move the barrier where every thread of the block passes, and keep the work that
+//      depends on the bounds inside its if.
 // [slide:block-sums]
 __global__ void block_sums_kernel(const float* x, float* sums, int n) {
   __shared__ float partial[kThreadsPerBlock];
@@ -96,8 +107,10 @@ void block_sums_on_device(const float* x, float* sums, int n) {
 // ---------------------------------------------------------------------------
 // Step 4: the average of frames (compute-sanitizer --tool initcheck)
 // ---------------------------------------------------------------------------
-// TODO(student): step 4. Run the program under initcheck; its report names a read of
-// device memory that nothing wrote before.
+// TODO(student): step 4, the average of frames (initcheck).
+//   1. Run the program under compute-sanitizer --tool initcheck. Its report names a read
+//      of device memory that nothing wrote before.
+//   2. Fix the host code, so that the sum starts from values written on purpose.
 __global__ void accumulate_kernel(const float* frame, float* total, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) total[i] += frame[i];

@@ -26,9 +26,7 @@
 // [slide:primary-context]
 DriverContext open_primary_context(int ordinal) {
   DriverContext opened;
-  // TODO(student): cuInit(0), then cuDeviceGet(&opened.device, ordinal), then
-  // cuDevicePrimaryCtxRetain(&opened.context, opened.device) and
-  // cuCtxSetCurrent(opened.context). CU_CHECK every call.
+  // TODO(student): the device's primary context, made current, in four calls.
   CU_CHECK(cuInit(0));
   CU_CHECK(cuDeviceGet(&opened.device, ordinal));
   CU_CHECK(cuDevicePrimaryCtxRetain(&opened.context, opened.device));
@@ -38,7 +36,7 @@ DriverContext open_primary_context(int ordinal) {
 }
 
 void close_primary_context(DriverContext& context) {
-  // TODO(student): cuDevicePrimaryCtxRelease(context.device), then forget the handle.
+  // TODO(student): give the primary context back.
   CU_CHECK(cuDevicePrimaryCtxRelease(context.device));
   context.context = nullptr;
   // END TODO(student)
@@ -49,11 +47,7 @@ void close_primary_context(DriverContext& context) {
 // Part 2: the module
 // ---------------------------------------------------------------------------
 bool load_module(const std::string& ptx_path, CUmodule& module, std::string& error) {
-  // TODO(student): read the whole file into a std::string (std::ifstream; if it cannot
-  // be opened: error = "cannot read " + ptx_path, return false), then
-  // cuModuleLoadData(&module, text.c_str()). If that fails, return false with an error
-  // that names the file and course::driver_error_text(status). No CU_CHECK here: it
-  // would exit the program.
+  // TODO(student): a module from a PTX file, failures reported, never fatal.
   std::ifstream file(ptx_path, std::ios::binary);
   if (!file) {
     error = "cannot read " + ptx_path;
@@ -70,8 +64,7 @@ bool load_module(const std::string& ptx_path, CUmodule& module, std::string& err
 }
 
 bool find_kernel(CUmodule module, const char* name, CUfunction& kernel, std::string& error) {
-  // TODO(student): cuModuleGetFunction(&kernel, module, name); on failure return false
-  // with an error that names the kernel and course::driver_error_text(status).
+  // TODO(student): a kernel found by name, a failure reported, never fatal.
   const CUresult status = cuModuleGetFunction(&kernel, module, name);
   if (status != CUDA_SUCCESS) {
     error =
@@ -83,9 +76,7 @@ bool find_kernel(CUmodule module, const char* name, CUfunction& kernel, std::str
 }
 
 bool load_kernels(const std::string& ptx_path, Kernels& kernels, std::string& error) {
-  // TODO(student): load_module into kernels.module, then find_kernel for kSaxpyName into
-  // kernels.saxpy and for kSawtoothName into kernels.sawtooth. If a kernel is missing,
-  // unload the module before returning false: nothing may stay loaded.
+  // TODO(student): the module and both kernels, or nothing.
   if (!load_module(ptx_path, kernels.module, error)) return false;
   if (!find_kernel(kernels.module, kSaxpyName, kernels.saxpy, error) ||
       !find_kernel(kernels.module, kSawtoothName, kernels.sawtooth, error)) {
@@ -97,7 +88,7 @@ bool load_kernels(const std::string& ptx_path, Kernels& kernels, std::string& er
 }
 
 void unload_kernels(Kernels& kernels) {
-  // TODO(student): cuModuleUnload(kernels.module), then reset the three handles.
+  // TODO(student): unload the module.
   CU_CHECK(cuModuleUnload(kernels.module));
   kernels = Kernels{};
   // END TODO(student)
@@ -116,10 +107,7 @@ unsigned blocks_for(std::size_t n) {
 // [slide:launch-saxpy]
 void launch_saxpy(CUfunction saxpy, CUstream stream, float a, CUdeviceptr x, CUdeviceptr y,
                   std::size_t n) {
-  // TODO(student): return if n == 0. Otherwise an array holding the ADDRESS of each
-  // argument, in the kernel's order (float a, const float* x, float* y, size_t n), and
-  // cuLaunchKernel(saxpy, blocks_for(n), 1, 1, kThreadsPerBlock, 1, 1, 0, stream, args,
-  // nullptr) under CU_CHECK.
+  // TODO(student): saxpy through cuLaunchKernel, in three steps.
   if (n == 0) return;
   void* args[] = {&a, &x, &y, &n};
   CU_CHECK(
@@ -130,9 +118,7 @@ void launch_saxpy(CUfunction saxpy, CUstream stream, float a, CUdeviceptr x, CUd
 
 void launch_sawtooth(CUfunction sawtooth, CUstream stream, CUdeviceptr out, std::size_t first,
                      int period, float amplitude, std::size_t n) {
-  // TODO(student): the same for sawtooth (float* out, size_t first, int period,
-  // float amplitude, size_t n). Each pointer must point at a variable of exactly the
-  // parameter's type: the driver copies sizeof(parameter) bytes from it.
+  // TODO(student): sawtooth through cuLaunchKernel, like launch_saxpy.
   if (n == 0) return;
   void* args[] = {&out, &first, &period, &amplitude, &n};
   CU_CHECK(cuLaunchKernel(sawtooth, blocks_for(n), 1, 1, kThreadsPerBlock, 1, 1, 0, stream, args,
@@ -146,8 +132,7 @@ void launch_sawtooth(CUfunction sawtooth, CUstream stream, CUdeviceptr out, std:
 SaxpyBuffers allocate_saxpy_buffers(std::size_t n) {
   SaxpyBuffers buffers;
   buffers.n = n;
-  // TODO(student): if n > 0, cuMemAlloc buffers.x and buffers.y, n floats each; then
-  // cuStreamCreate(&buffers.stream, CU_STREAM_NON_BLOCKING).
+  // TODO(student): two device buffers and a stream.
   if (n > 0) {
     CU_CHECK(cuMemAlloc(&buffers.x, n * sizeof(float)));
     CU_CHECK(cuMemAlloc(&buffers.y, n * sizeof(float)));
@@ -160,10 +145,7 @@ SaxpyBuffers allocate_saxpy_buffers(std::size_t n) {
 // [slide:round-trip]
 void saxpy_round_trip(const SaxpyBuffers& buffers, CUfunction saxpy, float a, const float* x,
                       float* y) {
-  // TODO(student): if buffers.n > 0: cuMemcpyHtoDAsync x and y into the buffers on
-  // buffers.stream, launch_saxpy on the same stream, cuMemcpyDtoHAsync y back. The copies
-  // return at once (the check gives pinned host memory): wait for the stream
-  // (cuStreamSynchronize) before returning, or the caller reads y too early.
+  // TODO(student): the round trip on buffers.stream, in five steps (none when
   const std::size_t bytes = buffers.n * sizeof(float);
   if (bytes == 0) return;
   CU_CHECK(cuMemcpyHtoDAsync(buffers.x, x, bytes, buffers.stream));
@@ -176,8 +158,7 @@ void saxpy_round_trip(const SaxpyBuffers& buffers, CUfunction saxpy, float a, co
 // [/slide]
 
 void free_saxpy_buffers(SaxpyBuffers& buffers) {
-  // TODO(student): cuMemFree both buffers (if allocated), cuStreamDestroy the stream,
-  // then reset the fields.
+  // TODO(student): free what allocate_saxpy_buffers made.
   if (buffers.x != 0) CU_CHECK(cuMemFree(buffers.x));
   if (buffers.y != 0) CU_CHECK(cuMemFree(buffers.y));
   CU_CHECK(cuStreamDestroy(buffers.stream));
@@ -191,9 +172,7 @@ void free_saxpy_buffers(SaxpyBuffers& buffers) {
 // [slide:whole-flow]
 bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float* y, std::size_t n,
                     std::string& error) {
-  // TODO(student): open_primary_context(0); load_kernels (on failure: close the context
-  // and return false); allocate_saxpy_buffers(n); saxpy_round_trip; then the clean-up
-  // in the reverse order: free_saxpy_buffers, unload_kernels, close_primary_context.
+  // TODO(student): the whole program with the functions above, in six steps.
   DriverContext context = open_primary_context(0);
   Kernels kernels;
   if (!load_kernels(ptx_path, kernels, error)) {

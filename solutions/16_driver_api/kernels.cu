@@ -15,10 +15,7 @@
 // out[k] = amplitude * ((first + k) % period) for 0 <= k < n (driver_api.hpp); the
 // launch gives at most kMaxBlocks blocks, so the kernel must loop over the rest.
 // [slide:sawtooth-kernel]
-// TODO(student): write the kernel `sawtooth` with exactly these parameters, in this
-// order: (float* out, std::size_t first, int period, float amplitude, std::size_t n),
-// declared extern "C" so that its PTX name is "sawtooth". Use a grid-stride loop with a
-// std::size_t index k; the sample number first + k exceeds 2^32, so compute in 64 bits.
+// TODO(student): the kernel `sawtooth`, in three steps.
 extern "C" __global__ void sawtooth(float* out, std::size_t first, int period, float amplitude,
                                     std::size_t n) {
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;

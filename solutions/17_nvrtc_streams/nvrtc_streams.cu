@@ -28,8 +28,7 @@
 // ---------------------------------------------------------------------------
 CUdevice use_primary_context(int ordinal) {
   CUdevice device = 0;
-  // TODO(student): cuInit(0), cuDeviceGet(&device, ordinal), retain the device's primary
-  // context (cuDevicePrimaryCtxRetain) and make it current (cuCtxSetCurrent).
+  // TODO(student): the device's primary context, made current, in four calls.
   // [slide:primary-context]
   CU_CHECK(cuInit(0));
   CU_CHECK(cuDeviceGet(&device, ordinal));
@@ -52,9 +51,7 @@ void release_primary_context(CUdevice device) {
 // ---------------------------------------------------------------------------
 std::string architecture_option(CUdevice device) {
   std::string option;
-  // TODO(student): read CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR and _MINOR with
-  // cuDeviceGetAttribute and set option to "--gpu-architecture=sm_" followed by both
-  // digits (sm_90 on an H100).
+  // TODO(student): the option that names this device's real architecture.
   int major = 0, minor = 0;
   CU_CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
   CU_CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
@@ -66,14 +63,7 @@ std::string architecture_option(CUdevice device) {
 Compilation compile_to_cubin(const std::string& source,
                              const std::vector<std::string>& name_expressions, CUdevice device) {
   Compilation result;
-  // TODO(student): nvrtcCreateProgram (no headers), nvrtcAddNameExpression for each name
-  // expression, then nvrtcCompileProgram with the options below. NVRTC_CHECK every call
-  // except the compilation itself: a source with errors makes it return
-  // NVRTC_ERROR_COMPILATION, which is the caller's to handle, not a reason to exit.
-  // Always read the log (nvrtcGetProgramLogSize, nvrtcGetProgramLog) into result.log.
-  // When it compiled: the CUBIN (nvrtcGetCUBINSize, nvrtcGetCUBIN) and the lowered name
-  // of each expression (nvrtcGetLoweredName, before the program is destroyed). Last,
-  // nvrtcDestroyProgram.
+  // TODO(student): compile with NVRTC, in six steps.
   // [slide:nvrtc-compile]
   nvrtcProgram program = nullptr;
   NVRTC_CHECK(nvrtcCreateProgram(&program, source.c_str(), "saxpy.cu", 0, nullptr, nullptr));
@@ -115,9 +105,7 @@ Compilation compile_to_cubin(const std::string& source,
 // ---------------------------------------------------------------------------
 SaxpyModule load_saxpy(const Compilation& compiled) {
   SaxpyModule loaded;
-  // TODO(student): cuModuleLoadData from compiled.cubin, then cuModuleGetFunction for
-  // saxpy_float and saxpy_double with the LOWERED names (compiled.lowered_names[
-  // kFloatKernel] and [kDoubleKernel]): the module knows the mangled names only.
+  // TODO(student): load the CUBIN and find both kernels.
   // [slide:load-module]
   CU_CHECK(cuModuleLoadData(&loaded.module, compiled.cubin.data()));
   CU_CHECK(cuModuleGetFunction(&loaded.saxpy_float, loaded.module,
@@ -130,7 +118,7 @@ SaxpyModule load_saxpy(const Compilation& compiled) {
 }
 
 void unload_saxpy(SaxpyModule& module) {
-  // TODO(student): cuModuleUnload (when a module was loaded), then reset module to {}.
+  // TODO(student): unload the module.
   if (module.module != nullptr) CU_CHECK(cuModuleUnload(module.module));
   module = SaxpyModule{};
   // END TODO(student)
@@ -139,10 +127,7 @@ void unload_saxpy(SaxpyModule& module) {
 template <typename T>
 void launch_saxpy(CUfunction kernel, T a, CUdeviceptr x, CUdeviceptr y, CUdeviceptr out,
                   std::size_t n, CUstream stream) {
-  // TODO(student): nothing when n == 0; otherwise enough blocks of kSaxpyThreadsPerBlock
-  // threads to cover n, and cuLaunchKernel with the kernel's arguments as an array of
-  // POINTERS to them, in the order of its parameters (a, x, y, out, n), no shared
-  // memory, on `stream`.
+  // TODO(student): saxpy<T> through cuLaunchKernel, in three steps.
   // [slide:launch-kernel]
   if (n == 0) return;
   const unsigned blocks =
@@ -164,9 +149,7 @@ template void launch_saxpy<double>(CUfunction, double, CUdeviceptr, CUdeviceptr,
 // ---------------------------------------------------------------------------
 Pipeline allocate_pipeline(std::size_t capacity, int stream_count) {
   Pipeline pipeline;
-  // TODO(student): three pinned host buffers of capacity floats (cuMemHostAlloc, flags
-  // 0), three device buffers (cuMemAlloc), stream_count streams (cuStreamCreate with
-  // CU_STREAM_NON_BLOCKING); set pipeline.capacity.
+  // TODO(student): the pipeline's buffers and streams, in four steps.
   const std::size_t bytes = capacity * sizeof(float);
   // [slide:pinned-buffers]
   for (float** host : {&pipeline.host_x, &pipeline.host_y, &pipeline.host_out}) {
@@ -188,8 +171,7 @@ Pipeline allocate_pipeline(std::size_t capacity, int stream_count) {
 }
 
 void free_pipeline(Pipeline& pipeline) {
-  // TODO(student): destroy the streams, free the buffers (cuMemFreeHost, cuMemFree) and
-  // reset pipeline to {}.
+  // TODO(student): give the pipeline back, in three steps.
   for (CUstream stream : pipeline.streams) CU_CHECK(cuStreamDestroy(stream));
   for (float* host : {pipeline.host_x, pipeline.host_y, pipeline.host_out}) {
     CU_CHECK(cuMemFreeHost(host));
@@ -202,9 +184,7 @@ void free_pipeline(Pipeline& pipeline) {
 }
 
 void saxpy_one_stream(CUfunction saxpy_float, float a, Pipeline& pipeline, std::size_t n) {
-  // TODO(student): on pipeline.streams[0]: copy n floats of host_x and host_y in, launch
-  // saxpy_float, copy n floats of device_out back into host_out; then wait for the
-  // stream (cuStreamSynchronize) before returning.
+  // TODO(student): the pipeline on pipeline.streams[0], in four steps.
   // [slide:one-stream]
   const CUstream stream = pipeline.streams[0];
   const std::size_t bytes = n * sizeof(float);
@@ -220,10 +200,7 @@ void saxpy_one_stream(CUfunction saxpy_float, float a, Pipeline& pipeline, std::
 
 void saxpy_chunked(CUfunction saxpy_float, float a, Pipeline& pipeline, std::size_t n,
                    std::size_t chunk) {
-  // TODO(student): for each chunk k starting at element first = k * chunk, of
-  // min(chunk, n - first) elements: the same three steps as saxpy_one_stream on that
-  // part of every buffer, on streams[k % streams.size()]. Enqueue every chunk first,
-  // then synchronize every stream.
+  // TODO(student): the pipeline in chunks over the streams, in two steps.
   // [slide:chunked]
   std::size_t k = 0;
   for (std::size_t first = 0; first < n; first += chunk, ++k) {

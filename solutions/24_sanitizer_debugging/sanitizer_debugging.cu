@@ -19,8 +19,7 @@
 // ---------------------------------------------------------------------------
 // Step 1: reverse an array (compute-sanitizer --tool memcheck)
 // ---------------------------------------------------------------------------
-// TODO(student): step 1. Run the program under memcheck; its report names the kernel, the
-// thread, the address and the line of a bad access in this step: fix that line.
+// TODO(student): step 1, reverse an array (memcheck).
 // [slide:reverse]
 __global__ void reverse_kernel(const float* x, float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -40,8 +39,7 @@ void reverse_on_device(const float* x, float* out, int n) {
 // ---------------------------------------------------------------------------
 // Step 2: smooth with the two neighbours (compute-sanitizer --tool racecheck)
 // ---------------------------------------------------------------------------
-// TODO(student): step 2. Run the program under racecheck; its report names two accesses
-// to the same shared-memory location by different threads, with nothing ordering them.
+// TODO(student): step 2, smooth with the neighbours (racecheck).
 // [slide:smooth]
 __global__ void smooth_kernel(const float* x, float* out, int n) {
   // The block's elements, and one neighbour on each side (0 outside the array).
@@ -68,8 +66,7 @@ void smooth_on_device(const float* x, float* out, int n) {
 // ---------------------------------------------------------------------------
 // Step 3: the sum of each block (compute-sanitizer --tool synccheck)
 // ---------------------------------------------------------------------------
-// TODO(student): step 3. Run the program under synccheck; its report names a barrier that
-// some threads of a block (or of a warp) reach and others do not.
+// TODO(student): step 3, the sum of each block (synccheck).
 // [slide:block-sums]
 __global__ void block_sums_kernel(const float* x, float* sums, int n) {
   __shared__ float partial[kThreadsPerBlock];
@@ -99,8 +96,7 @@ void block_sums_on_device(const float* x, float* sums, int n) {
 // ---------------------------------------------------------------------------
 // Step 4: the average of frames (compute-sanitizer --tool initcheck)
 // ---------------------------------------------------------------------------
-// TODO(student): step 4. Run the program under initcheck; its report names a read of
-// device memory that nothing wrote before.
+// TODO(student): step 4, the average of frames (initcheck).
 __global__ void accumulate_kernel(const float* frame, float* total, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) total[i] += frame[i];

@@ -30,9 +30,9 @@ constexpr double kStepSeconds = 8.0;
 
 // One step of the program, as a case judges it.
 struct Step {
-  std::string kind;      // the case the program computes (main.cu)
-  std::string function;  // the student's function it calls
-  std::string output;    // the record it reports
+  std::string kind;                    // the case the program computes (harness/cases.cu)
+  std::string function;                // the student's function it calls
+  course::check::Array<float> output;  // the record it reports
   course::Tolerance tolerance;
   std::string wrong_hint;  // under wrong values
   // The reference, from the case's seed.
@@ -41,7 +41,7 @@ struct Step {
 
 const Step kReverse{"reverse",
                     "reverse_on_device",
-                    "out",
+                    workload::result::out,
                     workload::kMoveTolerance,
                     "x[i] belongs at out[n - 1 - i]: the first value at the last place. An index "
                     "clamped into the array hides the overrun from memcheck but still puts values "
@@ -51,7 +51,7 @@ const Step kReverse{"reverse",
                     }};
 const Step kSmooth{"smooth",
                    "smooth_on_device",
-                   "out",
+                   workload::result::out,
                    workload::kMeanTolerance,
                    "out[i] = (x[i - 1] + x[i] + x[i + 1]) / 3, with 0 outside the array: every "
                    "thread reads what its neighbours loaded.",
@@ -60,7 +60,7 @@ const Step kSmooth{"smooth",
                    }};
 const Step kBlockSums{"block_sums",
                       "block_sums_on_device",
-                      "sums",
+                      workload::result::sums,
                       workload::kBlockSumTolerance,
                       "sums[b] is the sum of block b's elements: every level of the tree must see "
                       "the whole level before it.",
@@ -70,7 +70,7 @@ const Step kBlockSums{"block_sums",
                       }};
 const Step kAverage{"average",
                     "average_frames_on_device",
-                    "mean",
+                    workload::result::mean,
                     workload::kMeanTolerance,
                     "the mean of the frames: a sum that starts from zeros, divided by the number "
                     "of frames.",
@@ -86,8 +86,8 @@ void check_step(CaseContext& c, const Step& step) {
       c.run_case(step.kind, {{"n", std::to_string(kElements)}, {"frames", std::to_string(kFrames)}},
                  0, kStepSeconds);
   if (!c.finished(run)) return;
-  if (!c.expect_array<float>(run, step.output, step.reference(c.seed()), step.tolerance,
-                             step.wrong_hint)) {
+  if (!c.expect_array(run, step.output, step.reference(c.seed()), step.tolerance,
+                      step.wrong_hint)) {
     c.note("(" + step.function + ", n = " + std::to_string(kElements) + ")");
   }
 }

@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "course/check/judge.hpp"
+#include "driver_api.hpp"
 #include "workload.hpp"
 
 namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace result = driver_api::result;
 using Params = std::vector<std::pair<std::string, std::string>>;
 
 // ---------------------------------------------------------------------------
@@ -67,7 +69,8 @@ void explain_stop(CaseContext& c, const Run& run) {
 bool expect_loaded(CaseContext& c, const Run& run) {
   std::int64_t loaded = 0;
   std::string error;
-  if (!c.read_value(run, "loaded", loaded) || !c.read_text(run, "load_error", error)) return false;
+  if (!c.read_value(run, result::loaded, loaded) || !c.read_text(run, result::load_error, error))
+    return false;
   if (loaded == 1) return true;
   c.fail("load_kernels failed" +
          (error.empty() ? std::string(" without a message") : ": " + error));
@@ -97,8 +100,8 @@ bool ran_with_kernels(CaseContext& c, const Run& run) {
 
 // A value the run reported, if it did: the context case reads what the run got to
 // report before a later call stopped it.
-bool reported(const Run& run, const std::string& name, std::int64_t& value) {
-  const auto found = run.results.records.find(name);
+bool reported(const Run& run, const course::check::Value<std::int64_t>& key, std::int64_t& value) {
+  const auto found = run.results.records.find(key.name);
   if (found == run.results.records.end() || found->second.count != 1 ||
       found->second.type != course::check::ValueType::i64) {
     return false;
@@ -110,10 +113,11 @@ bool reported(const Run& run, const std::string& name, std::int64_t& value) {
 void check_context(CaseContext& c) {
   const Run run = c.run_case_with({c.options().program}, "context");
   std::int64_t before = 0, after_open = 0, primary = 0, current = 0, device = 0, after_close = 0;
-  const bool opened =
-      reported(run, "active_before", before) && reported(run, "active_after_open", after_open) &&
-      reported(run, "returned_primary", primary) && reported(run, "primary_current", current) &&
-      reported(run, "device_right", device);
+  const bool opened = reported(run, result::active_before, before) &&
+                      reported(run, result::active_after_open, after_open) &&
+                      reported(run, result::returned_primary, primary) &&
+                      reported(run, result::primary_current, current) &&
+                      reported(run, result::device_right, device);
   if (opened && before != 0) {
     c.fail("the primary context was already active before open_primary_context (the check's "
            "runner should not hold it: tell your instructor)");
@@ -131,7 +135,7 @@ void check_context(CaseContext& c) {
     c.hint("cuCtxSetCurrent(context) makes it the context of this thread's driver calls.");
   } else if (!c.finished(run)) {
     explain_stop(c, run);
-  } else if (!c.read_value(run, "active_after_close", after_close)) {
+  } else if (!c.read_value(run, result::active_after_close, after_close)) {
     return;
   } else if (after_close != 0) {
     c.fail("the primary context is still active after close_primary_context: nothing else "
@@ -160,7 +164,8 @@ void check_missing_file(CaseContext& c) {
   }
   std::int64_t loaded = 0;
   std::string error;
-  if (!c.read_value(run, "missing_loaded", loaded) || !c.read_text(run, "missing_error", error)) {
+  if (!c.read_value(run, result::missing_loaded, loaded) ||
+      !c.read_text(run, result::missing_error, error)) {
     return;
   }
   const std::string path = c.scratch_dir() + "/no_such_kernels.ptx";
@@ -181,14 +186,16 @@ void check_wrong_name(CaseContext& c) {
   }
   std::int64_t loaded = 0, found = 0, saxpy_found = 0;
   std::string load_error, error;
-  if (!c.read_value(run, "loaded", loaded) || !c.read_text(run, "load_error", load_error)) return;
+  if (!c.read_value(run, result::loaded, loaded) ||
+      !c.read_text(run, result::load_error, load_error))
+    return;
   if (loaded != 1) {
     c.fail("load_module could not load the PTX that the build made: " + load_error);
     return;
   }
-  if (!c.read_value(run, "wrong_name_found", found) ||
-      !c.read_text(run, "wrong_name_error", error) ||
-      !c.read_value(run, "saxpy_found", saxpy_found)) {
+  if (!c.read_value(run, result::wrong_name_found, found) ||
+      !c.read_text(run, result::wrong_name_error, error) ||
+      !c.read_value(run, result::saxpy_found, saxpy_found)) {
     return;
   }
   // The driver's error may be named by its name (CUDA_ERROR_NOT_FOUND, cuGetErrorName) or
@@ -197,8 +204,8 @@ void check_wrong_name(CaseContext& c) {
     return !words.empty() && error.find(words) != std::string::npos;
   };
   const bool names_the_error = has("CUDA_ERROR_NOT_FOUND") ||
-                               has(CaseContext::text_or_empty(run, "not_found_name")) ||
-                               has(CaseContext::text_or_empty(run, "not_found_text"));
+                               has(CaseContext::text_or_empty(run, result::not_found_name)) ||
+                               has(CaseContext::text_or_empty(run, result::not_found_text));
   if (found != 0) {
     c.fail(std::string("find_kernel returned true for \"") + kWrongName + "\", which is not there");
   } else if (error.find(kWrongName) == std::string::npos || !names_the_error) {
@@ -226,13 +233,12 @@ void check_blocks_for(CaseContext& c) {
     expected.push_back(static_cast<std::int64_t>(
         std::min<std::size_t>((n + kThreadsPerBlock - 1) / kThreadsPerBlock, kMaxBlocks)));
   }
-  const auto found = run.results.records.find("blocks");
-  if (found == run.results.records.end() || found->second.count != expected.size() ||
-      found->second.type != course::check::ValueType::i64) {
+  std::vector<std::int64_t> got;
+  if (!CaseContext::reported(run, result::blocks) || !c.read_array(run, result::blocks, got) ||
+      got.size() != expected.size()) {
     c.fail("the program reported no block counts");
     return;
   }
-  const std::vector<std::int64_t> got = found->second.values<std::int64_t>();
   for (std::size_t k = 0; k < expected.size(); ++k) {
     if (got[k] != expected[k]) {
       c.fail("blocks_for(" + std::to_string(driver_api::kBlocksForSizes[k]) + ") returned " +
@@ -247,10 +253,10 @@ void check_saxpy(CaseContext& c, std::size_t n) {
   const Run run = c.run_case("saxpy", {{"n", std::to_string(n)}});
   if (!ran_with_kernels(c, run)) return;
   const float a = driver_api::make_a(c.seed());
-  if (!c.expect_array<float>(run, "y",
-                             driver_api::saxpy_reference(a, driver_api::make_x(n, c.seed()),
-                                                         driver_api::make_y(n, c.seed())),
-                             driver_api::kSaxpyTolerance, kArgumentsHint)) {
+  if (!c.expect_array(run, result::y,
+                      driver_api::saxpy_reference(a, driver_api::make_x(n, c.seed()),
+                                                  driver_api::make_y(n, c.seed())),
+                      driver_api::kSaxpyTolerance, kArgumentsHint)) {
     c.note("(launch_saxpy with n = " + std::to_string(n) + ")");
   }
 }
@@ -303,9 +309,9 @@ void check_sawtooth(CaseContext& c, std::size_t n, const Sawtooth& wave) {
   if (!ran_with_kernels(c, run)) return;
   // The runner reads the amplitude back from its text: the reference uses that float.
   const float amplitude = static_cast<float>(std::stod(course::format_number(wave.amplitude)));
-  if (!c.expect_array<float>(run, "out",
-                             driver_api::sawtooth_reference(wave.first, wave.period, amplitude, n),
-                             driver_api::kSawtoothTolerance, kSizesHint)) {
+  if (!c.expect_array(run, result::out,
+                      driver_api::sawtooth_reference(wave.first, wave.period, amplitude, n),
+                      driver_api::kSawtoothTolerance, kSizesHint)) {
     c.note("(sawtooth with first = " + std::to_string(wave.first) +
            ", period = " + std::to_string(wave.period) + ", n = " + std::to_string(n) + ")");
   }
@@ -319,8 +325,8 @@ void check_round_trip(CaseContext& c, std::size_t n) {
   const Run run = c.run_case("round_trip", {{"n", std::to_string(n)}});
   if (!ran_with_kernels(c, run)) return;
   std::int64_t allocated = 0, left = 0;
-  if (!c.read_value(run, "buffers_allocated", allocated) ||
-      !c.read_value(run, "buffers_left", left)) {
+  if (!c.read_value(run, result::buffers_allocated, allocated) ||
+      !c.read_value(run, result::buffers_left, left)) {
     return;
   }
   if (allocated != (n > 0 ? 2 : 0)) {
@@ -333,12 +339,12 @@ void check_round_trip(CaseContext& c, std::size_t n) {
   const std::vector<float> y = driver_api::make_y(n, c.seed());
   const std::vector<double> expected =
       driver_api::saxpy_reference(a, driver_api::make_x(n, c.seed()), y);
-  if (!c.expect_array<float>(run, "y", expected, driver_api::kSaxpyTolerance)) {
+  if (!c.expect_array(run, result::y, expected, driver_api::kSaxpyTolerance)) {
     // Which values came back tells a copy that had not finished from a wrong computation.
-    const auto found = run.results.records.find("y");
+    std::vector<float> got;
     std::size_t still_input = 0;
-    if (found != run.results.records.end() && found->second.count == n) {
-      const std::vector<float> got = found->second.values<float>();
+    if (CaseContext::reported(run, result::y) && c.read_array(run, result::y, got) &&
+        got.size() == n) {
       for (std::size_t i = 0; i < n; ++i) still_input += got[i] == y[i] ? 1 : 0;
     }
     if (still_input > n / 100) {
@@ -372,8 +378,8 @@ void check_whole_program(CaseContext& c, std::size_t n, const std::string& path)
   }
   std::int64_t ran = 0, active_after = 0;
   std::string error;
-  if (!c.read_value(run, "ran", ran) || !c.read_text(run, "error", error) ||
-      !c.read_value(run, "active_after", active_after)) {
+  if (!c.read_value(run, result::ran, ran) || !c.read_text(run, result::error, error) ||
+      !c.read_value(run, result::active_after, active_after)) {
     return;
   }
   if (!path.empty()) {
@@ -387,10 +393,10 @@ void check_whole_program(CaseContext& c, std::size_t n, const std::string& path)
     return;
   } else {
     const float a = driver_api::make_a(c.seed());
-    if (!c.expect_array<float>(run, "y",
-                               driver_api::saxpy_reference(a, driver_api::make_x(n, c.seed()),
-                                                           driver_api::make_y(n, c.seed())),
-                               driver_api::kSaxpyTolerance)) {
+    if (!c.expect_array(run, result::y,
+                        driver_api::saxpy_reference(a, driver_api::make_x(n, c.seed()),
+                                                    driver_api::make_y(n, c.seed())),
+                        driver_api::kSaxpyTolerance)) {
       return;
     }
   }
@@ -418,10 +424,10 @@ const std::string kContextReleaseHint =
 bool expect_given_back(CaseContext& c, const Run& run, const std::string& prefix,
                        const std::string& what) {
   std::int64_t loaded = 0, unloaded = 0, retained = 0, released = 0;
-  if (!c.read_value(run, prefix + "_loaded", loaded) ||
-      !c.read_value(run, prefix + "_unloaded", unloaded) ||
-      !c.read_value(run, prefix + "_retained", retained) ||
-      !c.read_value(run, prefix + "_released", released)) {
+  if (!c.read_value(run, result::modules_loaded(prefix), loaded) ||
+      !c.read_value(run, result::modules_unloaded(prefix), unloaded) ||
+      !c.read_value(run, result::primary_retained(prefix), retained) ||
+      !c.read_value(run, result::primary_released(prefix), released)) {
     return false;
   }
   if (unloaded < loaded) {
@@ -453,7 +459,7 @@ void check_clean_up(CaseContext& c) {
     return;
   }
   std::int64_t ran = 0;
-  if (!c.read_value(run, "whole_ran", ran)) return;
+  if (!c.read_value(run, result::whole_ran, ran)) return;
   if (ran != 1) {
     c.fail("saxpy_from_ptx returned false on the PTX that the build made");
     return;

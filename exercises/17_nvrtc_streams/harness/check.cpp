@@ -22,6 +22,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace result = nvrtc_streams::result;
 using Params = std::vector<std::pair<std::string, std::string>>;
 
 bool contains(const std::string& text, const std::string& part) {
@@ -67,9 +68,9 @@ bool finished(CaseContext& c, const Run& run) {
 void check_context(CaseContext& c) {
   const Run run = c.run_case("context");
   std::int64_t primary = 0, none = 0, device = 0;
-  if (!finished(c, run) || !c.read_value(run, "current_is_primary", primary) ||
-      !c.read_value(run, "current_is_none", none) ||
-      !c.read_value(run, "device_is_ordinal", device)) {
+  if (!finished(c, run) || !c.read_value(run, result::current_is_primary, primary) ||
+      !c.read_value(run, result::current_is_none, none) ||
+      !c.read_value(run, result::device_is_ordinal, device)) {
     return;
   }
   if (primary != 1) {
@@ -96,24 +97,26 @@ const std::string kArchitectureHint =
 void check_architecture(CaseContext& c) {
   const Run run = c.run_case("architecture");
   std::int64_t major = 0, minor = 0, compiled = 0, cubin_bytes = 0, loaded = 0, version = 0;
-  if (!finished(c, run) || !c.read_value(run, "cc_major", major) ||
-      !c.read_value(run, "cc_minor", minor) || !c.read_value(run, "compiled", compiled) ||
-      !c.read_value(run, "cubin_bytes", cubin_bytes) || !c.read_value(run, "loaded", loaded) ||
-      !c.read_value(run, "binary_version", version)) {
+  if (!finished(c, run) || !c.read_value(run, result::cc_major, major) ||
+      !c.read_value(run, result::cc_minor, minor) ||
+      !c.read_value(run, result::compiled, compiled) ||
+      !c.read_value(run, result::cubin_bytes, cubin_bytes) ||
+      !c.read_value(run, result::loaded, loaded) ||
+      !c.read_value(run, result::binary_version, version)) {
     return;
   }
-  const std::string option = CaseContext::text_or_empty(run, "option");
+  const std::string option = CaseContext::text_or_empty(run, result::option);
   const std::string device = "sm_" + std::to_string(major) + std::to_string(minor);
   const std::string with = "a kernel compiled with architecture_option's '" + option + "'";
   if (compiled != 1) {
-    const std::string log = CaseContext::text_or_empty(run, "log");
+    const std::string log = CaseContext::text_or_empty(run, result::log);
     c.fail("NVRTC did not compile " + with +
            (log.empty() ? std::string() : "; its log:\n" + course::check::indent_excerpt(log, 8)));
   } else if (cubin_bytes == 0) {
     c.fail(with + " gave no CUBIN, only PTX");
   } else if (loaded != 1) {
     c.fail("the CUBIN of " + with + " does not load on this device (" + device +
-           "): " + CaseContext::text_or_empty(run, "load_error"));
+           "): " + CaseContext::text_or_empty(run, result::load_error));
   } else if (version != 10 * major + minor) {
     c.fail("the CUBIN of " + with + " is for sm_" + std::to_string(version) + ", the device is " +
            device);
@@ -137,10 +140,11 @@ const std::string kBrokenSource =
 void check_clean_up(CaseContext& c) {
   const Run run = c.run_case("clean_up");
   std::int64_t ready = 0, loads = 0, unloads = 0, retains = 0, releases = 0;
-  if (!finished(c, run) || !c.read_value(run, "loaded", ready) ||
-      !c.read_value(run, "modules_loaded", loads) ||
-      !c.read_value(run, "modules_unloaded", unloads) || !c.read_value(run, "retained", retains) ||
-      !c.read_value(run, "released", releases)) {
+  if (!finished(c, run) || !c.read_value(run, result::loaded, ready) ||
+      !c.read_value(run, result::modules_loaded, loads) ||
+      !c.read_value(run, result::modules_unloaded, unloads) ||
+      !c.read_value(run, result::retained, retains) ||
+      !c.read_value(run, result::released, releases)) {
     return;
   }
   if (ready != 1) {
@@ -163,11 +167,11 @@ void check_clean_up(CaseContext& c) {
 void check_compile_error(CaseContext& c) {
   const Run run = c.run_case("compile", {{"source", kBrokenSource}});
   std::int64_t succeeded = 0, cubin_bytes = 0;
-  if (!finished(c, run) || !c.read_value(run, "succeeded", succeeded) ||
-      !c.read_value(run, "cubin_bytes", cubin_bytes)) {
+  if (!finished(c, run) || !c.read_value(run, result::succeeded, succeeded) ||
+      !c.read_value(run, result::cubin_bytes, cubin_bytes)) {
     return;
   }
-  const std::string log = CaseContext::text_or_empty(run, "log");
+  const std::string log = CaseContext::text_or_empty(run, result::log);
   if (succeeded != 0) {
     c.fail("compile_to_cubin reported success for a source that uses '" + std::string(kUndeclared) +
            "', declared nowhere");
@@ -189,14 +193,14 @@ void check_compile_error(CaseContext& c) {
 void check_compile_saxpy(CaseContext& c) {
   const Run run = c.run_case("compile");
   std::int64_t succeeded = 0, cubin_bytes = 0, lowered_count = 0;
-  if (!finished(c, run) || !c.read_value(run, "succeeded", succeeded) ||
-      !c.read_value(run, "cubin_bytes", cubin_bytes) ||
-      !c.read_value(run, "lowered_count", lowered_count)) {
+  if (!finished(c, run) || !c.read_value(run, result::succeeded, succeeded) ||
+      !c.read_value(run, result::cubin_bytes, cubin_bytes) ||
+      !c.read_value(run, result::lowered_count, lowered_count)) {
     return;
   }
-  const std::string log = CaseContext::text_or_empty(run, "log");
-  const std::string head = CaseContext::text_or_empty(run, "cubin_head");
-  const std::string names = CaseContext::text_or_empty(run, "lowered_names");
+  const std::string log = CaseContext::text_or_empty(run, result::log);
+  const std::string head = CaseContext::text_or_empty(run, result::cubin_head);
+  const std::string names = CaseContext::text_or_empty(run, result::lowered_names);
   if (succeeded != 1) {
     c.fail("compile_to_cubin failed on SAXPY" +
            (log.empty() ? std::string(" (and returned no log)")
@@ -243,7 +247,7 @@ const std::string kLaunchHint =
 
 bool expect_loaded(CaseContext& c, const Run& run) {
   std::int64_t loaded = 0;
-  if (!c.read_value(run, "loaded", loaded)) return false;
+  if (!c.read_value(run, result::loaded, loaded)) return false;
   if (loaded == 1) return true;
   c.fail("SAXPY could not be compiled and loaded: compile_to_cubin or load_saxpy returned "
          "nothing usable");
@@ -257,13 +261,13 @@ void check_saxpy(CaseContext& c, std::size_t n, double a) {
   const Run run = c.run_case(
       "saxpy", {{"type", type}, {"n", std::to_string(n)}, {"a", course::format_number(a)}});
   if (!finished(c, run) || !expect_loaded(c, run)) return;
-  const auto reference = run.results.records.find("nvcc_out");
-  if (reference == run.results.records.end() || reference->second.count != n) {
+  std::vector<T> nvcc;
+  if (!CaseContext::reported(run, result::nvcc_out<T>) ||
+      !c.read_array(run, result::nvcc_out<T>, nvcc) || nvcc.size() != n) {
     c.fail("the program reported no output of the nvcc-built kernel");
     return;
   }
-  const std::vector<T> nvcc = reference->second.values<T>();
-  if (!c.expect_array<T>(run, "out", nvcc, course::kExact, kLaunchHint)) {
+  if (!c.expect_array(run, result::out<T>, nvcc, course::kExact, kLaunchHint)) {
     c.note(std::string("(saxpy<") + type + ">, n = " + std::to_string(n) +
            ", compared bit for bit with the same kernel compiled by nvcc)");
     return;
@@ -272,7 +276,7 @@ void check_saxpy(CaseContext& c, std::size_t n, double a) {
   const std::vector<T> fused =
       nvrtc_streams::saxpy_reference<T>(static_cast<T>(a), nvrtc_streams::make_x<T>(n, c.seed()),
                                         nvrtc_streams::make_y<T>(n, c.seed()));
-  if (!c.expect_array<T>(run, "out", fused, course::kExact)) {
+  if (!c.expect_array(run, result::out<T>, fused, course::kExact)) {
     c.hint("nvcc's and NVRTC's results agree but differ from one fused multiply-add: was the "
            "program compiled with --fmad=false, or NVRTC given it?");
   }
@@ -327,8 +331,9 @@ void check_pipeline(CaseContext& c, const PipelineRun& p, Judge what = Judge::va
                                           {"streams", std::to_string(p.streams)},
                                           {"a", course::format_number(a)}});
   std::int64_t allocated = 0, pinned = 0, busy = 0, still_allocated = 0;
-  if (!finished(c, run) || !expect_loaded(c, run) || !c.read_value(run, "allocated", allocated) ||
-      !c.read_value(run, "pinned_buffers", pinned)) {
+  if (!finished(c, run) || !expect_loaded(c, run) ||
+      !c.read_value(run, result::allocated, allocated) ||
+      !c.read_value(run, result::pinned_buffers, pinned)) {
     return;
   }
   if (allocated != 1) {
@@ -345,7 +350,7 @@ void check_pipeline(CaseContext& c, const PipelineRun& p, Judge what = Judge::va
     c.hint(kPinnedHint);
     return;
   }
-  if (!c.read_value(run, "busy_streams", busy)) return;
+  if (!c.read_value(run, result::busy_streams, busy)) return;
   if (busy > 0) {
     c.fail(describe(p) + " returned with work still queued on " + std::to_string(busy) +
            " stream(s)");
@@ -355,16 +360,15 @@ void check_pipeline(CaseContext& c, const PipelineRun& p, Judge what = Judge::va
       nvrtc_streams::saxpy_reference<float>(static_cast<float>(a),
                                             nvrtc_streams::make_x<float>(p.n, c.seed()),
                                             nvrtc_streams::make_y<float>(p.n, c.seed()));
-  if (!c.expect_array<float>(
-          run, "out", expected, course::kExact,
-          "each chunk k covers elements [k * chunk, min((k + 1) * chunk, n)) of "
-          "every buffer; device addresses count bytes (first * sizeof(float))")) {
+  if (!c.expect_array(run, result::out<float>, expected, course::kExact,
+                      "each chunk k covers elements [k * chunk, min((k + 1) * chunk, n)) of "
+                      "every buffer; device addresses count bytes (first * sizeof(float))")) {
     c.note("(" + describe(p) + ")");
     if (busy > 0) c.hint(kSynchronizeHint);
     return;
   }
   if (what == Judge::freed) {
-    if (!c.read_value(run, "still_allocated", still_allocated)) return;
+    if (!c.read_value(run, result::still_allocated, still_allocated)) return;
     if (still_allocated != 0) {
       c.fail(std::to_string(still_allocated) +
              " of the six buffers were still allocated after free_pipeline");
@@ -403,18 +407,19 @@ void check_kernel_speed(CaseContext& c) {
                               {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}},
                              0, kSpeedTimeoutSeconds);
   if (!finished(c, run) || !expect_loaded(c, run)) return;
-  const auto reference = run.results.records.find("nvcc_out");
-  if (reference == run.results.records.end()) {
+  std::vector<float> nvcc;
+  if (!CaseContext::reported(run, result::nvcc_out<float>) ||
+      !c.read_array(run, result::nvcc_out<float>, nvcc)) {
     c.fail("the program reported no output of the nvcc-built kernel");
     return;
   }
-  if (!c.expect_array<float>(run, "out", reference->second.values<float>(), course::kExact,
-                             kLaunchHint)) {
+  if (!c.expect_array(run, result::out<float>, nvcc, course::kExact, kLaunchHint)) {
     return;
   }
   double nvrtc_ms = 0.0, nvcc_ms = 0.0, compile_ms = 0.0;
-  if (!c.read_value(run, "nvrtc_ms", nvrtc_ms) || !c.read_value(run, "nvcc_ms", nvcc_ms) ||
-      !c.read_value(run, "compile_ms", compile_ms)) {
+  if (!c.read_value(run, result::nvrtc_ms, nvrtc_ms) ||
+      !c.read_value(run, result::nvcc_ms, nvcc_ms) ||
+      !c.read_value(run, result::compile_ms, compile_ms)) {
     return;
   }
   if (sanitized) {
@@ -464,28 +469,32 @@ void check_overlap(CaseContext& c) {
                   {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}},
                  0, kSpeedTimeoutSeconds);
   std::int64_t allocated = 0, pinned = 0, busy = 0;
-  if (!finished(c, run) || !expect_loaded(c, run) || !c.read_value(run, "allocated", allocated)) {
+  if (!finished(c, run) || !expect_loaded(c, run) ||
+      !c.read_value(run, result::allocated, allocated)) {
     return;
   }
   if (allocated != 1) {
     c.fail("allocate_pipeline returned a pipeline without its buffers or streams");
     return;
   }
-  if (!c.read_value(run, "pinned_buffers", pinned) || !c.read_value(run, "busy_streams", busy)) {
+  if (!c.read_value(run, result::pinned_buffers, pinned) ||
+      !c.read_value(run, result::busy_streams, busy)) {
     return;
   }
   const float a = static_cast<float>(nvrtc_streams::kDefaultFactor);
   const std::vector<float> expected = nvrtc_streams::saxpy_reference<float>(
       a, nvrtc_streams::make_x<float>(n, c.seed()), nvrtc_streams::make_y<float>(n, c.seed()));
-  if (busy > 0 || !c.expect_array<float>(run, "out", expected, course::kExact)) {
+  if (busy > 0 || !c.expect_array(run, result::out<float>, expected, course::kExact)) {
     if (busy > 0) c.fail("saxpy_chunked returned with work still queued");
     c.hint(kSynchronizeHint);
     return;
   }
   double in_ms = 0.0, kernel_ms = 0.0, out_ms = 0.0, one_ms = 0.0, chunked_ms = 0.0;
-  if (!c.read_value(run, "to_device_ms", in_ms) || !c.read_value(run, "kernel_ms", kernel_ms) ||
-      !c.read_value(run, "to_host_ms", out_ms) || !c.read_value(run, "one_stream_ms", one_ms) ||
-      !c.read_value(run, "chunked_ms", chunked_ms)) {
+  if (!c.read_value(run, result::to_device_ms, in_ms) ||
+      !c.read_value(run, result::kernel_ms, kernel_ms) ||
+      !c.read_value(run, result::to_host_ms, out_ms) ||
+      !c.read_value(run, result::one_stream_ms, one_ms) ||
+      !c.read_value(run, result::chunked_ms, chunked_ms)) {
     return;
   }
   if (sanitized) {

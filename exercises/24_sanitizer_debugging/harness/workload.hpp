@@ -1,11 +1,12 @@
-// Exercise 24: what each step computes on, and what it must find. The program that runs
-// the student's code and the check that judges it both include this file, so the same
-// seed gives both the same inputs.
+// Exercise 24: what each step computes on, what it must find, and the results a case
+// reports. The program that runs the student's code and the check that judges it both
+// include this file, so the same seed gives both the same inputs.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
 
@@ -61,5 +62,12 @@ inline std::vector<double> mean_reference(const std::vector<float>& frames, int 
   for (double& value : mean) value /= frame_count;
   return mean;
 }
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+inline const course::check::Array<float> out{"out"};    // step 1 or step 2's output
+inline const course::check::Array<float> sums{"sums"};  // step 3's sum of each block
+inline const course::check::Array<float> mean{"mean"};  // step 4's mean of the frames
+}  // namespace result
 
 }  // namespace sanitizer_debugging
