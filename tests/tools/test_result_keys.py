@@ -21,7 +21,19 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import exercises  # noqa: E402
 
 # `inline const course::check::Array<float> y{"y"};` and the like: the key's C++ name.
-DECLARATION = re.compile(r"\b(?:course::check::)?(?:Value|Array|Text|Family)\b(?:<[^;{]*>)?\s+(\w+)\s*\{")
+KEY_TYPES = ("Value", "Array", "Text", "Family")
+# `using Samples = course::check::Array<float>;`: another name for a key type.
+ALIAS = re.compile(r"\busing\s+(\w+)\s*=\s*(?:course::check::)?(?:" + "|".join(KEY_TYPES) + r")\b")
+
+
+def declaration(types):
+    """The C++ name of each key declared with one of `types`."""
+    return re.compile(r"\b(?:course::check::)?(?:" + "|".join(types) + r")\b(?:<[^;{]*>)?\s+(\w+)\s*\{")
+
+
+def record(types):
+    """The same, with the record's name: `... y{"y"}` gives ("y", "y")."""
+    return re.compile(declaration(types).pattern + r'\s*"([^"]*)"')
 # A record named by a string where a key belongs: the writer's put calls, the reader's.
 WRITTEN_BY_STRING = re.compile(r"\b(?:put|put_value|put_text|report)\s*\(\s*(?:results\s*,\s*)?"
                                r"(?:\"|std::string\s*\()")
@@ -40,15 +52,23 @@ def read(path):
         return strip_comments(handle.read())
 
 
-def problems_of(folder, writer_files, reader_files):
-    """What is wrong with the keys of the exercise in `folder`: a list of sentences."""
+def problems_of(folder, writer_files, reader_files, script_files=()):
+    """What is wrong with the keys of the exercise in `folder`: a list of sentences. The
+    scripts (SCRIPTS: a Python caller the check runs) write records by their names."""
     harness = os.path.join(folder, "harness")
     headers = [os.path.join(harness, name) for name in sorted(os.listdir(harness))
                if name.endswith((".hpp", ".cuh", ".h"))] if os.path.isdir(harness) else []
-    declared = {}
-    for header in headers:
-        for name in DECLARATION.findall(read(header)):
+    declared, records = {}, {}
+    texts = {header: read(header) for header in headers}
+    types = KEY_TYPES + tuple(alias for text in texts.values() for alias in ALIAS.findall(text))
+    for header, text in texts.items():
+        for name in declaration(types).findall(text):
             declared[name] = os.path.relpath(header, folder)
+        records.update(record(types).findall(text))
+    scripts = []
+    for path in script_files:
+        with open(os.path.join(folder, path), encoding="utf-8") as handle:
+            scripts.append(handle.read())
     writers = {path: read(os.path.join(folder, path)) for path in writer_files}
     readers = {path: read(os.path.join(folder, path)) for path in reader_files}
     problems = []
@@ -56,7 +76,8 @@ def problems_of(folder, writer_files, reader_files):
         problems.append("declares no result key (harness/workload.hpp)")
     for name, where in sorted(declared.items()):
         used = re.compile(r"\b" + re.escape(name) + r"\b")
-        if not any(used.search(text) for text in writers.values()):
+        by_script = name in records and any(f'"{records[name]}"' in text for text in scripts)
+        if not by_script and not any(used.search(text) for text in writers.values()):
             problems.append(f"key '{name}' ({where}) is never written by {', '.join(writer_files)}")
         if not any(used.search(text) for text in readers.values()):
             problems.append(f"key '{name}' ({where}) is never read by {', '.join(reader_files)}")
@@ -72,7 +93,7 @@ def problems_of(folder, writer_files, reader_files):
 def exercise_problems(exercise):
     if not exercise.driver:
         return []  # a whole program: its check reads what it prints
-    return problems_of(exercise.folder, exercise.driver, [exercise.check])
+    return problems_of(exercise.folder, exercise.driver, [exercise.check], exercise.scripts)
 
 
 class ResultKeys(unittest.TestCase):
@@ -110,6 +131,14 @@ class ResultKeys(unittest.TestCase):
                                           both[1] + 'c.read_value(run, "extra", x);\n')
             self.assertEqual(len(strings), 2)
             self.assertTrue(all("string name" in p for p in strings))
+            # A key declared through another name of its type is a key all the same.
+            aliased = self.write_exercise(
+                os.path.join(folder, "e"),
+                workload.replace("inline const course::check::Value<double> kernel_ms",
+                                 "using Ms = course::check::Value<double>;\ninline const Ms kernel_ms"),
+                both[0], "c.expect_array(run, result::y, e, t);\n")
+            self.assertEqual(len(aliased), 1)
+            self.assertIn("'kernel_ms'", aliased[0])
 
 
 if __name__ == "__main__":
