@@ -65,14 +65,16 @@ inline thread_local bool accounting_copy = false;
 
 // Kernels, unlike inline functions, cannot be defined in several translation units of
 // one program: each unit that includes this header gets its own copy (static).
-static __global__ void fill_guard_kernel(unsigned char* zone, std::size_t count, std::size_t start) {
+static __global__ void fill_guard_kernel(unsigned char* zone, std::size_t count,
+                                         std::size_t start) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x) {
     zone[i] = guard_byte_at(start + i);
   }
 }
 
-static __global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint32_t value) {
+static __global__ void fill_words_kernel(std::uint32_t* words, std::size_t count,
+                                         std::uint32_t value) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x) {
     words[i] = value;

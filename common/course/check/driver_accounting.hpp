@@ -10,8 +10,8 @@
 //   --wrap=cuDevicePrimaryCtxRelease_v2
 // (cuda.h spells cuDevicePrimaryCtxRelease as its _v2 symbol). The flags live in
 // cmake/CourseExercise.cmake and tools/nvcc.py. Include this header in exactly one
-// translation unit of such a program (its main.cu): it defines the wrappers the linker
-// looks for. The runtime reaches the driver through its own entry points, not through
+// translation unit of such a program (its harness/cases.cu): it defines the wrappers the
+// linker looks for. The runtime reaches the driver through its own entry points, not through
 // these symbols: its retain of the primary context is not counted, only the calls of the
 // program's own code (the student's and the runner's). A case counts the difference
 // between two snapshots taken around the calls it judges.

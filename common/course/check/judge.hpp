@@ -338,8 +338,8 @@ class CaseContext {
   // A host output reported by runner.hpp's GuardedOutput must leave its guard zone
   // alone; `function` names the call that wrote it, `fix` says what to change.
   template <typename T>
-  bool expect_host_guard_untouched(const Run& run, const Array<T>& key,
-                                   const std::string& function, const std::string& fix) {
+  bool expect_host_guard_untouched(const Run& run, const Array<T>& key, const std::string& function,
+                                   const std::string& fix) {
     const std::string& name = key.name;
     std::int64_t guard_writes = 0;
     if (!read_value(run, name + ".guard_writes", guard_writes)) return false;

@@ -68,7 +68,8 @@ int main(int argc, char** argv) {
              if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
              const std::vector<double> expected =
                  device_memory::reference(device_memory::make_input(n, c.seed()), 1.0, 1.0);
-             if (c.expect_array(run, device_memory::result::y, expected, kTolerance, kFormulaHint)) {
+             if (c.expect_array(run, device_memory::result::y, expected, kTolerance,
+                                kFormulaHint)) {
                c.expect_no_leak(run);
              }
            }},
