@@ -97,7 +97,7 @@ def title_of(slug):
 def names_in_use():
     """{name: why} for the slugs the generated exercise cannot take: C++ keywords, the
     identifiers of the C++ templates (outside comments and strings: the namespace would
-    clash with them) and the other files of the exercise's folder (main.cu, check.cpp...)."""
+    clash with them) and the other files of the exercise's folder (demo.cu, check.cpp...)."""
     taken = {word: "a C++ keyword" for word in CXX_KEYWORDS}
     for template in sorted(os.listdir(TEMPLATES)):
         if template.endswith((".cu.in", ".hpp.in", ".cpp.in")):

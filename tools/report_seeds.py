@@ -23,7 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report_data  # noqa: E402
 
-# The sizes of the C++ demos (exercises/NN_*/main.cu), so that rows compare like with like.
+# The sizes of the C++ demos (exercises/NN_*/harness/demo.cu), so that rows compare like with like.
 GAUSSIAN_N = 1 << 26                  # 09: kLargeGaussianElements
 HIDDEN_LAYER_N = 100_000_000          # 11: the lab's assessment size
 ROW_NORM_SHAPES = [(4_000_000, 3), (1_000_000, 100)]   # 12: two of kDemoShapes

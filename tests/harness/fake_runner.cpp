@@ -1,5 +1,5 @@
 // The fake exercise's program driver: the same runner protocol as an exercise's
-// main.cu, on the host only.
+// harness/cases.cu with the course's main(), on the host only.
 #include <cstdint>
 #include <vector>
 
