@@ -23,23 +23,26 @@
 // ---------------------------------------------------------------------------
 __device__ float normalize_value(float greyscale) {
   float normalized = greyscale;
-  // TODO(student): map the level in [0, 255] to [0, 1]: multiply by the float constant
-  // 1.0f / kGreyscaleScale (the compiler computes it once; a division costs far more).
+  // TODO(student): the level in [0, 255], mapped to [0, 1].
+  //   Multiply by the float constant 1.0f / kGreyscaleScale. The compiler computes it
+  //   once, and a division costs far more.
   // END TODO(student)
   return normalized;
 }
 
 __device__ float weigh_value(float value, float weight) {
   float weighted = value;
-  // TODO(student): apply the neuron's weight.
+  // TODO(student): the neuron's weight.
+  //   Multiply value by weight.
   // END TODO(student)
   return weighted;
 }
 
 __device__ float activate_value(float value) {
   float activated = value;
-  // TODO(student): the activation is the hyperbolic tangent. Use tanhf: the lab's
-  // (exp(v) - exp(-v)) / (exp(v) + exp(-v)) cancels for small v (README.md, Background).
+  // TODO(student): the activation, the hyperbolic tangent.
+  //   Use tanhf. The lab's (exp(v) - exp(-v)) / (exp(v) + exp(-v)) cancels for small v
+  //   (README.md, Background).
   // END TODO(student)
   return activated;
 }
@@ -48,17 +51,23 @@ __device__ float activate_value(float value) {
 // Kernels: three steps, one thread per element each
 // ---------------------------------------------------------------------------
 __global__ void normalize_kernel(const float* greyscales, float* normalized, int n) {
-  // TODO(student): global index i; if i < n, normalized[i] = normalize_value(greyscales[i]).
+  // TODO(student): one element per thread.
+  //   1. Compute the global index i from blockIdx.x, blockDim.x and threadIdx.x.
+  //   2. If i < n, write normalized[i] = normalize_value(greyscales[i]).
   // END TODO(student)
 }
 
 __global__ void weigh_kernel(const float* values, const float* weights, float* weighted, int n) {
-  // TODO(student): global index i; if i < n, weighted[i] = weigh_value(values[i], weights[i]).
+  // TODO(student): one element per thread.
+  //   1. Compute the global index i from blockIdx.x, blockDim.x and threadIdx.x.
+  //   2. If i < n, write weighted[i] = weigh_value(values[i], weights[i]).
   // END TODO(student)
 }
 
 __global__ void activate_kernel(const float* values, float* activated, int n) {
-  // TODO(student): global index i; if i < n, activated[i] = activate_value(values[i]).
+  // TODO(student): one element per thread.
+  //   1. Compute the global index i from blockIdx.x, blockDim.x and threadIdx.x.
+  //   2. If i < n, write activated[i] = activate_value(values[i]).
   // END TODO(student)
 }
 
@@ -68,9 +77,11 @@ __global__ void activate_kernel(const float* values, float* activated, int n) {
 __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
                                           const float* __restrict__ weights,
                                           float* __restrict__ activated, int n) {
-  // TODO(student): a grid-stride loop: start at this thread's global index, advance by
-  // the number of threads in the whole grid (blockDim.x * gridDim.x) while i < n, and
-  // write activated[i] = activate(weigh(normalize(greyscales[i]), weights[i])).
+  // TODO(student): the three steps fused, in a grid-stride loop.
+  //   1. Start i at this thread's global index.
+  //   2. While i < n, write
+  //      activated[i] = activate_value(weigh_value(normalize_value(greyscales[i]), weights[i])).
+  //   3. Advance i by the number of threads in the whole grid, blockDim.x * gridDim.x.
   // Consecutive threads then touch consecutive elements at every step (coalesced).
   // END TODO(student)
 }
@@ -79,23 +90,27 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
 // Launchers, on device arrays
 // ---------------------------------------------------------------------------
 void launch_three_kernels(const float* greyscales, const float* weights, float* activated, int n) {
-  // TODO(student): when n == 0, return (a grid of zero blocks is an error). Otherwise
-  // launch, on enough blocks of kThreadsPerBlock threads to cover n (rounded up):
-  //   normalize_kernel  greyscales -> activated
-  //   weigh_kernel      activated, weights -> activated
-  //   activate_kernel   activated -> activated
-  // with CUDA_CHECK_LAUNCH() after each launch. Kernels in one stream run in order.
+  // TODO(student): the three kernels, one after the other.
+  //   1. When n == 0, return: a grid of zero blocks is an error.
+  //   2. Take enough blocks of kThreadsPerBlock threads to cover n (rounded up).
+  //   3. Launch, in this order:
+  //        normalize_kernel  greyscales -> activated
+  //        weigh_kernel      activated, weights -> activated
+  //        activate_kernel   activated -> activated
+  // Put CUDA_CHECK_LAUNCH() after each launch. Kernels in one stream run in order.
   // END TODO(student)
 }
 
 void launch_fused(const float* greyscales, const float* weights, float* activated, int n) {
-  // TODO(student): when n == 0, return. Otherwise launch hidden_layer_fused_kernel on
-  // blocks of kThreadsPerBlock threads, as many blocks as cover n (rounded up) but at most
-  // kFusedBlocksPerMultiprocessor per multiprocessor of this GPU (read the count with
-  // cudaGetDevice and cudaDeviceGetAttribute(..., cudaDevAttrMultiProcessorCount, ...)).
-  // Then CUDA_CHECK_LAUNCH().
-  // Enough blocks to fill every multiprocessor; more would only queue behind them,
-  // fewer than n needs and the grid-stride loop gives each thread several elements.
+  // TODO(student): the fused kernel, on a grid sized to the GPU.
+  //   1. When n == 0, return.
+  //   2. Read this GPU's multiprocessor count: cudaGetDevice, then
+  //      cudaDeviceGetAttribute(..., cudaDevAttrMultiProcessorCount, ...).
+  //   3. Take as many blocks of kThreadsPerBlock threads as cover n (rounded up), but at
+  //      most kFusedBlocksPerMultiprocessor per multiprocessor.
+  //   4. Launch hidden_layer_fused_kernel, then CUDA_CHECK_LAUNCH().
+  // Enough blocks fill every multiprocessor; more would only queue behind them. With
+  // fewer than n needs, the grid-stride loop gives each thread several elements.
   // END TODO(student)
 }
 
@@ -104,13 +119,13 @@ void launch_fused(const float* greyscales, const float* weights, float* activate
 // ---------------------------------------------------------------------------
 void create_hidden_layer_gpu(const float* host_greyscales, const float* host_weights,
                              float* host_activated, int n, LayerMethod method) {
-  // TODO(student):
-  //   1. when n == 0, return at once;
-  //   2. allocate three device arrays of n floats (greyscales, weights, activated) and
-  //      copy the two inputs in;
-  //   3. launch_three_kernels or launch_fused, as `method` says: the intermediate
-  //      results stay on the device, never copied back and forth;
-  //   4. copy the device result into host_activated and free the three arrays.
+  // TODO(student): the round trip, in four steps.
+  //   1. When n == 0, return at once.
+  //   2. Allocate three device arrays of n floats (greyscales, weights, activated). Copy
+  //      the two inputs in.
+  //   3. Call launch_three_kernels or launch_fused, as `method` says. The intermediate
+  //      results stay on the device, never copied back and forth.
+  //   4. Copy the device result into host_activated. Free the three arrays.
   // Wrap every CUDA call in CUDA_CHECK(...).
   // cudaMemcpy waits for the kernels launched before it in the same (default) stream.
   // END TODO(student)

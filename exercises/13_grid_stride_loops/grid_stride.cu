@@ -18,12 +18,15 @@
 // Kernels: one thread per element
 // ---------------------------------------------------------------------------
 __global__ void add_kernel(const int* x, const int* y, int* out, int n) {
-  // TODO(student): the thread's global index i; if i < n, out[i] = x[i] + y[i].
+  // TODO(student): one element per thread.
+  //   1. Compute the thread's global index i from blockIdx.x, blockDim.x and threadIdx.x.
+  //   2. If i < n, write out[i] = x[i] + y[i].
   // END TODO(student)
 }
 
 __global__ void square_kernel(const float* a, float* out, int n) {
-  // TODO(student): the same pattern, out[i] = a[i] * a[i].
+  // TODO(student): one element per thread, as in add_kernel.
+  //   If i < n, write out[i] = a[i] * a[i].
   // END TODO(student)
 }
 
@@ -31,8 +34,10 @@ __global__ void square_kernel(const float* a, float* out, int n) {
 // Kernel: a grid-stride loop
 // ---------------------------------------------------------------------------
 __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
-  // TODO(student): start at the thread's global index and step by the number of
-  // threads in the whole grid while the index is below n; c[i] = hypotf(a[i], b[i]).
+  // TODO(student): a grid-stride loop.
+  //   1. Start i at the thread's global index.
+  //   2. While i < n, write c[i] = hypotf(a[i], b[i]).
+  //   3. Step i by the number of threads in the whole grid, gridDim.x * blockDim.x.
   // END TODO(student)
 }
 
@@ -40,37 +45,46 @@ __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
 // Launchers
 // ---------------------------------------------------------------------------
 int blocks_to_cover(int n, int threads_per_block) {
-  // TODO(student): ceil(n / threads_per_block) in integer arithmetic.
+  // TODO(student): the blocks that cover n, rounded up.
+  //   Return ceil(n / threads_per_block), computed in integer arithmetic.
   return 0;
   // END TODO(student)
 }
 
 void add_on_device(const int* x, const int* y, int* out, int n) {
-  // TODO(student): launch nothing when n == 0 (a grid of zero blocks is an error);
-  // otherwise launch add_kernel on blocks_to_cover(n, kElementwiseThreadsPerBlock)
-  // blocks of kElementwiseThreadsPerBlock threads, then CUDA_CHECK_LAUNCH().
+  // TODO(student): one thread per element, enough blocks to cover n.
+  //   1. When n == 0, launch nothing: a grid of zero blocks is an error.
+  //   2. Launch add_kernel on blocks_to_cover(n, kElementwiseThreadsPerBlock) blocks of
+  //      kElementwiseThreadsPerBlock threads.
+  //   3. Then CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }
 
 void square_on_device(const float* a, float* out, int n) {
-  // TODO(student): the same for square_kernel.
+  // TODO(student): one thread per element, as in add_on_device.
+  //   The same three steps, for square_kernel.
   // END TODO(student)
 }
 
 int occupancy_grid_blocks(int threads_per_block) {
   int blocks = 0;
-  // TODO(student): ask cudaOccupancyMaxActiveBlocksPerMultiprocessor how many blocks of
-  // threads_per_block threads of hypot_stride one multiprocessor holds (0 bytes of
-  // dynamic shared memory), read the multiprocessor count of the current device
-  // (cudaGetDevice, cudaDeviceGetAttribute with cudaDevAttrMultiProcessorCount), and
-  // set blocks to their product. CUDA_CHECK every call.
+  // TODO(student): the blocks the whole GPU holds at once.
+  //   1. Ask cudaOccupancyMaxActiveBlocksPerMultiprocessor how many blocks of
+  //      threads_per_block threads of hypot_stride one multiprocessor holds, with 0 bytes
+  //      of dynamic shared memory.
+  //   2. Read the multiprocessor count of the current device: cudaGetDevice, then
+  //      cudaDeviceGetAttribute with cudaDevAttrMultiProcessorCount.
+  //   3. Set blocks to their product.
+  // Wrap every call in CUDA_CHECK(...).
   // END TODO(student)
   return blocks;
 }
 
 void hypot_on_device(const float* a, const float* b, float* c, int n) {
-  // TODO(student): launch hypot_stride on occupancy_grid_blocks(kHypotThreadsPerBlock)
-  // blocks of kHypotThreadsPerBlock threads, then CUDA_CHECK_LAUNCH(). The grid does not
-  // depend on n: the loop covers whatever the grid does not.
+  // TODO(student): a grid that fills the GPU, whatever n.
+  //   1. Launch hypot_stride on occupancy_grid_blocks(kHypotThreadsPerBlock) blocks of
+  //      kHypotThreadsPerBlock threads.
+  //   2. Then CUDA_CHECK_LAUNCH().
+  // The grid does not depend on n: the loop covers whatever the grid does not.
   // END TODO(student)
 }

@@ -18,7 +18,8 @@
 // The counter
 // ---------------------------------------------------------------------------
 __global__ void count_threads_atomic(int* counter) {
-  // TODO(student): add 1 to *counter so that no update is lost (atomicAdd).
+  // TODO(student): one increment per thread, none lost.
+  //   Add 1 to *counter with atomicAdd.
   // END TODO(student)
 }
 
@@ -26,9 +27,10 @@ __global__ void count_threads_atomic(int* counter) {
 // The bin rule, for the CPU and the GPU
 // ---------------------------------------------------------------------------
 __host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
-  // TODO(student): return -1 unless lo <= v < hi (NaN must fail the test); otherwise
-  // (int)((v - lo) * scale) with float scale = bins / (hi - lo), lowered to bins - 1 if
-  // it came out as bins (histogram.hpp says why).
+  // TODO(student): the bin of v, or -1.
+  //   1. Return -1 unless lo <= v < hi. NaN must fail the test.
+  //   2. Compute (int)((v - lo) * scale) with float scale = bins / (hi - lo).
+  //   3. Lower it to bins - 1 if it came out as bins (histogram.hpp says why).
   return -1;
   // END TODO(student)
 }
@@ -37,8 +39,9 @@ __host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
 // CPU reference: the lab's cpu_histogram
 // ---------------------------------------------------------------------------
 void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int bins) {
-  // TODO(student): set the bins counts to 0, then add 1 to counts[bin_of(x[i], ...)] for
-  // every x[i] that is counted.
+  // TODO(student): the lab's CPU loop.
+  //   1. Set the bins counts to 0.
+  //   2. Add 1 to counts[bin_of(x[i], ...)] for every x[i] that is counted.
   // END TODO(student)
 }
 
@@ -46,8 +49,8 @@ void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int b
 // Kernels
 // ---------------------------------------------------------------------------
 __global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts, int bins) {
-  // TODO(student): a grid-stride loop over x; for each counted value, atomicAdd 1 to
-  // its bin in counts.
+  // TODO(student): one global atomic per counted element.
+  //   A grid-stride loop over x. For each counted value, atomicAdd 1 to its bin in counts.
   // END TODO(student)
 }
 
@@ -55,12 +58,12 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
   // The block's private histogram: bins ints of dynamic shared memory (the launch's
   // third parameter sets its size).
   extern __shared__ int block_counts[];
-  // TODO(student):
-  //   1. the block's threads zero block_counts[0 .. bins) together (each thread a few
-  //      bins, stepping by blockDim.x), then wait for each other (__syncthreads());
-  //   2. a grid-stride loop over x, atomicAdd 1 to block_counts[bin] for each counted
-  //      value (shared-memory atomics: fast, and only this block's threads compete);
-  //   3. wait until every thread of the block has counted (__syncthreads()), then the
+  // TODO(student): count in the block's histogram, then merge it, in three steps.
+  //   1. The block's threads zero block_counts[0 .. bins) together, each thread a few
+  //      bins, stepping by blockDim.x. Then they wait for each other (__syncthreads()).
+  //   2. A grid-stride loop over x: atomicAdd 1 to block_counts[bin] for each counted
+  //      value. Shared-memory atomics are fast, and only this block's threads compete.
+  //   3. Wait until every thread of the block has counted (__syncthreads()). Then the
   //      threads add the block's bins to counts together, one global atomicAdd per
   //      non-zero bin.
   // END TODO(student)
@@ -71,14 +74,18 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
 // ---------------------------------------------------------------------------
 void histogram_global_on_device(const float* x, int n, float lo, float hi, int* counts, int bins,
                                 int blocks, int threads) {
-  // TODO(student): cudaMemset counts to 0 (bins ints), launch histogram_global on
-  // blocks x threads, CUDA_CHECK_LAUNCH().
+  // TODO(student): zero the counts, then launch.
+  //   1. cudaMemset counts to 0 (bins ints).
+  //   2. Launch histogram_global on blocks x threads, then CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }
 
 void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* counts, int bins,
                                 int blocks, int threads) {
-  // TODO(student): the same with histogram_shared and bins * sizeof(int) bytes of
-  // dynamic shared memory: kernel<<<blocks, threads, shared_bytes>>>(...).
+  // TODO(student): zero the counts, then launch, with dynamic shared memory.
+  //   1. cudaMemset counts to 0 (bins ints).
+  //   2. Launch histogram_shared on blocks x threads with bins * sizeof(int) bytes of
+  //      dynamic shared memory: kernel<<<blocks, threads, shared_bytes>>>(...).
+  //   3. Then CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }

@@ -20,8 +20,10 @@
 // ---------------------------------------------------------------------------
 __host__ __device__ bool in_quarter_disc(float x, float y) {
   bool inside = false;
-  // TODO(student): inside = (x^2 + y^2 <= 1), the squares and their sum in double
-  // (convert x and y to double before multiplying). The points on the circle count.
+  // TODO(student): whether (x, y) lies in the quarter disc.
+  //   1. Convert x and y to double before multiplying.
+  //   2. Set inside = (x^2 + y^2 <= 1), the squares and their sum in double.
+  // The points on the circle count.
   // END TODO(student)
   return inside;
 }
@@ -34,10 +36,12 @@ __host__ __device__ bool in_quarter_disc(float x, float y) {
 unsigned long long count_chunk_hits(unsigned long long n, unsigned long long seed,
                                     unsigned long long chunk) {
   unsigned long long hits = 0;
-  // TODO(student): the chunk holds the samples chunk * kCpuChunkSamples up to
-  // min(n, (chunk + 1) * kCpuChunkSamples) - 1. Draw each from
-  // course::Rng rng = monte_carlo_pi::chunk_generator(seed, chunk): x = rng.uniform(0.0f,
-  // 1.0f), then y the same way; count it when in_quarter_disc(x, y).
+  // TODO(student): the hits of one chunk, with the chunk's own generator.
+  //   1. The chunk holds the samples chunk * kCpuChunkSamples up to
+  //      min(n, (chunk + 1) * kCpuChunkSamples) - 1.
+  //   2. Make its generator: course::Rng rng = monte_carlo_pi::chunk_generator(seed, chunk).
+  //   3. For each sample, draw x = rng.uniform(0.0f, 1.0f), then y the same way. Count it
+  //      in hits when in_quarter_disc(x, y).
   // END TODO(student)
   return hits;
 }
@@ -49,7 +53,8 @@ unsigned long long chunk_count(unsigned long long n) {
 
 unsigned long long count_hits_cpu(unsigned long long n, unsigned long long seed) {
   unsigned long long hits = 0;
-  // TODO(student): add up count_chunk_hits over every chunk, one after the other.
+  // TODO(student): every chunk, one after the other.
+  //   Add up count_chunk_hits over the chunk_count(n) chunks.
   // END TODO(student)
   return hits;
 }
@@ -57,9 +62,10 @@ unsigned long long count_hits_cpu(unsigned long long n, unsigned long long seed)
 unsigned long long count_hits_cpu_openmp(unsigned long long n, unsigned long long seed,
                                          int threads) {
   unsigned long long hits = 0;
-  // TODO(student): the same sum, the chunks shared out among `threads` OpenMP threads
-  // (the num_threads clause). Every thread adds to hits: make that safe with a
-  // reduction clause, not with a shared counter that every thread updates.
+  // TODO(student): the same sum, on `threads` OpenMP threads.
+  //   1. Share the chunks out among `threads` OpenMP threads (the num_threads clause).
+  //   2. Every thread adds to hits: make that safe with a reduction clause, not with a
+  //      shared counter that every thread updates.
   // END TODO(student)
   return hits;
 }
@@ -70,29 +76,32 @@ unsigned long long count_hits_cpu_openmp(unsigned long long n, unsigned long lon
 
 // The sum of `value` over the 32 lanes of the warp, returned to lane 0.
 __device__ unsigned long long warp_sum(unsigned long long value) {
-  // TODO(student): halve the distance at each step (16, 8, 4, 2, 1), adding the value
-  // of the lane that far above: value += __shfl_down_sync(kFullWarp, value, offset),
-  // where the mask kFullWarp = 0xffffffff says that all 32 lanes take part.
+  // TODO(student): a reduction tree, in five shuffles.
+  //   For offset = 16, 8, 4, 2, 1: value += __shfl_down_sync(kFullWarp, value, offset),
+  //   with the mask kFullWarp = 0xffffffff (all 32 lanes take part).
+  // At each step a lane adds the value of the lane that far above it.
   // END TODO(student)
   return value;
 }
 
 __global__ void count_hits_kernel(unsigned long long n, unsigned long long seed,
                                   unsigned long long* hits) {
-  // TODO(student): this thread's global id t and the thread count T, both 64-bit;
-  // curand_init(seed, t, 0, &state) on a curandStatePhilox4_32_10_t; then the samples
-  // i = t, t + T, ... while i < n (i 64-bit too: n may exceed 2^32), each drawing
-  // x = curand_uniform(&state), then y, and counting it in a 64-bit
-  // unsigned long long thread_hits = 0 when in_quarter_disc(x, y).
+  // TODO(student): the thread's own samples, from its own Philox stream.
+  //   1. Compute this thread's global id t and the thread count T, both 64-bit.
+  //   2. Call curand_init(seed, t, 0, &state) on a curandStatePhilox4_32_10_t.
+  //   3. Declare unsigned long long thread_hits = 0.
+  //   4. For the samples i = t, t + T, ... while i < n (i 64-bit too: n may exceed 2^32),
+  //      draw x = curand_uniform(&state), then y. Count the sample in thread_hits when
+  //      in_quarter_disc(x, y).
   // END TODO(student)
 
-  // TODO(student): the block's sum, then one atomicAdd(hits, block_sum) per block:
-  //   1. thread_hits = warp_sum(thread_hits); lane 0 of each warp (threadIdx.x % 32 == 0)
-  //      stores it in __shared__ unsigned long long warp_hits[32] (a block holds at most
-  //      1024 / 32 = 32 warps), at index threadIdx.x / 32;
-  //   2. __syncthreads(): every warp's sum must be stored before anyone reads them;
-  //   3. warp 0 loads warp_hits[lane] (0 for lanes past the block's warp count), sums
-  //      them with warp_sum, and its lane 0 adds the total to *hits.
+  // TODO(student): the block's sum, then one atomicAdd(hits, block_sum) per block.
+  //   1. thread_hits = warp_sum(thread_hits). Lane 0 of each warp (threadIdx.x % 32 == 0)
+  //      stores it in __shared__ unsigned long long warp_hits[32], at index
+  //      threadIdx.x / 32. A block holds at most 1024 / 32 = 32 warps.
+  //   2. Call __syncthreads(): every warp's sum must be stored before anyone reads them.
+  //   3. Warp 0 loads warp_hits[lane], 0 for lanes past the block's warp count, and sums
+  //      them with warp_sum. Its lane 0 adds the total to *hits.
   // Every thread of the block must reach warp_sum and __syncthreads: no early return.
   // END TODO(student)
 }
@@ -103,13 +112,13 @@ __global__ void count_hits_kernel(unsigned long long n, unsigned long long seed,
 unsigned long long count_hits_gpu(unsigned long long n, unsigned long long seed, int blocks,
                                   int threads_per_block) {
   unsigned long long hits = 0;
-  // TODO(student):
-  //   1. when n == 0, return 0 at once (no sample, no hit);
-  //   2. allocate one unsigned long long on the device and set it to 0 (cudaMemset):
-  //      cudaMalloc does not clear memory;
-  //   3. launch count_hits_kernel on `blocks` blocks of `threads_per_block` threads,
-  //      then CUDA_CHECK_LAUNCH();
-  //   4. copy the counter back into hits and free it.
+  // TODO(student): one counter on the device, in four steps.
+  //   1. When n == 0, return 0 at once: no sample, no hit.
+  //   2. Allocate one unsigned long long on the device. Set it to 0 with cudaMemset:
+  //      cudaMalloc does not clear memory.
+  //   3. Launch count_hits_kernel on `blocks` blocks of `threads_per_block` threads, then
+  //      CUDA_CHECK_LAUNCH().
+  //   4. Copy the counter back into hits, then free it.
   // Wrap every CUDA call in CUDA_CHECK(...).
   // END TODO(student)
   return hits;

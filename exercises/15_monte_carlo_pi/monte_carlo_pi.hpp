@@ -21,7 +21,7 @@ __host__ __device__ bool in_quarter_disc(float x, float y);
 
 // The number of hits among n samples on one CPU core: the samples are cut into chunks
 // of kCpuChunkSamples, chunk c drawn from monte_carlo_pi::chunk_generator(seed, c),
-// each sample x then y with uniform(0.0f, 1.0f) (workload.hpp). n may be 0 (0 hits).
+// each sample x then y with uniform(0.0f, 1.0f) (harness/workload.hpp). n may be 0 (0 hits).
 unsigned long long count_hits_cpu(unsigned long long n, unsigned long long seed);
 
 // The same samples and the same count, the chunks shared out among `threads` OpenMP

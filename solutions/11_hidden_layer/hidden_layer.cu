@@ -23,8 +23,7 @@
 // ---------------------------------------------------------------------------
 __device__ float normalize_value(float greyscale) {
   float normalized = greyscale;
-  // TODO(student): map the level in [0, 255] to [0, 1]: multiply by the float constant
-  // 1.0f / kGreyscaleScale (the compiler computes it once; a division costs far more).
+  // TODO(student): the level in [0, 255], mapped to [0, 1].
   normalized = greyscale * (1.0f / kGreyscaleScale);
   // END TODO(student)
   return normalized;
@@ -32,7 +31,7 @@ __device__ float normalize_value(float greyscale) {
 
 __device__ float weigh_value(float value, float weight) {
   float weighted = value;
-  // TODO(student): apply the neuron's weight.
+  // TODO(student): the neuron's weight.
   weighted = value * weight;
   // END TODO(student)
   return weighted;
@@ -40,8 +39,7 @@ __device__ float weigh_value(float value, float weight) {
 
 __device__ float activate_value(float value) {
   float activated = value;
-  // TODO(student): the activation is the hyperbolic tangent. Use tanhf: the lab's
-  // (exp(v) - exp(-v)) / (exp(v) + exp(-v)) cancels for small v (README.md, Background).
+  // TODO(student): the activation, the hyperbolic tangent.
   activated = tanhf(value);
   // END TODO(student)
   return activated;
@@ -51,7 +49,7 @@ __device__ float activate_value(float value) {
 // Kernels: three steps, one thread per element each
 // ---------------------------------------------------------------------------
 __global__ void normalize_kernel(const float* greyscales, float* normalized, int n) {
-  // TODO(student): global index i; if i < n, normalized[i] = normalize_value(greyscales[i]).
+  // TODO(student): one element per thread.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     normalized[i] = normalize_value(greyscales[i]);
@@ -60,7 +58,7 @@ __global__ void normalize_kernel(const float* greyscales, float* normalized, int
 }
 
 __global__ void weigh_kernel(const float* values, const float* weights, float* weighted, int n) {
-  // TODO(student): global index i; if i < n, weighted[i] = weigh_value(values[i], weights[i]).
+  // TODO(student): one element per thread.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     weighted[i] = weigh_value(values[i], weights[i]);
@@ -69,7 +67,7 @@ __global__ void weigh_kernel(const float* values, const float* weights, float* w
 }
 
 __global__ void activate_kernel(const float* values, float* activated, int n) {
-  // TODO(student): global index i; if i < n, activated[i] = activate_value(values[i]).
+  // TODO(student): one element per thread.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     activated[i] = activate_value(values[i]);
@@ -83,10 +81,7 @@ __global__ void activate_kernel(const float* values, float* activated, int n) {
 __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
                                           const float* __restrict__ weights,
                                           float* __restrict__ activated, int n) {
-  // TODO(student): a grid-stride loop: start at this thread's global index, advance by
-  // the number of threads in the whole grid (blockDim.x * gridDim.x) while i < n, and
-  // write activated[i] = activate(weigh(normalize(greyscales[i]), weights[i])).
-  // Consecutive threads then touch consecutive elements at every step (coalesced).
+  // TODO(student): the three steps fused, in a grid-stride loop.
   // [slide:fused-loop]
   const int stride = blockDim.x * gridDim.x;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -100,12 +95,7 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
 // Launchers, on device arrays
 // ---------------------------------------------------------------------------
 void launch_three_kernels(const float* greyscales, const float* weights, float* activated, int n) {
-  // TODO(student): when n == 0, return (a grid of zero blocks is an error). Otherwise
-  // launch, on enough blocks of kThreadsPerBlock threads to cover n (rounded up):
-  //   normalize_kernel  greyscales -> activated
-  //   weigh_kernel      activated, weights -> activated
-  //   activate_kernel   activated -> activated
-  // with CUDA_CHECK_LAUNCH() after each launch. Kernels in one stream run in order.
+  // TODO(student): the three kernels, one after the other.
   // [slide:three-kernels]
   if (n == 0) return;
   const int blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
@@ -120,11 +110,7 @@ void launch_three_kernels(const float* greyscales, const float* weights, float* 
 }
 
 void launch_fused(const float* greyscales, const float* weights, float* activated, int n) {
-  // TODO(student): when n == 0, return. Otherwise launch hidden_layer_fused_kernel on
-  // blocks of kThreadsPerBlock threads, as many blocks as cover n (rounded up) but at most
-  // kFusedBlocksPerMultiprocessor per multiprocessor of this GPU (read the count with
-  // cudaGetDevice and cudaDeviceGetAttribute(..., cudaDevAttrMultiProcessorCount, ...)).
-  // Then CUDA_CHECK_LAUNCH().
+  // TODO(student): the fused kernel, on a grid sized to the GPU.
   if (n == 0) return;
   // [slide:fused-grid]
   int device = 0;
@@ -146,14 +132,7 @@ void launch_fused(const float* greyscales, const float* weights, float* activate
 // ---------------------------------------------------------------------------
 void create_hidden_layer_gpu(const float* host_greyscales, const float* host_weights,
                              float* host_activated, int n, LayerMethod method) {
-  // TODO(student):
-  //   1. when n == 0, return at once;
-  //   2. allocate three device arrays of n floats (greyscales, weights, activated) and
-  //      copy the two inputs in;
-  //   3. launch_three_kernels or launch_fused, as `method` says: the intermediate
-  //      results stay on the device, never copied back and forth;
-  //   4. copy the device result into host_activated and free the three arrays.
-  // Wrap every CUDA call in CUDA_CHECK(...).
+  // TODO(student): the round trip, in four steps.
   if (n == 0) return;
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
   float* device_greyscales = nullptr;

@@ -24,9 +24,7 @@
 // Returns, in lane 0, the sum of `value` over the 32 lanes of the warp (the other lanes
 // get partial sums). Every lane of the warp must call it.
 __device__ float warp_sum(float value) {
-  // TODO(student): a reduction tree with __shfl_down_sync(kFullWarpMask, value, offset)
-  // for offset = 16, 8, 4, 2, 1: at each step lane l adds the value of lane l + offset,
-  // so that after 5 steps lane 0 holds the sum of all 32.
+  // TODO(student): a reduction tree, in five shuffles.
   // [slide:warp-sum]
   for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
     value += __shfl_down_sync(kFullWarpMask, value, offset);
@@ -40,13 +38,7 @@ __device__ float warp_sum(float value) {
 // Kernel: one warp per row
 // ---------------------------------------------------------------------------
 __global__ void row_norms_warp_kernel(const float* matrix, float* norms, int rows, int cols) {
-  // TODO(student):
-  //   1. this warp's row: blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize,
-  //      and the lane: threadIdx.x % kWarpSize. A warp past the last row returns (all its
-  //      lanes together, so that no shuffle misses a lane);
-  //   2. each lane adds, in a float, the squares of columns lane, lane + 32, ... below
-  //      cols (a lane with lane >= cols adds nothing and keeps 0);
-  //   3. warp_sum of the lanes' sums; lane 0 writes norms[row] = sqrtf(sum).
+  // TODO(student): one warp per row, in three steps.
   // [slide:warp-per-row]
   const int row = blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize;
   const int lane = threadIdx.x % kWarpSize;
@@ -67,15 +59,7 @@ __global__ void row_norms_warp_kernel(const float* matrix, float* norms, int row
 // Kernel: one block per row, for long rows
 // ---------------------------------------------------------------------------
 __global__ void row_norms_block_kernel(const float* matrix, float* norms, int rows, int cols) {
-  // TODO(student):
-  //   0. declare the block's shared array, one partial sum per warp:
-  //      __shared__ float warp_sums[kRowBlockThreads / kWarpSize];
-  //   1. row = blockIdx.x (return if row >= rows: the whole block at once);
-  //   2. each thread adds the squares of columns threadIdx.x, threadIdx.x + blockDim.x, ...;
-  //   3. warp_sum in every warp; lane 0 of warp w stores it in warp_sums[w];
-  //   4. __syncthreads(): every warp's sum must be stored before anyone reads them;
-  //   5. warp 0 loads warp_sums[lane] for lane < the number of warps (0 for the other
-  //      lanes), reduces with warp_sum, and thread 0 writes norms[row] = sqrtf(sum).
+  // TODO(student): one block per row, the warps meeting in shared memory.
   __shared__ float warp_sums[kRowBlockThreads / kWarpSize];
   const int row = blockIdx.x;
   if (row >= rows) return;
@@ -104,10 +88,7 @@ __global__ void row_norms_block_kernel(const float* matrix, float* norms, int ro
 // Launcher, on device arrays
 // ---------------------------------------------------------------------------
 void launch_row_norms(const float* matrix, float* norms, int rows, int cols) {
-  // TODO(student): when rows == 0, return. When cols >= kBlockPerRowMinCols launch
-  // row_norms_block_kernel on rows blocks of kRowBlockThreads threads; otherwise
-  // row_norms_warp_kernel on blocks of kWarpsPerBlock warps, enough blocks for one warp
-  // per row (rounded up). Then CUDA_CHECK_LAUNCH().
+  // TODO(student): the kernel that fits the rows' length.
   if (rows == 0) return;
   if (cols >= kBlockPerRowMinCols) {
     row_norms_block_kernel<<<rows, kRowBlockThreads>>>(matrix, norms, rows, cols);
@@ -123,10 +104,7 @@ void launch_row_norms(const float* matrix, float* norms, int rows, int cols) {
 // Host function: host arrays in, host array out
 // ---------------------------------------------------------------------------
 void row_norms_gpu(const float* host_matrix, float* host_norms, int rows, int cols) {
-  // TODO(student): when rows == 0, return. Otherwise allocate the device matrix
-  // (rows * cols floats: compute the count in std::size_t) and the device norms (rows
-  // floats), copy the matrix in, launch_row_norms, copy the norms back, free both.
-  // Wrap every CUDA call in CUDA_CHECK(...).
+  // TODO(student): the round trip.
   if (rows == 0) return;
   const std::size_t matrix_bytes =
       static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * sizeof(float);

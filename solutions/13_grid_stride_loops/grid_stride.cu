@@ -18,7 +18,7 @@
 // Kernels: one thread per element
 // ---------------------------------------------------------------------------
 __global__ void add_kernel(const int* x, const int* y, int* out, int n) {
-  // TODO(student): the thread's global index i; if i < n, out[i] = x[i] + y[i].
+  // TODO(student): one element per thread.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     out[i] = x[i] + y[i];
@@ -27,7 +27,7 @@ __global__ void add_kernel(const int* x, const int* y, int* out, int n) {
 }
 
 __global__ void square_kernel(const float* a, float* out, int n) {
-  // TODO(student): the same pattern, out[i] = a[i] * a[i].
+  // TODO(student): one element per thread, as in add_kernel.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     out[i] = a[i] * a[i];
@@ -39,8 +39,7 @@ __global__ void square_kernel(const float* a, float* out, int n) {
 // Kernel: a grid-stride loop
 // ---------------------------------------------------------------------------
 __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
-  // TODO(student): start at the thread's global index and step by the number of
-  // threads in the whole grid while the index is below n; c[i] = hypotf(a[i], b[i]).
+  // TODO(student): a grid-stride loop.
   // [slide:hypot-stride]
   const int start = blockIdx.x * blockDim.x + threadIdx.x;
   const int stride = gridDim.x * blockDim.x;
@@ -55,15 +54,13 @@ __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
 // Launchers
 // ---------------------------------------------------------------------------
 int blocks_to_cover(int n, int threads_per_block) {
-  // TODO(student): ceil(n / threads_per_block) in integer arithmetic.
+  // TODO(student): the blocks that cover n, rounded up.
   return (n + threads_per_block - 1) / threads_per_block;
   // END TODO(student)
 }
 
 void add_on_device(const int* x, const int* y, int* out, int n) {
-  // TODO(student): launch nothing when n == 0 (a grid of zero blocks is an error);
-  // otherwise launch add_kernel on blocks_to_cover(n, kElementwiseThreadsPerBlock)
-  // blocks of kElementwiseThreadsPerBlock threads, then CUDA_CHECK_LAUNCH().
+  // TODO(student): one thread per element, enough blocks to cover n.
   // [slide:add-launch]
   if (n == 0) return;
   const int blocks = blocks_to_cover(n, kElementwiseThreadsPerBlock);
@@ -74,7 +71,7 @@ void add_on_device(const int* x, const int* y, int* out, int n) {
 }
 
 void square_on_device(const float* a, float* out, int n) {
-  // TODO(student): the same for square_kernel.
+  // TODO(student): one thread per element, as in add_on_device.
   if (n == 0) return;
   const int blocks = blocks_to_cover(n, kElementwiseThreadsPerBlock);
   square_kernel<<<blocks, kElementwiseThreadsPerBlock>>>(a, out, n);
@@ -84,11 +81,7 @@ void square_on_device(const float* a, float* out, int n) {
 
 int occupancy_grid_blocks(int threads_per_block) {
   int blocks = 0;
-  // TODO(student): ask cudaOccupancyMaxActiveBlocksPerMultiprocessor how many blocks of
-  // threads_per_block threads of hypot_stride one multiprocessor holds (0 bytes of
-  // dynamic shared memory), read the multiprocessor count of the current device
-  // (cudaGetDevice, cudaDeviceGetAttribute with cudaDevAttrMultiProcessorCount), and
-  // set blocks to their product. CUDA_CHECK every call.
+  // TODO(student): the blocks the whole GPU holds at once.
   int blocks_per_multiprocessor = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_multiprocessor, hypot_stride,
                                                            threads_per_block, 0));
@@ -102,9 +95,7 @@ int occupancy_grid_blocks(int threads_per_block) {
 }
 
 void hypot_on_device(const float* a, const float* b, float* c, int n) {
-  // TODO(student): launch hypot_stride on occupancy_grid_blocks(kHypotThreadsPerBlock)
-  // blocks of kHypotThreadsPerBlock threads, then CUDA_CHECK_LAUNCH(). The grid does not
-  // depend on n: the loop covers whatever the grid does not.
+  // TODO(student): a grid that fills the GPU, whatever n.
   const int blocks = occupancy_grid_blocks(kHypotThreadsPerBlock);
   hypot_stride<<<blocks, kHypotThreadsPerBlock>>>(a, b, c, n);
   CUDA_CHECK_LAUNCH();

@@ -18,7 +18,7 @@
 // The counter
 // ---------------------------------------------------------------------------
 __global__ void count_threads_atomic(int* counter) {
-  // TODO(student): add 1 to *counter so that no update is lost (atomicAdd).
+  // TODO(student): one increment per thread, none lost.
   // [slide:atomic-counter]
   atomicAdd(counter, 1);
   // [/slide]
@@ -29,10 +29,8 @@ __global__ void count_threads_atomic(int* counter) {
 // The bin rule, for the CPU and the GPU
 // ---------------------------------------------------------------------------
 __host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
-  // TODO(student): return -1 unless lo <= v < hi (NaN must fail the test); otherwise
-  // (int)((v - lo) * scale) with float scale = bins / (hi - lo), lowered to bins - 1 if
-  // it came out as bins (histogram.hpp says why).
-  // release-leaks: public: check.cpp's reference_bin is the rule spelled out above
+  // TODO(student): the bin of v, or -1.
+  // release-leaks: public: harness/workload.hpp's reference_bin is the rule spelled out above
   // [slide:bin-rule]
   if (!(v >= lo && v < hi)) return -1;
   const float scale = static_cast<float>(bins) / (hi - lo);
@@ -46,8 +44,7 @@ __host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
 // CPU reference: the lab's cpu_histogram
 // ---------------------------------------------------------------------------
 void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int bins) {
-  // TODO(student): set the bins counts to 0, then add 1 to counts[bin_of(x[i], ...)] for
-  // every x[i] that is counted.
+  // TODO(student): the lab's CPU loop.
   for (int b = 0; b < bins; ++b) counts[b] = 0;
   for (int i = 0; i < n; ++i) {
     const int bin = bin_of(x[i], lo, hi, bins);
@@ -60,8 +57,7 @@ void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int b
 // Kernels
 // ---------------------------------------------------------------------------
 __global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts, int bins) {
-  // TODO(student): a grid-stride loop over x; for each counted value, atomicAdd 1 to
-  // its bin in counts.
+  // TODO(student): one global atomic per counted element.
   // [slide:global-atomics]
   const int stride = gridDim.x * blockDim.x;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -76,14 +72,7 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
   // The block's private histogram: bins ints of dynamic shared memory (the launch's
   // third parameter sets its size).
   extern __shared__ int block_counts[];
-  // TODO(student):
-  //   1. the block's threads zero block_counts[0 .. bins) together (each thread a few
-  //      bins, stepping by blockDim.x), then wait for each other (__syncthreads());
-  //   2. a grid-stride loop over x, atomicAdd 1 to block_counts[bin] for each counted
-  //      value (shared-memory atomics: fast, and only this block's threads compete);
-  //   3. wait until every thread of the block has counted (__syncthreads()), then the
-  //      threads add the block's bins to counts together, one global atomicAdd per
-  //      non-zero bin.
+  // TODO(student): count in the block's histogram, then merge it, in three steps.
   // [slide:privatised]
   for (int b = threadIdx.x; b < bins; b += blockDim.x) block_counts[b] = 0;
   __syncthreads();
@@ -108,8 +97,7 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
 // ---------------------------------------------------------------------------
 void histogram_global_on_device(const float* x, int n, float lo, float hi, int* counts, int bins,
                                 int blocks, int threads) {
-  // TODO(student): cudaMemset counts to 0 (bins ints), launch histogram_global on
-  // blocks x threads, CUDA_CHECK_LAUNCH().
+  // TODO(student): zero the counts, then launch.
   CUDA_CHECK(cudaMemset(counts, 0, bins * sizeof(int)));
   histogram_global<<<blocks, threads>>>(x, n, lo, hi, counts, bins);
   CUDA_CHECK_LAUNCH();
@@ -118,8 +106,7 @@ void histogram_global_on_device(const float* x, int n, float lo, float hi, int* 
 
 void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* counts, int bins,
                                 int blocks, int threads) {
-  // TODO(student): the same with histogram_shared and bins * sizeof(int) bytes of
-  // dynamic shared memory: kernel<<<blocks, threads, shared_bytes>>>(...).
+  // TODO(student): zero the counts, then launch, with dynamic shared memory.
   // [slide:shared-launch]
   CUDA_CHECK(cudaMemset(counts, 0, bins * sizeof(int)));
   const std::size_t shared_bytes = static_cast<std::size_t>(bins) * sizeof(int);

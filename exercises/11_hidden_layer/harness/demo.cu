@@ -1,13 +1,10 @@
-// Exercise 11 - the program around the student's functions (instructor-owned).
-//
-// `make run-11` runs the demo, for the lab's hidden layers of one million and one hundred
-// million neurons: the CPU loop, the student's round trips (three kernels, fused), the
-// kernels alone with their bandwidth against the copy ceiling measured in the same run,
-// and how far the GPU's results are from the CPU's. Each result is compared with the
-// double-precision reference before it is timed: a function not written yet, or wrong,
-// gets a line that says so and no figure (course/demo_results.hpp), and the demo then
-// ends with status 1. The check runs this same program with --course-case to compute
-// its cases (common/course/check/runner.hpp).
+// Exercise 11 - the demo (`make run-11`), for the lab's hidden layers of one million and
+// one hundred million neurons: the CPU loop, the student's round trips (three kernels,
+// fused), the kernels alone with their bandwidth against the copy ceiling measured in the
+// same run, and how far the GPU's results are from the CPU's. Each result is compared with
+// the double-precision reference before it is timed: a function not written yet, or
+// wrong, gets a line that says so and no figure (course/demo_results.hpp), and the demo
+// then ends with status 1.
 //
 // Build and run:  make 11 && make run-11   (one size only: make run-11 ARGS=1000000)
 #include <algorithm>
@@ -21,17 +18,19 @@
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
-#include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
+#include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
+#include "device_layer.cuh"
 #include "hidden_layer.hpp"
 #include "workload.hpp"
 
 namespace {
+
+using hidden_layer::DeviceLayer;
 
 // ---------------------------------------------------------------------------
 // CPU reference: the lab's three steps, one element after the other
@@ -48,147 +47,6 @@ void create_hidden_layer_cpu(const float* greyscales, const float* weights, floa
 // and writes one output; the three kernels read 1 + 2 + 1 arrays and write 3.
 constexpr double kFusedArraysRead = 2.0, kFusedArraysWritten = 1.0;
 constexpr double kThreeArraysRead = 4.0, kThreeArraysWritten = 3.0;
-
-// Device arrays of n floats for the two inputs and some outputs, freed on every path.
-class DeviceLayer {
- public:
-  DeviceLayer(const hidden_layer::Inputs& inputs, int outputs)
-      : n_(inputs.greyscales.size()), outputs_(static_cast<std::size_t>(outputs), nullptr) {
-    CUDA_CHECK(cudaMalloc(&greyscales_, bytes()));
-    CUDA_CHECK(cudaMalloc(&weights_, bytes()));
-    for (float*& output : outputs_) CUDA_CHECK(cudaMalloc(&output, bytes()));
-    CUDA_CHECK(cudaMemcpy(greyscales_, inputs.greyscales.data(), bytes(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(weights_, inputs.weights.data(), bytes(), cudaMemcpyHostToDevice));
-  }
-  ~DeviceLayer() {
-    cudaFree(greyscales_);
-    cudaFree(weights_);
-    for (float* output : outputs_) cudaFree(output);
-  }
-  DeviceLayer(const DeviceLayer&) = delete;
-  DeviceLayer& operator=(const DeviceLayer&) = delete;
-
-  std::size_t bytes() const { return n_ * sizeof(float); }
-  const float* greyscales() const { return greyscales_; }
-  const float* weights() const { return weights_; }
-  float* output(int which) { return outputs_[static_cast<std::size_t>(which)]; }
-
-  // Fills output `which` with the poison, so that an element no kernel wrote is seen as such.
-  void poison_output(int which) { course::poison_device(output(which), n_); }
-
-  // Output `which`, copied to the host.
-  std::vector<float> download(int which) {
-    std::vector<float> all(n_);
-    CUDA_CHECK(cudaMemcpy(all.data(), output(which), bytes(), cudaMemcpyDeviceToHost));
-    return all;
-  }
-
-  // The elements of output `which` at `indices`, copied to the host.
-  std::vector<float> sample(int which, const std::vector<std::size_t>& indices) {
-    const std::vector<float> all = download(which);
-    std::vector<float> picked;
-    picked.reserve(indices.size());
-    for (const std::size_t i : indices) picked.push_back(all[i]);
-    return picked;
-  }
-
- private:
-  std::size_t n_;
-  float* greyscales_ = nullptr;
-  float* weights_ = nullptr;
-  std::vector<float*> outputs_;
-};
-
-// ---------------------------------------------------------------------------
-// Check cases: compute, report, decide nothing.
-// ---------------------------------------------------------------------------
-LayerMethod method_of(const course::check::CaseRequest& request) {
-  const std::string& method = request.param("method");
-  if (method == "fused") return LayerMethod::fused;
-  if (method == "three_kernels") return LayerMethod::three_kernels;
-  std::fprintf(stderr, "check protocol: unknown method '%s'\n", method.c_str());
-  std::exit(2);
-}
-
-// Output indices of the performance case.
-enum PerformanceOutput { kCopyOutput, kFusedOutput, kThreeOutput, kPerformanceOutputs };
-
-// The copy ceiling, the fused kernel and the three kernels, timed in turn on the same
-// device arrays, in several rounds so that a slow moment of the GPU hits all three alike.
-// Each figure is the median of its repetitions; the best round of each is reported.
-void run_performance_case(const course::check::CaseRequest& request,
-                          course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const int rounds = static_cast<int>(request.param_int("rounds"));
-  const int warmup = static_cast<int>(request.param_int("warmup"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, request.seed);
-  DeviceLayer layer(inputs, kPerformanceOutputs);
-
-  double copy_ms = 0.0, fused_ms = 0.0, three_ms = 0.0;
-  for (int round = 0; round < rounds; ++round) {
-    const double copy =
-        course::time_device(
-            [&] {
-              CUDA_CHECK(cudaMemcpyAsync(layer.output(kCopyOutput), layer.greyscales(),
-                                         layer.bytes(), cudaMemcpyDeviceToDevice));
-            },
-            warmup, repetitions)
-            .median_ms;
-    const double fused =
-        course::time_device(
-            [&] {
-              launch_fused(layer.greyscales(), layer.weights(), layer.output(kFusedOutput), n);
-            },
-            warmup, repetitions)
-            .median_ms;
-    const double three = course::time_device(
-                             [&] {
-                               launch_three_kernels(layer.greyscales(), layer.weights(),
-                                                    layer.output(kThreeOutput), n);
-                             },
-                             warmup, repetitions)
-                             .median_ms;
-    copy_ms = (round == 0) ? copy : std::min(copy_ms, copy);
-    fused_ms = (round == 0) ? fused : std::min(fused_ms, fused);
-    three_ms = (round == 0) ? three : std::min(three_ms, three);
-  }
-  results.put_value("copy_ms", copy_ms);
-  results.put_value("fused_ms", fused_ms);
-  results.put_value("three_ms", three_ms);
-  const std::vector<std::size_t> indices = hidden_layer::sample_indices(inputs.greyscales.size());
-  results.put("fused_sample", layer.sample(kFusedOutput, indices));
-  results.put("three_sample", layer.sample(kThreeOutput, indices));
-}
-
-void run_check_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  if (request.name == "performance") {
-    run_performance_case(request, results);
-    return;
-  }
-  const int n = static_cast<int>(request.param_int("n"));
-  const float levels = static_cast<float>(request.param_double("levels"));
-  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, request.seed, levels);
-  course::check::GuardedOutput<float> activated(static_cast<std::size_t>(n));
-  const LayerMethod method = method_of(request);
-
-  if (request.name == "gpu_after_empty") {
-    // Empty calls first, with both methods: they must neither fail nor disturb the call after.
-    const std::vector<float> no_input;
-    course::check::GuardedOutput<float> no_output(0);
-    create_hidden_layer_gpu(no_input.data(), no_input.data(), no_output.data(), 0,
-                            LayerMethod::three_kernels);
-    create_hidden_layer_gpu(no_input.data(), no_input.data(), no_output.data(), 0,
-                            LayerMethod::fused);
-    no_output.report(results, "empty_activated");
-  } else if (request.name != "gpu") {
-    course::check::unknown_case(request);
-  }
-  create_hidden_layer_gpu(inputs.greyscales.data(), inputs.weights.data(), activated.data(), n,
-                          method);
-  activated.report(results, "activated");
-}
 
 // ---------------------------------------------------------------------------
 // Demo
@@ -329,7 +187,7 @@ void demo_size(int n, double ceiling_gbps, DemoFunctions& functions) {
   }
 }
 
-int demo(const std::vector<int>& sizes) {
+int run_demo(const std::vector<int>& sizes) {
   course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   std::printf("activated[i] = tanh(greyscales[i] / 255 * weights[i]); blocks of %d threads\n",
@@ -349,10 +207,7 @@ int demo(const std::vector<int>& sizes) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (auto request = course::check::parse_case_request(argc, argv)) {
-    return course::check::run_case(*request, run_check_case);
-  }
+int course::program::demo(int argc, char** argv) {
   std::vector<int> sizes(std::begin(kDemoSizes), std::end(kDemoSizes));
   if (argc > 1) {
     char* end = nullptr;
@@ -364,5 +219,5 @@ int main(int argc, char** argv) {
     }
     sizes = {static_cast<int>(requested)};
   }
-  return demo(sizes);
+  return run_demo(sizes);
 }

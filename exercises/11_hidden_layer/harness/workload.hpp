@@ -1,6 +1,7 @@
 // Exercise 11: what the student's program and its check must agree on - the inputs of
 // the hidden layer (greyscale pixels and weights, drawn from a seed), which elements of
-// a large output the performance case reports, and the reference with its tolerance.
+// a large output the performance case reports, the reference with its tolerance, and
+// the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // hidden_layer.hpp includes it for the student's code.
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
 
@@ -81,5 +83,19 @@ inline double neuron_reference(float greyscale, float weight) {
 // more, and tanh written with exponentials by 1e-5 or more on dim pixels (values ~ 2e-3:
 // exp(v) - exp(-v) cancels). atol only matters at 0, which every version computes exactly.
 inline constexpr course::Tolerance kTolerance{1e-9, 1e-6};
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+// create_hidden_layer_gpu's output, and that of its calls with n = 0 (guard zone only).
+inline const course::check::Array<float> activated{"activated"};
+inline const course::check::Array<float> empty_activated{"empty_activated"};
+// The performance case: the best median time of each version, in milliseconds, and the
+// elements of each output at sample_indices.
+inline const course::check::Value<double> copy_ms{"copy_ms"};
+inline const course::check::Value<double> fused_ms{"fused_ms"};
+inline const course::check::Value<double> three_ms{"three_ms"};
+inline const course::check::Array<float> fused_sample{"fused_sample"};
+inline const course::check::Array<float> three_sample{"three_sample"};
+}  // namespace result
 
 }  // namespace hidden_layer

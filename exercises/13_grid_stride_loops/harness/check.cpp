@@ -20,6 +20,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace result = grid_stride::result;
 using Params = std::vector<std::pair<std::string, std::string>>;
 
 // ---------------------------------------------------------------------------
@@ -82,7 +83,7 @@ void check_blocks_to_cover(CaseContext& c) {
     const Run run = c.run_case("blocks_to_cover", {{"n", std::to_string(example.n)},
                                                    {"threads", std::to_string(example.threads)}});
     std::int64_t blocks = 0;
-    if (!c.finished(run) || !c.read_value(run, "blocks", blocks)) return;
+    if (!c.finished(run) || !c.read_value(run, result::blocks, blocks)) return;
     const std::int64_t expected = (example.n + example.threads - 1) / example.threads;
     if (blocks != expected) {
       c.fail("blocks_to_cover(" + std::to_string(example.n) + ", " +
@@ -98,8 +99,7 @@ void check_blocks_to_cover(CaseContext& c) {
 void check_add(CaseContext& c, int n, const std::string& kind = "add") {
   const Run run = c.run_case(kind, {{"n", std::to_string(n)}});
   if (!c.finished(run) || (n > 0 && !c.expect_kernel_launched(run))) return;
-  if (!c.expect_array<std::int32_t>(run, "out", add_reference(n, c.seed()), course::kExact,
-                                    kAddHint)) {
+  if (!c.expect_array(run, result::add_out, add_reference(n, c.seed()), course::kExact, kAddHint)) {
     c.note("(add_on_device with " + n_text(n) + ", blocks of " +
            std::to_string(kElementwiseThreadsPerBlock) + ")");
     c.hint(kCoverHint);
@@ -115,8 +115,8 @@ void check_add_too_many_threads(CaseContext& c) {
   const Run run = c.run_case("add_launch", {{"n", std::to_string(n)},
                                             {"blocks", std::to_string(blocks)},
                                             {"threads", std::to_string(threads)}});
-  if (!c.finished(run) || !c.expect_array<std::int32_t>(run, "out", add_reference(n, c.seed()),
-                                                        course::kExact, kAddHint)) {
+  if (!c.finished(run) ||
+      !c.expect_array(run, result::add_out, add_reference(n, c.seed()), course::kExact, kAddHint)) {
     c.note("(add_kernel<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>> for " +
            n_text(n) + ": " + std::to_string(blocks * threads - n) + " threads too many)");
   }
@@ -125,8 +125,8 @@ void check_add_too_many_threads(CaseContext& c) {
 void check_square(CaseContext& c, int n) {
   const Run run = c.run_case("square", {{"n", std::to_string(n)}});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
-  if (!c.expect_array<float>(run, "out", square_reference(n, c.seed()), kSquareTolerance,
-                             "out[i] = a[i] * a[i] at the thread's global index.")) {
+  if (!c.expect_array(run, result::square_out, square_reference(n, c.seed()), kSquareTolerance,
+                      "out[i] = a[i] * a[i] at the thread's global index.")) {
     c.note("(square_on_device with " + n_text(n) + ")");
     c.hint(kCoverHint);
   }
@@ -144,8 +144,8 @@ void check_hypot_grid(CaseContext& c, int n, int blocks, int threads) {
   const Run run = c.run_case("hypot_grid", {{"n", std::to_string(n)},
                                             {"blocks", std::to_string(blocks)},
                                             {"threads", std::to_string(threads)}});
-  if (!c.finished(run) || !c.expect_array<float>(run, "c", hypot_reference(n, c.seed()),
-                                                 kHypotTolerance, kStrideHint)) {
+  if (!c.finished(run) ||
+      !c.expect_array(run, result::c, hypot_reference(n, c.seed()), kHypotTolerance, kStrideHint)) {
     c.note("(hypot_stride<<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
            ">>> for " + n_text(n) + ")");
   }
@@ -174,18 +174,21 @@ void check_hidden(CaseContext& c) {
 void check_occupancy_grid(CaseContext& c) {
   const Run run = c.run_case("occupancy");
   if (!c.finished(run)) return;
-  const auto student = run.results.records.find("student_blocks");
-  const auto expected = run.results.records.find("expected_blocks");
-  if (student == run.results.records.end() || expected == run.results.records.end() ||
-      student->second.type != course::check::ValueType::i64 ||
-      expected->second.type != course::check::ValueType::i64 ||
-      student->second.count != expected->second.count) {
+  std::vector<std::int64_t> got, want;
+  if (!CaseContext::reported(run, result::student_blocks) ||
+      !CaseContext::reported(run, result::expected_blocks)) {
     c.fail("the program reported no occupancy grid sizes");
     return;
   }
-  constexpr int kBlockSizes[] = {64, 256, 1024};  // main.cu's kOccupancyBlockSizes
-  const std::vector<std::int64_t> got = student->second.values<std::int64_t>();
-  const std::vector<std::int64_t> want = expected->second.values<std::int64_t>();
+  if (!c.read_array(run, result::student_blocks, got) ||
+      !c.read_array(run, result::expected_blocks, want)) {
+    return;
+  }
+  if (got.size() != want.size()) {
+    c.fail("the program reported no occupancy grid sizes");
+    return;
+  }
+  const auto& kBlockSizes = grid_stride::kOccupancyBlockSizes;
   for (std::size_t k = 0; k < got.size() && k < std::size(kBlockSizes); ++k) {
     if (got[k] != want[k]) {
       c.fail("occupancy_grid_blocks(" + std::to_string(kBlockSizes[k]) + ") returned " +
@@ -202,8 +205,7 @@ void check_occupancy_grid(CaseContext& c) {
 void check_occupancy_launch(CaseContext& c, int n) {
   const Run run = c.run_case("hypot_occupancy", {{"n", std::to_string(n)}});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
-  if (!c.expect_array<float>(run, "c", hypot_reference(n, c.seed()), kHypotTolerance,
-                             kStrideHint)) {
+  if (!c.expect_array(run, result::c, hypot_reference(n, c.seed()), kHypotTolerance, kStrideHint)) {
     c.note("(hypot_on_device with " + n_text(n) + ")");
     c.hint("hypot_on_device launches hypot_stride on occupancy_grid_blocks(kHypotThreadsPerBlock) "
            "blocks of kHypotThreadsPerBlock threads.");
@@ -247,16 +249,16 @@ void check_occupancy_speed(CaseContext& c) {
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   double student_ms = 0.0, reference_ms = 0.0;
   std::int64_t timed = 0;
-  if (!c.read_value(run, "student_ms", student_ms) ||
-      !c.read_value(run, "one_per_element_ms", reference_ms) ||
-      !c.read_value(run, "timed_elements", timed)) {
+  if (!c.read_value(run, result::student_ms, student_ms) ||
+      !c.read_value(run, result::one_per_element_ms, reference_ms) ||
+      !c.read_value(run, result::timed_elements, timed)) {
     return;
   }
   // Only the runner's probe on the first elements ran: the launch was hopelessly slow
   // there, and the values of the whole array were never computed.
   const bool probe_only = timed != n;
-  if (!probe_only && !c.expect_array<float>(run, "c", hypot_reference(n, c.seed()), kHypotTolerance,
-                                            kStrideHint)) {
+  if (!probe_only &&
+      !c.expect_array(run, result::c, hypot_reference(n, c.seed()), kHypotTolerance, kStrideHint)) {
     return;
   }
   if (sanitized) {

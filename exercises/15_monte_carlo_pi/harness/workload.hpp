@@ -1,6 +1,7 @@
 // Exercise 15: what the student's program and its check must agree on - how the CPU
 // versions draw their samples, the points that test the quarter-disc predicate, the
-// estimate of pi with its standard error, and the CPU's reference count.
+// estimate of pi with its standard error, the CPU's reference count, and the results a
+// case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // monte_carlo_pi.hpp includes it for the student's code.
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
 namespace monte_carlo_pi {
@@ -110,5 +112,15 @@ inline std::uint64_t cpu_reference_hits(std::uint64_t n, std::uint64_t seed) {
   }
   return hits;
 }
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+// in_quarter_disc for each of kTestPoints: 1 inside, 0 outside.
+inline const course::check::Array<std::int32_t> inside{"inside"};
+// A count of hits; the seeds case adds the same seed's count again and another seed's.
+inline const course::check::Value<std::int64_t> hits{"hits"};
+inline const course::check::Value<std::int64_t> hits_again{"hits_again"};
+inline const course::check::Value<std::int64_t> hits_other_seed{"hits_other_seed"};
+}  // namespace result
 
 }  // namespace monte_carlo_pi

@@ -1,18 +1,12 @@
-// Exercise 15 - the program around the student's functions (instructor-owned).
-//
-// `make run-15` runs the demo: pi estimated from n random points on one CPU core, on
-// every core with OpenMP and on the GPU, each with its estimate, its standard error
-// and its speed in samples per second; the GPU's speed is set against the course's
-// reference kernel, timed in the same run on the same device. Every count is compared
-// with the reference's before it is shown or timed: a function not written yet, or
-// wrong, gets a line that says so and no figure (course/demo_results.hpp), and the demo
-// then ends with status 1.
-// The check runs this same program with --course-case to compute its cases
-// (common/course/check/runner.hpp); the reference kernel below gives it the exact
-// count that the student's kernel must reproduce.
+// Exercise 15 - the demo (`make run-15`): pi estimated from n random points on one CPU
+// core, on every core with OpenMP and on the GPU, each with its estimate, its standard
+// error and its speed in samples per second; the GPU's speed is set against the course's
+// reference kernel (harness/reference_gpu.cuh), timed in the same run on the same
+// device. Every count is compared with the reference's before it is shown or timed: a
+// function not written yet, or wrong, gets a line that says so and no figure
+// (course/demo_results.hpp), and the demo then ends with status 1.
 //
 // Build and run:  make 15 && make run-15   (another seed: make run-15 ARGS=7)
-#include <curand_kernel.h>
 #include <omp.h>
 
 #include <cmath>
@@ -23,134 +17,19 @@
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "monte_carlo_pi.hpp"
+#include "reference_gpu.cuh"
 #include "workload.hpp"
 
 namespace {
 
-// ---------------------------------------------------------------------------
-// Reference kernel: the same samples as count_hits_kernel (monte_carlo_pi.hpp),
-// counted by the course's own code
-// ---------------------------------------------------------------------------
-
-// The course's own quarter-disc test, so that a wrong in_quarter_disc in the
-// student's file cannot make the reference wrong the same way.
-__device__ bool reference_in_quarter_disc(float x, float y) {
-  const double dx = x;
-  const double dy = y;
-  return dx * dx + dy * dy <= 1.0;
-}
-
-// Written differently from what the statement asks of the student (a shared-memory
-// atomic per thread instead of a shuffle reduction): the two agree only if both
-// follow the sampling convention, whatever their reductions.
-__global__ void reference_count_hits_kernel(unsigned long long n, unsigned long long seed,
-                                            unsigned long long* hits) {
-  // [slide:philox-draws]
-  const unsigned long long thread_id =
-      static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const unsigned long long thread_count = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  curandStatePhilox4_32_10_t state;
-  curand_init(seed, thread_id, 0, &state);
-  unsigned long long thread_hits = 0;
-  for (unsigned long long i = thread_id; i < n; i += thread_count) {
-    const float x = curand_uniform(&state);
-    const float y = curand_uniform(&state);
-    if (reference_in_quarter_disc(x, y)) ++thread_hits;
-  }
-  // [/slide]
-  __shared__ unsigned long long block_hits;
-  if (threadIdx.x == 0) block_hits = 0;
-  __syncthreads();
-  if (thread_hits > 0) atomicAdd(&block_hits, thread_hits);
-  __syncthreads();
-  if (threadIdx.x == 0 && block_hits > 0) atomicAdd(hits, block_hits);
-}
-
-// The whole round trip, shaped like count_hits_gpu so that their times compare.
-unsigned long long reference_count_hits(unsigned long long n, unsigned long long seed, int blocks,
-                                        int threads_per_block) {
-  unsigned long long hits = 0;
-  if (n == 0) return hits;
-  unsigned long long* device_hits = nullptr;
-  CUDA_CHECK(cudaMalloc(&device_hits, sizeof hits));
-  CUDA_CHECK(cudaMemset(device_hits, 0, sizeof hits));
-  reference_count_hits_kernel<<<blocks, threads_per_block>>>(n, seed, device_hits);
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaMemcpy(&hits, device_hits, sizeof hits, cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaFree(device_hits));
-  return hits;
-}
-
-// ---------------------------------------------------------------------------
-// Check cases: compute, report, decide nothing.
-// ---------------------------------------------------------------------------
-
-constexpr int kWarp = 32;
-constexpr int kMaxThreadsPerBlock = 1024;
-
-bool valid_launch(long long blocks, long long threads_per_block) {
-  return blocks >= 1 && threads_per_block >= kWarp && threads_per_block <= kMaxThreadsPerBlock &&
-         threads_per_block % kWarp == 0;
-}
-
-std::int64_t as_record(unsigned long long count) { return static_cast<std::int64_t>(count); }
-
-void run_check_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  if (request.name == "predicate") {
-    std::vector<std::int32_t> inside;
-    for (const monte_carlo_pi::TestPoint& point : monte_carlo_pi::kTestPoints) {
-      inside.push_back(in_quarter_disc(point.x, point.y) ? 1 : 0);
-    }
-    results.put("inside", inside);
-    return;
-  }
-
-  const unsigned long long n = static_cast<unsigned long long>(request.param_int("n"));
-  if (request.name == "cpu") {
-    results.put_value("hits", as_record(count_hits_cpu(n, request.seed)));
-    return;
-  }
-  if (request.name == "cpu_openmp") {
-    const int threads = static_cast<int>(request.param_int("threads"));
-    results.put_value("hits", as_record(count_hits_cpu_openmp(n, request.seed, threads)));
-    return;
-  }
-
-  const long long blocks = request.param_int("blocks");
-  const long long threads_per_block = request.param_int("threads_per_block");
-  if (!valid_launch(blocks, threads_per_block)) {
-    std::fprintf(stderr, "check protocol: invalid launch %lld x %lld\n", blocks, threads_per_block);
-    std::exit(2);
-  }
-  const int grid = static_cast<int>(blocks);
-  const int block = static_cast<int>(threads_per_block);
-  if (request.name == "reference") {
-    results.put_value("hits", as_record(reference_count_hits(n, request.seed, grid, block)));
-  } else if (request.name == "gpu") {
-    results.put_value("hits", as_record(count_hits_gpu(n, request.seed, grid, block)));
-  } else if (request.name == "gpu_seeds") {
-    // The same seed twice, then another one: a reproducible generator that the seed
-    // actually drives.
-    const unsigned long long other_seed = std::stoull(request.param("other_seed"));
-    results.put_value("hits", as_record(count_hits_gpu(n, request.seed, grid, block)));
-    results.put_value("hits_again", as_record(count_hits_gpu(n, request.seed, grid, block)));
-    results.put_value("hits_other_seed", as_record(count_hits_gpu(n, other_seed, grid, block)));
-  } else {
-    course::check::unknown_case(request);
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Demo
-// ---------------------------------------------------------------------------
+namespace device_reference = monte_carlo_pi::device_reference;
 
 constexpr unsigned long long kDefaultDemoSeed = 42;
 // The seed notebook's size first (nsamples = 1000000), then as far as each side can
@@ -223,7 +102,7 @@ course::Judgement count_and_time(course::StudentFunction& function, unsigned lon
   return result;
 }
 
-int demo(unsigned long long seed) {
+int run_demo(unsigned long long seed) {
   course::print_device_banner();
   const int cpu_threads = omp_get_max_threads();
   std::printf("\npi ~ 4 hits / n for n points uniform in the unit square; standard error "
@@ -278,7 +157,10 @@ int demo(unsigned long long seed) {
     double ms = 0.0;
     last_gpu = count_and_time(
         gpu, n, [&] { return count_hits_gpu(n, seed, kDefaultBlocks, kDefaultThreadsPerBlock); },
-        [&] { return reference_count_hits(n, seed, kDefaultBlocks, kDefaultThreadsPerBlock); },
+        [&] {
+          return device_reference::reference_count_hits(n, seed, kDefaultBlocks,
+                                                        kDefaultThreadsPerBlock);
+        },
         kGpuRepetitions, hits, ms);
     add_row(table, "GPU, cuRAND Philox", n, hits, ms, last_gpu);
     last_gpu_ms = ms;
@@ -287,14 +169,13 @@ int demo(unsigned long long seed) {
   // The reference kernel is timed as the yardstick of a GPU count that is right.
   if (last_gpu.right) {
     unsigned long long reference_hits = 0;
-    const double reference_ms =
-        course::time_host(
-            [&] {
-              reference_hits =
-                  reference_count_hits(last_n, seed, kDefaultBlocks, kDefaultThreadsPerBlock);
-            },
-            1, kGpuRepetitions)
-            .median_ms;
+    const double reference_ms = course::time_host(
+                                    [&] {
+                                      reference_hits = device_reference::reference_count_hits(
+                                          last_n, seed, kDefaultBlocks, kDefaultThreadsPerBlock);
+                                    },
+                                    1, kGpuRepetitions)
+                                    .median_ms;
     add_row(table, "GPU, course reference", last_n, reference_hits, reference_ms,
             course::Judgement{});
     std::printf("\nn = %llu: your GPU count runs at %.0f%% of the reference kernel's speed "
@@ -309,10 +190,7 @@ int demo(unsigned long long seed) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (auto request = course::check::parse_case_request(argc, argv)) {
-    return course::check::run_case(*request, run_check_case);
-  }
+int course::program::demo(int argc, char** argv) {
   unsigned long long seed = kDefaultDemoSeed;
   if (argc > 1) {
     char* end = nullptr;
@@ -323,5 +201,5 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  return demo(seed);
+  return run_demo(seed);
 }

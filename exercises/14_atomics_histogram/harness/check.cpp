@@ -19,6 +19,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace result = histogram::result;
 using Params = std::vector<std::pair<std::string, std::string>>;
 
 struct Histogram {
@@ -126,14 +127,14 @@ void hint_for_counts(CaseContext& c, const Histogram& h, const std::vector<std::
   if (h.input == "uniform" && total_got == total_expected) c.hint(kUpperEdgeHint);
 }
 
-bool expect_counts(CaseContext& c, const Run& run, const std::string& record, const Histogram& h,
-                   bool is_shared) {
+bool expect_counts(CaseContext& c, const Run& run, const course::check::Array<std::int32_t>& record,
+                   const Histogram& h, bool is_shared) {
   const std::vector<std::int32_t> expected = reference_counts(h, c.seed());
-  if (c.expect_array<std::int32_t>(run, record, expected, course::kExact)) return true;
-  const auto found = run.results.records.find(record);
-  if (found != run.results.records.end() && found->second.count == expected.size() &&
-      found->second.type == course::check::ValueType::i32) {
-    hint_for_counts(c, h, found->second.values<std::int32_t>(), expected, is_shared);
+  if (c.expect_array(run, record, expected, course::kExact)) return true;
+  std::vector<std::int32_t> got;
+  if (CaseContext::reported(run, record) && c.read_array(run, record, got) &&
+      got.size() == expected.size()) {
+    hint_for_counts(c, h, got, expected, is_shared);
   }
   return false;
 }
@@ -154,11 +155,11 @@ void check_cpu(CaseContext& c) {
       return;
     }
     if (!c.expect_host_guard_untouched(
-            run, "counts", "histogram_cpu",
+            run, result::counts, "histogram_cpu",
             edges ? kUpperEdgeHint : "counts has bins elements: indices 0 to bins - 1.")) {
       return;
     }
-    if (!expect_counts(c, run, "counts", h, false)) {
+    if (!expect_counts(c, run, result::counts, h, false)) {
       c.note("(histogram_cpu, " + describe(h) + ")");
       c.hint("histogram_cpu sets every count to 0 first, then adds 1 to counts[bin_of(x[i], "
              "lo, hi, bins)] for each value whose bin is not -1.");
@@ -172,7 +173,7 @@ void check_counter(CaseContext& c, int blocks, int threads) {
                                          {"threads", std::to_string(threads)}});
   if (!c.finished(run)) return;
   const std::vector<std::int32_t> expected = {blocks * threads};
-  if (!c.expect_array<std::int32_t>(run, "counter", expected, course::kExact)) {
+  if (!c.expect_array(run, result::counter, expected, course::kExact)) {
     c.note("(count_threads_atomic<<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
            ">>> on a counter set to 0)");
     c.hint("each thread must add 1 with atomicAdd(counter, 1): `*counter += 1` loses updates.");
@@ -192,7 +193,7 @@ void check_gpu(CaseContext& c, const std::string& method, const Histogram& h, in
     return;
   }
   if (!c.expect_kernel_launched(run)) return;
-  if (!expect_counts(c, run, "counts", h, method == "shared")) {
+  if (!expect_counts(c, run, result::counts, h, method == "shared")) {
     c.note("(histogram_" + method + "_on_device, " + describe(h) + ", n = " + std::to_string(h.n) +
            ", " + std::to_string(blocks) + " x " + std::to_string(threads) + " threads)");
   }
@@ -252,12 +253,13 @@ void check_speed(CaseContext& c) {
       {"repetitions", std::to_string(sanitized ? kSanitizerSpeedRepetitions : kSpeedRepetitions)});
   const Run run = c.run_case("speed", params);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
-  if (!expect_counts(c, run, "global_counts", h, false) ||
-      !expect_counts(c, run, "shared_counts", h, true)) {
+  if (!expect_counts(c, run, result::global_counts, h, false) ||
+      !expect_counts(c, run, result::shared_counts, h, true)) {
     return;
   }
   double global_ms = 0.0, shared_ms = 0.0;
-  if (!c.read_value(run, "global_ms", global_ms) || !c.read_value(run, "shared_ms", shared_ms)) {
+  if (!c.read_value(run, result::global_ms, global_ms) ||
+      !c.read_value(run, result::shared_ms, shared_ms)) {
     return;
   }
   if (sanitized) {
@@ -316,7 +318,7 @@ int main(int argc, char** argv) {
           {"global_edges_and_out_of_range", 2,
            [](CaseContext& c) { check_gpu_edges(c, "global"); }},
           // The shared-memory cases rely on the driver's scribble over shared memory
-          // (main.cu): another program's kernels in between could leave zeros there and
+          // (harness/cases.cu): another program's kernels in between could leave zeros there and
           // hide bins that were never zeroed.
           alone_on_gpu({"shared_lab_128x64", 2,
                         [lab](CaseContext& c) {

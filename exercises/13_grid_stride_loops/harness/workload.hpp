@@ -1,6 +1,6 @@
 // Exercise 13: what the student's program and its check must agree on - the lab's
-// launch configurations, the block sizes of the launchers, and the inputs of every
-// run, drawn from a seed.
+// launch configurations, the block sizes of the launchers, the inputs of every run,
+// drawn from a seed, and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // grid_stride.hpp includes it for the student's code.
@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
 // The lab's first kernel: n = 4096 elements, 32 blocks of 128 threads, one thread each.
@@ -62,5 +63,28 @@ inline std::vector<float> make_hypot_b(int n, std::uint64_t seed) {
   return course::random_floats(static_cast<std::size_t>(n), -kHypotInputLimit, kHypotInputLimit,
                                course::derive_seed(seed, kSecondInputSalt));
 }
+
+// The block sizes whose occupancy grid the check compares (the value differs for each
+// on every GPU the course supports).
+inline constexpr int kOccupancyBlockSizes[] = {64, 256, 1024};
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+// The outputs, copied back from the device: add's sums and square's squares (both named
+// "out"), and hypot's c.
+inline const course::check::Array<std::int32_t> add_out{"out"};
+inline const course::check::Array<float> square_out{"out"};
+inline const course::check::Array<float> c{"c"};
+// blocks_to_cover's answer.
+inline const course::check::Value<std::int64_t> blocks{"blocks"};
+// occupancy_grid_blocks for each of kOccupancyBlockSizes, and the driver's own answer.
+inline const course::check::Array<std::int64_t> student_blocks{"student_blocks"};
+inline const course::check::Array<std::int64_t> expected_blocks{"expected_blocks"};
+// The speed case: the elements of the timed launches, and the best median time of the
+// student's launch and of the driver's one-thread-per-element kernel, in milliseconds.
+inline const course::check::Value<std::int64_t> timed_elements{"timed_elements"};
+inline const course::check::Value<double> student_ms{"student_ms"};
+inline const course::check::Value<double> one_per_element_ms{"one_per_element_ms"};
+}  // namespace result
 
 }  // namespace grid_stride

@@ -51,13 +51,13 @@ bool check_norms(CaseContext& c, int rows, int cols,
   const bool circle = kind == row_norms::MatrixKind::unit_circle;
   const Run run = run_norms(c, rows, cols, kind);
   bool ok = c.finished(run) && (rows == 0 || c.expect_kernel_launched(run)) &&
-            c.expect_host_guard_untouched(run, "norms", "row_norms_gpu",
+            c.expect_host_guard_untouched(run, row_norms::result::norms, "row_norms_gpu",
                                           "copy back rows * sizeof(float) bytes, no more.");
   std::string hint = kNormHint;
   if (cols % 32 != 0) hint += " " + kShortRowHint;
   if (cols >= kShortestBlockRow) hint += " " + kLongRowHint;
-  ok = ok && c.expect_array<float>(run, "norms", reference(rows, cols, c.seed(), kind),
-                                   row_norms::tolerance_for(cols), hint);
+  ok = ok && c.expect_array(run, row_norms::result::norms, reference(rows, cols, c.seed(), kind),
+                            row_norms::tolerance_for(cols), hint);
   if (!ok) {
     c.note("(row_norms_gpu on a " + std::to_string(rows) + " x " + std::to_string(cols) +
            (circle ? " matrix of points on the unit circle)" : " matrix)"));
@@ -118,10 +118,9 @@ int main(int argc, char** argv) {
              for (const auto& [rows, cols] : {std::pair{4096, 100}, std::pair{5, 5000}}) {
                const Run run = run_norms(c, rows, cols, row_norms::MatrixKind::uniform);
                if (!c.finished(run) || !c.expect_kernel_launched(run) ||
-                   !c.expect_array<float>(run, "norms",
-                                          reference(rows, cols, c.seed(),
-                                                    row_norms::MatrixKind::uniform),
-                                          row_norms::tolerance_for(cols), kNormHint) ||
+                   !c.expect_array(run, row_norms::result::norms,
+                                   reference(rows, cols, c.seed(), row_norms::MatrixKind::uniform),
+                                   row_norms::tolerance_for(cols), kNormHint) ||
                    !c.expect_no_leak(run)) {
                  return;
                }

@@ -1,6 +1,6 @@
 // Exercise 15 - the check. Runs the student's program case by case and compares the
 // hit counts it reports with exact counts: the CPU's are replayed here from the same
-// SplitMix64 chunks; the GPU's come from the course's reference kernel (main.cu), run
+// SplitMix64 chunks; the GPU's come from the course's reference kernel (reference_gpu.cuh), run
 // in a separate process on the same samples. Contains no student code.
 //
 //   make check-15                          (students)
@@ -20,6 +20,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace result = monte_carlo_pi::result;
 
 // Counts are compared exactly: the samples are fixed by the seed and the convention
 // (monte_carlo_pi.hpp), and whether a point is inside is decided in double, where the
@@ -66,9 +67,10 @@ bool far_from_pi(std::uint64_t hits, std::uint64_t n) {
 }
 
 // Reads a count; negative numbers cannot be counts.
-bool read_count(CaseContext& c, const Run& run, const std::string& name, std::uint64_t& count) {
+bool read_count(CaseContext& c, const Run& run, const course::check::Value<std::int64_t>& key,
+                std::uint64_t& count) {
   std::int64_t value = 0;
-  if (!c.read_value(run, name, value)) return false;
+  if (!c.read_value(run, key, value)) return false;
   count = static_cast<std::uint64_t>(value);
   return true;
 }
@@ -89,14 +91,15 @@ void check_predicate(CaseContext& c) {
   for (const monte_carlo_pi::TestPoint& point : monte_carlo_pi::kTestPoints) {
     expected.push_back(monte_carlo_pi::reference_in_quarter_disc(point.x, point.y) ? 1 : 0);
   }
-  const auto found = run.results.records.find("inside");
-  if (found == run.results.records.end() || found->second.type != course::check::ValueType::i32 ||
-      found->second.count != expected.size()) {
+  std::vector<std::int32_t> got;
+  if (CaseContext::reported(run, result::inside) && !c.read_array(run, result::inside, got)) {
+    return;
+  }
+  if (got.size() != expected.size()) {
     c.fail("the program reported no answer 'inside' for the " + std::to_string(expected.size()) +
            " test points");
     return;
   }
-  const std::vector<std::int32_t> got = found->second.values<std::int32_t>();
   // Which mistake the wrong answers point to: only the first point (exactly on the
   // circle once rounded), only the two just outside it, or anything else.
   bool boundary_wrong = false, rounding_wrong = false, others_wrong = false;
@@ -126,7 +129,7 @@ void expect_cpu_count(CaseContext& c, const std::string& kind, std::uint64_t n, 
   if (kind == "cpu_openmp") params.push_back({"threads", std::to_string(threads)});
   const Run run = c.run_case(kind, params);
   std::uint64_t hits = 0;
-  if (!c.finished(run) || !read_count(c, run, "hits", hits)) return;
+  if (!c.finished(run) || !read_count(c, run, result::hits, hits)) return;
   const std::uint64_t expected = monte_carlo_pi::cpu_reference_hits(n, c.seed());
   if (hits == expected) return;
   const std::string function =
@@ -156,7 +159,7 @@ bool reference_hits(CaseContext& c, std::uint64_t n, std::uint64_t seed, int blo
     c.note("(the course's reference kernel could not run)");
     return false;
   }
-  return read_count(c, run, "hits", hits);
+  return read_count(c, run, result::hits, hits);
 }
 
 std::string launch_text(std::uint64_t n, int blocks, int threads_per_block) {
@@ -212,7 +215,7 @@ bool check_gpu(CaseContext& c, std::uint64_t n, int blocks, int threads_per_bloc
   }
   if (n > 0 && !c.expect_kernel_launched(run)) return false;
   std::uint64_t hits = 0;
-  if (!read_count(c, run, "hits", hits)) return false;
+  if (!read_count(c, run, result::hits, hits)) return false;
   if (n == 0) {
     if (hits == 0) return true;
     c.fail(launch_text(n, blocks, threads_per_block) + " returned " + std::to_string(hits) +
@@ -232,7 +235,8 @@ void check_distinct_streams(CaseContext& c) {
   const std::uint64_t n = std::uint64_t{kBlocks} * kThreadsPerBlock * kSamplesPerThread;
   const Run run = c.run_case("gpu", gpu_params(n, kBlocks, kThreadsPerBlock));
   std::uint64_t hits = 0;
-  if (!c.finished(run) || !c.expect_kernel_launched(run) || !read_count(c, run, "hits", hits)) {
+  if (!c.finished(run) || !c.expect_kernel_launched(run) ||
+      !read_count(c, run, result::hits, hits)) {
     return;
   }
   if (hits <= n && far_from_pi(hits, n)) {
@@ -258,8 +262,9 @@ void check_seeds(CaseContext& c) {
   params.push_back({"other_seed", std::to_string(other_seed)});
   const Run run = c.run_case("gpu_seeds", params);
   std::uint64_t hits = 0, again = 0, other = 0;
-  if (!c.finished(run) || !c.expect_kernel_launched(run) || !read_count(c, run, "hits", hits) ||
-      !read_count(c, run, "hits_again", again) || !read_count(c, run, "hits_other_seed", other)) {
+  if (!c.finished(run) || !c.expect_kernel_launched(run) ||
+      !read_count(c, run, result::hits, hits) || !read_count(c, run, result::hits_again, again) ||
+      !read_count(c, run, result::hits_other_seed, other)) {
     return;
   }
   if (hits != again) {
@@ -364,7 +369,7 @@ int main(int argc, char** argv) {
              const Run run = c.run_case("gpu", gpu_params(n, kBlocks, kThreadsPerBlock));
              std::uint64_t hits = 0;
              if (c.finished(run) && c.expect_kernel_launched(run) &&
-                 read_count(c, run, "hits", hits)) {
+                 read_count(c, run, result::hits, hits)) {
                c.expect_no_leak(run);
              }
            }},

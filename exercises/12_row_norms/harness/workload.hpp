@@ -1,6 +1,6 @@
 // Exercise 12: what the student's program and its check must agree on - the matrices
-// whose row norms are computed, drawn from a seed, their norms in double precision and
-// the tolerance results are judged by.
+// whose row norms are computed, drawn from a seed, their norms in double precision, the
+// tolerance results are judged by, and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // row_norms.hpp includes it for the student's code.
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
 
@@ -79,5 +80,10 @@ inline course::Tolerance tolerance_for(int cols) {
   const double per_lane = std::ceil(static_cast<double>(cols) / 32.0);
   return {0.0, (per_lane + 12.0) * std::ldexp(1.0, -24)};
 }
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+inline const course::check::Array<float> norms{"norms"};  // row_norms_gpu's output
+}  // namespace result
 
 }  // namespace row_norms

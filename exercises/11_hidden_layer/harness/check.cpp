@@ -18,6 +18,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace result = hidden_layer::result;
 
 const std::string kFormulaHint =
     "each element must be tanh(greyscales[i] / 255 * weights[i]) in float: normalise (scale by "
@@ -57,17 +58,18 @@ bool check_gpu(CaseContext& c, int n, bool fused, const std::string& kind = "gpu
   const Run run = c.run_case(kind, gpu_params(n, fused, levels));
   bool ok = c.finished(run) && c.expect_kernel_launched(run);
   if (ok && kind == "gpu_after_empty") {
-    ok = c.expect_host_guard_untouched(run, "empty_activated", "create_hidden_layer_gpu with n = 0",
+    ok = c.expect_host_guard_untouched(run, result::empty_activated,
+                                       "create_hidden_layer_gpu with n = 0",
                                        "with n = 0 there is nothing to copy: return at once.");
   }
-  ok = ok && c.expect_host_guard_untouched(run, "activated", "create_hidden_layer_gpu",
+  ok = ok && c.expect_host_guard_untouched(run, result::activated, "create_hidden_layer_gpu",
                                            "copy back n * sizeof(float) bytes, no more.");
   const std::string wrong_hint =
       levels == hidden_layer::kDimLevels
           ? kDimPixelsHint
           : kFormulaHint + (fused ? " " + kFusedHint : " " + kThreeKernelsHint);
-  ok = ok && c.expect_array<float>(run, "activated", reference(n, c.seed(), levels),
-                                   hidden_layer::kTolerance, wrong_hint);
+  ok = ok && c.expect_array(run, result::activated, reference(n, c.seed(), levels),
+                            hidden_layer::kTolerance, wrong_hint);
   if (!ok) {
     c.note("(create_hidden_layer_gpu with n = " + std::to_string(n) + ", method " +
            method_name(fused) + ")");
@@ -130,17 +132,18 @@ void check_performance(CaseContext& c) {
   }
   const std::string sampled = "(every " + std::to_string(hidden_layer::kSampleStride) +
                               "-th element of a layer of " + std::to_string(n) + " neurons)";
-  if (!c.expect_array<float>(run, "fused_sample", expected, hidden_layer::kTolerance, kFusedHint) ||
-      !c.expect_array<float>(run, "three_sample", expected, hidden_layer::kTolerance,
-                             kThreeKernelsHint)) {
+  if (!c.expect_array(run, result::fused_sample, expected, hidden_layer::kTolerance, kFusedHint) ||
+      !c.expect_array(run, result::three_sample, expected, hidden_layer::kTolerance,
+                      kThreeKernelsHint)) {
     c.note(sampled);
     return;
   }
   if (!timed) return;
 
   double copy_ms = 0.0, fused_ms = 0.0, three_ms = 0.0;
-  if (!c.read_value(run, "copy_ms", copy_ms) || !c.read_value(run, "fused_ms", fused_ms) ||
-      !c.read_value(run, "three_ms", three_ms)) {
+  if (!c.read_value(run, result::copy_ms, copy_ms) ||
+      !c.read_value(run, result::fused_ms, fused_ms) ||
+      !c.read_value(run, result::three_ms, three_ms)) {
     return;
   }
   if (!(copy_ms > 0.0 && fused_ms > 0.0 && three_ms > 0.0)) {
@@ -217,8 +220,8 @@ int main(int argc, char** argv) {
              for (const bool fused : {false, true}) {
                const Run run = c.run_case("gpu", gpu_params(n, fused));
                if (!c.finished(run) ||
-                   !c.expect_array<float>(run, "activated", reference(n, c.seed()),
-                                          hidden_layer::kTolerance, kFormulaHint) ||
+                   !c.expect_array(run, result::activated, reference(n, c.seed()),
+                                   hidden_layer::kTolerance, kFormulaHint) ||
                    !c.expect_no_leak(run)) {
                  return;
                }

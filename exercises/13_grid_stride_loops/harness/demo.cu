@@ -1,14 +1,11 @@
-// Exercise 13 - the program around the student's functions (instructor-owned).
-//
-// `make run-13` runs the demo: the lab's add_kernel on 4096 elements with the lab's
-// 32 x 128 grid, then with too few and too many threads; square_kernel; then
+// Exercise 13 - the demo (`make run-13`): the lab's add_kernel on 4096 elements with the
+// lab's 32 x 128 grid, then with too few and too many threads; square_kernel; then
 // hypot_stride on 1M and 64M elements with one thread, with the lab's fixed 128 x 64
 // grid, with a grid sized by the occupancy API and with one thread per element, each
 // with its time, its bandwidth and its share of the copy ceiling measured in the same
 // run. Every result is compared with its reference before it is shown or timed: a
 // function not written yet, or wrong, gets a line that says so and no figure
-// (course/demo_results.hpp), and the demo then ends with status 1. The check runs this
-// same program with --course-case to compute its cases (common/course/check/runner.hpp).
+// (course/demo_results.hpp), and the demo then ends with status 1.
 //
 // Build and run:  make 13 && make run-13
 #include <algorithm>
@@ -21,196 +18,18 @@
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "grid_stride.hpp"
+#include "launches.cuh"
 #include "workload.hpp"
 
 namespace {
-
-// The grid the occupancy API gives hypot_stride, computed here by the driver.
-// [slide:occupancy-grid]
-int reference_occupancy_blocks(int threads_per_block) {
-  int per_multiprocessor = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, hypot_stride,
-                                                           threads_per_block, 0));
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  int multiprocessors = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  return per_multiprocessor * multiprocessors;
-}
-// [/slide]
-
-// The yardstick of the speed case: the driver's own one-thread-per-element kernel, the
-// same arithmetic as hypot_stride. Not the student's kernel: one whose stride is wrong
-// would slow its own yardstick down as much as itself.
-// [slide:one-thread-per-element]
-__global__ void reference_hypot_kernel(const float* a, const float* b, float* c, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) c[i] = hypotf(a[i], b[i]);
-}
-// [/slide]
-
-void launch_hypot(int blocks, int threads, const float* a, const float* b, float* c, int n) {
-  hypot_stride<<<blocks, threads>>>(a, b, c, n);
-  CUDA_CHECK_LAUNCH();
-}
-
-// ---------------------------------------------------------------------------
-// Check cases: compute, report, decide nothing.
-// ---------------------------------------------------------------------------
-
-// The block sizes whose occupancy grid the check compares (the value differs for each
-// on every GPU the course supports).
-constexpr int kOccupancyBlockSizes[] = {64, 256, 1024};
-
-// The speed case: rounds of (runner's launch, student's launch), each the median of
-// `repetitions` timed launches; the best round of each counts, so that a clock still
-// rising or a neighbour's burst cannot decide.
-constexpr int kSpeedRounds = 3;
-constexpr int kSpeedWarmup = 3;
-// Each timed sample of a round is this many launches back to back: the host's work
-// before each launch (the student's occupancy queries) then overlaps the kernels queued
-// before it, as in a program that launches repeatedly, instead of adding to the time of
-// one 20 us kernel. With every core busy (a class graded at once), that host work could
-// cost a correct launch the check's 25%.
-constexpr int kLaunchesPerSample = 8;
-// First a probe on the first n / kProbeDivisor elements, then one launch of each on the
-// whole array: a student's launch more than kProbeSlowdownLimit times slower than the
-// runner's at either step is not timed further, where a stride that forgets gridDim.x
-// (work growing as n squared) would take minutes. A correct launch is about as fast
-// as the runner's; the check's 25% gate is stricter.
-constexpr int kProbeDivisor = 16;
-constexpr int kProbeRepetitions = 3;
-constexpr double kProbeSlowdownLimit = 2.0;
-
-void run_speed_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  course::DeviceBuffer<float> a(grid_stride::make_hypot_a(n, request.seed));
-  course::DeviceBuffer<float> b(grid_stride::make_hypot_b(n, request.seed));
-  course::DeviceBuffer<float> c(static_cast<std::size_t>(n));
-
-  // No probe under compute-sanitizer (the check says probe=0): times mean nothing there.
-  const bool probe = request.param_int("probe") != 0;
-  int elements = probe ? std::max(1, n / kProbeDivisor) : n;
-  auto reference_launch = [&] {
-    const int blocks = (elements + kHypotThreadsPerBlock - 1) / kHypotThreadsPerBlock;
-    reference_hypot_kernel<<<blocks, kHypotThreadsPerBlock>>>(a.data(), b.data(), c.data(),
-                                                              elements);
-    CUDA_CHECK_LAUNCH();
-  };
-  auto student_launch = [&] { hypot_on_device(a.data(), b.data(), c.data(), elements); };
-
-  double reference_ms = 0.0, student_ms = 0.0;
-  if (probe) {
-    reference_ms = course::time_device(reference_launch, 1, kProbeRepetitions).median_ms;
-    student_ms = course::time_device(student_launch, 1, kProbeRepetitions).median_ms;
-  }
-  if (!probe || student_ms <= kProbeSlowdownLimit * reference_ms) {
-    elements = n;
-    // The student's launch alone first, so that the output reported is its own.
-    student_launch();
-    results.put("c", c.download());
-    // One timed launch of each on the whole array; the rounds only if it is close.
-    reference_ms = course::time_device(reference_launch, 1, 1).min_ms;
-    student_ms = course::time_device(student_launch, 0, 1).min_ms;
-    const int rounds = student_ms <= kProbeSlowdownLimit * reference_ms ? kSpeedRounds : 0;
-    const auto reference_batch = [&] {
-      for (int launch = 0; launch < kLaunchesPerSample; ++launch) reference_launch();
-    };
-    const auto student_batch = [&] {
-      for (int launch = 0; launch < kLaunchesPerSample; ++launch) student_launch();
-    };
-    for (int round = 0; round < rounds; ++round) {
-      const double r = course::time_device(reference_batch, kSpeedWarmup, repetitions).median_ms /
-                       kLaunchesPerSample;
-      const double s = course::time_device(student_batch, kSpeedWarmup, repetitions).median_ms /
-                       kLaunchesPerSample;
-      reference_ms = std::min(reference_ms, r);
-      student_ms = std::min(student_ms, s);
-    }
-  }
-  results.put_value("timed_elements", static_cast<std::int64_t>(elements));
-  results.put_value("student_ms", student_ms);
-  results.put_value("one_per_element_ms", reference_ms);
-}
-
-void run_check_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "occupancy") {
-    std::vector<std::int64_t> student, expected;
-    for (const int threads : kOccupancyBlockSizes) {
-      student.push_back(occupancy_grid_blocks(threads));
-      expected.push_back(reference_occupancy_blocks(threads));
-    }
-    results.put("student_blocks", student);
-    results.put("expected_blocks", expected);
-    return;
-  }
-  if (kind == "hypot_speed") {
-    run_speed_case(request, results);
-    return;
-  }
-
-  const int n = static_cast<int>(request.param_int("n"));
-  if (kind == "add" || kind == "add_after_empty" || kind == "add_launch") {
-    course::DeviceBuffer<int> x(grid_stride::make_add_x(n, request.seed));
-    course::DeviceBuffer<int> y(grid_stride::make_add_y(n, request.seed));
-    course::DeviceBuffer<int> out(static_cast<std::size_t>(n));
-    if (kind == "add_launch") {
-      // The runner chooses the grid: the kernel alone must cope with it.
-      const int blocks = static_cast<int>(request.param_int("blocks"));
-      const int threads = static_cast<int>(request.param_int("threads"));
-      add_kernel<<<blocks, threads>>>(x.data(), y.data(), out.data(), n);
-      CUDA_CHECK_LAUNCH();
-    } else {
-      if (kind == "add_after_empty") {
-        // An empty call first: it must neither fail nor disturb the call after it.
-        course::DeviceBuffer<int> nothing(0);
-        add_on_device(nothing.data(), nothing.data(), nothing.data(), 0);
-        CUDA_CHECK(cudaDeviceSynchronize());
-      }
-      add_on_device(x.data(), y.data(), out.data(), n);
-    }
-    results.put("out", out.download());
-    return;
-  }
-  if (kind == "square") {
-    course::DeviceBuffer<float> a(grid_stride::make_square_input(n, request.seed));
-    course::DeviceBuffer<float> out(static_cast<std::size_t>(n));
-    square_on_device(a.data(), out.data(), n);
-    results.put("out", out.download());
-    return;
-  }
-  if (kind == "blocks_to_cover") {
-    const int threads = static_cast<int>(request.param_int("threads"));
-    results.put_value("blocks", static_cast<std::int64_t>(blocks_to_cover(n, threads)));
-    return;
-  }
-  if (kind == "hypot_grid" || kind == "hypot_occupancy") {
-    course::DeviceBuffer<float> a(grid_stride::make_hypot_a(n, request.seed));
-    course::DeviceBuffer<float> b(grid_stride::make_hypot_b(n, request.seed));
-    course::DeviceBuffer<float> c(static_cast<std::size_t>(n));
-    if (kind == "hypot_grid") {
-      launch_hypot(static_cast<int>(request.param_int("blocks")),
-                   static_cast<int>(request.param_int("threads")), a.data(), b.data(), c.data(), n);
-    } else {
-      hypot_on_device(a.data(), b.data(), c.data(), n);
-    }
-    results.put("c", c.download());
-    return;
-  }
-  course::check::unknown_case(request);
-}
 
 // ---------------------------------------------------------------------------
 // Demo, part 1: the lab's add_kernel and square_kernel, and the wrong grids
@@ -370,7 +189,8 @@ void demo_hypot(int n, bool with_one_thread, double ceiling_gbps, int occupancy_
       if (occupancy_row) {
         hypot_on_device(device_a.data(), device_b.data(), device_c.data(), n);
       } else {
-        launch_hypot(row.blocks, row.threads, device_a.data(), device_b.data(), device_c.data(), n);
+        grid_stride::launch_hypot(row.blocks, row.threads, device_a.data(), device_b.data(),
+                                  device_c.data(), n);
       }
     };
     course::Judgement result = function.skipped();
@@ -411,7 +231,10 @@ void demo_hypot(int n, bool with_one_thread, double ceiling_gbps, int occupancy_
   }
 }
 
-int demo() {
+}  // namespace
+
+int course::program::demo(int argc, char** argv) {
+  if (!no_arguments(argc, argv)) return 2;
   const course::DeviceSummary device = course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   DemoFunctions functions;
@@ -423,7 +246,7 @@ int demo() {
               "device-to-device copy, same run) = %.1f GB/s\n",
               ceiling_gbps);
   const int occupancy_blocks = occupancy_grid_blocks(kHypotThreadsPerBlock);
-  const int expected_blocks = reference_occupancy_blocks(kHypotThreadsPerBlock);
+  const int expected_blocks = grid_stride::reference_occupancy_blocks(kHypotThreadsPerBlock);
   if (functions.occupancy
           .judge_value(occupancy_blocks != 0, occupancy_blocks == expected_blocks,
                        std::to_string(kHypotThreadsPerBlock) + " threads per block",
@@ -441,10 +264,4 @@ int demo() {
   std::printf("\n(`make check-13` grades every case)\n");
   return course::demo_status({&functions.add, &functions.square, &functions.cover,
                               &functions.occupancy, &functions.stride, &functions.hypot});
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  return course::check::case_or_demo(argc, argv, run_check_case, demo);
 }

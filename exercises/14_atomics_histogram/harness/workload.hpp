@@ -1,6 +1,6 @@
 // Exercise 14: what the student's program and its check must agree on - the lab's
-// sizes and launch configurations, the inputs of every run, drawn from a seed, and the
-// reference counts.
+// sizes and launch configurations, the inputs of every run, drawn from a seed, the
+// reference counts, and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // histogram.hpp includes it for the student's code.
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
 // The lab's counter: 64 blocks of 64 threads, each adding 1.
@@ -142,5 +143,19 @@ inline std::vector<std::int32_t> reference_counts(const std::vector<float>& x, f
   }
   return counts;
 }
+
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+namespace result {
+// The counter after count_threads_atomic (one element).
+inline const course::check::Array<std::int32_t> counter{"counter"};
+// The bins counts of histogram_cpu or of one GPU launcher.
+inline const course::check::Array<std::int32_t> counts{"counts"};
+// The speed case: the counts of each launcher, and the best median time of each, in
+// milliseconds.
+inline const course::check::Array<std::int32_t> global_counts{"global_counts"};
+inline const course::check::Array<std::int32_t> shared_counts{"shared_counts"};
+inline const course::check::Value<double> global_ms{"global_ms"};
+inline const course::check::Value<double> shared_ms{"shared_ms"};
+}  // namespace result
 
 }  // namespace histogram

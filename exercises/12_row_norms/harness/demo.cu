@@ -1,13 +1,10 @@
-// Exercise 12 - the program around the student's functions (instructor-owned).
-//
-// `make run-12` runs the demo: the lab's points on the unit circle (every norm is 1),
-// then matrices of many short rows and of a few long rows, with the time of the kernel
-// alone, its bandwidth against the copy ceiling measured in the same run, and the
-// largest difference from a CPU loop in double precision. Each result is compared with
-// that loop before it is timed: a function not written yet, or wrong, gets a line that
-// says so and no figure (course/demo_results.hpp), and the demo then ends with status 1.
-// The check runs this same program with --course-case to compute its cases
-// (common/course/check/runner.hpp).
+// Exercise 12 - the demo (`make run-12`): the lab's points on the unit circle (every
+// norm is 1), then matrices of many short rows and of a few long rows, with the time of
+// the kernel alone, its bandwidth against the copy ceiling measured in the same run, and
+// the largest difference from a CPU loop in double precision. Each result is compared
+// with that loop before it is timed: a function not written yet, or wrong, gets a line
+// that says so and no figure (course/demo_results.hpp), and the demo then ends with
+// status 1.
 //
 // Build and run:  make 12 && make run-12
 #include <algorithm>
@@ -19,10 +16,10 @@
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
+#include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
@@ -30,25 +27,6 @@
 #include "workload.hpp"
 
 namespace {
-
-// ---------------------------------------------------------------------------
-// Check cases: compute, report, decide nothing.
-// ---------------------------------------------------------------------------
-void run_check_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  if (request.name != "gpu") course::check::unknown_case(request);
-  const int rows = static_cast<int>(request.param_int("rows"));
-  const int cols = static_cast<int>(request.param_int("cols"));
-  const row_norms::MatrixKind kind = row_norms::matrix_kind_from_name(request.param("matrix"));
-  const std::vector<float> matrix = row_norms::make_matrix(rows, cols, request.seed, kind);
-  course::check::GuardedOutput<float> norms(static_cast<std::size_t>(rows));
-  row_norms_gpu(matrix.data(), norms.data(), rows, cols);
-  norms.report(results, "norms");
-}
-
-// ---------------------------------------------------------------------------
-// Demo
-// ---------------------------------------------------------------------------
 
 constexpr std::uint64_t kDemoSeed = 42;
 // The lab's example: 10 points on the unit circle.
@@ -126,7 +104,10 @@ void demo_shape(const Shape& shape, double ceiling_gbps, course::Table& bandwidt
               worst_relative, std::ldexp(1.0, -24));
 }
 
-int demo() {
+}  // namespace
+
+int course::program::demo(int argc, char** argv) {
+  if (!no_arguments(argc, argv)) return 2;
   course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   course::StudentFunction whole("row_norms_gpu"), launch("launch_row_norms");
@@ -138,10 +119,4 @@ int demo() {
   for (const Shape& shape : kDemoShapes) demo_shape(shape, ceiling_gbps, bandwidth, launch);
   std::printf("\n(`make check-12` grades every case against a double-precision reference)\n");
   return course::demo_status({&whole, &launch});
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  return course::check::case_or_demo(argc, argv, run_check_case, demo);
 }

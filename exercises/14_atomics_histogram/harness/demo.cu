@@ -1,14 +1,11 @@
-// Exercise 14 - the program around the student's functions (instructor-owned).
-//
-// `make run-14` runs the demo: the lab's counter incremented by 64 x 64 threads with a
-// plain `+= 1` (updates lost) and with atomicAdd; the lab's histogram of 10000 normal
-// values on the CPU and with both GPU kernels; then a table of the GPU histograms on 16M
-// values, uniform and all in one bin, against CUB's DeviceHistogram::HistogramEven, with
-// times, bandwidths and the ratio to CUB, measured in the same run. Every result is
-// compared with the reference counts before it is shown or timed: a function not written
-// yet, or wrong, gets a line that says so and no figure (course/demo_results.hpp), and
-// the demo then ends with status 1. The check runs this same program with --course-case
-// to compute its cases (common/course/check/runner.hpp).
+// Exercise 14 - the demo (`make run-14`): the lab's counter incremented by 64 x 64
+// threads with a plain `+= 1` (updates lost) and with atomicAdd; the lab's histogram of
+// 10000 normal values on the CPU and with both GPU kernels; then a table of the GPU
+// histograms on 16M values, uniform and all in one bin, against CUB's
+// DeviceHistogram::HistogramEven, with times, bandwidths and the ratio to CUB, measured
+// in the same run. Every result is compared with the reference counts before it is shown
+// or timed: a function not written yet, or wrong, gets a line that says so and no figure
+// (course/demo_results.hpp), and the demo then ends with status 1.
 //
 // Build and run:  make 14 && make run-14
 #include <cub/device/device_histogram.cuh>
@@ -23,11 +20,11 @@
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "histogram.hpp"
@@ -35,142 +32,10 @@
 
 namespace {
 
-// ---------------------------------------------------------------------------
-// Kernels of the driver
-// ---------------------------------------------------------------------------
-
 // [slide:racy-counter]
 // The lab's wrong counter: read, add, write, while other threads do the same.
 __global__ void count_threads_racy(int* counter) { *counter += 1; }
 // [/slide]
-
-// Fills as much shared memory as blocks can hold with a nonzero value, on every
-// multiprocessor, so that a later kernel that counts into shared memory it never
-// zeroed starts from garbage, as it would in a long program, instead of from the
-// zeros of a fresh context. The sum written to `sink` keeps the stores alive.
-constexpr int kScribbleValue = 0x01000001;
-constexpr std::size_t kScribbleBytes = 48 * 1024;  // what a block gets without opting in
-constexpr int kScribbleBlocksPerMultiprocessor = 8;
-constexpr int kScribbleThreads = 256;
-
-__global__ void scribble_shared_memory(int* sink) {
-  extern __shared__ int words[];
-  const int count = static_cast<int>(kScribbleBytes / sizeof(int));
-  for (int i = threadIdx.x; i < count; i += blockDim.x) words[i] = kScribbleValue + i;
-  __syncthreads();
-  if (words[(threadIdx.x * 7) % count] == 0) atomicAdd(sink, 1);  // never true
-}
-
-void scribble_shared_memory_everywhere() {
-  int device = 0, multiprocessors = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  course::DeviceBuffer<int> sink(1);
-  scribble_shared_memory<<<multiprocessors * kScribbleBlocksPerMultiprocessor, kScribbleThreads,
-                           kScribbleBytes>>>(sink.data());
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-// ---------------------------------------------------------------------------
-// Check cases: compute, report, decide nothing.
-// ---------------------------------------------------------------------------
-
-using Launcher = void (*)(const float*, int, float, float, int*, int, int, int);
-
-struct HistogramRequest {
-  std::vector<float> x;
-  float lo = 0.0f, hi = 0.0f;
-  int bins = 0, blocks = 0, threads = 0;
-};
-
-HistogramRequest read_histogram_request(const course::check::CaseRequest& request) {
-  HistogramRequest h;
-  h.lo = static_cast<float>(request.param_double("lo"));
-  h.hi = static_cast<float>(request.param_double("hi"));
-  h.bins = static_cast<int>(request.param_int("bins"));
-  const int n = static_cast<int>(request.param_int("n"));
-  if (h.bins < 1 || h.bins > kMaxBins || !(h.lo < h.hi) ||
-      !histogram::make_input(request.param("input"), n, h.lo, h.hi, h.bins, request.seed, h.x)) {
-    std::fprintf(stderr, "check protocol: bad histogram request\n");
-    std::exit(2);
-  }
-  if (request.params.count("blocks") > 0) {
-    h.blocks = static_cast<int>(request.param_int("blocks"));
-    h.threads = static_cast<int>(request.param_int("threads"));
-  }
-  return h;
-}
-
-// The speed case: rounds of (global-atomic launch, privatised launch), each the median of
-// `repetitions` timed calls; the best round of each counts.
-constexpr int kSpeedRounds = 3;
-constexpr int kSpeedWarmup = 2;
-
-void run_speed_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  HistogramRequest h = read_histogram_request(request);
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  const int n = static_cast<int>(h.x.size());
-  course::DeviceBuffer<float> x(h.x);
-  course::DeviceBuffer<int> counts(static_cast<std::size_t>(h.bins));
-  auto global = [&] {
-    histogram_global_on_device(x.data(), n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
-  };
-  auto shared = [&] {
-    histogram_shared_on_device(x.data(), n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
-  };
-  global();
-  results.put("global_counts", counts.download());
-  shared();
-  results.put("shared_counts", counts.download());
-  double global_ms = 0.0, shared_ms = 0.0;
-  for (int round = 0; round < kSpeedRounds; ++round) {
-    const double g = course::time_device(global, kSpeedWarmup, repetitions).median_ms;
-    const double s = course::time_device(shared, kSpeedWarmup, repetitions).median_ms;
-    global_ms = round == 0 ? g : std::min(global_ms, g);
-    shared_ms = round == 0 ? s : std::min(shared_ms, s);
-  }
-  results.put_value("global_ms", global_ms);
-  results.put_value("shared_ms", shared_ms);
-}
-
-void run_check_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "counter") {
-    const int blocks = static_cast<int>(request.param_int("blocks"));
-    const int threads = static_cast<int>(request.param_int("threads"));
-    course::DeviceBuffer<int> counter(1);
-    CUDA_CHECK(cudaMemset(counter.data(), 0, sizeof(int)));
-    count_threads_atomic<<<blocks, threads>>>(counter.data());
-    CUDA_CHECK_LAUNCH();
-    results.put("counter", counter.download());
-    return;
-  }
-  if (kind == "speed") {
-    run_speed_case(request, results);
-    return;
-  }
-  const HistogramRequest h = read_histogram_request(request);
-  const int n = static_cast<int>(h.x.size());
-  if (kind == "cpu") {
-    course::check::GuardedOutput<int> counts(static_cast<std::size_t>(h.bins));
-    histogram_cpu(h.x.data(), n, h.lo, h.hi, counts.data(), h.bins);
-    counts.report(results, "counts");
-    return;
-  }
-  if (kind != "global" && kind != "shared") course::check::unknown_case(request);
-  course::DeviceBuffer<float> x(h.x);
-  course::DeviceBuffer<int> counts(static_cast<std::size_t>(h.bins));
-  if (kind == "global") {
-    histogram_global_on_device(x.data(), n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
-  } else {
-    scribble_shared_memory_everywhere();
-    histogram_shared_on_device(x.data(), n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
-  }
-  results.put("counts", counts.download());
-}
 
 // ---------------------------------------------------------------------------
 // Demo
@@ -376,7 +241,10 @@ void demo_table(const char* table_name, const char* name, const std::vector<floa
   }
 }
 
-int demo() {
+}  // namespace
+
+int course::program::demo(int argc, char** argv) {
+  if (!no_arguments(argc, argv)) return 2;
   const course::DeviceSummary device = course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   DemoFunctions functions;
@@ -403,10 +271,4 @@ int demo() {
   std::printf("\n(`make check-14` grades every case)\n");
   return course::demo_status(
       {&functions.atomic, &functions.cpu, &functions.global, &functions.shared});
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  return course::check::case_or_demo(argc, argv, run_check_case, demo);
 }

@@ -1,0 +1,174 @@
+// Exercise 13 - the cases the check asks for, computed with the student's functions.
+// They report what they found and decide nothing: harness/check.cpp judges.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "course/bench.hpp"
+#include "course/check/runner.hpp"
+#include "course/device_buffer.hpp"
+#include "course/errors.hpp"
+#include "course/program.hpp"
+#include "grid_stride.hpp"
+#include "launches.cuh"
+#include "workload.hpp"
+
+namespace {
+
+namespace result = grid_stride::result;
+
+// The yardstick of the speed case: the driver's own one-thread-per-element kernel, the
+// same arithmetic as hypot_stride. Not the student's kernel: one whose stride is wrong
+// would slow its own yardstick down as much as itself.
+// [slide:one-thread-per-element]
+__global__ void reference_hypot_kernel(const float* a, const float* b, float* c, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = hypotf(a[i], b[i]);
+}
+// [/slide]
+
+// The speed case: rounds of (runner's launch, student's launch), each the median of
+// `repetitions` timed launches; the best round of each counts, so that a clock still
+// rising or a neighbour's burst cannot decide.
+constexpr int kSpeedRounds = 3;
+constexpr int kSpeedWarmup = 3;
+// Each timed sample of a round is this many launches back to back: the host's work
+// before each launch (the student's occupancy queries) then overlaps the kernels queued
+// before it, as in a program that launches repeatedly, instead of adding to the time of
+// one 20 us kernel. With every core busy (a class graded at once), that host work could
+// cost a correct launch the check's 25%.
+constexpr int kLaunchesPerSample = 8;
+// First a probe on the first n / kProbeDivisor elements, then one launch of each on the
+// whole array: a student's launch more than kProbeSlowdownLimit times slower than the
+// runner's at either step is not timed further, where a stride that forgets gridDim.x
+// (work growing as n squared) would take minutes. A correct launch is about as fast
+// as the runner's; the check's 25% gate is stricter.
+constexpr int kProbeDivisor = 16;
+constexpr int kProbeRepetitions = 3;
+constexpr double kProbeSlowdownLimit = 2.0;
+
+void run_speed_case(const course::check::CaseRequest& request,
+                    course::check::ResultWriter& results) {
+  const int n = static_cast<int>(request.param_int("n"));
+  const int repetitions = static_cast<int>(request.param_int("repetitions"));
+  course::DeviceBuffer<float> a(grid_stride::make_hypot_a(n, request.seed));
+  course::DeviceBuffer<float> b(grid_stride::make_hypot_b(n, request.seed));
+  course::DeviceBuffer<float> c(static_cast<std::size_t>(n));
+
+  // No probe under compute-sanitizer (the check says probe=0): times mean nothing there.
+  const bool probe = request.param_int("probe") != 0;
+  int elements = probe ? std::max(1, n / kProbeDivisor) : n;
+  auto reference_launch = [&] {
+    const int blocks = (elements + kHypotThreadsPerBlock - 1) / kHypotThreadsPerBlock;
+    reference_hypot_kernel<<<blocks, kHypotThreadsPerBlock>>>(a.data(), b.data(), c.data(),
+                                                              elements);
+    CUDA_CHECK_LAUNCH();
+  };
+  auto student_launch = [&] { hypot_on_device(a.data(), b.data(), c.data(), elements); };
+
+  double reference_ms = 0.0, student_ms = 0.0;
+  if (probe) {
+    reference_ms = course::time_device(reference_launch, 1, kProbeRepetitions).median_ms;
+    student_ms = course::time_device(student_launch, 1, kProbeRepetitions).median_ms;
+  }
+  if (!probe || student_ms <= kProbeSlowdownLimit * reference_ms) {
+    elements = n;
+    // The student's launch alone first, so that the output reported is its own.
+    student_launch();
+    results.put(result::c, c.download());
+    // One timed launch of each on the whole array; the rounds only if it is close.
+    reference_ms = course::time_device(reference_launch, 1, 1).min_ms;
+    student_ms = course::time_device(student_launch, 0, 1).min_ms;
+    const int rounds = student_ms <= kProbeSlowdownLimit * reference_ms ? kSpeedRounds : 0;
+    const auto reference_batch = [&] {
+      for (int launch = 0; launch < kLaunchesPerSample; ++launch) reference_launch();
+    };
+    const auto student_batch = [&] {
+      for (int launch = 0; launch < kLaunchesPerSample; ++launch) student_launch();
+    };
+    for (int round = 0; round < rounds; ++round) {
+      const double r = course::time_device(reference_batch, kSpeedWarmup, repetitions).median_ms /
+                       kLaunchesPerSample;
+      const double s = course::time_device(student_batch, kSpeedWarmup, repetitions).median_ms /
+                       kLaunchesPerSample;
+      reference_ms = std::min(reference_ms, r);
+      student_ms = std::min(student_ms, s);
+    }
+  }
+  results.put(result::timed_elements, elements);
+  results.put(result::student_ms, student_ms);
+  results.put(result::one_per_element_ms, reference_ms);
+}
+
+}  // namespace
+
+void course::program::run_check_case(const course::check::CaseRequest& request,
+                                     course::check::ResultWriter& results) {
+  const std::string& kind = request.name;
+  if (kind == "occupancy") {
+    std::vector<std::int64_t> student, expected;
+    for (const int threads : grid_stride::kOccupancyBlockSizes) {
+      student.push_back(occupancy_grid_blocks(threads));
+      expected.push_back(grid_stride::reference_occupancy_blocks(threads));
+    }
+    results.put(result::student_blocks, student);
+    results.put(result::expected_blocks, expected);
+    return;
+  }
+  if (kind == "hypot_speed") {
+    run_speed_case(request, results);
+    return;
+  }
+
+  const int n = static_cast<int>(request.param_int("n"));
+  if (kind == "add" || kind == "add_after_empty" || kind == "add_launch") {
+    course::DeviceBuffer<int> x(grid_stride::make_add_x(n, request.seed));
+    course::DeviceBuffer<int> y(grid_stride::make_add_y(n, request.seed));
+    course::DeviceBuffer<int> out(static_cast<std::size_t>(n));
+    if (kind == "add_launch") {
+      // The runner chooses the grid: the kernel alone must cope with it.
+      const int blocks = static_cast<int>(request.param_int("blocks"));
+      const int threads = static_cast<int>(request.param_int("threads"));
+      add_kernel<<<blocks, threads>>>(x.data(), y.data(), out.data(), n);
+      CUDA_CHECK_LAUNCH();
+    } else {
+      if (kind == "add_after_empty") {
+        // An empty call first: it must neither fail nor disturb the call after it.
+        course::DeviceBuffer<int> nothing(0);
+        add_on_device(nothing.data(), nothing.data(), nothing.data(), 0);
+        CUDA_CHECK(cudaDeviceSynchronize());
+      }
+      add_on_device(x.data(), y.data(), out.data(), n);
+    }
+    results.put(result::add_out, out.download());
+    return;
+  }
+  if (kind == "square") {
+    course::DeviceBuffer<float> a(grid_stride::make_square_input(n, request.seed));
+    course::DeviceBuffer<float> out(static_cast<std::size_t>(n));
+    square_on_device(a.data(), out.data(), n);
+    results.put(result::square_out, out.download());
+    return;
+  }
+  if (kind == "blocks_to_cover") {
+    const int threads = static_cast<int>(request.param_int("threads"));
+    results.put(result::blocks, blocks_to_cover(n, threads));
+    return;
+  }
+  if (kind == "hypot_grid" || kind == "hypot_occupancy") {
+    course::DeviceBuffer<float> a(grid_stride::make_hypot_a(n, request.seed));
+    course::DeviceBuffer<float> b(grid_stride::make_hypot_b(n, request.seed));
+    course::DeviceBuffer<float> c(static_cast<std::size_t>(n));
+    if (kind == "hypot_grid") {
+      grid_stride::launch_hypot(static_cast<int>(request.param_int("blocks")),
+                                static_cast<int>(request.param_int("threads")), a.data(), b.data(),
+                                c.data(), n);
+    } else {
+      hypot_on_device(a.data(), b.data(), c.data(), n);
+    }
+    results.put(result::c, c.download());
+    return;
+  }
+  course::check::unknown_case(request);
+}
