@@ -27,10 +27,11 @@
 // left in cache[0 .. remaining). Called by every thread of the block, after the
 // barrier that follows the load.
 __device__ void tree_in_shared(float* cache, int remaining) {
-  // TODO(student): for s = blockDim.x / 2, then s / 2, ... while s >= remaining: the
-  // threads below s add cache[t + s] into cache[t] (sequential addressing: the active
-  // threads are contiguous, whole warps stay idle, and neighbours touch neighbouring
-  // banks); then every thread waits at __syncthreads() before the next level reads.
+  // TODO(student): the tree with sequential addressing, one level at a time.
+  //   For s = blockDim.x / 2, then s / 2, ... while s >= remaining:
+  //   1. The threads below s add cache[t + s] into cache[t]. The active threads stay
+  //      contiguous: whole warps go idle, and neighbours touch neighbouring banks.
+  //   2. Every thread waits at __syncthreads() before the next level reads.
   // END TODO(student)
 }
 // [/slide]
@@ -38,8 +39,9 @@ __device__ void tree_in_shared(float* cache, int remaining) {
 // [slide:warp-sum]
 // Sums v over the 32 lanes of a warp: lane 0 gets the total. Called by all 32 lanes.
 __device__ float warp_sum(float v) {
-  // TODO(student): five steps of v += __shfl_down_sync(kFullWarpMask, v, offset), with
-  // offset = 16, 8, 4, 2, 1: each lane adds the value of the lane `offset` above it.
+  // TODO(student): five shuffles down the warp.
+  //   For offset = 16, 8, 4, 2, 1: v += __shfl_down_sync(kFullWarpMask, v, offset). Each
+  //   lane adds the value of the lane `offset` above it.
   // END TODO(student)
   return v;
 }
@@ -48,10 +50,13 @@ __device__ float warp_sum(float v) {
 // Sums v over the block's threads: thread 0 gets the total. Called by every thread of the
 // block, once per kernel.
 __device__ float block_sum(float v) {
-  // TODO(student): each warp sums its lanes (warp_sum); lane 0 of each warp stores its
-  // warp's sum in a __shared__ float warp_sums[kThreadsPerBlock / kWarpSize]; barrier;
-  // the first warp loads warp_sums (0 where a lane has no warp to read) and sums them
-  // with warp_sum.
+  // TODO(student): the block's sum, warp by warp.
+  //   1. Each warp sums its lanes (warp_sum).
+  //   2. Lane 0 of each warp stores its warp's sum in a
+  //      __shared__ float warp_sums[kThreadsPerBlock / kWarpSize].
+  //   3. A barrier.
+  //   4. The first warp loads warp_sums (0 where a lane has no warp to read) and sums
+  //      them with warp_sum.
   // END TODO(student)
   return v;
 }
@@ -61,9 +66,11 @@ __device__ float block_sum(float v) {
 // block's 2 * blockDim.x elements; 0 for an element at or past n.
 __device__ float first_add_load(const float* x, const float* y, int n) {
   float sum = 0.0f;
-  // TODO(student): with i = blockIdx.x * 2 * blockDim.x + threadIdx.x, add x[i] * y[i]
-  // where i < n, and x[j] * y[j], j = i + blockDim.x, where j < n: each bound checked
-  // on its own (n need not be a multiple of 2 B).
+  // TODO(student): this thread's two products, each bound checked on its own.
+  //   1. i = blockIdx.x * 2 * blockDim.x + threadIdx.x.
+  //   2. Add x[i] * y[i] where i < n.
+  //   3. Add x[j] * y[j], j = i + blockDim.x, where j < n. n need not be a multiple of
+  //      2 B.
   // END TODO(student)
   return sum;
 }
@@ -74,32 +81,38 @@ __device__ float first_add_load(const float* x, const float* y, int n) {
 // ---------------------------------------------------------------------------
 
 __global__ void dot_tree(const float* x, const float* y, int n, float* partials) {
-  // TODO(student): store this thread's product x[i] * y[i] (0 past n) in
-  // cache[threadIdx.x], a __shared__ float cache[kThreadsPerBlock]; a barrier, so that
-  // every value is in place; the tree down to one value; thread 0 writes it to
-  // partials[blockIdx.x].
+  // TODO(student): step 1, a tree in shared memory.
+  //   1. Store this thread's product x[i] * y[i] (0 past n) in cache[threadIdx.x], a
+  //      __shared__ float cache[kThreadsPerBlock].
+  //   2. A barrier, so that every value is in place.
+  //   3. The tree down to one value (tree_in_shared).
+  //   4. Thread 0 writes cache[0] to partials[blockIdx.x].
   // END TODO(student)
 }
 
 __global__ void dot_first_add(const float* x, const float* y, int n, float* partials) {
-  // TODO(student): as dot_tree, with first_add_load's sum as the thread's value.
+  // TODO(student): step 2, the first add during the load.
+  //   As dot_tree, with first_add_load's sum as the thread's value.
   // END TODO(student)
 }
 
 // [slide:last-warp]
 __global__ void dot_warp_shuffle(const float* x, const float* y, int n, float* partials) {
-  // TODO(student): as dot_first_add, but the tree stops at 2 * kWarpSize values; then
-  // the first warp adds cache[lane] + cache[lane + 32] and finishes with warp_sum (a
-  // warp needs no barrier); its lane 0 writes the partial.
+  // TODO(student): step 3, the last warp with shuffles.
+  //   1. As dot_first_add, but the tree stops at 2 * kWarpSize values.
+  //   2. The first warp adds cache[lane] + cache[lane + 32] and finishes with warp_sum
+  //      (a warp needs no barrier).
+  //   3. Its lane 0 writes the partial.
   // END TODO(student)
 }
 // [/slide]
 
 // [slide:grid-stride]
 __global__ void dot_grid_stride(const float* x, const float* y, int n, float* partials) {
-  // TODO(student): a grid-stride loop adds this thread's products into a float in a
-  // register; block_sum adds the block's threads; thread 0, and only thread 0, writes
-  // partials[blockIdx.x].
+  // TODO(student): step 4, a grid-stride loop, then the block's sum.
+  //   1. A grid-stride loop adds this thread's products into a float in a register.
+  //   2. block_sum adds the block's threads.
+  //   3. Thread 0, and only thread 0, writes partials[blockIdx.x].
   // END TODO(student)
 }
 // [/slide]
@@ -108,8 +121,11 @@ __global__ void dot_grid_stride(const float* x, const float* y, int n, float* pa
 // The second pass
 // ---------------------------------------------------------------------------
 __global__ void sum_partials(const float* partials, int count, float* result) {
-  // TODO(student): the block's threads stride over partials[0 .. count) by blockDim.x,
-  // each into its own float; block_sum; thread 0 writes *result.
+  // TODO(student): the second pass, in one block.
+  //   1. The block's threads stride over partials[0 .. count) by blockDim.x, each into
+  //      its own float.
+  //   2. block_sum adds the block's threads.
+  //   3. Thread 0 writes *result.
   // END TODO(student)
 }
 
@@ -119,9 +135,11 @@ __global__ void sum_partials(const float* partials, int count, float* result) {
 // The first pass of a step on `blocks` blocks (none when n is 0), then the second pass.
 void two_passes(void (*first_pass)(const float*, const float*, int, float*), int blocks,
                 const float* x, const float* y, int n, float* partials, float* result) {
-  // TODO(student): when n > 0, first_pass<<<blocks, kThreadsPerBlock>>>(x, y, n,
-  // partials); then sum_partials<<<1, kThreadsPerBlock>>> on those `blocks` partials
-  // (0 of them when n is 0), then CUDA_CHECK_LAUNCH().
+  // TODO(student): the first pass, then the second.
+  //   1. When n > 0, first_pass<<<blocks, kThreadsPerBlock>>>(x, y, n, partials).
+  //   2. sum_partials<<<1, kThreadsPerBlock>>> on those `blocks` partials (0 of them
+  //      when n is 0).
+  //   3. CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }
 
@@ -147,7 +165,8 @@ void dot_warp_shuffle_on_device(const float* x, const float* y, int n, float* pa
 }
 
 void dot_on_device(const float* x, const float* y, int n, float* partials, float* result) {
-  // TODO(student): as many blocks as the GPU holds at once (the occupancy API times the
-  // multiprocessors), but no more than blocks_covering(n, kThreadsPerBlock).
+  // TODO(student): the occupancy grid, then the two passes.
+  //   As many blocks as the GPU holds at once (the occupancy API times the
+  //   multiprocessors), but no more than blocks_covering(n, kThreadsPerBlock).
   // END TODO(student)
 }

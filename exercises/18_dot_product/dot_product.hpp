@@ -11,8 +11,8 @@
 
 // [slide:api]
 // ---- The first pass: one partial sum per block, partials[blockIdx.x] ----------------
-// Every kernel is launched with kThreadsPerBlock threads per block (workload.hpp) and
-// reads only x[0 .. n) and y[0 .. n): what lies past n is not the caller's data.
+// Every kernel is launched with kThreadsPerBlock threads per block (harness/workload.hpp)
+// and reads only x[0 .. n) and y[0 .. n): what lies past n is not the caller's data.
 
 // Step 1. Block b sums the products of elements [b * B, (b + 1) * B), B = blockDim.x:
 // each thread loads one product into shared memory, then a tree with sequential
@@ -40,8 +40,8 @@ __global__ void sum_partials(const float* partials, int count, float* result);
 // ---- The launchers: *result = x . y -------------------------------------------------
 // Each launches its step's kernel on the grid that step needs, then sum_partials on the
 // partials, then CUDA_CHECK_LAUNCH(); it does not wait. `partials` has room for
-// partials_capacity(n) floats (workload.hpp). n may be 0: *result must then be 0 (a
-// launch of 0 blocks is an error: launch the first pass only when n > 0).
+// partials_capacity(n) floats (harness/workload.hpp). n may be 0: *result must then be 0
+// (a launch of 0 blocks is an error: launch the first pass only when n > 0).
 void dot_tree_on_device(const float* x, const float* y, int n, float* partials, float* result);
 void dot_first_add_on_device(const float* x, const float* y, int n, float* partials, float* result);
 void dot_warp_shuffle_on_device(const float* x, const float* y, int n, float* partials,

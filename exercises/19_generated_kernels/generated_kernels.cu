@@ -30,11 +30,14 @@ using generated_kernels::hex64;
 std::string generate_source(const std::vector<Argument>& arguments, const std::string& operation,
                             const std::string& name) {
   std::string source;
-  // TODO(student): build the kernel's text: extern "C" __global__ void NAME(, then each
-  // argument as "TYPE NAME, " with __restrict__ after the type of a pointer ("const
-  // float* __restrict__ x, "), then "size_t n) {", a grid-stride loop over i (start at
-  // the thread's global index, step by blockDim.x * gridDim.x, in size_t), OPERATION
-  // followed by ';' as its body, and the closing braces.
+  // TODO(student): the kernel's text, piece by piece.
+  //   1. extern "C" __global__ void NAME(
+  //   2. Each argument as "TYPE NAME, ", with __restrict__ after the type of a pointer
+  //      ("const float* __restrict__ x, ").
+  //   3. "size_t n) {"
+  //   4. A grid-stride loop over i, in size_t: start at the thread's global index, step
+  //      by blockDim.x * gridDim.x.
+  //   5. OPERATION followed by ';' as the loop's body, then the closing braces.
   // END TODO(student)
   return source;
 }
@@ -44,46 +47,57 @@ std::string generate_source(const std::vector<Argument>& arguments, const std::s
 // ---------------------------------------------------------------------------
 std::string cache_key(const KeyParts& parts) {
   std::string key;
-  // TODO(student): hash the source, the options, the architecture and NVRTC's version
-  // (as text) with fnv1a64, each field preceded by its length so that no two lists of
-  // fields hash the same text; key = NAME + "-" + hex64(hash).
+  // TODO(student): one hash of every field, behind the name.
+  //   1. Hash the source, the options, the architecture and NVRTC's version (as text)
+  //      with fnv1a64, each field preceded by its length, so that no two lists of
+  //      fields hash the same text.
+  //   2. key = NAME + "-" + hex64(hash).
   // END TODO(student)
   return key;
 }
 
 std::optional<std::vector<char>> decode_entry(const std::vector<char>& file) {
-  // TODO(student): copy the header out of the file's first bytes (std::memcpy) when the
-  // file is long enough; return nothing unless its magic is kCacheMagic, payload_bytes
-  // is the number of bytes after the header and checksum is fnv1a64 of those bytes;
-  // else return those bytes.
+  // TODO(student): the payload of an intact file, or nothing.
+  //   1. When the file is long enough, copy the header out of its first bytes
+  //      (std::memcpy).
+  //   2. Return nothing unless the magic is kCacheMagic, payload_bytes is the number of
+  //      bytes after the header and checksum is fnv1a64 of those bytes.
+  //   3. Otherwise return those bytes.
   // END TODO(student)
   return std::nullopt;
 }
 
 std::optional<std::vector<char>> KernelCache::lookup(const std::string& key) {
-  // TODO(student): an entry in memory_ counts a memory hit. Otherwise, with a folder,
-  // read the file path_of(key) (read_whole_file): when decode_entry accepts it, keep its
-  // payload in memory_, count a disk hit and return it; a file it refuses counts in
-  // rejected_files, with a warning (warn) naming the file. Anything else is a miss.
+  // TODO(student): memory first, then the file.
+  //   1. An entry in memory_ counts a memory hit.
+  //   2. Otherwise, with a folder, read the file path_of(key) (read_whole_file). When
+  //      decode_entry accepts it, keep its payload in memory_, count a disk hit and
+  //      return it. A file it refuses counts in rejected_files, with a warning (warn)
+  //      naming the file.
+  //   3. Anything else is a miss.
   // END TODO(student)
   ++counters_.misses;
   return std::nullopt;
 }
 
 void KernelCache::store(const std::string& key, const std::vector<char>& payload) {
-  // TODO(student): keep the payload in memory_; with a folder, write encode_entry(payload)
-  // to path_of(key) with write_file_atomically, and when that fails count a failed write
-  // and warn: the program goes on with the entry in memory.
+  // TODO(student): memory, then the file.
+  //   1. Keep the payload in memory_.
+  //   2. With a folder, write encode_entry(payload) to path_of(key) with
+  //      write_file_atomically. When that fails, count a failed write and warn: the
+  //      program goes on with the entry in memory.
   // END TODO(student)
 }
 
 Build build_kernel(KernelCache& cache, const std::string& name, const std::string& source,
                    int architecture) {
   Build build;
-  // TODO(student): the key of (name, source, joined(nvrtc_options(architecture)),
-  // architecture, nvrtc_version()); the cache's entry when it has one (from_cache);
-  // otherwise compile_with_nvrtc, keep its log, and store the CUBIN only when the
-  // compilation succeeded.
+  // TODO(student): the cache's entry, or a compilation.
+  //   1. The key of (name, source, joined(nvrtc_options(architecture)), architecture,
+  //      nvrtc_version()).
+  //   2. The cache's entry when it has one (from_cache).
+  //   3. Otherwise compile_with_nvrtc and keep its log. Store the CUBIN only when the
+  //      compilation succeeded.
   // END TODO(student)
   return build;
 }
@@ -93,10 +107,12 @@ Build build_kernel(KernelCache& cache, const std::string& name, const std::strin
 // ---------------------------------------------------------------------------
 double time_launches_ms(const std::function<void()>& launch, int repetitions, CUstream stream) {
   double mean_ms = 0.0;
-  // TODO(student): one warm-up call of launch(); create two events (cuEventCreate), record
-  // the first on `stream`, call launch() `repetitions` times, record the second; wait for
-  // it (cuEventSynchronize) before cuEventElapsedTime; destroy both; mean_ms = the time
-  // divided by repetitions.
+  // TODO(student): a warm-up, then the repetitions between two events.
+  //   1. One warm-up call of launch().
+  //   2. Create two events (cuEventCreate). Record the first on `stream`.
+  //   3. Call launch() `repetitions` times, then record the second.
+  //   4. Wait for it (cuEventSynchronize) before cuEventElapsedTime.
+  //   5. Destroy both. mean_ms = the time divided by repetitions.
   // END TODO(student)
   return mean_ms;
 }

@@ -60,7 +60,7 @@ struct KeyParts {
 // kernels that differ in any of them must get different keys. A key is also a file name.
 std::string cache_key(const KeyParts& parts);
 
-// The payload of a cache file (workload.hpp: CacheFileHeader, then the payload), or
+// The payload of a cache file (harness/workload.hpp: CacheFileHeader, then the payload), or
 // nothing when the file is not an intact entry: too short for a header, another magic,
 // payload_bytes not the number of bytes that follow the header, or a checksum that is
 // not fnv1a64 of those bytes.

@@ -21,19 +21,23 @@ using sparse_conjugate_gradient::CgStatus;
 // Part 1: y = A x
 // ---------------------------------------------------------------------------
 __global__ void spmv_scalar_kernel(DeviceCsr a, const float* x, float* y) {
-  // TODO(student): row = the thread's global index; if row < a.rows, sum values[k] *
-  // x[columns[k]] over row_offsets[row] <= k < row_offsets[row + 1] and write y[row]
-  // (an empty row writes 0).
+  // TODO(student): one thread sums its row.
+  //   1. row = the thread's global index.
+  //   2. If row < a.rows, sum values[k] * x[columns[k]] over
+  //      row_offsets[row] <= k < row_offsets[row + 1].
+  //   3. Write y[row], 0 for an empty row.
   // END TODO(student)
 }
 
 template <int kLanesPerRow>
 __global__ void spmv_vector_kernel(DeviceCsr a, const float* x, float* y) {
-  // TODO(student): thread t = the global index; row = t / kLanesPerRow, lane = t %
-  // kLanesPerRow. Sum the row's entries from its start + lane in steps of kLanesPerRow
-  // (nothing for a row past the end), fold the group's sums with
-  // __shfl_down_sync(kFullWarpMask, sum, offset) for offset = kLanesPerRow / 2 down to 1,
-  // with no early return before it, and let lane 0 of the group write y[row].
+  // TODO(student): a group of kLanesPerRow lanes sums its row.
+  //   1. t = the thread's global index. row = t / kLanesPerRow, lane = t % kLanesPerRow.
+  //   2. Sum the row's entries from its start + lane in steps of kLanesPerRow (nothing
+  //      for a row past the end).
+  //   3. Fold the group's sums with __shfl_down_sync(kFullWarpMask, sum, offset) for
+  //      offset = kLanesPerRow / 2 down to 1, with no early return before it.
+  //   4. Lane 0 of the group writes y[row].
   // END TODO(student)
 }
 // Given: the vector kernel with a whole warp per row, whatever spmv_vector chooses, for the
@@ -48,15 +52,19 @@ void spmv_vector_warp_per_row(const DeviceCsr& a, const float* x, float* y) {
 }
 
 void spmv_scalar(const DeviceCsr& a, const float* x, float* y) {
-  // TODO(student): nothing when a.rows == 0; otherwise spmv_scalar_kernel on enough
-  // blocks of kThreadsPerBlock threads for a.rows threads, then CUDA_CHECK_LAUNCH().
+  // TODO(student): the scalar launch.
+  //   1. Nothing when a.rows == 0.
+  //   2. Otherwise spmv_scalar_kernel on enough blocks of kThreadsPerBlock threads for
+  //      a.rows threads, then CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }
 
 void spmv_vector(const DeviceCsr& a, const float* x, float* y) {
-  // TODO(student): nothing when a.rows == 0; otherwise lanes = vector_lanes_per_row(a.rows,
-  // a.nonzeros) and spmv_vector_kernel<lanes> (a switch over 2, 4, 8, 16, 32: a template
-  // argument is known at compile time) on enough blocks for a.rows * lanes threads.
+  // TODO(student): the vector launch, its lanes per row chosen at run time.
+  //   1. Nothing when a.rows == 0.
+  //   2. lanes = vector_lanes_per_row(a.rows, a.nonzeros).
+  //   3. spmv_vector_kernel<lanes> on enough blocks for a.rows * lanes threads: a switch
+  //      over 2, 4, 8, 16, 32, since a template argument is known at compile time.
   // END TODO(student)
 }
 
@@ -64,17 +72,21 @@ void spmv_vector(const DeviceCsr& a, const float* x, float* y) {
 // Part 2: dot product and vector updates
 // ---------------------------------------------------------------------------
 __global__ void dot_kernel(const float* x, const float* y, int n, double* result) {
-  // TODO(student): a double per thread over a grid-stride loop; fold each warp's 32 sums
-  // with __shfl_down_sync, meet the warps' sums in shared memory, let warp 0 fold them
-  // and thread 0 atomicAdd the block's sum into *result.
+  // TODO(student): the block's sum in double, one atomicAdd.
+  //   1. A double per thread over a grid-stride loop.
+  //   2. Fold each warp's 32 sums with __shfl_down_sync.
+  //   3. Meet the warps' sums in shared memory, and let warp 0 fold them.
+  //   4. Thread 0 atomicAdds the block's sum into *result.
   // END TODO(student)
 }
 
 double dot(const float* x, const float* y, int n, double* device_result) {
   double result = 0.0;
-  // TODO(student): if n > 0: zero *device_result (cudaMemsetAsync), launch dot_kernel on
-  // min(kDotBlocks, enough blocks for n) blocks of kThreadsPerBlock threads, and copy the
-  // double back into result (cudaMemcpy waits for the kernel).
+  // TODO(student): the launch and the one copy back, if n > 0.
+  //   1. Zero *device_result (cudaMemsetAsync).
+  //   2. Launch dot_kernel on min(kDotBlocks, enough blocks for n) blocks of
+  //      kThreadsPerBlock threads.
+  //   3. Copy the double back into result (cudaMemcpy waits for the kernel).
   // END TODO(student)
   return result;
 }
@@ -95,12 +107,16 @@ __global__ void xpay_kernel(const float* r, float beta, float* p, int n) {
 CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double tolerance,
                             int max_iterations) {
   CgResult result;
-  // TODO(student): allocate r, p, q (a.rows floats each) and one double for dot; x = 0,
-  // r = b, p = b (cudaMemset, cudaMemcpy device to device); rr = r . r and stop once
-  // rr <= tolerance^2 * (b . b). Each iteration: q = A p (spmv_vector); pq = p . q, and a
-  // breakdown if !(pq > 0); alpha = rr / pq; x += alpha p; r -= alpha q; rr_next = r . r;
-  // beta = rr_next / rr; p = r + beta p; rr = rr_next. Set result.status and
-  // result.iterations (the products computed), free what you allocated.
+  // TODO(student): the solver, every vector on the device.
+  //   1. Allocate r, p, q (a.rows floats each) and one double for dot.
+  //   2. x = 0, r = b, p = b (cudaMemset, cudaMemcpy device to device).
+  //   3. rr = r . r. Stop once rr <= tolerance^2 * (b . b).
+  //   4. Each iteration:
+  //        q = A p (spmv_vector); pq = p . q, and a breakdown if !(pq > 0);
+  //        alpha = rr / pq; x += alpha p; r -= alpha q;
+  //        rr_next = r . r; beta = rr_next / rr; p = r + beta p; rr = rr_next.
+  //   5. Set result.status and result.iterations (the products computed).
+  //   6. Free what you allocated.
   // END TODO(student)
   return result;
 }

@@ -20,7 +20,7 @@ inline int blocks_for(long long threads) {
   return static_cast<int>((threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
 }
 
-// A square CSR matrix on the device (workload.hpp's CsrMatrix, uploaded).
+// A square CSR matrix on the device (harness/workload.hpp's CsrMatrix, uploaded).
 struct DeviceCsr {
   int rows = 0;
   int nonzeros = 0;

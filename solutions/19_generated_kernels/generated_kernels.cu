@@ -30,11 +30,7 @@ using generated_kernels::hex64;
 std::string generate_source(const std::vector<Argument>& arguments, const std::string& operation,
                             const std::string& name) {
   std::string source;
-  // TODO(student): build the kernel's text: extern "C" __global__ void NAME(, then each
-  // argument as "TYPE NAME, " with __restrict__ after the type of a pointer ("const
-  // float* __restrict__ x, "), then "size_t n) {", a grid-stride loop over i (start at
-  // the thread's global index, step by blockDim.x * gridDim.x, in size_t), OPERATION
-  // followed by ';' as its body, and the closing braces.
+  // TODO(student): the kernel's text, piece by piece.
   // [slide:generate-source]
   std::string parameters;
   for (const Argument& argument : arguments) {
@@ -57,9 +53,7 @@ std::string generate_source(const std::vector<Argument>& arguments, const std::s
 // ---------------------------------------------------------------------------
 std::string cache_key(const KeyParts& parts) {
   std::string key;
-  // TODO(student): hash the source, the options, the architecture and NVRTC's version
-  // (as text) with fnv1a64, each field preceded by its length so that no two lists of
-  // fields hash the same text; key = NAME + "-" + hex64(hash).
+  // TODO(student): one hash of every field, behind the name.
   // [slide:cache-key]
   std::uint64_t hash = generated_kernels::kFnvOffsetBasis;
   for (const std::string& field : {parts.source, parts.options, std::to_string(parts.architecture),
@@ -73,10 +67,7 @@ std::string cache_key(const KeyParts& parts) {
 }
 
 std::optional<std::vector<char>> decode_entry(const std::vector<char>& file) {
-  // TODO(student): copy the header out of the file's first bytes (std::memcpy) when the
-  // file is long enough; return nothing unless its magic is kCacheMagic, payload_bytes
-  // is the number of bytes after the header and checksum is fnv1a64 of those bytes;
-  // else return those bytes.
+  // TODO(student): the payload of an intact file, or nothing.
   // [slide:decode-entry]
   CacheFileHeader header{};
   if (file.size() < sizeof header) return std::nullopt;
@@ -94,10 +85,7 @@ std::optional<std::vector<char>> decode_entry(const std::vector<char>& file) {
 }
 
 std::optional<std::vector<char>> KernelCache::lookup(const std::string& key) {
-  // TODO(student): an entry in memory_ counts a memory hit. Otherwise, with a folder,
-  // read the file path_of(key) (read_whole_file): when decode_entry accepts it, keep its
-  // payload in memory_, count a disk hit and return it; a file it refuses counts in
-  // rejected_files, with a warning (warn) naming the file. Anything else is a miss.
+  // TODO(student): memory first, then the file.
   const auto found = memory_.find(key);
   if (found != memory_.end()) {
     ++counters_.memory_hits;
@@ -119,9 +107,7 @@ std::optional<std::vector<char>> KernelCache::lookup(const std::string& key) {
 }
 
 void KernelCache::store(const std::string& key, const std::vector<char>& payload) {
-  // TODO(student): keep the payload in memory_; with a folder, write encode_entry(payload)
-  // to path_of(key) with write_file_atomically, and when that fails count a failed write
-  // and warn: the program goes on with the entry in memory.
+  // TODO(student): memory, then the file.
   memory_[key] = payload;
   if (!folder_.empty() &&
       !write_file_atomically(path_of(key), generated_kernels::encode_entry(payload))) {
@@ -134,10 +120,7 @@ void KernelCache::store(const std::string& key, const std::vector<char>& payload
 Build build_kernel(KernelCache& cache, const std::string& name, const std::string& source,
                    int architecture) {
   Build build;
-  // TODO(student): the key of (name, source, joined(nvrtc_options(architecture)),
-  // architecture, nvrtc_version()); the cache's entry when it has one (from_cache);
-  // otherwise compile_with_nvrtc, keep its log, and store the CUBIN only when the
-  // compilation succeeded.
+  // TODO(student): the cache's entry, or a compilation.
   const std::vector<std::string> options = nvrtc_options(architecture);
   build.key = cache_key({name, source, joined(options), architecture, nvrtc_version()});
   if (std::optional<std::vector<char>> cached = cache.lookup(build.key)) {
@@ -163,10 +146,7 @@ Build build_kernel(KernelCache& cache, const std::string& name, const std::strin
 // ---------------------------------------------------------------------------
 double time_launches_ms(const std::function<void()>& launch, int repetitions, CUstream stream) {
   double mean_ms = 0.0;
-  // TODO(student): one warm-up call of launch(); create two events (cuEventCreate), record
-  // the first on `stream`, call launch() `repetitions` times, record the second; wait for
-  // it (cuEventSynchronize) before cuEventElapsedTime; destroy both; mean_ms = the time
-  // divided by repetitions.
+  // TODO(student): a warm-up, then the repetitions between two events.
   // [slide:timing-loop]
   launch();  // warm-up, untimed
   CUevent start = nullptr, stop = nullptr;

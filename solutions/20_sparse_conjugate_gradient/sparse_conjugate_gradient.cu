@@ -21,9 +21,7 @@ using sparse_conjugate_gradient::CgStatus;
 // Part 1: y = A x
 // ---------------------------------------------------------------------------
 __global__ void spmv_scalar_kernel(DeviceCsr a, const float* x, float* y) {
-  // TODO(student): row = the thread's global index; if row < a.rows, sum values[k] *
-  // x[columns[k]] over row_offsets[row] <= k < row_offsets[row + 1] and write y[row]
-  // (an empty row writes 0).
+  // TODO(student): one thread sums its row.
   // [slide:spmv-scalar]
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < a.rows) {
@@ -39,11 +37,7 @@ __global__ void spmv_scalar_kernel(DeviceCsr a, const float* x, float* y) {
 
 template <int kLanesPerRow>
 __global__ void spmv_vector_kernel(DeviceCsr a, const float* x, float* y) {
-  // TODO(student): thread t = the global index; row = t / kLanesPerRow, lane = t %
-  // kLanesPerRow. Sum the row's entries from its start + lane in steps of kLanesPerRow
-  // (nothing for a row past the end), fold the group's sums with
-  // __shfl_down_sync(kFullWarpMask, sum, offset) for offset = kLanesPerRow / 2 down to 1,
-  // with no early return before it, and let lane 0 of the group write y[row].
+  // TODO(student): a group of kLanesPerRow lanes sums its row.
   // [slide:spmv-vector]
   const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int row = static_cast<int>(thread / kLanesPerRow);
@@ -74,8 +68,7 @@ void spmv_vector_warp_per_row(const DeviceCsr& a, const float* x, float* y) {
 }
 
 void spmv_scalar(const DeviceCsr& a, const float* x, float* y) {
-  // TODO(student): nothing when a.rows == 0; otherwise spmv_scalar_kernel on enough
-  // blocks of kThreadsPerBlock threads for a.rows threads, then CUDA_CHECK_LAUNCH().
+  // TODO(student): the scalar launch.
   if (a.rows == 0) return;
   spmv_scalar_kernel<<<blocks_for(a.rows), kThreadsPerBlock>>>(a, x, y);
   CUDA_CHECK_LAUNCH();
@@ -83,9 +76,7 @@ void spmv_scalar(const DeviceCsr& a, const float* x, float* y) {
 }
 
 void spmv_vector(const DeviceCsr& a, const float* x, float* y) {
-  // TODO(student): nothing when a.rows == 0; otherwise lanes = vector_lanes_per_row(a.rows,
-  // a.nonzeros) and spmv_vector_kernel<lanes> (a switch over 2, 4, 8, 16, 32: a template
-  // argument is known at compile time) on enough blocks for a.rows * lanes threads.
+  // TODO(student): the vector launch, its lanes per row chosen at run time.
   // [slide:spmv-vector-launch]
   if (a.rows == 0) return;
   const int lanes = vector_lanes_per_row(a.rows, a.nonzeros);
@@ -106,9 +97,7 @@ void spmv_vector(const DeviceCsr& a, const float* x, float* y) {
 // Part 2: dot product and vector updates
 // ---------------------------------------------------------------------------
 __global__ void dot_kernel(const float* x, const float* y, int n, double* result) {
-  // TODO(student): a double per thread over a grid-stride loop; fold each warp's 32 sums
-  // with __shfl_down_sync, meet the warps' sums in shared memory, let warp 0 fold them
-  // and thread 0 atomicAdd the block's sum into *result.
+  // TODO(student): the block's sum in double, one atomicAdd.
   // [slide:dot-double]
   __shared__ double warp_sums[kThreadsPerBlock / kWarpSize];
   double sum = 0.0;
@@ -134,9 +123,7 @@ __global__ void dot_kernel(const float* x, const float* y, int n, double* result
 
 double dot(const float* x, const float* y, int n, double* device_result) {
   double result = 0.0;
-  // TODO(student): if n > 0: zero *device_result (cudaMemsetAsync), launch dot_kernel on
-  // min(kDotBlocks, enough blocks for n) blocks of kThreadsPerBlock threads, and copy the
-  // double back into result (cudaMemcpy waits for the kernel).
+  // TODO(student): the launch and the one copy back, if n > 0.
   if (n > 0) {
     CUDA_CHECK(cudaMemsetAsync(device_result, 0, sizeof(double)));
     const int blocks = blocks_for(n) < kDotBlocks ? blocks_for(n) : kDotBlocks;
@@ -168,12 +155,7 @@ __global__ void xpay_kernel(const float* r, float beta, float* p, int n) {
 CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double tolerance,
                             int max_iterations) {
   CgResult result;
-  // TODO(student): allocate r, p, q (a.rows floats each) and one double for dot; x = 0,
-  // r = b, p = b (cudaMemset, cudaMemcpy device to device); rr = r . r and stop once
-  // rr <= tolerance^2 * (b . b). Each iteration: q = A p (spmv_vector); pq = p . q, and a
-  // breakdown if !(pq > 0); alpha = rr / pq; x += alpha p; r -= alpha q; rr_next = r . r;
-  // beta = rr_next / rr; p = r + beta p; rr = rr_next. Set result.status and
-  // result.iterations (the products computed), free what you allocated.
+  // TODO(student): the solver, every vector on the device.
   const int n = a.rows;
   const int blocks = blocks_for(n);
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);

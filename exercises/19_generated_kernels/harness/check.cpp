@@ -23,6 +23,7 @@
 namespace {
 
 namespace gk = generated_kernels;
+namespace result = generated_kernels::result;
 using course::check::CaseContext;
 using course::check::Run;
 using Params = std::vector<std::pair<std::string, std::string>>;
@@ -60,12 +61,21 @@ bool finished(CaseContext& c, const Run& run) {
 }
 
 // Every value of a case must be there, or the case fails naming the first missing one.
-bool read_all(CaseContext& c, const Run& run,
-              std::initializer_list<std::pair<const char*, std::int64_t*>> values) {
-  for (const auto& [name, value] : values) {
-    if (!c.read_value(run, name, *value)) return false;
+bool read_all(
+    CaseContext& c, const Run& run,
+    std::initializer_list<std::pair<course::check::Value<std::int64_t>, std::int64_t*>> values) {
+  for (const auto& [key, value] : values) {
+    if (!c.read_value(run, key, *value)) return false;
   }
   return true;
+}
+
+// An array the program reported, or none when it reported none.
+template <typename T>
+std::vector<T> array_or_empty(CaseContext& c, const Run& run, const course::check::Array<T>& key) {
+  std::vector<T> values;
+  if (CaseContext::reported(run, key)) c.read_array(run, key, values);
+  return values;
 }
 
 // ---------------------------------------------------------------------------
@@ -84,11 +94,11 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
                                         {"architecture", kArchitecture}});
   std::int64_t pointers = 0, succeeded = 0;
   if (!finished(c, run) ||
-      !read_all(c, run, {{"pointers", &pointers}, {"succeeded", &succeeded}})) {
+      !read_all(c, run, {{result::pointers, &pointers}, {result::succeeded, &succeeded}})) {
     return;
   }
-  const std::string source = CaseContext::text_or_empty(run, "source");
-  const std::string log = CaseContext::text_or_empty(run, "log");
+  const std::string source = CaseContext::text_or_empty(run, result::source);
+  const std::string log = CaseContext::text_or_empty(run, result::log);
   const std::string shown = course::check::indent_excerpt(source, 12);
   if (source.empty()) {
     c.fail("generate_source returned an empty text for " + name);
@@ -110,7 +120,7 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
   // Judged on the CUBIN, not on the text: any spelling that gives a kernel named exactly
   // NAME will do (extern "C" alone or as a block, spaces before the parenthesis).
   std::int64_t symbol = 0;
-  if (!c.read_value(run, "kernel_symbol", symbol)) return;
+  if (!c.read_value(run, result::kernel_symbol, symbol)) return;
   if (symbol != 1) {
     c.fail("the CUBIN of the source of " + name + " defines no kernel named exactly " + name +
            " (a C++ name is mangled, e.g. _Z...); it reads:\n" + shown);
@@ -134,16 +144,16 @@ void check_compile_error(CaseContext& c) {
       "compile_error", {{"folder", folder_of(c)}, {"fresh", "1"}, {"architecture", kArchitecture}});
   std::int64_t first = 0, second = 0, second_cached = 0, compilations = 0, entries = 0, files = 0;
   if (!finished(c, run) || !read_all(c, run,
-                                     {{"first_succeeded", &first},
-                                      {"second_succeeded", &second},
-                                      {"second_from_cache", &second_cached},
-                                      {"compilations", &compilations},
-                                      {"entries_in_memory", &entries},
-                                      {"files", &files}})) {
+                                     {{result::first_succeeded, &first},
+                                      {result::second_succeeded, &second},
+                                      {result::second_from_cache, &second_cached},
+                                      {result::compilations, &compilations},
+                                      {result::entries_in_memory, &entries},
+                                      {result::files, &files}})) {
     return;
   }
-  const std::string first_log = CaseContext::text_or_empty(run, "first_log");
-  const std::string second_log = CaseContext::text_or_empty(run, "second_log");
+  const std::string first_log = CaseContext::text_or_empty(run, result::first_log);
+  const std::string second_log = CaseContext::text_or_empty(run, result::second_log);
   const std::string what =
       "the operation '" + gk::kBrokenOperation + "' (" + gk::kUndeclared + " is declared nowhere)";
   if (first != 0) {
@@ -178,20 +188,20 @@ void check_compile_error(CaseContext& c) {
 // another key, and the same parts the same key. The runner calls cache_key with the
 // values, so a field can vary without another GPU or another NVRTC.
 struct KeyField {
-  std::string record;  // the runner's record of the key with this field changed
-  std::string change;  // what differs, in words
-  std::string why;     // why a CUBIN depends on it
+  course::check::Text record;  // the key the case reports with this field changed
+  std::string change;          // what differs, in words
+  std::string why;             // why a CUBIN depends on it
 };
 
-const KeyField kKeySource{"source_key", "the source (z = a x + y, then z = a x - y)",
+const KeyField kKeySource{result::source_key, "the source (z = a x + y, then z = a x - y)",
                           "two kernels of one name with other bodies would share a CUBIN."};
-const KeyField kKeyOptions{"options_key", "the options (--fmad=true, then --fmad=false)",
+const KeyField kKeyOptions{result::options_key, "the options (--fmad=true, then --fmad=false)",
                            "the options change the machine code NVRTC writes."};
-const KeyField kKeyArchitecture{"architecture_key",
+const KeyField kKeyArchitecture{result::architecture_key,
                                 "the architecture (sm_" + std::to_string(gk::kFirstArchitecture) +
                                     ", then sm_" + std::to_string(gk::kSecondArchitecture) + ")",
                                 "a CUBIN for one GPU family does not load on another."};
-const KeyField kKeyNvrtcVersion{"nvrtc_version_key", "NVRTC's version (the next minor one)",
+const KeyField kKeyNvrtcVersion{result::nvrtc_version_key, "NVRTC's version (the next minor one)",
                                 "another NVRTC may write another CUBIN."};
 
 void check_key_field(CaseContext& c, const KeyField& field, const std::string& name) {
@@ -199,8 +209,8 @@ void check_key_field(CaseContext& c, const KeyField& field, const std::string& n
       c.run_case("key_fields", {{"architecture", kArchitecture},
                                 {"second_architecture", std::to_string(gk::kSecondArchitecture)}});
   if (!finished(c, run)) return;
-  const std::string first = CaseContext::text_or_empty(run, "first_key");
-  const std::string same = CaseContext::text_or_empty(run, "same_key");
+  const std::string first = CaseContext::text_or_empty(run, result::first_key);
+  const std::string same = CaseContext::text_or_empty(run, result::same_key);
   const std::string changed = CaseContext::text_or_empty(run, field.record);
   if (first.empty() || first != same) {
     c.fail("cache_key gave '" + first + "' and then '" + same + "' for the same parts");
@@ -225,14 +235,14 @@ void check_two_builds(CaseContext& c, bool vary_body) {
   const Run run = c.run_case("two_builds", params);
   std::int64_t succeeded = 0, compilations = 0, cubins_differ = 0, files = 0;
   if (!finished(c, run) || !read_all(c, run,
-                                     {{"both_succeeded", &succeeded},
-                                      {"compilations", &compilations},
-                                      {"cubins_differ", &cubins_differ},
-                                      {"files", &files}})) {
+                                     {{result::both_succeeded, &succeeded},
+                                      {result::compilations, &compilations},
+                                      {result::cubins_differ, &cubins_differ},
+                                      {result::files, &files}})) {
     return;
   }
-  const std::string first_key = CaseContext::text_or_empty(run, "first_key");
-  const std::string second_key = CaseContext::text_or_empty(run, "second_key");
+  const std::string first_key = CaseContext::text_or_empty(run, result::first_key);
+  const std::string second_key = CaseContext::text_or_empty(run, result::second_key);
   const std::string what = vary_body ? std::string("two kernels named ") + gk::kSharedName +
                                            " (z = a x + y, z = a x - y)"
                                      : "lin_comb for sm_" + kArchitecture + " then sm_" +
@@ -276,13 +286,13 @@ void check_corrupt(CaseContext& c, const std::string& damage) {
   std::int64_t first = 0, written = 0, second = 0, from_cache = 0, compilations = 0, rejected = 0,
                intact_after = 0;
   if (!finished(c, run) || !read_all(c, run,
-                                     {{"first_succeeded", &first},
-                                      {"written", &written},
-                                      {"second_succeeded", &second},
-                                      {"second_from_cache", &from_cache},
-                                      {"compilations", &compilations},
-                                      {"rejected_files", &rejected},
-                                      {"intact_after", &intact_after}})) {
+                                     {{result::first_succeeded, &first},
+                                      {result::written, &written},
+                                      {result::second_succeeded, &second},
+                                      {result::second_from_cache, &from_cache},
+                                      {result::compilations, &compilations},
+                                      {result::rejected_files, &rejected},
+                                      {result::intact_after, &intact_after}})) {
     return;
   }
   const std::string damaged =
@@ -304,7 +314,7 @@ void check_corrupt(CaseContext& c, const std::string& damage) {
            "CUBIN, or crashes the program.");
     return;
   }
-  const std::string warnings = CaseContext::text_or_empty(run, "warnings");
+  const std::string warnings = CaseContext::text_or_empty(run, result::warnings);
   if (second != 1 || rejected != 1 || warnings.empty() || intact_after != 1) {
     c.fail("with its file " + damaged + ": build " + (second == 1 ? "succeeded" : "failed") + ", " +
            std::to_string(rejected) + " file(s) rejected (expected 1), " +
@@ -320,14 +330,14 @@ void check_read_only(CaseContext& c) {
       "read_only", {{"folder", folder_of(c)}, {"fresh", "1"}, {"architecture", kArchitecture}});
   std::int64_t succeeded = 0, compilations = 0, failed_writes = 0, memory_hits = 0, files = 0;
   if (!finished(c, run) || !read_all(c, run,
-                                     {{"both_succeeded", &succeeded},
-                                      {"compilations", &compilations},
-                                      {"failed_writes", &failed_writes},
-                                      {"memory_hits", &memory_hits},
-                                      {"files", &files}})) {
+                                     {{result::both_succeeded, &succeeded},
+                                      {result::compilations, &compilations},
+                                      {result::failed_writes, &failed_writes},
+                                      {result::memory_hits, &memory_hits},
+                                      {result::files, &files}})) {
     return;
   }
-  const std::string warnings = CaseContext::text_or_empty(run, "warnings");
+  const std::string warnings = CaseContext::text_or_empty(run, result::warnings);
   if (succeeded != 1) {
     c.fail("building lin_comb with a cache folder that cannot be written failed");
     c.hint("a cache that cannot write is slower, not broken: the build goes on.");
@@ -360,9 +370,9 @@ void check_reuse(CaseContext& c) {
   const Run first = one_process(true);
   std::int64_t succeeded = 0, from_cache = 0, compilations = 0, disk_hits = 0;
   if (!finished(c, first) || !read_all(c, first,
-                                       {{"succeeded", &succeeded},
-                                        {"from_cache", &from_cache},
-                                        {"compilations", &compilations}})) {
+                                       {{result::succeeded, &succeeded},
+                                        {result::from_cache, &from_cache},
+                                        {result::compilations, &compilations}})) {
     return;
   }
   if (succeeded != 1 || from_cache != 0 || compilations != 1) {
@@ -373,15 +383,15 @@ void check_reuse(CaseContext& c) {
     return;
   }
   double first_ms = 0.0, second_ms = 0.0;
-  c.read_value(first, "build_ms", first_ms);
+  c.read_value(first, result::build_ms, first_ms);
   const Run second = one_process(false);
   if (!finished(c, second) ||
       !read_all(c, second,
-                {{"succeeded", &succeeded},
-                 {"from_cache", &from_cache},
-                 {"compilations", &compilations},
-                 {"disk_hits", &disk_hits}}) ||
-      !c.read_value(second, "build_ms", second_ms)) {
+                {{result::succeeded, &succeeded},
+                 {result::from_cache, &from_cache},
+                 {result::compilations, &compilations},
+                 {result::disk_hits, &disk_hits}}) ||
+      !c.read_value(second, result::build_ms, second_ms)) {
     return;
   }
   if (succeeded != 1 || from_cache != 1 || compilations != 0 || disk_hits != 1) {
@@ -405,9 +415,9 @@ void check_reuse(CaseContext& c) {
 // The kernel was built and loaded; otherwise the case fails with why.
 bool expect_built(CaseContext& c, const Run& run) {
   std::int64_t built = 0;
-  if (!c.read_value(run, "built", built)) return false;
+  if (!c.read_value(run, result::built, built)) return false;
   if (built == 1) return true;
-  const std::string error = CaseContext::text_or_empty(run, "error");
+  const std::string error = CaseContext::text_or_empty(run, result::error);
   c.fail("the kernel could not be built: " + error);
   c.hint(contains(error, "no kernel named")
              ? "declare the kernel extern \"C\" so that its name in the CUBIN is NAME itself."
@@ -438,7 +448,7 @@ void check_lin_comb(CaseContext& c, const LinCombRun& p) {
   if (!finished(c, run) || !expect_built(c, run)) return;
   const std::vector<float> expected =
       gk::lin_comb_reference(p.a, gk::make_x(p.n, c.seed()), gk::make_y(p.n, c.seed()));
-  if (!c.expect_array<float>(run, "z", expected, course::kExact, kGridStrideHint)) {
+  if (!c.expect_array(run, result::z, expected, course::kExact, kGridStrideHint)) {
     c.note("(n = " + std::to_string(p.n) + ", blocks of " + std::to_string(p.block) + " threads, " +
            std::to_string(p.elements_per_thread) + " elements per thread)");
   }
@@ -467,10 +477,10 @@ void check_two_kernels(CaseContext& c) {
   const std::vector<float> x = gk::make_x(n, c.seed()), y = gk::make_y(n, c.seed());
   const std::string key_hint =
       "two kernels named alike got the same CUBIN: the key must change with the source.";
-  if (c.expect_array<float>(run, "plus", gk::lin_comb_reference(gk::kDefaultFactor, x, y),
-                            course::kExact, kGridStrideHint)) {
-    c.expect_array<float>(run, "minus", gk::lin_comb_reference(gk::kDefaultFactor, x, y, -1.0f),
-                          course::kExact, key_hint);
+  if (c.expect_array(run, result::plus, gk::lin_comb_reference(gk::kDefaultFactor, x, y),
+                     course::kExact, kGridStrideHint)) {
+    c.expect_array(run, result::minus, gk::lin_comb_reference(gk::kDefaultFactor, x, y, -1.0f),
+                   course::kExact, key_hint);
   }
 }
 
@@ -489,21 +499,18 @@ void judge_tunings(CaseContext& c, const Run& run, bool reused) {
                second_block = 0, second_elements = 0;
   if (!finished(c, run) || !expect_built(c, run) ||
       !read_all(c, run,
-                {{"repetitions", &repetitions},
-                 {"first_from_cache", &first_cached},
-                 {"first_chosen_block", &block},
-                 {"first_chosen_elements", &elements},
-                 {"second_from_cache", &second_cached},
-                 {"second_chosen_block", &second_block},
-                 {"second_chosen_elements", &second_elements}})) {
+                {{result::repetitions, &repetitions},
+                 {result::tuning_from_cache(gk::kFirstTuning), &first_cached},
+                 {result::chosen_block(gk::kFirstTuning), &block},
+                 {result::chosen_elements(gk::kFirstTuning), &elements},
+                 {result::tuning_from_cache(gk::kSecondTuning), &second_cached},
+                 {result::chosen_block(gk::kSecondTuning), &second_block},
+                 {result::chosen_elements(gk::kSecondTuning), &second_elements}})) {
     return;
   }
-  const auto records = [&](const char* name) {
-    const auto found = run.results.records.find(name);
-    return found == run.results.records.end() ? course::check::Record{} : found->second;
-  };
-  const std::vector<double> times = records("first_ms").values<double>();
-  const std::vector<std::int64_t> launches = records("first_launches").values<std::int64_t>();
+  const std::vector<double> times = array_or_empty(c, run, result::tuning_ms(gk::kFirstTuning));
+  const std::vector<std::int64_t> launches =
+      array_or_empty(c, run, result::tuning_launches(gk::kFirstTuning));
   const std::string choice = std::to_string(block) + " threads x " + std::to_string(elements);
   if (reused) {
     if (first_cached != 1 || !times.empty()) {
@@ -537,8 +544,10 @@ void judge_tunings(CaseContext& c, const Run& run, bool reused) {
     }
   }
   const auto fastest = std::min_element(times.begin(), times.end()) - times.begin();
-  const std::vector<std::int64_t> blocks = records("first_blocks").values<std::int64_t>();
-  const std::vector<std::int64_t> per_thread = records("first_elements").values<std::int64_t>();
+  const std::vector<std::int64_t> blocks =
+      array_or_empty(c, run, result::tuning_blocks(gk::kFirstTuning));
+  const std::vector<std::int64_t> per_thread =
+      array_or_empty(c, run, result::tuning_elements(gk::kFirstTuning));
   if (blocks.size() != gk::kCandidates || per_thread.size() != gk::kCandidates ||
       blocks[fastest] != block || per_thread[fastest] != elements) {
     c.fail("the choice " + choice + " is not the fastest candidate");
@@ -596,18 +605,19 @@ void check_speed(CaseContext& c) {
                               {"fresh", "1"}},
                              0, kSpeedTimeoutSeconds);
   if (!finished(c, run) || !expect_built(c, run)) return;
-  const auto reference = run.results.records.find("by_hand");
-  if (reference == run.results.records.end()) {
+  std::vector<float> reference;
+  if (!CaseContext::reported(run, result::by_hand) ||
+      !c.read_array(run, result::by_hand, reference)) {
     c.fail("the program reported no output of the kernel written by hand");
     return;
   }
-  if (!c.expect_array<float>(run, "z", reference->second.values<float>(), course::kExact,
-                             kGridStrideHint)) {
+  if (!c.expect_array(run, result::z, reference, course::kExact, kGridStrideHint)) {
     return;
   }
   double copy_ms = 0.0, generated_ms = 0.0, hand_ms = 0.0;
-  if (!c.read_value(run, "copy_ms", copy_ms) || !c.read_value(run, "generated_ms", generated_ms) ||
-      !c.read_value(run, "hand_ms", hand_ms)) {
+  if (!c.read_value(run, result::copy_ms, copy_ms) ||
+      !c.read_value(run, result::generated_ms, generated_ms) ||
+      !c.read_value(run, result::hand_ms, hand_ms)) {
     return;
   }
   if (sanitized) {

@@ -1,6 +1,6 @@
 // Exercise 18: what the student's program and its check must agree on - the block size,
-// the inputs of every run, drawn from a seed, the exact dot product and the tolerance a
-// float reduction earns.
+// the inputs of every run, drawn from a seed, the exact dot product, the tolerance a
+// float reduction earns, and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // dot_product.hpp includes it for the student's code.
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
 // Every reduction kernel of the exercise runs blocks of this many threads: a power of two,
@@ -178,5 +179,27 @@ inline StreamedSums streamed_sums(std::int64_t n, std::uint64_t seed, Values kin
   }
   return {{dot.value(), abs.value()}, naive};
 }
+
+// ---------------------------------------------------------------------------
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+// ---------------------------------------------------------------------------
+namespace result {
+using course::check::Array;
+using course::check::Family;
+using course::check::Value;
+inline const Array<float> partials{"partials"};  // a first pass alone: one per block
+inline const Array<float> total{"result"};       // *result of a launcher or of sum_partials
+// The accuracy case: *result of each launcher, by step name (result_tree, ...).
+inline const Family<Array<float>> step_result{"result_", ""};
+// The speed cases: a timed first pass's partials added up, and its time, by step name.
+inline const Family<Value<double>> step_sum{"", "_sum"};
+inline const Family<Value<double>> step_ms{"", "_ms"};
+// The yardsticks' times, dot_on_device's, and the copy ceiling measured in the same run.
+inline const Value<double> cub_ms{"cub_ms"};
+inline const Value<double> interleaved_ms{"interleaved_ms"};
+inline const Value<double> cublas_ms{"cublas_ms"};
+inline const Value<double> final_ms{"final_ms"};
+inline const Value<double> copy_gbps{"copy_gbps"};
+}  // namespace result
 
 }  // namespace dot_product

@@ -19,6 +19,7 @@
 namespace {
 
 namespace scg = sparse_conjugate_gradient;
+namespace result = sparse_conjugate_gradient::result;
 using course::check::CaseContext;
 using course::check::Run;
 using scg::CgStatus;
@@ -63,6 +64,12 @@ void report_product_mismatch(CaseContext& c, const scg::CsrMatrix& a,
   if (only_empty_rows_unwritten) c.hint(kEmptyRowHint);
 }
 
+// Whether the program reported a product y of `rows` floats (into y).
+bool product_reported(CaseContext& c, const Run& run, int rows, std::vector<float>& y) {
+  return CaseContext::reported(run, result::y) && c.read_array(run, result::y, y) &&
+         y.size() == static_cast<std::size_t>(rows);
+}
+
 // One product y = A x by the student's `kernel` ("scalar", "vector", or "warp": the vector
 // kernel with a whole warp per row, launched by the runner); every row must be within its
 // bound, and written.
@@ -78,13 +85,11 @@ bool check_product(CaseContext& c, const std::string& kernel, MatrixKind kind, i
     return false;
   }
   if (a.rows > 0 && !c.expect_kernel_launched(run)) return false;
-  const auto found = run.results.records.find("y");
-  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
-      found->second.count != static_cast<std::size_t>(a.rows)) {
+  std::vector<float> y;
+  if (!product_reported(c, run, a.rows, y)) {
     c.fail("the program reported no product y of " + std::to_string(a.rows) + " floats");
     return false;
   }
-  const std::vector<float> y = found->second.values<float>();
   const course::Comparison comparison = scg::compare_product(
       a, scg::make_x(a.rows, c.seed()), y.data(),
       course::spread_indices(static_cast<std::size_t>(a.rows), static_cast<std::size_t>(a.rows)));
@@ -138,7 +143,7 @@ bool check_dot(CaseContext& c, int n, const std::string& data) {
   const Run run = c.run_case("dot", {{"n", std::to_string(n)}, {"data", data}});
   double got = 0.0;
   if (!c.finished(run) || (n > 0 && !c.expect_kernel_launched(run)) ||
-      !c.read_value(run, "dot", got)) {
+      !c.read_value(run, result::dot, got)) {
     return false;
   }
   const double expected = dot_reference(n, c.seed(), data);
@@ -199,15 +204,14 @@ bool run_cg(CaseContext& c, MatrixKind kind, int size, double scale, int max_ite
                                     {"max_iterations", std::to_string(max_iterations)}});
   std::int64_t status = 0, iterations = 0;
   if (!c.finished(run) || !c.expect_kernel_launched(run) || !c.expect_no_leak(run) ||
-      !c.read_value(run, "status", status) || !c.read_value(run, "iterations", iterations)) {
+      !c.read_value(run, result::status, status) ||
+      !c.read_value(run, result::iterations, iterations)) {
     return false;
   }
-  const auto found = run.results.records.find("x");
-  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32) {
+  if (!CaseContext::reported(run, result::x) || !c.read_array(run, result::x, out.x)) {
     c.fail("the program reported no solution x");
     return false;
   }
-  out.x = found->second.values<float>();
   out.status = static_cast<CgStatus>(status);
   out.iterations = static_cast<int>(iterations);
   std::size_t unwritten = 0, not_finite = 0;
@@ -322,13 +326,11 @@ void check_speed(CaseContext& c) {
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   const scg::CsrMatrix a =
       scg::make_matrix(MatrixKind::poisson, grid, course::derive_seed(c.seed(), scg::kMatrixSalt));
-  const auto found = run.results.records.find("y");
-  if (found == run.results.records.end() ||
-      found->second.count != static_cast<std::size_t>(a.rows)) {
+  std::vector<float> y;
+  if (!product_reported(c, run, a.rows, y)) {
     c.fail("the program reported no product y");
     return;
   }
-  const std::vector<float> y = found->second.values<float>();
   const course::Comparison comparison = scg::compare_product(
       a, scg::make_x(a.rows, c.seed()), y.data(),
       course::spread_indices(static_cast<std::size_t>(a.rows), static_cast<std::size_t>(a.rows)));
@@ -338,8 +340,8 @@ void check_speed(CaseContext& c) {
     return;
   }
   double student_ms = 0.0, library_ms = 0.0;
-  if (!c.read_value(run, "student_ms", student_ms) ||
-      !c.read_value(run, "cusparse_ms", library_ms)) {
+  if (!c.read_value(run, result::student_ms, student_ms) ||
+      !c.read_value(run, result::cusparse_ms, library_ms)) {
     return;
   }
   if (sanitized) {

@@ -26,6 +26,7 @@
 
 #include "course/errors.hpp"
 #include "course/errors_driver.hpp"
+#include "course/launch.hpp"
 #include "generated_kernels.hpp"
 
 // The launch configuration: blocks of `block` threads, each thread looping over
@@ -34,6 +35,8 @@
 struct LaunchConfig {
   unsigned block = 256;
   unsigned elements_per_thread = 4;
+  // The elements a block covers.
+  std::size_t per_block() const { return std::size_t{block} * elements_per_thread; }
   bool operator==(const LaunchConfig& other) const {
     return block == other.block && elements_per_thread == other.elements_per_thread;
   }
@@ -44,11 +47,6 @@ inline constexpr LaunchConfig kDefaultConfig{256, 4};
 using generated_kernels::kCandidateBlocks;
 using generated_kernels::kCandidateElementsPerThread;
 using generated_kernels::kTuningRepetitions;
-
-inline unsigned blocks_for(std::size_t n, LaunchConfig config) {
-  const std::size_t per_block = std::size_t{config.block} * config.elements_per_thread;
-  return static_cast<unsigned>((n + per_block - 1) / per_block);
-}
 
 // Sizes within a factor of two share a tuning: the number of bits of n.
 inline int size_class(std::size_t n) {
@@ -158,8 +156,8 @@ class ElementwiseKernel {
     check_values<Values...>();
     if (n == 0) return;  // a grid of no block is an error
     void* parameters[] = {static_cast<void*>(&values)..., static_cast<void*>(&n)};
-    CU_CHECK(cuLaunchKernel(function_, blocks_for(n, config), 1, 1, config.block, 1, 1, 0, stream,
-                            parameters, nullptr));
+    CU_CHECK(cuLaunchKernel(function_, course::blocks_for(n, config.per_block()), 1, 1,
+                            config.block, 1, 1, 0, stream, parameters, nullptr));
   }
 
   // The configuration for n: tuned in this process, else stored by an earlier tuning.

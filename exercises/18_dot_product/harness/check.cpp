@@ -1,6 +1,6 @@
 // Exercise 18 - the check. Runs the student's program case by case and compares what it
 // reports with exact sums computed here, on the CPU, within the rounding a float
-// reduction earns (workload.hpp); times the steps against CUB's dot product and the copy
+// reduction earns (harness/workload.hpp); times the steps against CUB's dot product and the copy
 // ceiling in the same run. Contains no student code.
 //
 //   make check-18                          (students)
@@ -21,6 +21,7 @@ namespace {
 using course::check::CaseContext;
 using course::check::Run;
 using dot_product::Values;
+namespace result = dot_product::result;
 
 // ---------------------------------------------------------------------------
 // Hints
@@ -86,11 +87,11 @@ double launcher_depth(const StepShape& step, std::int64_t n) {
 }
 
 // A float result against the exact sums: |got - dot| <= gamma_depth * sum |x y|.
-bool expect_sum(CaseContext& c, const Run& run, const std::string& record,
+bool expect_sum(CaseContext& c, const Run& run, const course::check::Array<float>& record,
                 const dot_product::Sums& exact, double depth, const std::string& what) {
   const std::vector<double> expected = {exact.dot};
   const course::Tolerance tolerance{dot_product::gamma_bound(depth) * exact.abs, 0.0};
-  if (c.expect_array<float>(run, record, expected, tolerance)) return true;
+  if (c.expect_array(run, record, expected, tolerance)) return true;
   c.note("(" + what + "; the tolerance is gamma_k * sum |x[i] y[i]| with k = " +
          course::format_number(depth) + " roundings)");
   return false;
@@ -124,13 +125,13 @@ void check_kernel(CaseContext& c, const StepShape& step, int n, int blocks = 0) 
   const std::vector<float> x = dot_product::make_input(n, 0, c.seed(), Values::signed_unit);
   const std::vector<float> y = dot_product::make_input(n, 1, c.seed(), Values::signed_unit);
   if (step.elements_per_block == 0) {
-    const auto found = run.results.records.find("partials");
-    if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
-        found->second.count != static_cast<std::size_t>(blocks)) {
+    std::vector<float> partials;
+    if (!CaseContext::reported(run, result::partials) ||
+        !c.read_array(run, result::partials, partials) ||
+        partials.size() != static_cast<std::size_t>(blocks)) {
       c.fail("the program reported no " + std::to_string(blocks) + " partials (" + what + ")");
       return;
     }
-    const std::vector<float> partials = found->second.values<float>();
     double total = 0.0;
     for (const float p : partials) {
       if (course::is_poison(p)) {
@@ -168,7 +169,7 @@ void check_kernel(CaseContext& c, const StepShape& step, int n, int blocks = 0) 
   const double depth =
       1.0 + step.elements_per_block / kThreadsPerBlock + dot_product::kLog2ThreadsPerBlock;
   const course::Tolerance tolerance{dot_product::gamma_bound(depth) * largest_abs, 0.0};
-  if (!c.expect_array<float>(run, "partials", expected, tolerance)) {
+  if (!c.expect_array(run, result::partials, expected, tolerance)) {
     c.note("(" + what + ": partials[b] = the sum of x[i] y[i] over block b's " +
            std::to_string(step.elements_per_block) + " elements)");
     c.hint(kSyncHint);
@@ -205,7 +206,7 @@ void check_sum_partials(CaseContext& c) {
     const std::vector<float> ones(p.size(), 1.0f);
     const dot_product::Sums exact = dot_product::reference_sums(p, ones, 0, count);
     const double depth = dot_product::rounding_depth(blocks_covering(count, kThreadsPerBlock), 0);
-    if (!expect_sum(c, run, "result", exact, depth,
+    if (!expect_sum(c, run, result::total, exact, depth,
                     "sum_partials<<<1, " + std::to_string(kThreadsPerBlock) + ">>> on " +
                         std::to_string(count) + " partials")) {
       c.hint("sum_partials: each thread sums partials[t], partials[t + blockDim.x], ... below "
@@ -224,7 +225,7 @@ void check_dot(CaseContext& c, const StepShape& step, int n, const std::string& 
   const std::string what = launcher_name(step) + " on n = " + std::to_string(n);
   if (n > 0 && !c.expect_kernel_launched(run)) return;
   if (special == "none") {
-    if (!expect_sum(c, run, "result", exact_sums(n, c.seed(), Values::signed_unit),
+    if (!expect_sum(c, run, result::total, exact_sums(n, c.seed(), Values::signed_unit),
                     launcher_depth(step, n), what)) {
       c.hint(kSecondPassHint);
       if (step.elements_per_block == 0) c.hint(kStrideHint);
@@ -233,14 +234,13 @@ void check_dot(CaseContext& c, const StepShape& step, int n, const std::string& 
   }
   // A NaN product makes the sum NaN; +infinity makes it +infinity; +infinity and
   // -infinity make it NaN.
-  float got = 0.0f;
-  const auto found = run.results.records.find("result");
-  if (found == run.results.records.end() || found->second.type != course::check::ValueType::f32 ||
-      found->second.count != 1) {
+  std::vector<float> total;
+  if (!CaseContext::reported(run, result::total) || !c.read_array(run, result::total, total) ||
+      total.size() != 1) {
     c.fail("the program reported no result (" + what + ")");
     return;
   }
-  got = found->second.values<float>()[0];
+  const float got = total[0];
   const bool infinity = special == "infinity";
   const bool right =
       !course::is_poison(got) && (infinity ? std::isinf(got) && got > 0.0f : std::isnan(got));
@@ -286,10 +286,9 @@ void check_accuracy(CaseContext& c) {
       dot_product::streamed_sums(n, c.seed(), Values::positive_unit);
   bool all = true;
   for (const StepShape& step : kLaunchers) {
-    all =
-        expect_sum(c, run, std::string("result_") + step.name, sums.exact, launcher_depth(step, n),
-                   launcher_name(step) + " on n = " + std::to_string(n)) &&
-        all;
+    all = expect_sum(c, run, result::step_result(step.name), sums.exact, launcher_depth(step, n),
+                     launcher_name(step) + " on n = " + std::to_string(n)) &&
+          all;
   }
   const double naive_error = std::fabs(sums.naive - sums.exact.dot);
   const double bound = dot_product::gamma_bound(launcher_depth(kGridStride, n)) * sums.exact.abs;
@@ -313,7 +312,7 @@ constexpr int kSpeedRepetitions = 10;
 constexpr int kSanitizerSpeedRepetitions = 1;
 // The bars (tests/speed_bars.md), each a ratio measured in the same run.
 // Step 1, the tree: its first pass against the course's tree with interleaved addressing
-// (main.cu), which is 2.0 times slower on the H100 and on the H200, since both trees wait on
+// (harness/cases.cu), which is 2.0 times slower on the H100 and on the H200, since both trees wait on
 // barriers and shared memory rather than on the memory bus; interleaved addressing with
 // `%` itself measures 1.0. (Against CUB, whose speed follows the memory's, the same tree
 // measured 0.56 on the H100 and 0.41 on the H200.)
@@ -338,11 +337,12 @@ constexpr course::check::SpeedBar kFinalCopyBar{"dot_on_device, share of the cop
                                                 course::check::BarKind::at_least, 0.8,
                                                 "0.98 on H100, 1.01-1.03 on H200"};
 
-bool read_times(CaseContext& c, const Run& run, std::initializer_list<const char*> names,
+bool read_times(CaseContext& c, const Run& run,
+                std::initializer_list<course::check::Value<double>> keys,
                 std::vector<double>& times) {
-  for (const char* name : names) {
+  for (const course::check::Value<double>& key : keys) {
     double ms = 0.0;
-    if (!c.read_value(run, name, ms)) return false;
+    if (!c.read_value(run, key, ms)) return false;
     times.push_back(ms);
   }
   return true;
@@ -371,7 +371,7 @@ void check_steps_speed(CaseContext& c) {
   const dot_product::Sums exact = exact_sums(n, c.seed(), Values::signed_unit);
   for (const StepShape& step : {kTree, kFirstAdd, kWarpShuffle}) {
     double sum = 0.0;
-    if (!c.read_value(run, std::string(step.name) + "_sum", sum)) return;
+    if (!c.read_value(run, result::step_sum(step.name), sum)) return;
     const std::int64_t blocks = blocks_covering(n, step.elements_per_block);
     const double bound = dot_product::gamma_bound(dot_product::rounding_depth(
                              step.elements_per_block / kThreadsPerBlock, blocks)) *
@@ -386,7 +386,9 @@ void check_steps_speed(CaseContext& c) {
   }
   std::vector<double> ms;
   if (!read_times(c, run,
-                  {"cub_ms", "interleaved_ms", "tree_ms", "first_add_ms", "warp_shuffle_ms"}, ms)) {
+                  {result::cub_ms, result::interleaved_ms, result::step_ms(kTree.name),
+                   result::step_ms(kFirstAdd.name), result::step_ms(kWarpShuffle.name)},
+                  ms)) {
     return;
   }
   if (sanitized) {
@@ -413,13 +415,16 @@ void check_final_speed(CaseContext& c) {
   const int n = speed_elements(c);
   const Run run = run_speed_case(c, "final_speed");
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
-  if (!expect_sum(c, run, "result", exact_sums(n, c.seed(), Values::signed_unit),
+  if (!expect_sum(c, run, result::total, exact_sums(n, c.seed(), Values::signed_unit),
                   launcher_depth(kGridStride, n), "dot_on_device on n = " + std::to_string(n))) {
     c.hint(kSecondPassHint);
     return;
   }
   std::vector<double> ms;
-  if (!read_times(c, run, {"final_ms", "cub_ms", "cublas_ms", "copy_gbps"}, ms)) return;
+  if (!read_times(c, run, {result::final_ms, result::cub_ms, result::cublas_ms, result::copy_gbps},
+                  ms)) {
+    return;
+  }
   if (sanitized) {
     c.note("(times are not judged under compute-sanitizer)");
     return;

@@ -1,7 +1,7 @@
 // Exercise 20: what the student's program and its check must agree on - the sparse
 // matrices (CSR), drawn from a seed, the vectors they multiply, the right-hand sides of
 // the solves, and the double-precision references: the product, its error bound, and
-// conjugate gradient.
+// conjugate gradient; and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // sparse_conjugate_gradient.hpp includes it for the student's code.
@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
 
@@ -368,5 +369,23 @@ inline CgOutcome reference_cg(const CsrMatrix& a, const std::vector<float>& b, d
   out.iterations = max_iterations;
   return out;
 }
+
+// ---------------------------------------------------------------------------
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp)
+// ---------------------------------------------------------------------------
+
+namespace result {
+// The product y = A x (spmv and spmv_speed cases), the solution x (cg cases).
+inline const course::check::Array<float> y{"y"};
+inline const course::check::Array<float> x{"x"};
+// The speed case: the best round's median time of the student's product and cuSPARSE's.
+inline const course::check::Value<double> student_ms{"student_ms"};
+inline const course::check::Value<double> cusparse_ms{"cusparse_ms"};
+// dot(x, x), as dot returned it.
+inline const course::check::Value<double> dot{"dot"};
+// conjugate_gradient's CgStatus (as its int) and its iteration count.
+inline const course::check::Value<std::int64_t> status{"status"};
+inline const course::check::Value<std::int64_t> iterations{"iterations"};
+}  // namespace result
 
 }  // namespace sparse_conjugate_gradient

@@ -1,13 +1,10 @@
-// Exercise 20 - the program around the student's functions (instructor-owned).
-//
-// `make run-20` runs the demo: y = A x with a thread per row, a group of lanes per row and
-// cuSPARSE's cusparseSpMV on three large matrices (2D Poisson, banded, power-law rows),
-// each with its time, GB/s and share of the copy ceiling; then conjugate gradient on a
-// Poisson matrix, its time per iteration split into the product, the dot products and
-// the vector updates. Every result is compared with its reference before it is shown or
-// timed (course/demo_results.hpp); the demo ends with status 1 while something is
-// unfinished. The check runs this same program to compute its cases
-// (common/course/check/runner.hpp).
+// Exercise 20 - the demo (`make run-20`): y = A x with a thread per row, a group of lanes
+// per row and cuSPARSE's cusparseSpMV on three large matrices (2D Poisson, banded,
+// power-law rows), each with its time, GB/s and share of the copy ceiling; then conjugate
+// gradient on a Poisson matrix, its time per iteration split into the product, the dot
+// products and the vector updates. Every result is compared with its reference before it
+// is shown or timed (course/demo_results.hpp); the demo ends with status 1 while something
+// is unfinished.
 //
 // Build and run:  make 20 && make run-20
 #include <algorithm>
@@ -18,166 +15,22 @@
 #include <vector>
 
 #include "course/bench.hpp"
-#include "course/check/runner.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
-#include "course/errors_cusparse.hpp"
+#include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
+#include "device_matrix.cuh"
 #include "sparse_conjugate_gradient.hpp"
 #include "workload.hpp"
 
 namespace {
 
 namespace scg = sparse_conjugate_gradient;
-
-// ---------------------------------------------------------------------------
-// A matrix on the device, and cuSPARSE's product as the yardstick
-// ---------------------------------------------------------------------------
-
-struct DeviceMatrix {
-  course::DeviceBuffer<int> row_offsets, columns;
-  course::DeviceBuffer<float> values;
-  DeviceCsr csr;
-
-  explicit DeviceMatrix(const scg::CsrMatrix& a)
-      : row_offsets(a.row_offsets), columns(a.columns), values(a.values) {
-    csr = {a.rows, a.nonzeros(), row_offsets.data(), columns.data(), values.data()};
-  }
-};
-
-// y = A x by cusparseSpMV (CSR, float, the default algorithm), its buffer sized once.
-// [slide:cusparse-spmv]
-class CusparseProduct {
- public:
-  CusparseProduct(const DeviceCsr& a, const float* x, float* y) {
-    CUSPARSE_CHECK(cusparseCreate(&handle_));
-    CUSPARSE_CHECK(cusparseCreateConstCsr(
-        &matrix_, a.rows, a.rows, a.nonzeros, a.row_offsets, a.columns, a.values,
-        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseCreateConstDnVec(&x_, a.rows, x, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseCreateDnVec(&y_, a.rows, y, CUDA_R_32F));
-    std::size_t bytes = 0;
-    CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne,
-                                           matrix_, x_, &kZero, y_, CUDA_R_32F,
-                                           CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-    CUDA_CHECK(cudaMalloc(&buffer_, std::max<std::size_t>(bytes, 1)));
-  }
-  ~CusparseProduct() {
-    cudaFree(buffer_);
-    cusparseDestroyDnVec(y_);
-    cusparseDestroyDnVec(x_);
-    cusparseDestroySpMat(matrix_);
-    cusparseDestroy(handle_);
-  }
-  CusparseProduct(const CusparseProduct&) = delete;
-  CusparseProduct& operator=(const CusparseProduct&) = delete;
-
-  void run() {
-    CUSPARSE_CHECK(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne, matrix_, x_,
-                                &kZero, y_, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, buffer_));
-  }
-
- private:
-  static constexpr float kOne = 1.0f, kZero = 0.0f;
-  cusparseHandle_t handle_ = nullptr;
-  cusparseConstSpMatDescr_t matrix_ = nullptr;
-  cusparseConstDnVecDescr_t x_ = nullptr;
-  cusparseDnVecDescr_t y_ = nullptr;
-  void* buffer_ = nullptr;
-};
-// [/slide]
-
-scg::CsrMatrix matrix_of(const course::check::CaseRequest& request) {
-  return scg::make_matrix(scg::kind_from_name(request.param("kind")),
-                          static_cast<int>(request.param_int("size")),
-                          course::derive_seed(request.seed, scg::kMatrixSalt));
-}
-
-// ---------------------------------------------------------------------------
-// Check cases: compute, report, decide nothing.
-// ---------------------------------------------------------------------------
-
-// The speed case: rounds of (cuSPARSE, student), each the median of `repetitions` timed
-// products; the best round of each counts, so that a clock still rising or a neighbour's
-// burst cannot decide.
-constexpr int kSpeedRounds = 3;
-constexpr int kSpeedWarmup = 3;
-
-void run_speed_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  const scg::CsrMatrix a = matrix_of(request);
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  DeviceMatrix matrix(a);
-  course::DeviceBuffer<float> x(scg::make_x(a.rows, request.seed));
-  course::DeviceBuffer<float> y(static_cast<std::size_t>(a.rows));
-  // The student's product alone first, so that the output reported is its own.
-  spmv_vector(matrix.csr, x.data(), y.data());
-  results.put("y", y.download());
-  CusparseProduct library(matrix.csr, x.data(), y.data());
-  double student_ms = 0.0, library_ms = 0.0;
-  for (int round = 0; round < kSpeedRounds; ++round) {
-    const double l =
-        course::time_device([&] { library.run(); }, kSpeedWarmup, repetitions).median_ms;
-    const double s = course::time_device([&] { spmv_vector(matrix.csr, x.data(), y.data()); },
-                                         kSpeedWarmup, repetitions)
-                         .median_ms;
-    library_ms = round == 0 ? l : std::min(library_ms, l);
-    student_ms = round == 0 ? s : std::min(student_ms, s);
-  }
-  results.put_value("student_ms", student_ms);
-  results.put_value("cusparse_ms", library_ms);
-}
-
-void run_dot_case(const course::check::CaseRequest& request, course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const std::vector<float> x = scg::make_dot_input(n, request.seed, request.param("data"));
-  course::DeviceBuffer<float> device_x(x);
-  course::DeviceBuffer<double> result(1);
-  results.put_value("dot", dot(device_x.data(), device_x.data(), n, result.data()));
-}
-
-void run_check_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "spmv_speed") {
-    run_speed_case(request, results);
-    return;
-  }
-  if (kind == "dot") {
-    run_dot_case(request, results);
-    return;
-  }
-  const scg::CsrMatrix a = matrix_of(request);
-  DeviceMatrix matrix(a);
-  if (kind == "spmv") {
-    course::DeviceBuffer<float> x(scg::make_x(a.rows, request.seed));
-    course::DeviceBuffer<float> y(static_cast<std::size_t>(a.rows));
-    if (request.param("kernel") == "scalar") {
-      spmv_scalar(matrix.csr, x.data(), y.data());
-    } else if (request.param("kernel") == "warp") {
-      spmv_vector_warp_per_row(matrix.csr, x.data(), y.data());
-    } else {
-      spmv_vector(matrix.csr, x.data(), y.data());
-    }
-    results.put("y", y.download());
-    return;
-  }
-  if (kind == "cg") {
-    course::DeviceBuffer<float> b(scg::make_rhs(a, request.seed, request.param_double("scale")));
-    course::DeviceBuffer<float> x(static_cast<std::size_t>(a.rows));
-    const CgResult solved =
-        conjugate_gradient(matrix.csr, b.data(), x.data(), request.param_double("tolerance"),
-                           static_cast<int>(request.param_int("max_iterations")));
-    results.put("x", x.download());
-    results.put_value("status", static_cast<std::int64_t>(solved.status));
-    results.put_value("iterations", static_cast<std::int64_t>(solved.iterations));
-    return;
-  }
-  course::check::unknown_case(request);
-}
+using scg::CusparseProduct;
+using scg::DeviceMatrix;
 
 // ---------------------------------------------------------------------------
 // Demo, part 1: three products on three matrices
@@ -352,7 +205,10 @@ void demo_cg(DemoFunctions& functions) {
               per_iteration, spmv_ms, dot_ms, axpy_ms, parts, per_iteration - parts);
 }
 
-int demo() {
+}  // namespace
+
+int course::program::demo(int argc, char** argv) {
+  if (!no_arguments(argc, argv)) return 2;
   course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   DemoFunctions functions;
@@ -364,10 +220,4 @@ int demo() {
   demo_cg(functions);
   std::printf("\n(`make check-20` grades every case)\n");
   return course::demo_status({&functions.scalar, &functions.vector, &functions.dot, &functions.cg});
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  return course::check::case_or_demo(argc, argv, run_check_case, demo);
 }

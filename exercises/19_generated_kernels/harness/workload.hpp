@@ -1,6 +1,6 @@
 // Exercise 19: what the program and its check must agree on - the kernels the cases
-// generate, their inputs drawn from a seed, the CPU references, and the format of a
-// cache file on disk.
+// generate, their inputs drawn from a seed, the CPU references, the format of a cache
+// file on disk, and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // generated_kernels.hpp includes it for the student's code.
@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
 namespace generated_kernels {
@@ -118,5 +119,89 @@ inline std::vector<char> encode_entry(const std::vector<char>& payload) {
   file.insert(file.end(), payload.begin(), payload.end());
   return file;
 }
+
+// ---------------------------------------------------------------------------
+// What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
+// ---------------------------------------------------------------------------
+
+// The tunings a case reports, each under its prefix: the tune case tunes twice in one
+// process, the speed case once.
+inline constexpr const char* kFirstTuning = "first_";
+inline constexpr const char* kSecondTuning = "second_";
+inline constexpr const char* kOnlyTuning = "";
+
+namespace result {
+using course::check::Array;
+using course::check::Family;
+using course::check::Text;
+using course::check::Value;
+// Flags (0 or 1) and counts are std::int64_t.
+
+// The source case: the generated text, its pointer arguments, its build in a memory cache.
+inline const Text source{"source"};
+inline const Value<std::int64_t> pointers{"pointers"};
+inline const Value<std::int64_t> succeeded{"succeeded"};  // also the reuse case's one build
+inline const Text log{"log"};
+inline const Value<std::int64_t> kernel_symbol{
+    "kernel_symbol"};  // the CUBIN defines NAME unmangled
+
+// Two builds in one cache (compile error, two builds, corrupt file, read-only folder).
+inline const Value<std::int64_t> first_succeeded{"first_succeeded"};
+inline const Value<std::int64_t> second_succeeded{"second_succeeded"};
+inline const Value<std::int64_t> both_succeeded{"both_succeeded"};
+inline const Value<std::int64_t> second_from_cache{"second_from_cache"};
+inline const Text first_log{"first_log"};
+inline const Text second_log{"second_log"};
+inline const Value<std::int64_t> compilations{"compilations"};  // NVRTC's, during the case's builds
+inline const Value<std::int64_t> entries_in_memory{"entries_in_memory"};
+inline const Value<std::int64_t> files{"files"};  // regular files in the case's cache folder
+inline const Value<std::int64_t> cubins_differ{"cubins_differ"};
+inline const Value<std::int64_t> written{"written"};  // the first build's file is intact
+inline const Value<std::int64_t> intact_after{
+    "intact_after"};  // and again after the damaged one's rebuild
+inline const Value<std::int64_t> rejected_files{"rejected_files"};
+inline const Value<std::int64_t> failed_writes{"failed_writes"};
+inline const Value<std::int64_t> memory_hits{"memory_hits"};
+inline const Text warnings{"warnings"};  // the cache's warnings, one a line
+
+// cache_key of the first parts, of the same parts again, and of parts that differ from
+// the first in one field each (the two-builds case reports the first two keys too).
+inline const Text first_key{"first_key"};
+inline const Text second_key{"second_key"};
+inline const Text same_key{"same_key"};
+inline const Text source_key{"source_key"};
+inline const Text options_key{"options_key"};
+inline const Text architecture_key{"architecture_key"};
+inline const Text nvrtc_version_key{"nvrtc_version_key"};
+
+// One process's build of lin_comb (the reuse case runs two in turn).
+inline const Value<double> build_ms{"build_ms"};
+inline const Value<std::int64_t> from_cache{"from_cache"};
+inline const Value<std::int64_t> disk_hits{"disk_hits"};
+
+// On the GPU: whether the kernels were built (else the exception's words), their outputs.
+inline const Value<std::int64_t> built{"built"};
+inline const Text error{"error"};
+inline const Array<float> z{"z"};
+inline const Array<float> plus{"plus"};    // the two kernels of one name: + y
+inline const Array<float> minus{"minus"};  // and - y
+inline const Array<float> by_hand{"by_hand"};
+
+// The autotuner: its repetitions, and per tuning (kFirstTuning, ...) every candidate
+// timed, whether the choice came from the cache, and the choice.
+inline const Value<std::int64_t> repetitions{"repetitions"};
+inline const Family<Array<std::int64_t>> tuning_blocks{"", "blocks"};
+inline const Family<Array<std::int64_t>> tuning_elements{"", "elements"};
+inline const Family<Array<std::int64_t>> tuning_launches{"", "launches"};
+inline const Family<Array<double>> tuning_ms{"", "ms"};
+inline const Family<Value<std::int64_t>> tuning_from_cache{"", "from_cache"};
+inline const Family<Value<std::int64_t>> chosen_block{"", "chosen_block"};
+inline const Family<Value<std::int64_t>> chosen_elements{"", "chosen_elements"};
+
+// The speed case: the best median of each, in the same process.
+inline const Value<double> copy_ms{"copy_ms"};
+inline const Value<double> generated_ms{"generated_ms"};
+inline const Value<double> hand_ms{"hand_ms"};
+}  // namespace result
 
 }  // namespace generated_kernels
