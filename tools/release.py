@@ -79,6 +79,7 @@ SHIPPED = (
     "slurm/examples/*",
     # What make NN, run-NN, check-NN, make, make test and make slides run.
     "tools/student.py", "tools/exercises.py", "tools/nvcc.py", "tools/cuda_device.py",
+    "tools/course_paths.py", "tools/atomic_write.py",
     "tools/compile_database.py", "tools/prerequisites.py", "tools/quiet_run.py",
     "tools/test_summary.py", "tools/score_table.py", "tools/slides.py",
     "tools/marp/config.yml", "tools/marp/package.json", "tools/marp/package-lock.json",
