@@ -86,11 +86,24 @@ def build(exercise, build_dir, arch):
     return output
 
 
+def build_check_library(exercise, build_dir):
+    """The harness every check links, in build_dir/course_check/: each file rebuilt only
+    when it or a header changed, so that the checks of all exercises share one build."""
+    common_dir, _ = relative_dirs(exercise)
+    library = None
+    for command, output, inputs in nvcc.check_library_builds(
+            common_dir, os.path.relpath(os.path.join(build_dir, "course_check"))):
+        compile_if_needed(command, output, inputs, exercise)
+        library = output
+    return library
+
+
 def build_check(exercise, build_dir, arch):
+    library = build_check_library(exercise, build_dir)
     output = os.path.join(build_dir, f"check_{exercise.number}")
     common_dir, exercise_dir = relative_dirs(exercise)
-    command = nvcc.check_command(exercise, os.path.relpath(output), common_dir, exercise_dir, arch)
-    compile_if_needed(command, output, [os.path.join(exercise.folder, exercise.check)], exercise)
+    command = nvcc.check_command(exercise, os.path.relpath(output), common_dir, exercise_dir, arch, library)
+    compile_if_needed(command, output, [os.path.join(exercise.folder, exercise.check), library], exercise)
     return output
 
 
