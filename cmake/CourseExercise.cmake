@@ -198,10 +198,11 @@ function(course_exercise)
     message(FATAL_ERROR "course_exercise: folder ${folder} does not match NUMBER_NAME ${id}")
   endif()
 
-  # The check (judge): host code only, linked with the CUDA runtime to count devices.
+  # The check (judge): host code only, linked with the CUDA runtime to count devices,
+  # and with the harness, built once for every check (course_check).
   set(check_target check_${EX_NUMBER})
   add_executable(${check_target} "${exercise_dir}/${EX_CHECK}")
-  target_link_libraries(${check_target} PRIVATE course_common CUDA::cudart)
+  target_link_libraries(${check_target} PRIVATE course_check CUDA::cudart)
   target_include_directories(${check_target} PRIVATE "${exercise_dir}" "${exercise_dir}/harness")
 
   # The instructor-owned driver is compiled once and linked into every variant.

@@ -156,14 +156,46 @@ def side_builds(exercise, program, source_of, common_dir, exercise_dir, arch):
     return builds
 
 
-def check_command(exercise, output, common_dir, exercise_dir, arch):
-    """The nvcc command that builds the exercise's check (no student code in it)."""
+# The check harness's bodies (common/course/check/*.cpp but the sandbox's main), which
+# every check links: compiled once, as CMake's course_check library is (CMakeLists.txt).
+SANDBOX_MAIN = "sandbox_main.cpp"
+CHECK_LIBRARY = "libcourse_check.a"
+
+
+def check_library_sources(common_dir):
+    """The harness's .cpp files, in a stable order."""
+    folder = os.path.join(common_dir, "course", "check")
+    return [os.path.join(folder, name) for name in sorted(os.listdir(folder))
+            if name.endswith(".cpp") and name != SANDBOX_MAIN]
+
+
+def check_library_builds(common_dir, folder):
+    """The builds of the harness library in `folder`, as (command, output, inputs) triples
+    in their order: one object per source (these may run side by side), then the archive
+    of them all, which check_command links."""
+    builds = []
+    objects = []
+    for source in check_library_sources(common_dir):
+        output = os.path.join(folder, os.path.splitext(os.path.basename(source))[0] + ".o")
+        builds.append(([nvcc_path(), "-std=c++17", "-O2", "-I" + common_dir, "-c", source, "-o", output],
+                       output, [source]))
+        objects.append(output)
+    library = os.path.join(folder, CHECK_LIBRARY)
+    builds.append(([nvcc_path(), "-lib"] + objects + ["-o", library], library, objects))
+    return builds
+
+
+def check_command(exercise, output, common_dir, exercise_dir, arch, check_library):
+    """The nvcc command that builds the exercise's check (no student code in it), linked
+    with the harness library (check_library_builds' last output)."""
     source = os.path.join(exercise_dir, exercise.check)
-    return [nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + [source, "-o", output]
+    return [nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + [source, check_library, "-o", output]
 
 
 def sandbox_command(common_dir, output):
     """The nvcc command that builds course_sandbox (common/course/check/sandbox_main.cpp),
-    which confines the grader's builds as the checks confine student programs."""
-    source = os.path.join(common_dir, "course", "check", "sandbox_main.cpp")
-    return [nvcc_path(), "-std=c++17", "-O2", "-I" + common_dir, source, "-o", output]
+    which confines the grader's builds as the checks confine student programs. It needs
+    child_process.cpp alone of the harness, and is built before the harness library."""
+    folder = os.path.join(common_dir, "course", "check")
+    sources = [os.path.join(folder, SANDBOX_MAIN), os.path.join(folder, "child_process.cpp")]
+    return [nvcc_path(), "-std=c++17", "-O2", "-I" + common_dir] + sources + ["-o", output]

@@ -49,13 +49,17 @@ def up_to_date(output, inputs, folders):
     return all(os.path.getmtime(path) <= built for path in watched if os.path.exists(path))
 
 
-def compile_if_needed(command, output, inputs, exercise):
+def compile_if_needed(command, output, inputs, exercise, watched=None):
+    """Runs `command` unless `output` is newer than `inputs` and the headers in `watched`
+    (by default the course's and the exercise's folders)."""
     for path in inputs:
         if not os.path.isfile(path):
             fail(f"missing file {os.path.relpath(path)}")
     compile_database.record(os.path.join(os.path.dirname(output), "compile_commands.json"),
                             ROOT, command, [p for p in inputs if p.endswith((".cu", ".cpp", ".c"))])
-    if up_to_date(output, inputs, [os.path.join(ROOT, "common"), exercise.folder]):
+    if watched is None:
+        watched = [os.path.join(ROOT, "common"), exercise.folder]
+    if up_to_date(output, inputs, watched):
         print(f"{os.path.relpath(output)} is up to date")
         return
     os.makedirs(os.path.dirname(output), exist_ok=True)
@@ -86,11 +90,25 @@ def build(exercise, build_dir, arch):
     return output
 
 
+def build_check_library(exercise, build_dir):
+    """The harness every check links, in build_dir/course_check/: each file rebuilt only
+    when it or a course header changed (an exercise's own headers are not its inputs), so
+    that the checks of all exercises share one build."""
+    common_dir, _ = relative_dirs(exercise)
+    library = None
+    for command, output, inputs in nvcc.check_library_builds(
+            common_dir, os.path.relpath(os.path.join(build_dir, "course_check"))):
+        compile_if_needed(command, output, inputs, exercise, watched=[os.path.join(ROOT, "common")])
+        library = output
+    return library
+
+
 def build_check(exercise, build_dir, arch):
+    library = build_check_library(exercise, build_dir)
     output = os.path.join(build_dir, f"check_{exercise.number}")
     common_dir, exercise_dir = relative_dirs(exercise)
-    command = nvcc.check_command(exercise, os.path.relpath(output), common_dir, exercise_dir, arch)
-    compile_if_needed(command, output, [os.path.join(exercise.folder, exercise.check)], exercise)
+    command = nvcc.check_command(exercise, os.path.relpath(output), common_dir, exercise_dir, arch, library)
+    compile_if_needed(command, output, [os.path.join(exercise.folder, exercise.check), library], exercise)
     return output
 
 

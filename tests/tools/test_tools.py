@@ -73,6 +73,26 @@ class ExerciseDeclarations(unittest.TestCase):
             self.assertIn("-ptx", command)
             self.assertEqual(command[-3:], ["src/helper.cu", "-o", "out/program.helper.ptx"])
 
+    def test_checks_link_the_harness_built_once(self):
+        # Every .cpp of common/course/check but the sandbox's main, one object each, then
+        # the archive of them all, which a check links instead of compiling the harness.
+        common = os.path.join(ROOT, "common")
+        sources = nvcc.check_library_sources(common)
+        self.assertIn(os.path.join(common, "course", "check", "judge.cpp"), sources)
+        self.assertNotIn(os.path.join(common, "course", "check", nvcc.SANDBOX_MAIN), sources)
+        builds = nvcc.check_library_builds(common, "out/course_check")
+        objects = [output for _, output, _ in builds[:-1]]
+        self.assertEqual(len(objects), len(sources))
+        archive_command, archive, archive_inputs = builds[-1]
+        self.assertEqual(archive, "out/course_check/libcourse_check.a")
+        self.assertEqual(archive_inputs, objects)
+        self.assertIn("-lib", archive_command)
+        with tempfile.TemporaryDirectory() as root:
+            write(os.path.join(root, "exercises", "07_demo", "CMakeLists.txt"), CALL)
+            exercise = exercises.find(root, "07")
+            command = nvcc.check_command(exercise, "out/check_07", common, "src", "sm_90", archive)
+            self.assertEqual(command[-3:], [archive, "-o", "out/check_07"])
+
     def test_ptx_source_that_is_no_student_file_is_an_error(self):
         with self.assertRaisesRegex(exercises.ExerciseError, "PTX_SOURCES other.cu are not STUDENT_FILES"):
             exercises.parse_call(CALL.replace("DRIVER", "PTX_SOURCES other.cu\n      DRIVER"), "demo")

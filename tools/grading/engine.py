@@ -369,13 +369,22 @@ class Toolchain:
             common = os.path.join(self.snapshot, "common")
             # Every grading needs it: a --cpu-only one builds confined too.
             commands = [("the build sandbox (course_sandbox)", nvcc.sandbox_command(common, self.sandbox_path))]
+            # The harness every check links (course_check), compiled once: its objects first,
+            # then its archive, then the checks (below).
+            library_builds = [] if self.config.cpu_only else nvcc.check_library_builds(
+                common, os.path.join(self.bin, "course_check"))
+            if library_builds:
+                os.makedirs(os.path.join(self.bin, "course_check"), exist_ok=True)
+            library_objects = [(f"the check harness's {os.path.basename(inputs[0])}", command)
+                               for command, _, inputs in library_builds[:-1]]
+            checks = []
             for exercise in self.config.exercises:
                 exercise_dir = os.path.join(self.snapshot, "exercises", exercise.id)
                 # A --cpu-only grading builds the students' programs, never runs a check.
                 if not self.config.cpu_only:
-                    commands.append((f"the check of exercise {exercise.number}",
-                                     nvcc.check_command(exercise, self.check_path(exercise), common,
-                                                        exercise_dir, self.config.arch)))
+                    checks.append((f"the check of exercise {exercise.number}",
+                                   nvcc.check_command(exercise, self.check_path(exercise), common,
+                                                      exercise_dir, self.config.arch, library_builds[-1][1])))
                 objects = os.path.join(self.snapshot, "objects", exercise.id)
                 os.makedirs(objects, exist_ok=True)
                 for source in self.instructor_files(exercise):
@@ -383,7 +392,8 @@ class Toolchain:
                                      nvcc.object_command(exercise, os.path.join(exercise_dir, source),
                                                          os.path.join(objects, self.object_name(source)),
                                                          common, exercise_dir, self.config.arch)))
-            log(f"building {len(commands)} checks and course objects, {os.cpu_count() or 2} at a time")
+            log(f"building {len(library_builds) + len(commands) + len(checks)} checks and course objects, "
+                f"{os.cpu_count() or 2} at a time")
 
             def build(item):
                 what, command = item
@@ -392,7 +402,15 @@ class Toolchain:
                     raise RuntimeError(f"{what} does not build:\n" + result.stdout + result.stderr)
 
             with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-                for future in [pool.submit(build, item) for item in commands]:
+                # The harness's objects are queued first; the checks, once its archive is
+                # made, queue behind what is left of the others.
+                waiting = [pool.submit(build, item) for item in library_objects + commands]
+                for future in waiting[:len(library_objects)]:
+                    future.result()
+                if library_builds:
+                    build(("the check harness (course_check)", library_builds[-1][0]))
+                waiting += [pool.submit(build, item) for item in checks]
+                for future in waiting:
                     future.result()
             with open(stamp, "w") as handle:
                 handle.write(fingerprint + "\n")

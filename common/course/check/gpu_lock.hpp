@@ -120,27 +120,7 @@ class GpuLock {
   };
 
   // `holder` names the run in the log (the program and the case).
-  Hold acquire(GpuUse use, const std::string& holder) {
-    Hold hold;
-    if (use == GpuUse::none || gpu_fd_ < 0 || timed_fd_ < 0) return hold;
-    hold.asked_ = Hold::Clock::now();
-    hold.asked_at_ = std::chrono::system_clock::now();
-    if (use == GpuUse::alone) {
-      lock(timed_fd_, LOCK_SH);  // from now on, no shared run starts
-      lock(gpu_fd_, LOCK_EX);    // the shared runs on the GPU end, and the timed runs before
-      hold.timed_fd_ = timed_fd_;
-    } else {
-      lock(timed_fd_, LOCK_EX);  // no timed run waits or runs...
-      lock(gpu_fd_, LOCK_SH);    // ...so this is granted at once
-      flock(timed_fd_, LOCK_UN);
-    }
-    hold.granted_ = Hold::Clock::now();
-    hold.gpu_fd_ = gpu_fd_;
-    hold.log_fd_ = log_fd_;
-    hold.exclusive_ = use == GpuUse::alone;
-    hold.holder_ = holder;
-    return hold;
-  }
+  Hold acquire(GpuUse use, const std::string& holder);
 
  private:
   static void lock(int fd, int operation) {

@@ -57,21 +57,7 @@ inline std::string describe_speed(const SpeedBar& bar, double measured) {
 // The records of one check run, one tab-separated line each: case, figure, kind, bar,
 // measured, margin. `timed_cases` come first ("timed<TAB>case"), so that a reader can
 // tell a timed case that judged nothing from one that did not run.
-inline bool write_speed_records(const std::string& path,
-                                const std::vector<std::string>& timed_cases,
-                                const std::vector<SpeedRecord>& records) {
-  std::error_code ignored;  // a folder that cannot be made shows as the open's failure
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
-  std::FILE* file = std::fopen(path.c_str(), "w");
-  if (file == nullptr) return false;
-  for (const std::string& name : timed_cases) std::fprintf(file, "timed\t%s\n", name.c_str());
-  for (const SpeedRecord& r : records) {
-    std::fprintf(file, "speed\t%s\t%s\t%s\t%.6g\t%.6g\t%.4f\n", r.case_name.c_str(), r.bar.figure,
-                 r.bar.kind == BarKind::at_least ? "at_least" : "at_most", r.bar.bar, r.measured,
-                 margin_over(r.bar, r.measured));
-  }
-  return std::fclose(file) == 0;
-}
+bool write_speed_records(const std::string& path, const std::vector<std::string>& timed_cases,
+                         const std::vector<SpeedRecord>& records);
 
 }  // namespace course::check
