@@ -12,6 +12,7 @@
 #include "course/check/runner.hpp"
 #include "course/errors.hpp"
 #include "course/program.hpp"
+#include "course/streams.hpp"
 #include "course/verify.hpp"
 #include "data_on_device.hpp"
 #include "workload.hpp"
@@ -60,37 +61,39 @@ void run_pinned_case(course::check::ResultWriter& results, std::uint64_t seed) {
               flag(memory_type(buffers.device_noise) == cudaMemoryTypeDevice &&
                    memory_type(buffers.device_waveform) == cudaMemoryTypeDevice));
 
-  // A non-blocking stream: nothing of the legacy default stream orders it for the student.
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   course::check::DeviceMemoryLedger& ledger = course::check::device_memory_ledger();
   std::int64_t changed_after_sync = 0, allocations_during_runs = 0;
-  for (int run = 0; run < kPinnedRuns; ++run) {
-    const int n = kPinnedRunSamples[run];
-    const std::vector<float> noise = make_pinned_run_noise(run, seed);
-    std::memcpy(buffers.host_noise, noise.data(), noise.size() * sizeof(float));
-    course::poison(buffers.host_waveform, static_cast<std::size_t>(kPinnedCapacity));
-    std::size_t allocations_before = 0;
-    {
-      std::lock_guard<std::mutex> hold(ledger.lock);
-      allocations_before = ledger.allocations;
+  {
+    // A non-blocking stream: nothing of the legacy default stream orders it for the student.
+    const course::Streams own(1, cudaStreamNonBlocking);
+    const cudaStream_t stream = own[0];
+    for (int run = 0; run < kPinnedRuns; ++run) {
+      const int n = kPinnedRunSamples[run];
+      const std::vector<float> noise = make_pinned_run_noise(run, seed);
+      std::memcpy(buffers.host_noise, noise.data(), noise.size() * sizeof(float));
+      course::poison(buffers.host_waveform, static_cast<std::size_t>(kPinnedCapacity));
+      std::size_t allocations_before = 0;
+      {
+        std::lock_guard<std::mutex> hold(ledger.lock);
+        allocations_before = ledger.allocations;
+      }
+      make_waveform_pinned(buffers, n, pinned_run_shape(run), stream);
+      // The result as the caller sees it the moment the call returns...
+      const std::vector<float> at_return(buffers.host_waveform, buffers.host_waveform + n);
+      {
+        std::lock_guard<std::mutex> hold(ledger.lock);
+        allocations_during_runs +=
+            static_cast<std::int64_t>(ledger.allocations - allocations_before);
+      }
+      // ... and once everything queued has certainly ended.
+      CUDA_CHECK(cudaDeviceSynchronize());
+      for (int i = 0; i < n; ++i) {
+        changed_after_sync += std::memcmp(&at_return[static_cast<std::size_t>(i)],
+                                          &buffers.host_waveform[i], sizeof(float)) != 0;
+      }
+      results.put(result::pinned_waveform(std::to_string(run)), at_return);
     }
-    make_waveform_pinned(buffers, n, pinned_run_shape(run), stream);
-    // The result as the caller sees it the moment the call returns...
-    const std::vector<float> at_return(buffers.host_waveform, buffers.host_waveform + n);
-    {
-      std::lock_guard<std::mutex> hold(ledger.lock);
-      allocations_during_runs += static_cast<std::int64_t>(ledger.allocations - allocations_before);
-    }
-    // ... and once everything queued has certainly ended.
-    CUDA_CHECK(cudaDeviceSynchronize());
-    for (int i = 0; i < n; ++i) {
-      changed_after_sync += std::memcmp(&at_return[static_cast<std::size_t>(i)],
-                                        &buffers.host_waveform[i], sizeof(float)) != 0;
-    }
-    results.put(result::pinned_waveform(std::to_string(run)), at_return);
-  }
-  CUDA_CHECK(cudaStreamDestroy(stream));
+  }  // own, the stream, is destroyed here
   results.put(result::changed_after_sync, changed_after_sync);
   results.put(result::allocations_during_runs, allocations_during_runs);
 

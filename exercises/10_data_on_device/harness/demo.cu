@@ -21,6 +21,7 @@
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
 #include "course/program.hpp"
+#include "course/streams.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
@@ -135,8 +136,8 @@ void demo_pipeline(int n, const BusRates& rates, double ceiling_gbps, DemoFuncti
   if (part2.right) {
     std::memcpy(buffers.host_noise, noise.data(), bytes);
     course::poison(buffers.host_waveform, static_cast<std::size_t>(n));
-    cudaStream_t stream = nullptr;
-    CUDA_CHECK(cudaStreamCreate(&stream));
+    const course::Streams own(1, cudaStreamDefault);  // destroyed at the end of this block
+    const cudaStream_t stream = own[0];
     make_waveform_pinned(buffers, n, shape, stream);
     const std::vector<float> pinned(buffers.host_waveform, buffers.host_waveform + n);
     part2 = judge_waveform(functions.pinned, pinned, round_trips, n);
@@ -145,7 +146,6 @@ void demo_pipeline(int n, const BusRates& rates, double ceiling_gbps, DemoFuncti
                                     kPipelineRepetitions)
                       .median_ms;
     }
-    CUDA_CHECK(cudaStreamDestroy(stream));
   }
   free_waveform_buffers(buffers);
 

@@ -16,6 +16,7 @@
 #include "course/errors_driver.hpp"
 #include "course/pinned_buffer.hpp"
 #include "course/program.hpp"
+#include "course/streams.hpp"
 #include "driver_api.hpp"
 #include "kernels_beside.hpp"
 #include "workload.hpp"
@@ -119,12 +120,12 @@ void saxpy_case(const course::check::CaseRequest& request, course::check::Result
   if (!open_for_case(results, opened, kernels)) return;
   course::DeviceBuffer<float> x(driver_api::make_x(n, request.seed));
   course::DeviceBuffer<float> y(driver_api::make_y(n, request.seed));
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreate(&stream));
-  launch_saxpy(kernels.saxpy, stream, driver_api::make_a(request.seed), device_address(x.data()),
-               device_address(y.data()), n);
-  CU_CHECK(cuCtxSynchronize());
-  CUDA_CHECK(cudaStreamDestroy(stream));
+  {
+    const course::Streams own(1, cudaStreamDefault);  // destroyed before the case closes
+    launch_saxpy(kernels.saxpy, own[0], driver_api::make_a(request.seed), device_address(x.data()),
+                 device_address(y.data()), n);
+    CU_CHECK(cuCtxSynchronize());
+  }
   results.put(result::y, y.download());
   close_after_case(opened, kernels);
 }

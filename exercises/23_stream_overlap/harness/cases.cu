@@ -24,7 +24,6 @@ using stream_overlap::chunks_with_markers;
 using stream_overlap::kMostStreams;
 using stream_overlap::kSampledElements;
 using stream_overlap::measure_parts;
-using stream_overlap::OwnStreams;
 using stream_overlap::Parts;
 using stream_overlap::Workspace;
 namespace result = stream_overlap::result;
@@ -82,7 +81,7 @@ void run_chunk_case(const course::check::CaseRequest& request,
   const std::size_t count = static_cast<std::size_t>(request.param_int("count"));
   const int work = static_cast<int>(request.param_int("work"));
   Workspace w(n, request.seed);
-  const OwnStreams stream(1);
+  const course::Streams stream(1);
   enqueue_chunk(w.buffers(), first, count, work, stream[0]);
   // The whole device, not the stream: the chunk is graded here, the stream it used elsewhere.
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -97,7 +96,7 @@ void run_pipeline_case(const course::check::CaseRequest& request,
   const std::size_t chunk = static_cast<std::size_t>(request.param_int("chunk"));
   const int work = static_cast<int>(request.param_int("work"));
   Workspace w(n, request.seed);
-  const OwnStreams streams(static_cast<int>(request.param_int("streams")));
+  const course::Streams streams(static_cast<int>(request.param_int("streams")));
   CUDA_CHECK(cudaDeviceSynchronize());
   const float reported_ms = run_pipeline(w.buffers(), n, work, chunk, streams.get());
   // Asked first, before anything else can let the queued work finish.
@@ -135,7 +134,7 @@ void run_overlap_case(const course::check::CaseRequest& request,
 
   const Buffers buffers = w.buffers();
   std::vector<cudaStream_t> student_streams;
-  const OwnStreams own(shape.streams);
+  const course::Streams own(shape.streams);
   if (markers) student_streams = create_streams(shape.streams);
   const std::vector<cudaStream_t>& streams = markers ? student_streams : own.get();
   if (streams.size() != static_cast<std::size_t>(shape.streams)) {

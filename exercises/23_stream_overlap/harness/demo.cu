@@ -28,7 +28,6 @@ using stream_overlap::chunks_with_markers;
 using stream_overlap::kMostStreams;
 using stream_overlap::kSampledElements;
 using stream_overlap::measure_parts;
-using stream_overlap::OwnStreams;
 using stream_overlap::Parts;
 using stream_overlap::Workspace;
 
@@ -97,7 +96,7 @@ bool demo_shapes(DemoFunctions& f, Workspace& w, const std::vector<float>& in, c
   bool started = false;
   for (const std::size_t chunks : kDemoChunkCounts) {
     for (const int s : kDemoStreamCounts) {
-      const OwnStreams streams(s);
+      const course::Streams streams(s);
       const double ms =
           demo_pipeline(f.pipeline, w.buffers(), in, n, p.work, (n + chunks - 1) / chunks,
                         streams.get(), std::to_string(chunks) + " chunks");
@@ -116,7 +115,7 @@ bool demo_shapes(DemoFunctions& f, Workspace& w, const std::vector<float>& in, c
           .judge_value(shape.chunk != 0 || shape.streams != 0, valid, "n = " + std::to_string(n),
                        "a chunk of at least 1 element and 1 to 64 streams")
           .right) {
-    const OwnStreams streams(shape.streams);
+    const course::Streams streams(shape.streams);
     float reported = 0.0f;
     const double ms = demo_pipeline(f.pipeline, w.buffers(), in, n, p.work, shape.chunk,
                                     streams.get(), "your shape", &reported);
@@ -135,10 +134,10 @@ bool demo_shapes(DemoFunctions& f, Workspace& w, const std::vector<float>& in, c
 void demo_default_stream(Workspace& w, const Parts& p) {
   const std::size_t n = w.size();
   const std::size_t chunk = (n + kDemoMarkerChunks - 1) / kDemoMarkerChunks;
-  const OwnStreams blocking(kDemoMarkerStreams, cudaStreamDefault);
-  const OwnStreams non_blocking(kDemoMarkerStreams, cudaStreamNonBlocking);
+  const course::Streams blocking(kDemoMarkerStreams, cudaStreamDefault);
+  const course::Streams non_blocking(kDemoMarkerStreams, cudaStreamNonBlocking);
   const Buffers b = w.buffers();
-  const auto time = [&](const OwnStreams& streams, std::optional<cudaStream_t> marker) {
+  const auto time = [&](const course::Streams& streams, std::optional<cudaStream_t> marker) {
     return chunks_with_markers(b, n, p.work, chunk, streams.get(), marker);
   };
   chunks_with_markers(b, n, p.work, chunk, blocking.get(), std::nullopt);  // warm-up
@@ -162,7 +161,7 @@ void demo_pageable(DemoFunctions& f, Workspace& w, const std::vector<float>& in,
   const std::size_t n = w.size();
   std::vector<float> pageable_out(n);
   const Buffers pageable{in.data(), pageable_out.data(), w.device_in.data(), w.device_out.data()};
-  const OwnStreams streams(kDemoMarkerStreams);
+  const course::Streams streams(kDemoMarkerStreams);
   const std::size_t chunk = (n + kDemoMarkerChunks - 1) / kDemoMarkerChunks;
   const double pinned_ms =
       demo_pipeline(f.pipeline, w.buffers(), in, n, p.work, chunk, streams.get(), "pinned");

@@ -52,7 +52,7 @@ __global__ void marker_kernel() {}
 }  // namespace
 
 Parts stream_overlap::measure_parts(Workspace& w, int work, bool balance, int repetitions) {
-  const OwnStreams streams(2);
+  const course::Streams streams(2);
   const cudaStream_t a = streams[0], b = streams[1];
   const std::size_t n = w.size();
   const std::size_t bytes = n * sizeof(float);

@@ -15,6 +15,7 @@
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/pinned_buffer.hpp"
+#include "course/streams.hpp"
 #include "course/verify.hpp"
 #include "stream_overlap.hpp"
 #include "workload.hpp"
@@ -25,28 +26,6 @@ namespace stream_overlap {
 inline constexpr int kMostStreams = 64;
 // The outputs of the timed runs are compared at this many elements, spread over them.
 inline constexpr std::size_t kSampledElements = 4096;
-
-// Non-blocking streams of the runner's, destroyed with it.
-class OwnStreams {
- public:
-  explicit OwnStreams(int count, unsigned flags = cudaStreamNonBlocking) {
-    for (int s = 0; s < count; ++s) {
-      cudaStream_t stream = nullptr;
-      CUDA_CHECK(cudaStreamCreateWithFlags(&stream, flags));
-      streams_.push_back(stream);
-    }
-  }
-  ~OwnStreams() {
-    for (const cudaStream_t stream : streams_) cudaStreamDestroy(stream);
-  }
-  OwnStreams(const OwnStreams&) = delete;
-  OwnStreams& operator=(const OwnStreams&) = delete;
-  const std::vector<cudaStream_t>& get() const { return streams_; }
-  cudaStream_t operator[](std::size_t s) const { return streams_[s]; }
-
- private:
-  std::vector<cudaStream_t> streams_;
-};
 
 // A whole pipeline's memory: host input and output (pinned unless given), device
 // input and output, the input drawn from the seed and both outputs poisoned.
