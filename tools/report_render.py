@@ -9,6 +9,7 @@ Exit status: 0 written; 1 written, but some figure could not be drawn (each one 
 with why); 2 a usage error or no data. Plots need matplotlib (Debian: python3-matplotlib);
 without it the tables are still written, and the report says which figures are missing.
 """
+import dataclasses
 import html
 import os
 import shutil
@@ -460,28 +461,90 @@ SEED_COUNTERPARTS = {
 }
 
 
+def rows_with_prefix(table, prefix):
+    return [r for r in table.records()
+            if isinstance(r[table.keys[0]], str) and r[table.keys[0]].startswith(prefix)]
+
+
+def size_of(table, table_name, row):
+    """The n a C++ row measured: its samples, the size in its table's name
+    (gaussian_67108864), or the elements of a "rows x columns" label; None if it says none."""
+    if row.get("samples"):
+        return row["samples"]
+    size = report_data.number_suffix(table.name, table_name[:-1]) if table_name.endswith("*") else None
+    if size:
+        return size
+    factors = str(row[table.keys[0]]).split(" x ")
+    if len(factors) == 2 and all(f.strip().isdigit() for f in factors):
+        return int(factors[0]) * int(factors[1])
+    return None
+
+
+def counterpart(table, table_name, prefix, n):
+    """The C++ row set against seeds measured on n: where the table has a row per size
+    (15's estimates), the one at that n; else its one row of that prefix."""
+    rows = rows_with_prefix(table, prefix)
+    at_n = [r for r in rows if size_of(table, table_name, r) == n]
+    return (at_n or rows or [None])[0]
+
+
+@dataclasses.dataclass
+class Comparison:
+    """The seeds side by side with the course's C++, and what a reader must see at once."""
+    table: report_data.Table
+    peer_leads: list        # "what (system: x0.8)" where a peer is faster than the C++
+    unequal: list           # "what: C++ n = a, Numba n = b" where the sizes differ
+
+
 def side_by_side(tables, seeds, context):
-    """The table that sets each seed measurement beside the course's C++ one."""
-    columns = report_data.measurement_columns("kernel")
-    rows = []
+    """Each seed measurement beside the course's C++ one of the same size, with the best
+    peer's time over the C++'s ("x best peer": above 1, the course leads)."""
+    columns = report_data.measurement_columns("kernel") + [
+        report_data.column("over_best_peer", "x best peer", precision=2)]
+    rows, peer_leads, unequal = [], [], []
     seed_rows = seeds.records() if seeds else []
     for key, (exercise, table_name, prefix, what) in SEED_COUNTERPARTS.items():
         mine = [r for r in seed_rows if r["key"] == key]
         if not mine:
             continue
         table = table_for(tables.get(exercise, {}), table_name)
-        row = table.find(prefix) if table else None
+        n = mine[0]["n"]
+        row = counterpart(table, table_name, prefix, n) if table else None
+        sizes = {"C++": size_of(table, table_name, row)} if row else {}
+        sizes.update((seed["system"], seed["n"]) for seed in mine)
+        # A C++ table that does not say its n (14's histograms) is compared on trust.
+        if len({size for size in sizes.values() if size}) > 1:
+            unequal.append(f"{what}: " + ", ".join(f"{system} n = {size}"
+                                                   for system, size in sizes.items() if size))
         if row:
-            # n: the size in the table's name (gaussian_67108864), or the row's own.
-            size = row.get("samples") or report_data.number_suffix(table.name, table_name[:-1])
+            timed = [seed for seed in mine if seed.get("ms")]
+            best = min(timed, key=lambda seed: seed["ms"]) if timed else None
+            over = best["ms"] / row["ms"] if best and row.get("ms") else None
+            if over is not None and over < 1.0:
+                peer_leads.append(f"{what} ({best['system']}: the C++ takes {1 / over:.2f}x its time)")
             rows.append([what, "C++ (course)", f"{program_of(exercise)}: {row[table.keys[0]]}",
-                         size, row.get("ms"), row.get("gbps"), row.get("ceiling_percent"),
-                         row.get("samples_per_s")])
+                         sizes["C++"], row.get("ms"), row.get("gbps"), row.get("ceiling_percent"),
+                         row.get("samples_per_s"), over])
         for seed in mine:
             rows.append([what, seed["system"], seed["how"], seed["n"], seed["ms"], seed.get("gbps"),
-                         seed_share(seed, context), seed.get("samples_per_s")])
-    return report_data.Table("side_by_side", "The course's C++ beside the seed labs' Numba and CuPy",
-                             columns, rows)
+                         seed_share(seed, context), seed.get("samples_per_s"), None])
+    table = report_data.Table("side_by_side", "The course's C++ beside the seed labs' Numba and CuPy",
+                              columns, rows)
+    return Comparison(table, peer_leads, unequal)
+
+
+def comparison_sentences(comparison):
+    """What the side-by-side table says at once: who leads, and rows that compare unlike."""
+    if not comparison.table.rows:
+        return []
+    sentences = []
+    if comparison.peer_leads:
+        sentences.append("A peer leads the course's C++ in: " + "; ".join(comparison.peer_leads) + ".")
+    else:
+        sentences.append("The course's C++ leads every row that a peer measured.")
+    if comparison.unequal:
+        sentences.append("Not comparable, measured on different sizes: " + "; ".join(comparison.unequal) + ".")
+    return sentences
 
 
 # --- pages -----------------------------------------------------------------------------------
@@ -636,8 +699,10 @@ def build_page(context, tables, seeds, drawn, missing):
     elif name in missing:
         page.missing_figure(name, missing[name])
     comparison = side_by_side(tables, seeds, context)
-    if comparison.rows:
-        page.table(comparison)
+    for sentence in comparison_sentences(comparison):
+        page.paragraph(sentence, "missing" if sentence.startswith(("A peer", "Not comparable")) else "note")
+    if comparison.table.rows:
+        page.table(comparison.table)
     return page
 
 

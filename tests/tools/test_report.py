@@ -227,6 +227,41 @@ class Render(unittest.TestCase):
             self.assertIn(f'src="figures/{name}"', page)
             self.assertIn(f"(figures/{name})", markdown)
 
+    def write_seeds(self, change):
+        """The fake seeds table with `change` applied to its rows (a function of a row)."""
+        seeds = fake_tables()["seeds"][0]
+        seeds.rows = [change(list(row)) for row in seeds.rows]
+        report_data.write_table(os.path.join(self.data, "seeds"), seeds)
+
+    def test_the_side_by_side_says_who_leads_at_equal_sizes(self):
+        write_fake_data(self.data)
+        status, output = self.render()
+        self.assertEqual(status, 0, output)
+        markdown = self.read("report.md")
+        self.assertIn("x best peer", markdown)
+        self.assertIn("The course's C++ leads every row that a peer measured.", markdown)
+        self.assertNotIn("Not comparable", markdown)
+        # 15: the C++ row at the peers' n (10^9), not its table's first GPU row.
+        self.assertIn("ex15_solution: GPU, cuRAND Philox", markdown)
+
+        # A peer faster than the C++: named at once.
+        def faster_numba(row):
+            return row[:4] + [0.1] + row[5:] if row[0] == "gaussian_pdf" else row
+        self.write_seeds(faster_numba)
+        status, output = self.render()
+        self.assertEqual(status, 0, output)
+        self.assertIn("A peer leads the course's C++ in: 09 Gaussian pdf, float32 (Numba: the C++ takes "
+                      "2.00x its time).", self.read("report.md"))
+
+        # Two systems of one row on different sizes: the row is said not comparable.
+        def other_size(row):
+            return row[:3] + [1000000] + row[4:] if row[0] == "monte_carlo_pi" else row
+        self.write_seeds(other_size)
+        status, output = self.render()
+        self.assertEqual(status, 0, output)
+        self.assertIn("Not comparable, measured on different sizes: 15 Monte Carlo pi: C++ n = 1000000000, "
+                      "Numba n = 1000000.", self.read("report.md"))
+
     def test_a_half_done_exercise_says_what_is_missing(self):
         # What a demo writes when a student function is not right (demo_results.hpp): the
         # row without figures, and why as its note, shown as a last column.
