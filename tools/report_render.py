@@ -12,6 +12,7 @@ without it the tables are still written, and the report says which figures are m
 import dataclasses
 import html
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -468,16 +469,15 @@ def rows_with_prefix(table, prefix):
 
 def size_of(table, table_name, row):
     """The n a C++ row measured: its samples, the size in its table's name
-    (gaussian_67108864), or the elements of a "rows x columns" label; None if it says none."""
+    (gaussian_67108864), or the elements of a label that starts "rows x columns"; None if
+    it says none."""
     if row.get("samples"):
         return row["samples"]
     size = report_data.number_suffix(table.name, table_name[:-1]) if table_name.endswith("*") else None
     if size:
         return size
-    factors = str(row[table.keys[0]]).split(" x ")
-    if len(factors) == 2 and all(f.strip().isdigit() for f in factors):
-        return int(factors[0]) * int(factors[1])
-    return None
+    shape = re.match(r"(\d+) x (\d+)\b", str(row[table.keys[0]]))  # "4000000 x 3 (warp per row)"
+    return int(shape.group(1)) * int(shape.group(2)) if shape else None
 
 
 def counterpart(table, table_name, prefix, n):
