@@ -24,7 +24,7 @@
 #   make release DEST=DIR  the students' repository: the course without its solutions, as a
 #                        git repository of one commit (FORMAT=tar: DIR.tar.gz); one handed
 #                        out already is updated by tools/release.py --update COPY
-# The grader (not a make target; as root, or with sudo, on a GPU machine; README "Grading a class"):
+# The grader (not a make target; as root, or with sudo, on a GPU machine; docs/instructors.md, "Grading a class"):
 #   tools/grade.py CLASS_FOLDER --class --results RESULTS         a whole class
 #   tools/grade.py SUBMISSION --results RESULTS                   one submission
 #   slurm/grade-class CLASS RESULTS                               the same on a cluster
