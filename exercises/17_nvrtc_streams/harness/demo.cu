@@ -34,18 +34,8 @@
 
 namespace {
 
-// The helpers both halves share (program_helpers.cuh).
-using nvrtc_streams::address;
-using nvrtc_streams::ArchitectureProbe;
-using nvrtc_streams::ContextOutcome;
-using nvrtc_streams::current_ordinal;
-using nvrtc_streams::fill_pipeline;
-using nvrtc_streams::launch_reference;
-using nvrtc_streams::pipeline_usable;
-using nvrtc_streams::PipelineParts;
-using nvrtc_streams::probe_architecture_option;
-using nvrtc_streams::probe_use_primary_context;
-using nvrtc_streams::time_pipeline_parts;
+// The helpers both halves share (program_helpers.cuh), the inputs and the constants.
+using namespace nvrtc_streams;
 
 constexpr std::uint64_t kDemoSeed = 17;
 constexpr std::size_t kDemoCheckedElements = (1 << 20) + 3;          // not a multiple of a block
