@@ -44,13 +44,15 @@ class Table:
         """The rows as dictionaries keyed by column key."""
         return [dict(zip(self.keys, row)) for row in self.rows]
 
+    def find_all(self, label_prefix):
+        """The rows whose first cell starts with label_prefix, as dictionaries."""
+        return [record for record in self.records()
+                if isinstance(record[self.keys[0]], str) and record[self.keys[0]].startswith(label_prefix)]
+
     def find(self, label_prefix):
         """The first row whose first cell starts with label_prefix, as a dictionary."""
-        for record in self.records():
-            first = record[self.keys[0]]
-            if isinstance(first, str) and first.startswith(label_prefix):
-                return record
-        return None
+        found = self.find_all(label_prefix)
+        return found[0] if found else None
 
     def formatted_rows(self):
         return [[format_cell(cell, column) for cell, column in zip(row, self.columns)]

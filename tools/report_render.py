@@ -462,11 +462,6 @@ SEED_COUNTERPARTS = {
 }
 
 
-def rows_with_prefix(table, prefix):
-    return [r for r in table.records()
-            if isinstance(r[table.keys[0]], str) and r[table.keys[0]].startswith(prefix)]
-
-
 def size_of(table, table_name, row):
     """The n a C++ row measured: its samples, the size in its table's name
     (gaussian_67108864), or the elements of a label that starts "rows x columns"; None if
@@ -483,7 +478,7 @@ def size_of(table, table_name, row):
 def counterpart(table, table_name, prefix, n):
     """The C++ row set against seeds measured on n: where the table has a row per size
     (15's estimates), the one at that n; else its one row of that prefix."""
-    rows = rows_with_prefix(table, prefix)
+    rows = table.find_all(prefix)
     at_n = [r for r in rows if size_of(table, table_name, r) == n]
     return (at_n or rows or [None])[0]
 
