@@ -92,7 +92,9 @@ __global__ void count_hits_kernel(unsigned long long n, unsigned long long seed,
   //   3. Declare unsigned long long thread_hits = 0.
   //   4. For the samples i = t, t + T, ... while i < n (i 64-bit too: n may exceed 2^32),
   //      draw x = curand_uniform(&state), then y. Count the sample in thread_hits when
-  //      in_quarter_disc(x, y).
+  //      in_quarter_disc(x, y). Faster: two samples per step, i and i + T, from one
+  //      float4 numbers = curand_uniform4(&state) (x, y, then the next sample's x, y:
+  //      the same numbers); then the thread's last sample alone when one is left.
   // END TODO(student)
 
   // TODO(student): the block's sum, then one atomicAdd(hits, block_sum) per block.
