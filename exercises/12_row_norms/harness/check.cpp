@@ -51,9 +51,10 @@ std::vector<double> reference(int rows, int cols, std::uint64_t seed,
   return row_norms::norms_in_double(row_norms::make_matrix(rows, cols, seed, kind), rows, cols);
 }
 
-// The fewest threads that may share a row in launch_row_norms: the choice of lanes_per_row
-// is given, not graded, so a short row may have gone to a single lane (as rows of up to 15
-// columns do) and carries that lane's tolerance; a long row has its block.
+// The fewest threads that may share a row in launch_row_norms: the lanes per row it
+// chooses are judged by its speed only (short_rows_speed_4m_x_3), so a short row may have
+// gone to a single lane (as rows of up to 15 columns do) and carries that lane's
+// tolerance; a long row has its block.
 int fewest_threads_per_row(int cols) { return cols >= kShortestBlockRow ? kRowBlockThreads : 1; }
 
 // The norms of a rows x cols matrix, whichever launch computed them.
