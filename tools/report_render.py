@@ -64,8 +64,9 @@ EXPLANATIONS = {
           "trips, with the data kept on the device, and with pinned buffers.",
     "11": "The lab's hidden layer, tanh(greyscale / 255 x weight): three kernels against one "
           "fused kernel, as whole calls and as kernels alone.",
-    "12": "Row-wise L2 norms (the lab's gufunc): a warp per row or a block per row. "
-          "GB/s = (matrix bytes + norms bytes) / kernel time.",
+    "12": "Row-wise L2 norms (the lab's gufunc): launch_row_norms, a group of lanes per row "
+          "(1 to 32, from the rows' length) or a block per row; then the group kernel at every "
+          "width on the short rows. GB/s = (matrix bytes + norms bytes) / kernel time.",
     "13": "hypot with a grid-stride loop, by grid. GB/s = (2 floats read + 1 written) x 4 B x n / time.",
     "14": "Histograms of 16M floats in 256 bins: global atomics, shared-memory privatisation "
           "and CUB, on uniform input and with every value in one bin. GB/s = 4 B x n / time.",
@@ -471,7 +472,7 @@ def size_of(table, table_name, row):
     size = report_data.number_suffix(table.name, table_name[:-1]) if table_name.endswith("*") else None
     if size:
         return size
-    shape = re.match(r"(\d+) x (\d+)\b", str(row[table.keys[0]]))  # "4000000 x 3 (warp per row)"
+    shape = re.match(r"(\d+) x (\d+)\b", str(row[table.keys[0]]))  # "4000000 x 3 (1 lane per row)"
     return int(shape.group(1)) * int(shape.group(2)) if shape else None
 
 

@@ -1,11 +1,12 @@
 // Exercise 12 - the L2 norm of every row of a matrix (the generalized ufunc l2_norm of
 // Numba lab 3.1, section 6, signature (i)->()): norms[r] = sqrt(sum over c of matrix[r][c]^2).
 //
-// One thread per row would leave most of the GPU idle for a few long rows, and would read
-// memory with a stride of one row between neighbouring threads. Here a whole warp shares a
-// row: its 32 lanes read 32 consecutive elements at a time (coalesced) and add their
-// partial sums with warp shuffles, register to register, in 5 steps. Rows long enough get
-// a whole block, whose warps meet in shared memory.
+// A group of consecutive lanes of a warp shares a row, its size fitted to the row's
+// length (lanes_per_row: about 8 columns per lane). Rows of 3 columns get 1 lane each: the
+// 32 lanes of a warp then read 32 rows, 96 consecutive floats, and none idles. Rows of a
+// few hundred columns get a whole warp, whose 32 lanes read 32 consecutive floats at a
+// time. A group adds its lanes' partial sums with warp shuffles, register to register, in
+// log2(lanes) steps. Rows long enough get a whole block, whose warps meet in shared memory.
 //
 // Build and run:  make 12 && make run-12
 // Check:          make check-12   (statement: exercises/12_row_norms/README.md)
@@ -15,18 +16,21 @@
 #include <cstddef>
 
 #include "course/errors.hpp"
+#include "course/launch.hpp"
 #include "row_norms.hpp"
 
 // ---------------------------------------------------------------------------
-// A warp's sum, with shuffles
+// A group's sum, with shuffles
 // ---------------------------------------------------------------------------
 
-// Returns, in lane 0, the sum of `value` over the 32 lanes of the warp (the other lanes
-// get partial sums). Every lane of the warp must call it.
-__device__ float warp_sum(float value) {
-  // TODO(student): a reduction tree, in five shuffles.
+// Returns, in the first lane of each group of kLanes consecutive lanes (kLanes a power of
+// two, 1 to 32: lanes 0 to kLanes - 1 form the first group), the sum of `value` over its
+// group (the other lanes get partial sums). Every lane of the warp must call it.
+template <int kLanes>
+__device__ float group_sum(float value) {
+  // TODO(student): a reduction tree over the group, in log2(kLanes) shuffles.
   // [slide:warp-sum]
-  for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
+  for (int offset = kLanes / 2; offset > 0; offset /= 2) {
     value += __shfl_down_sync(kFullWarpMask, value, offset);
   }
   // [/slide]
@@ -35,22 +39,24 @@ __device__ float warp_sum(float value) {
 }
 
 // ---------------------------------------------------------------------------
-// Kernel: one warp per row
+// Kernel: a group of lanes per row
 // ---------------------------------------------------------------------------
-__global__ void row_norms_warp_kernel(const float* matrix, float* norms, int rows, int cols) {
-  // TODO(student): one warp per row, in three steps.
-  // [slide:warp-per-row]
-  const int row = blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize;
-  const int lane = threadIdx.x % kWarpSize;
-  if (row >= rows) return;
-  const float* row_start = matrix + static_cast<std::size_t>(row) * cols;
+template <int kLanesPerRow>
+__global__ void row_norms_group_kernel(const float* matrix, float* norms, int rows, int cols) {
+  // TODO(student): a group of kLanesPerRow lanes per row, in four steps.
+  // [slide:group-per-row]
+  const int row = blockIdx.x * (blockDim.x / kLanesPerRow) + threadIdx.x / kLanesPerRow;
+  const int lane = threadIdx.x % kLanesPerRow;
   float sum = 0.0f;
-  for (int c = lane; c < cols; c += kWarpSize) {
-    const float value = row_start[c];
-    sum += value * value;
+  if (row < rows) {
+    const float* row_start = matrix + static_cast<std::size_t>(row) * cols;
+    for (int c = lane; c < cols; c += kLanesPerRow) {
+      const float value = row_start[c];
+      sum += value * value;
+    }
   }
-  sum = warp_sum(sum);
-  if (lane == 0) norms[row] = sqrtf(sum);
+  sum = group_sum<kLanesPerRow>(sum);
+  if (row < rows && lane == 0) norms[row] = sqrtf(sum);
   // [/slide]
   // END TODO(student)
 }
@@ -70,14 +76,14 @@ __global__ void row_norms_block_kernel(const float* matrix, float* norms, int ro
     sum += value * value;
   }
   // [slide:block-combine]
-  sum = warp_sum(sum);
+  sum = group_sum<kWarpSize>(sum);
   const int warp = threadIdx.x / kWarpSize;
   const int lane = threadIdx.x % kWarpSize;
   if (lane == 0) warp_sums[warp] = sum;
   __syncthreads();
   if (warp == 0) {
     const int warps = blockDim.x / kWarpSize;
-    sum = warp_sum(lane < warps ? warp_sums[lane] : 0.0f);
+    sum = group_sum<kWarpSize>(lane < warps ? warp_sums[lane] : 0.0f);
     if (lane == 0) norms[row] = sqrtf(sum);
   }
   // [/slide]
@@ -85,18 +91,41 @@ __global__ void row_norms_block_kernel(const float* matrix, float* norms, int ro
 }
 
 // ---------------------------------------------------------------------------
-// Launcher, on device arrays
+// Launchers, on device arrays
 // ---------------------------------------------------------------------------
+
+// A template argument is fixed when the kernel is compiled: each width gets its own
+// machine code, its fold unrolled into log2(kLanesPerRow) shuffles and its lane arithmetic
+// (a division and a remainder by a power of two) turned into a shift and a mask. A width
+// known only at run time therefore picks its instantiation in a switch.
+void launch_row_norms_group(const float* matrix, float* norms, int rows, int cols, int lanes) {
+  // TODO(student): the group kernel at `lanes` lanes per row, a template argument.
+  // [slide:group-launch]
+  if (rows == 0) return;
+  const int threads = kGroupBlockThreads;
+  const unsigned blocks = course::blocks_for(static_cast<std::size_t>(rows) * lanes, threads);
+  switch (lanes) {
+    case 1: row_norms_group_kernel<1><<<blocks, threads>>>(matrix, norms, rows, cols); break;
+    case 2: row_norms_group_kernel<2><<<blocks, threads>>>(matrix, norms, rows, cols); break;
+    case 4: row_norms_group_kernel<4><<<blocks, threads>>>(matrix, norms, rows, cols); break;
+    case 8: row_norms_group_kernel<8><<<blocks, threads>>>(matrix, norms, rows, cols); break;
+    case 16: row_norms_group_kernel<16><<<blocks, threads>>>(matrix, norms, rows, cols); break;
+    default: row_norms_group_kernel<32><<<blocks, threads>>>(matrix, norms, rows, cols); break;
+  }
+  CUDA_CHECK_LAUNCH();
+  // [/slide]
+  // END TODO(student)
+}
+
 void launch_row_norms(const float* matrix, float* norms, int rows, int cols) {
   // TODO(student): the kernel that fits the rows' length.
   if (rows == 0) return;
   if (cols >= kBlockPerRowMinCols) {
     row_norms_block_kernel<<<rows, kRowBlockThreads>>>(matrix, norms, rows, cols);
+    CUDA_CHECK_LAUNCH();
   } else {
-    const int blocks = (rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    row_norms_warp_kernel<<<blocks, kWarpsPerBlock * kWarpSize>>>(matrix, norms, rows, cols);
+    launch_row_norms_group(matrix, norms, rows, cols, lanes_per_row(cols));
   }
-  CUDA_CHECK_LAUNCH();
   // END TODO(student)
 }
 

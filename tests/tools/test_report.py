@@ -91,11 +91,17 @@ def fake_tables():
                                    bandwidth_columns(),
                                    [bandwidth_row("three kernels", 1.0, 1.6e9, 1.2e9),
                                     bandwidth_row("fused kernel", 0.42, 8e8, 4e8)])]
-    tables["12_row_norms"] = [t("row_norms", "row norms, by matrix shape", bandwidth_columns(), [
-        bandwidth_row("4000000 x 3 (warp per row)", 0.05, 4.8e7, 1.6e7),
-        bandwidth_row("1000000 x 100 (warp per row)", 0.16, 4e8, 4e6),
-        bandwidth_row("16384 x 2000 (block per row)", 0.05, 1.3e8, 6.5e4),
-        bandwidth_row("7 x 4000000 (block per row)", 1.2, 1.1e8, 28)])]
+    tables["12_row_norms"] = [
+        t("row_norms", "row norms, by matrix shape", bandwidth_columns(), [
+            bandwidth_row("4000000 x 3 (1 lane per row)", 0.05, 4.8e7, 1.6e7),
+            bandwidth_row("1000000 x 100 (8 lanes per row)", 0.16, 4e8, 4e6),
+            bandwidth_row("16384 x 2000 (32 lanes per row)", 0.05, 1.3e8, 6.5e4),
+            bandwidth_row("7 x 4000000 (block per row)", 1.2, 1.1e8, 28)]),
+        # The group kernel at other widths: rows of the same shapes, in a table of their own,
+        # so that the side-by-side and the ceiling chart take the launcher's row.
+        t("row_norms_by_lanes", "row norms of short rows, by lanes per row", bandwidth_columns(), [
+            bandwidth_row("4000000 x 3, 1 lane per row (lanes_per_row's choice)", 0.05, 4.8e7, 1.6e7),
+            bandwidth_row("4000000 x 3, 32 lanes per row", 0.7, 4.8e7, 1.6e7)])]
     tables["13_grid_stride_loops"] = [t("hypot_67108864", "hypot_stride on 67108864 elements, by grid", [
         col("grid", "grid", "text"), col("blocks", "blocks", "integer"), col("threads", "threads", "integer"),
         col("per_thread", "elem/thread", precision=1), col("ms", "ms", precision=4),
@@ -128,6 +134,8 @@ def fake_tables():
         ["gaussian_pdf", "Numba", "@vectorize(target='cuda')", 67108864, 0.25, 2147.0, 71.6, 3000.0, None],
         ["hidden_layer", "Numba", "1 fused @vectorize ufunc", 100000000, 0.5, 2400.0, 80.0, 3000.0, None],
         ["hypot", "Numba", "@cuda.jit grid-stride", 67108864, 0.33, 2440.0, 81.3, 3000.0, None],
+        ["row_norms_4000000x3", "Numba", "@guvectorize('(n)->()', target='cuda')", 12000000, 0.2, 320.0,
+         10.7, 3000.0, None],
         ["histogram_uniform_global", "Numba", "@cuda.jit, global atomics", 16777216, 0.6, 111.8, 3.7, 3000.0, None],
         ["histogram_skewed_shared", "Numba", "@cuda.jit, shared-memory atomics", 16777216, 0.7, 95.9, 3.2, 3000.0, None],
         ["monte_carlo_pi", "Numba", "@cuda.jit, xoroshiro128+", 1000000000, 20.0, None, None, None, 5e10]])]
@@ -243,6 +251,8 @@ class Render(unittest.TestCase):
         self.assertNotIn("Not comparable", markdown)
         # 15: the C++ row at the peers' n (10^9), not its table's first GPU row.
         self.assertIn("ex15_solution: GPU, cuRAND Philox", markdown)
+        # 12: the launcher's row (the method it chose), not a row of another width.
+        self.assertIn("ex12_solution: 4000000 x 3 (1 lane per row)", markdown)
 
         # A peer faster than the C++: named at once.
         def faster_numba(row):

@@ -1,6 +1,7 @@
 // Exercise 12 - the check. Runs the student's program case by case and compares the row
-// norms it reports with a double-precision reference computed here. Contains no student
-// code.
+// norms it reports with a double-precision reference computed here: through row_norms_gpu,
+// through the group kernel at each width, and through launch_row_norms on many short rows,
+// whose speed is judged against the copy ceiling. Contains no student code.
 //
 //   make check-12                          (students)
 //   build/.../check_12 --program PROGRAM   (instructors; --help lists the options)
@@ -18,16 +19,26 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace result = row_norms::result;
 
-// Rows up to this long go to the warp-per-row kernel (kBlockPerRowMinCols - 1 in
-// row_norms.hpp, which the check does not include: it is compiled without nvcc).
-constexpr int kLongestWarpRow = 2047;
+// row_norms.hpp's constants, which the check does not include (it is compiled without
+// nvcc): rows up to kLongestGroupRow columns go to the group kernel, longer ones to the
+// block kernel's kRowBlockThreads threads; the group kernel runs blocks of
+// kGroupBlockThreads threads.
+constexpr int kLongestGroupRow = 2047;
 constexpr int kShortestBlockRow = 2048;
+constexpr int kRowBlockThreads = 256;
+constexpr int kGroupBlockThreads = 256;
 
 const std::string kNormHint =
     "norms[r] = sqrtf(sum of the squares of row r): every lane accumulates its columns' "
-    "squares, the warp adds them with __shfl_down_sync(0xffffffff, v, offset) for offset = "
-    "16, 8, 4, 2, 1, and the square root is taken once, of the total.";
+    "squares, the group folds them, and the square root is taken once, of the total.";
+const std::string kFoldHint =
+    "a group of kLanesPerRow lanes folds with __shfl_down_sync(kFullWarpMask, v, offset) for "
+    "offset = kLanesPerRow / 2, ..., 2, 1 (16, 8, 4, 2, 1 for a whole warp; none for 1 lane): "
+    "from a smaller first offset the upper lanes' columns are lost, from a larger one a group "
+    "adds its neighbours' rows. Its first lane, threadIdx.x % kLanesPerRow == 0, writes the "
+    "row's norm.";
 const std::string kShortRowHint =
     "a lane whose column is past the end of the row (c >= cols) must add nothing: the "
     "elements after the row belong to the next row.";
@@ -35,8 +46,25 @@ const std::string kLongRowHint =
     "long rows (cols >= 2048) go to the block-per-row kernel: every warp's sum goes to "
     "shared memory, __syncthreads(), then warp 0 adds all the warps' sums.";
 
-std::vector<double> reference(int rows, int cols, std::uint64_t seed, row_norms::MatrixKind kind) {
+std::vector<double> reference(int rows, int cols, std::uint64_t seed,
+                              row_norms::MatrixKind kind = row_norms::MatrixKind::uniform) {
   return row_norms::norms_in_double(row_norms::make_matrix(rows, cols, seed, kind), rows, cols);
+}
+
+// The fewest threads that may share a row in launch_row_norms: the lanes per row it
+// chooses are judged by its speed only (short_rows_speed_4m_x_3), so a short row may have
+// gone to a single lane (as rows of up to 15 columns do) and carries that lane's
+// tolerance; a long row has its block.
+int fewest_threads_per_row(int cols) { return cols >= kShortestBlockRow ? kRowBlockThreads : 1; }
+
+// The norms of a rows x cols matrix, whichever launch computed them.
+bool expect_norms(CaseContext& c, const Run& run, int rows, int cols, int threads,
+                  row_norms::MatrixKind kind = row_norms::MatrixKind::uniform) {
+  std::string hint = kNormHint + " " + kFoldHint;
+  if (cols % 32 != 0) hint += " " + kShortRowHint;
+  if (cols >= kShortestBlockRow) hint += " " + kLongRowHint;
+  return c.expect_array(run, result::norms, reference(rows, cols, c.seed(), kind),
+                        row_norms::tolerance_for(cols, threads), hint);
 }
 
 Run run_norms(CaseContext& c, int rows, int cols, row_norms::MatrixKind kind) {
@@ -50,14 +78,10 @@ bool check_norms(CaseContext& c, int rows, int cols,
                  row_norms::MatrixKind kind = row_norms::MatrixKind::uniform) {
   const bool circle = kind == row_norms::MatrixKind::unit_circle;
   const Run run = run_norms(c, rows, cols, kind);
-  bool ok = c.finished(run) && (rows == 0 || c.expect_kernel_launched(run)) &&
-            c.expect_host_guard_untouched(run, row_norms::result::norms, "row_norms_gpu",
-                                          "copy back rows * sizeof(float) bytes, no more.");
-  std::string hint = kNormHint;
-  if (cols % 32 != 0) hint += " " + kShortRowHint;
-  if (cols >= kShortestBlockRow) hint += " " + kLongRowHint;
-  ok = ok && c.expect_array(run, row_norms::result::norms, reference(rows, cols, c.seed(), kind),
-                            row_norms::tolerance_for(cols), hint);
+  const bool ok = c.finished(run) && (rows == 0 || c.expect_kernel_launched(run)) &&
+                  c.expect_host_guard_untouched(run, result::norms, "row_norms_gpu",
+                                                "copy back rows * sizeof(float) bytes, no more.") &&
+                  expect_norms(c, run, rows, cols, fewest_threads_per_row(cols), kind);
   if (!ok) {
     c.note("(row_norms_gpu on a " + std::to_string(rows) + " x " + std::to_string(cols) +
            (circle ? " matrix of points on the unit circle)" : " matrix)"));
@@ -65,8 +89,127 @@ bool check_norms(CaseContext& c, int rows, int cols,
   return ok;
 }
 
+// ---------------------------------------------------------------------------
+// The group kernel at each width, whatever lanes_per_row would choose
+// ---------------------------------------------------------------------------
+
+// The runner records the last launch's grid and block (device_accounting.hpp): the
+// width asked for must be the one launched, on enough blocks for rows * lanes threads.
+bool expect_group_launch(CaseContext& c, const Run& run, int rows, int lanes) {
+  const auto found = run.results.records.find(course::check::kLastLaunchRecord);
+  if (found == run.results.records.end() || found->second.type != course::check::ValueType::i64 ||
+      found->second.count != 6) {
+    c.fail("the program reported no launch configuration");
+    return false;
+  }
+  const std::vector<std::int64_t> launch = found->second.values<std::int64_t>();
+  const std::int64_t threads = static_cast<std::int64_t>(rows) * lanes;
+  const std::int64_t blocks = (threads + kGroupBlockThreads - 1) / kGroupBlockThreads;
+  if (launch[0] == blocks && launch[1] == 1 && launch[2] == 1 && launch[3] == kGroupBlockThreads &&
+      launch[4] == 1 && launch[5] == 1) {
+    return true;
+  }
+  c.fail("launch_row_norms_group with " + std::to_string(lanes) + " lanes per row on " +
+         std::to_string(rows) + " rows launched " + std::to_string(launch[0]) + "x" +
+         std::to_string(launch[1]) + "x" + std::to_string(launch[2]) + " blocks of " +
+         std::to_string(launch[3]) + "x" + std::to_string(launch[4]) + "x" +
+         std::to_string(launch[5]) + " threads; expected " + std::to_string(blocks) +
+         " blocks of " + std::to_string(kGroupBlockThreads));
+  c.hint("launch_row_norms_group launches row_norms_group_kernel<lanes>, the width it is "
+         "given, on course::blocks_for(rows * lanes, kGroupBlockThreads) blocks of "
+         "kGroupBlockThreads threads.");
+  return false;
+}
+
+// Rows not a multiple of any block's rows (the last block's groups past the end must still
+// fold), 37 columns (not a multiple of any width: some lanes add one column more than
+// the others), then 3 columns (fewer than most groups' lanes: the others add nothing).
+constexpr int kGroupRows = 1003;
+constexpr int kGroupCols = 37;
+constexpr int kGroupShortRows = 517;
+constexpr int kGroupShortCols = 3;
+
+void check_group(CaseContext& c, int lanes) {
+  for (const auto& [rows, cols] :
+       {std::pair{kGroupRows, kGroupCols}, std::pair{kGroupShortRows, kGroupShortCols}}) {
+    const Run run = c.run_case("group", {{"rows", std::to_string(rows)},
+                                         {"cols", std::to_string(cols)},
+                                         {"lanes", std::to_string(lanes)}});
+    if (!c.finished(run) || !c.expect_kernel_launched(run) ||
+        !expect_group_launch(c, run, rows, lanes) || !expect_norms(c, run, rows, cols, lanes)) {
+      c.note("(launch_row_norms_group with " + std::to_string(lanes) + " lane" +
+             (lanes > 1 ? "s" : "") + " per row on a " + std::to_string(rows) + " x " +
+             std::to_string(cols) + " matrix)");
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Speed: launch_row_norms on many short rows, against the copy ceiling
+// ---------------------------------------------------------------------------
+
+// 4,000,000 rows of 3 columns (48 MB read, 16 MB written), the shape where a whole warp
+// per row leaves 29 of its 32 lanes idle. Under compute-sanitizer every access is checked
+// and times mean nothing: fewer rows, one repetition, and only the values are judged.
+constexpr int kSpeedRows = 4000000;
+constexpr int kSanitizerSpeedRows = 100003;
+constexpr int kSpeedCols = 3;
+constexpr int kSpeedRepetitions = 20;
+// GB/s = (rows * cols + rows) * 4 B / time, over the copy ceiling measured in the same
+// run (a device-to-device cudaMemcpy, bytes read + bytes written). Measured on an H200:
+// the reference (1 lane per row) 54-62% of the ceiling, a whole warp per row 2.2-3.5%
+// (90-143 GB/s), CuPy's linalg.norm 15% (tests/speed_bars.md).
+constexpr course::check::SpeedBar kShortRowsBar{
+    "launch_row_norms's share of the copy ceiling on 4,000,000 x 3",
+    course::check::BarKind::at_least, 0.25, "0.54-0.62 on H200"};
+
+void check_short_rows_speed(CaseContext& c) {
+  const bool sanitized = c.under_sanitizer();
+  const int rows = sanitized ? kSanitizerSpeedRows : kSpeedRows;
+  const Run run =
+      c.run_case("speed", {{"rows", std::to_string(rows)},
+                           {"cols", std::to_string(kSpeedCols)},
+                           {"repetitions", std::to_string(sanitized ? 1 : kSpeedRepetitions)},
+                           {"ceiling", sanitized ? "0" : "1"}});
+  if (!c.finished(run) || !c.expect_kernel_launched(run) ||
+      !expect_norms(c, run, rows, kSpeedCols, fewest_threads_per_row(kSpeedCols))) {
+    c.note("(launch_row_norms on a " + std::to_string(rows) + " x " + std::to_string(kSpeedCols) +
+           " matrix)");
+    return;
+  }
+  double launch_ms = 0.0, copy_gbps = 0.0;
+  if (!c.read_value(run, result::launch_ms, launch_ms) ||
+      !c.read_value(run, result::copy_gbps, copy_gbps)) {
+    return;
+  }
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  if (!(launch_ms > 0.0) || !(copy_gbps > 0.0)) {
+    c.fail("the figures measured are not positive: launch_row_norms " +
+           course::format_number(launch_ms) + " ms, copy ceiling " +
+           course::format_number(copy_gbps) + " GB/s");
+    return;
+  }
+  const double bytes = (static_cast<double>(rows) * kSpeedCols + rows) * sizeof(float);
+  const double gbps = bytes / (launch_ms * 1e-3) / 1e9;
+  const std::string figures = "launch_row_norms on " + std::to_string(rows) + " x " +
+                              std::to_string(kSpeedCols) + ": " + course::format_number(launch_ms) +
+                              " ms, " + course::format_number(gbps) +
+                              " GB/s = (rows * cols + rows) * 4 B / time; copy ceiling " +
+                              course::format_number(copy_gbps) + " GB/s";
+  if (!c.expect_speed(kShortRowsBar, gbps / copy_gbps, figures)) {
+    c.hint("short rows need few lanes: launch_row_norms calls launch_row_norms_group with "
+           "lanes_per_row(cols) lanes per row (1 for 3 columns). A whole warp on a row of 3 "
+           "leaves 29 of its 32 lanes idle and reads 3 floats per step where one lane per row "
+           "reads 96.");
+  }
+}
+
 // A shape the student has not seen: drawn from the seed, so graders change it with --seed.
-// Either many rows of a warp's width or so, or a few long rows.
+// Either many short rows (1 to 8 lanes per row), or a few long rows.
 constexpr int kHiddenMaxShortRows = 200000;
 constexpr int kHiddenMaxLongRows = 40;
 constexpr int kHiddenMaxLongCols = 60000;
@@ -76,7 +219,7 @@ void check_hidden(CaseContext& c) {
   course::Rng rng(course::derive_seed(c.seed(), kHiddenShapeSalt));
   if (rng.uniform_int(0, 1) == 0) {
     const int rows = static_cast<int>(rng.uniform_int(1, kHiddenMaxShortRows));
-    check_norms(c, rows, static_cast<int>(rng.uniform_int(1, kLongestWarpRow / 16)));
+    check_norms(c, rows, static_cast<int>(rng.uniform_int(1, kLongestGroupRow / 16)));
   } else {
     const int rows = static_cast<int>(rng.uniform_int(1, kHiddenMaxLongRows));
     check_norms(c, rows, static_cast<int>(rng.uniform_int(kShortestBlockRow, kHiddenMaxLongCols)));
@@ -102,25 +245,31 @@ int main(int argc, char** argv) {
              }
            }},
           {"short_rows_100000_x_3", 2, [](CaseContext& c) { check_norms(c, 100000, 3); }},
-          {"rows_not_a_multiple_of_the_warps", 1, [](CaseContext& c) { check_norms(c, 1001, 32); }},
-          {"cols_33_one_past_a_warp", 2, [](CaseContext& c) { check_norms(c, 777, 33); }},
+          {"rows_1001_not_a_multiple_of_a_block", 1,
+           [](CaseContext& c) { check_norms(c, 1001, 32); }},
+          {"cols_33_one_column_left_over", 2, [](CaseContext& c) { check_norms(c, 777, 33); }},
           {"cols_1000_several_per_lane", 2, [](CaseContext& c) { check_norms(c, 5003, 1000); }},
-          {"longest_warp_rows_2047", 1,
-           [](CaseContext& c) { check_norms(c, 300, kLongestWarpRow); }},
+          {"longest_group_rows_2047", 1,
+           [](CaseContext& c) { check_norms(c, 300, kLongestGroupRow); }},
+          {"group_of_1_lane", 1, [](CaseContext& c) { check_group(c, 1); }},
+          {"group_of_2_lanes", 1, [](CaseContext& c) { check_group(c, 2); }},
+          {"group_of_4_lanes", 1, [](CaseContext& c) { check_group(c, 4); }},
+          {"group_of_8_lanes", 1, [](CaseContext& c) { check_group(c, 8); }},
+          {"group_of_16_lanes", 1, [](CaseContext& c) { check_group(c, 16); }},
+          {"group_of_32_lanes", 1, [](CaseContext& c) { check_group(c, 32); }},
           {"long_rows_7_x_100000", 3, [](CaseContext& c) { check_norms(c, 7, 100000); }},
           {"block_rows_2048_and_odd", 2,
            [](CaseContext& c) {
              if (check_norms(c, 65, kShortestBlockRow)) check_norms(c, 3, 33333);
            }},
           {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
+          course::check::timed({"short_rows_speed_4m_x_3", 3, check_short_rows_speed}),
           {"frees_its_device_memory", 1,
            [](CaseContext& c) {
              for (const auto& [rows, cols] : {std::pair{4096, 100}, std::pair{5, 5000}}) {
                const Run run = run_norms(c, rows, cols, row_norms::MatrixKind::uniform);
                if (!c.finished(run) || !c.expect_kernel_launched(run) ||
-                   !c.expect_array(run, row_norms::result::norms,
-                                   reference(rows, cols, c.seed(), row_norms::MatrixKind::uniform),
-                                   row_norms::tolerance_for(cols), kNormHint) ||
+                   !expect_norms(c, run, rows, cols, fewest_threads_per_row(cols)) ||
                    !c.expect_no_leak(run)) {
                  return;
                }

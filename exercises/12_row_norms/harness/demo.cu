@@ -1,7 +1,8 @@
 // Exercise 12 - the demo (`make run-12`): the lab's points on the unit circle (every
 // norm is 1), then matrices of many short rows and of a few long rows, with the time of
 // the kernel alone, its bandwidth against the copy ceiling measured in the same run, and
-// the largest difference from a CPU loop in double precision. Each result is compared
+// the largest difference from a CPU loop in double precision; on the short rows, the group
+// kernel at every width too, so that the lanes per row chosen are seen against the others. Each result is compared
 // with that loop before it is timed: a function not written yet, or wrong, gets a line
 // that says so and no figure (course/demo_results.hpp), and the demo then ends with
 // status 1.
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,11 +37,23 @@ struct Shape {
   int rows;
   int cols;
 };
-// Many short rows (a warp per row, most lanes idle), rows of a few warps' width, and a
-// few long rows (a block per row): 64 MiB or more each, for a bandwidth figure.
+// Many short rows (1 lane per row), rows of a hundred columns (8 lanes per row), the
+// longest rows of the group kernel (a whole warp), and a few long rows (a block per row):
+// 64 MiB or more each, for a bandwidth figure.
 constexpr Shape kDemoShapes[] = {{4000000, 3}, {1000000, 100}, {16384, 2000}, {7, 4000000}};
+// Up to this many columns the group kernel is also timed at every width.
+constexpr int kWidthSweepMaxCols = 100;
+constexpr int kWidths[] = {1, 2, 4, 8, 16, 32};
 constexpr int kDemoWarmup = 3;
 constexpr int kDemoRepetitions = 10;
+
+std::string shape_text(const Shape& shape) {
+  return std::to_string(shape.rows) + " x " + std::to_string(shape.cols);
+}
+
+std::string lanes_text(int lanes) {
+  return std::to_string(lanes) + (lanes == 1 ? " lane per row" : " lanes per row");
+}
 
 void demo_unit_circle(course::StudentFunction& whole) {
   const std::vector<float> points =
@@ -52,7 +66,7 @@ void demo_unit_circle(course::StudentFunction& whole) {
   const std::vector<double> reference = row_norms::norms_in_double(points, kLabPoints, 2);
   if (!whole
            .judge(course::compare(norms.data(), reference.data(), reference.size(),
-                                  row_norms::tolerance_for(2)))
+                                  row_norms::tolerance_for(2, 1)))
            .right) {
     return;
   }
@@ -61,47 +75,106 @@ void demo_unit_circle(course::StudentFunction& whole) {
   }
 }
 
-void demo_shape(const Shape& shape, double ceiling_gbps, course::Table& bandwidth,
-                course::StudentFunction& launch) {
-  const std::string label =
-      std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
-      (shape.cols >= kBlockPerRowMinCols ? " (block per row)" : " (warp per row)");
-  const double matrix_bytes = static_cast<double>(shape.rows) * shape.cols * sizeof(float);
-  const double norms_bytes = static_cast<double>(shape.rows) * sizeof(float);
-  if (launch.not_implemented()) {
-    // Not written yet: another shape would show nothing more.
-    course::add_bandwidth_line(bandwidth, launch.skipped(), label, matrix_bytes, norms_bytes, 0.0,
-                               ceiling_gbps);
-    return;
-  }
-  const std::vector<float> matrix = row_norms::make_matrix(shape.rows, shape.cols, kDemoSeed);
-  const course::DeviceBuffer<float> device_matrix(matrix);
-  course::DeviceBuffer<float> device_norms(static_cast<std::size_t>(shape.rows));
-  const auto run = [&] {
-    launch_row_norms(device_matrix.data(), device_norms.data(), shape.rows, shape.cols);
-  };
-  // The first launch judged, then timed.
-  device_norms.poison();
-  run();
-  const std::vector<float> norms = device_norms.download();
-  const std::vector<double> reference = row_norms::norms_in_double(matrix, shape.rows, shape.cols);
-  const course::Judgement result =
-      launch.judge(course::compare(norms.data(), reference.data(), reference.size(),
-                                   row_norms::tolerance_for(shape.cols)),
-                   label);
-  const double ms =
-      result.right ? course::time_device(run, kDemoWarmup, kDemoRepetitions).median_ms : 0.0;
-  course::add_bandwidth_line(bandwidth, result, label, matrix_bytes, norms_bytes, ms, ceiling_gbps);
-  if (!result.right) return;
-  double worst_relative = 0.0;
-  for (std::size_t r = 0; r < norms.size(); ++r) {
-    if (reference[r] > 0.0) {
-      worst_relative = std::max(worst_relative, std::fabs(norms[r] - reference[r]) / reference[r]);
+// The matrix of one shape on the device and its CPU reference, made at the first launch
+// that needs them, and how to judge and time a launch on it: its first result is judged,
+// and only a right one is timed.
+class ShapeRun {
+ public:
+  ShapeRun(const Shape& shape, double ceiling_gbps) : shape_(shape), ceiling_gbps_(ceiling_gbps) {}
+
+  const float* matrix() const { return device_matrix_->data(); }
+  float* norms() { return device_norms_->data(); }
+
+  // One bandwidth line of `table` for `launch` (which launches on matrix() and norms()),
+  // judged as `function` within the tolerance of `threads` threads per row; true when
+  // its result was right.
+  template <typename Launch>
+  bool line(course::Table& table, const std::string& label, course::StudentFunction& function,
+            int threads, Launch&& launch, const char* indent = "  ") {
+    if (function.not_implemented()) {
+      // Not written yet: another launch would show nothing more.
+      course::add_bandwidth_line(table, function.skipped(), label, matrix_bytes(), norms_bytes(),
+                                 0.0, ceiling_gbps_, indent);
+      return false;
     }
+    prepare();
+    device_norms_->poison();
+    launch();
+    norms_ = device_norms_->download();
+    const course::Judgement result =
+        function.judge(course::compare(norms_.data(), reference_.data(), reference_.size(),
+                                       row_norms::tolerance_for(shape_.cols, threads)),
+                       label);
+    const double ms =
+        result.right ? course::time_device(launch, kDemoWarmup, kDemoRepetitions).median_ms : 0.0;
+    course::add_bandwidth_line(table, result, label, matrix_bytes(), norms_bytes(), ms,
+                               ceiling_gbps_, indent);
+    return result.right;
   }
-  std::printf("    largest relative difference from the CPU's double-precision norms: %.3g "
-              "(2^-24 = %.3g)\n",
-              worst_relative, std::ldexp(1.0, -24));
+
+  // The largest relative difference of the last right result from the CPU's norms.
+  double worst_relative() const {
+    double worst = 0.0;
+    for (std::size_t r = 0; r < norms_.size(); ++r) {
+      if (reference_[r] > 0.0) {
+        worst = std::max(worst, std::fabs(norms_[r] - reference_[r]) / reference_[r]);
+      }
+    }
+    return worst;
+  }
+
+ private:
+  void prepare() {
+    if (device_matrix_) return;
+    const std::vector<float> matrix = row_norms::make_matrix(shape_.rows, shape_.cols, kDemoSeed);
+    device_matrix_.emplace(matrix);
+    device_norms_.emplace(static_cast<std::size_t>(shape_.rows));
+    reference_ = row_norms::norms_in_double(matrix, shape_.rows, shape_.cols);
+  }
+  double matrix_bytes() const {
+    return static_cast<double>(shape_.rows) * shape_.cols * sizeof(float);
+  }
+  double norms_bytes() const { return static_cast<double>(shape_.rows) * sizeof(float); }
+
+  Shape shape_;
+  double ceiling_gbps_;
+  std::optional<course::DeviceBuffer<float>> device_matrix_;
+  std::optional<course::DeviceBuffer<float>> device_norms_;
+  std::vector<double> reference_;
+  std::vector<float> norms_;
+};
+
+// launch_row_norms on one shape, labelled with the method it is meant to choose; then, for
+// short rows, the group kernel at every width.
+void demo_shape(const Shape& shape, double ceiling_gbps, course::Table& by_shape,
+                course::Table& by_width, course::StudentFunction& launch,
+                course::StudentFunction& group) {
+  const bool block_rows = shape.cols >= kBlockPerRowMinCols;
+  const std::string label =
+      shape_text(shape) +
+      (block_rows ? " (block per row)" : " (" + lanes_text(lanes_per_row(shape.cols)) + ")");
+  ShapeRun run(shape, ceiling_gbps);
+  // The launcher may give a short row any width (the choice is not judged here either):
+  // its tolerance is that of one lane per row.
+  if (run.line(by_shape, label, launch, block_rows ? kRowBlockThreads : 1,
+               [&] { launch_row_norms(run.matrix(), run.norms(), shape.rows, shape.cols); })) {
+    std::printf("    largest relative difference from the CPU's double-precision norms: %.3g "
+                "(2^-24 = %.3g)\n",
+                run.worst_relative(), std::ldexp(1.0, -24));
+  }
+  if (shape.cols > kWidthSweepMaxCols) return;
+  if (!group.not_implemented()) {
+    std::printf("    the group kernel at every width (launch_row_norms_group):\n");
+  }
+  for (const int lanes : kWidths) {
+    const bool chosen = lanes == lanes_per_row(shape.cols);
+    run.line(
+        by_width,
+        shape_text(shape) + ", " + lanes_text(lanes) + (chosen ? " (lanes_per_row's choice)" : ""),
+        group, lanes,
+        [&] { launch_row_norms_group(run.matrix(), run.norms(), shape.rows, shape.cols, lanes); },
+        "      ");
+  }
 }
 
 }  // namespace
@@ -110,13 +183,18 @@ int course::program::demo(int argc, char** argv) {
   if (!no_arguments(argc, argv)) return 2;
   course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
-  course::StudentFunction whole("row_norms_gpu"), launch("launch_row_norms");
+  course::StudentFunction whole("row_norms_gpu"), launch("launch_row_norms"),
+      group("launch_row_norms_group");
   demo_unit_circle(whole);
   std::printf("\nnorms[r] = sqrt(sum over c of matrix[r][c]^2); the kernels alone, median of "
               "%d:\n",
               kDemoRepetitions);
-  course::Table bandwidth = course::bandwidth_table("row_norms", "row norms, by matrix shape");
-  for (const Shape& shape : kDemoShapes) demo_shape(shape, ceiling_gbps, bandwidth, launch);
+  course::Table by_shape = course::bandwidth_table("row_norms", "row norms, by matrix shape");
+  course::Table by_width =
+      course::bandwidth_table("row_norms_by_lanes", "row norms of short rows, by lanes per row");
+  for (const Shape& shape : kDemoShapes) {
+    demo_shape(shape, ceiling_gbps, by_shape, by_width, launch, group);
+  }
   std::printf("\n(`make check-12` grades every case against a double-precision reference)\n");
-  return course::demo_status({&whole, &launch});
+  return course::demo_status({&whole, &launch, &group});
 }
