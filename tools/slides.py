@@ -21,7 +21,9 @@ deck, a line of its own
 with the path as a caption. A figure is a Markdown image of a file under slides/ (for
 example ![alt](figures/NAME.png)); a line `<!-- figure: NAME.png -->` marks a figure the
 deck will show once the benchmark report has committed it (slides/figures/NAME.png): it is
-only reported. Slides are separated by lines `---`, with a blank line before each.
+only reported. A diagram is an SVG of slides/diagrams/, drawn by tools/diagrams.py and
+committed (![alt](diagrams/NAME.svg)). Slides are separated by lines `---`, with a blank
+line before each.
 
 A region in a file under solutions/ is solution code. The instructor build shows it
 (without the TODO(student) comment blocks, which belong to the skeleton); a student build
@@ -67,6 +69,8 @@ SOLUTION_FOLDER = "solutions"
 MARP = os.path.join("tools", "marp", "node_modules", ".bin", "marp")
 MARP_CONFIG = os.path.join("tools", "marp", "config.yml")
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+# The folders of slides/ whose images the decks show: the report's plots, the drawn diagrams.
+IMAGE_FOLDERS = ("figures", "diagrams")
 SKIPPED = 77
 
 NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
@@ -438,11 +442,13 @@ def pdf_pages(pdf):
 
 
 def write_expanded(decks, output):
-    """OUTPUT/NAME.md for each deck, and the figures beside them (the decks' paths stay valid)."""
+    """OUTPUT/NAME.md for each deck, and the figures and diagrams beside them (the decks'
+    paths stay valid)."""
     os.makedirs(output, exist_ok=True)
-    figures = os.path.join(ROOT, "slides", "figures")
-    if os.path.isdir(figures):
-        shutil.copytree(figures, os.path.join(output, "figures"), dirs_exist_ok=True)
+    for folder in IMAGE_FOLDERS:
+        images = os.path.join(ROOT, "slides", folder)
+        if os.path.isdir(images):
+            shutil.copytree(images, os.path.join(output, folder), dirs_exist_ok=True)
     for deck in decks:
         with open(os.path.join(output, deck.name + ".md"), "w", encoding="utf-8") as handle:
             handle.write("\n".join(deck.lines) + "\n")

@@ -227,6 +227,16 @@ class SlidesOnACopy(unittest.TestCase):
         self.assertEqual(status, 0, output)
         self.assertIn("slides/deck.md:20: figure 03_later.png now exists: enable the image", output)
 
+    def test_diagram_goes_beside_the_expanded_deck(self):
+        self.edit("slides/deck.md", "# Device memory", "# Device memory\n![a diagram](diagrams/03_drawn.svg)")
+        self.assert_fails_with("slides/deck.md:6: figure diagrams/03_drawn.svg: no such file "
+                               "slides/diagrams/03_drawn.svg")
+        write(self.path("slides/diagrams/03_drawn.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>\n")
+        output_dir = os.path.join(self.scratch, "out")
+        status, output = self.run_tool("--output", output_dir)
+        self.assertEqual(status, 0, output)
+        self.assertTrue(os.path.isfile(os.path.join(output_dir, "diagrams", "03_drawn.svg")))
+
     def test_remote_figure(self):
         self.edit("slides/deck.md", "# Device memory", "# Device memory\n![x](https://example.org/x.png)")
         self.assert_fails_with("slides/deck.md:6: figure https://example.org/x.png: a remote image")
