@@ -13,9 +13,10 @@ result files alone (reports.py reads and checks them, SCHEMA.md). Its sections, 
                  students who got each, linked to their feedback pages
     time         the grading time of each exercise, and the slowest submissions
 
-The page is meant to be shown: it never holds the grading seed, nor anything a hidden
-case printed. A hidden case appears by its name and pass rate; a hint that only hidden
-cases printed is counted, its text withheld (it may quote the case's inputs). Every
+The page is for the teaching team (it names students), and may go to people who must not
+see the hidden cases: it never holds the grading seed, nor anything a hidden case
+printed. A hidden case appears by its name and pass rate; a hint that only hidden cases
+printed is counted, its text withheld (it may quote the case's inputs). Every
 student-provided string (names, outputs) is cleaned and escaped as in the feedback pages.
 
 Plots need matplotlib (Debian: python3-matplotlib), from this Python or another one here;
@@ -404,7 +405,7 @@ def hint_blocks(data):
                             f"who got it ({len(shown)} of {len(data.hints)} shown). 'Times' counts every case that "
                             f"printed it."),
                    ("table", "hints", ["exercise", "hint", "students", "times", "cases", "who"],
-                    [[text(hint.exercise, "id"), text(hint.text), text(len(hint.students), "num"),
+                    [[text(hint.exercise, "id"), text(hint.text, "prose"), text(len(hint.students), "num"),
                       text(hint.times, "num"), text(", ".join(hint.cases)), students_cell(hint.students)]
                      for hint in shown])]
     else:
@@ -436,6 +437,8 @@ def time_blocks(data):
                      for timing in data.times])]
     if data.slowest:
         blocks += [("subheading", f"The {len(data.slowest)} slowest submission(s)"),
+                   ("para", "Build, checks, sanitizer: the seconds of each phase, summed over the submission's "
+                            "exercises (they run side by side, so the sum may exceed the submission's own time)."),
                    ("table", "slowest", ["student", "seconds", "slowest exercise", "build", "checks", "sanitizer"],
                     [[student_cell(submission.student), text(seconds(total), "num"),
                       text(f"{row['id']} ({seconds(row['seconds'])})" if row else "-")]
@@ -505,6 +508,7 @@ th{background:#f0f0f0;white-space:nowrap}
 td.num,td.id{white-space:nowrap}td.num{text-align:right}
 td.name{overflow-wrap:anywhere;min-width:6em;max-width:16em}
 td.statement{min-width:16em;max-width:36em}
+td.prose{min-width:14em;max-width:30em}
 td.wide{overflow-wrap:anywhere;min-width:16em;max-width:28em}
 td.bad{color:#a00;font-weight:bold;white-space:nowrap}
 td.rate{white-space:nowrap;min-width:7em}
