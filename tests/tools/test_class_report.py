@@ -391,6 +391,64 @@ class Wiring(unittest.TestCase):
         self.assertNotIn("Traceback", done.stderr)
 
 
+class MutantClass(unittest.TestCase):
+    """tests/grading/mutant_class.py, which the GPU proof uses: its class applies each
+    known-wrong variant to the solution, and its check finds each variant's hint among
+    the class report's hints, naming its students (here on results made up to print
+    them, and then with one hint gone)."""
+
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="test-mutant-class-")
+        self.class_dir = os.path.join(self.scratch, "class")
+        self.results = os.path.join(self.scratch, "results")
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def run_tool(self, *arguments):
+        return subprocess.run([sys.executable, os.path.join(ROOT, "tests", "grading", "mutant_class.py"), *arguments],
+                              capture_output=True, text=True)
+
+    def test_write_then_check(self):
+        done = self.run_tool("write", self.class_dir, "--exercises", "03", "--copies", "03-no_bounds_check=2")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        students = sorted(os.listdir(self.class_dir))
+        self.assertIn("03-no_bounds_check-2", students)
+        sys.path.insert(0, os.path.join(ROOT, "tests", "grading"))
+        import mutant_class
+        exercise = mutant_class.course_exercises.find(ROOT, "03")
+        hints = {name: hint for name, hint, _, _ in mutant_class.variants(exercise)}
+        self.assertEqual(len(students), len(hints) + 1)
+        solution = read(os.path.join(ROOT, "solutions", exercise.id, exercise.student_files[0]))
+        edited = read(os.path.join(self.class_dir, "03-no_bounds_check", "exercises", exercise.id,
+                                   exercise.student_files[0]))
+        self.assertNotEqual(edited, solution)
+        folder = os.path.join(self.results, "submissions")
+        os.makedirs(folder)
+
+        def write_results(skip=None):
+            for student in students:
+                variant = mutant_class.STUDENT.match(student).group(2)
+                output = "" if student == skip else f"wrong\nhint: {hints[variant]}, more words"
+                record = fake_class.exercise(exercise.id, [fake_class.item("n_is_one", 2, False, output)], 1.0)
+                entry = {"schema": 1, "student": student, "exercises": [record]}
+                with open(os.path.join(folder, f"{student}.json"), "w", encoding="utf-8") as handle:
+                    json.dump(entry, handle)
+            done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "grade.py"), "--reports-only",
+                                   "--results", self.results, "--exercises", "03"], capture_output=True, text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+
+        write_results()
+        done = self.run_tool("check", self.class_dir, self.results)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn(f"ok: 03 no_bounds_check: {hints['no_bounds_check']!r}, 2 student(s)", done.stdout)
+        write_results(skip="03-no_bounds_check-2")
+        done = self.run_tool("check", self.class_dir, self.results)
+        self.assertEqual(done.returncode, 1, done.stdout)
+        self.assertIn("FAIL: 03 no_bounds_check:", done.stdout)
+        self.assertIn("does not name ['03-no_bounds_check-2']", done.stdout)
+
+
 class Statements(unittest.TestCase):
     def test_a_cases_table_is_read(self):
         text = ("| call | what |\n|---|---|\n| `cudaMalloc` | not a case |\n\n"
