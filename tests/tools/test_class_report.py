@@ -300,6 +300,11 @@ class ClassPage(unittest.TestCase):
             self.assertNotIn(student.encode("utf-8"), b"".join(
                 __import__("base64").b64decode(source.split(",", 1)[1]) for source in self.page.images))
 
+    def test_a_plot_that_fails_is_a_reason_not_an_exception(self):
+        plots, why = class_plots.draw([{"id": "03_device_memory", "max_score": 22, "scores": [None, "x"]}])
+        self.assertEqual(plots, {})
+        self.assertTrue(why)
+
     def test_without_matplotlib_the_tables_alone_and_said_so(self):
         self.assertEqual(self.bare.images, [])
         self.assertTrue(any(note.startswith("Plots absent: matplotlib is not installed") for note in self.bare.notes),

@@ -60,7 +60,8 @@ def draw_here(distributions):
             axes.set_xlabel(f"points (of {max_score:g})")
             axes.set_ylabel("submissions")
             axes.yaxis.get_major_locator().set_params(integer=True)
-            axes.spines[["top", "right"]].set_visible(False)
+            for side in ("top", "right"):
+                axes.spines[side].set_visible(False)
             axes.set_title(f"{entry['id']}: {len(scores)} graded, mean {statistics.mean(scores):.3g}, "
                            f"median {statistics.median(scores):g}", fontsize=8)
             if full and partial:
@@ -91,6 +92,8 @@ def draw(distributions, pythons=None):
         return draw_here(distributions), None
     except ImportError:
         pass
+    except Exception as error:  # a plot never stops the reports: the page says why it is absent
+        return {}, f"matplotlib could not draw them ({type(error).__name__}: {error})"
     if pythons is None:
         pythons = [python for python in (report_render.python_with_matplotlib(),) if python]
     others = [python for python in pythons if os.path.realpath(python) != os.path.realpath(sys.executable)]
@@ -103,7 +106,10 @@ def draw(distributions, pythons=None):
         if done.returncode != 0:
             last = (done.stderr.strip().splitlines() or ["no message"])[-1]
             return {}, f"{python} could not draw them: {last}"
-        return json.loads(done.stdout), None
+        try:
+            return json.loads(done.stdout), None
+        except ValueError as error:
+            return {}, f"{python} could not draw them: {error}"
     return {}, MISSING
 
 

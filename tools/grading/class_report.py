@@ -248,7 +248,7 @@ def gather_hints(data, column, found, index):
         if row["status"] != "graded":
             continue
         for case, hidden, output in hint_sources(row):
-            for text in HINT.findall(output):
+            for text in map(short, HINT.findall(output)):
                 hint = hints.setdefault(text, HintStat(column, text))
                 if submission.student not in hint.students:
                     hint.students.append(submission.student)
