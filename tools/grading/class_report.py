@@ -89,9 +89,11 @@ class HintStat:
 
 
 def hint_sources(exercise):
-    """(case name, hidden, output) of every item of a graded exercise that printed
+    """(case name, hidden, output) of every failed item of a graded exercise that printed
     something. A sanitizer item's output holds each flagged case's report under a
-    'name:' line: each is attributed to its case, so a hidden case's stays hidden."""
+    'name:' line: each is attributed to its case, so a hidden case's stays hidden. What
+    comes before the first such line (a tool that could not complete the check quotes the
+    check's whole output) counts as hidden wherever the exercise has hidden cases."""
     items = exercise.get("items", [])
     hidden_names = {item["name"] for item in items if item.get("hidden")}
     known = {item["name"] for item in items if item.get("kind", "case") == "case"}
@@ -102,7 +104,7 @@ def hint_sources(exercise):
         if item.get("kind", "case") == "case":
             yield item["name"], bool(item.get("hidden")), output
             continue
-        current, hidden, lines = item["name"], False, []
+        current, hidden, lines = item["name"], bool(hidden_names), []
         for line in output.split("\n"):
             header = line[:-1] if line.endswith(":") else None
             if header in known:
