@@ -454,6 +454,23 @@ class MutantClass(unittest.TestCase):
         self.assertIn("does not name ['03-no_bounds_check-2']", done.stdout)
 
 
+class HintSources(unittest.TestCase):
+    def test_a_sanitizer_report_is_attributed_to_its_cases(self):
+        record = fake_class.exercise("03_device_memory", [
+            fake_class.item("n_is_one", 2, True),
+            fake_class.item("hidden_size_from_seed", 2, True),
+            fake_class.item("memcheck", 2, False, "n_is_one:\nhint: visible\nhidden_size_from_seed:\nhint: secret",
+                            kind="sanitizer"),
+            fake_class.item("racecheck", 2, False, "racecheck could not complete the check (status 3):\n"
+                                                   "hidden_size_from_seed FAIL\n   hint: quoted", kind="sanitizer")],
+            1.0)
+        found = [(case, hidden, class_report.HINT.findall(output))
+                 for case, hidden, output in class_report.hint_sources(record)]
+        self.assertEqual(found, [("n_is_one (memcheck)", False, ["visible"]),
+                                 ("hidden_size_from_seed (memcheck)", True, ["secret"]),
+                                 ("racecheck", True, ["quoted"])])
+
+
 class Statements(unittest.TestCase):
     def test_a_cases_table_is_read(self):
         text = ("| call | what |\n|---|---|\n| `cudaMalloc` | not a case |\n\n"
