@@ -20,8 +20,10 @@ tools/grade.py --list, so class.tsv never holds one.
 `task` and `collect` read what the tasks leave in RESULTS: one result per graded
 student (submissions/<student>.json) and the marker of each task that did not finish
 (incomplete/<student>.txt). `collect` writes RESULTS/not_graded.txt (student, tab,
-reason), or removes it when every student is graded, and exits 1 when some are not.
-Python 3 standard library only.
+reason), or removes it when every student is graded, then writes the class report
+again (RESULTS/class.html and class.md, tools/grading/class_report.py), whose first
+section lists them, and exits 1 when some are not graded.
+Python 3 standard library only (the class report's plots use matplotlib where there is one).
 """
 import argparse
 import json
@@ -30,6 +32,7 @@ import subprocess
 import sys
 
 NOT_GRADED_FILE = "not_graded.txt"
+COURSE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def load_result(results, student):
@@ -131,6 +134,7 @@ def collect(results):
         if os.path.exists(listing):
             os.remove(listing)
         print("== every submission is graded")
+        write_class_report(results, missing)
         return 0
     temporary = listing + ".tmp"
     with open(temporary, "w", encoding="utf-8") as handle:
@@ -141,7 +145,23 @@ def collect(results):
     for student, reason in missing:
         print(f"  {student}: {reason}")
     print("== submit the same grading again (slurm/grade-class CLASS RESULTS): only these are graded")
+    write_class_report(results, missing)
     return 1
+
+
+def write_class_report(results, missing):
+    """The class report again, now that the submissions without a result and the reasons
+    are known (tools/grade.py --reports-only wrote it before). A failure is said in the
+    log; it changes nothing else, the gradebook and the list above being written."""
+    sys.path.insert(0, os.path.join(COURSE_ROOT, "tools"))
+    from grading import class_report, engine, reports
+    try:
+        exercises = engine.grading_settings(results, None, None, None, create=False)["exercises"]
+        written = class_report.write(results, reports.load_results(results), exercises, dict(missing))
+    except (engine.SettingsError, reports.ReportError) as error:
+        print(f"== the class report was not written: {error}")
+        return
+    print(f"== class report: {written[0]}")
 
 
 def array_ranges(indices):

@@ -13,7 +13,8 @@ made, is never taken for a submission, wherever it lies, and a folder given with
 results/submissions/<student>.json is written as soon as it is graded; rerunning the
 same command after an interruption grades only what is missing. At the end:
 gradebook.csv, feedback/<student>.md and .html, junit.xml,
-gradescope/<student>/results.json and classroom/<student>.json.
+gradescope/<student>/results.json, classroom/<student>.json, and class.html (and
+class.md): the class report, what the class got right and wrong.
 
 Every check runs the student's code on a GPU. Where none is visible, grade.py refuses
 and writes nothing, unless --cpu-only asks for what needs no GPU (unpacking, finding
@@ -41,7 +42,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exercises as course_exercises  # noqa: E402
 import nvcc  # noqa: E402
-from grading import engine, gpu, reports, submissions  # noqa: E402
+from grading import class_report, engine, gpu, reports, submissions  # noqa: E402
 
 from course_paths import ROOT  # noqa: E402
 
@@ -271,14 +272,17 @@ def hidden_paths(arguments, results):
     return sorted(paths)
 
 
-def load_and_write_reports(results, exercise_ids):
-    """(results loaded, files written); the repairs made on the way are printed."""
+def load_and_write_reports(results, exercise_ids, no_result=None):
+    """(results loaded, files written); the repairs made on the way are printed.
+    `no_result`: {student: reason} of the submissions this run could not grade, for the
+    class report (default: those RESULTS/not_graded.txt lists)."""
     notes = []
     try:
         graded = reports.load_results(results, notes)
         for note in notes:
             print(f"grade.py: repaired: {note}", file=sys.stderr)
-        return graded, reports.write_all(results, graded, exercise_ids)
+        written = reports.write_all(results, graded, exercise_ids)
+        return graded, written + class_report.write(results, graded, exercise_ids, no_result)
     except reports.ReportError as error:
         raise SystemExit(f"grade.py: the reports were not written: {error}")
 
@@ -300,7 +304,8 @@ def main(argv):
             except engine.SettingsError as error:
                 raise SystemExit(f"grade.py: {error}")
         _, written = load_and_write_reports(results, exercise_ids)
-        print(f"{len(written)} report files written in {results}")
+        print(f"{len(written)} report files written in {results}; the class report: "
+              f"{os.path.join(results, class_report.HTML_FILE)}")
         return 0
 
     forgotten = forgotten_class(arguments, argv, results)
@@ -417,6 +422,7 @@ def main(argv):
         submission_slots.put(slot)
     progress = Progress(len(todo), arguments.jobs)
     failures = []
+    failed = {}  # student: why, for the class report
     phases = {name: 0.0 for name in engine.Phases.NAMES}
 
     def grade_one(student, path):
@@ -429,6 +435,7 @@ def main(argv):
             progress.event(student, outcome(result), finished=True)
         except Exception as error:  # a grader bug must not stop the class; it is reported
             failures.append(f"{student}: {type(error).__name__}: {error}")
+            failed[student] = f"grader error: {type(error).__name__}: {error}"
             progress.event(student, f"GRADER ERROR: {error}", finished=True)
         finally:
             submission_slots.put(slot)
@@ -449,11 +456,13 @@ def main(argv):
             print(f"grade.py: not graded, grader error: {failure}", file=sys.stderr)
         return 1 if failures else 0
     reports_started = time.monotonic()
-    graded, written = load_and_write_reports(results, stored["exercises"])
+    no_result = {student: failed.get(student, "no result was recorded (the grading was interrupted?)")
+                 for student, _ in class_list if not os.path.exists(os.path.join(done_dir, f"{student}.json"))}
+    graded, written = load_and_write_reports(results, stored["exercises"], no_result)
     reports_seconds = time.monotonic() - reports_started
     print(reports.summary_table(graded, stored["exercises"]))
     print(f"grade.py: reports in {results} ({len(written)} files): gradebook.csv, feedback/, junit.xml, "
-          f"gradescope/, classroom/")
+          f"gradescope/, classroom/, and the class report: {os.path.join(results, class_report.HTML_FILE)}")
     print(phase_breakdown(setup_seconds, grading_seconds, phases, reports_seconds, len(todo)), flush=True)
     students = {student for student, _ in class_list}
     mine = [result for result in graded if result["student"] in students]

@@ -14,12 +14,15 @@ is graded, with a message, and nothing is written.
                           graded with --jobs 8; the gradebook is printed)
 """
 import csv
+import html
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -125,6 +128,15 @@ def main():
         wanted = sorted("'" + n if n.startswith(("-", "=", "+", "@")) else n for n in NAMES)
         if shown != wanted:
             failures.append(f"the gradebook's students are {shown}, expected {wanted}")
+        # The class report: every name escaped, every link to a feedback page that exists.
+        with open(os.path.join(results, "class.html"), encoding="utf-8") as handle:
+            page = handle.read()
+        for name in NAMES:
+            if html.escape(name) not in page:
+                failures.append(f"{name!r}: not in class.html, escaped")
+        for href in re.findall(r'href="(feedback/[^"]*)"', page):
+            if not os.path.isfile(os.path.join(results, urllib.parse.unquote(html.unescape(href)))):
+                failures.append(f"class.html links to {href}, which is no feedback page")
         planted = [os.path.join(base, f) for base, _, files in os.walk(scratch) for f in files if f == "PWNED-by-name"]
         if planted:
             failures.append(f"a name was run by a shell: {planted}")

@@ -8,11 +8,12 @@
 #   2. submits, from a copy of the course, make submit-check-03, make submit-03 and the
 #      OpenMP example, and grades a class of 6 submissions (solutions in three layouts,
 #      the untouched skeleton, a file that does not compile, no file at all; exercise 03
-#      only) as a job array with its collecting job; checks every log and the gradebook;
+#      only) as a job array with its collecting job; checks every log, the gradebook and
+#      the class report;
 #   3. adds a late submission whose grading is stopped as at its time limit (a stand-in
 #      grader that never ends; the test sends the limit's warning SIGTERM itself once the
 #      grader runs, a 3-minute limit as the backstop): the task leaves a marked partial
-#      result and the collecting job lists it as not graded;
+#      result and the collecting job lists it as not graded (first in the class report);
 #   4. submits the grading again: only that submission is graded, the others' results
 #      are untouched, the gradebook is complete; a third submission only rebuilds the
 #      reports.
@@ -331,6 +332,9 @@ for name in alice bob carol dave erin frank; do
 done
 [[ -f $results/junit.xml ]] || fail "reports: no junit.xml"
 ok "reports: feedback, Gradescope results and JUnit for every student"
+expect_in "$results/logs/collect-$collect_job.log" "^== class report: $results/class.html$" \
+  "collecting job: writes the class report"
+expect_in "$results/class.html" "<h2 id=\"not-graded\">" "class report: written, with its sections"
 grep -q '"seed": 12345' "$results/grading.json" || fail "grading.json does not hold the seed 12345"
 ok "grading.json: seed 12345, the same for every task"
 [[ ! -e $results/not_graded.txt ]] || fail "not_graded.txt exists though every submission is graded"
@@ -402,6 +406,8 @@ expect_in "$results/logs/collect-$slow_collect.log" "^== NOT GRADED \\(1\\)" "co
 expect_in "$results/logs/collect-$slow_collect.log" "^  zoe: NOT GRADED" "collecting job: names zoe"
 expect_exit "$slow_collect" 1 "collecting job with a submission not graded"
 expect_not_in "$gradebook" "^zoe," "gradebook: zoe absent, not silently zero"
+expect_in "$results/class.html" '<tr><td class="name">zoe</td><td>all</td><td class="bad">no result</td>' \
+  "class report: zoe listed as not graded, in red"
 [[ -s $work/slow.pids ]] || fail "the stand-in grader never ran"
 while read -r pid; do
   ! kill -0 "$pid" 2>/dev/null || fail "the stand-in grader $pid outlived its stopped task"

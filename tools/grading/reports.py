@@ -9,6 +9,9 @@ time:
     gradescope/<student>/results.json   Gradescope's autograder result
     classroom/<student>.json and .b64   GitHub Classroom's autograding result
 
+(The class report, class.html and class.md, comes from class_report.py, from the same
+files and with this module's reading, cleaning and writing.)
+
 The columns are the exercises of the grading configuration, in its order: an exercise
 that a result lacks counts as missing (0), and one that a result has but the
 configuration does not is named in the reports but never counted.
