@@ -199,12 +199,63 @@ void sgemm_blocking_2d_on_device(int m, int n, int k, float alpha, const float* 
 }
 
 // ---------------------------------------------------------------------------
-// Step 5: float4 loads and stores, A's tile transposed (the final version)
+// Step 5: four floats at once
 // ---------------------------------------------------------------------------
 __device__ inline bool aligned_to_float4(const void* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % (kVectorWidth * sizeof(float)) == 0;
 }
 
+// [slide:four-floats]
+// The 4 floats matrix(row, col .. col + 3) of a row-major rows x cols matrix, col a
+// multiple of 4; 0 for those outside the matrix.
+__device__ __forceinline__ float4 load_4_floats(const float* matrix, int rows, int cols, int row,
+                                                int col) {
+  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  // TODO(student): 4 floats of a row, one float4 load where the row allows it.
+  if (row >= rows) return v;
+  const int at = row * cols + col;
+  if (cols % kVectorWidth == 0 && aligned_to_float4(matrix) && col < cols) {
+    v = *reinterpret_cast<const float4*>(&matrix[at]);
+  } else {
+    v.x = col < cols ? matrix[at] : 0.0f;
+    v.y = col + 1 < cols ? matrix[at + 1] : 0.0f;
+    v.z = col + 2 < cols ? matrix[at + 2] : 0.0f;
+    v.w = col + 3 < cols ? matrix[at + 3] : 0.0f;
+  }
+  // END TODO(student)
+  return v;
+}
+
+// The 4 elements C(i, j .. j + 3) of the m x n C from their dot products, j a multiple of
+// 4; only those inside C.
+__device__ __forceinline__ void write_4_results(float* c, int m, int n, int i, int j, float alpha,
+                                                float4 dots, float beta) {
+  // TODO(student): 4 elements of a row of C, one float4 store where the row allows it.
+  if (i >= m || j >= n) return;
+  const int at = i * n + j;
+  if (n % kVectorWidth == 0 && aligned_to_float4(c)) {
+    float4 v = make_float4(alpha * dots.x, alpha * dots.y, alpha * dots.z, alpha * dots.w);
+    if (beta != 0.0f) {
+      const float4 old = *reinterpret_cast<const float4*>(&c[at]);
+      v.x += beta * old.x;
+      v.y += beta * old.y;
+      v.z += beta * old.z;
+      v.w += beta * old.w;
+    }
+    *reinterpret_cast<float4*>(&c[at]) = v;
+    return;
+  }
+  write_result(&c[at], alpha, dots.x, beta);
+  if (j + 1 < n) write_result(&c[at + 1], alpha, dots.y, beta);
+  if (j + 2 < n) write_result(&c[at + 2], alpha, dots.z, beta);
+  if (j + 3 < n) write_result(&c[at + 3], alpha, dots.w, beta);
+  // END TODO(student)
+}
+// [/slide]
+
+// ---------------------------------------------------------------------------
+// Step 5: float4 loads and stores, A's tile transposed (the final version)
+// ---------------------------------------------------------------------------
 // [slide:vectorized]
 __global__ void __launch_bounds__(kBlocking2dThreads)
     sgemm_vectorized(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
@@ -219,25 +270,13 @@ __global__ void __launch_bounds__(kBlocking2dThreads)
   const int tile_row = blockIdx.y * kBlocking2dM, tile_col = blockIdx.x * kBlocking2dN;
   const int thread_row = (t / (kHalfN / kVectorWidth)) * kVectorWidth;
   const int thread_col = (t % (kHalfN / kVectorWidth)) * kVectorWidth;
-  const bool a_vectors = k % kVectorWidth == 0 && aligned_to_float4(a);
-  const bool b_vectors = n % kVectorWidth == 0 && aligned_to_float4(b);
-  const bool c_vectors = n % kVectorWidth == 0 && aligned_to_float4(c);
 
   float sums[kGroupsPerThread * kVectorWidth][kGroupsPerThread * kVectorWidth] = {};
   for (int s = 0; s < k; s += kBlocking2dK) {
     for (int e = t; e < kBlocking2dM * kBlocking2dK / kVectorWidth; e += kBlocking2dThreads) {
       const int r = e / (kBlocking2dK / kVectorWidth);
       const int p = (e % (kBlocking2dK / kVectorWidth)) * kVectorWidth;
-      const int i = tile_row + r, ap = s + p;
-      float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (a_vectors && i < m && ap < k) {
-        v = *reinterpret_cast<const float4*>(&a[i * k + ap]);
-      } else if (i < m) {
-        v.x = ap < k ? a[i * k + ap] : 0.0f;
-        v.y = ap + 1 < k ? a[i * k + ap + 1] : 0.0f;
-        v.z = ap + 2 < k ? a[i * k + ap + 2] : 0.0f;
-        v.w = ap + 3 < k ? a[i * k + ap + 3] : 0.0f;
-      }
+      const float4 v = load_4_floats(a, m, k, tile_row + r, s + p);
       a_tile_t[p][r] = v.x;
       a_tile_t[p + 1][r] = v.y;
       a_tile_t[p + 2][r] = v.z;
@@ -246,17 +285,7 @@ __global__ void __launch_bounds__(kBlocking2dThreads)
     for (int e = t; e < kBlocking2dK * kBlocking2dN / kVectorWidth; e += kBlocking2dThreads) {
       const int p = e / (kBlocking2dN / kVectorWidth);
       const int col = (e % (kBlocking2dN / kVectorWidth)) * kVectorWidth;
-      const int bp = s + p, j = tile_col + col;
-      float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (b_vectors && bp < k && j < n) {
-        v = *reinterpret_cast<const float4*>(&b[bp * n + j]);
-      } else if (bp < k) {
-        v.x = j < n ? b[bp * n + j] : 0.0f;
-        v.y = j + 1 < n ? b[bp * n + j + 1] : 0.0f;
-        v.z = j + 2 < n ? b[bp * n + j + 2] : 0.0f;
-        v.w = j + 3 < n ? b[bp * n + j + 3] : 0.0f;
-      }
-      *reinterpret_cast<float4*>(&b_tile[p][col]) = v;
+      *reinterpret_cast<float4*>(&b_tile[p][col]) = load_4_floats(b, k, n, s + p, tile_col + col);
     }
     __syncthreads();
     for (int p = 0; p < kBlocking2dK; ++p) {
@@ -290,26 +319,10 @@ __global__ void __launch_bounds__(kBlocking2dThreads)
 #pragma unroll
     for (int g = 0; g < kGroupsPerThread; ++g) {
       const int j = tile_col + g * kHalfN + thread_col;
-      const float4 dot = make_float4(sums[r][g * kVectorWidth], sums[r][g * kVectorWidth + 1],
-                                     sums[r][g * kVectorWidth + 2], sums[r][g * kVectorWidth + 3]);
-      if (i >= m || j >= n) continue;
-      if (c_vectors) {
-        float4* out = reinterpret_cast<float4*>(&c[i * n + j]);
-        float4 v = make_float4(alpha * dot.x, alpha * dot.y, alpha * dot.z, alpha * dot.w);
-        if (beta != 0.0f) {
-          const float4 old = *out;
-          v.x += beta * old.x;
-          v.y += beta * old.y;
-          v.z += beta * old.z;
-          v.w += beta * old.w;
-        }
-        *out = v;
-      } else {
-        write_result(&c[i * n + j], alpha, dot.x, beta);
-        if (j + 1 < n) write_result(&c[i * n + j + 1], alpha, dot.y, beta);
-        if (j + 2 < n) write_result(&c[i * n + j + 2], alpha, dot.z, beta);
-        if (j + 3 < n) write_result(&c[i * n + j + 3], alpha, dot.w, beta);
-      }
+      write_4_results(c, m, n, i, j, alpha,
+                      make_float4(sums[r][g * kVectorWidth], sums[r][g * kVectorWidth + 1],
+                                  sums[r][g * kVectorWidth + 2], sums[r][g * kVectorWidth + 3]),
+                      beta);
     }
   }
   // END TODO(student)
@@ -324,3 +337,4 @@ void sgemm_vectorized_on_device(int m, int n, int k, float alpha, const float* a
   CUDA_CHECK_LAUNCH();
   // END TODO(student)
 }
+
