@@ -1,5 +1,6 @@
 // Exercise 21 - SGEMM by hand: C = alpha A B + beta C in single precision, row-major, in
-// five steps that each remove the bottleneck of the one before, measured against cuBLAS.
+// five steps that each remove the bottleneck of the one before, measured against cuBLAS,
+// and an optional sixth.
 //
 //   1 naive            one thread per element of C: 2 FLOP per 8 bytes loaded
 //   2 shared tiles     a 32 x 32 tile of A and of B in shared memory, each loaded once per
@@ -8,6 +9,8 @@
 //                      memory, serves 8 multiply-adds from registers
 //   4 2D blocking      8 x 8 elements per thread: 16 shared reads serve 64 multiply-adds
 //   5 vectorized       float4 loads and stores, A's tile transposed in shared memory
+//   6 warp tiles       (optional) a warp per 64 x 32 tile of C, and the next slice's
+//                      loads in flight during the product: double-buffered tiles
 //
 // Every kernel must handle any m, n, k: tiles that reach past the edges of A, B and C
 // load zeros there (a zero adds nothing to a dot product) and write nothing.
@@ -161,7 +164,7 @@ void sgemm_blocking_2d_on_device(int m, int n, int k, float alpha, const float* 
 }
 
 // ---------------------------------------------------------------------------
-// Step 5: four floats at once
+// Steps 5 and 6: four floats at once
 // ---------------------------------------------------------------------------
 __device__ inline bool aligned_to_float4(const void* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % (kVectorWidth * sizeof(float)) == 0;
@@ -237,3 +240,58 @@ void sgemm_vectorized_on_device(int m, int n, int k, float alpha, const float* a
   // END TODO(student)
 }
 
+// ---------------------------------------------------------------------------
+// Step 6 (optional, going further): warp tiles, double-buffered tiles
+// ---------------------------------------------------------------------------
+// [slide:warp-tiles]
+__global__ void __launch_bounds__(kWarpTilesThreads, kWarpTilesBlocksPerSm)
+    sgemm_warp_tiles(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
+                     float* c) {
+  // TODO(student): step 6 (optional), warp tiles and double-buffered tiles.
+  //   Step 5 with a kWarpTilesM x kWarpTilesN tile of C per block, slices of kWarpTilesK,
+  //   and two changes: the threads of a warp share a compact tile of C, and the next
+  //   slice's loads are in flight while the product of this one runs.
+  //   The tiles, two of each (buffers 0 and 1): __shared__ __align__(16) float
+  //   a_tiles_t[2][kWarpTilesK][kWarpTilesM + kWarpTilesAPad] (A's slice transposed, as
+  //   in step 5; the header says why its rows are padded) and
+  //   b_tiles[2][kWarpTilesK][kWarpTilesN].
+  //   1. Place the thread: warp = t / kWarpSize, lane = t % kWarpSize. The warp owns the
+  //      kWarpTileM x kWarpTileN tile of C at row (warp / kWarpsAlongN) * kWarpTileM,
+  //      column (warp % kWarpsAlongN) * kWarpTileN of the block's tile. The lane's first 4
+  //      rows start (lane / kLanesAlongN) * 4 into it, its next 4 kWarpTileM / 2 further;
+  //      its first 4 columns start (lane % kLanesAlongN) * 4 into it, its next 4
+  //      kWarpTileN / 2 further. Per p, a warp then reads 8 consecutive float4 of a row of
+  //      A's tile and 4 of B's: 128 and 64 bytes, no bank conflict.
+  //   2. A slice of A (128 x 16) and one of B (16 x 128) are 512 float4 each: a thread
+  //      carries 2 of each, kept in float4 registers. A's float4 q of thread t: row
+  //      t / 4 + 64 q of the tile, columns 4 (t % 4) .. + 3 of the slice; B's: row
+  //      t / 32 + 8 q of the slice, columns 4 (t % 32) .. + 3 of the tile. Write two
+  //      pieces, for instance as lambdas in the kernel ([&] captures the registers):
+  //      fetch(s): global memory -> the registers, the slice that starts at s, with
+  //      load_4_floats (its bounds give 0 past m, n and k);
+  //      stash(to): the registers -> the tiles of buffer `to`, A's transposed.
+  //   3. Zero the sums; fetch(0), stash(0), __syncthreads().
+  //   4. For each slice s, `buffer` being the one that holds it (0 first):
+  //      a. if a slice follows (s + kWarpTilesK < k), fetch(s + kWarpTilesK): its loads
+  //         travel while b runs, instead of stalling every warp at a barrier;
+  //      b. the product from the tiles of `buffer`, as in step 5, p < kWarpTilesK;
+  //      c. if a slice follows, stash(buffer ^ 1): the OTHER buffer;
+  //      d. ONE __syncthreads(), then buffer ^= 1.
+  //      One barrier per slice is enough. A buffer is read in one slice (b), then
+  //      rewritten in the next (c), after the barrier (d) that ended its last reading; and
+  //      it is read again only after the barrier that follows that writing.
+  //   5. write_4_results for each of the thread's 8 rows and 2 groups of 4 columns.
+  //   __launch_bounds__(kWarpTilesThreads, kWarpTilesBlocksPerSm) caps the registers at
+  //   128 per thread: check that the stack frame stays at 0 bytes (statement, "Registers
+  //   per thread").
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_warp_tiles_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                float beta, float* c) {
+  // TODO(student): launch step 6, a block per tile of C.
+  //   kWarpTilesThreads threads per block, a block per tile of C, then
+  //   CUDA_CHECK_LAUNCH().
+  // END TODO(student)
+}

@@ -1,5 +1,6 @@
 // Exercise 21 - SGEMM by hand: C = alpha A B + beta C in single precision, row-major, in
-// five steps that each remove the bottleneck of the one before, measured against cuBLAS.
+// five steps that each remove the bottleneck of the one before, measured against cuBLAS,
+// and an optional sixth.
 //
 //   1 naive            one thread per element of C: 2 FLOP per 8 bytes loaded
 //   2 shared tiles     a 32 x 32 tile of A and of B in shared memory, each loaded once per
@@ -8,6 +9,8 @@
 //                      memory, serves 8 multiply-adds from registers
 //   4 2D blocking      8 x 8 elements per thread: 16 shared reads serve 64 multiply-adds
 //   5 vectorized       float4 loads and stores, A's tile transposed in shared memory
+//   6 warp tiles       (optional) a warp per 64 x 32 tile of C, and the next slice's
+//                      loads in flight during the product: double-buffered tiles
 //
 // Every kernel must handle any m, n, k: tiles that reach past the edges of A, B and C
 // load zeros there (a zero adds nothing to a dot product) and write nothing.
@@ -199,7 +202,7 @@ void sgemm_blocking_2d_on_device(int m, int n, int k, float alpha, const float* 
 }
 
 // ---------------------------------------------------------------------------
-// Step 5: four floats at once
+// Steps 5 and 6: four floats at once
 // ---------------------------------------------------------------------------
 __device__ inline bool aligned_to_float4(const void* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % (kVectorWidth * sizeof(float)) == 0;
@@ -338,3 +341,112 @@ void sgemm_vectorized_on_device(int m, int n, int k, float alpha, const float* a
   // END TODO(student)
 }
 
+// ---------------------------------------------------------------------------
+// Step 6 (optional, going further): warp tiles, double-buffered tiles
+// ---------------------------------------------------------------------------
+// [slide:warp-tiles]
+__global__ void __launch_bounds__(kWarpTilesThreads, kWarpTilesBlocksPerSm)
+    sgemm_warp_tiles(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
+                     float* c) {
+  // TODO(student): step 6 (optional), warp tiles and double-buffered tiles.
+  __shared__ __align__(16) float a_tiles_t[2][kWarpTilesK][kWarpTilesM + kWarpTilesAPad];
+  __shared__ __align__(16) float b_tiles[2][kWarpTilesK][kWarpTilesN];
+  constexpr int kGroups = 2;  // of kVectorWidth rows (or columns) per thread
+  constexpr int kAFloat4PerRow = kWarpTilesK / kVectorWidth;  // in a row of A's slice
+  constexpr int kBFloat4PerRow = kWarpTilesN / kVectorWidth;  // in a row of B's slice
+  constexpr int kARowsPerPass = kWarpTilesThreads / kAFloat4PerRow;
+  constexpr int kBRowsPerPass = kWarpTilesThreads / kBFloat4PerRow;
+  constexpr int kFloat4PerThread = kWarpTilesM / kARowsPerPass;  // of each slice
+  static_assert(kWarpTilesK / kBRowsPerPass == kFloat4PerThread, "as many float4 of B as of A");
+  const int t = threadIdx.x, warp = t / kWarpSize, lane = t % kWarpSize;
+  const int tile_row = blockIdx.y * kWarpTilesM, tile_col = blockIdx.x * kWarpTilesN;
+  const int thread_row = (warp / kWarpsAlongN) * kWarpTileM + (lane / kLanesAlongN) * kVectorWidth;
+  const int thread_col = (warp % kWarpsAlongN) * kWarpTileN + (lane % kLanesAlongN) * kVectorWidth;
+  const int a_load_row = t / kAFloat4PerRow, a_load_col = (t % kAFloat4PerRow) * kVectorWidth;
+  const int b_load_row = t / kBFloat4PerRow, b_load_col = (t % kBFloat4PerRow) * kVectorWidth;
+  float4 a_next[kFloat4PerThread], b_next[kFloat4PerThread];
+
+  // Global memory -> registers: the thread's float4 of the slice of k that starts at s.
+  auto fetch = [&](int s) {
+#pragma unroll
+    for (int q = 0; q < kFloat4PerThread; ++q) {
+      a_next[q] = load_4_floats(a, m, k, tile_row + a_load_row + q * kARowsPerPass, s + a_load_col);
+      b_next[q] = load_4_floats(b, k, n, s + b_load_row + q * kBRowsPerPass, tile_col + b_load_col);
+    }
+  };
+  // Registers -> shared memory: the slice fetched last, into the tiles of buffer `to`.
+  auto stash = [&](int to) {
+#pragma unroll
+    for (int q = 0; q < kFloat4PerThread; ++q) {
+      const int r = a_load_row + q * kARowsPerPass;
+      a_tiles_t[to][a_load_col][r] = a_next[q].x;
+      a_tiles_t[to][a_load_col + 1][r] = a_next[q].y;
+      a_tiles_t[to][a_load_col + 2][r] = a_next[q].z;
+      a_tiles_t[to][a_load_col + 3][r] = a_next[q].w;
+      *reinterpret_cast<float4*>(&b_tiles[to][b_load_row + q * kBRowsPerPass][b_load_col]) =
+          b_next[q];
+    }
+  };
+
+  float sums[kWarpTilesRows][kWarpTilesCols] = {};
+  fetch(0);
+  stash(0);
+  __syncthreads();
+  int buffer = 0;  // the one that holds the slice of this iteration
+  for (int s = 0; s < k; s += kWarpTilesK) {
+    const bool more = s + kWarpTilesK < k;
+    if (more) fetch(s + kWarpTilesK);  // in flight while the product below runs
+#pragma unroll
+    for (int p = 0; p < kWarpTilesK; ++p) {
+      float a_column[kWarpTilesRows], b_row[kWarpTilesCols];
+#pragma unroll
+      for (int g = 0; g < kGroups; ++g) {
+        const float4 av = *reinterpret_cast<const float4*>(
+            &a_tiles_t[buffer][p][thread_row + g * (kWarpTileM / kGroups)]);
+        const float4 bv = *reinterpret_cast<const float4*>(
+            &b_tiles[buffer][p][thread_col + g * (kWarpTileN / kGroups)]);
+        a_column[g * kVectorWidth] = av.x;
+        a_column[g * kVectorWidth + 1] = av.y;
+        a_column[g * kVectorWidth + 2] = av.z;
+        a_column[g * kVectorWidth + 3] = av.w;
+        b_row[g * kVectorWidth] = bv.x;
+        b_row[g * kVectorWidth + 1] = bv.y;
+        b_row[g * kVectorWidth + 2] = bv.z;
+        b_row[g * kVectorWidth + 3] = bv.w;
+      }
+#pragma unroll
+      for (int r = 0; r < kWarpTilesRows; ++r) {
+#pragma unroll
+        for (int q = 0; q < kWarpTilesCols; ++q) sums[r][q] += a_column[r] * b_row[q];
+      }
+    }
+    if (more) stash(buffer ^ 1);
+    __syncthreads();
+    buffer ^= 1;
+  }
+
+#pragma unroll
+  for (int r = 0; r < kWarpTilesRows; ++r) {
+    const int i =
+        tile_row + thread_row + (r / kVectorWidth) * (kWarpTileM / kGroups) + r % kVectorWidth;
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+      const int j = tile_col + thread_col + g * (kWarpTileN / kGroups);
+      write_4_results(c, m, n, i, j, alpha,
+                      make_float4(sums[r][g * kVectorWidth], sums[r][g * kVectorWidth + 1],
+                                  sums[r][g * kVectorWidth + 2], sums[r][g * kVectorWidth + 3]),
+                      beta);
+    }
+  }
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_warp_tiles_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                float beta, float* c) {
+  // TODO(student): launch step 6, a block per tile of C.
+  const dim3 grid(blocks_covering(n, kWarpTilesN), blocks_covering(m, kWarpTilesM));
+  sgemm_warp_tiles<<<grid, kWarpTilesThreads>>>(m, n, k, alpha, a, b, beta, c);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
