@@ -77,6 +77,11 @@ EXPLANATIONS = {
           "CUB and cublasSdot. GB/s = 2 x 4 B x n / time (bytes read); x CUB = CUB's time / this.",
     "20": "y = A x in CSR, one thread per row and a group of lanes per row, against "
           "cusparseSpMV. GB/s = (8 B x nonzeros + 4 B x (rows + 1) + 8 B x rows) / time.",
+    "21": "C = A B at 4096^3 in FP32 by the course's six steps (naive, shared-memory tiles, 1D "
+          "and 2D register blocking, float4; the sixth, warp tiles with double-buffered tiles, "
+          "optional), the course's coalesced naive kernel and cuBLAS (CUBLAS_DEFAULT_MATH: no "
+          "TF32). GFLOP/s = 2 m n k / time; % cuBLAS = cuBLAS's time / this time, same run; "
+          "% peak = GFLOP/s / FP32 peak.",
 }
 
 

@@ -1,5 +1,6 @@
 // Exercise 21 - SGEMM by hand: C = alpha A B + beta C in single precision, row-major, in
-// five steps that each remove the bottleneck of the one before, measured against cuBLAS.
+// five steps that each remove the bottleneck of the one before, measured against cuBLAS,
+// and an optional sixth.
 //
 //   1 naive            one thread per element of C: 2 FLOP per 8 bytes loaded
 //   2 shared tiles     a 32 x 32 tile of A and of B in shared memory, each loaded once per
@@ -8,6 +9,8 @@
 //                      memory, serves 8 multiply-adds from registers
 //   4 2D blocking      8 x 8 elements per thread: 16 shared reads serve 64 multiply-adds
 //   5 vectorized       float4 loads and stores, A's tile transposed in shared memory
+//   6 warp tiles       (optional) a warp per 64 x 32 tile of C, and the next slice's
+//                      loads in flight during the product: double-buffered tiles
 //
 // Every kernel must handle any m, n, k: tiles that reach past the edges of A, B and C
 // load zeros there (a zero adds nothing to a dot product) and write nothing.
@@ -199,12 +202,63 @@ void sgemm_blocking_2d_on_device(int m, int n, int k, float alpha, const float* 
 }
 
 // ---------------------------------------------------------------------------
-// Step 5: float4 loads and stores, A's tile transposed (the final version)
+// Steps 5 and 6: four floats at once
 // ---------------------------------------------------------------------------
 __device__ inline bool aligned_to_float4(const void* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % (kVectorWidth * sizeof(float)) == 0;
 }
 
+// [slide:four-floats]
+// The 4 floats matrix(row, col .. col + 3) of a row-major rows x cols matrix, col a
+// multiple of 4; 0 for those outside the matrix.
+__device__ __forceinline__ float4 load_4_floats(const float* matrix, int rows, int cols, int row,
+                                                int col) {
+  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  // TODO(student): 4 floats of a row, one float4 load where the row allows it.
+  if (row >= rows) return v;
+  const int at = row * cols + col;
+  if (cols % kVectorWidth == 0 && aligned_to_float4(matrix) && col < cols) {
+    v = *reinterpret_cast<const float4*>(&matrix[at]);
+  } else {
+    v.x = col < cols ? matrix[at] : 0.0f;
+    v.y = col + 1 < cols ? matrix[at + 1] : 0.0f;
+    v.z = col + 2 < cols ? matrix[at + 2] : 0.0f;
+    v.w = col + 3 < cols ? matrix[at + 3] : 0.0f;
+  }
+  // END TODO(student)
+  return v;
+}
+
+// The 4 elements C(i, j .. j + 3) of the m x n C from their dot products, j a multiple of
+// 4; only those inside C.
+__device__ __forceinline__ void write_4_results(float* c, int m, int n, int i, int j, float alpha,
+                                                float4 dots, float beta) {
+  // TODO(student): 4 elements of a row of C, one float4 store where the row allows it.
+  if (i >= m || j >= n) return;
+  const int at = i * n + j;
+  if (n % kVectorWidth == 0 && aligned_to_float4(c)) {
+    float4 v = make_float4(alpha * dots.x, alpha * dots.y, alpha * dots.z, alpha * dots.w);
+    if (beta != 0.0f) {
+      const float4 old = *reinterpret_cast<const float4*>(&c[at]);
+      v.x += beta * old.x;
+      v.y += beta * old.y;
+      v.z += beta * old.z;
+      v.w += beta * old.w;
+    }
+    *reinterpret_cast<float4*>(&c[at]) = v;
+    return;
+  }
+  write_result(&c[at], alpha, dots.x, beta);
+  if (j + 1 < n) write_result(&c[at + 1], alpha, dots.y, beta);
+  if (j + 2 < n) write_result(&c[at + 2], alpha, dots.z, beta);
+  if (j + 3 < n) write_result(&c[at + 3], alpha, dots.w, beta);
+  // END TODO(student)
+}
+// [/slide]
+
+// ---------------------------------------------------------------------------
+// Step 5: float4 loads and stores, A's tile transposed (the final version)
+// ---------------------------------------------------------------------------
 // [slide:vectorized]
 __global__ void __launch_bounds__(kBlocking2dThreads)
     sgemm_vectorized(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
@@ -219,25 +273,13 @@ __global__ void __launch_bounds__(kBlocking2dThreads)
   const int tile_row = blockIdx.y * kBlocking2dM, tile_col = blockIdx.x * kBlocking2dN;
   const int thread_row = (t / (kHalfN / kVectorWidth)) * kVectorWidth;
   const int thread_col = (t % (kHalfN / kVectorWidth)) * kVectorWidth;
-  const bool a_vectors = k % kVectorWidth == 0 && aligned_to_float4(a);
-  const bool b_vectors = n % kVectorWidth == 0 && aligned_to_float4(b);
-  const bool c_vectors = n % kVectorWidth == 0 && aligned_to_float4(c);
 
   float sums[kGroupsPerThread * kVectorWidth][kGroupsPerThread * kVectorWidth] = {};
   for (int s = 0; s < k; s += kBlocking2dK) {
     for (int e = t; e < kBlocking2dM * kBlocking2dK / kVectorWidth; e += kBlocking2dThreads) {
       const int r = e / (kBlocking2dK / kVectorWidth);
       const int p = (e % (kBlocking2dK / kVectorWidth)) * kVectorWidth;
-      const int i = tile_row + r, ap = s + p;
-      float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (a_vectors && i < m && ap < k) {
-        v = *reinterpret_cast<const float4*>(&a[i * k + ap]);
-      } else if (i < m) {
-        v.x = ap < k ? a[i * k + ap] : 0.0f;
-        v.y = ap + 1 < k ? a[i * k + ap + 1] : 0.0f;
-        v.z = ap + 2 < k ? a[i * k + ap + 2] : 0.0f;
-        v.w = ap + 3 < k ? a[i * k + ap + 3] : 0.0f;
-      }
+      const float4 v = load_4_floats(a, m, k, tile_row + r, s + p);
       a_tile_t[p][r] = v.x;
       a_tile_t[p + 1][r] = v.y;
       a_tile_t[p + 2][r] = v.z;
@@ -246,17 +288,7 @@ __global__ void __launch_bounds__(kBlocking2dThreads)
     for (int e = t; e < kBlocking2dK * kBlocking2dN / kVectorWidth; e += kBlocking2dThreads) {
       const int p = e / (kBlocking2dN / kVectorWidth);
       const int col = (e % (kBlocking2dN / kVectorWidth)) * kVectorWidth;
-      const int bp = s + p, j = tile_col + col;
-      float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (b_vectors && bp < k && j < n) {
-        v = *reinterpret_cast<const float4*>(&b[bp * n + j]);
-      } else if (bp < k) {
-        v.x = j < n ? b[bp * n + j] : 0.0f;
-        v.y = j + 1 < n ? b[bp * n + j + 1] : 0.0f;
-        v.z = j + 2 < n ? b[bp * n + j + 2] : 0.0f;
-        v.w = j + 3 < n ? b[bp * n + j + 3] : 0.0f;
-      }
-      *reinterpret_cast<float4*>(&b_tile[p][col]) = v;
+      *reinterpret_cast<float4*>(&b_tile[p][col]) = load_4_floats(b, k, n, s + p, tile_col + col);
     }
     __syncthreads();
     for (int p = 0; p < kBlocking2dK; ++p) {
@@ -290,26 +322,10 @@ __global__ void __launch_bounds__(kBlocking2dThreads)
 #pragma unroll
     for (int g = 0; g < kGroupsPerThread; ++g) {
       const int j = tile_col + g * kHalfN + thread_col;
-      const float4 dot = make_float4(sums[r][g * kVectorWidth], sums[r][g * kVectorWidth + 1],
-                                     sums[r][g * kVectorWidth + 2], sums[r][g * kVectorWidth + 3]);
-      if (i >= m || j >= n) continue;
-      if (c_vectors) {
-        float4* out = reinterpret_cast<float4*>(&c[i * n + j]);
-        float4 v = make_float4(alpha * dot.x, alpha * dot.y, alpha * dot.z, alpha * dot.w);
-        if (beta != 0.0f) {
-          const float4 old = *out;
-          v.x += beta * old.x;
-          v.y += beta * old.y;
-          v.z += beta * old.z;
-          v.w += beta * old.w;
-        }
-        *out = v;
-      } else {
-        write_result(&c[i * n + j], alpha, dot.x, beta);
-        if (j + 1 < n) write_result(&c[i * n + j + 1], alpha, dot.y, beta);
-        if (j + 2 < n) write_result(&c[i * n + j + 2], alpha, dot.z, beta);
-        if (j + 3 < n) write_result(&c[i * n + j + 3], alpha, dot.w, beta);
-      }
+      write_4_results(c, m, n, i, j, alpha,
+                      make_float4(sums[r][g * kVectorWidth], sums[r][g * kVectorWidth + 1],
+                                  sums[r][g * kVectorWidth + 2], sums[r][g * kVectorWidth + 3]),
+                      beta);
     }
   }
   // END TODO(student)
@@ -321,6 +337,116 @@ void sgemm_vectorized_on_device(int m, int n, int k, float alpha, const float* a
   // TODO(student): launch step 5, a block per tile of C.
   const dim3 grid(blocks_covering(n, kBlocking2dN), blocks_covering(m, kBlocking2dM));
   sgemm_vectorized<<<grid, kBlocking2dThreads>>>(m, n, k, alpha, a, b, beta, c);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 6 (optional, going further): warp tiles, double-buffered tiles
+// ---------------------------------------------------------------------------
+// [slide:warp-tiles]
+__global__ void __launch_bounds__(kWarpTilesThreads, kWarpTilesBlocksPerSm)
+    sgemm_warp_tiles(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
+                     float* c) {
+  // TODO(student): step 6 (optional), warp tiles and double-buffered tiles.
+  __shared__ __align__(16) float a_tiles_t[2][kWarpTilesK][kWarpTilesM + kWarpTilesAPad];
+  __shared__ __align__(16) float b_tiles[2][kWarpTilesK][kWarpTilesN];
+  constexpr int kGroups = 2;  // of kVectorWidth rows (or columns) per thread
+  constexpr int kAFloat4PerRow = kWarpTilesK / kVectorWidth;  // in a row of A's slice
+  constexpr int kBFloat4PerRow = kWarpTilesN / kVectorWidth;  // in a row of B's slice
+  constexpr int kARowsPerPass = kWarpTilesThreads / kAFloat4PerRow;
+  constexpr int kBRowsPerPass = kWarpTilesThreads / kBFloat4PerRow;
+  constexpr int kFloat4PerThread = kWarpTilesM / kARowsPerPass;  // of each slice
+  static_assert(kWarpTilesK / kBRowsPerPass == kFloat4PerThread, "as many float4 of B as of A");
+  const int t = threadIdx.x, warp = t / kWarpSize, lane = t % kWarpSize;
+  const int tile_row = blockIdx.y * kWarpTilesM, tile_col = blockIdx.x * kWarpTilesN;
+  const int thread_row = (warp / kWarpsAlongN) * kWarpTileM + (lane / kLanesAlongN) * kVectorWidth;
+  const int thread_col = (warp % kWarpsAlongN) * kWarpTileN + (lane % kLanesAlongN) * kVectorWidth;
+  const int a_load_row = t / kAFloat4PerRow, a_load_col = (t % kAFloat4PerRow) * kVectorWidth;
+  const int b_load_row = t / kBFloat4PerRow, b_load_col = (t % kBFloat4PerRow) * kVectorWidth;
+  float4 a_next[kFloat4PerThread], b_next[kFloat4PerThread];
+
+  // Global memory -> registers: the thread's float4 of the slice of k that starts at s.
+  auto fetch = [&](int s) {
+#pragma unroll
+    for (int q = 0; q < kFloat4PerThread; ++q) {
+      a_next[q] = load_4_floats(a, m, k, tile_row + a_load_row + q * kARowsPerPass, s + a_load_col);
+      b_next[q] = load_4_floats(b, k, n, s + b_load_row + q * kBRowsPerPass, tile_col + b_load_col);
+    }
+  };
+  // Registers -> shared memory: the slice fetched last, into the tiles of buffer `to`.
+  auto stash = [&](int to) {
+#pragma unroll
+    for (int q = 0; q < kFloat4PerThread; ++q) {
+      const int r = a_load_row + q * kARowsPerPass;
+      a_tiles_t[to][a_load_col][r] = a_next[q].x;
+      a_tiles_t[to][a_load_col + 1][r] = a_next[q].y;
+      a_tiles_t[to][a_load_col + 2][r] = a_next[q].z;
+      a_tiles_t[to][a_load_col + 3][r] = a_next[q].w;
+      *reinterpret_cast<float4*>(&b_tiles[to][b_load_row + q * kBRowsPerPass][b_load_col]) =
+          b_next[q];
+    }
+  };
+
+  float sums[kWarpTilesRows][kWarpTilesCols] = {};
+  fetch(0);
+  stash(0);
+  __syncthreads();
+  int buffer = 0;  // the one that holds the slice of this iteration
+  for (int s = 0; s < k; s += kWarpTilesK) {
+    const bool more = s + kWarpTilesK < k;
+    if (more) fetch(s + kWarpTilesK);  // in flight while the product below runs
+#pragma unroll
+    for (int p = 0; p < kWarpTilesK; ++p) {
+      float a_column[kWarpTilesRows], b_row[kWarpTilesCols];
+#pragma unroll
+      for (int g = 0; g < kGroups; ++g) {
+        const float4 av = *reinterpret_cast<const float4*>(
+            &a_tiles_t[buffer][p][thread_row + g * (kWarpTileM / kGroups)]);
+        const float4 bv = *reinterpret_cast<const float4*>(
+            &b_tiles[buffer][p][thread_col + g * (kWarpTileN / kGroups)]);
+        a_column[g * kVectorWidth] = av.x;
+        a_column[g * kVectorWidth + 1] = av.y;
+        a_column[g * kVectorWidth + 2] = av.z;
+        a_column[g * kVectorWidth + 3] = av.w;
+        b_row[g * kVectorWidth] = bv.x;
+        b_row[g * kVectorWidth + 1] = bv.y;
+        b_row[g * kVectorWidth + 2] = bv.z;
+        b_row[g * kVectorWidth + 3] = bv.w;
+      }
+#pragma unroll
+      for (int r = 0; r < kWarpTilesRows; ++r) {
+#pragma unroll
+        for (int q = 0; q < kWarpTilesCols; ++q) sums[r][q] += a_column[r] * b_row[q];
+      }
+    }
+    if (more) stash(buffer ^ 1);
+    __syncthreads();
+    buffer ^= 1;
+  }
+
+#pragma unroll
+  for (int r = 0; r < kWarpTilesRows; ++r) {
+    const int i =
+        tile_row + thread_row + (r / kVectorWidth) * (kWarpTileM / kGroups) + r % kVectorWidth;
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+      const int j = tile_col + thread_col + g * (kWarpTileN / kGroups);
+      write_4_results(c, m, n, i, j, alpha,
+                      make_float4(sums[r][g * kVectorWidth], sums[r][g * kVectorWidth + 1],
+                                  sums[r][g * kVectorWidth + 2], sums[r][g * kVectorWidth + 3]),
+                      beta);
+    }
+  }
+  // END TODO(student)
+}
+// [/slide]
+
+void sgemm_warp_tiles_on_device(int m, int n, int k, float alpha, const float* a, const float* b,
+                                float beta, float* c) {
+  // TODO(student): launch step 6, a block per tile of C.
+  const dim3 grid(blocks_covering(n, kWarpTilesN), blocks_covering(m, kWarpTilesM));
+  sgemm_warp_tiles<<<grid, kWarpTilesThreads>>>(m, n, k, alpha, a, b, beta, c);
   CUDA_CHECK_LAUNCH();
   // END TODO(student)
 }

@@ -1,8 +1,8 @@
 // Exercise 21 - the check. Runs the student's program case by case and compares every
 // element of C it reports with a float64 reference computed here, within a bound that
 // grows with k (harness/workload.hpp); grades each step on its own; times the naive step
-// against the course's coalesced naive kernel and the final step against cuBLAS in the
-// same run. Contains no student code.
+// against the course's coalesced naive kernel, and the final step (5) and the optional one
+// (6) against cuBLAS, in the same run. Contains no student code.
 //
 //   make check-21                          (students)
 //   build/.../check_21 --program PROGRAM   (instructors; --help lists the options)
@@ -53,6 +53,16 @@ const std::string kFinalSpeedHint =
     "speed: a 128 x 128 tile of C per block, slices of 8 values of k, 8 x 8 sums per thread in "
     "registers, float4 loads from global and shared memory, A's tile transposed so that a "
     "thread's rows are one float4; no bounds test inside the product loop.";
+const std::string kDoubleBufferHint =
+    "double buffering: fetch the next slice into registers before the product, stash it into "
+    "the other buffer (buffer ^ 1) after the product, then one __syncthreads() and swap the "
+    "buffers; the first slice is fetched, stashed into buffer 0 and followed by a barrier "
+    "before the loop.";
+const std::string kWarpTilesSpeedHint =
+    "speed of step 6: each warp a 64 x 32 tile of C, each thread 2 x 2 groups of 4 x 4 read as "
+    "float4 from the tiles, the next slice's loads issued before the product and stashed after "
+    "it, one barrier per slice, and at most 128 registers per thread with a stack frame of 0 "
+    "bytes (__launch_bounds__(256, 2)).";
 
 // ---------------------------------------------------------------------------
 // The steps
@@ -60,16 +70,23 @@ const std::string kFinalSpeedHint =
 struct StepInfo {
   const char* name;  // the program's
   const char* launcher;
-  bool shared_memory;  // steps 2 to 5
-  bool registers;      // steps 3 to 5: sums of several elements per thread
-  bool vectors;        // step 5
+  bool shared_memory;    // steps 2 to 6
+  bool registers;        // steps 3 to 6: sums of several elements per thread
+  bool vectors;          // steps 5 and 6
+  bool double_buffered;  // step 6
 };
-constexpr StepInfo kNaive{"naive", "sgemm_naive_on_device", false, false, false};
-constexpr StepInfo kSharedTiles{"shared_tiles", "sgemm_shared_tiles_on_device", true, false, false};
-constexpr StepInfo kBlocking1d{"blocking_1d", "sgemm_blocking_1d_on_device", true, true, false};
-constexpr StepInfo kBlocking2d{"blocking_2d", "sgemm_blocking_2d_on_device", true, true, false};
-constexpr StepInfo kVectorized{"vectorized", "sgemm_vectorized_on_device", true, true, true};
+constexpr StepInfo kNaive{"naive", "sgemm_naive_on_device", false, false, false, false};
+constexpr StepInfo kSharedTiles{"shared_tiles", "sgemm_shared_tiles_on_device", true, false, false,
+                                false};
+constexpr StepInfo kBlocking1d{"blocking_1d", "sgemm_blocking_1d_on_device", true, true, false,
+                               false};
+constexpr StepInfo kBlocking2d{"blocking_2d", "sgemm_blocking_2d_on_device", true, true, false,
+                               false};
+constexpr StepInfo kVectorized{"vectorized", "sgemm_vectorized_on_device", true, true, true, false};
+// Steps 1 to 5, graded for everyone (the hidden shape runs them all).
 constexpr StepInfo kSteps[] = {kNaive, kSharedTiles, kBlocking1d, kBlocking2d, kVectorized};
+// Step 6, "going further": optional, graded by its own cases alone.
+constexpr StepInfo kWarpTiles{"warp_tiles", "sgemm_warp_tiles_on_device", true, true, true, true};
 
 // ---------------------------------------------------------------------------
 // One product, every element compared
@@ -85,7 +102,7 @@ std::string describe(const StepInfo& step, const Product& p) {
          ", beta = " + course::format_number(p.beta);
 }
 
-// The largest tiles of C are 128 x 128 (steps 4 and 5), the largest slice of k 32 (step 2).
+// The largest tiles of C are 128 x 128 (steps 4 to 6), the largest slice of k 32 (step 2).
 constexpr int kLargestTile = 128;
 constexpr int kLargestSlice = 32;
 
@@ -115,6 +132,7 @@ void diagnose(CaseContext& c, const StepInfo& step, const Product& p,
     c.hint(kTileIndexHint);
   }
   if (step.registers) c.hint(kAccumulatorHint);
+  if (step.double_buffered) c.hint(kDoubleBufferHint);
 }
 
 bool check_product(CaseContext& c, const StepInfo& step, const Product& p) {
@@ -165,11 +183,11 @@ void check_products(CaseContext& c, const StepInfo& step, const std::vector<Prod
 constexpr float kAlpha = 1.5f;
 constexpr float kBeta = -0.75f;
 
-// Multiples of every tile (32, 64, 128 and 8): square, and non-square with m, n, k apart.
-// The square one has a long k: 32 tiles of 32 per block of step 2, 128 slices of 8 per
-// block of steps 3 to 5, so that a missing barrier has thousands of chances to show
-// (a small k under compute-sanitizer, whose racecheck finds it every time: 4 tiles, 16
-// slices, so several barriers a block).
+// Multiples of every tile (32, 64, 128, 8 and 16): square, and non-square with m, n, k
+// apart. The square one has a long k: 32 tiles of 32 per block of step 2, 128 slices of 8
+// per block of steps 3 to 5, 64 of 16 in step 6, so that a missing barrier has thousands
+// of chances to show (a small k under compute-sanitizer, whose racecheck finds it every
+// time: 4 tiles, 16 slices, 8 in step 6, so several barriers a block).
 constexpr int kLongK = 1024;
 constexpr int kSanitizerLongK = 128;
 
@@ -229,6 +247,11 @@ constexpr course::check::SpeedBar kNaiveBar{
 constexpr course::check::SpeedBar kFinalBar{"sgemm_vectorized_on_device's share of cuBLAS",
                                             course::check::BarKind::at_least, 0.45,
                                             "0.55-0.56 on H100 and H200"};
+// The optional step against cuBLAS, the same way: 0.885 on an H200 (the probe of issue 28,
+// 3.049 ms against cuBLAS's 2.698 ms at 4096^3; 0.906-0.927 at 2048^3).
+constexpr course::check::SpeedBar kWarpTilesBar{"sgemm_warp_tiles_on_device's share of cuBLAS",
+                                                course::check::BarKind::at_least, 0.60,
+                                                "0.885 on H200"};
 constexpr int kSpeedRepetitions = 10;
 constexpr int kSanitizerSpeedRepetitions = 1;
 
@@ -293,30 +316,48 @@ void check_naive_speed(CaseContext& c) {
   if (!c.expect_speed(kNaiveBar, yardstick_ms / naive_ms, figures)) c.hint(kCoalescingHint);
 }
 
-void check_final_speed(CaseContext& c) {
+// `step` against cuBLAS at 4096^3 (the speed case `kind` of harness/cases.cu), judged
+// against `bar`; `hint` when it is too slow.
+void check_cublas_speed(CaseContext& c, const std::string& kind, const StepInfo& step,
+                        const course::check::SpeedBar& bar, const std::string& hint) {
   const int size =
       c.under_sanitizer() ? tiled_sgemm::kSanitizerSpeedSize : tiled_sgemm::kFinalSpeedSize;
-  double final_ms = 0.0, cublas_ms = 0.0;
-  if (!run_speed(c, "final_speed", kVectorized, size, final_ms, cublas_ms)) return;
+  double step_ms = 0.0, cublas_ms = 0.0;
+  if (!run_speed(c, kind, step, size, step_ms, cublas_ms)) return;
   if (c.under_sanitizer()) {
     c.note("(times are not judged under compute-sanitizer)");
     return;
   }
   const std::string figures =
-      "sgemm_vectorized_on_device: " + course::format_number(final_ms) + " ms at " +
-      std::to_string(size) + "^3, " + course::format_number(gflops(size, final_ms)) +
+      std::string(step.launcher) + ": " + course::format_number(step_ms) + " ms at " +
+      std::to_string(size) + "^3, " + course::format_number(gflops(size, step_ms)) +
       " GFLOP/s (2 m n k / time); cuBLAS SGEMM (FP32, CUBLAS_DEFAULT_MATH): " +
       course::format_number(cublas_ms) + " ms, " + course::format_number(gflops(size, cublas_ms)) +
       " GFLOP/s";
-  if (!(final_ms > 0.0) || !(cublas_ms > 0.0)) {
+  if (!(step_ms > 0.0) || !(cublas_ms > 0.0)) {
     c.fail("the times measured are not positive (" + figures + ")");
     return;
   }
-  if (!c.expect_speed(kFinalBar, cublas_ms / final_ms, figures)) c.hint(kFinalSpeedHint);
+  if (!c.expect_speed(bar, cublas_ms / step_ms, figures)) c.hint(hint);
+}
+
+void check_final_speed(CaseContext& c) {
+  check_cublas_speed(c, "final_speed", kVectorized, kFinalBar, kFinalSpeedHint);
+}
+
+// Under compute-sanitizer the optional step's launches are proved by its own correctness
+// cases, on the same sizes: its speed run would add a sanitized program run and nothing new.
+void check_warp_tiles_speed(CaseContext& c) {
+  if (c.under_sanitizer()) {
+    c.note("(not run under compute-sanitizer: the warp_tiles cases above check its launches)");
+    return;
+  }
+  check_cublas_speed(c, "optional_speed", kWarpTiles, kWarpTilesBar, kWarpTilesSpeedHint);
 }
 
 // ---------------------------------------------------------------------------
-// The cases: four per step, graded separately, then the hidden shape and the speed
+// The cases: four per step, graded separately, then the hidden shape and the speed; last,
+// the optional step's four and its speed, worth their own points only
 // ---------------------------------------------------------------------------
 constexpr int kTileMultiplesPoints = 2;
 constexpr int kEdgesPoints = 2;
@@ -344,6 +385,8 @@ int main(int argc, char** argv) {
   cases.push_back({"hidden_shape_from_seed", 3, check_hidden, course::check::kHiddenCase});
   cases.push_back(timed({"naive_coalesced_vs_course_naive", 2, check_naive_speed}));
   cases.push_back(timed({"final_45_percent_of_cublas_4096", 5, check_final_speed}));
+  add_step_cases(cases, kWarpTiles);
+  cases.push_back(timed({"warp_tiles_60_percent_of_cublas_4096", 4, check_warp_tiles_speed}));
   course::check::Exercise exercise{"21", "tiled_sgemm", cases};
   return course::check::judge_main(argc, argv, exercise);
 }

@@ -134,8 +134,9 @@ inline Verdict compare_elements(const Problem& pr, const std::vector<Element>& a
 // ---------------------------------------------------------------------------
 // The speed runs
 // ---------------------------------------------------------------------------
-// The final step against cuBLAS, and the naive step against the course's coalesced
-// naive kernel (a smaller size: the naive kernels take tens of milliseconds at 4096^3).
+// The final step and the optional one against cuBLAS, and the naive step against the
+// course's coalesced naive kernel (a smaller size: the naive kernels take tens of
+// milliseconds at 4096^3).
 inline constexpr int kFinalSpeedSize = 4096;
 inline constexpr int kNaiveSpeedSize = 2048;
 // Under compute-sanitizer the speed runs only prove the launches clean.
