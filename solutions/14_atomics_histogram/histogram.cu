@@ -80,7 +80,7 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
   for (int b = threadIdx.x; b < bins; b += blockDim.x) block_counts[b] = 0;
   __syncthreads();
 
-  const auto count = [&](float v) {
+  const auto count_value = [&](float v) {
     const int bin = bin_of(v, lo, hi, bins);
     if (bin >= 0) atomicAdd(&block_counts[bin], 1);
   };
@@ -92,14 +92,14 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
     const float4* x4 = reinterpret_cast<const float4*>(x);
     for (int v = start; v < vectors; v += stride) {
       const float4 four = x4[v];
-      count(four.x);
-      count(four.y);
-      count(four.z);
-      count(four.w);
+      count_value(four.x);
+      count_value(four.y);
+      count_value(four.z);
+      count_value(four.w);
     }
     scalar_first = vectors * course::kFloatsPerFloat4;
   }
-  for (int i = scalar_first + start; i < n; i += stride) count(x[i]);
+  for (int i = scalar_first + start; i < n; i += stride) count_value(x[i]);
   __syncthreads();
 
   for (int b = threadIdx.x; b < bins; b += blockDim.x) {
