@@ -41,7 +41,7 @@ CEILING_BARS = [
     ("12_row_norms", "row_norms", "7 x 4000000", "12 row norms 7 x 4M", None),
     ("13_grid_stride_loops", "hypot_*", "the lab's fixed grid", "13 hypot, lab's 128 x 64 grid", "hypot_lab_grid"),
     ("13_grid_stride_loops", "hypot_*", "occupancy-sized grid", "13 hypot, occupancy grid", "hypot"),
-    ("13_grid_stride_loops", "hypot_*", "one thread per element", "13 hypot, thread per element", None),
+    ("13_grid_stride_loops", "hypot_*", "one thread per float4", "13 hypot, thread per float4", None),
     ("14_atomics_histogram", "uniform", "global atomics", "14 histogram, global atomics", "histogram_uniform_global"),
     ("14_atomics_histogram", "uniform", "shared memory", "14 histogram, shared memory", "histogram_uniform_shared"),
     ("14_atomics_histogram", "uniform", "CUB", "14 histogram, CUB (library)", "histogram_uniform_library"),

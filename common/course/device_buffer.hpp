@@ -11,6 +11,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -69,6 +70,13 @@ class DeviceBuffer {
     download(host.data());
     return host;
   }
+  // The elements from index `first` on: the output of a kernel that was given
+  // data() + first (device_buffer_after).
+  std::vector<T> download_from(std::size_t first) const {
+    std::vector<T> all = download();
+    all.erase(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min(first, all.size())));
+    return all;
+  }
   // At most `most` elements spread over the buffer (spread_indices): what a speed case
   // compares, where every element of a buffer of hundreds of MiB would weigh on the check.
   std::vector<T> download_spread(std::size_t most) const {
@@ -82,5 +90,15 @@ class DeviceBuffer {
   std::size_t count_ = 0;
   T* data_ = nullptr;
 };
+
+// A buffer of `offset` zeros followed by `values`, which start at data() + offset. For
+// floats and an offset that is not a multiple of 4, that pointer is not 16-byte aligned:
+// what a check gives a kernel that must not read float4 there (course/float4.hpp).
+template <typename T>
+DeviceBuffer<T> device_buffer_after(std::size_t offset, const std::vector<T>& values) {
+  std::vector<T> padded(offset, T{});
+  padded.insert(padded.end(), values.begin(), values.end());
+  return DeviceBuffer<T>(padded);
+}
 
 }  // namespace course

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "course/errors.hpp"
+#include "course/float4.hpp"
 #include "elementwise.hpp"
 
 // ---------------------------------------------------------------------------
@@ -28,11 +29,8 @@
 // loop that moves one float per thread per step stays near 80% of the copy ceiling,
 // a copy kernel included. A warp's 4-byte load asks for 128 bytes; a float4 load
 // asks for 512, so the same number of load instructions in flight keeps four times
-// the bytes on their way from memory (the statement shows the profile).
-template <class Pointer>
-__device__ bool is_float4_aligned(const Pointer* pointer) {
-  return reinterpret_cast<std::uintptr_t>(pointer) % alignof(float4) == 0;
-}
+// the bytes on their way from memory (the statement shows the profile;
+// course/float4.hpp has course::is_float4_aligned, shared with 11, 13 and 14).
 
 // op on each lane of one float4 per input: op(v.x...) expands to op(in0.x, in1.x, ...).
 template <class Op, class... Vector>
@@ -49,7 +47,8 @@ __device__ void transform_chunk(float* out, std::size_t n, std::size_t chunk, Op
                                 const In*... in) {
   const std::size_t first = chunk * kTransformChunk;
   if constexpr ((std::is_same_v<In, float> && ...)) {
-    if (first + kTransformChunk <= n && is_float4_aligned(out) && (is_float4_aligned(in) && ...)) {
+    if (first + kTransformChunk <= n && course::is_float4_aligned(out) &&
+        (course::is_float4_aligned(in) && ...)) {
       *reinterpret_cast<float4*>(out + first) =
           apply_to_lanes(op, *reinterpret_cast<const float4*>(in + first)...);
       return;

@@ -4,8 +4,9 @@
 //
 // Each step alone does one or two floating-point operations per element: all three are
 // bound by memory traffic. Three kernels read and write the whole layer three times; one
-// fused kernel reads each input once and writes the result once, and runs close to the
-// speed of a plain copy. The round trip keeps the intermediate results on the device.
+// fused kernel reads each input once and writes the result once, four floats per access
+// (float4: the loads in flight carry four times the bytes), and runs close to the speed
+// of a plain copy. The round trip keeps the intermediate results on the device.
 //
 // Build and run:  make 11 && make run-11
 // Check:          make check-11   (statement: exercises/11_hidden_layer/README.md)
@@ -16,6 +17,7 @@
 #include <cstddef>
 
 #include "course/errors.hpp"
+#include "course/float4.hpp"
 #include "hidden_layer.hpp"
 
 // ---------------------------------------------------------------------------
@@ -72,17 +74,31 @@ __global__ void activate_kernel(const float* values, float* activated, int n) {
 }
 
 // ---------------------------------------------------------------------------
-// Kernel: the three steps fused, in a grid-stride loop
+// Kernel: the three steps fused, in a grid-stride loop, four neurons per access
 // ---------------------------------------------------------------------------
+// One neuron, the three steps composed.
+__device__ float neuron(float greyscale, float weight) {
+  return activate_value(weigh_value(normalize_value(greyscale), weight));
+}
+
 __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
                                           const float* __restrict__ weights,
                                           float* __restrict__ activated, int n) {
-  // TODO(student): the three steps fused, in a grid-stride loop.
-  //   1. Start i at this thread's global index.
-  //   2. While i < n, write
-  //      activated[i] = activate_value(weigh_value(normalize_value(greyscales[i]), weights[i])).
-  //   3. Advance i by the number of threads in the whole grid, blockDim.x * gridDim.x.
-  // Consecutive threads then touch consecutive elements at every step (coalesced).
+  // TODO(student): the three steps fused, in a grid-stride loop over float4 vectors.
+  //   First the grid-stride loop, one neuron per step:
+  //   1. Start i at this thread's global index, start = blockIdx.x * blockDim.x + threadIdx.x.
+  //   2. While i < n, write activated[i] = neuron(greyscales[i], weights[i]).
+  //   3. Advance i by the number of threads in the whole grid, stride = blockDim.x * gridDim.x.
+  //   Consecutive threads then touch consecutive elements at every step (coalesced).
+  //   Once the fused cases pass, four neurons per access (README.md, "Four neurons per
+  //   access"):
+  //   4. Before that loop, if greyscales, weights and activated are all 16-byte aligned
+  //      (course::is_float4_aligned of each), run the same grid-stride loop over the
+  //      n / course::kFloatsPerFloat4 float4 vectors: vector v from start, by stride, while
+  //      v < n / 4. Read greyscales and weights as const float4* at v, and write the float4
+  //      of the four neurons of their x, y, z and w lanes (make_float4) to activated's v.
+  //   5. The loop of steps 1-3 then starts at 4 * (n / 4) + start: it does the last n % 4
+  //      neurons. When a pointer is not aligned, it starts at start and does every neuron.
   // END TODO(student)
 }
 
@@ -106,11 +122,12 @@ void launch_fused(const float* greyscales, const float* weights, float* activate
   //   1. When n == 0, return.
   //   2. Read this GPU's multiprocessor count: cudaGetDevice, then
   //      cudaDeviceGetAttribute(..., cudaDevAttrMultiProcessorCount, ...).
-  //   3. Take as many blocks of kThreadsPerBlock threads as cover n (rounded up), but at
-  //      most kFusedBlocksPerMultiprocessor per multiprocessor.
+  //   3. Take as many blocks of kThreadsPerBlock threads as cover the float4 vectors of
+  //      the layer, (n + 3) / 4 of them (both divisions rounded up), but at most
+  //      kFusedBlocksPerMultiprocessor per multiprocessor.
   //   4. Launch hidden_layer_fused_kernel, then CUDA_CHECK_LAUNCH().
   // Enough blocks fill every multiprocessor; more would only queue behind them. With
-  // fewer than n needs, the grid-stride loop gives each thread several elements.
+  // fewer than the vectors need, the grid-stride loop gives each thread several.
   // END TODO(student)
 }
 

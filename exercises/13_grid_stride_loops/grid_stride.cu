@@ -5,13 +5,16 @@
 // A one-thread-per-element kernel ties the grid to the data: too few threads leave
 // elements unwritten, too many write past the end unless every thread checks its
 // index. A grid-stride loop unties them: a grid that just fills the GPU (the
-// occupancy API says how many blocks that is) covers any n, however large.
+// occupancy API says how many blocks that is) covers any n, however large. Its loop
+// then moves four floats per access (float4) where the arrays allow it: the same
+// loads in flight carry four times the bytes (course/float4.hpp).
 //
 // Build and run:  make 13 && make run-13
 // Check:          make check-13   (statement: exercises/13_grid_stride_loops/README.md)
 #include <cmath>
 
 #include "course/errors.hpp"
+#include "course/float4.hpp"
 #include "grid_stride.hpp"
 
 // ---------------------------------------------------------------------------
@@ -31,13 +34,23 @@ __global__ void square_kernel(const float* a, float* out, int n) {
 }
 
 // ---------------------------------------------------------------------------
-// Kernel: a grid-stride loop
+// Kernel: a grid-stride loop, four floats per access
 // ---------------------------------------------------------------------------
 __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
-  // TODO(student): a grid-stride loop.
-  //   1. Start i at the thread's global index.
+  // TODO(student): a grid-stride loop over float4 vectors, then over the last elements.
+  //   First the grid-stride loop, one element per step:
+  //   1. Start i at the thread's global index, start = blockIdx.x * blockDim.x + threadIdx.x.
   //   2. While i < n, write c[i] = hypotf(a[i], b[i]).
-  //   3. Step i by the number of threads in the whole grid, gridDim.x * blockDim.x.
+  //   3. Step i by the number of threads in the whole grid, stride = gridDim.x * blockDim.x.
+  //   Once the check's hypot cases pass, four floats per access (README.md, "Four floats
+  //   per access"):
+  //   4. Before that loop, if a, b and c are all 16-byte aligned (course::is_float4_aligned
+  //      of each), run the same grid-stride loop over the n / course::kFloatsPerFloat4
+  //      float4 vectors: vector v from start, by stride, while v < n / 4. Read the vectors
+  //      a4[v] and b4[v] (a4 is a reinterpreted as a const float4*, and so on), and write
+  //      c4[v] = make_float4 of the hypotf of their x, y, z and w lanes.
+  //   5. The loop of steps 1-3 then starts at 4 * (n / 4) + start: it does the last n % 4
+  //      elements. When a pointer is not aligned, it starts at start and does every element.
   // END TODO(student)
 }
 

@@ -108,7 +108,7 @@ def fake_tables():
         col("gbps", "GB/s", precision=1), col("ceiling_percent", "% of copy", precision=1, unit="%")], [
         ["the lab's fixed grid", 128, 64, 8192.0, 2.0, 400.0, 13.3],
         ["occupancy-sized grid", 1056, 256, 248.2, 0.3, 2680.0, 89.3],
-        ["one thread per element", 262144, 256, 1.0, 0.31, 2600.0, 86.7]])]
+        ["one thread per float4", 65536, 256, 4.0, 0.31, 2600.0, 86.7]])]
     histogram_columns = [col("kernel", "", "text"), col("ms", "ms", precision=4), col("gbps", "GB/s", precision=1),
                          col("ceiling_percent", "% of copy", precision=1, unit="%"),
                          col("time_over_cub", "time / CUB", precision=2), col("equals_cpu", "= CPU", "right_text")]

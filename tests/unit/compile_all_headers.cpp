@@ -28,6 +28,7 @@
 #include "course/errors_cusparse.hpp"
 #include "course/errors_driver.hpp"
 #include "course/errors_nvrtc.hpp"
+#include "course/float4.hpp"
 #include "course/sgemm_problem.hpp"
 #include "course/stream_probes.hpp"
 #include "course/table.hpp"

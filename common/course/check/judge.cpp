@@ -156,6 +156,14 @@ bool CaseContext::finished(const Run& run) {
                 run.child.output.find("cudaErrorInvalidValue") != std::string::npos)) {
       hint("invalid launch configuration: a grid needs at least one block (when n = 0, launch "
            "nothing) and a block at most 1024 threads.");
+    } else if (run.child.output.find("cudaErrorMisalignedAddress") != std::string::npos) {
+      hint("misaligned address: a float4 access needs an address that is a multiple of 16 bytes "
+           "(x + 1 is not). Test every pointer with course::is_float4_aligned first, and fall "
+           "back to one float per access when one of them is not aligned.");
+    } else if (run.child.output.find("cudaErrorIllegalAddress") != std::string::npos) {
+      hint("illegal address: a kernel read or wrote far outside its arrays. Check every index "
+           "and every loop's bound against the length of what it reads (a float4 loop over "
+           "n floats runs while v < n / 4).");
     } else if (run.child.signal != 0) {
       hint("a crash on the host: check host pointers, array sizes and that device pointers are "
            "never dereferenced on the host.");

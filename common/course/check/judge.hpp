@@ -47,6 +47,7 @@
 #include "course/check/speed_bar.hpp"
 #include "course/data.hpp"
 #include "course/device_info.hpp"
+#include "course/float4.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
 
@@ -180,6 +181,25 @@ class CaseContext {
     }
     out = found->second.template values<T>();
     return true;
+  }
+  // For a kernel that moves floats four at a time (course/float4.hpp), then the last
+  // n % 4 elements one by one: prints `tail_hint` when every wrong element of `key` is
+  // among those last n % 4 and some float4 came before them (the loop after the float4
+  // loop forgotten, or started at the wrong element; below 4 elements, a kernel that
+  // wrote nothing looks the same). For a case whose expect_array has already failed.
+  template <typename T, typename Ref>
+  void hint_if_only_float4_tail_wrong(const Run& run, const Array<T>& key,
+                                      const std::vector<Ref>& expected, Tolerance tolerance,
+                                      const std::string& tail_hint) {
+    auto found = run.results.records.find(key.name);
+    if (found == run.results.records.end() || found->second.type != TypeOf<T>::value) return;
+    const std::vector<T> got = found->second.template values<T>();
+    if (got.size() != expected.size()) return;
+    const Comparison comparison = compare(got.data(), expected.data(), got.size(), tolerance, 1);
+    const std::size_t in_vectors = got.size() / kFloatsPerFloat4 * kFloatsPerFloat4;
+    if (in_vectors > 0 && !comparison.ok() && comparison.first.front().index >= in_vectors) {
+      hint(tail_hint);
+    }
   }
   // Whether the program reported this record at all (a case that reports a value only
   // in some runs).

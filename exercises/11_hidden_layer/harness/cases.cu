@@ -1,6 +1,7 @@
 // Exercise 11 - the cases the check asks for, computed with the student's functions.
 // They report what they found and decide nothing: harness/check.cpp judges.
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/device_buffer.hpp"
 #include "course/program.hpp"
 #include "device_layer.cuh"
 #include "hidden_layer.hpp"
@@ -77,12 +79,37 @@ void run_performance_case(const course::check::CaseRequest& request,
   results.put(result::three_sample, layer.sample(kThreeOutput, indices));
 }
 
+// launch_fused on device arrays that start greyscales_offset, weights_offset and
+// activated_offset floats into their buffers: with an offset that is not a multiple of 4,
+// not on a 16-byte boundary.
+void run_offsets_case(const course::check::CaseRequest& request,
+                      course::check::ResultWriter& results) {
+  const int n = static_cast<int>(request.param_int("n"));
+  const auto offset = [&](const char* name) {
+    return static_cast<std::size_t>(request.param_int(name));
+  };
+  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, request.seed);
+  course::DeviceBuffer<float> greyscales =
+      course::device_buffer_after(offset("greyscales_offset"), inputs.greyscales);
+  course::DeviceBuffer<float> weights =
+      course::device_buffer_after(offset("weights_offset"), inputs.weights);
+  course::DeviceBuffer<float> activated(offset("activated_offset") + static_cast<std::size_t>(n));
+  launch_fused(greyscales.data() + offset("greyscales_offset"),
+               weights.data() + offset("weights_offset"),
+               activated.data() + offset("activated_offset"), n);
+  results.put(result::activated, activated.download_from(offset("activated_offset")));
+}
+
 }  // namespace
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
   if (request.name == "performance") {
     run_performance_case(request, results);
+    return;
+  }
+  if (request.name == "fused_offsets") {
+    run_offsets_case(request, results);
     return;
   }
   const int n = static_cast<int>(request.param_int("n"));

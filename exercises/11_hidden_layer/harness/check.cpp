@@ -27,8 +27,13 @@ const std::string kThreeKernelsHint =
     "launch_three_kernels must run normalize_kernel, then weigh_kernel, then activate_kernel, "
     "in this order, each on enough blocks to cover n.";
 const std::string kFusedHint =
-    "the fused kernel's grid-stride loop must start at the global index blockIdx.x * "
-    "blockDim.x + threadIdx.x and advance by blockDim.x * gridDim.x while i < n.";
+    "the fused kernel's grid-stride loops must start at the global index blockIdx.x * "
+    "blockDim.x + threadIdx.x and advance by blockDim.x * gridDim.x: over the float4 vectors "
+    "while v < n / 4, then over the neurons while i < n.";
+const std::string kTailHint =
+    "the last n % 4 neurons are wrong: after the float4 loop over the n / 4 vectors, the "
+    "scalar loop must do neurons 4 * (n / 4) + global index, stepping by the whole grid, "
+    "while i < n.";
 const std::string kDimPixelsHint =
     "for dim pixels the argument of tanh is a few thousandths: (exp(v) - exp(-v)) / (exp(v) "
     "+ exp(-v)) loses most of its digits there to cancellation. Use tanhf.";
@@ -68,13 +73,53 @@ bool check_gpu(CaseContext& c, int n, bool fused, const std::string& kind = "gpu
       levels == hidden_layer::kDimLevels
           ? kDimPixelsHint
           : kFormulaHint + (fused ? " " + kFusedHint : " " + kThreeKernelsHint);
-  ok = ok && c.expect_array(run, result::activated, reference(n, c.seed(), levels),
-                            hidden_layer::kTolerance, wrong_hint);
+  const std::vector<double> expected = reference(n, c.seed(), levels);
+  if (ok &&
+      !c.expect_array(run, result::activated, expected, hidden_layer::kTolerance, wrong_hint)) {
+    ok = false;
+    if (fused) {
+      c.hint_if_only_float4_tail_wrong(run, result::activated, expected, hidden_layer::kTolerance,
+                                       kTailHint);
+    }
+  }
   if (!ok) {
     c.note("(create_hidden_layer_gpu with n = " + std::to_string(n) + ", method " +
            method_name(fused) + ")");
   }
   return ok;
+}
+
+// Sizes of each remainder modulo 4: the fused kernel's loop over the last n % 4 neurons,
+// after its loop over the float4 vectors.
+void check_fused_tails(CaseContext& c) {
+  for (const int n : {1001, 1002, 1003}) {
+    if (!check_gpu(c, n, true)) return;
+  }
+}
+
+// launch_fused on arrays moved off their 16-byte boundaries, in two runs: weights and
+// activated (greyscales aligned), then greyscales alone. A kernel that reads float4 must
+// test all three pointers and fall back to one float per access.
+void check_fused_unaligned(CaseContext& c) {
+  const int n = 100003;
+  using Offsets = std::vector<std::pair<std::string, std::string>>;
+  for (const Offsets& offsets :
+       {Offsets{{"greyscales_offset", "0"}, {"weights_offset", "1"}, {"activated_offset", "2"}},
+        Offsets{{"greyscales_offset", "3"}, {"weights_offset", "0"}, {"activated_offset", "0"}}}) {
+    Offsets params = {{"n", std::to_string(n)}};
+    params.insert(params.end(), offsets.begin(), offsets.end());
+    const Run run = c.run_case("fused_offsets", params);
+    if (!c.finished(run) || !c.expect_kernel_launched(run) ||
+        !c.expect_array(run, result::activated, reference(n, c.seed()), hidden_layer::kTolerance,
+                        kFormulaHint + " " + kFusedHint)) {
+      c.note("(launch_fused with n = " + std::to_string(n) +
+             ", greyscales, weights and "
+             "activated starting " +
+             offsets[0].second + ", " + offsets[1].second + " and " + offsets[2].second +
+             " floats into their buffers: not 16-byte aligned unless 0)");
+      return;
+    }
+  }
 }
 
 // Both methods, for the cases that are about the data rather than the launch.
@@ -204,6 +249,8 @@ int main(int argc, char** argv) {
           {"fused_n_is_one", 1, [](CaseContext& c) { check_gpu(c, 1, true); }},
           {"fused_n_257", 1, [](CaseContext& c) { check_gpu(c, 257, true); }},
           {"fused_lab_size_plus_3", 2, [](CaseContext& c) { check_gpu(c, kLabNeuronsOdd, true); }},
+          {"fused_float4_tails_1001_to_1003", 2, check_fused_tails},
+          {"fused_unaligned_pointers", 2, check_fused_unaligned},
           {"n_zero_then_1000", 2,
            [](CaseContext& c) {
              if (check_gpu(c, 1000, false, "gpu_after_empty")) {

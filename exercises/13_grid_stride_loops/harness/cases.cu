@@ -156,6 +156,24 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
     results.put(result::blocks, blocks_to_cover(n, threads));
     return;
   }
+  if (kind == "hypot_offsets") {
+    // a, b and c start a_offset, b_offset and c_offset floats into their buffers: with an
+    // offset that is not a multiple of 4, not on a 16-byte boundary.
+    const auto offset = [&](const char* name) {
+      return static_cast<std::size_t>(request.param_int(name));
+    };
+    course::DeviceBuffer<float> a =
+        course::device_buffer_after(offset("a_offset"), grid_stride::make_hypot_a(n, request.seed));
+    course::DeviceBuffer<float> b =
+        course::device_buffer_after(offset("b_offset"), grid_stride::make_hypot_b(n, request.seed));
+    course::DeviceBuffer<float> c(offset("c_offset") + static_cast<std::size_t>(n));
+    grid_stride::launch_hypot(static_cast<int>(request.param_int("blocks")),
+                              static_cast<int>(request.param_int("threads")),
+                              a.data() + offset("a_offset"), b.data() + offset("b_offset"),
+                              c.data() + offset("c_offset"), n);
+    results.put(result::c, c.download_from(offset("c_offset")));
+    return;
+  }
   if (kind == "hypot_grid" || kind == "hypot_occupancy") {
     course::DeviceBuffer<float> a(grid_stride::make_hypot_a(n, request.seed));
     course::DeviceBuffer<float> b(grid_stride::make_hypot_b(n, request.seed));

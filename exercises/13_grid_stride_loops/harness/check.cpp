@@ -140,14 +140,59 @@ const std::string kStrideHint =
     "the loop must start at the global index blockIdx.x * blockDim.x + threadIdx.x and "
     "step by the whole grid, gridDim.x * blockDim.x, while i < n.";
 
-void check_hypot_grid(CaseContext& c, int n, int blocks, int threads) {
-  const Run run = c.run_case("hypot_grid", {{"n", std::to_string(n)},
-                                            {"blocks", std::to_string(blocks)},
-                                            {"threads", std::to_string(threads)}});
-  if (!c.finished(run) ||
-      !c.expect_array(run, result::c, hypot_reference(n, c.seed()), kHypotTolerance, kStrideHint)) {
-    c.note("(hypot_stride<<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
-           ">>> for " + n_text(n) + ")");
+const std::string kTailHint =
+    "the last n % 4 elements are wrong: after the float4 loop over the n / 4 vectors, the "
+    "scalar loop must do elements 4 * (n / 4) + global index, stepping by the whole grid, "
+    "while i < n.";
+
+std::string launch_text(int blocks, int threads, int n) {
+  return "(hypot_stride<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>> for " +
+         n_text(n) + ")";
+}
+
+// The runner's launch of hypot_stride on `blocks` x `threads` threads; kind "hypot_offsets"
+// adds the params that move a, b and c off their 16-byte boundaries.
+void check_hypot_grid(CaseContext& c, int n, int blocks, int threads,
+                      const std::string& kind = "hypot_grid", const Params& offsets = {}) {
+  Params params = {{"n", std::to_string(n)},
+                   {"blocks", std::to_string(blocks)},
+                   {"threads", std::to_string(threads)}};
+  params.insert(params.end(), offsets.begin(), offsets.end());
+  const Run run = c.run_case(kind, params);
+  if (!c.finished(run)) {
+    c.note(launch_text(blocks, threads, n));
+    return;
+  }
+  const std::vector<double> expected = hypot_reference(n, c.seed());
+  if (!c.expect_array(run, result::c, expected, kHypotTolerance, kStrideHint)) {
+    c.note(launch_text(blocks, threads, n));
+    c.hint_if_only_float4_tail_wrong(run, result::c, expected, kHypotTolerance, kTailHint);
+  }
+}
+
+// Sizes of each remainder modulo 4, on a grid smaller than the float4 vectors: the loop
+// over the last n % 4 elements, after the loop over the vectors.
+void check_tails(CaseContext& c) {
+  for (const int n : {4093, 4094, 4095}) {
+    check_hypot_grid(c, n, 2, kLabStrideThreadsPerBlock);
+    if (!c.passed()) return;
+  }
+}
+
+// a, b and c moved off their 16-byte boundaries, in two runs: b and c (a aligned), then a
+// alone. A kernel that reads float4 must test all three pointers and fall back to one
+// float per access; one that tests only some of them stops on a misaligned access in one
+// of the runs.
+void check_unaligned(CaseContext& c) {
+  const int n = 100003;
+  for (const Params& offsets : {Params{{"a_offset", "0"}, {"b_offset", "1"}, {"c_offset", "2"}},
+                                Params{{"a_offset", "3"}, {"b_offset", "0"}, {"c_offset", "0"}}}) {
+    check_hypot_grid(c, n, kLabStrideBlocks, kLabStrideThreadsPerBlock, "hypot_offsets", offsets);
+    if (!c.passed()) {
+      c.note("(a, b and c started " + offsets[0].second + ", " + offsets[1].second + " and " +
+             offsets[2].second + " floats into their buffers: not 16-byte aligned unless 0)");
+      return;
+    }
   }
 }
 
@@ -316,6 +361,8 @@ int main(int argc, char** argv) {
              check_hypot_grid(c, 0, kLabStrideBlocks, kLabStrideThreadsPerBlock);
              if (c.passed()) check_hypot_grid(c, 1, kLabStrideBlocks, kLabStrideThreadsPerBlock);
            }},
+          {"hypot_float4_tails_4093_to_4095", 2, check_tails},
+          {"hypot_unaligned_pointers", 2, check_unaligned},
           {"hypot_hidden_grid_and_size", 2, check_hidden, course::check::kHiddenCase},
           {"occupancy_grid_size", 2, check_occupancy_grid},
           {"occupancy_launch_3000017", 1,

@@ -1,7 +1,7 @@
 // Exercise 13 - the demo (`make run-13`): the lab's add_kernel on 4096 elements with the
 // lab's 32 x 128 grid, then with too few and too many threads; square_kernel; then
 // hypot_stride on 1M and 64M elements with one thread, with the lab's fixed 128 x 64
-// grid, with a grid sized by the occupancy API and with one thread per element, each
+// grid, with a grid sized by the occupancy API and with one thread per float4, each
 // with its time, its bandwidth and its share of the copy ceiling measured in the same
 // run. Every result is compared with its reference before it is shown or timed: a
 // function not written yet, or wrong, gets a line that says so and no figure
@@ -22,6 +22,8 @@
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/float4.hpp"
+#include "course/launch.hpp"
 #include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
@@ -169,7 +171,12 @@ void demo_hypot(int n, bool with_one_thread, double ceiling_gbps, int occupancy_
   if (with_one_thread) rows.push_back({"one thread", 1, 1});
   rows.push_back({"the lab's fixed grid", kLabStrideBlocks, kLabStrideThreadsPerBlock});
   rows.push_back({"occupancy-sized grid", occupancy_blocks, kHypotThreadsPerBlock});
-  rows.push_back({"one thread per element", (n + kHypotThreadsPerBlock - 1) / kHypotThreadsPerBlock,
+  // hypot_stride moves four floats per access: a thread for each float4 of the arrays (the
+  // last one partial) covers n in one pass, the float4 loop's one thread per element.
+  const int vectors = (n + course::kFloatsPerFloat4 - 1) / course::kFloatsPerFloat4;
+  rows.push_back({"one thread per float4",
+                  static_cast<int>(
+                      course::blocks_for(static_cast<std::size_t>(vectors), kHypotThreadsPerBlock)),
                   kHypotThreadsPerBlock});
 
   std::printf("\nn = %d:\n", n);

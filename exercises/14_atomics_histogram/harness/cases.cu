@@ -48,9 +48,15 @@ void scribble_shared_memory_everywhere() {
 }
 
 struct HistogramRequest {
+  // The n values to count, then `padding` more that the launchers must not read (see
+  // read_histogram_request).
   std::vector<float> x;
+  int n = 0;
   float lo = 0.0f, hi = 0.0f;
   int bins = 0, blocks = 0, threads = 0;
+  // Where the values start in the device buffer (device_buffer_after): not on a 16-byte
+  // boundary unless a multiple of 4.
+  std::size_t offset = 0;
 };
 
 HistogramRequest read_histogram_request(const course::check::CaseRequest& request) {
@@ -63,6 +69,15 @@ HistogramRequest read_histogram_request(const course::check::CaseRequest& reques
       !histogram::make_input(request.param("input"), n, h.lo, h.hi, h.bins, request.seed, h.x)) {
     std::fprintf(stderr, "check protocol: bad histogram request\n");
     std::exit(2);
+  }
+  h.n = static_cast<int>(h.x.size());
+  // Values after the n counted ones, each lo (in the first bin): a kernel that reads past
+  // x[n - 1] counts them.
+  if (request.params.count("padding") > 0) {
+    h.x.insert(h.x.end(), static_cast<std::size_t>(request.param_int("padding")), h.lo);
+  }
+  if (request.params.count("offset") > 0) {
+    h.offset = static_cast<std::size_t>(request.param_int("offset"));
   }
   if (request.params.count("blocks") > 0) {
     h.blocks = static_cast<int>(request.param_int("blocks"));
@@ -80,7 +95,7 @@ void run_speed_case(const course::check::CaseRequest& request,
                     course::check::ResultWriter& results) {
   HistogramRequest h = read_histogram_request(request);
   const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  const int n = static_cast<int>(h.x.size());
+  const int n = h.n;
   course::DeviceBuffer<float> x(h.x);
   course::DeviceBuffer<int> counts(static_cast<std::size_t>(h.bins));
   auto global = [&] {
@@ -124,7 +139,7 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
     return;
   }
   const HistogramRequest h = read_histogram_request(request);
-  const int n = static_cast<int>(h.x.size());
+  const int n = h.n;
   if (kind == "cpu") {
     course::check::GuardedOutput<int> counts(static_cast<std::size_t>(h.bins));
     histogram_cpu(h.x.data(), n, h.lo, h.hi, counts.data(), h.bins);
@@ -132,13 +147,14 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
     return;
   }
   if (kind != "global" && kind != "shared") course::check::unknown_case(request);
-  course::DeviceBuffer<float> x(h.x);
+  course::DeviceBuffer<float> buffer = course::device_buffer_after(h.offset, h.x);
+  const float* x = buffer.data() + h.offset;
   course::DeviceBuffer<int> counts(static_cast<std::size_t>(h.bins));
   if (kind == "global") {
-    histogram_global_on_device(x.data(), n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
+    histogram_global_on_device(x, n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
   } else {
     scribble_shared_memory_everywhere();
-    histogram_shared_on_device(x.data(), n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
+    histogram_shared_on_device(x, n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
   }
   results.put(result::counts, counts.download());
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "course/check/judge.hpp"
+#include "course/float4.hpp"
 #include "workload.hpp"
 
 namespace {
@@ -27,6 +28,12 @@ struct Histogram {
   int n = 0;
   float lo = 0.0f, hi = 0.0f;
   int bins = 0;
+  // Values after the n of the input, which the launchers must not read: each is lo, in
+  // the first bin, so that a kernel that reads past x[n - 1] counts too many.
+  int padding = 0;
+  // The input starts this many floats into its device buffer: not 16-byte aligned
+  // unless a multiple of 4.
+  int offset = 0;
 };
 
 // The reference counts of a case (workload.hpp: histogram.hpp's rule).
@@ -46,6 +53,8 @@ Params histogram_params(const Histogram& h, int blocks = 0, int threads = 0) {
     params.push_back({"blocks", std::to_string(blocks)});
     params.push_back({"threads", std::to_string(threads)});
   }
+  if (h.padding > 0) params.push_back({"padding", std::to_string(h.padding)});
+  if (h.offset > 0) params.push_back({"offset", std::to_string(h.offset)});
   return params;
 }
 
@@ -86,6 +95,25 @@ const std::string kUpperEdgeHint =
 const std::string kStrideHint =
     "some values were not counted: with a grid smaller than n, each thread must loop, "
     "i += gridDim.x * blockDim.x, while i < n (a grid-stride loop).";
+const std::string kTailHint =
+    "the last n % 4 values were not counted: after the float4 loop over the n / 4 vectors, "
+    "the loop of one value per step must count values 4 * (n / 4) + global index, stepping "
+    "by the whole grid, while i < n.";
+const std::string kPastEndHint =
+    "values after x[n - 1] were counted: the float4 loop runs while v < n / 4 (vectors, not "
+    "values), the loop of one value per step while i < n.";
+
+// The counts of a kernel that counted every value but the last n % 4 (its float4 loop
+// right, its loop over the rest forgotten); none when there is no such value, or no
+// float4 before them (then they are the counts of a kernel that counted nothing).
+std::vector<std::int32_t> tail_missed_counts(const Histogram& h, std::uint64_t seed) {
+  std::vector<float> x;
+  histogram::make_input(h.input, h.n, h.lo, h.hi, h.bins, seed, x);
+  const std::size_t in_vectors = x.size() / course::kFloatsPerFloat4 * course::kFloatsPerFloat4;
+  if (in_vectors == 0 || in_vectors == x.size()) return {};
+  x.resize(in_vectors);
+  return histogram::reference_counts(x, h.lo, h.hi, h.bins);
+}
 
 // Says what kind of wrong the counts are: every hint that fits.
 void hint_for_counts(CaseContext& c, const Histogram& h, const std::vector<std::int32_t>& got,
@@ -115,10 +143,15 @@ void hint_for_counts(CaseContext& c, const Histogram& h, const std::vector<std::
   const bool wrapped = std::any_of(got.begin(), got.end(), [](std::int32_t count) {
     return count < 0 && !course::is_poison(count);
   });
-  if (total_got > total_expected || wrapped) {
+  if (h.padding > 0 && total_got > total_expected) {
+    // The padding after x[n - 1] is all in the first bin.
+    c.hint(kPastEndHint);
+  } else if (total_got > total_expected || wrapped) {
     // Extra counts: garbage in unzeroed shared bins, or values that have no bin.
     if (is_shared) c.hint(kZeroHint);
     c.hint(kRangeHint);
+  } else if (is_shared && got == tail_missed_counts(h, c.seed())) {
+    c.hint(kTailHint);
   } else if (total_got < total_expected) {
     c.hint(kRaceHint);
     if (is_shared) c.hint(kSyncHint);
@@ -195,13 +228,32 @@ void check_gpu(CaseContext& c, const std::string& method, const Histogram& h, in
   if (!c.expect_kernel_launched(run)) return;
   if (!expect_counts(c, run, result::counts, h, method == "shared")) {
     c.note("(histogram_" + method + "_on_device, " + describe(h) + ", n = " + std::to_string(h.n) +
-           ", " + std::to_string(blocks) + " x " + std::to_string(threads) + " threads)");
+           ", " + std::to_string(blocks) + " x " + std::to_string(threads) + " threads" +
+           (h.offset > 0 ? ", x starting " + std::to_string(h.offset) +
+                               " floats into its buffer: not 16-byte aligned"
+                         : "") +
+           (h.padding > 0 ? ", " + std::to_string(h.padding) + " values after x[n - 1], each lo"
+                          : "") +
+           ")");
   }
 }
 
 void check_gpu_edges(CaseContext& c, const std::string& method) {
   for (int set = 0; set < static_cast<int>(std::size(histogram::kEdgeSets)) && c.passed(); ++set) {
     check_gpu(c, method, edge_histogram(set), kLabBlocks, kLabThreadsPerBlock);
+  }
+}
+
+// Every value in one bin, n = 1001, 1002 and 1003, on a grid of 2 x 64 threads: the loop
+// over the last n % 4 values, after the float4 loop. After x[n - 1] come 3 n + 4 more
+// values (each lo, in the first bin), so that a float4 loop that runs over n vectors
+// instead of n / 4, or a loop that runs while i <= n, counts them.
+void check_shared_tails(CaseContext& c) {
+  for (const int n : {1001, 1002, 1003}) {
+    Histogram h{"skewed", n, kLo, kHi, 10};
+    h.padding = 3 * n + 4;
+    check_gpu(c, "shared", h, 2, kLabThreadsPerBlock);
+    if (!c.passed()) return;
   }
 }
 
@@ -350,6 +402,16 @@ int main(int argc, char** argv) {
           {"shared_one_warp_grid", 1,
            [](CaseContext& c) {
              check_gpu(c, "shared", {"uniform", 100003, kLo, kHi, 100}, 1, 32);
+           }},
+          {"shared_float4_tails_and_end", 2, check_shared_tails},
+          {"shared_unaligned_input", 2,
+           [](CaseContext& c) {
+             for (const int offset : {1, 2, 3}) {
+               Histogram h{"skewed", 100003, kLo, kHi, 100};
+               h.offset = offset;
+               check_gpu(c, "shared", h, kLabBlocks, kLabThreadsPerBlock);
+               if (!c.passed()) return;
+             }
            }},
           {"hidden_seeded", 2, check_hidden, course::check::kHiddenCase},
           course::check::timed({"privatised_10x_faster_on_skewed", 2, check_speed}),

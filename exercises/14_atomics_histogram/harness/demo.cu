@@ -46,8 +46,20 @@ constexpr int kDemoLargeElements = 16 << 20;  // 64 MiB of floats
 constexpr int kDemoBins = 256;
 constexpr float kDemoLo = -8.0f;
 constexpr float kDemoHi = 8.0f;
-constexpr int kDemoThreads = 256;
-constexpr int kDemoBlocksPerMultiprocessor = 8;
+// The launch shapes: the global-atomic kernel on 8 blocks of 256 threads per
+// multiprocessor; the privatised one on 2 blocks of 1024, the same threads per
+// multiprocessor in 4 times fewer blocks. Each block zeroes its bins, waits twice and
+// merges its bins with one global atomicAdd per non-zero bin, however few values it
+// counted: fewer blocks pay that less often, and send 4 times fewer atomics to the 256
+// global counters. Measured on an H200 (16M uniform values, float4 loads), the
+// privatised kernel's speed against CUB's: 1.06x on 8 x 256, 1.24x on 4 x 512, 1.41x
+// on 2 x 1024.
+struct LaunchShape {
+  int blocks_per_multiprocessor;
+  int threads;
+};
+constexpr LaunchShape kGlobalShape{8, 256};
+constexpr LaunchShape kSharedShape{2, 1024};
 constexpr int kDemoRepetitions = 10;
 // Counter grids: the lab's, and a large one.
 constexpr int kLargeCounterBlocks = 1024;
@@ -162,8 +174,8 @@ class CubHistogram {
   std::size_t temp_bytes_ = 0;
 };
 
-void demo_table(const char* table_name, const char* name, const std::vector<float>& x, int blocks,
-                double ceiling_gbps, DemoFunctions& functions) {
+void demo_table(const char* table_name, const char* name, const std::vector<float>& x,
+                int multiprocessors, double ceiling_gbps, DemoFunctions& functions) {
   const int n = static_cast<int>(x.size());
   course::Table table(table_name,
                       std::string(name) + ": histograms of " + std::to_string(n) + " values in " +
@@ -211,12 +223,16 @@ void demo_table(const char* table_name, const char* name, const std::vector<floa
       measure("global atomics", functions.global,
               [&] {
                 histogram_global_on_device(device_x.data(), n, kDemoLo, kDemoHi, counts.data(),
-                                           kDemoBins, blocks, kDemoThreads);
+                                           kDemoBins,
+                                           kGlobalShape.blocks_per_multiprocessor * multiprocessors,
+                                           kGlobalShape.threads);
               }),
       measure("shared memory", functions.shared,
               [&] {
                 histogram_shared_on_device(device_x.data(), n, kDemoLo, kDemoHi, counts.data(),
-                                           kDemoBins, blocks, kDemoThreads);
+                                           kDemoBins,
+                                           kSharedShape.blocks_per_multiprocessor * multiprocessors,
+                                           kSharedShape.threads);
               }),
       measure("CUB HistogramEven", library,
               [&] {
@@ -255,19 +271,22 @@ int course::program::demo(int argc, char** argv) {
 
   demo_lab_histogram(functions);
 
-  const int blocks = kDemoBlocksPerMultiprocessor * device.multiprocessors;
-  std::printf("\nPart 2. Histograms of %d values over [%g, %g), %d blocks of %d threads\n",
-              kDemoLargeElements, kDemoLo, kDemoHi, blocks, kDemoThreads);
+  const int multiprocessors = device.multiprocessors;
+  std::printf("\nPart 2. Histograms of %d values over [%g, %g): global atomics on %d blocks of %d "
+              "threads, shared memory on %d blocks of %d\n",
+              kDemoLargeElements, kDemoLo, kDemoHi,
+              kGlobalShape.blocks_per_multiprocessor * multiprocessors, kGlobalShape.threads,
+              kSharedShape.blocks_per_multiprocessor * multiprocessors, kSharedShape.threads);
   std::printf("GB/s = 4 B read per value * n / time (the counts are negligible); copy ceiling "
               "(device-to-device copy, same run) = %.1f GB/s\n",
               ceiling_gbps);
   demo_table("uniform", "uniform values",
-             histogram::make_uniform_input(kDemoLargeElements, kDemoLo, kDemoHi, kDemoSeed), blocks,
-             ceiling_gbps, functions);
+             histogram::make_uniform_input(kDemoLargeElements, kDemoLo, kDemoHi, kDemoSeed),
+             multiprocessors, ceiling_gbps, functions);
   demo_table("skewed", "every value in one bin",
              histogram::make_skewed_input(kDemoLargeElements, kDemoLo, kDemoHi, kDemoBins,
                                           histogram::skewed_bin(kDemoBins)),
-             blocks, ceiling_gbps, functions);
+             multiprocessors, ceiling_gbps, functions);
   std::printf("\n(`make check-14` grades every case)\n");
   return course::demo_status(
       {&functions.atomic, &functions.cpu, &functions.global, &functions.shared});
