@@ -75,7 +75,8 @@ EXPLANATIONS = {
     "18": "A dot product of 64M floats in four steps (a shared-memory tree, the first add in "
           "the load, the last warp with shuffles, a grid-stride loop and a second pass) against "
           "CUB and cublasSdot. GB/s = 2 x 4 B x n / time (bytes read); x CUB = CUB's time / this.",
-    "20": "y = A x in CSR, one thread per row and a group of lanes per row, against "
+    "20": "y = A x in CSR, one thread per row, a group of lanes per row and 8 nonzeros a "
+          "thread (balanced: y zeroed, then atomicAdds; its time includes the zeroing), against "
           "cusparseSpMV. GB/s = (8 B x nonzeros + 4 B x (rows + 1) + 8 B x rows) / time.",
     "21": "C = A B at 4096^3 in FP32 by the course's six steps (naive, shared-memory tiles, 1D "
           "and 2D register blocking, float4; the sixth, warp tiles with double-buffered tiles, "

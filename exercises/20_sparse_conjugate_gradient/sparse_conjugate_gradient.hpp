@@ -1,8 +1,9 @@
-// Exercise 20: the functions the student implements, with their fixed signatures: two
-// CSR sparse matrix-vector products (a thread per row, a group of lanes per row), a dot
-// product accumulated in double, the vector updates of conjugate gradient, and the
-// solver built from them. Every pointer here is a DEVICE pointer: the caller allocates,
-// copies and frees. The check calls them exactly as declared here; do not change this file.
+// Exercise 20: the functions the student implements, with their fixed signatures: three
+// CSR sparse matrix-vector products (a thread per row, a group of lanes per row, the
+// nonzeros split evenly among threads), a dot product accumulated in double, the vector
+// updates of conjugate gradient, and the solver built from them. Every pointer here is a
+// DEVICE pointer: the caller allocates, copies and frees. The check calls them exactly as
+// declared here; do not change this file.
 //
 // Build and run:  make 20 && make run-20   (statement: exercises/20_sparse_conjugate_gradient/README.md)
 #pragma once
@@ -65,6 +66,31 @@ void spmv_vector(const DeviceCsr& a, const float* x, float* y);
 // a.rows warps, whatever vector_lanes_per_row would choose; the check grades the fold over
 // a whole warp with it.
 void spmv_vector_warp_per_row(const DeviceCsr& a, const float* x, float* y);
+
+// ---- Part 1, load balance: y = A x with the nonzeros split evenly --------------------
+
+// Every thread takes kEntriesPerThread = 8 consecutive nonzeros, whatever rows they
+// belong to: the same work for each, on a row of 210,000 entries as on a row of 2. (It is
+// defined in harness/workload.hpp: the check reasons about the split.)
+using sparse_conjugate_gradient::kEntriesPerThread;
+
+// Thread t takes the entries k = t * kEntriesPerThread, ..., t * kEntriesPerThread + 7
+// below a.nonzeros. It finds the row of its first entry by binary search in row_offsets
+// (the last row whose offset is <= that entry: an empty row is never it), adds
+// values[k] * x[columns[k]] along its entries, and each time the row changes adds its
+// partial sum into y[row] with atomicAdd (threads, warps and blocks may share a row; y was
+// zeroed). Its last row's sum: when the 32 lanes of the warp all hold the same row
+// (__match_any_sync), the warp folds with __shfl_down_sync and its lane 0 adds once;
+// otherwise each lane adds its own. Every lane of the warp takes part, those past the
+// last entry included. Whole groups of 8 entries are read as int4 and float4 vectors
+// where the arrays are 16-byte aligned (cudaMalloc's are).
+__global__ void spmv_balanced_kernel(DeviceCsr a, const float* x, float* y);
+
+// Zeroes y (cudaMemsetAsync of a.rows floats), then launches spmv_balanced_kernel on
+// enough blocks of kThreadsPerBlock threads for ceil(a.nonzeros / kEntriesPerThread)
+// threads: no kernel when a.nonzeros == 0 (y stays 0), nothing at all when a.rows == 0.
+// It does not wait for the kernel.
+void spmv_balanced(const DeviceCsr& a, const float* x, float* y);
 
 // ---- Part 2: the vector operations of CG -----------------------------------------------
 

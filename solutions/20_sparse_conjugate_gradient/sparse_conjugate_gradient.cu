@@ -1,16 +1,23 @@
-// Exercise 20 - capstone: a CSR sparse matrix-vector product two ways (a thread per row,
-// a group of lanes per row), a dot product accumulated in double, and a conjugate-
-// gradient solver built from them that keeps every vector on the device.
+// Exercise 20 - capstone: a CSR sparse matrix-vector product three ways (a thread per
+// row, a group of lanes per row, the nonzeros split evenly among threads), a dot product
+// accumulated in double, and a conjugate-gradient solver built from them that keeps every
+// vector on the device.
 //
 // A thread per row reads its row alone: neighbouring threads read entries a row apart,
 // and one long row holds its whole warp up. A group of lanes per row reads the row's
 // entries side by side (coalesced) and splits a long row among its lanes; it wastes
-// lanes on rows shorter than the group. CG is one product, two dot products and three
-// vector updates per iteration: memory-bound, so it runs at the speed of those kernels.
+// lanes on rows shorter than the group. Both take as long as their longest row: on
+// power-law rows, one row of 210,000 entries is walked by one thread or one small group
+// while the rest of the GPU waits. Splitting the nonzeros instead gives every thread 8
+// entries, whatever the rows, at the price of a binary search and atomic additions. CG
+// is one product, two dot products and three vector updates per iteration: memory-bound,
+// so it runs at the speed of those kernels.
 //
 // Build and run:  make 20 && make run-20
 // Check:          make check-20   (statement: exercises/20_sparse_conjugate_gradient/README.md)
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 
 #include "course/errors.hpp"
 #include "sparse_conjugate_gradient.hpp"
@@ -90,6 +97,106 @@ void spmv_vector(const DeviceCsr& a, const float* x, float* y) {
   }
   CUDA_CHECK_LAUNCH();
   // [/slide]
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Part 1, load balance: the nonzeros split evenly among threads
+// ---------------------------------------------------------------------------
+
+// Whether an array may be read as 16-byte vectors (int4, float4): cudaMalloc's arrays
+// are; a pointer offset into one may not be.
+__device__ bool is_16_byte_aligned(const void* pointer) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
+}
+
+__global__ void spmv_balanced_kernel(DeviceCsr a, const float* x, float* y) {
+  // TODO(student): every thread kEntriesPerThread consecutive entries, whatever their rows.
+  const long long first_entry =
+      (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * kEntriesPerThread;
+  // The thread's entries: [first, first + count), fewer for the last thread, none past it.
+  const int first = static_cast<int>(min(first_entry, static_cast<long long>(a.nonzeros)));
+  const int count = min(kEntriesPerThread, a.nonzeros - first);
+  int row = -1;  // -1: no entry for this thread, which still joins the warp's fold
+  int row_end = 0;
+  float sum = 0.0f;
+  float products[kEntriesPerThread];
+  if (count > 0) {
+    // row_offsets[low] <= first < row_offsets[high], from row_offsets[0] = 0 and
+    // row_offsets[rows] = nonzeros; an empty row has its next row's offset, so the last
+    // row whose offset is <= first is never empty.
+    int low = 0, high = a.rows;
+    while (high - low > 1) {
+      const int middle = low + (high - low) / 2;
+      if (a.row_offsets[middle] <= first) {
+        low = middle;
+      } else {
+        high = middle;
+      }
+    }
+    row = low;
+    row_end = a.row_offsets[row + 1];
+    if (count == kEntriesPerThread && is_16_byte_aligned(a.columns) &&
+        is_16_byte_aligned(a.values)) {
+      // first is a multiple of 8: its 8 entries are two whole 16-byte vectors of each array.
+      const int4* columns = reinterpret_cast<const int4*>(a.columns + first);
+      const float4* values = reinterpret_cast<const float4*>(a.values + first);
+      const int4 c0 = columns[0], c1 = columns[1];
+      const float4 v0 = values[0], v1 = values[1];
+      products[0] = v0.x * x[c0.x];
+      products[1] = v0.y * x[c0.y];
+      products[2] = v0.z * x[c0.z];
+      products[3] = v0.w * x[c0.w];
+      products[4] = v1.x * x[c1.x];
+      products[5] = v1.y * x[c1.y];
+      products[6] = v1.z * x[c1.z];
+      products[7] = v1.w * x[c1.w];
+    } else {
+#pragma unroll
+      for (int e = 0; e < kEntriesPerThread; ++e) {
+        products[e] = e < count ? a.values[first + e] * x[a.columns[first + e]] : 0.0f;
+      }
+    }
+  }
+  // Unrolled, with a test rather than a loop bound of count: products stays in registers.
+#pragma unroll
+  // [slide:spmv-balanced]
+  for (int e = 0; e < kEntriesPerThread; ++e) {
+    if (e < count) {
+      // Past its row's end: the row's partial sum goes to y, and the walk moves on to the
+      // row of this entry, over empty rows.
+      while (first + e >= row_end) {
+        if (sum != 0.0f) atomicAdd(&y[row], sum);
+        sum = 0.0f;
+        ++row;
+        row_end = a.row_offsets[row + 1];
+      }
+      sum += products[e];
+    }
+  }
+  // The last row's partial sum. A long row fills whole warps: when all 32 lanes hold
+  // the same row, the warp folds first and adds once instead of 32 times.
+  if (__match_any_sync(kFullWarpMask, row) == kFullWarpMask) {
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
+      sum += __shfl_down_sync(kFullWarpMask, sum, offset);
+    }
+    if (threadIdx.x % kWarpSize == 0 && row >= 0) atomicAdd(&y[row], sum);
+  } else if (row >= 0 && sum != 0.0f) {
+    atomicAdd(&y[row], sum);
+  }
+  // [/slide]
+  // END TODO(student)
+}
+
+void spmv_balanced(const DeviceCsr& a, const float* x, float* y) {
+  // TODO(student): zero y, then the balanced launch.
+  if (a.rows == 0) return;
+  CUDA_CHECK(cudaMemsetAsync(y, 0, static_cast<std::size_t>(a.rows) * sizeof(float)));
+  if (a.nonzeros == 0) return;
+  const long long threads =
+      (static_cast<long long>(a.nonzeros) + kEntriesPerThread - 1) / kEntriesPerThread;
+  spmv_balanced_kernel<<<blocks_for(threads), kThreadsPerBlock>>>(a, x, y);
+  CUDA_CHECK_LAUNCH();
   // END TODO(student)
 }
 

@@ -26,6 +26,19 @@ scg::CsrMatrix matrix_of(const course::check::CaseRequest& request) {
                           course::derive_seed(request.seed, scg::kMatrixSalt));
 }
 
+using Product = void (*)(const DeviceCsr&, const float*, float*);
+
+// The student's product that a case names: "scalar", "warp" (the vector kernel with a
+// whole warp per row, launched by the given spmv_vector_warp_per_row), "balanced", or
+// "vector" (the default).
+Product product_of(const course::check::CaseRequest& request) {
+  const std::string& kernel = request.param("kernel");
+  if (kernel == "scalar") return spmv_scalar;
+  if (kernel == "warp") return spmv_vector_warp_per_row;
+  if (kernel == "balanced") return spmv_balanced;
+  return spmv_vector;
+}
+
 // The speed case: rounds of (cuSPARSE, student), each the median of `repetitions` timed
 // products; the best round of each counts, so that a clock still rising or a neighbour's
 // burst cannot decide.
@@ -35,19 +48,20 @@ constexpr int kSpeedWarmup = 3;
 void run_speed_case(const course::check::CaseRequest& request,
                     course::check::ResultWriter& results) {
   const scg::CsrMatrix a = matrix_of(request);
+  const Product product = product_of(request);
   const int repetitions = static_cast<int>(request.param_int("repetitions"));
   DeviceMatrix matrix(a);
   course::DeviceBuffer<float> x(scg::make_x(a.rows, request.seed));
   course::DeviceBuffer<float> y(static_cast<std::size_t>(a.rows));
   // The student's product alone first, so that the output reported is its own.
-  spmv_vector(matrix.csr, x.data(), y.data());
+  product(matrix.csr, x.data(), y.data());
   results.put(result::y, y.download());
   CusparseProduct library(matrix.csr, x.data(), y.data());
   double student_ms = 0.0, library_ms = 0.0;
   for (int round = 0; round < kSpeedRounds; ++round) {
     const double l =
         course::time_device([&] { library.run(); }, kSpeedWarmup, repetitions).median_ms;
-    const double s = course::time_device([&] { spmv_vector(matrix.csr, x.data(), y.data()); },
+    const double s = course::time_device([&] { product(matrix.csr, x.data(), y.data()); },
                                          kSpeedWarmup, repetitions)
                          .median_ms;
     library_ms = round == 0 ? l : std::min(library_ms, l);
@@ -83,13 +97,7 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
   if (kind == "spmv") {
     course::DeviceBuffer<float> x(scg::make_x(a.rows, request.seed));
     course::DeviceBuffer<float> y(static_cast<std::size_t>(a.rows));
-    if (request.param("kernel") == "scalar") {
-      spmv_scalar(matrix.csr, x.data(), y.data());
-    } else if (request.param("kernel") == "warp") {
-      spmv_vector_warp_per_row(matrix.csr, x.data(), y.data());
-    } else {
-      spmv_vector(matrix.csr, x.data(), y.data());
-    }
+    product_of(request)(matrix.csr, x.data(), y.data());
     results.put(result::y, y.download());
     return;
   }

@@ -1,8 +1,9 @@
 // Exercise 20 - the check. Runs the student's program case by case and compares what
 // it reports with references computed here, in double precision on the CPU: the products
-// row by row within a bound from the arithmetic, the dot products, and conjugate gradient
-// (the reference CG runs here, and the true residual of every solution is recomputed
-// here). The speed of the product is compared with cuSPARSE's, measured in the same run.
+// row by row within a bound from the arithmetic (whatever the order of the additions),
+// the dot products, and conjugate gradient (the reference CG runs here, and the true
+// residual of every solution is recomputed here). The speed of the vector and balanced
+// products is compared with cuSPARSE's, measured in the same run.
 // Contains no student code.
 //
 //   make check-20                          (students)
@@ -43,6 +44,24 @@ const std::string kVectorHint =
 const std::string kEmptyRowHint =
     "an empty row must be written too: its y is 0 (the output is not zeroed before the call).";
 
+const std::string kBalancedZeroHint =
+    "y must be zeroed before the kernel adds into it: cudaMemsetAsync(y, 0, a.rows * "
+    "sizeof(float)) in spmv_balanced (the check fills y with NaN before the call).";
+const std::string kBalancedSearchHint =
+    "the binary search must find the last row whose offset is <= the thread's first entry "
+    "(row_offsets[row] <= first < row_offsets[row + 1], so row < a.rows), not the first row "
+    "past it.";
+const std::string kBalancedAtomicHint =
+    "a row shared by several threads gets a partial sum from each: add them with "
+    "atomicAdd(&y[row], sum), never y[row] = sum (only the last store stays).";
+const std::string kBalancedFoldHint =
+    "a warp may fold its 32 sums into one only when every lane holds the same row: "
+    "__match_any_sync(kFullWarpMask, row) == kFullWarpMask (the mask it returns always holds "
+    "the lane's own bit, so it is never 0); otherwise each lane adds its own sum to its row.";
+const std::string kBalancedBoundsHint =
+    "read a thread's entries as int4 and float4 only when all kEntriesPerThread of them lie "
+    "below a.nonzeros; the walk must stop at the row of the thread's last entry.";
+
 void report_product_mismatch(CaseContext& c, const scg::CsrMatrix& a,
                              const course::Comparison& comparison) {
   std::string text = "y: " + std::to_string(comparison.wrong) + " of " +
@@ -56,12 +75,77 @@ void report_product_mismatch(CaseContext& c, const scg::CsrMatrix& a,
             number(m.expected) + ", got " + (m.unwritten ? "<not written>" : number(m.got));
   }
   c.fail(text);
+}
+
+// A warp's share of the nonzeros in spmv_balanced: its 32 lanes' groups.
+constexpr int kEntriesPerWarp = 32 * scg::kEntriesPerThread;
+
+// Whether `got` is, within `tolerance`, the sum of the row's entries in one thread's
+// group of kEntriesPerThread or in one warp's share: all that a row shared by threads
+// keeps when they store their partial sums instead of adding them (the last store stays).
+bool holds_one_part(const scg::CsrMatrix& a, const std::vector<float>& x, int row, double got,
+                    double tolerance) {
+  for (const int group : {scg::kEntriesPerThread, kEntriesPerWarp}) {
+    double part = 0.0;
+    for (int k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k) {
+      part += static_cast<double>(a.values[k]) * x[a.columns[k]];
+      if (k + 1 == a.row_offsets[row + 1] || (k + 1) % group == 0) {
+        if (std::fabs(got - part) <= tolerance) return true;
+        part = 0.0;
+      }
+    }
+  }
+  return false;
+}
+
+// Where a balanced product went wrong tells which step did: NaN left in y (the poison:
+// y not zeroed), a value in an empty row (entries added to the row after theirs: the
+// search), every wrong row holding one thread's or one warp's part of it (partial sums
+// stored, not added), or else sums moved between rows (a warp fold over lanes of
+// different rows; or the search, where no empty row could show it).
+void hint_balanced_mistake(CaseContext& c, const scg::CsrMatrix& a, const std::vector<float>& x,
+                           const std::vector<float>& y) {
+  const std::vector<double> expected = scg::multiply(a, scg::to_double(x));
+  const std::vector<double> bounds = scg::product_error_bounds(a, x);
+  bool not_a_number = false, has_empty_row = false, empty_row_written = false;
+  bool wrong_rows_hold_one_part = true;
+  for (int i = 0; i < a.rows; ++i) {
+    const bool empty = a.row_length(i) == 0;
+    not_a_number = not_a_number || std::isnan(y[i]);
+    has_empty_row = has_empty_row || empty;
+    empty_row_written = empty_row_written || (empty && y[i] != 0.0f);
+    if (!course::within_tolerance(y[i], expected[i], {bounds[i], 0.0})) {
+      wrong_rows_hold_one_part =
+          wrong_rows_hold_one_part && holds_one_part(a, x, i, y[i], bounds[i]);
+    }
+  }
+  if (not_a_number) {
+    c.hint(kBalancedZeroHint);
+  } else if (empty_row_written) {
+    c.hint(kBalancedSearchHint);
+  } else if (wrong_rows_hold_one_part) {
+    c.hint(kBalancedAtomicHint);
+  } else {
+    c.hint(kBalancedFoldHint);
+    if (!has_empty_row) c.hint(kBalancedSearchHint);
+  }
+}
+
+// The hint under a wrong product of `kernel`.
+void hint_product_mistake(CaseContext& c, const std::string& kernel, const scg::CsrMatrix& a,
+                          const std::vector<float>& x, const std::vector<float>& y,
+                          const course::Comparison& comparison) {
+  if (kernel == "balanced") {
+    hint_balanced_mistake(c, a, x, y);
+    return;
+  }
   bool only_empty_rows_unwritten = comparison.unwritten > 0;
   for (const course::Mismatch& m : comparison.first) {
     only_empty_rows_unwritten =
         only_empty_rows_unwritten && m.unwritten && a.row_length(static_cast<int>(m.index)) == 0;
   }
   if (only_empty_rows_unwritten) c.hint(kEmptyRowHint);
+  c.hint(kernel == "scalar" ? kScalarHint : kVectorHint);
 }
 
 // Whether the program reported a product y of `rows` floats (into y).
@@ -70,9 +154,9 @@ bool product_reported(CaseContext& c, const Run& run, int rows, std::vector<floa
          y.size() == static_cast<std::size_t>(rows);
 }
 
-// One product y = A x by the student's `kernel` ("scalar", "vector", or "warp": the vector
-// kernel with a whole warp per row, launched by the runner); every row must be within its
-// bound, and written.
+// One product y = A x by the student's `kernel` ("scalar", "vector", "balanced", or
+// "warp": the vector kernel with a whole warp per row, launched by the runner); every row
+// must be within its bound, and written.
 bool check_product(CaseContext& c, const std::string& kernel, MatrixKind kind, int size) {
   const Run run = c.run_case(
       "spmv", {{"kernel", kernel}, {"kind", scg::kind_name(kind)}, {"size", std::to_string(size)}});
@@ -80,18 +164,27 @@ bool check_product(CaseContext& c, const std::string& kernel, MatrixKind kind, i
       scg::make_matrix(kind, size, course::derive_seed(c.seed(), scg::kMatrixSalt));
   if (!c.finished(run)) {
     // A product that stops the program has most likely read past its row: the last
-    // row's entries end at the end of values and columns.
-    c.hint(kScalarHint);
+    // row's entries end at the end of values and columns (and a balanced thread's row
+    // at row_offsets' end).
+    if (kernel == "balanced") {
+      c.hint(kBalancedSearchHint);
+      c.hint(kBalancedBoundsHint);
+    } else {
+      c.hint(kScalarHint);
+    }
     return false;
   }
-  if (a.rows > 0 && !c.expect_kernel_launched(run)) return false;
+  // The balanced product of a matrix without nonzeros only zeroes y: no kernel.
+  const bool launches = a.rows > 0 && (kernel != "balanced" || a.nonzeros() > 0);
+  if (launches && !c.expect_kernel_launched(run)) return false;
   std::vector<float> y;
   if (!product_reported(c, run, a.rows, y)) {
     c.fail("the program reported no product y of " + std::to_string(a.rows) + " floats");
     return false;
   }
+  const std::vector<float> x = scg::make_x(a.rows, c.seed());
   const course::Comparison comparison = scg::compare_product(
-      a, scg::make_x(a.rows, c.seed()), y.data(),
+      a, x, y.data(),
       course::spread_indices(static_cast<std::size_t>(a.rows), static_cast<std::size_t>(a.rows)));
   if (comparison.ok()) return true;
   report_product_mismatch(c, a, comparison);
@@ -99,7 +192,7 @@ bool check_product(CaseContext& c, const std::string& kernel, MatrixKind kind, i
       kernel == "warp" ? "spmv_vector_kernel<32>, launched by the runner," : "spmv_" + kernel;
   c.note("(" + called + " on the " + scg::kind_name(kind) + " matrix, " + std::to_string(a.rows) +
          " rows, " + std::to_string(a.nonzeros()) + " nonzeros)");
-  c.hint(kernel == "scalar" ? kScalarHint : kVectorHint);
+  hint_product_mistake(c, kernel, a, x, y, comparison);
   return false;
 }
 
@@ -302,41 +395,72 @@ void check_cg_breakdown(CaseContext& c) {
 }
 
 // ---------------------------------------------------------------------------
-// Performance: the vector product against cuSPARSE on the 2D Poisson matrix
+// Performance: the vector product against cuSPARSE on the 2D Poisson matrix, the balanced
+// one on power-law rows
 // ---------------------------------------------------------------------------
 
-constexpr int kSpeedGrid = 2048;  // 4M rows, 21M nonzeros: 214 MB moved per product
-constexpr int kSanitizerSpeedGrid = 64;
+struct SpeedCase {
+  const char* kernel;  // "vector" or "balanced"
+  MatrixKind kind;
+  int size;
+  int sanitizer_size;  // under compute-sanitizer: a small matrix, its times not judged
+  // GB/s of the student's product over cuSPARSE's, same bytes, same run
+  // (tests/speed_bars.md).
+  course::check::SpeedBar bar;
+  const char* hint;  // under a figure below the bar
+};
+
 constexpr int kSpeedRepetitions = 20;
-// GB/s of the student's vector product over cuSPARSE's, same bytes, same run
-// (tests/speed_bars.md).
-constexpr course::check::SpeedBar kCusparseBar{"spmv_vector's GB/s over cuSPARSE's",
-                                               course::check::BarKind::at_least, 0.8,
-                                               "1.19 on H100, 1.17-1.19 on H200"};
 constexpr double kSpeedTimeoutSeconds = 120.0;
 
-void check_speed(CaseContext& c) {
+// 4M rows, 21M nonzeros: 214 MB moved per product.
+constexpr SpeedCase kVectorSpeed{
+    "vector",
+    MatrixKind::poisson,
+    2048,
+    64,
+    {"spmv_vector's GB/s over cuSPARSE's", course::check::BarKind::at_least, 0.8,
+     "1.19 on H100, 1.17-1.19 on H200"},
+    "a group of lanes per row must read the row's entries side by side (lane l takes "
+    "entries start + l, start + l + kLanesPerRow, ...), with the lanes per row of "
+    "vector_lanes_per_row: a whole warp on 5-entry rows leaves 27 lanes idle."};
+// 1M rows, about 11M nonzeros, the longest row some 200,000 entries: there a thread or a
+// group per row takes 88 to 133 times cuSPARSE's time (H200); within 3 times is the bar.
+constexpr SpeedCase kBalancedSpeed{
+    "balanced",
+    MatrixKind::power_law,
+    1 << 20,
+    1 << 12,
+    {"spmv_balanced's GB/s over cuSPARSE's", course::check::BarKind::at_least, 0.33,
+     "0.88 on H200; H100 to be measured"},
+    "every thread takes 8 consecutive entries, read as two int4 and two float4, whatever "
+    "the rows; a warp whose 32 lanes hold one row folds with shuffles and adds once (a row "
+    "of 200,000 entries is otherwise 25,000 atomicAdds to one address)."};
+
+void check_speed(CaseContext& c, const SpeedCase& speed) {
   const bool sanitized = c.under_sanitizer();
-  const int grid = sanitized ? kSanitizerSpeedGrid : kSpeedGrid;
+  const int size = sanitized ? speed.sanitizer_size : speed.size;
   const Run run = c.run_case("spmv_speed",
-                             {{"kind", "poisson"},
-                              {"size", std::to_string(grid)},
+                             {{"kernel", speed.kernel},
+                              {"kind", scg::kind_name(speed.kind)},
+                              {"size", std::to_string(size)},
                               {"repetitions", std::to_string(sanitized ? 1 : kSpeedRepetitions)}},
                              0, kSpeedTimeoutSeconds);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   const scg::CsrMatrix a =
-      scg::make_matrix(MatrixKind::poisson, grid, course::derive_seed(c.seed(), scg::kMatrixSalt));
+      scg::make_matrix(speed.kind, size, course::derive_seed(c.seed(), scg::kMatrixSalt));
   std::vector<float> y;
   if (!product_reported(c, run, a.rows, y)) {
     c.fail("the program reported no product y");
     return;
   }
+  const std::vector<float> x = scg::make_x(a.rows, c.seed());
   const course::Comparison comparison = scg::compare_product(
-      a, scg::make_x(a.rows, c.seed()), y.data(),
+      a, x, y.data(),
       course::spread_indices(static_cast<std::size_t>(a.rows), static_cast<std::size_t>(a.rows)));
   if (!comparison.ok()) {
     report_product_mismatch(c, a, comparison);
-    c.hint(kVectorHint);
+    hint_product_mistake(c, speed.kernel, a, x, y, comparison);
     return;
   }
   double student_ms = 0.0, library_ms = 0.0;
@@ -356,15 +480,12 @@ void check_speed(CaseContext& c) {
   const double student_gbps = gigabytes_per_second(bytes, student_ms);
   const double library_gbps = gigabytes_per_second(bytes, library_ms);
   const std::string figures =
-      "spmv_vector on 2D Poisson " + std::to_string(grid) + "^2: " + number(student_ms) + " ms, " +
-      number(student_gbps) + " GB/s; cusparseSpMV: " + number(library_ms) + " ms, " +
-      number(library_gbps) + " GB/s (bytes = 8 nnz + 4 (rows + 1) + 8 rows = " + number(bytes) +
-      ")";
-  if (!c.expect_speed(kCusparseBar, student_gbps / library_gbps, figures)) {
-    c.hint("a group of lanes per row must read the row's entries side by side (lane l takes "
-           "entries start + l, start + l + kLanesPerRow, ...), with the lanes per row of "
-           "vector_lanes_per_row: a whole warp on 5-entry rows leaves 27 lanes idle.");
-  }
+      std::string("spmv_") + speed.kernel + " on the " + scg::kind_name(speed.kind) + " matrix (" +
+      std::to_string(a.rows) + " rows, " + std::to_string(a.nonzeros()) +
+      " nonzeros): " + number(student_ms) + " ms, " + number(student_gbps) +
+      " GB/s; cusparseSpMV: " + number(library_ms) + " ms, " + number(library_gbps) +
+      " GB/s (bytes = 8 nnz + 4 (rows + 1) + 8 rows = " + number(bytes) + ")";
+  if (!c.expect_speed(speed.bar, student_gbps / library_gbps, figures)) c.hint(speed.hint);
 }
 
 }  // namespace
@@ -401,6 +522,21 @@ int main(int argc, char** argv) {
              }
            },
            course::check::kHiddenCase},
+          {"spmv_balanced_banded_10007", 2,
+           [](CaseContext& c) { check_product(c, "balanced", MatrixKind::banded, 10007); }},
+          {"spmv_balanced_long_row", 2,
+           [](CaseContext& c) { check_product(c, "balanced", MatrixKind::long_row, 10007); }},
+          {"spmv_balanced_power_law_empty_rows", 2,
+           [](CaseContext& c) { check_product(c, "balanced", MatrixKind::power_law, 50021); }},
+          {"spmv_balanced_all_rows_empty", 1,
+           [](CaseContext& c) { check_product(c, "balanced", MatrixKind::empty, 1000); }},
+          {"spmv_balanced_0_and_1_rows", 1,
+           [](CaseContext& c) { check_tiny_products(c, "balanced"); }},
+          {"spmv_balanced_hidden_power_law", 2,
+           [](CaseContext& c) {
+             check_product(c, "balanced", MatrixKind::power_law, hidden_rows(c));
+           },
+           course::check::kHiddenCase},
           {"dot_n_0_and_1", 1,
            [](CaseContext& c) {
              if (check_dot(c, 0, "squares")) check_dot(c, 1, "squares");
@@ -426,7 +562,10 @@ int main(int argc, char** argv) {
           {"cg_hidden_banded", 2,
            [](CaseContext& c) { check_cg_converges(c, MatrixKind::banded, hidden_rows(c)); },
            course::check::kHiddenCase},
-          timed({"spmv_vector_speed_vs_cusparse", 3, check_speed}),
+          timed({"spmv_vector_speed_vs_cusparse", 3,
+                 [](CaseContext& c) { check_speed(c, kVectorSpeed); }}),
+          timed({"spmv_balanced_speed_vs_cusparse", 3,
+                 [](CaseContext& c) { check_speed(c, kBalancedSpeed); }}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

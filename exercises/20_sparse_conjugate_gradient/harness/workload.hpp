@@ -46,6 +46,9 @@ enum class MatrixKind {
   banded,            // size rows, symmetric, entries within kHalfBandwidth of the diagonal,
                      // diagonally dominant (symmetric positive definite)
   power_law,         // size rows of very uneven length (Pareto), empty rows among them
+  long_row,          // size rows: the middle one full (size entries), the others 0 to
+                     // kShortRowMaxLength entries, empty ones among them
+  empty,             // size rows, every one empty: no nonzeros
   one_by_one,        // [[kOneByOneValue]]
 };
 
@@ -55,14 +58,17 @@ inline const char* kind_name(MatrixKind kind) {
     case MatrixKind::negative_poisson: return "negative_poisson";
     case MatrixKind::banded: return "banded";
     case MatrixKind::power_law: return "power_law";
+    case MatrixKind::long_row: return "long_row";
+    case MatrixKind::empty: return "empty";
     case MatrixKind::one_by_one: return "one_by_one";
   }
   return "?";
 }
 
 inline MatrixKind kind_from_name(const std::string& name) {
-  for (MatrixKind kind : {MatrixKind::poisson, MatrixKind::negative_poisson, MatrixKind::banded,
-                          MatrixKind::power_law, MatrixKind::one_by_one}) {
+  for (MatrixKind kind :
+       {MatrixKind::poisson, MatrixKind::negative_poisson, MatrixKind::banded,
+        MatrixKind::power_law, MatrixKind::long_row, MatrixKind::empty, MatrixKind::one_by_one}) {
     if (name == kind_name(kind)) return kind;
   }
   return MatrixKind::poisson;
@@ -84,6 +90,10 @@ inline constexpr double kBandedDominance = 0.02;
 inline constexpr double kParetoScale = 2.0;
 inline constexpr double kParetoExponent = 1.2;
 inline constexpr double kEmptyRowChance = 0.02;
+// The long_row matrix's short rows: 0 to 3 entries each (a quarter of them empty, and the
+// first and last rows always), so that the threads and warps around the full row hold
+// several rows each.
+inline constexpr int kShortRowMaxLength = 3;
 inline constexpr float kOneByOneValue = 3.0f;
 
 // A 2D Poisson matrix, row i * n + j for grid point (i, j); one pass, no sorting: 4M rows
@@ -167,6 +177,33 @@ inline CsrMatrix power_law_rows(int rows, std::uint64_t seed) {
   return a;
 }
 
+// Row rows / 2 holds every column: a row far longer than a warp's or a block's share of
+// the nonzeros when the nonzeros are split evenly among threads.
+inline CsrMatrix long_row_amid_short_ones(int rows, std::uint64_t seed) {
+  CsrMatrix a;
+  a.rows = rows;
+  course::Rng rng(seed);
+  std::vector<int> row;
+  for (int i = 0; i < rows; ++i) {
+    row.clear();
+    if (i == rows / 2) {
+      for (int column = 0; column < rows; ++column) row.push_back(column);
+    } else if (i != 0 && i != rows - 1) {
+      const int entries = static_cast<int>(rng.uniform_int(0, kShortRowMaxLength));
+      for (int k = 0; k < entries; ++k)
+        row.push_back(static_cast<int>(rng.uniform_int(0, rows - 1)));
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+    }
+    for (const int column : row) {
+      a.columns.push_back(column);
+      a.values.push_back(rng.uniform(-1.0f, 1.0f));
+    }
+    a.end_row();
+  }
+  return a;
+}
+
 // `size` is the grid's side for the Poisson kinds, the number of rows otherwise.
 inline CsrMatrix make_matrix(MatrixKind kind, int size, std::uint64_t seed) {
   switch (kind) {
@@ -174,6 +211,13 @@ inline CsrMatrix make_matrix(MatrixKind kind, int size, std::uint64_t seed) {
     case MatrixKind::negative_poisson: return poisson_2d(size, -kPoissonDiagonal);
     case MatrixKind::banded: return banded_spd(size, seed);
     case MatrixKind::power_law: return power_law_rows(size, seed);
+    case MatrixKind::long_row: return long_row_amid_short_ones(size, seed);
+    case MatrixKind::empty: {
+      CsrMatrix a;
+      a.rows = size;
+      a.row_offsets.assign(static_cast<std::size_t>(size) + 1, 0);
+      return a;
+    }
     case MatrixKind::one_by_one: break;
   }
   CsrMatrix a;
@@ -237,7 +281,12 @@ inline std::vector<double> to_double(const std::vector<float>& v) {
 // How far a float product may be from the double one, row by row: a float sum of L
 // products of magnitude total sum_j |a_ij x_j| is within L roundings of 2^-24 of that
 // total, whatever the order (Higham, Accuracy and Stability, 3.1); twice that is left
-// for the products' own roundings. An empty row must be exactly 0.
+// for the products' own roundings. The bound holds for any grouping, not only a loop's:
+// each product goes through at most L - 1 additions, each rounding by at most 2^-24,
+// wherever they happen (a thread's partial sums, a warp's fold, atomicAdds into a zeroed
+// y in whatever order they land; adding 0 is exact). So spmv_balanced, whose result
+// changes in its last bits from run to run, is judged by the same bound as the others.
+// An empty row must be exactly 0.
 inline constexpr double kFloatRounding = 0x1.0p-24;
 inline std::vector<double> product_error_bounds(const CsrMatrix& a, const std::vector<float>& x) {
   std::vector<double> bounds(static_cast<std::size_t>(a.rows));
@@ -252,6 +301,10 @@ inline std::vector<double> product_error_bounds(const CsrMatrix& a, const std::v
 }
 
 inline constexpr std::size_t kMismatchesShown = 5;
+
+// spmv_balanced's split (sparse_conjugate_gradient.hpp): each thread takes this many
+// consecutive nonzeros.
+inline constexpr int kEntriesPerThread = 8;
 
 // A float product y compared with the double one at the rows `indices`, each row within
 // its own bound (product_error_bounds): the course's Comparison, unwritten rows (poison)
