@@ -82,7 +82,7 @@ SHIPPED = (
     "tools/course_paths.py", "tools/atomic_write.py",
     "tools/compile_database.py", "tools/prerequisites.py", "tools/quiet_run.py",
     "tools/test_summary.py", "tools/score_table.py", "tools/slides.py",
-    "tools/marp/config.yml", "tools/marp/package.json", "tools/marp/package-lock.json",
+    "tools/marp/config.yml", "tools/marp/course.css", "tools/marp/package.json", "tools/marp/package-lock.json",
     "tools/clangd/*",
 )
 # Never shipped, whatever SHIPPED says: generated or personal files inside shipped folders.
