@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
 """Builds the lecture decks: slides/NAME.md -> build/slides/NAME.md (code included),
-NAME.html and NAME.pdf, with Marp (tools/marp/, pinned by its package-lock.json).
+NAME.html and NAME.pdf, with Marp (tools/marp/, pinned by its package-lock.json; the
+course's theme: tools/marp/course.css).
 
-    tools/slides.py [--build-dir DIR] [--output DIR] [--student] [--check] [--require-pdf] [DECK...]
+    tools/slides.py [--build-dir DIR] [--output DIR] [--student] [--check] [--fit]
+                    [--require-pdf] [DECK...]
 
 Code on a slide is cut from the compiled, tested sources, never pasted. In a source
-(.cu .cuh .cpp .hpp .h .c under exercises/, solutions/, common/) a region is the lines
-between two comment lines of their own:
+(.cu .cuh .cpp .hpp .h .c under exercises/, solutions/, common/, slides/examples/) a region
+is the lines between two comment lines of their own:
 
     // [slide:REGION-NAME]
     ...
     // [/slide]
 
-(the marker lines are not shown; regions do not nest; a name is unique in its file). In a
-deck, a line of its own
+(the marker lines are not shown; a name is unique in its file; regions may nest, a whole
+function around the lines one slide explains, and each // [/slide] ends the innermost open
+one). In a deck, a line of its own
 
     <!-- include: PATH#REGION-NAME -->
 
@@ -27,19 +30,33 @@ line before each.
 
 A region in a file under solutions/ is solution code. The instructor build shows it
 (without the TODO(student) comment blocks, which belong to the skeleton); a student build
-(--student, or a build folder configured with COURSE_MODE=student) shows a note instead,
-so that the decks students get hold no solution code.
+(--student, or a build folder configured with COURSE_MODE=student; the students' release
+has no solutions/) shows code that is not the solution in its place, never a placeholder:
+
+  - the region named on a line `<!-- student: PATH#REGION-NAME -->` right under the include
+    (a skeleton's function with its instructions, a header's declaration, or a small example
+    of the same idea on another problem under slides/examples/); else
+  - the region of the same name in the skeleton (the same path under exercises/): the
+    signature and the TODO(student) instructions the student fills in.
+
+A slide holding a line `<!-- after-deadline -->` (one that explains the answer) is left out
+of the students' decks: it needs no students' counterpart.
 
 Every error fails the build with FILE:LINE: an include of a missing file or region, an
-unterminated or nested region, a duplicate region name, a region marker in a file that the
-build does not compile (the list CMake writes: BUILD-DIR/compiled_sources.tsv, see
-cmake/CompiledSources.cmake), a missing or remote figure.
+include of a solution with nothing for students, an unterminated region, a duplicate region
+name, a region marker in a file that the build does not compile (the list CMake writes:
+BUILD-DIR/compiled_sources.tsv, see cmake/CompiledSources.cmake), a missing or remote figure.
 
     --build-dir DIR   the configured CMake build folder (default build/default)
     --output DIR      where the decks go (default build/slides, build/slides/student for a
                       student build)
     --check           expand and validate only: no Marp; the expanded decks are written only
                       where --output is given
+    --fit             also lay every slide out in headless chromium (Marp's HTML) and fail on
+                      any element or line of text outside the slide's content box (the
+                      padding box, down to the top of the footer), code that scrolls
+                      included: 'DECK:SLIDE: TAG "first words" overflows by N px (bottom)'.
+                      Exit 77 (skipped) without Marp or chromium: it never passes unchecked
     --root DIR        the repository whose decks and sources are read (default: this one;
                       the course's tests point it at a broken copy)
     --require-pdf     exit 77 (skipped) when Marp, chromium or pdfinfo is missing, instead of
@@ -49,21 +66,24 @@ cmake/CompiledSources.cmake), a missing or remote figure.
 PDFs are made with Debian's chromium where it is installed (Marp runs it headless; as root
 it adds --no-sandbox itself), and their page counts are compared with the decks' slide
 counts where pdfinfo (poppler-utils) is installed. Exit status: 0 built, 1 an error in a
-deck or a source, 2 a usage error or a missing tool, 77 see --require-pdf.
+deck or a source (or a slide that does not fit), 2 a usage error or a missing tool, 77 see
+--fit and --require-pdf.
 """
 import argparse
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 # This tool's own repository (where Marp is installed), and the one whose decks are built
 # (the same, unless --root says otherwise).
 from course_paths import ROOT as TOOL_ROOT  # noqa: E402
 ROOT = TOOL_ROOT
-SOURCE_FOLDERS = ("exercises", "solutions", "common")
+SOURCE_FOLDERS = ("exercises", "solutions", "common", "slides/examples")
 SOURCE_EXTENSIONS = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".c")
 SOLUTION_FOLDER = "solutions"
 MARP = os.path.join("tools", "marp", "node_modules", ".bin", "marp")
@@ -79,6 +99,9 @@ REGION_END = re.compile(r"^\s*// \[/slide\]\s*$")
 ANY_MARKER = re.compile(r"\[/?slide[\]:]")
 INCLUDE = re.compile(r"^<!--\s*include:\s*(\S+?)#(" + NAME + r")\s*-->\s*$")
 ANY_INCLUDE = re.compile(r"^\s*<!--\s*include\b")
+STUDENT_INCLUDE = re.compile(r"^<!--\s*student:\s*(\S+?)#(" + NAME + r")\s*-->\s*$")
+ANY_STUDENT = re.compile(r"^\s*<!--\s*student\b")
+AFTER_DEADLINE = re.compile(r"^<!--\s*after-deadline\s*-->\s*$")
 PENDING_FIGURE = re.compile(r"^<!--\s*figure:\s*(\S+)\s*-->\s*$")
 IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -177,36 +200,36 @@ class Region:
 
 
 def read_regions(path, problems):
-    """{name: Region} of one source; its errors go to `problems`."""
-    regions, current = {}, None
+    """{name: Region} of one source; its errors go to `problems`. Regions may nest (a whole
+    function around the lines a slide explains): a line belongs to every region open at it,
+    and the marker lines of an inner region are in none."""
+    regions, open_regions = {}, []
     with open(path, encoding="utf-8", errors="replace") as handle:
         lines = handle.read().splitlines()
     for number, line in enumerate(lines, start=1):
         start, end = REGION_START.match(line), REGION_END.match(line)
         if start:
             name = start.group(1)
-            if current is not None:
-                problems.add(path, number, f"region '{name}' starts inside region '{current[0]}' "
-                             f"(line {current[1].line}): regions do not nest; end it first with // [/slide]")
-                continue
-            if name in regions:
+            if name in regions or any(name == open_name for open_name, _ in open_regions):
+                first = regions[name].line if name in regions else dict(open_regions)[name].line
                 problems.add(path, number, f"duplicate region name '{name}': it is already defined "
-                             f"at line {regions[name].line} of this file")
-            current = (name, Region(path, number))
+                             f"at line {first} of this file")
+            open_regions.append((name, Region(path, number)))
         elif end:
-            if current is None:
+            if not open_regions:
                 problems.add(path, number, "// [/slide] without a region open above it")
                 continue
-            regions.setdefault(current[0], current[1])
-            current = None
+            name, region = open_regions.pop()
+            regions.setdefault(name, region)
         elif ANY_MARKER.search(line):
             problems.add(path, number, "a region marker must be a comment line of its own, exactly "
                          "'// [slide:NAME]' or '// [/slide]' (NAME: letters, digits, '-', '_', '.')")
-        elif current is not None:
-            current[1].lines.append(line)
-    if current is not None:
-        problems.add(path, current[1].line, f"region '{current[0]}' is never ended: "
-                     "no // [/slide] line after it")
+        else:
+            for _, region in open_regions:
+                region.lines.append(line)
+    for name, region in open_regions:
+        problems.add(path, region.line, f"region '{name}' is never ended: no // [/slide] line after it "
+                     "(regions may nest: each // [/slide] ends the innermost one open)")
     return regions
 
 
@@ -272,13 +295,6 @@ def code_block(region_path, lines):
     return [fence + language] + lines + [fence, f"<sub>{relative(region_path)}</sub>", ""]
 
 
-def solution_note(region_path):
-    exercise = relative(region_path).split(os.sep)[1] if os.sep in relative(region_path) else ""
-    number = exercise.split("_")[0]
-    what = f"exercise {number}'s solution" if number.isdigit() else "solution code"
-    return [f"*({what}: shown in class)*", ""]
-
-
 # --- decks -----------------------------------------------------------------------------------
 
 class Deck:
@@ -289,6 +305,7 @@ class Deck:
         self.origins = []          # for each of its lines, the deck's line it comes from
         self.pending_figures = []  # (line, name, now present)
         self.shown_figures = set()  # the images the deck shows, as written
+        self.dropped = 0           # slides left out of a students' deck (after the deadline)
 
 
 def closes(fence, line):
@@ -297,14 +314,31 @@ def closes(fence, line):
     return text.startswith(fence) and not text.strip(fence[0])
 
 
+def after_deadline_lines(source):
+    """The deck's lines (0-based) that belong to slides marked <!-- after-deadline -->, each
+    with the separator before it (the first slide: the one after it)."""
+    starts = starts_of_slides(source)
+    ends = [start - 1 for start in starts[1:]] + [len(source)]
+    dropped = set()
+    for number, (start, end) in enumerate(zip(starts, ends)):
+        if any(AFTER_DEADLINE.match(source[i]) for i in range(start, end)):
+            dropped.update(range(start - 1, end) if number else range(start, min(end + 1, len(source))))
+    return dropped
+
+
 def expand(deck, regions, student, problems):
     """Fills deck.lines; errors go to `problems`."""
     with open(deck.path, encoding="utf-8") as handle:
         source = handle.read().splitlines()
     deck_dir = os.path.dirname(deck.path)
-    fence, in_comment = None, False
+    late = after_deadline_lines(source)
+    if student:
+        deck.dropped = sum(1 for i in late if AFTER_DEADLINE.match(source[i]))
+    fence, in_comment, consumed = None, False, set()
     for number, line in enumerate(source, start=1):
         deck.origins += [number - 1] * (len(deck.lines) - len(deck.origins))
+        if student and number - 1 in late:
+            continue
         if fence:
             fence = None if closes(fence, line) else fence
             deck.lines.append(line)
@@ -318,15 +352,25 @@ def expand(deck, regions, student, problems):
             in_comment = "-->" not in line
             deck.lines.append(line)
             continue
+        if number in consumed:
+            continue
         include = INCLUDE.match(line)
         if include:
-            deck.lines += include_region(deck, number, include.group(1), include.group(2),
-                                         regions, student, problems)
+            below = STUDENT_INCLUDE.match(source[number]) if number < len(source) else None
+            alternative = (number + 1, below.group(1), below.group(2)) if below else None
+            if below:
+                consumed.add(number + 1)
+            deck.lines += include_region(deck, number, include.group(1), include.group(2), regions,
+                                         student, problems, alternative, number - 1 in late)
             continue
         if ANY_INCLUDE.match(line):
             problems.add(deck.path, number, "an include is a line of its own, exactly "
                          "'<!-- include: PATH#REGION-NAME -->' with PATH from the repository root")
             deck.lines.append(line)
+            continue
+        if ANY_STUDENT.match(line):
+            problems.add(deck.path, number, "a line '<!-- student: PATH#REGION-NAME -->' goes right under "
+                         "the include of a solution's region that it replaces in the students' decks")
             continue
         pending = PENDING_FIGURE.match(line)
         if pending:
@@ -349,28 +393,70 @@ def expand(deck, regions, student, problems):
         problems.add(deck.path, len(source), f"a code block opened with {fence} is never closed")
 
 
-def include_region(deck, number, path, name, regions, student, problems):
+def source_folder(full):
+    """The folder of SOURCE_FOLDERS that holds `full` (None: none does, or not a source)."""
+    if not full.endswith(SOURCE_EXTENSIONS):
+        return None
+    path = relative(full).replace(os.sep, "/")
+    return next((folder for folder in SOURCE_FOLDERS if path.startswith(folder + "/")), None)
+
+
+def find_region(deck, number, path, name, regions, problems):
+    """The Region `path#name` (path from the repository root), or None with the error said."""
     where = f"include {path}#{name}"
     full = os.path.normpath(os.path.join(ROOT, path))
     if os.path.isabs(path) or not is_inside(full, ROOT):
         problems.add(deck.path, number, f"{where}: the path must be relative to the repository root")
-        return []
-    top = relative(full).split(os.sep)[0]
-    if top not in SOURCE_FOLDERS or not full.endswith(SOURCE_EXTENSIONS):
+        return None
+    if not source_folder(full):
         problems.add(deck.path, number, f"{where}: regions come from sources "
                      f"({', '.join(SOURCE_EXTENSIONS)}) under {', '.join(f + '/' for f in SOURCE_FOLDERS)}")
-        return []
-    if top == SOLUTION_FOLDER and student:
-        return solution_note(full)
+        return None
     if not os.path.isfile(full):
         problems.add(deck.path, number, f"{where}: no such file")
-        return []
+        return None
     found = regions.get(full, {})
     if name not in found:
         known = ", ".join(sorted(found)) or "none"
         problems.add(deck.path, number, f"{where}: {path} has no region '{name}' (its regions: {known})")
-        return []
-    return code_block(full, shown_lines(found[name]))
+        return None
+    return found[name]
+
+
+def include_region(deck, number, path, name, regions, student, problems, alternative=None, late=False):
+    """The lines an include becomes. A solution's region has a counterpart in the students'
+    decks, never a placeholder: the line '<!-- student: PATH#REGION -->' under the include
+    (`alternative`: its line, path and name), else the region of the same name in the skeleton
+    (the same path under exercises/). Only a slide marked <!-- after-deadline --> (`late`),
+    which the students' decks leave out, needs none."""
+    full = os.path.normpath(os.path.join(ROOT, path))
+    is_solution = source_folder(full) == SOLUTION_FOLDER
+    counterpart = None
+    if alternative:
+        line, other_path, other_name = alternative
+        other_full = os.path.normpath(os.path.join(ROOT, other_path))
+        if not is_solution:
+            problems.add(deck.path, line, "a '<!-- student: ... -->' line replaces the include of a solution's "
+                         f"region only, and {path} is not under {SOLUTION_FOLDER}/")
+        elif source_folder(other_full) == SOLUTION_FOLDER:
+            problems.add(deck.path, line, f"student: {other_path}#{other_name}: the students' decks show no "
+                         f"code from {SOLUTION_FOLDER}/")
+        else:
+            counterpart = find_region(deck, line, other_path, other_name, regions, problems)
+    elif is_solution and not late:
+        skeleton = os.path.join("exercises", *relative(full).split(os.sep)[1:])
+        counterpart = regions.get(os.path.normpath(os.path.join(ROOT, skeleton)), {}).get(name)
+        if counterpart is None:
+            problems.add(deck.path, number, f"include {path}#{name}: nothing to show students instead of this "
+                         f"solution code: give the skeleton {skeleton} a region '{name}' (its signature and "
+                         "instructions), or put a line '<!-- student: PATH#REGION -->' under this one (a "
+                         "header's declaration, an example under slides/examples/), or mark the slide "
+                         "'<!-- after-deadline -->'")
+    if is_solution and student:
+        # In a student build solutions/ is neither compiled nor shown (nor, in a release, present).
+        return code_block(counterpart.path, shown_lines(counterpart)) if counterpart else []
+    region = find_region(deck, number, path, name, regions, problems)
+    return code_block(region.path, shown_lines(region)) if region else []
 
 
 def check_figure(deck, number, target, problems):
@@ -387,13 +473,15 @@ def check_figure(deck, number, target, problems):
         problems.add(deck.path, number, f"figure {target}: no such file {relative(full)}")
 
 
-def count_slides(deck, problems=None):
-    """Slides of the expanded deck: separators '---' outside code blocks, HTML comments and the
-    front matter, plus one. A separator right under a line of text would be read as a heading underline."""
-    lines, index = deck.lines, 0
+def starts_of_slides(lines, underlined=None):
+    """The index in `lines` (a deck) where each slide starts, after its separator. Slides are
+    separated by '---' outside code blocks, HTML comments and the front matter. A separator
+    right under a line of text would be read as a heading underline: `underlined` is called
+    with its index."""
+    index = 0
     if lines and lines[0].strip() == "---":
         index = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), len(lines)) + 1
-    slides, fence, in_comment = 1, None, False
+    starts, fence, in_comment = [index], None, False
     for i in range(index, len(lines)):
         line = lines[i]
         if fence:
@@ -408,12 +496,36 @@ def count_slides(deck, problems=None):
         elif line.lstrip().startswith("<!--") and "-->" not in line:
             in_comment = True
         elif line.strip() == "---":
-            slides += 1
+            starts.append(i + 1)
             above = lines[i - 1].strip()
-            if problems is not None and above and not above.endswith("-->") and not FENCE.match(above):
-                problems.add(deck.path, deck.origins[i], "a slide separator '---' right under a line of "
-                             "text is read as a heading underline: leave a blank line before it")
-    return slides
+            if underlined and above and not above.endswith("-->") and not FENCE.match(above):
+                underlined(i)
+    return starts
+
+
+def slide_starts(deck, problems=None):
+    """starts_of_slides of the expanded deck; a separator under text is an error."""
+    def underlined(i):
+        problems.add(deck.path, deck.origins[i], "a slide separator '---' right under a line of "
+                     "text is read as a heading underline: leave a blank line before it")
+    return starts_of_slides(deck.lines, underlined if problems is not None else None)
+
+
+def count_slides(deck, problems=None):
+    """Slides of the expanded deck: its separators, plus one."""
+    return len(slide_starts(deck, problems))
+
+
+def slide_line(deck, slide):
+    """The deck's line (1-based) where slide `slide` (1-based) starts: its first line of text."""
+    starts = slide_starts(deck)
+    if not 1 <= slide <= len(starts):
+        return len(deck.origins)
+    index = starts[slide - 1]
+    end = starts[slide] if slide < len(starts) else len(deck.lines)
+    while index < end - 1 and not deck.lines[index].strip():
+        index += 1
+    return deck.origins[index] if index < len(deck.origins) else len(deck.origins)
 
 
 # --- rendering -------------------------------------------------------------------------------
@@ -502,6 +614,167 @@ def render(decks, output, require_pdf):
     return status
 
 
+# --- what fits on a slide -----------------------------------------------------------------------
+
+# Run in headless Chromium on the deck's HTML (Marp's bare template: every slide laid out, no
+# script of its own), once the page and its images are loaded. For each slide (an <svg
+# data-marpit-svg>) it measures, in pixels of the slide, every element and every line of text
+# of the slide's content (its <section>, or the content layer of a split background) against
+# the content box: the padding box of the section, down to the top of the footer. A block that
+# scrolls (a code block with a long line) counts what it hides. One result per top-level
+# element of a slide that passes an edge: its tag, its first words that pass, and by how much.
+FIT_SCRIPT = r"""
+(function () {
+  "use strict";
+  var TOLERANCE = 1;
+  function words(text) {
+    text = (text || "").replace(/\s+/g, " ").trim();
+    return text.length > 48 ? text.slice(0, 48) + "..." : text;
+  }
+  function measure() {
+    var found = [];
+    document.querySelectorAll("svg[data-marpit-svg]").forEach(function (svg, index) {
+      var ctm = svg.getScreenCTM();  // the slide's pixels to the window's (scaled, centred)
+      function at(r) {
+        return {top: (r.top - ctm.f) / ctm.d, bottom: (r.bottom - ctm.f) / ctm.d,
+                left: (r.left - ctm.e) / ctm.a, right: (r.right - ctm.e) / ctm.a,
+                width: r.width, height: r.height};
+      }
+      var footer = Array.prototype.find.call(svg.querySelectorAll("footer"), function (f) {
+        return f.textContent.trim() && f.getBoundingClientRect().height > 0;
+      });
+      svg.querySelectorAll("section").forEach(function (section) {
+        var layer = section.getAttribute("data-marpit-advanced-background");
+        if (layer === "background" || layer === "pseudo") return;
+        var style = getComputedStyle(section);
+        var box = at(section.getBoundingClientRect());
+        var limit = {top: box.top + parseFloat(style.paddingTop),
+                     left: box.left + parseFloat(style.paddingLeft),
+                     right: box.right - parseFloat(style.paddingRight),
+                     bottom: box.bottom - parseFloat(style.paddingBottom)};
+        if (footer) limit.bottom = at(footer.getBoundingClientRect()).top;
+        Array.prototype.forEach.call(section.children, function (child) {
+          if (/^(FOOTER|HEADER|STYLE|SCRIPT)$/.test(child.tagName)) return;
+          var over = {bottom: 0, right: 0, top: 0, left: 0}, first = null;
+          function consider(r, node) {
+            if (r.width === 0 && r.height === 0) return;
+            var d = {bottom: r.bottom - limit.bottom, right: r.right - limit.right,
+                     top: limit.top - r.top, left: limit.left - r.left}, any = false;
+            for (var side in d) {
+              if (d[side] > TOLERANCE) { over[side] = Math.max(over[side], d[side]); any = true; }
+            }
+            if (any && first === null && node) first = node;
+          }
+          consider(at(child.getBoundingClientRect()), null);
+          var walker = document.createTreeWalker(child, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+          for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (node.nodeType === Node.TEXT_NODE) {
+              if (!node.textContent.trim()) continue;
+              var range = document.createRange();
+              range.selectNodeContents(node);
+              Array.prototype.forEach.call(range.getClientRects(), function (r) { consider(at(r), node); });
+              continue;
+            }
+            consider(at(node.getBoundingClientRect()), node.children.length ? null : node);
+          }
+          [child].concat(Array.prototype.slice.call(child.querySelectorAll("*"))).forEach(function (e) {
+            var s = getComputedStyle(e);
+            if (s.overflowX !== "visible" && e.scrollWidth > e.clientWidth + TOLERANCE) {
+              over.right = Math.max(over.right, e.scrollWidth - e.clientWidth);
+              first = first || e;
+            }
+            if (s.overflowY !== "visible" && e.scrollHeight > e.clientHeight + TOLERANCE) {
+              over.bottom = Math.max(over.bottom, e.scrollHeight - e.clientHeight);
+              first = first || e;
+            }
+          });
+          var sides = Object.keys(over).filter(function (side) { return over[side] > TOLERANCE; });
+          if (!sides.length) return;
+          var shown = first || child;
+          var text = shown.nodeType === Node.TEXT_NODE ? shown.textContent
+                     : shown.textContent || shown.getAttribute("alt") || shown.getAttribute("src");
+          found.push({slide: index + 1, tag: child.tagName.toLowerCase(), words: words(text),
+                      over: sides.map(function (side) { return [side, Math.round(over[side])]; })});
+        });
+      });
+    });
+    var out = document.createElement("script");
+    out.type = "application/json";
+    out.id = "course-fit";
+    out.textContent = JSON.stringify({slides: document.querySelectorAll("svg[data-marpit-svg]").length,
+                                      found: found}).replace(/</g, "\\u003c");
+    document.body.appendChild(out);
+  }
+  window.addEventListener("load", measure);
+})();
+"""
+FIT_RESULT = re.compile(r'<script type="application/json" id="course-fit">(.*?)</script>', re.S)
+
+
+def chromium_command(chromium):
+    """Headless Chromium's command line (as root it needs --no-sandbox, as Marp knows too)."""
+    command = [chromium, "--headless", "--disable-gpu", "--hide-scrollbars", "--mute-audio",
+               "--no-first-run", "--window-size=1280,720"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--no-sandbox")
+    return command
+
+
+def measure_fit(chromium, html, folder):
+    """[(slide, tag, words, [(side, px)...])] of the deck whose bare HTML is `html`, laid out
+    in headless Chromium with `folder` as the base of its relative paths (its figures)."""
+    with open(html, encoding="utf-8") as handle:
+        text = handle.read()
+    base = f'<base href="file://{os.path.abspath(folder)}/">'
+    text = text.replace("<head>", "<head>" + base, 1)
+    text = text.replace("</body>", f"<script>{FIT_SCRIPT}</script></body>", 1)
+    with tempfile.TemporaryDirectory(prefix="slides-fit-") as scratch:
+        page = os.path.join(scratch, "deck.html")
+        with open(page, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        done = subprocess.run(chromium_command(chromium) + [
+            f"--user-data-dir={os.path.join(scratch, 'profile')}", "--virtual-time-budget=10000",
+            "--dump-dom", "file://" + page], capture_output=True, text=True, timeout=300)
+    match = FIT_RESULT.search(done.stdout)
+    if not match:
+        raise RuntimeError(f"chromium measured nothing (status {done.returncode}): {done.stderr.strip()[-800:]}")
+    result = json.loads(match.group(1))
+    return result["slides"], [(f["slide"], f["tag"], f["words"], f["over"]) for f in result["found"]]
+
+
+def check_fit(decks, output, marp):
+    """Renders each expanded deck (OUTPUT/NAME.md) to bare HTML and measures it; prints each
+    overflow as 'deck:slide: ...'. Returns the number of slides that do not fit, or None when
+    a deck could not be measured."""
+    chromium = find_chromium()
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="slides-fit-") as scratch:
+        for deck in decks:
+            markdown = os.path.join(output, deck.name + ".md")
+            html = os.path.join(scratch, deck.name + ".html")
+            if not run_marp(marp, [markdown, "--template", "bare", "-o", html]):
+                print(f"slides: Marp failed on {relative(markdown)} (the HTML to measure)", file=sys.stderr)
+                return None
+            try:
+                slides, found = measure_fit(chromium, html, output)
+            except (RuntimeError, subprocess.TimeoutExpired, ValueError) as error:
+                print(f"slides: {deck.name}: {error}", file=sys.stderr)
+                return None
+            expected = count_slides(deck)
+            if slides != expected:
+                print(f"slides: {deck.name}: chromium laid out {slides} slide(s), the deck has {expected}",
+                      file=sys.stderr)
+                return None
+            for slide, tag, words, over in found:
+                sides = " and ".join(f"{px} px ({side})" for side, px in over)
+                print(f"{deck.name}:{slide}: {tag} \"{words}\" overflows by {sides} "
+                      f"[{relative(deck.path)}:{slide_line(deck, slide)}]", file=sys.stderr)
+            failures += len({slide for slide, *_ in found})
+            if not found:
+                print(f"slides: {deck.name}: all {slides} slides fit")
+    return failures
+
+
 # --- the command -------------------------------------------------------------------------------
 
 def deck_paths(names):
@@ -524,6 +797,7 @@ def main(argv):
     parser.add_argument("--student", action="store_true")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--require-pdf", action="store_true")
+    parser.add_argument("--fit", action="store_true")
     parser.add_argument("decks", nargs="*")
     options = parser.parse_args(argv[1:])
     global ROOT
@@ -568,15 +842,52 @@ def main(argv):
     kind = "student" if student else "instructor"
     default_output = os.path.join(ROOT, "build", "slides", *(["student"] if student else []))
     output = os.path.abspath(options.output or default_output)
+    if options.fit:
+        missing_tools = fit_tools_missing()
+        if missing_tools:
+            print(f"slides: skipped: {missing_tools}: what fits on a slide is not checked")
+            return SKIPPED
     if options.check:
         if options.output:
             write_expanded(decks, output)
-        counts = ", ".join(f"{d.name} ({count_slides(d)} slides)" for d in decks)
+        counts = ", ".join(f"{d.name} ({count_slides(d)} slides"
+                           + (f"; {d.dropped} left out until the deadline" if d.dropped else "") + ")"
+                           for d in decks)
         print(f"slides: {kind} build checked: {counts}")
-        return 0
+        if not options.fit:
+            return 0
+        if options.output:
+            return fit(decks, output)
+        with tempfile.TemporaryDirectory(prefix="slides-") as scratch:
+            write_expanded(decks, scratch)
+            return fit(decks, scratch)
     print(f"slides: {kind} build into {relative(output)}")
-    return render(decks, output, options.require_pdf)
+    status = render(decks, output, options.require_pdf)
+    if options.fit and status == 0:
+        status = fit(decks, output)
+    return status
 
+
+def fit_tools_missing():
+    """What the fit check lacks, in words (None when Marp and chromium are there)."""
+    missing = []
+    if not os.access(os.path.join(TOOL_ROOT, MARP), os.X_OK):
+        missing.append(f"Marp is not installed ({MARP}: npm ci --prefix tools/marp)")
+    if not find_chromium():
+        missing.append("chromium not found (apt-get install chromium)")
+    return " and ".join(missing) or None
+
+
+def fit(decks, output):
+    """0 when every slide of `decks` (expanded in OUTPUT) fits, 1 when one does not."""
+    failures = check_fit(decks, output, os.path.join(TOOL_ROOT, MARP))
+    if failures is None:
+        return 1
+    if failures:
+        print(f"slides: {failures} slide(s) do not fit: split them, trim them, or show less code "
+              "(one region per slide)", file=sys.stderr)
+        return 1
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

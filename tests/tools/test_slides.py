@@ -123,7 +123,7 @@ class SlidesOnACopy(unittest.TestCase):
         # The header's region is dedented and keeps its comments.
         self.assertIn("\n// y[i] = scale * x[i] + offset", expanded)
 
-    def test_student_build_shows_no_solution_code(self):
+    def test_student_build_shows_the_skeleton_in_place_of_the_solution(self):
         shutil.rmtree(self.path("solutions"))  # as in the students' release
         self.compiled = [SKELETON]
         self.mode = "student"
@@ -131,10 +131,14 @@ class SlidesOnACopy(unittest.TestCase):
         status, output = self.run_tool("--output", output_dir)
         self.assertEqual(status, 0, output)
         expanded = read(os.path.join(output_dir, "deck.md"))
-        self.assertEqual(expanded.count("*(exercise 03's solution: shown in class)*"), 2, expanded)
         self.assertNotIn("y[i] = scale * x[i] + offset;", expanded)
         self.assertNotIn("cudaMalloc(&device_x", expanded)
+        self.assertNotIn("shown in class", expanded)  # never a placeholder without code
         self.assertIn("void affine_on_gpu(", expanded)  # the header, which students have
+        # The skeleton's region of the same name: the signature and the instructions.
+        self.assertIn("```cpp\n__global__ void affine_kernel(const float* x, float* y, int n", expanded)
+        self.assertIn("  // TODO(student): one element per thread.", expanded)
+        self.assertEqual(expanded.count("<sub>exercises/03_device_memory/device_memory.cu</sub>"), 2, expanded)
 
     def test_student_flag_hides_solutions_of_an_instructor_build(self):
         output_dir = os.path.join(self.scratch, "out")
@@ -159,13 +163,27 @@ class SlidesOnACopy(unittest.TestCase):
         self.assertEqual(read(self.path(SOLUTION)).count("// [/slide]"), 1)
         self.assert_fails_with(f"{SOLUTION}:{start}: region 'round-trip' is never ended")
 
-    def test_deleted_end_marker_makes_regions_nest(self):
-        text = read(self.path(SKELETON))
+    def test_deleted_end_marker_leaves_the_outer_region_open(self):
         self.edit(SKELETON, "}\n// [/slide]\n\n// ----", "}\n\n// ----")
-        nested_at = line_of(read(self.path(SKELETON)), "// [slide:round-trip]")
-        first = line_of(text, "// [slide:affine-kernel]")
-        self.assert_fails_with(f"{SKELETON}:{nested_at}: region 'round-trip' starts inside region "
-                               f"'affine-kernel' (line {first}): regions do not nest")
+        first = line_of(read(self.path(SKELETON)), "// [slide:affine-kernel]")
+        self.assert_fails_with(f"{SKELETON}:{first}: region 'affine-kernel' is never ended")
+
+    def test_nested_regions(self):
+        # A whole function around the lines a slide explains: both shown, no marker line.
+        self.edit(SOLUTION, "// [slide:round-trip]\n", "// [slide:function]\n// [slide:round-trip]\n")
+        text = read(self.path(SOLUTION))
+        write(self.path(SOLUTION), text[:text.rindex("// [/slide]\n")] + "// [/slide]\n// [/slide]\n")
+        self.edit("slides/deck.md", "device_memory.cu#round-trip -->",
+                  "device_memory.cu#round-trip -->\n\n---\n\n<!-- include: "
+                  "solutions/03_device_memory/device_memory.cu#function -->\n"
+                  "<!-- student: exercises/03_device_memory/device_memory.hpp#api -->")
+        output_dir = os.path.join(self.scratch, "out")
+        status, output = self.run_tool("--output", output_dir)
+        self.assertEqual(status, 0, output)
+        expanded = read(os.path.join(output_dir, "deck.md"))
+        self.assertEqual(expanded.count("cudaMalloc(&device_x"), 2, expanded)
+        self.assertNotIn("[slide:", expanded)
+        self.assertNotIn("[/slide]", expanded)
 
     def test_end_marker_without_a_region(self):
         self.edit(SKELETON, "// [slide:affine-kernel]\n", "")
@@ -194,6 +212,10 @@ class SlidesOnACopy(unittest.TestCase):
         self.compiled = [SOLUTION]  # the skeleton is not, but the solution includes the header
         write(self.path(SKELETON), "".join(line for line in read(self.path(SKELETON)).splitlines(True)
                                            if "[slide:" not in line and "[/slide]" not in line))
+        # ...so the students are shown the header's declarations instead of the solution.
+        for region in ("affine-kernel", "round-trip"):
+            self.edit("slides/deck.md", f"device_memory.cu#{region} -->",
+                      f"device_memory.cu#{region} -->\n<!-- student: exercises/03_device_memory/device_memory.hpp#api -->")
         status, output = self.run_tool()
         self.assertEqual(status, 0, output)
         # ...and once no compiled source includes it, its region is refused.
@@ -250,6 +272,64 @@ class SlidesOnACopy(unittest.TestCase):
     def test_separator_right_under_text(self):
         self.edit("slides/deck.md", "## The kernel\n", "## The kernel\n\nsome text\n---\n")
         self.assert_fails_with("slides/deck.md:14: a slide separator '---' right under a line of text")
+
+
+    # --- what the students' decks show instead of a solution ----------------------------------
+
+    def test_solution_include_without_a_students_counterpart(self):
+        self.edit(SKELETON, "// [slide:affine-kernel]\n", "")
+        self.edit(SKELETON, "}\n// [/slide]\n\n// ----", "}\n\n// ----")
+        self.assert_fails_with(
+            f"slides/deck.md:{KERNEL_INCLUDE_LINE}: include solutions/03_device_memory/device_memory.cu"
+            "#affine-kernel: nothing to show students instead of this solution code: give the skeleton "
+            "exercises/03_device_memory/device_memory.cu a region 'affine-kernel'")
+
+    def test_student_line_replaces_the_solution_in_the_students_deck_only(self):
+        self.edit("slides/deck.md", "device_memory.cu#affine-kernel -->",
+                  "device_memory.cu#affine-kernel -->\n<!-- student: exercises/03_device_memory/device_memory.hpp#api -->")
+        for student, expected in ((False, "y[i] = scale * x[i] + offset;"), (True, "void affine_on_gpu(")):
+            output_dir = os.path.join(self.scratch, f"out-{student}")
+            status, output = self.run_tool("--output", output_dir, *(["--student"] if student else []))
+            self.assertEqual(status, 0, output)
+            slide = read(os.path.join(output_dir, "deck.md")).split("## The kernel")[1].split("---")[0]
+            self.assertIn(expected, slide)
+            self.assertNotIn("<!-- student:", slide)
+            self.assertNotIn("TODO(student): one element per thread", slide)
+
+    def test_student_line_that_shows_a_solution(self):
+        self.edit("slides/deck.md", "device_memory.cu#affine-kernel -->",
+                  "device_memory.cu#affine-kernel -->\n<!-- student: solutions/03_device_memory/device_memory.cu#round-trip -->")
+        self.assert_fails_with(f"slides/deck.md:{KERNEL_INCLUDE_LINE + 1}: student: solutions/03_device_memory/"
+                               "device_memory.cu#round-trip: the students' decks show no code from solutions/")
+
+    def test_student_line_under_an_include_that_is_no_solution(self):
+        self.edit("slides/deck.md", "device_memory.hpp#api -->",
+                  "device_memory.hpp#api -->\n<!-- student: exercises/03_device_memory/device_memory.hpp#api -->")
+        self.assert_fails_with(f"slides/deck.md:{HEADER_INCLUDE_LINE + 1}: a '<!-- student: ... -->' line "
+                               "replaces the include of a solution's region only")
+
+    def test_student_line_that_is_not_under_an_include(self):
+        self.edit("slides/deck.md", "## The kernel\n", "## The kernel\n\n<!-- student: exercises/x.cu#y -->\n")
+        self.assert_fails_with("slides/deck.md:13: a line '<!-- student: PATH#REGION-NAME -->' goes right "
+                               "under the include of a solution's region")
+
+    def test_slide_after_the_deadline_is_left_out_of_the_students_deck(self):
+        self.edit(SKELETON, "// [slide:round-trip]\n", "")
+        text = read(self.path(SKELETON))
+        write(self.path(SKELETON), text[:text.rindex("// [/slide]\n")])
+        self.edit("slides/deck.md", "## The round trip\n", "## The round trip\n\n<!-- after-deadline -->\n")
+        status, output = self.run_tool()
+        self.assertEqual(status, 0, output)
+        self.assertIn("deck (3 slides)", output)
+        output_dir = os.path.join(self.scratch, "out")
+        status, output = self.run_tool("--student", "--output", output_dir)
+        self.assertEqual(status, 0, output)
+        self.assertIn("deck (2 slides; 1 left out until the deadline)", output)
+        expanded = read(os.path.join(output_dir, "deck.md"))
+        self.assertNotIn("The round trip", expanded)
+        self.assertNotIn("cudaMalloc(&device_x", expanded)
+        self.assertTrue(expanded.rstrip().endswith("<sub>exercises/03_device_memory/device_memory.cu</sub>"),
+                        expanded)
 
 
 def pdf_page_counts(build_dir):
