@@ -45,6 +45,7 @@ void print_device(int device) {
 // ---------------------------------------------------------------------------
 // The program
 // ---------------------------------------------------------------------------
+// [slide:main]
 int main() {
   // TODO(student): greet from the host.
   //   Print exactly this line: Hello, world from the host!
@@ -63,3 +64,4 @@ int main() {
   // END TODO(student)
   return EXIT_SUCCESS;
 }
+// [/slide]

@@ -96,6 +96,7 @@ __global__ void hello_kernel() {
 // ---------------------------------------------------------------------------
 // Host program
 // ---------------------------------------------------------------------------
+// [slide:main]
 int main(int argc, char** argv) {
   const LaunchShape shape = parse_command_line(argc, argv);
   const long long total_threads =
@@ -116,3 +117,4 @@ int main(int argc, char** argv) {
   // END TODO(student)
   return EXIT_SUCCESS;
 }
+// [/slide]

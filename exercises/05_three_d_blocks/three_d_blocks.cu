@@ -81,6 +81,7 @@ __global__ void stencil_kernel(const float* in, float* out, int nx, int ny, int 
 // ---------------------------------------------------------------------------
 // Launcher: the round trip, with the kernel timed on its own
 // ---------------------------------------------------------------------------
+// [slide:stencil_on_gpu]
 float stencil_on_gpu(const float* host_in, float* host_out, int nx, int ny, int nz, dim3 block) {
   float kernel_ms = 0.0f;
   // TODO(student): the round trip, with the kernel timed, in five steps.
@@ -97,3 +98,4 @@ float stencil_on_gpu(const float* host_in, float* host_out, int nx, int ny, int 
   // END TODO(student)
   return kernel_ms;
 }
+// [/slide]

@@ -34,6 +34,7 @@ __global__ void scale_rows_coalesced(const float* in, const float* gain, float* 
 // ---------------------------------------------------------------------------
 // Launcher: a 2D grid that covers the matrix
 // ---------------------------------------------------------------------------
+// [slide:launch_scale_rows_coalesced]
 void launch_scale_rows_coalesced(const float* in, const float* gain, float* out, int rows,
                                  int cols) {
   // TODO(student): a 2D grid that covers the matrix, in four steps.
@@ -45,3 +46,4 @@ void launch_scale_rows_coalesced(const float* in, const float* gain, float* out,
   // Do not wait for the kernel: the caller times it.
   // END TODO(student)
 }
+// [/slide]

@@ -60,6 +60,7 @@ __device__ void transform_chunk(float* out, std::size_t n, std::size_t chunk, Op
 
 // One template kernel for every functor and every number of inputs: `in` is a pack
 // of pointers, and `in...` passes them all on to transform_chunk.
+// [slide:transform_kernel]
 template <class Op, class... In>
 __global__ void transform_kernel(float* out, std::size_t n, Op op, const In*... in) {
   // TODO(student): a grid-stride loop over the chunks.
@@ -70,10 +71,12 @@ __global__ void transform_kernel(float* out, std::size_t n, Op op, const In*... 
   //      chunk < chunks. At each step call transform_chunk(out, n, chunk, op, in...).
   // END TODO(student)
 }
+// [/slide]
 
 // Launches transform_kernel on blocks of kThreadsPerBlock threads: as many as the chunks
 // of n need, but at most kMaxTransformBlocks (the loop in the kernel covers the rest).
 // Returns without waiting; nothing is launched when n == 0.
+// [slide:transform]
 template <class Op, class... In>
 void transform(float* out, std::size_t n, Op op, const In*... in) {
   // TODO(student): the launch of transform_kernel, in three steps.
@@ -85,6 +88,7 @@ void transform(float* out, std::size_t n, Op op, const In*... in) {
   //      check it with CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // 1. The Gaussian density, as a functor for transform()
@@ -140,6 +144,7 @@ void add_gpu(const float* a, const float* b, float* sum, int n) {
 
 // A __device__ function is called from kernels only; the compiler inlines it, so the
 // float2 it returns costs nothing (the lab's tuple return).
+// [slide:polar_to_cartesian]
 __device__ float2 polar_to_cartesian(float rho, float theta) {
   // TODO(student): the point (rho, theta) in Cartesian coordinates.
   //   Return make_float2(rho cos(theta), rho sin(theta)), with cosf and sinf, or sincosf,
@@ -147,6 +152,7 @@ __device__ float2 polar_to_cartesian(float rho, float theta) {
   return make_float2(0.0f, 0.0f);
   // END TODO(student)
 }
+// [/slide]
 
 __global__ void polar_distance_kernel(const float* rho1, const float* theta1, const float* rho2,
                                       const float* theta2, float* distance, int n) {

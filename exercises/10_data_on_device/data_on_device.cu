@@ -84,6 +84,7 @@ void make_waveform_round_trips(const float* host_noise, float* host_waveform, in
 // Part 1: the data stays on the device
 // ---------------------------------------------------------------------------
 
+// [slide:enqueue_pipeline]
 void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
                       const PulseShape& shape, cudaStream_t stream) {
   // TODO(student): the three kernels on `stream`, in order.
@@ -95,7 +96,9 @@ void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
   // Kernels of one stream run in the order they were launched: no wait is needed here.
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:make_waveform_on_device]
 void make_waveform_on_device(const float* host_noise, float* host_waveform, int n,
                              const PulseShape& shape) {
   // TODO(student): one copy in, the pipeline, one copy out, in six steps.
@@ -109,11 +112,13 @@ void make_waveform_on_device(const float* host_noise, float* host_waveform, int 
   // Wrap every CUDA call in CUDA_CHECK(...).
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Part 2: pinned staging buffers, allocated once
 // ---------------------------------------------------------------------------
 
+// [slide:allocate_waveform_buffers]
 WaveformBuffers allocate_waveform_buffers(int capacity) {
   WaveformBuffers buffers;
   buffers.capacity = capacity;
@@ -123,6 +128,7 @@ WaveformBuffers allocate_waveform_buffers(int capacity) {
   // END TODO(student)
   return buffers;
 }
+// [/slide]
 
 void free_waveform_buffers(WaveformBuffers& buffers) {
   // TODO(student): free each buffer with the call that matches its allocation.
@@ -131,6 +137,7 @@ void free_waveform_buffers(WaveformBuffers& buffers) {
   buffers = WaveformBuffers{};
 }
 
+// [slide:make_waveform_pinned]
 void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& shape,
                           cudaStream_t stream) {
   // TODO(student): one waveform through the pinned buffers, in five steps.
@@ -143,3 +150,4 @@ void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& sha
   //      host_waveform, and the caller reads it as soon as this function returns.
   // END TODO(student)
 }
+// [/slide]

@@ -81,6 +81,7 @@ __device__ float neuron(float greyscale, float weight) {
   return activate_value(weigh_value(normalize_value(greyscale), weight));
 }
 
+// [slide:hidden_layer_fused_kernel]
 __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
                                           const float* __restrict__ weights,
                                           float* __restrict__ activated, int n) {
@@ -101,10 +102,12 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
   //      neurons. When a pointer is not aligned, it starts at start and does every neuron.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launchers, on device arrays
 // ---------------------------------------------------------------------------
+// [slide:launch_three_kernels]
 void launch_three_kernels(const float* greyscales, const float* weights, float* activated, int n) {
   // TODO(student): the three kernels, one after the other.
   //   1. When n == 0, return: a grid of zero blocks is an error.
@@ -116,7 +119,9 @@ void launch_three_kernels(const float* greyscales, const float* weights, float* 
   // Put CUDA_CHECK_LAUNCH() after each launch. Kernels in one stream run in order.
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:launch_fused]
 void launch_fused(const float* greyscales, const float* weights, float* activated, int n) {
   // TODO(student): the fused kernel, on a grid sized to the GPU.
   //   1. When n == 0, return.
@@ -130,6 +135,7 @@ void launch_fused(const float* greyscales, const float* weights, float* activate
   // fewer than the vectors need, the grid-stride loop gives each thread several.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Host function: host arrays in, host array out

@@ -26,6 +26,7 @@
 // Returns, in the first lane of each group of kLanes consecutive lanes (kLanes a power of
 // two, 1 to 32: lanes 0 to kLanes - 1 form the first group), the sum of `value` over its
 // group (the other lanes get partial sums). Every lane of the warp must call it.
+// [slide:group_sum]
 template <int kLanes>
 __device__ float group_sum(float value) {
   // TODO(student): a reduction tree over the group, in log2(kLanes) shuffles.
@@ -38,10 +39,12 @@ __device__ float group_sum(float value) {
   // END TODO(student)
   return value;
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Kernel: a group of lanes per row
 // ---------------------------------------------------------------------------
+// [slide:row_norms_group_kernel]
 template <int kLanesPerRow>
 __global__ void row_norms_group_kernel(const float* matrix, float* norms, int rows, int cols) {
   // TODO(student): a group of kLanesPerRow lanes per row, in four steps.
@@ -55,10 +58,12 @@ __global__ void row_norms_group_kernel(const float* matrix, float* norms, int ro
   //   4. If row < rows, the group's first lane (lane == 0) writes norms[row] = sqrtf(sum).
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Kernel: one block per row, for long rows
 // ---------------------------------------------------------------------------
+// [slide:row_norms_block_kernel]
 __global__ void row_norms_block_kernel(const float* matrix, float* norms, int rows, int cols) {
   // TODO(student): one block per row, the warps meeting in shared memory.
   //   0. Declare the block's shared array, one partial sum per warp:
@@ -72,6 +77,7 @@ __global__ void row_norms_block_kernel(const float* matrix, float* norms, int ro
   //      norms[row] = sqrtf(sum).
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launchers, on device arrays

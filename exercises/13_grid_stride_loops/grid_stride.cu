@@ -36,6 +36,7 @@ __global__ void square_kernel(const float* a, float* out, int n) {
 // ---------------------------------------------------------------------------
 // Kernel: a grid-stride loop, four floats per access
 // ---------------------------------------------------------------------------
+// [slide:hypot_stride]
 __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
   // TODO(student): a grid-stride loop over float4 vectors, then over the last elements.
   //   First the grid-stride loop, one element per step:
@@ -53,6 +54,7 @@ __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
   //      elements. When a pointer is not aligned, it starts at start and does every element.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launchers
@@ -64,6 +66,7 @@ int blocks_to_cover(int n, int threads_per_block) {
   // END TODO(student)
 }
 
+// [slide:add_on_device]
 void add_on_device(const int* x, const int* y, int* out, int n) {
   // TODO(student): one thread per element, enough blocks to cover n.
   //   1. When n == 0, launch nothing: a grid of zero blocks is an error.
@@ -72,6 +75,7 @@ void add_on_device(const int* x, const int* y, int* out, int n) {
   //   3. Then CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }
+// [/slide]
 
 void square_on_device(const float* a, float* out, int n) {
   // TODO(student): one thread per element, as in add_on_device.

@@ -20,15 +20,18 @@
 // ---------------------------------------------------------------------------
 // The counter
 // ---------------------------------------------------------------------------
+// [slide:count_threads_atomic]
 __global__ void count_threads_atomic(int* counter) {
   // TODO(student): one increment per thread, none lost.
   //   Add 1 to *counter with atomicAdd.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // The bin rule, for the CPU and the GPU
 // ---------------------------------------------------------------------------
+// [slide:bin_of]
 __host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
   // TODO(student): the bin of v, or -1.
   //   1. Return -1 unless lo <= v < hi. NaN must fail the test.
@@ -37,6 +40,7 @@ __host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
   return -1;
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // CPU reference: the lab's cpu_histogram
@@ -51,12 +55,15 @@ void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int b
 // ---------------------------------------------------------------------------
 // Kernels
 // ---------------------------------------------------------------------------
+// [slide:histogram_global]
 __global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts, int bins) {
   // TODO(student): one global atomic per counted element.
   //   A grid-stride loop over x. For each counted value, atomicAdd 1 to its bin in counts.
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:histogram_shared]
 __global__ void histogram_shared(const float* x, int n, float lo, float hi, int* counts, int bins) {
   // The block's private histogram: bins ints of dynamic shared memory (the launch's
   // third parameter sets its size).
@@ -80,6 +87,7 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
   //      non-zero bin.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launchers
@@ -92,6 +100,7 @@ void histogram_global_on_device(const float* x, int n, float lo, float hi, int* 
   // END TODO(student)
 }
 
+// [slide:histogram_shared_on_device]
 void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* counts, int bins,
                                 int blocks, int threads) {
   // TODO(student): zero the counts, then launch, with dynamic shared memory.
@@ -101,3 +110,4 @@ void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* 
   //   3. Then CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }
+// [/slide]

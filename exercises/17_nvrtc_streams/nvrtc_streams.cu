@@ -26,6 +26,7 @@
 // ---------------------------------------------------------------------------
 // Part 1: the primary context
 // ---------------------------------------------------------------------------
+// [slide:use_primary_context]
 CUdevice use_primary_context(int ordinal) {
   CUdevice device = 0;
   // TODO(student): the device's primary context, made current, in four calls.
@@ -37,6 +38,7 @@ CUdevice use_primary_context(int ordinal) {
   // END TODO(student)
   return device;
 }
+// [/slide]
 
 void release_primary_context(CUdevice device) {
   // TODO(student): release the primary context retained above.
@@ -57,6 +59,7 @@ std::string architecture_option(CUdevice device) {
   return option;
 }
 
+// [slide:compile_to_cubin]
 Compilation compile_to_cubin(const std::string& source,
                              const std::vector<std::string>& name_expressions, CUdevice device) {
   Compilation result;
@@ -74,10 +77,12 @@ Compilation compile_to_cubin(const std::string& source,
   // END TODO(student)
   return result;
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Part 3: loading and launching with the driver API
 // ---------------------------------------------------------------------------
+// [slide:load_saxpy]
 SaxpyModule load_saxpy(const Compilation& compiled) {
   SaxpyModule loaded;
   // TODO(student): load the CUBIN and find both kernels.
@@ -88,6 +93,7 @@ SaxpyModule load_saxpy(const Compilation& compiled) {
   // END TODO(student)
   return loaded;
 }
+// [/slide]
 
 void unload_saxpy(SaxpyModule& module) {
   // TODO(student): unload the module.
@@ -96,6 +102,7 @@ void unload_saxpy(SaxpyModule& module) {
   // END TODO(student)
 }
 
+// [slide:launch_saxpy]
 template <typename T>
 void launch_saxpy(CUfunction kernel, T a, CUdeviceptr x, CUdeviceptr y, CUdeviceptr out,
                   std::size_t n, CUstream stream) {
@@ -107,6 +114,7 @@ void launch_saxpy(CUfunction kernel, T a, CUdeviceptr x, CUdeviceptr y, CUdevice
   //      the order of its parameters (a, x, y, out, n), no shared memory, on `stream`.
   // END TODO(student)
 }
+// [/slide]
 
 template void launch_saxpy<float>(CUfunction, float, CUdeviceptr, CUdeviceptr, CUdeviceptr,
                                   std::size_t, CUstream);
@@ -116,6 +124,7 @@ template void launch_saxpy<double>(CUfunction, double, CUdeviceptr, CUdeviceptr,
 // ---------------------------------------------------------------------------
 // Part 4: streams and asynchronous copies
 // ---------------------------------------------------------------------------
+// [slide:allocate_pipeline]
 Pipeline allocate_pipeline(std::size_t capacity, int stream_count) {
   Pipeline pipeline;
   // TODO(student): the pipeline's buffers and streams, in four steps.
@@ -126,6 +135,7 @@ Pipeline allocate_pipeline(std::size_t capacity, int stream_count) {
   // END TODO(student)
   return pipeline;
 }
+// [/slide]
 
 void free_pipeline(Pipeline& pipeline) {
   // TODO(student): give the pipeline back, in three steps.
@@ -135,6 +145,7 @@ void free_pipeline(Pipeline& pipeline) {
   // END TODO(student)
 }
 
+// [slide:saxpy_one_stream]
 void saxpy_one_stream(CUfunction saxpy_float, float a, Pipeline& pipeline, std::size_t n) {
   // TODO(student): the pipeline on pipeline.streams[0], in four steps.
   //   1. Copy n floats of host_x and host_y in (cuMemcpyHtoDAsync).
@@ -143,7 +154,9 @@ void saxpy_one_stream(CUfunction saxpy_float, float a, Pipeline& pipeline, std::
   //   4. Wait for the stream (cuStreamSynchronize) before returning.
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:saxpy_chunked]
 void saxpy_chunked(CUfunction saxpy_float, float a, Pipeline& pipeline, std::size_t n,
                    std::size_t chunk) {
   // TODO(student): the pipeline in chunks over the streams, in two steps.
@@ -154,3 +167,4 @@ void saxpy_chunked(CUfunction saxpy_float, float a, Pipeline& pipeline, std::siz
   //   2. Once every chunk is enqueued, synchronize every stream.
   // END TODO(student)
 }
+// [/slide]

@@ -27,6 +27,7 @@ using generated_kernels::hex64;
 // ---------------------------------------------------------------------------
 // Part 1: the source
 // ---------------------------------------------------------------------------
+// [slide:generate_source]
 std::string generate_source(const std::vector<Argument>& arguments, const std::string& operation,
                             const std::string& name) {
   std::string source;
@@ -41,10 +42,12 @@ std::string generate_source(const std::vector<Argument>& arguments, const std::s
   // END TODO(student)
   return source;
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Part 2: the cache
 // ---------------------------------------------------------------------------
+// [slide:cache_key]
 std::string cache_key(const KeyParts& parts) {
   std::string key;
   // TODO(student): one hash of every field, behind the name.
@@ -55,7 +58,9 @@ std::string cache_key(const KeyParts& parts) {
   // END TODO(student)
   return key;
 }
+// [/slide]
 
+// [slide:decode_entry]
 std::optional<std::vector<char>> decode_entry(const std::vector<char>& file) {
   // TODO(student): the payload of an intact file, or nothing.
   //   1. When the file is long enough, copy the header out of its first bytes
@@ -66,6 +71,7 @@ std::optional<std::vector<char>> decode_entry(const std::vector<char>& file) {
   // END TODO(student)
   return std::nullopt;
 }
+// [/slide]
 
 std::optional<std::vector<char>> KernelCache::lookup(const std::string& key) {
   // TODO(student): memory first, then the file.
@@ -89,6 +95,7 @@ void KernelCache::store(const std::string& key, const std::vector<char>& payload
   // END TODO(student)
 }
 
+// [slide:build_kernel]
 Build build_kernel(KernelCache& cache, const std::string& name, const std::string& source,
                    int architecture) {
   Build build;
@@ -101,10 +108,12 @@ Build build_kernel(KernelCache& cache, const std::string& name, const std::strin
   // END TODO(student)
   return build;
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Part 3: the autotuner's timing loop
 // ---------------------------------------------------------------------------
+// [slide:time_launches_ms]
 double time_launches_ms(const std::function<void()>& launch, int repetitions, CUstream stream) {
   double mean_ms = 0.0;
   // TODO(student): a warm-up, then the repetitions between two events.
@@ -116,3 +125,4 @@ double time_launches_ms(const std::function<void()>& launch, int repetitions, CU
   // END TODO(student)
   return mean_ms;
 }
+// [/slide]

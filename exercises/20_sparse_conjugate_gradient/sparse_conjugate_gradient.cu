@@ -27,6 +27,7 @@ using sparse_conjugate_gradient::CgStatus;
 // ---------------------------------------------------------------------------
 // Part 1: y = A x
 // ---------------------------------------------------------------------------
+// [slide:spmv_scalar_kernel]
 __global__ void spmv_scalar_kernel(DeviceCsr a, const float* x, float* y) {
   // TODO(student): one thread sums its row.
   //   1. row = the thread's global index.
@@ -35,7 +36,9 @@ __global__ void spmv_scalar_kernel(DeviceCsr a, const float* x, float* y) {
   //   3. Write y[row], 0 for an empty row.
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:spmv_vector_kernel]
 template <int kLanesPerRow>
 __global__ void spmv_vector_kernel(DeviceCsr a, const float* x, float* y) {
   // TODO(student): a group of kLanesPerRow lanes sums its row.
@@ -47,6 +50,7 @@ __global__ void spmv_vector_kernel(DeviceCsr a, const float* x, float* y) {
   //   4. Lane 0 of the group writes y[row].
   // END TODO(student)
 }
+// [/slide]
 // Given: the vector kernel with a whole warp per row, whatever spmv_vector chooses, for the
 // check's case spmv_warp_per_row_power_law. It lives here because a kernel template can
 // only be launched from the file that instantiates it (CUDA 13 keeps its launch stub
@@ -85,6 +89,7 @@ __device__ bool is_16_byte_aligned(const void* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
 }
 
+// [slide:spmv_balanced_kernel]
 __global__ void spmv_balanced_kernel(DeviceCsr a, const float* x, float* y) {
   // TODO(student): every thread kEntriesPerThread consecutive entries, whatever their rows.
   //   1. first_entry = the thread's global index * kEntriesPerThread, in long long (it may
@@ -114,6 +119,7 @@ __global__ void spmv_balanced_kernel(DeviceCsr a, const float* x, float* y) {
   //      otherwise each lane with row >= 0 atomicAdds its own sum.
   // END TODO(student)
 }
+// [/slide]
 
 void spmv_balanced(const DeviceCsr& a, const float* x, float* y) {
   // TODO(student): zero y, then the balanced launch.
@@ -161,6 +167,7 @@ __global__ void xpay_kernel(const float* r, float beta, float* p, int n) {
 // ---------------------------------------------------------------------------
 // Part 3: conjugate gradient
 // ---------------------------------------------------------------------------
+// [slide:conjugate_gradient]
 CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double tolerance,
                             int max_iterations) {
   CgResult result;
@@ -177,3 +184,4 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
   // END TODO(student)
   return result;
 }
+// [/slide]

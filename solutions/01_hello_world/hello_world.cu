@@ -46,6 +46,7 @@ void print_device(int device) {
 // ---------------------------------------------------------------------------
 // The program
 // ---------------------------------------------------------------------------
+// [slide:main]
 int main() {
   // TODO(student): greet from the host.
   std::printf("Hello, world from the host!\n");
@@ -70,3 +71,4 @@ int main() {
   // END TODO(student)
   return EXIT_SUCCESS;
 }
+// [/slide]

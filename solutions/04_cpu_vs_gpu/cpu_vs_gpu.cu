@@ -60,6 +60,7 @@ __global__ void heavy_kernel(const float* x, float* y, int n) {
 // ---------------------------------------------------------------------------
 // Launcher: the round trip, with the kernel timed on its own
 // ---------------------------------------------------------------------------
+// [slide:heavy_on_gpu]
 float heavy_on_gpu(const float* host_x, float* host_y, int n, int threads_per_block) {
   float kernel_ms = 0.0f;
   // TODO(student): the round trip, with the kernel timed, in five steps.
@@ -90,3 +91,4 @@ float heavy_on_gpu(const float* host_x, float* host_y, int n, int threads_per_bl
   // END TODO(student)
   return kernel_ms;
 }
+// [/slide]

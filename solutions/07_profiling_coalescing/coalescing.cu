@@ -35,6 +35,7 @@ __global__ void scale_rows_coalesced(const float* in, const float* gain, float* 
 // ---------------------------------------------------------------------------
 // Launcher: a 2D grid that covers the matrix
 // ---------------------------------------------------------------------------
+// [slide:launch_scale_rows_coalesced]
 void launch_scale_rows_coalesced(const float* in, const float* gain, float* out, int rows,
                                  int cols) {
   // TODO(student): a 2D grid that covers the matrix, in four steps.
@@ -47,3 +48,4 @@ void launch_scale_rows_coalesced(const float* in, const float* gain, float* out,
   // [/slide]
   // END TODO(student)
 }
+// [/slide]

@@ -84,6 +84,7 @@ void make_waveform_round_trips(const float* host_noise, float* host_waveform, in
 // Part 1: the data stays on the device
 // ---------------------------------------------------------------------------
 
+// [slide:enqueue_pipeline]
 void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
                       const PulseShape& shape, cudaStream_t stream) {
   // TODO(student): the three kernels on `stream`, in order.
@@ -100,7 +101,9 @@ void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:make_waveform_on_device]
 void make_waveform_on_device(const float* host_noise, float* host_waveform, int n,
                              const PulseShape& shape) {
   // TODO(student): one copy in, the pipeline, one copy out, in six steps.
@@ -119,11 +122,13 @@ void make_waveform_on_device(const float* host_noise, float* host_waveform, int 
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Part 2: pinned staging buffers, allocated once
 // ---------------------------------------------------------------------------
 
+// [slide:allocate_waveform_buffers]
 WaveformBuffers allocate_waveform_buffers(int capacity) {
   WaveformBuffers buffers;
   buffers.capacity = capacity;
@@ -138,6 +143,7 @@ WaveformBuffers allocate_waveform_buffers(int capacity) {
   // END TODO(student)
   return buffers;
 }
+// [/slide]
 
 void free_waveform_buffers(WaveformBuffers& buffers) {
   // TODO(student): free each buffer with the call that matches its allocation.
@@ -149,6 +155,7 @@ void free_waveform_buffers(WaveformBuffers& buffers) {
   buffers = WaveformBuffers{};
 }
 
+// [slide:make_waveform_pinned]
 void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& shape,
                           cudaStream_t stream) {
   // TODO(student): one waveform through the pinned buffers, in five steps.
@@ -164,3 +171,4 @@ void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& sha
   // [/slide]
   // END TODO(student)
 }
+// [/slide]

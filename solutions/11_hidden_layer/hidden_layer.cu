@@ -85,6 +85,7 @@ __device__ float neuron(float greyscale, float weight) {
   return activate_value(weigh_value(normalize_value(greyscale), weight));
 }
 
+// [slide:hidden_layer_fused_kernel]
 __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
                                           const float* __restrict__ weights,
                                           float* __restrict__ activated, int n) {
@@ -112,10 +113,12 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launchers, on device arrays
 // ---------------------------------------------------------------------------
+// [slide:launch_three_kernels]
 void launch_three_kernels(const float* greyscales, const float* weights, float* activated, int n) {
   // TODO(student): the three kernels, one after the other.
   // [slide:three-kernels]
@@ -130,7 +133,9 @@ void launch_three_kernels(const float* greyscales, const float* weights, float* 
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:launch_fused]
 void launch_fused(const float* greyscales, const float* weights, float* activated, int n) {
   // TODO(student): the fused kernel, on a grid sized to the GPU.
   if (n == 0) return;
@@ -149,6 +154,7 @@ void launch_fused(const float* greyscales, const float* weights, float* activate
   CUDA_CHECK_LAUNCH();
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Host function: host arrays in, host array out

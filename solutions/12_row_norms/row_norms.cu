@@ -26,6 +26,7 @@
 // Returns, in the first lane of each group of kLanes consecutive lanes (kLanes a power of
 // two, 1 to 32: lanes 0 to kLanes - 1 form the first group), the sum of `value` over its
 // group (the other lanes get partial sums). Every lane of the warp must call it.
+// [slide:group_sum]
 template <int kLanes>
 __device__ float group_sum(float value) {
   // TODO(student): a reduction tree over the group, in log2(kLanes) shuffles.
@@ -37,10 +38,12 @@ __device__ float group_sum(float value) {
   // END TODO(student)
   return value;
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Kernel: a group of lanes per row
 // ---------------------------------------------------------------------------
+// [slide:row_norms_group_kernel]
 template <int kLanesPerRow>
 __global__ void row_norms_group_kernel(const float* matrix, float* norms, int rows, int cols) {
   // TODO(student): a group of kLanesPerRow lanes per row, in four steps.
@@ -60,10 +63,12 @@ __global__ void row_norms_group_kernel(const float* matrix, float* norms, int ro
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Kernel: one block per row, for long rows
 // ---------------------------------------------------------------------------
+// [slide:row_norms_block_kernel]
 __global__ void row_norms_block_kernel(const float* matrix, float* norms, int rows, int cols) {
   // TODO(student): one block per row, the warps meeting in shared memory.
   __shared__ float warp_sums[kRowBlockThreads / kWarpSize];
@@ -89,6 +94,7 @@ __global__ void row_norms_block_kernel(const float* matrix, float* norms, int ro
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launchers, on device arrays

@@ -41,6 +41,7 @@ __global__ void square_kernel(const float* a, float* out, int n) {
 // ---------------------------------------------------------------------------
 // Kernel: a grid-stride loop, four floats per access
 // ---------------------------------------------------------------------------
+// [slide:hypot_stride]
 __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
   // TODO(student): a grid-stride loop over float4 vectors, then over the last elements.
   // [slide:hypot-stride]
@@ -65,6 +66,7 @@ __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launchers
@@ -75,6 +77,7 @@ int blocks_to_cover(int n, int threads_per_block) {
   // END TODO(student)
 }
 
+// [slide:add_on_device]
 void add_on_device(const int* x, const int* y, int* out, int n) {
   // TODO(student): one thread per element, enough blocks to cover n.
   // [slide:add-launch]
@@ -85,6 +88,7 @@ void add_on_device(const int* x, const int* y, int* out, int n) {
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 void square_on_device(const float* a, float* out, int n) {
   // TODO(student): one thread per element, as in add_on_device.

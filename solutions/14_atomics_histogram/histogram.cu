@@ -20,6 +20,7 @@
 // ---------------------------------------------------------------------------
 // The counter
 // ---------------------------------------------------------------------------
+// [slide:count_threads_atomic]
 __global__ void count_threads_atomic(int* counter) {
   // TODO(student): one increment per thread, none lost.
   // [slide:atomic-counter]
@@ -27,10 +28,12 @@ __global__ void count_threads_atomic(int* counter) {
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // The bin rule, for the CPU and the GPU
 // ---------------------------------------------------------------------------
+// [slide:bin_of]
 __host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
   // TODO(student): the bin of v, or -1.
   // release-leaks: public: harness/workload.hpp's reference_bin is the rule spelled out above
@@ -42,6 +45,7 @@ __host__ __device__ int bin_of(float v, float lo, float hi, int bins) {
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // CPU reference: the lab's cpu_histogram
@@ -59,6 +63,7 @@ void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int b
 // ---------------------------------------------------------------------------
 // Kernels
 // ---------------------------------------------------------------------------
+// [slide:histogram_global]
 __global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts, int bins) {
   // TODO(student): one global atomic per counted element.
   // [slide:global-atomics]
@@ -70,7 +75,9 @@ __global__ void histogram_global(const float* x, int n, float lo, float hi, int*
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:histogram_shared]
 __global__ void histogram_shared(const float* x, int n, float lo, float hi, int* counts, int bins) {
   // The block's private histogram: bins ints of dynamic shared memory (the launch's
   // third parameter sets its size).
@@ -109,6 +116,7 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launchers
@@ -122,6 +130,7 @@ void histogram_global_on_device(const float* x, int n, float lo, float hi, int* 
   // END TODO(student)
 }
 
+// [slide:histogram_shared_on_device]
 void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* counts, int bins,
                                 int blocks, int threads) {
   // TODO(student): zero the counts, then launch, with dynamic shared memory.
@@ -133,3 +142,4 @@ void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* 
   // [/slide]
   // END TODO(student)
 }
+// [/slide]

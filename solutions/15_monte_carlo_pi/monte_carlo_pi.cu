@@ -18,6 +18,7 @@
 // ---------------------------------------------------------------------------
 // The test of one point, compiled for both sides (__host__ __device__)
 // ---------------------------------------------------------------------------
+// [slide:in_quarter_disc]
 __host__ __device__ bool in_quarter_disc(float x, float y) {
   bool inside = false;
   // TODO(student): whether (x, y) lies in the quarter disc.
@@ -29,6 +30,7 @@ __host__ __device__ bool in_quarter_disc(float x, float y) {
   // END TODO(student)
   return inside;
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // CPU versions: the samples in chunks, each chunk with its own generator
@@ -68,6 +70,7 @@ unsigned long long count_hits_cpu(unsigned long long n, unsigned long long seed)
   return hits;
 }
 
+// [slide:count_hits_cpu_openmp]
 unsigned long long count_hits_cpu_openmp(unsigned long long n, unsigned long long seed,
                                          int threads) {
   unsigned long long hits = 0;
@@ -82,6 +85,7 @@ unsigned long long count_hits_cpu_openmp(unsigned long long n, unsigned long lon
   // END TODO(student)
   return hits;
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Kernel: one Philox stream per thread, a grid-stride loop, a block reduction
@@ -98,6 +102,7 @@ __device__ unsigned long long warp_sum(unsigned long long value) {
   return value;
 }
 
+// [slide:count_hits_kernel]
 __global__ void count_hits_kernel(unsigned long long n, unsigned long long seed,
                                   unsigned long long* hits) {
   // TODO(student): the thread's own samples, from its own Philox stream.
@@ -145,6 +150,7 @@ __global__ void count_hits_kernel(unsigned long long n, unsigned long long seed,
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Launcher: one counter on the device, one number back

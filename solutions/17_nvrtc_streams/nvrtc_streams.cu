@@ -26,6 +26,7 @@
 // ---------------------------------------------------------------------------
 // Part 1: the primary context
 // ---------------------------------------------------------------------------
+// [slide:use_primary_context]
 CUdevice use_primary_context(int ordinal) {
   CUdevice device = 0;
   // TODO(student): the device's primary context, made current, in four calls.
@@ -39,6 +40,7 @@ CUdevice use_primary_context(int ordinal) {
   // END TODO(student)
   return device;
 }
+// [/slide]
 
 void release_primary_context(CUdevice device) {
   // TODO(student): release the primary context retained above.
@@ -60,6 +62,7 @@ std::string architecture_option(CUdevice device) {
   return option;
 }
 
+// [slide:compile_to_cubin]
 Compilation compile_to_cubin(const std::string& source,
                              const std::vector<std::string>& name_expressions, CUdevice device) {
   Compilation result;
@@ -99,10 +102,12 @@ Compilation compile_to_cubin(const std::string& source,
   // END TODO(student)
   return result;
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Part 3: loading and launching with the driver API
 // ---------------------------------------------------------------------------
+// [slide:load_saxpy]
 SaxpyModule load_saxpy(const Compilation& compiled) {
   SaxpyModule loaded;
   // TODO(student): load the CUBIN and find both kernels.
@@ -116,6 +121,7 @@ SaxpyModule load_saxpy(const Compilation& compiled) {
   // END TODO(student)
   return loaded;
 }
+// [/slide]
 
 void unload_saxpy(SaxpyModule& module) {
   // TODO(student): unload the module.
@@ -124,6 +130,7 @@ void unload_saxpy(SaxpyModule& module) {
   // END TODO(student)
 }
 
+// [slide:launch_saxpy]
 template <typename T>
 void launch_saxpy(CUfunction kernel, T a, CUdeviceptr x, CUdeviceptr y, CUdeviceptr out,
                   std::size_t n, CUstream stream) {
@@ -138,6 +145,7 @@ void launch_saxpy(CUfunction kernel, T a, CUdeviceptr x, CUdeviceptr y, CUdevice
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 template void launch_saxpy<float>(CUfunction, float, CUdeviceptr, CUdeviceptr, CUdeviceptr,
                                   std::size_t, CUstream);
@@ -147,6 +155,7 @@ template void launch_saxpy<double>(CUfunction, double, CUdeviceptr, CUdeviceptr,
 // ---------------------------------------------------------------------------
 // Part 4: streams and asynchronous copies
 // ---------------------------------------------------------------------------
+// [slide:allocate_pipeline]
 Pipeline allocate_pipeline(std::size_t capacity, int stream_count) {
   Pipeline pipeline;
   // TODO(student): the pipeline's buffers and streams, in four steps.
@@ -169,6 +178,7 @@ Pipeline allocate_pipeline(std::size_t capacity, int stream_count) {
   // END TODO(student)
   return pipeline;
 }
+// [/slide]
 
 void free_pipeline(Pipeline& pipeline) {
   // TODO(student): give the pipeline back, in three steps.
@@ -183,6 +193,7 @@ void free_pipeline(Pipeline& pipeline) {
   // END TODO(student)
 }
 
+// [slide:saxpy_one_stream]
 void saxpy_one_stream(CUfunction saxpy_float, float a, Pipeline& pipeline, std::size_t n) {
   // TODO(student): the pipeline on pipeline.streams[0], in four steps.
   // [slide:one-stream]
@@ -197,7 +208,9 @@ void saxpy_one_stream(CUfunction saxpy_float, float a, Pipeline& pipeline, std::
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:saxpy_chunked]
 void saxpy_chunked(CUfunction saxpy_float, float a, Pipeline& pipeline, std::size_t n,
                    std::size_t chunk) {
   // TODO(student): the pipeline in chunks over the streams, in two steps.
@@ -219,3 +232,4 @@ void saxpy_chunked(CUfunction saxpy_float, float a, Pipeline& pipeline, std::siz
   // [/slide]
   // END TODO(student)
 }
+// [/slide]

@@ -27,6 +27,7 @@ using sparse_conjugate_gradient::CgStatus;
 // ---------------------------------------------------------------------------
 // Part 1: y = A x
 // ---------------------------------------------------------------------------
+// [slide:spmv_scalar_kernel]
 __global__ void spmv_scalar_kernel(DeviceCsr a, const float* x, float* y) {
   // TODO(student): one thread sums its row.
   // [slide:spmv-scalar]
@@ -41,7 +42,9 @@ __global__ void spmv_scalar_kernel(DeviceCsr a, const float* x, float* y) {
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:spmv_vector_kernel]
 template <int kLanesPerRow>
 __global__ void spmv_vector_kernel(DeviceCsr a, const float* x, float* y) {
   // TODO(student): a group of kLanesPerRow lanes sums its row.
@@ -63,6 +66,7 @@ __global__ void spmv_vector_kernel(DeviceCsr a, const float* x, float* y) {
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 // Given: the vector kernel with a whole warp per row, whatever spmv_vector chooses, for the
 // check's case spmv_warp_per_row_power_law. It lives here because a kernel template can
 // only be launched from the file that instantiates it (CUDA 13 keeps its launch stub
@@ -110,6 +114,7 @@ __device__ bool is_16_byte_aligned(const void* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
 }
 
+// [slide:spmv_balanced_kernel]
 __global__ void spmv_balanced_kernel(DeviceCsr a, const float* x, float* y) {
   // TODO(student): every thread kEntriesPerThread consecutive entries, whatever their rows.
   const long long first_entry =
@@ -187,6 +192,7 @@ __global__ void spmv_balanced_kernel(DeviceCsr a, const float* x, float* y) {
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 void spmv_balanced(const DeviceCsr& a, const float* x, float* y) {
   // TODO(student): zero y, then the balanced launch.
@@ -259,6 +265,7 @@ __global__ void xpay_kernel(const float* r, float beta, float* p, int n) {
 // ---------------------------------------------------------------------------
 // Part 3: conjugate gradient
 // ---------------------------------------------------------------------------
+// [slide:conjugate_gradient]
 CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double tolerance,
                             int max_iterations) {
   CgResult result;
@@ -313,3 +320,4 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
   // END TODO(student)
   return result;
 }
+// [/slide]
