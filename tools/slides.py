@@ -690,9 +690,15 @@ FIT_SCRIPT = r"""
           });
           var sides = Object.keys(over).filter(function (side) { return over[side] > TOLERANCE; });
           if (!sides.length) return;
+          // The words shown: the line of code, or the item or paragraph, that passes first.
           var shown = first || child;
-          var text = shown.nodeType === Node.TEXT_NODE ? shown.textContent
-                     : shown.textContent || shown.getAttribute("alt") || shown.getAttribute("src");
+          var block = shown.nodeType === Node.TEXT_NODE ? shown.parentNode : shown;
+          var inCode = block.closest && block.closest("pre");
+          while (!inCode && block !== child && !/^(LI|P|TD|TH|H[1-6]|BLOCKQUOTE|FIGURE)$/.test(block.tagName)) {
+            block = block.parentNode;
+          }
+          var text = inCode && shown.nodeType === Node.TEXT_NODE ? shown.textContent
+                     : block.textContent || shown.getAttribute && (shown.getAttribute("alt") || shown.getAttribute("src"));
           found.push({slide: index + 1, tag: child.tagName.toLowerCase(), words: words(text),
                       over: sides.map(function (side) { return [side, Math.round(over[side])]; })});
         });

@@ -9,8 +9,17 @@ solution code.
                                                         many pages as slides; and a deck whose
                                                         pages Marp counts otherwise is refused
                                                         (77 without Marp, chromium or pdfinfo)
+    python3 tests/tools/test_slides.py --fit BUILD-DIR  every deck, the instructors' and the
+                                                        students', laid out in chromium: every
+                                                        slide fits; and a deck with slides that
+                                                        do not is refused, each one named
+                                                        (77 without Marp or chromium)
+    python3 tests/tools/test_slides.py --leaks BUILD-DIR
+                                                        the students' decks, expanded, hold no
+                                                        solution code (the release's leak check)
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -358,7 +367,76 @@ def pdf_page_counts(build_dir):
     return 0
 
 
+# A deck whose second slide is too long and whose third has a code line too wide: the fit
+# check must name both, with the element, its first words, the side and the pixels.
+OVERFLOWING_DECK = ("---\nmarp: true\ntheme: course\npaginate: true\nfooter: a footer\n---\n\n"
+                    "# Fits\n\n- one line\n\n---\n\n# Too long\n\n"
+                    + "".join(f"- item {i} of a list too long for one slide\n" for i in range(1, 31))
+                    + "\n---\n\n# Too wide\n\n```cpp\nint x = " + " + ".join(["value"] * 40) + ";\n```\n")
+
+
+def build_mode(build_dir):
+    with open(os.path.join(build_dir, "compiled_sources.tsv"), encoding="utf-8") as handle:
+        return next((line.split("\t", 1)[1].strip() for line in handle if line.startswith("mode\t")), "instructor")
+
+
+def fit(build_dir):
+    """Every real deck laid out in chromium (the instructors' build, unless the build folder is
+    a student one, and the students'), then the known-wrong deck above."""
+    command = [sys.executable, TOOL, "--check", "--fit", "--build-dir", build_dir]
+    runs = [command + ["--student"]] if build_mode(build_dir) == "student" else [command, command + ["--student"]]
+    status = 0
+    for run in runs:
+        done = subprocess.run(run)
+        if done.returncode == 77:
+            return 77
+        status = status or done.returncode
+    with tempfile.TemporaryDirectory(prefix="slides-fit-") as scratch:
+        root = os.path.join(scratch, "course")
+        write(os.path.join(root, "slides", "deck.md"), OVERFLOWING_DECK)
+        write(os.path.join(scratch, "build", "compiled_sources.tsv"), "mode\tinstructor\nonly\t\n")
+        done = subprocess.run(command[:2] + ["--check", "--fit", "--root", root,
+                                             "--build-dir", os.path.join(scratch, "build")],
+                              capture_output=True, text=True)
+        output = done.stdout + done.stderr
+        expected = [r'^deck:2: ul "item \d+ of a list too long for one slide" overflows by \d+ px \(bottom\) '
+                    r'\[slides/deck\.md:14\]$',
+                    r'^deck:3: pre ".*value \+ value.*" overflows by \d+ px \(right\) \[slides/deck\.md:49\]$',
+                    r"^slides: 2 slide\(s\) do not fit"]
+        missing = [e for e in expected if not re.search(e, output, re.M)]
+        if done.returncode != 1 or missing or "deck:1:" in output:
+            print(f"FAIL: the overflowing deck was not refused as expected (status {done.returncode}; "
+                  f"not found: {missing}):\n{output}")
+            return 1
+        print("a deck with a slide too long and one too wide is refused, each named:\n" + output.strip())
+    return status
+
+
+def leaks(build_dir):
+    """The students' decks of this course, expanded, searched by the release's leak check."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import release_leaks
+    with tempfile.TemporaryDirectory(prefix="slides-leaks-") as scratch:
+        decks = os.path.join(scratch, "slides")
+        done = subprocess.run([sys.executable, TOOL, "--check", "--student", "--build-dir", build_dir,
+                               "--output", decks])
+        if done.returncode != 0:
+            return done.returncode
+        report = release_leaks.scan(scratch, ROOT, shown_as="the students' decks")
+        for line in report.lines():
+            print(line)
+        placeholders = [name for name in os.listdir(decks) if name.endswith(".md")
+                        and "shown in class" in read(os.path.join(decks, name))]
+        for name in placeholders:
+            print(f"FAIL: {name} holds a placeholder instead of code")
+        return 1 if report.leaks or placeholders else 0
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--pdf":
         sys.exit(pdf_page_counts(os.path.abspath(sys.argv[2])))
+    if len(sys.argv) == 3 and sys.argv[1] == "--fit":
+        sys.exit(fit(os.path.abspath(sys.argv[2])))
+    if len(sys.argv) == 3 and sys.argv[1] == "--leaks":
+        sys.exit(leaks(os.path.abspath(sys.argv[2])))
     unittest.main(verbosity=2)
