@@ -71,7 +71,7 @@ SHIPPED = (
     "cmake/*.cmake",
     "common/*",
     "exercises/*",
-    "slides/*.md", "slides/figures/*", "slides/diagrams/*",
+    "slides/*.md", "slides/figures/*", "slides/diagrams/*", "slides/examples/*",
     # The students' jobs; the class grading (grade-class, its array and collecting jobs)
     # runs from the instructor's copy.
     "slurm/submit", "slurm/interactive", "slurm/lib.sh", "slurm/site.conf.example",

@@ -33,9 +33,9 @@ A region in a file under solutions/ is solution code. The instructor build shows
 (--student, or a build folder configured with COURSE_MODE=student; the students' release
 has no solutions/) shows code that is not the solution in its place, never a placeholder:
 
-  - the region named on a line `<!-- student: PATH#REGION-NAME -->` right under the include
-    (a skeleton's function with its instructions, a header's declaration, or a small example
-    of the same idea on another problem under slides/examples/); else
+  - the regions named on lines `<!-- student: PATH#REGION-NAME -->` right under the include
+    (a skeleton's function with its instructions, a header's declaration, a small example of
+    the same idea on another problem under slides/examples/); else
   - the region of the same name in the skeleton (the same path under exercises/): the
     signature and the TODO(student) instructions the student fills in.
 
@@ -356,12 +356,14 @@ def expand(deck, regions, student, problems):
             continue
         include = INCLUDE.match(line)
         if include:
-            below = STUDENT_INCLUDE.match(source[number]) if number < len(source) else None
-            alternative = (number + 1, below.group(1), below.group(2)) if below else None
-            if below:
-                consumed.add(number + 1)
+            alternatives, below = [], number
+            while below < len(source) and STUDENT_INCLUDE.match(source[below]):
+                match = STUDENT_INCLUDE.match(source[below])
+                alternatives.append((below + 1, match.group(1), match.group(2)))
+                consumed.add(below + 1)
+                below += 1
             deck.lines += include_region(deck, number, include.group(1), include.group(2), regions,
-                                         student, problems, alternative, number - 1 in late)
+                                         student, problems, alternatives, number - 1 in late)
             continue
         if ANY_INCLUDE.match(line):
             problems.add(deck.path, number, "an include is a line of its own, exactly "
@@ -423,17 +425,16 @@ def find_region(deck, number, path, name, regions, problems):
     return found[name]
 
 
-def include_region(deck, number, path, name, regions, student, problems, alternative=None, late=False):
+def include_region(deck, number, path, name, regions, student, problems, alternatives=(), late=False):
     """The lines an include becomes. A solution's region has a counterpart in the students'
-    decks, never a placeholder: the line '<!-- student: PATH#REGION -->' under the include
-    (`alternative`: its line, path and name), else the region of the same name in the skeleton
-    (the same path under exercises/). Only a slide marked <!-- after-deadline --> (`late`),
-    which the students' decks leave out, needs none."""
+    decks, never a placeholder: the regions named on the lines '<!-- student: PATH#REGION -->'
+    right under the include (`alternatives`: their lines, paths and names), else the region of
+    the same name in the skeleton (the same path under exercises/). Only a slide marked
+    <!-- after-deadline --> (`late`), which the students' decks leave out, needs none."""
     full = os.path.normpath(os.path.join(ROOT, path))
     is_solution = source_folder(full) == SOLUTION_FOLDER
-    counterpart = None
-    if alternative:
-        line, other_path, other_name = alternative
+    counterparts = []
+    for line, other_path, other_name in alternatives:
         other_full = os.path.normpath(os.path.join(ROOT, other_path))
         if not is_solution:
             problems.add(deck.path, line, "a '<!-- student: ... -->' line replaces the include of a solution's "
@@ -442,10 +443,11 @@ def include_region(deck, number, path, name, regions, student, problems, alterna
             problems.add(deck.path, line, f"student: {other_path}#{other_name}: the students' decks show no "
                          f"code from {SOLUTION_FOLDER}/")
         else:
-            counterpart = find_region(deck, line, other_path, other_name, regions, problems)
-    elif is_solution and not late:
+            counterparts.append(find_region(deck, line, other_path, other_name, regions, problems))
+    if is_solution and not alternatives and not late:
         skeleton = os.path.join("exercises", *relative(full).split(os.sep)[1:])
         counterpart = regions.get(os.path.normpath(os.path.join(ROOT, skeleton)), {}).get(name)
+        counterparts.append(counterpart)
         if counterpart is None:
             problems.add(deck.path, number, f"include {path}#{name}: nothing to show students instead of this "
                          f"solution code: give the skeleton {skeleton} a region '{name}' (its signature and "
@@ -454,7 +456,7 @@ def include_region(deck, number, path, name, regions, student, problems, alterna
                          "'<!-- after-deadline -->'")
     if is_solution and student:
         # In a student build solutions/ is neither compiled nor shown (nor, in a release, present).
-        return code_block(counterpart.path, shown_lines(counterpart)) if counterpart else []
+        return [line for region in counterparts if region for line in code_block(region.path, shown_lines(region))]
     region = find_region(deck, number, path, name, regions, problems)
     return code_block(region.path, shown_lines(region)) if region else []
 
