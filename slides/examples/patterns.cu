@@ -29,9 +29,9 @@ constexpr unsigned kFullWarpMask = 0xffffffffu;
 // One thread per element, and a launch that covers any n
 // ---------------------------------------------------------------------------
 
-// [slide:fill-kernel]
 // Writes `value` into every element: thread i of the grid writes element i. The grid is
 // rounded up to whole blocks, so the last block's extra threads must not write.
+// [slide:fill-kernel]
 __global__ void fill_kernel(float* out, int n, float value) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = value;
@@ -51,13 +51,12 @@ void fill_on_device(float* device_out, int n, float value) {
 // A grid-stride loop: any grid covers any n
 // ---------------------------------------------------------------------------
 
-// [slide:clamp-stride]
 // Clamps every element into [lo, hi]. Thread t takes elements t, t + T, t + 2 T, ... where
 // T is the number of threads of the grid: at each step the grid reads consecutive elements.
+// [slide:clamp-stride]
 __global__ void clamp_kernel(float* values, std::size_t n, float lo, float hi) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) {
     values[i] = fminf(fmaxf(values[i], lo), hi);
   }
 }
@@ -67,10 +66,10 @@ __global__ void clamp_kernel(float* values, std::size_t n, float lo, float hi) {
 // A warp that cooperates: shuffles, then shared memory and one atomic per block
 // ---------------------------------------------------------------------------
 
-// [slide:warp-max]
 // The largest `value` of the warp's 32 lanes, in lane 0 (the other lanes hold partial
 // maxima). At each step lane l takes lane l + offset's value, register to register. Every
 // lane of the warp must call it: the mask names all 32.
+// [slide:warp-max]
 __device__ float warp_max(float value) {
   for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
     value = fmaxf(value, __shfl_down_sync(kFullWarpMask, value, offset));
@@ -91,10 +90,10 @@ __device__ unsigned warp_count(unsigned count) {
   return count;
 }
 
-// [slide:count-above]
 // Counts the elements above `threshold` into *total. Each thread counts its share (a
 // grid-stride loop), each warp adds its lanes' counts with shuffles, warp 0 adds the warps'
 // counts from shared memory, and the block does one atomicAdd: not one per element.
+// [slide:count-above]
 __global__ void count_above_kernel(const float* x, std::size_t n, float threshold,
                                    unsigned long long* total) {
   __shared__ unsigned warp_counts[kThreadsPerBlock / kWarpSize];
