@@ -154,15 +154,19 @@ double dot(const float* x, const float* y, int n, double* device_result) {
   return result;
 }
 
+// [slide:axpy_kernel]
 __global__ void axpy_kernel(float alpha, const float* x, float* y, int n) {
   // TODO(student): y[i] += alpha * x[i] at the global index i, if i < n.
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:xpay_kernel]
 __global__ void xpay_kernel(const float* r, float beta, float* p, int n) {
   // TODO(student): p[i] = r[i] + beta * p[i] at the global index i, if i < n.
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Part 3: conjugate gradient

@@ -248,19 +248,23 @@ double dot(const float* x, const float* y, int n, double* device_result) {
   return result;
 }
 
+// [slide:axpy_kernel]
 __global__ void axpy_kernel(float alpha, const float* x, float* y, int n) {
   // TODO(student): y[i] += alpha * x[i] at the global index i, if i < n.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] += alpha * x[i];
   // END TODO(student)
 }
+// [/slide]
 
+// [slide:xpay_kernel]
 __global__ void xpay_kernel(const float* r, float beta, float* p, int n) {
   // TODO(student): p[i] = r[i] + beta * p[i] at the global index i, if i < n.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) p[i] = r[i] + beta * p[i];
   // END TODO(student)
 }
+// [/slide]
 
 // ---------------------------------------------------------------------------
 // Part 3: conjugate gradient
@@ -284,6 +288,7 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
   CUDA_CHECK(cudaMemcpy(p, b, bytes, cudaMemcpyDeviceToDevice));
 
   // [slide:cg-loop]
+  // [slide:cg-stop]
   double rr = dot(r, r, n, device_dot);
   const double limit = tolerance * tolerance * rr;
   result.status = CgStatus::not_converged;
@@ -300,6 +305,8 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
       result = {CgStatus::breakdown, k};
       break;
     }
+    // [/slide]
+    // [slide:cg-update]
     const float alpha = static_cast<float>(rr / pq);
     axpy_kernel<<<blocks, kThreadsPerBlock>>>(alpha, p, x, n);
     CUDA_CHECK_LAUNCH();
@@ -310,6 +317,7 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
     xpay_kernel<<<blocks, kThreadsPerBlock>>>(r, beta, p, n);
     CUDA_CHECK_LAUNCH();
     rr = rr_next;
+    // [/slide]
   }
   // [/slide]
 

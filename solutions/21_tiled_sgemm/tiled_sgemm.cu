@@ -153,6 +153,7 @@ void sgemm_blocking_1d_on_device(int m, int n, int k, float alpha, const float* 
 __global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float* a, const float* b,
                                   float beta, float* c) {
   // TODO(student): step 4, a square of 8 x 8 elements of C per thread.
+  // [slide:blocking-2d-tiles]
   __shared__ float a_tile[kBlocking2dM][kBlocking2dK];
   __shared__ float b_tile[kBlocking2dK][kBlocking2dN];
   const int t = threadIdx.x;
@@ -173,6 +174,8 @@ __global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float*
       b_tile[p][col] = bp < k && j < n ? b[bp * n + j] : 0.0f;
     }
     __syncthreads();
+    // [/slide]
+    // [slide:blocking-2d-sums]
     for (int p = 0; p < kBlocking2dK; ++p) {
       for (int r = 0; r < kBlocking2dRows; ++r) a_column[r] = a_tile[first_row + r][p];
       for (int q = 0; q < kBlocking2dCols; ++q) b_row[q] = b_tile[p][first_col + q];
@@ -188,6 +191,7 @@ __global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float*
       if (i < m && j < n) write_result(&c[i * n + j], alpha, sums[r][q], beta);
     }
   }
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

@@ -81,6 +81,7 @@ float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t 
                    const std::vector<cudaStream_t>& streams) {
   float elapsed_ms = 0.0f;
   // TODO(student): the pipeline, timed with events, in four steps.
+  // [slide:pipeline-start]
   const std::size_t stream_count = streams.size();
   cudaEvent_t start = nullptr, stop = nullptr;
   CUDA_CHECK(cudaEventCreate(&start));
@@ -94,6 +95,8 @@ float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t 
     const std::size_t count = std::min(chunk, n - first);
     enqueue_chunk(buffers, first, count, work, streams[k % stream_count]);
   }
+  // [/slide]
+  // [slide:pipeline-join]
   // An event on streams[0] times streams[0] only: the other streams join it first.
   std::vector<cudaEvent_t> done(stream_count, nullptr);
   for (std::size_t s = 1; s < stream_count; ++s) {
@@ -107,6 +110,7 @@ float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t 
   for (std::size_t s = 1; s < stream_count; ++s) CUDA_CHECK(cudaEventDestroy(done[s]));
   CUDA_CHECK(cudaEventDestroy(start));
   CUDA_CHECK(cudaEventDestroy(stop));
+  // [/slide]
   // END TODO(student)
   return elapsed_ms;
 }
