@@ -24,7 +24,14 @@ from course_paths import ROOT  # noqa: E402
 
 # The figures, in the order the report shows them; the slides use the same files.
 FIGURES = ["04_cpu_gpu_crossover.png", "05_block_shapes.png", "06_sgemm_gflops.png",
-           "09_15_copy_ceiling_share.png", "14_histogram.png"]
+           "09_15_copy_ceiling_share.png", "14_histogram.png", "21_sgemm_steps.png",
+           "22_transpose.png", "23_stream_overlap.png"]
+
+# A slide shows a figure alone under its title, SLIDE_FIGURE_HEIGHT pixels high
+# (tools/marp/course.css, class figure): every text of a figure is sized in pixels at that
+# height, none smaller than 14.
+SLIDE_FIGURE_HEIGHT = 570
+TEXT_PX = {"title": 19, "label": 17, "ticks": 16, "legend": 15, "note": 15, "stamp": 14}
 
 # The memory-bound kernels of exercises 09-15 in the copy-ceiling chart, as (exercise,
 # table, or table prefix followed by its largest size, row label prefix, bar label, the
@@ -39,7 +46,7 @@ CEILING_BARS = [
     ("12_row_norms", "row_norms", "1000000 x 100", "12 row norms 1M x 100", "row_norms_1000000x100"),
     ("12_row_norms", "row_norms", "16384 x 2000", "12 row norms 16384 x 2000", None),
     ("12_row_norms", "row_norms", "7 x 4000000", "12 row norms 7 x 4M", None),
-    ("13_grid_stride_loops", "hypot_*", "the lab's fixed grid", "13 hypot, lab's 128 x 64 grid", "hypot_lab_grid"),
+    ("13_grid_stride_loops", "hypot_*", "the lab's fixed grid", "13 hypot, fixed 128 x 64 grid", "hypot_lab_grid"),
     ("13_grid_stride_loops", "hypot_*", "occupancy-sized grid", "13 hypot, occupancy grid", "hypot"),
     ("13_grid_stride_loops", "hypot_*", "one thread per float4", "13 hypot, thread per float4", None),
     ("14_atomics_histogram", "uniform", "global atomics", "14 histogram, global atomics", "histogram_uniform_global"),
@@ -168,15 +175,38 @@ def program_of(exercise_id):
     return f"ex{exercise_id[:2]}_solution"
 
 
+def text_size(role, height):
+    """The font size, in points, of a text of `role` (TEXT_PX) in a figure `height` inches
+    high, shown SLIDE_FIGURE_HEIGHT pixels high on a slide."""
+    return TEXT_PX[role] * 72.0 * height / SLIDE_FIGURE_HEIGHT
+
+
 def new_figure(plt, width=8.0, height=4.8):
+    plt.rcParams.update({
+        "font.size": text_size("ticks", height), "axes.titlesize": text_size("title", height),
+        "axes.labelsize": text_size("label", height), "xtick.labelsize": text_size("ticks", height),
+        "ytick.labelsize": text_size("ticks", height), "legend.fontsize": text_size("legend", height)})
     figure, axes = plt.subplots(figsize=(width, height), dpi=120)
     return figure, axes
 
 
+def note_size(axes):
+    """The size of the numbers written on a figure's bars and points."""
+    return text_size("note", axes.figure.get_figheight())
+
+
 def save_figure(figure, path, stamp):
-    # The stamp sits under the plot, inside the image: a copied figure keeps its origin.
-    figure.tight_layout(rect=(0, 0.07, 1, 1))
-    figure.text(0.01, 0.015, stamp, fontsize=7, color="#444444", ha="left", va="bottom", wrap=True)
+    # The stamp sits under the plot, inside the image: a copied figure keeps its origin. Its
+    # lines are cut here (each within the figure's width), and the plot keeps clear of them.
+    import textwrap
+    height = figure.get_figheight()
+    size = text_size("stamp", height)
+    characters = int(figure.get_figwidth() * 72.0 / (0.55 * size))
+    lines = textwrap.wrap(stamp, characters) or [""]
+    stamp_height = (len(lines) * 1.35 * size + 8) / (72.0 * height)
+    figure.tight_layout(rect=(0, stamp_height, 1, 1))
+    figure.text(0.01, 0.01, "\n".join(lines), fontsize=size, color="#444444", ha="left", va="bottom",
+                linespacing=1.25)
     figure.savefig(path)
 
 
@@ -219,11 +249,10 @@ def figure_04(plt, context, tables, path):
     for values, what, colour in ((call, "whole call", "C2"), (kernel, "kernel", "C1")):
         point = crossover(n, cpu, values)
         if point:
-            axes.axvline(point[0], color=colour, linestyle="--", linewidth=1)
+            # Said in the legend, not beside the point, where the curves run.
+            axes.axvline(point[0], color=colour, linestyle="--", linewidth=1,
+                         label=f"crossover ({what}): n ~ {point[0]:,.0f}")
             axes.plot(*point, "o", markersize=10, markerfacecolor="none", color=colour)
-            axes.annotate(f"crossover ({what}):\nn ~ {point[0]:,.0f}", point, textcoords="offset points",
-                          xytext=(10, 14), fontsize=8, color=colour,
-                          arrowprops={"arrowstyle": "->", "color": colour})
             notes.append(f"{what}: n ~ {point[0]:,.0f}")
         else:
             notes.append(f"{what}: no crossover in the measured range")
@@ -233,7 +262,7 @@ def figure_04(plt, context, tables, path):
     axes.set_ylabel("time (ms)")
     axes.set_title("Exercise 04: heavy(x), CPU against GPU")
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=8, loc="lower right")
+    axes.legend(loc="upper left")
     save_figure(figure, path, context.stamp(program_of("04_cpu_vs_gpu")))
     return ("CPU and GPU times against n, log-log; a dashed line marks where the GPU's time "
             "falls below the CPU's (" + "; ".join(notes) + ").")
@@ -252,12 +281,13 @@ def figure_05(plt, context, tables, path):
     for bar, percent in zip(bars, share):
         if isinstance(percent, (int, float)):
             axes.annotate(f"{percent:.0f}%", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                          ha="center", va="bottom", fontsize=8)
+                          ha="center", va="bottom", fontsize=note_size(axes))
     ceiling = context.value("copy ceiling")
     if isinstance(ceiling, (int, float)):
-        axes.axhline(ceiling, color="black", linestyle="--", linewidth=1)
-        axes.annotate(f"copy ceiling {ceiling:.0f} GB/s", (0, ceiling), textcoords="offset points",
-                      xytext=(0, 3), fontsize=8)
+        axes.axhline(ceiling, color="black", linestyle="--", linewidth=1,
+                     label=f"copy ceiling, same run: {ceiling:.0f} GB/s")
+        axes.set_ylim(top=ceiling * 1.25)
+        axes.legend(loc="upper center")
     axes.set_xlabel("block shape x x y x z (x fastest; red: fewer than 32 threads along x)")
     axes.set_ylabel("GB/s = (points read + written) x 4 B / time")
     axes.set_title("Exercise 05: the stencil kernel's bandwidth by block shape")
@@ -282,26 +312,28 @@ def figure_06(plt, context, tables, path):
             if positive([record[key]]):
                 axes.plot(s, record[key], "D", color=colour, markerfacecolor="none")
                 axes.annotate(f"{record['m']}x{record['n']}x{record['k']}", (s, record[key]),
-                              textcoords="offset points", xytext=(5, -10), fontsize=7)
+                              textcoords="offset points", xytext=(6, -6), va="top", fontsize=note_size(axes))
     axes.set_xscale("log", base=2)
     axes.set_yscale("log")
     ticks = sorted({round(size) for size, _ in square})
     axes.set_xticks(ticks)
     axes.set_xticklabels([str(t) for t in ticks])
     axes.minorticks_off()
-    from matplotlib.transforms import blended_transform_factory
-    at_left = blended_transform_factory(axes.transAxes, axes.transData)
-    for quantity, style, where in (("FP32 peak, datasheet", ":", "bottom"), ("FP32, measured", "--", "top")):
+    # The peaks are said in the legend: a label on its own line would be struck through.
+    peaks = []
+    for quantity, style in (("FP32 peak, datasheet", ":"), ("FP32, measured", "--")):
         peak = context.value(quantity)
         if isinstance(peak, (int, float)):
-            axes.axhline(peak, color="black", linestyle=style, linewidth=1)
-            axes.text(0.01, peak, f"{quantity}: {peak / 1e3:.1f} TFLOP/s", transform=at_left,
-                      fontsize=8, va=where)
-    axes.set_xlabel("size: m = n = k (open diamonds: (m n k)^(1/3) of a non-square shape)")
+            axes.axhline(peak, color="black", linestyle=style, linewidth=1,
+                         label=f"{quantity}: {peak / 1e3:.1f} TFLOP/s")
+            peaks.append(peak)
+    if peaks:
+        axes.set_ylim(top=max(peaks) * 8)  # room for the legend above the peaks
+    axes.set_xlabel("m = n = k (open diamonds: (m n k)^(1/3) of a non-square shape)")
     axes.set_ylabel("GFLOP/s = 2 m n k / time")
     axes.set_title("Exercise 06: SGEMM, cuBLAS against OpenBLAS")
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=8, loc="center right")
+    axes.legend(loc="upper center", ncol=2)
     save_figure(figure, path, context.stamp(program_of("06_sgemm_cublas")))
     return "GFLOP/s = 2 m n k / time of the multiply alone, by size, for cuBLAS and OpenBLAS."
 
@@ -342,24 +374,27 @@ def figure_09_15(plt, context, tables, path, seeds):
     labels = list(dict.fromkeys(label for label, _, _ in bars))
     systems = list(dict.fromkeys(system for _, system, _ in bars))
     width = 0.8 / len(systems)
-    figure, axes = new_figure(plt, 9.5, 5.8)
+    figure, axes = new_figure(plt, 9.5, 5.8)  # 14 rows of bars
     for s, system in enumerate(systems):
         ys = [(labels.index(label), percent) for label, bar_system, percent in bars if bar_system == system]
         positions = [y + (s - (len(systems) - 1) / 2) * width for y, _ in ys]
         axes.barh(positions, [p for _, p in ys], height=width, label=system,
                   color=SYSTEM_COLOURS.get(system, f"C{s + 3}"))
+        # The course's bars only: a row's bars are too close for a number beside each.
         for position, (_, percent) in zip(positions, ys):
-            axes.annotate(f"{percent:.0f}%", (percent, position), textcoords="offset points",
-                          xytext=(2, -3), fontsize=7)
+            if system == "C++ (course)":
+                axes.annotate(f"{percent:.0f}%", (percent, position), textcoords="offset points",
+                              xytext=(3, 0), va="center", fontsize=text_size("stamp", 5.8))
     axes.axvline(100, color="black", linestyle="--", linewidth=1)
+    axes.set_xlim(0, max([112.0] + [percent * 1.12 for _, _, percent in bars]))
     axes.set_yticks(range(len(labels)))
-    axes.set_yticklabels(labels, fontsize=8)
+    axes.set_yticklabels(labels)
     axes.invert_yaxis()
-    axes.set_xlabel("% of the copy ceiling = GB/s / GB/s of a device-to-device copy "
-                    "(C++: in the same process; Numba, CuPy: the device probe's)")
+    axes.set_xlabel("% of the copy ceiling = GB/s / GB/s of a device-to-device copy\n"
+                    "(C++: in the same process; Numba, CuPy: the device probe's, same run)")
     axes.set_title("Exercises 09-15: memory-bound kernels against the copy ceiling")
     axes.grid(True, axis="x", alpha=0.3)
-    axes.legend(fontsize=8, loc="lower right")
+    axes.legend(loc="lower right")
     programs = ", ".join(sorted({program_of(e) for e, *_ in CEILING_BARS}))
     if seeds:
         programs += ", tools/report_seeds.py"
@@ -402,19 +437,116 @@ def figure_14(plt, context, tables, path, seeds):
         for bar, value in zip(bars, values):
             if value > 0:
                 axes.annotate(f"{value:.0f}", (bar.get_x() + bar.get_width() / 2, value),
-                              ha="center", va="bottom", fontsize=7)
+                              ha="center", va="bottom", fontsize=text_size("stamp", 4.8))
     axes.set_xticks(range(len(inputs)))
     axes.set_xticklabels(["uniform values", "every value in one bin"])
     axes.set_yscale("log")
     axes.set_ylabel("GB/s = 4 B x n / time (log scale)")
     axes.set_title("Exercise 14: naive against privatised histograms")
     axes.grid(True, axis="y", which="both", alpha=0.3)
-    axes.legend(fontsize=8, loc="upper center", ncol=2)
-    axes.set_ylim(top=axes.get_ylim()[1] * 8)  # room for the legend above the bars
+    axes.legend(loc="upper center", ncol=2)
+    axes.set_ylim(top=axes.get_ylim()[1] * 30)  # room for the legend above the bars
     save_figure(figure, path, context.stamp(program_of("14_atomics_histogram") +
                                             (", tools/report_seeds.py" if len(series) > 3 else "")))
     return ("GB/s = 4 B x n / time of each histogram of 16M floats in 256 bins, on uniform "
             "input and with every value in one bin (every atomic on one address).")
+
+
+def measured(value):
+    return isinstance(value, (int, float)) and value > 0
+
+
+def bar_rows(axes, labels, values, notes, colours):
+    """Horizontal bars, top to bottom, each with its note at its end."""
+    bars = axes.barh(range(len(values)), values, color=colours)
+    for bar, note in zip(bars, notes):
+        axes.annotate(note, (bar.get_width(), bar.get_y() + bar.get_height() / 2), textcoords="offset points",
+                      xytext=(4, 0), va="center", fontsize=note_size(axes))
+    axes.set_yticks(range(len(values)))
+    axes.set_yticklabels(labels)
+    axes.invert_yaxis()
+
+
+def figure_21(plt, context, tables, path):
+    table = need(tables.get("21_tiled_sgemm", {}).get("sgemm"), "exercise 21's demo")
+    rows = [r for r in table.records() if measured(r.get("gflops"))]
+    if not rows:
+        raise FigureMissing("no data: exercise 21's demo timed no kernel")
+    figure, axes = new_figure(plt)
+    notes = [f"{r['gflops']:,.0f}" + (f" ({r['cublas_percent']:.0f}% of cuBLAS)"
+                                      if measured(r.get("cublas_percent")) else "") for r in rows]
+    # The student's steps in blue; the course's yardsticks (the naive kernel, cuBLAS) in grey.
+    bar_rows(axes, [r["method"] for r in rows], [r["gflops"] for r in rows], notes,
+             ["C0" if str(r["method"])[:1].isdigit() else "C7" for r in rows])
+    peak = context.value("FP32, measured")
+    label = "GFLOP/s = 2 m n k / time"
+    if measured(peak):
+        # Said under the axis: a legend would cover the notes of the longest bars.
+        axes.axvline(peak, color="black", linestyle="--", linewidth=1)
+        label += f"; dashed: the FP32 throughput measured, {peak / 1e3:.1f} TFLOP/s"
+    axes.set_xlim(0, max([r["gflops"] for r in rows] + ([peak] if measured(peak) else [])) * 1.3)
+    axes.set_xlabel(label)
+    axes.set_title(f"Exercise 21: SGEMM step by step against cuBLAS ({table.title})")
+    axes.grid(True, axis="x", alpha=0.3)
+    save_figure(figure, path, context.stamp(program_of("21_tiled_sgemm")))
+    return ("GFLOP/s = 2 m n k / time of each step of the tiled SGEMM, with its share of cuBLAS's "
+            "throughput measured in the same run.")
+
+
+def figure_22(plt, context, tables, path):
+    table = need(tables.get("22_transpose", {}).get("transpose_8192"), "exercise 22's demo")
+    rows = [r for r in table.records() if measured(r.get("gbps"))]
+    if not rows:
+        raise FigureMissing("no data: exercise 22's demo timed no kernel")
+    figure, axes = new_figure(plt)
+    notes = [f"{r['gbps']:,.0f} GB/s" + (f" ({r['ceiling_percent']:.0f}% of the copy)"
+                                         if measured(r.get("ceiling_percent")) else "") for r in rows]
+    bar_rows(axes, [r["kernel"] for r in rows], [r["gbps"] for r in rows], notes,
+             ["C0" if str(r["kernel"])[:1].isdigit() else "C7" for r in rows])
+    ceiling = next((r["ceiling_gbps"] for r in rows if measured(r.get("ceiling_gbps"))), None)
+    label = "GB/s = 2 x 4 B x rows x cols / time"
+    if ceiling:
+        axes.axvline(ceiling, color="black", linestyle="--", linewidth=1)
+        label += f"; dashed: cudaMemcpy, same run, {ceiling:,.0f} GB/s"
+    axes.set_xlim(0, max([r["gbps"] for r in rows] + ([ceiling] if ceiling else [])) * 1.45)
+    axes.set_xlabel(label)
+    axes.set_title(f"Exercise 22: {table.title}, against a copy")
+    axes.grid(True, axis="x", alpha=0.3)
+    save_figure(figure, path, context.stamp(program_of("22_transpose")))
+    return ("GB/s of each transpose and of a copy kernel with the same tiles, against a "
+            "device-to-device cudaMemcpy timed in the same run.")
+
+
+def figure_23(plt, context, tables, path):
+    table = need(tables.get("23_stream_overlap", {}).get("pipeline_shapes"), "exercise 23's demo")
+    rows = [r for r in table.records() if measured(r.get("speedup")) and measured(r.get("chunks"))]
+    if not rows:
+        raise FigureMissing("no data: exercise 23's demo timed no pipeline")
+    figure, axes = new_figure(plt)
+    for s, streams in enumerate(sorted({r["streams"] for r in rows})):
+        line = sorted((r["chunks"], r["speedup"]) for r in rows if r["streams"] == streams)
+        axes.plot(*zip(*line), "o-", color=f"C{s}", label=f"{streams} stream{'s' if streams != 1 else ''}")
+    # speedup x over_bound = serial / bound: the most the overlap can give, the same on every row.
+    bounds = [r["speedup"] * r["over_bound"] for r in rows if measured(r.get("over_bound"))]
+    if bounds:
+        best = sum(bounds) / len(bounds)
+        axes.axhline(best, color="black", linestyle="--", linewidth=1,
+                     label=f"serial / max(copy time, kernel): {best:.2f}x")
+    axes.axhline(1.0, color="grey", linestyle=":", linewidth=1)
+    chunks = sorted({r["chunks"] for r in rows})
+    axes.set_xscale("log", base=2)
+    axes.set_xticks(chunks)
+    axes.set_xticklabels([str(c) for c in chunks])
+    axes.minorticks_off()
+    axes.set_ylim(0, max([r["speedup"] for r in rows] + bounds) * 1.35)
+    axes.set_xlabel("chunks the arrays are cut into")
+    axes.set_ylabel("speed-up over the serial pipeline")
+    axes.set_title("Exercise 23: copies and kernels overlapped, by chunks and streams")
+    axes.grid(True, alpha=0.3)
+    axes.legend(loc="upper left", ncol=2)
+    save_figure(figure, path, context.stamp(program_of("23_stream_overlap")))
+    return ("The pipeline's speed-up over copy in, kernel, copy back one after the other, by the "
+            "number of chunks and of streams, against the bound max(copy time, kernel time).")
 
 
 def draw_figures(context, tables, seeds, figures_dir):
@@ -434,6 +566,9 @@ def draw_figures(context, tables, seeds, figures_dir):
         "06_sgemm_gflops.png": lambda p: figure_06(plt, context, tables, p),
         "09_15_copy_ceiling_share.png": lambda p: figure_09_15(plt, context, tables, p, seeds),
         "14_histogram.png": lambda p: figure_14(plt, context, tables, p, seeds),
+        "21_sgemm_steps.png": lambda p: figure_21(plt, context, tables, p),
+        "22_transpose.png": lambda p: figure_22(plt, context, tables, p),
+        "23_stream_overlap.png": lambda p: figure_23(plt, context, tables, p),
     }
     for name in FIGURES:
         path = os.path.join(figures_dir, name)
@@ -594,7 +729,8 @@ def markdown_table(table):
 
 
 FIGURE_OF_EXERCISE = {"04": "04_cpu_gpu_crossover.png", "05": "05_block_shapes.png",
-                      "06": "06_sgemm_gflops.png", "14": "14_histogram.png"}
+                      "06": "06_sgemm_gflops.png", "14": "14_histogram.png",
+                      "21": "21_sgemm_steps.png", "22": "22_transpose.png", "23": "23_stream_overlap.png"}
 
 
 class Page:

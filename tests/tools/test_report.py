@@ -126,6 +126,21 @@ def fake_tables():
         col("samples_per_s", "samples/s", "scientific", 3)], [
         ["CPU, 1 core", 1000000, 785398, 3.141592, 1.6e-3, 0.1, 8.0, 1.25e8],
         ["GPU, cuRAND Philox", 1000000000, 785398163, 3.14159265, 5.2e-5, 0.3, 9.0, 1.1e11]])]
+    steps = [("1 naive", 2500.0), ("2 shared-memory tiles 32 x 32", 5000.0), ("3 1D blocking, 8 per thread", 14000.0),
+             ("4 2D blocking, 8 x 8 per thread", 24000.0), ("5 float4, A transposed", 28000.0),
+             ("coalesced naive (the course's)", 2600.0), ("cuBLAS SGEMM", 50000.0)]
+    tables["21_tiled_sgemm"] = [t("sgemm", "4096^3, FP32", [
+        col("method", "", "text"), col("ms", "ms", precision=3), col("gflops", "GFLOP/s", precision=0),
+        col("cublas_percent", "% cuBLAS", precision=1, unit="%"), col("peak_percent", "% peak", precision=1, unit="%")],
+        [[label, 2 * 4096 ** 3 / (g * 1e6), g, 100 * g / 50000.0, 100 * g / 67000.0] for label, g in steps])]
+    tables["22_transpose"] = [t("transpose_8192", "transposes of 8192 x 8192", bandwidth_columns(), [
+        bandwidth_row("copy kernel, same tiles", 0.2, 2.7e8, 2.7e8), bandwidth_row("1 transpose_naive", 0.6, 2.7e8, 2.7e8),
+        bandwidth_row("2 transpose_tiled", 0.3, 2.7e8, 2.7e8), bandwidth_row("3 transpose_padded", 0.21, 2.7e8, 2.7e8)])]
+    tables["23_stream_overlap"] = [t("pipeline_shapes", "run_pipeline by chunk count and stream count", [
+        col("chunks", "chunks", "integer"), col("streams", "streams", "integer"), col("ms", "wall ms", precision=3),
+        col("speedup", "vs serial", precision=2, unit="x"), col("over_bound", "/ bound", precision=2, unit="x")],
+        [[c, s, 12.0 / min(2.4, 1 + 0.35 * min(c, s)), min(2.4, 1 + 0.35 * min(c, s)),
+          2.5 / min(2.4, 1 + 0.35 * min(c, s))] for c in (1, 4, 16, 64) for s in (1, 2, 4, 8)])]
     tables["seeds"] = [t("seeds", "The seed labs' systems", [
         col("key", "kernel", "text"), col("system", "system", "text"), col("how", "how", "text"),
         col("n", "n", "integer"), col("ms", "ms", precision=4), col("gbps", "GB/s", precision=1),
