@@ -127,7 +127,7 @@ void gaussian_pdf_gpu(const float* x, float* y, int n, float mean, float sigma) 
 }
 
 // [slide:add-functor]
-// The lab's add_ufunc: two inputs, so transform_kernel's pack holds two pointers.
+// add_ufunc of the Numba labs: two inputs, so transform_kernel's pack holds two pointers.
 struct Add {
   __device__ float operator()(float a, float b) const { return a + b; }
 };

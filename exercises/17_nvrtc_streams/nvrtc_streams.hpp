@@ -61,12 +61,14 @@ void release_primary_context(CUdevice device);
 // cuDeviceGetAttribute): a real architecture, so that NVRTC can produce a CUBIN.
 std::string architecture_option(CUdevice device);
 
+// [slide:compilation]
 struct Compilation {
   bool succeeded = false;   // nvrtcCompileProgram returned NVRTC_SUCCESS
   std::string log;          // the program log: the errors when it failed (may be empty otherwise)
   std::vector<char> cubin;  // the CUBIN (an ELF image) when it succeeded, else empty
   std::vector<std::string> lowered_names;  // one per name expression, same order
 };
+// [/slide]
 
 // Compiles `source` with NVRTC for `device` (options: architecture_option(device),
 // -default-device, --std=c++17, --fmad=true), with each of `name_expressions` added

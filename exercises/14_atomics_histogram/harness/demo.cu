@@ -33,7 +33,7 @@
 namespace {
 
 // [slide:racy-counter]
-// The lab's wrong counter: read, add, write, while other threads do the same.
+// A wrong counter: read, add, write, while other threads do the same.
 __global__ void count_threads_racy(int* counter) { *counter += 1; }
 // [/slide]
 
