@@ -38,11 +38,13 @@ void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int b
 // with one atomicAdd in global memory per counted element.
 __global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts, int bins);
 
+// [slide:shared-declaration]
 // The same with a private histogram per block in shared memory: zero `bins` ints of
 // dynamic shared memory, count into them with shared-memory atomics (grid-stride loop),
 // then add each non-zero bin to counts with one global atomicAdd. Launched with
 // bins * sizeof(int) bytes of dynamic shared memory.
 __global__ void histogram_shared(const float* x, int n, float lo, float hi, int* counts, int bins);
+// [/slide]
 
 // Set counts[0 .. bins) to 0 (cudaMemset), then launch histogram_global (resp.
 // histogram_shared, with its dynamic shared memory) on `blocks` blocks of `threads`

@@ -74,6 +74,7 @@ void spmv_vector_warp_per_row(const DeviceCsr& a, const float* x, float* y);
 // defined in harness/workload.hpp: the check reasons about the split.)
 using sparse_conjugate_gradient::kEntriesPerThread;
 
+// [slide:balanced-declaration]
 // Thread t takes the entries k = t * kEntriesPerThread, ..., t * kEntriesPerThread + 7
 // below a.nonzeros. It finds the row of its first entry by binary search in row_offsets
 // (the last row whose offset is <= that entry: an empty row is never it), adds
@@ -85,6 +86,7 @@ using sparse_conjugate_gradient::kEntriesPerThread;
 // last entry included. Whole groups of 8 entries are read as int4 and float4 vectors
 // where the arrays are 16-byte aligned (cudaMalloc's are).
 __global__ void spmv_balanced_kernel(DeviceCsr a, const float* x, float* y);
+// [/slide]
 
 // Zeroes y (cudaMemsetAsync of a.rows floats), then launches spmv_balanced_kernel on
 // enough blocks of kThreadsPerBlock threads for ceil(a.nonzeros / kEntriesPerThread)

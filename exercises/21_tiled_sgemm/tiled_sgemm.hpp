@@ -46,7 +46,7 @@ inline constexpr int kBlocking2dThreads =
 inline constexpr int kVectorWidth = 4;
 // [/slide]
 
-// [slide:warp-tile-sizes]
+// [slide:warp-tile-grid]
 // Step 6 (optional): a 128 x 128 tile of C per block, k in slices of 16, 256 threads = 8
 // warps in 2 x 4, each warp a 64 x 32 tile of C. A warp's 32 lanes stand in 8 x 4, and
 // each thread computes 8 x 8 elements as 2 x 2 groups of 4 x 4, the groups half a warp
@@ -65,6 +65,8 @@ inline constexpr int kLanesAlongM = 8;
 inline constexpr int kLanesAlongN = kWarpSize / kLanesAlongM;     // 4
 inline constexpr int kWarpTilesRows = kWarpTileM / kLanesAlongM;  // 8 per thread
 inline constexpr int kWarpTilesCols = kWarpTileN / kLanesAlongN;  // 8 per thread
+// [/slide]
+// [slide:warp-tile-padding]
 // A's tile is stored transposed, with 4 floats of padding after each of its rows. The 4
 // threads that load one row r of A's slice (a float4 each) store their first floats at
 // column r of the tile's rows 0, 4, 8 and 12: with rows of 128 floats all four fall in one

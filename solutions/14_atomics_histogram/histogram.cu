@@ -84,6 +84,7 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
   extern __shared__ int block_counts[];
   // TODO(student): count in the block's histogram, then merge it, in three steps.
   // [slide:privatised]
+  // [slide:privatised-count]
   for (int b = threadIdx.x; b < bins; b += blockDim.x) block_counts[b] = 0;
   __syncthreads();
 
@@ -107,12 +108,15 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
     scalar_first = vectors * course::kFloatsPerFloat4;
   }
   for (int i = scalar_first + start; i < n; i += stride) count_value(x[i]);
+  // [/slide]
+  // [slide:privatised-merge]
   __syncthreads();
 
   for (int b = threadIdx.x; b < bins; b += blockDim.x) {
     const int count = block_counts[b];
     if (count > 0) atomicAdd(&counts[b], count);
   }
+  // [/slide]
   // [/slide]
   // END TODO(student)
 }
