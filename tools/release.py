@@ -66,7 +66,7 @@ MANIFEST = ".course-release.json"
 SHIPPED = (
     "README.md", "Makefile", "CMakeLists.txt", "CMakePresets.json",
     # The students' pages; docs/instructors.md and docs/maintainers.md stay behind.
-    "docs/cluster.md",
+    "docs/cluster.md", "docs/glossaire.md", "docs/labs-map.md", "docs/labs-map.fr.md",
     ".clang-format", ".clangd", ".editorconfig", ".gitignore",
     "cmake/*.cmake",
     "common/*",

@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""tools/statement_parity.py catches each kind of difference between a statement and its
+French version (a missing heading, a changed code block, a case's points changed, a link
+changed, a numbered list shortened, ...) and passes a matched pair; its two modes (every
+exercise in French, or only the pairs present) on small course trees in temporary folders.
+
+    python3 tests/tools/test_statement_parity.py
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import statement_parity  # noqa: E402
+
+TOOL = os.path.join(ROOT, "tools", "statement_parity.py")
+
+ENGLISH = """\
+# Exercise 42: a small statement
+
+*[Version française](README.fr.md)*
+
+**Goal.** Add two arrays, see [the guide](https://docs.nvidia.com/cuda/) and
+![the grid](../../slides/figures/grid.png).
+
+## Background
+
+A kernel runs on the device. More in [the README](../../README.md#running-on-a-cluster).
+
+| call | what it does |
+|---|---|
+| `cudaMalloc` | allocates |
+| `cudaFree` | frees |
+
+## What to do
+
+1. `add_kernel`: one element per thread.
+2. `add`: the launch, with a lazy
+continuation line.
+3. `add_on_gpu`: the round trip.
+
+   ```
+   add_kernel<<<blocks, 256>>>(x, y, out, n);
+   ```
+
+## Build, run, check
+
+```
+make 42
+make check-42
+```
+
+~~~
+nvcc -O3 add.cu -o add   # ``` inside a tilde fence is code
+~~~
+
+## What the check verifies (5 points, 7 when graded)
+
+| case | points | what it catches |
+|---|---|---|
+| `n_is_one` | 2 | the smallest array |
+| `n_zero` | 3 | nothing to do, see [below](#hints) |
+
+### A subsection
+
+Text.
+
+## Hints
+
+- "wrong value at 0": the index.
+
+## Questions
+
+1. Why?
+2. How fast? 32. This number does not start a list.
+"""
+
+FRENCH = """\
+# Exercice 42 : un petit énoncé
+
+*[English version](README.md)*
+
+**Objectif.** Additionner deux tableaux, voir [le guide](https://docs.nvidia.com/cuda/) et
+![la grille](../../slides/figures/grid.png).
+
+## Contexte
+
+Un noyau (kernel) s'exécute sur le GPU. Voir [le README](../../README.md#running-on-a-cluster).
+
+| appel | ce qu'il fait |
+|---|---|
+| `cudaMalloc` | alloue |
+| `cudaFree` | libère |
+
+## Travail demandé
+
+1. `add_kernel` : un élément par thread.
+2. `add` : le lancement, avec une
+ligne de continuation paresseuse.
+3. `add_on_gpu` : l'aller-retour.
+
+   ```
+   add_kernel<<<blocks, 256>>>(x, y, out, n);
+   ```
+
+## Compiler, exécuter, vérifier
+
+```
+make 42
+make check-42
+```
+
+~~~
+nvcc -O3 add.cu -o add   # ``` inside a tilde fence is code
+~~~
+
+## Ce que vérifie le correcteur (5 points, 7 à la notation)
+
+| cas | points | ce qu'il détecte |
+|---|---|---|
+| `n_is_one` | 2 | le plus petit tableau |
+| `n_zero` | 3 | rien à faire, voir [plus bas](#indices) |
+
+### Une sous-section
+
+Texte.
+
+## Indices
+
+- « valeur fausse en 0 » : l'indice.
+
+## Questions
+
+1. Pourquoi ?
+2. À quelle vitesse ? 32. Ce nombre ne commence pas une liste.
+"""
+
+
+def differences(french, english=ENGLISH):
+    return statement_parity.compare(english, french, "exercises/42_small/README.md", "exercises/42_small/README.fr.md")
+
+
+def edited(text, old, new, count=1):
+    assert text.count(old) >= count, old
+    return text.replace(old, new, count)
+
+
+class AMatchedPair(unittest.TestCase):
+    def test_passes(self):
+        self.assertEqual(differences(FRENCH), [])
+
+    def test_what_it_reads(self):
+        statement = statement_parity.Statement(ENGLISH)
+        self.assertEqual([level for _, level, _ in statement.headings], [1, 2, 2, 2, 2, 3, 2, 2])
+        self.assertEqual(len(statement.code_blocks), 3)
+        self.assertEqual([len(rows) for _, rows in statement.tables], [3, 3])
+        self.assertEqual([items for _, items in statement.lists], [3, 2])
+        self.assertEqual([target for _, target in statement.links],
+                         ["README.fr.md", "https://docs.nvidia.com/cuda/", "../../slides/figures/grid.png",
+                          "../../README.md#running-on-a-cluster", "#hints"])
+
+
+class EachKindOfDifference(unittest.TestCase):
+    def assertCaught(self, french, *fragments):
+        found = differences(french)
+        self.assertTrue(found, "no difference reported")
+        for line in found:
+            self.assertRegex(line, r"^exercises/42_small/README\.(fr\.)?md:\d+: ")
+        text = "\n".join(found)
+        for fragment in fragments:
+            self.assertIn(fragment, text)
+        return found
+
+    def test_a_missing_heading(self):
+        found = self.assertCaught(edited(FRENCH, "### Une sous-section\n\nTexte.\n\n", ""),
+                                  "missing heading: ### A subsection")
+        self.assertEqual(len(found), 1, found)
+
+    def test_a_missing_house_heading_is_named(self):
+        self.assertCaught(edited(FRENCH, "## Indices\n\n", ""), "missing heading: ## Hints")
+
+    def test_a_heading_at_another_level(self):
+        self.assertCaught(edited(FRENCH, "### Une sous-section", "## Une sous-section"), "at level 2")
+
+    def test_an_extra_heading(self):
+        self.assertCaught(edited(FRENCH, "Texte.\n", "Texte.\n\n## En plus\n"), "extra heading ## En plus")
+
+    def test_a_house_heading_translated_otherwise(self):
+        self.assertCaught(edited(FRENCH, "## Contexte", "## Rappels"), "must read 'Contexte'")
+        self.assertCaught(edited(FRENCH, "(5 points, 7 à la notation)", "(5 points, 8 à la notation)"),
+                          "must read 'Ce que vérifie le correcteur (5 points, 7 à la notation)'")
+
+    def test_a_changed_code_block(self):
+        found = self.assertCaught(edited(FRENCH, "make check-42", "make check-43"), "code block 2 differs",
+                                  "'make check-43' where the English has 'make check-42'")
+        self.assertTrue(found[0].startswith("exercises/42_small/README.fr.md:32: "), found)
+
+    def test_a_translated_comment_in_a_code_block(self):
+        self.assertCaught(edited(FRENCH, "# ``` inside a tilde fence is code", "# du code"), "code block 3 differs")
+
+    def test_a_changed_indentation_in_a_code_block(self):
+        self.assertCaught(edited(FRENCH, "   add_kernel<<<", "  add_kernel<<<"), "code block 1 differs")
+
+    def test_a_missing_code_block(self):
+        self.assertCaught(edited(FRENCH, "```\nmake 42\nmake check-42\n```\n", ""), "missing code block")
+
+    def test_a_case_s_points_changed(self):
+        self.assertCaught(edited(FRENCH, "| `n_zero` | 3 |", "| `n_zero` | 2 |"),
+                          "case `n_zero` is worth '3' in the English")
+
+    def test_a_case_renamed_or_moved(self):
+        self.assertCaught(edited(FRENCH, "`n_is_one` | 2", "`n_est_un` | 2"), "case `n_est_un` where the English")
+        swapped = edited(edited(FRENCH, "| `n_is_one` | 2 | le plus petit tableau |\n", ""),
+                         "| `n_zero` | 3 | rien à faire, voir [plus bas](#indices) |\n",
+                         "| `n_zero` | 3 | rien à faire, voir [plus bas](#indices) |\n"
+                         "| `n_is_one` | 2 | le plus petit tableau |\n")
+        self.assertCaught(swapped, "case `n_zero` where the English has `n_is_one`")
+
+    def test_a_case_row_missing(self):
+        self.assertCaught(edited(FRENCH, "| `n_is_one` | 2 | le plus petit tableau |\n", ""), "lacks the row")
+
+    def test_another_table_s_shape(self):
+        self.assertCaught(edited(FRENCH, "| `cudaFree` | libère |\n", ""), "table 1 has 2 rows of 2 columns")
+        self.assertCaught(edited(FRENCH, "| appel | ce qu'il fait |\n|---|---|", "| appel | ce qu'il fait | x |\n|---|---|---|"),
+                          "table 1 has 3 rows of 3 columns")
+
+    def test_a_link_changed(self):
+        self.assertCaught(edited(FRENCH, "(https://docs.nvidia.com/cuda/)", "(https://docs.nvidia.com/cuda/fr/)"),
+                          "link https://docs.nvidia.com/cuda/fr/ where the English has https://docs.nvidia.com/cuda/")
+
+    def test_an_image_changed(self):
+        self.assertCaught(edited(FRENCH, "figures/grid.png", "figures/grille.png"), "figures/grille.png")
+
+    def test_a_link_missing(self):
+        self.assertCaught(edited(FRENCH, "Voir [le README](../../README.md#running-on-a-cluster).", "Voir le README."),
+                          "missing link: ../../README.md#running-on-a-cluster")
+
+    def test_an_anchor_of_another_heading(self):
+        self.assertCaught(edited(FRENCH, "(#indices)", "(#questions)"), "link #questions where the English has #hints")
+
+    def test_a_list_shortened(self):
+        self.assertCaught(edited(FRENCH, "3. `add_on_gpu` : l'aller-retour.\n", ""),
+                          "numbered list of 2 items, its counterpart (exercises/42_small/README.md:19) has 3")
+        self.assertCaught(edited(FRENCH, "2. À quelle vitesse ?", "À quelle vitesse ?"), "numbered list of 1 items")
+
+    def test_the_version_lines(self):
+        self.assertCaught(edited(FRENCH, "*[English version](README.md)*\n", ""),
+                          "README.fr.md:4: the first line under the title must be *[English version](README.md)*")
+        found = differences(FRENCH, edited(ENGLISH, "*[Version française](README.fr.md)*\n\n", ""))
+        self.assertTrue(any(line.startswith("exercises/42_small/README.md:3: the first line under the title must be "
+                                            "*[Version française](README.fr.md)*") for line in found), found)
+
+
+class TheCourseTree(unittest.TestCase):
+    """The command on a course of two exercises in a temporary folder."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.root = self.folder.name
+        for name in ("41_first", "42_small"):
+            os.makedirs(os.path.join(self.root, "exercises", name))
+            self.write(f"exercises/{name}/README.md", ENGLISH)
+        self.write("exercises/42_small/README.fr.md", FRENCH)
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def write(self, path, text):
+        with open(os.path.join(self.root, path), "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    def run_tool(self, *args):
+        return subprocess.run([sys.executable, TOOL, "--root", self.root, *args],
+                              capture_output=True, text=True, timeout=60)
+
+    def test_every_exercise_needs_its_french_statement(self):
+        result = self.run_tool()
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertIn("exercises/41_first/README.fr.md:1: missing", result.stdout)
+        self.assertIn("exercises/41_first/README.md:3: links to README.fr.md, which does not exist", result.stdout)
+        self.write("exercises/41_first/README.fr.md", FRENCH)
+        result = self.run_tool()
+        self.assertEqual((result.returncode, result.stdout), (0, ""), result.stderr)
+        self.assertIn("2 of 2 statements in French checked, 0 difference(s)", result.stderr)
+
+    def test_existing_checks_only_the_pairs_present(self):
+        self.write("exercises/41_first/README.md", ENGLISH.replace("*[Version française](README.fr.md)*\n\n", ""))
+        result = self.run_tool("--existing")
+        self.assertEqual((result.returncode, result.stdout), (0, ""), result.stderr)
+        self.write("exercises/42_small/README.fr.md", edited(FRENCH, "| `n_zero` | 3 |", "| `n_zero` | 4 |"))
+        result = self.run_tool("--existing")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(len(result.stdout.splitlines()), 1, result.stdout)
+        self.assertTrue(re.match(r"exercises/42_small/README\.fr\.md:\d+: case `n_zero` is worth", result.stdout),
+                        result.stdout)
+
+    def test_named_folders(self):
+        result = self.run_tool(os.path.join(self.root, "exercises", "42_small"))
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        result = self.run_tool(os.path.join(self.root, "exercises", "41_first"))
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        result = self.run_tool(os.path.join(self.root, "exercises", "nope"))
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
