@@ -14,7 +14,6 @@
 // Build and run:  make 18 && make run-18
 // Check:          make check-18   (statement: exercises/18_dot_product/README.md)
 #include <algorithm>
-#include <cstddef>
 
 #include "course/errors.hpp"
 #include "dot_product.hpp"

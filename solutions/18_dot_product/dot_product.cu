@@ -14,7 +14,6 @@
 // Build and run:  make 18 && make run-18
 // Check:          make check-18   (statement: exercises/18_dot_product/README.md)
 #include <algorithm>
-#include <cstddef>
 
 #include "course/errors.hpp"
 #include "dot_product.hpp"
@@ -124,13 +123,10 @@ __global__ void dot_warp_shuffle(const float* x, const float* y, int n, float* p
 __global__ void dot_grid_stride(const float* x, const float* y, int n, float* partials) {
   // TODO(student): step 4, a grid-stride loop, then the block's sum.
   float sum = 0.0f;
-  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  const int stride = gridDim.x * blockDim.x;
   // Four iterations in flight: their loads wait for memory together, not in turn.
 #pragma unroll 4
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < std::size_t(n);
-       i += stride) {
-    sum += x[i] * y[i];
-  }
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) sum += x[i] * y[i];
   sum = block_sum(sum);
   if (threadIdx.x == 0) partials[blockIdx.x] = sum;
   // END TODO(student)
