@@ -14,8 +14,9 @@ hints, on a row that names each of its students, and prints the hints most stude
 A student is named NN-variant (NN-variant-2, -3... for the copies). Valid variants
 (expect: pass) and races that only racecheck must report (racecheck: only) are left
 out: their check may pass. A hint that only hidden cases printed is withheld from the page
-(it may quote hidden inputs): check accepts it when the results show exactly that. Exit
-status of check: 0 when every variant's hint is found (or withheld so), 1 otherwise.
+(it may quote hidden inputs), and a .mutant's declared text may belong to the failure
+message rather than to a `hint:` line: check accepts either when the results show exactly
+that. Exit status of check: 0 when every variant is accounted for, 1 otherwise.
 """
 import argparse
 import html
@@ -89,18 +90,20 @@ def write(class_dir, numbers, copies):
     return 0
 
 
-def hidden_only(results, students, exercise_id, declared):
-    """Whether every one of `students` printed the `declared` hint, and only in hidden
-    cases: the class page counts such a hint without its text (it may quote hidden inputs)."""
+def printed_in(results, students, exercise_id, declared):
+    """Where each of `students` printed the `declared` text of its variant: "hidden" when
+    only hidden cases did (the class page counts such a hint without its text: it may quote
+    hidden inputs), "message" when a visible case did (a .mutant's declared text may be part
+    of the failure message rather than of a `hint:` line), None when some student did not."""
+    places = set()
     for student in students:
         result = next((r for r in results if r.get("student") == student), None)
-        if result is None:
-            return False
-        items = [item for exercise in result.get("exercises", []) if exercise.get("id") == exercise_id
+        items = [item for exercise in (result or {}).get("exercises", []) if exercise.get("id") == exercise_id
                  for item in exercise.get("items", []) if declared in (item.get("output") or "")]
-        if not items or not all(item.get("hidden") for item in items):
-            return False
-    return True
+        if not items:
+            return None
+        places.add("hidden" if all(item.get("hidden") for item in items) else "message")
+    return "message" if "message" in places else "hidden"
 
 
 def check(class_dir, results_dir):
@@ -122,9 +125,15 @@ def check(class_dir, results_dir):
             continue
         rows = [hint for hint in data.hints if hint.exercise == exercises[number].id and declared in hint.text]
         named = {student for hint in rows for student in hint.students}
-        if not rows and hidden_only(results, students, exercises[number].id, declared):
+        where = None if rows else printed_in(results, students, exercises[number].id, declared)
+        hinted = {student for hint in data.hints if hint.exercise == exercises[number].id
+                  for student in hint.students}
+        if where == "hidden":
             print(f"ok: {number} {variant}: {declared!r} printed by hidden cases only: withheld from the page, "
                   f"as it must be, {len(students)} student(s)")
+        elif where == "message" and set(students) <= hinted:
+            print(f"ok: {number} {variant}: {declared!r} in the failure message, and the page lists "
+                  f"{len(students)} student(s) under the hints their cases printed")
         elif not rows:
             problems.append(f"{number} {variant}: no hint containing {declared!r}")
         elif not set(students) <= named:
