@@ -483,7 +483,7 @@ def figure_21(plt, context, tables, path):
     if measured(peak):
         # Said under the axis: a legend would cover the notes of the longest bars.
         axes.axvline(peak, color="black", linestyle="--", linewidth=1)
-        label += f"; dashed: the FP32 throughput measured, {peak / 1e3:.1f} TFLOP/s"
+        label += f";\ndashed: the FP32 throughput measured, {peak / 1e3:.1f} TFLOP/s"
     axes.set_xlim(0, max([r["gflops"] for r in rows] + ([peak] if measured(peak) else [])) * 1.3)
     axes.set_xlabel(label)
     axes.set_title(f"Exercise 21: SGEMM step by step against cuBLAS ({table.title})")
