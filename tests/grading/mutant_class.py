@@ -131,9 +131,14 @@ def check(class_dir, results_dir):
         if where == "hidden":
             print(f"ok: {number} {variant}: {declared!r} printed by hidden cases only: withheld from the page, "
                   f"as it must be, {len(students)} student(s)")
-        elif where == "message" and set(students) <= hinted:
-            print(f"ok: {number} {variant}: {declared!r} in the failure message, and the page lists "
-                  f"{len(students)} student(s) under the hints their cases printed")
+        elif where == "message":
+            # The declared text is the failure message (a forged result, a program that never
+            # launched a kernel): the page shows the failed cases; a hint row only where the
+            # check printed a hint line too.
+            listed = "listed under the hints their cases printed" if set(students) <= hinted else \
+                "with no hint line: the failed cases' rates show it"
+            print(f"ok: {number} {variant}: {declared!r} in the failure message, {len(students)} student(s) "
+                  f"{listed}")
         elif not rows:
             problems.append(f"{number} {variant}: no hint containing {declared!r}")
         elif not set(students) <= named:
