@@ -152,6 +152,23 @@ inline CsrMatrix banded_spd(int rows, std::uint64_t seed) {
   return a;
 }
 
+// `entries` columns drawn uniformly in [0, rows) into `row`, sorted, repeats dropped.
+inline void draw_columns(course::Rng& rng, int entries, int rows, std::vector<int>& row) {
+  for (int k = 0; k < entries; ++k) row.push_back(static_cast<int>(rng.uniform_int(0, rows - 1)));
+  std::sort(row.begin(), row.end());
+  row.erase(std::unique(row.begin(), row.end()), row.end());
+}
+
+// Ends a row of `a` with the columns of `row`, each with a value uniform in [-1, 1).
+inline void append_row_with_random_values(CsrMatrix& a, const std::vector<int>& row,
+                                          course::Rng& rng) {
+  for (const int column : row) {
+    a.columns.push_back(column);
+    a.values.push_back(rng.uniform(-1.0f, 1.0f));
+  }
+  a.end_row();
+}
+
 inline CsrMatrix power_law_rows(int rows, std::uint64_t seed) {
   CsrMatrix a;
   a.rows = rows;
@@ -162,17 +179,9 @@ inline CsrMatrix power_law_rows(int rows, std::uint64_t seed) {
     const bool empty = i == 0 || i == rows - 1 || rng.uniform01() < kEmptyRowChance;
     if (!empty) {
       const double length = kParetoScale * std::pow(1.0 - rng.uniform01(), -1.0 / kParetoExponent);
-      const int entries = static_cast<int>(std::min<double>(length, rows));
-      for (int k = 0; k < entries; ++k)
-        row.push_back(static_cast<int>(rng.uniform_int(0, rows - 1)));
-      std::sort(row.begin(), row.end());
-      row.erase(std::unique(row.begin(), row.end()), row.end());
+      draw_columns(rng, static_cast<int>(std::min<double>(length, rows)), rows, row);
     }
-    for (const int column : row) {
-      a.columns.push_back(column);
-      a.values.push_back(rng.uniform(-1.0f, 1.0f));
-    }
-    a.end_row();
+    append_row_with_random_values(a, row, rng);
   }
   return a;
 }
@@ -189,17 +198,9 @@ inline CsrMatrix long_row_amid_short_ones(int rows, std::uint64_t seed) {
     if (i == rows / 2) {
       for (int column = 0; column < rows; ++column) row.push_back(column);
     } else if (i != 0 && i != rows - 1) {
-      const int entries = static_cast<int>(rng.uniform_int(0, kShortRowMaxLength));
-      for (int k = 0; k < entries; ++k)
-        row.push_back(static_cast<int>(rng.uniform_int(0, rows - 1)));
-      std::sort(row.begin(), row.end());
-      row.erase(std::unique(row.begin(), row.end()), row.end());
+      draw_columns(rng, static_cast<int>(rng.uniform_int(0, kShortRowMaxLength)), rows, row);
     }
-    for (const int column : row) {
-      a.columns.push_back(column);
-      a.values.push_back(rng.uniform(-1.0f, 1.0f));
-    }
-    a.end_row();
+    append_row_with_random_values(a, row, rng);
   }
   return a;
 }
