@@ -35,6 +35,8 @@
 #     SCRIPTS veclib.py                  # scripts that ship with the exercise (a caller
 #                                        # the check runs); make release refuses any other
 #                                        # script or dot-file in the folder
+#     JOB_CPUS 8                         # the cores its CPU baseline runs on (OpenMP,
+#                                        # OpenBLAS): slurm/submit asks for that many
 #   )
 #
 # It builds the check and one program per variant, and registers their tests:
@@ -166,7 +168,7 @@ function(_course_program_main)
 endfunction()
 
 function(course_exercise)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK;SYNCCHECK" "NUMBER;NAME;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK;SYNCCHECK" "NUMBER;NAME;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS;JOB_CPUS"
                         "STUDENT_FILES;DRIVER;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES;SCRIPTS")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
@@ -180,6 +182,10 @@ function(course_exercise)
   endforeach()
   if(NOT DEFINED EX_SKELETON_SCORE)
     set(EX_SKELETON_SCORE 0)
+  endif()
+  # JOB_CPUS is for slurm/submit (through tools/exercises.py): CMake only checks it.
+  if(DEFINED EX_JOB_CPUS AND NOT EX_JOB_CPUS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "course_exercise: JOB_CPUS takes a number of cores (got '${EX_JOB_CPUS}')")
   endif()
   # A statement that says a tool finds a mistake is backed by points under that tool: the
   # grader runs the whole check under racecheck and synccheck too, each worth

@@ -200,6 +200,12 @@ course_job_start() {
     echo "== time limit: $(squeue -h -j "$SLURM_JOB_ID" -o %l 2>/dev/null || echo unknown)"
   fi
   echo "== site configuration: ${COURSE_SITE_CONFIG:-none}"
+  # OpenMP and OpenBLAS use the cores the job was given (--cpus-per-task), no more: a
+  # baseline that starts a thread per core of the node shares the job's cores with itself.
+  export OMP_NUM_THREADS=${OMP_NUM_THREADS:-${SLURM_CPUS_PER_TASK:-1}}
+  export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-$OMP_NUM_THREADS}
+  echo "== CPU cores this job may use: $(nproc) (OMP_NUM_THREADS=$OMP_NUM_THREADS," \
+    "OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS)"
   course_load_modules
   course_describe_gpus
 }

@@ -7,12 +7,14 @@ take space-separated values up to the next keyword or the closing parenthesis.
 """
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 
 KEYWORDS = ("NUMBER", "NAME", "STUDENT_FILES", "DRIVER", "CHECK", "POINTS", "LIBRARIES",
             "MUTANTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "HOST_CASES",
-            "C_SOURCES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK", "PTX_SOURCES", "SCRIPTS")
-SINGLE_VALUED = ("NUMBER", "NAME", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS")
+            "C_SOURCES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK", "PTX_SOURCES", "SCRIPTS",
+            "JOB_CPUS")
+SINGLE_VALUED = ("NUMBER", "NAME", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "JOB_CPUS")
 FLAGS = ("HOST_CASES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK")
 # The course's main() of every program with a DRIVER, relative to an exercise's folder.
 PROGRAM_MAIN = "../../common/course/program_main.cu"
@@ -42,6 +44,8 @@ class Exercise:
     # programs that load their kernels at run time (the driver API): ptx_path names the file.
     ptx_sources: list = field(default_factory=list)
     scripts: list = field(default_factory=list)   # scripts that ship with it (a Python caller)
+    # The CPU cores its CPU baseline (OpenMP, OpenBLAS) runs on: what its Slurm jobs ask for.
+    job_cpus: int = 1
 
     @property
     def id(self):
@@ -112,6 +116,8 @@ def parse_call(text, source):
     for key in SINGLE_VALUED:
         if key in values and len(values[key]) != 1:
             raise ExerciseError(f"{source}: {key} takes one value")
+    if "JOB_CPUS" in values and not re.fullmatch(r"[1-9][0-9]*", values["JOB_CPUS"][0]):
+        raise ExerciseError(f"{source}: JOB_CPUS takes a number of cores")
     # A statement that says a tool finds a mistake is backed by points under that tool.
     for flag in ("RACECHECK", "SYNCCHECK"):
         if flag in values and int(values.get("MEMCHECK_POINTS", ["0"])[0]) <= 0:
@@ -146,6 +152,7 @@ def load(root):
             synccheck="SYNCCHECK" in values,
             ptx_sources=values.get("PTX_SOURCES", []),
             scripts=values.get("SCRIPTS", []),
+            job_cpus=int(values.get("JOB_CPUS", ["1"])[0]),
         ))
     return found
 
@@ -159,3 +166,21 @@ def find(root, number):
             return exercise
     available = ", ".join(e.number for e in exercises) or "none"
     raise ExerciseError(f"no exercise {number} (available: {available})")
+
+
+def main(argv):
+    """`exercises.py job-cpus NN`: the cores exercise NN's Slurm jobs ask for (slurm/submit)."""
+    if len(argv) != 3 or argv[1] != "job-cpus":
+        print("usage: exercises.py job-cpus NN", file=sys.stderr)
+        return 2
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        print(find(root, argv[2]).job_cpus)
+    except ExerciseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -74,7 +74,8 @@ EXPLANATIONS = {
     "12": "Row-wise L2 norms (the lab's gufunc): launch_row_norms, a group of lanes per row "
           "(1 to 32, from the rows' length) or a block per row; then the group kernel at every "
           "width on the short rows. GB/s = (matrix bytes + norms bytes) / kernel time.",
-    "13": "hypot with a grid-stride loop, by grid. GB/s = (2 floats read + 1 written) x 4 B x n / time.",
+    "13": "hypot with a grid-stride loop, by grid, and on the CPU's cores with OpenMP (the last "
+          "row). GB/s = (2 floats read + 1 written) x 4 B x n / time.",
     "14": "Histograms of 16M floats in 256 bins: global atomics, shared-memory privatisation "
           "and CUB, on uniform input and with every value in one bin. GB/s = 4 B x n / time.",
     "15": "Monte Carlo pi: on one core, on every core (OpenMP), with cuRAND on the GPU. "

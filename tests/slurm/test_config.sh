@@ -49,8 +49,14 @@ expect_output() {
 
 # A copy of the course's slurm/ with no slurm/site.conf in it.
 copy=$work/course
-mkdir -p "$copy/exercises/03_device_memory" "$copy/tools"
+mkdir -p "$copy/tools"
 cp -r "$repo/slurm" "$copy/"
+# slurm/submit reads an exercise's JOB_CPUS from its CMakeLists.txt through tools/exercises.py.
+cp "$repo/tools/exercises.py" "$copy/tools/"
+for exercise in 03_device_memory 06_sgemm_cublas; do
+  mkdir -p "$copy/exercises/$exercise"
+  cp "$repo/exercises/$exercise/CMakeLists.txt" "$copy/exercises/$exercise/"
+done
 rm -f "$copy/slurm/site.conf"
 
 complete() {
@@ -125,6 +131,13 @@ expect_output "check: the site's options, the GPU, the log" \
 expect_output "run: a command-line option comes last and wins" \
   "--gres=gpu:1 --constraint=sm75 --time=0:20:00 $copy/slurm/jobs/run.sbatch 03" \
   "$copy/slurm/submit" --print --time=0:20:00 run 03
+expect_output "run 06: the cores of its CPU baseline (JOB_CPUS 8)" \
+  "--ntasks=1 --cpus-per-task=8 " "$copy/slurm/submit" --print run 06
+expect_output "check 06: the same cores" "--cpus-per-task=8 " "$copy/slurm/submit" --print check 6
+expect_output "run 06 on a site that caps the baselines' cores" "--cpus-per-task=4 " \
+  env COURSE_SITE_CONFIG="$(config capped COURSE_CPUS_BASELINE_MAX=4)" "$copy/slurm/submit" --print run 06
+expect_output "run 03: no CPU baseline, COURSE_CPUS_STUDENT cores" "--cpus-per-task=2 " \
+  "$copy/slurm/submit" --print run 03
 expect_output "openmp: the CPU partition, no GPU, COURSE_OPENMP_CPUS cores" \
   "--output=$copy/logs/openmp-%j.log --chdir=$copy --export=ALL --partition=cpu --time=0:10:00 --ntasks=1 --cpus-per-task=12 --account=cuda101 --qos=teaching --mem=4G --constraint=sm75 $copy/slurm/jobs/openmp.sbatch" \
   "$copy/slurm/submit" --print openmp

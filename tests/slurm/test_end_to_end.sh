@@ -279,6 +279,7 @@ shown_on_failure+=("$check_log" "$run_log" "$openmp_log")
 for log in "$check_log" "$run_log" "$openmp_log"; do
   expect_in "$log" "^== job $(basename "$log" .log | sed 's/.*-//') on " "$(basename "$log"): its header names the job and node"
 done
+expect_in "$run_log" "^== CPU cores this job may use: 1 \\(OMP_NUM_THREADS=1," "run log: the cores the job may use (COURSE_CPUS_STUDENT=1)"
 if [[ -n $modules ]]; then
   expect_in "$check_log" "no 'module' command: not loading cuda/13.0" "check log: no module command, said and skipped"
 fi

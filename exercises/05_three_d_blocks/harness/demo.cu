@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "course/bench.hpp"
+#include "course/cpu_cores.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_info.hpp"
 #include "course/program.hpp"
@@ -120,6 +121,7 @@ int run_demo(int nx, int ny, int nz) {
   // CPU: the serial loop, judged on its first run (also its first time sample), then the
   // OpenMP loop with more and more threads. The tables' headings come with their first
   // row that has a figure.
+  course::print_cpu_cores();
   std::printf("CPU (%d cores visible to OpenMP, at most %d threads)\n", omp_get_num_procs(),
               omp_get_max_threads());
   course::Table cpu_table("cpu", "the stencil on the CPU, serial and OpenMP",

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "course/bench.hpp"
+#include "course/cpu_cores.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_info.hpp"
 #include "course/errors_cublas.hpp"
@@ -152,6 +153,7 @@ int run_demo(const std::vector<sgemm::Shape>& shapes) {
   }
   std::printf("cuBLAS math mode: the default, CUBLAS_DEFAULT_MATH: FP32 arithmetic on the FP32 "
               "lanes, no TF32 tensor cores\n");
+  course::print_cpu_cores();
   std::printf("OpenBLAS: %d threads (OPENBLAS_NUM_THREADS=1 make run-06 for one core)\n",
               openblas_get_num_threads());
   std::printf("\nC = alpha A B + beta C, alpha = %g, beta = %g, row-major, float32\n", kDemoAlpha,

@@ -3,9 +3,10 @@
 // hypot_stride on 1M and 64M elements with one thread, with the lab's fixed 128 x 64
 // grid, with a grid sized by the occupancy API and with one thread per float4, each
 // with its time, its bandwidth and its share of the copy ceiling measured in the same
-// run. Every result is compared with its reference before it is shown or timed: a
-// function not written yet, or wrong, gets a line that says so and no figure
-// (course/demo_results.hpp), and the demo then ends with status 1.
+// run, and beside them the same loop on the CPU's cores with OpenMP. Every result is
+// compared with its reference before it is shown or timed: a function not written yet,
+// or wrong, gets a line that says so and no figure (course/demo_results.hpp), and the
+// demo then ends with status 1.
 //
 // Build and run:  make 13 && make run-13
 #include <algorithm>
@@ -17,7 +18,10 @@
 #include <tuple>
 #include <vector>
 
+#include <omp.h>
+
 #include "course/bench.hpp"
+#include "course/cpu_cores.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
@@ -154,6 +158,33 @@ struct GridRow {
   int threads = 0;
 };
 
+// The same hypot on every core the process may use (OpenMP): the CPU row of the table, with
+// no grid and no share of the GPU's copy ceiling. The course's own loop, judged all the same.
+template <typename Reference>
+void add_cpu_row(course::Table& table, const std::vector<float>& a, const std::vector<float>& b,
+                 const std::vector<std::size_t>& judged, const Reference& reference, double bytes) {
+  const long long n = static_cast<long long>(a.size());
+  std::vector<float> c(a.size());
+  const auto hypot_on_cpu = [&] {
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < n; ++i) c[i] = std::hypot(a[i], b[i]);
+  };
+  hypot_on_cpu();  // also starts OpenMP's threads
+  const course::Comparison comparison =
+      course::compare_at(c.data(), judged, reference, kDemoTolerance);
+  const std::string name = "CPU, OpenMP, " + std::to_string(omp_get_max_threads()) + " threads";
+  if (!comparison.ok()) {
+    table.record_row({name, course::Cell(), course::Cell(), course::Cell(), course::Cell(),
+                      course::Cell(), course::Cell()},
+                     "the CPU loop disagrees with hypot in double at " +
+                         std::to_string(comparison.wrong) + " elements");
+    return;
+  }
+  const double ms = course::time_host(hypot_on_cpu, 0, kDemoRepetitions).median_ms;
+  table.add_row({name, course::Cell(), course::Cell(), course::Cell(), ms,
+                 course::gigabytes_per_second(bytes, ms), course::Cell()});
+}
+
 void demo_hypot(int n, bool with_one_thread, double ceiling_gbps, int occupancy_blocks,
                 DemoFunctions& functions) {
   const std::vector<float> a = grid_stride::make_hypot_a(n, kDemoSeed);
@@ -232,6 +263,7 @@ void demo_hypot(int n, bool with_one_thread, double ceiling_gbps, int occupancy_
       table.record_row(std::move(cells), result.problem);
     }
   }
+  add_cpu_row(table, a, b, judged, reference, bytes);
   if (!with_one_thread && functions.stride.ready()) {
     std::printf("%-24s (not run: it would take seconds, n / 1M times the row above)\n",
                 "one thread");
@@ -244,6 +276,7 @@ int course::program::demo(int argc, char** argv) {
   if (!no_arguments(argc, argv)) return 2;
   const course::DeviceSummary device = course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
+  course::print_cpu_cores();
   DemoFunctions functions;
   demo_part_one(functions);
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "course/bench.hpp"
+#include "course/cpu_cores.hpp"
 #include "course/demo_results.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
@@ -104,6 +105,7 @@ course::Judgement count_and_time(course::StudentFunction& function, unsigned lon
 
 int run_demo(unsigned long long seed) {
   course::print_device_banner();
+  course::print_cpu_cores();
   const int cpu_threads = omp_get_max_threads();
   std::printf("\npi ~ 4 hits / n for n points uniform in the unit square; standard error "
               "4 sqrt(p (1 - p) / n), p = hits / n\n");
