@@ -39,7 +39,7 @@ EXERCISES = {
     "04_cpu_vs_gpu": 10, "05_three_d_blocks": 15, "06_sgemm_cublas": 15,
     "07_profiling_coalescing": 3, "09_elementwise_kernels": 5, "10_data_on_device": 5,
     "11_hidden_layer": 12, "12_row_norms": 4, "13_grid_stride_loops": 4,
-    "14_atomics_histogram": 4, "15_monte_carlo_pi": 8,
+    "14_atomics_histogram": 4, "15_monte_carlo_pi": 8, "17_nvrtc_streams": 10,
     "18_dot_product": 10, "20_sparse_conjugate_gradient": 10, "21_tiled_sgemm": 6,
     "22_transpose": 6, "23_stream_overlap": 8,
 }

@@ -80,6 +80,11 @@ EXPLANATIONS = {
           "and CUB, on uniform input and with every value in one bin. GB/s = 4 B x n / time.",
     "15": "Monte Carlo pi: on one core, on every core (OpenMP), with cuRAND on the GPU. "
           "samples/s = n / time of the whole call.",
+    "17": "SAXPY in the CUDA Python overview's configuration (512 x 32768 floats, a = 2) as a "
+          "whole program, compiled at run time by NVRTC and ahead of time by nvcc: each phase on "
+          "the wall clock (compile, module load, buffers, copies from pageable memory, kernel, "
+          "copy back, clean-up), the kernel also by CUDA events, CUDA's initialisation (driver, "
+          "primary context) apart; the overview's own figures (its C++ and Python programs) beside.",
     "18": "A dot product of 64M floats in four steps (a shared-memory tree, the first add in "
           "the load, the last warp with shuffles, a grid-stride loop and a second pass) against "
           "CUB and cublasSdot. GB/s = 2 x 4 B x n / time (bytes read); x CUB = CUB's time / this.",

@@ -34,6 +34,16 @@ class WallTimer {
   Clock::time_point start_;
 };
 
+// Wall-clock milliseconds of one call of `work`: for a phase that a program does once
+// (a compilation, a module load, its first copies), where the first time is the point and
+// a warm-up or a median would measure something else.
+template <typename Work>
+double time_once_ms(Work&& work) {
+  const WallTimer timer;
+  work();
+  return timer.elapsed_ms();
+}
+
 class EventTimer {
  public:
   explicit EventTimer(cudaStream_t stream = nullptr) : stream_(stream) {

@@ -129,6 +129,14 @@ def fake_tables():
     steps = [("1 naive", 2500.0), ("2 shared-memory tiles 32 x 32", 5000.0), ("3 1D blocking, 8 per thread", 14000.0),
              ("4 2D blocking, 8 x 8 per thread", 24000.0), ("5 float4, A transposed", 28000.0),
              ("coalesced naive (the course's)", 2600.0), ("cuBLAS SGEMM", 50000.0)]
+    phases = [("compile (NVRTC; nvcc: ahead of time)", 30.0, 0.0, None, None),
+              ("module load (nvcc: lazy, at first use)", 0.4, 0.3, None, None),
+              ("  the kernel alone (CUDA events)", 0.09, 0.09, 0.352, 0.352),
+              ("application + CUDA initialisation", 400.0, 370.0, 1076.0, 1080.0)]
+    tables["17_nvrtc_streams"] = [t("application_time", "out = 2 x + y as a whole program", [
+        col("phase", "phase", "text"), col("nvrtc_ms", "NVRTC ms", precision=3),
+        col("nvcc_ms", "nvcc ms", precision=3), col("overview_cpp_ms", "overview C++", precision=3),
+        col("overview_python_ms", "overview Python", precision=3)], [list(p) for p in phases])]
     tables["21_tiled_sgemm"] = [t("sgemm", "4096^3, FP32", [
         col("method", "", "text"), col("ms", "ms", precision=3), col("gflops", "GFLOP/s", precision=0),
         col("cublas_percent", "% cuBLAS", precision=1, unit="%"), col("peak_percent", "% peak", precision=1, unit="%")],
