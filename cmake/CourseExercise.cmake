@@ -11,6 +11,8 @@
 #     CHECK harness/check.cpp            # the judge: no student code
 #     POINTS 20                          # must equal the sum of the check's cases
 #     LIBRARIES cublas openblas ...      # short names: cublas openblas nvrtc cuda curand cusparse openmp
+#                                        # nccl (cmake/Nccl.cmake; without it the exercise's
+#                                        # tests report skipped, with the reason)
 #     MUTANTS no_bounds_check ...        # tests/mutants/NN_name/<mutant>.mutant
 #     SKELETON_SCORE 0                   # what the untouched skeleton scores (default 0)
 #     MEMCHECK_POINTS 2                  # graded: compute-sanitizer memcheck finds nothing
@@ -37,6 +39,8 @@
 #                                        # script or dot-file in the folder
 #     JOB_CPUS 8                         # the cores its CPU baseline runs on (OpenMP,
 #                                        # OpenBLAS): slurm/submit asks for that many
+#     JOB_GPUS 2                         # the GPUs of one node its jobs need (default 1):
+#                                        # slurm/submit asks for that many
 #   )
 #
 # It builds the check and one program per variant, and registers their tests:
@@ -114,12 +118,15 @@ function(_course_link_libraries target)
         get_filename_component(exercise_folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
         set_property(GLOBAL APPEND PROPERTY COURSE_NEEDS_MISSING_OPENBLAS "${exercise_folder}")
       endif()
+    elseif(library STREQUAL "nccl")
+      # course_exercise() builds nothing that links it where it is missing.
+      target_link_libraries(${target} PRIVATE Course::nccl)
     elseif(library STREQUAL "openmp")
       find_package(OpenMP REQUIRED)
       target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)
       target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp>)
     else()
-      message(FATAL_ERROR "unknown library '${library}' (known: cublas nvrtc cuda curand cusparse openblas openmp)")
+      message(FATAL_ERROR "unknown library '${library}' (known: cublas nvrtc cuda curand cusparse openblas openmp nccl)")
     endif()
   endforeach()
 endfunction()
@@ -167,8 +174,28 @@ function(_course_program_main)
   endif()
 endfunction()
 
+# The tests an exercise would have, each reporting skipped with `reason` (exit 77), for an
+# exercise that needs a library this machine lacks. Reads course_exercise()'s EX_ values.
+macro(_course_unavailable_tests reason)
+  if(COURSE_MODE STREQUAL "student")
+    set(unavailable_tests ${id}.student)
+  else()
+    set(unavailable_tests ${id}.solution ${id}.skeleton)
+    foreach(mutant IN LISTS EX_MUTANTS)
+      list(APPEND unavailable_tests ${id}.mutant.${mutant})
+    endforeach()
+  endif()
+  foreach(test_name IN LISTS unavailable_tests)
+    add_test(NAME ${test_name}
+             COMMAND sh -c "echo \"SKIPPED: $1\"; exit 77" skip "${id}: ${reason}")
+    set_tests_properties(${test_name} PROPERTIES
+      SKIP_RETURN_CODE 77
+      LABELS "exercise=${EX_NUMBER};gpu;points=${EX_POINTS}")
+  endforeach()
+endmacro()
+
 function(course_exercise)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK;SYNCCHECK" "NUMBER;NAME;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS;JOB_CPUS"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK;SYNCCHECK" "NUMBER;NAME;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS;JOB_CPUS;JOB_GPUS"
                         "STUDENT_FILES;DRIVER;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES;SCRIPTS")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
@@ -187,6 +214,9 @@ function(course_exercise)
   if(DEFINED EX_JOB_CPUS AND NOT EX_JOB_CPUS MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "course_exercise: JOB_CPUS takes a number of cores (got '${EX_JOB_CPUS}')")
   endif()
+  if(DEFINED EX_JOB_GPUS AND NOT EX_JOB_GPUS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "course_exercise: JOB_GPUS takes a number of GPUs (got '${EX_JOB_GPUS}')")
+  endif()
   # A statement that says a tool finds a mistake is backed by points under that tool: the
   # grader runs the whole check under racecheck and synccheck too, each worth
   # MEMCHECK_POINTS (tools/exercises.py's sanitizer_tools).
@@ -196,6 +226,12 @@ function(course_exercise)
     endif()
   endforeach()
   set(id "${EX_NUMBER}_${EX_NAME}")
+  # A library this machine lacks (NCCL): nothing of the exercise is built, and each of its
+  # tests reports skipped with the reason, never passed.
+  if("nccl" IN_LIST EX_LIBRARIES AND NOT TARGET Course::nccl)
+    _course_unavailable_tests("${COURSE_NCCL_MISSING}")
+    return()
+  endif()
   set(exercise_dir "${CMAKE_CURRENT_SOURCE_DIR}")
   set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${id}")
   set(mutant_dir "${PROJECT_SOURCE_DIR}/tests/mutants/${id}")

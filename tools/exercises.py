@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 KEYWORDS = ("NUMBER", "NAME", "STUDENT_FILES", "DRIVER", "CHECK", "POINTS", "LIBRARIES",
             "MUTANTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "HOST_CASES",
             "C_SOURCES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK", "PTX_SOURCES", "SCRIPTS",
-            "JOB_CPUS")
-SINGLE_VALUED = ("NUMBER", "NAME", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "JOB_CPUS")
+            "JOB_CPUS", "JOB_GPUS")
+SINGLE_VALUED = ("NUMBER", "NAME", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "JOB_CPUS",
+                 "JOB_GPUS")
 FLAGS = ("HOST_CASES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK")
 # The course's main() of every program with a DRIVER, relative to an exercise's folder.
 PROGRAM_MAIN = "../../common/course/program_main.cu"
@@ -46,6 +47,8 @@ class Exercise:
     scripts: list = field(default_factory=list)   # scripts that ship with it (a Python caller)
     # The CPU cores its CPU baseline (OpenMP, OpenBLAS) runs on: what its Slurm jobs ask for.
     job_cpus: int = 1
+    # The GPUs of one node its jobs need (a multi-GPU exercise: 2).
+    job_gpus: int = 1
 
     @property
     def id(self):
@@ -118,6 +121,8 @@ def parse_call(text, source):
             raise ExerciseError(f"{source}: {key} takes one value")
     if "JOB_CPUS" in values and not re.fullmatch(r"[1-9][0-9]*", values["JOB_CPUS"][0]):
         raise ExerciseError(f"{source}: JOB_CPUS takes a number of cores")
+    if "JOB_GPUS" in values and not re.fullmatch(r"[1-9][0-9]*", values["JOB_GPUS"][0]):
+        raise ExerciseError(f"{source}: JOB_GPUS takes a number of GPUs")
     # A statement that says a tool finds a mistake is backed by points under that tool.
     for flag in ("RACECHECK", "SYNCCHECK"):
         if flag in values and int(values.get("MEMCHECK_POINTS", ["0"])[0]) <= 0:
@@ -153,6 +158,7 @@ def load(root):
             ptx_sources=values.get("PTX_SOURCES", []),
             scripts=values.get("SCRIPTS", []),
             job_cpus=int(values.get("JOB_CPUS", ["1"])[0]),
+            job_gpus=int(values.get("JOB_GPUS", ["1"])[0]),
         ))
     return found
 
@@ -169,13 +175,15 @@ def find(root, number):
 
 
 def main(argv):
-    """`exercises.py job-cpus NN`: the cores exercise NN's Slurm jobs ask for (slurm/submit)."""
-    if len(argv) != 3 or argv[1] != "job-cpus":
-        print("usage: exercises.py job-cpus NN", file=sys.stderr)
+    """`exercises.py job-cpus NN`, `exercises.py job-gpus NN`: the cores, the GPUs exercise NN's
+    Slurm jobs ask for (slurm/submit)."""
+    if len(argv) != 3 or argv[1] not in ("job-cpus", "job-gpus"):
+        print("usage: exercises.py job-cpus|job-gpus NN", file=sys.stderr)
         return 2
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
-        print(find(root, argv[2]).job_cpus)
+        exercise = find(root, argv[2])
+        print(exercise.job_cpus if argv[1] == "job-cpus" else exercise.job_gpus)
     except ExerciseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ LIBRARY_FLAGS = {
     "cusparse": ["-lcusparse"],
     "openblas": ["-lopenblas"],
     "openmp": ["-Xcompiler", "-fopenmp"],
+    # "nccl": found where it is (nccl_flags), as cmake/Nccl.cmake finds it.
 }
 # The programs that run student code route cudaMalloc/cudaFree, cudaMemcpy(Async),
 # cudaEventRecord, kernel launches and stream creation and destruction through the check's
@@ -86,9 +87,50 @@ def base_flags(common_dir, exercise_dir, arch):
             "-I" + os.path.join(exercise_dir, "harness")]
 
 
+def nccl_folders():
+    """(include folder, library file) of NCCL, or None: COURSE_NCCL_ROOT, the CUDA
+    toolkit's folders, the system's (libnccl-dev), then python3's wheel nvidia-nccl-cu13
+    (site-packages/nvidia/nccl), the places cmake/Nccl.cmake looks in."""
+    roots = []
+    if os.environ.get("COURSE_NCCL_ROOT"):
+        roots.append(os.environ["COURSE_NCCL_ROOT"])
+    else:
+        try:
+            roots.append(os.path.dirname(os.path.dirname(os.path.realpath(nvcc_path()))))
+        except BuildError:
+            pass
+        roots += ["/usr", "/usr/local"]
+        try:
+            wheel = subprocess.run(["python3", "-c", "import os, nvidia.nccl as m; print(list(m.__path__)[0])"],
+                                   capture_output=True, text=True, timeout=20)
+            if wheel.returncode == 0 and wheel.stdout.strip():
+                roots.append(wheel.stdout.strip())
+        except (subprocess.SubprocessError, OSError):
+            pass
+    for root in roots:
+        include = os.path.join(root, "include")
+        if not os.path.isfile(os.path.join(include, "nccl.h")):
+            continue
+        for lib in ("lib", "lib64", "lib/x86_64-linux-gnu", "lib/aarch64-linux-gnu"):
+            for name in ("libnccl.so", "libnccl.so.2"):
+                if os.path.exists(os.path.join(root, lib, name)):
+                    return include, os.path.join(root, lib, name)
+    return None
+
+
+def nccl_flags():
+    found = nccl_folders()
+    if found is None:
+        raise BuildError("NCCL not found (nccl.h and libnccl.so), which this exercise needs: install "
+                         "libnccl-dev (or pip's nvidia-nccl-cu13), or set COURSE_NCCL_ROOT=DIR")
+    include, library = found
+    return ["-I" + include, library, "-Xlinker", "-rpath=" + os.path.dirname(library)]
+
+
 def library_flags(exercise):
     """What nvcc needs to link the libraries the exercise declares (LIBRARIES)."""
-    return [flag for library in exercise.libraries for flag in LIBRARY_FLAGS[library]]
+    return [flag for library in exercise.libraries
+            for flag in (nccl_flags() if library == "nccl" else LIBRARY_FLAGS[library])]
 
 
 def object_command(exercise, source, output, common_dir, exercise_dir, arch):

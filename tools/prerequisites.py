@@ -38,6 +38,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nvcc as nvcc_tool  # noqa: E402
 try:
     import report_render  # noqa: E402  (which Python draws the report's figures)
 except ImportError:  # the students' copy of the course (make release) has no benchmark report
@@ -219,6 +220,11 @@ def optional_missing():
          "Nsight Compute (ncu): not found, exercise 07 grades its coalescing case by timing"),
         (present("sbatch"),
          "Slurm client (sbatch): not found, make submit-NN works on a cluster's login node; the Slurm tests report skipped"),
+        # Found where cmake/Nccl.cmake and tools/nvcc.py look (the toolkit, the system, the
+        # pip wheel nvidia-nccl-cu13); the packages come from NVIDIA's CUDA repository.
+        (nvcc_tool.nccl_folders() is not None,
+         "NCCL (libnccl-dev, libnccl2 from NVIDIA's CUDA repository, or pip's nvidia-nccl-cu13): "
+         "not found, exercise 25 (two GPUs) reports skipped"),
     ]
     if report_render:
         checks.append((report_render.python_with_matplotlib(),

@@ -553,9 +553,15 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
     return kExitMisuse;
   }
   std::string reason;
-  if (needs_gpu && visible_device_count(reason) == 0) {
+  const int devices = needs_gpu ? visible_device_count(reason) : 0;
+  if (needs_gpu && devices == 0) {
     return skip("check " + exercise.number + " " + exercise.name +
                 " needs a CUDA device, and this machine has none (" + reason + ")");
+  }
+  if (needs_gpu && devices < exercise.devices) {
+    return skip("check " + exercise.number + " " + exercise.name + " needs " +
+                std::to_string(exercise.devices) + " CUDA devices, and this machine has " +
+                std::to_string(devices));
   }
   if (options.sanitizer_requested && options.sanitizer.empty()) {
     return skip("compute-sanitizer was not found on this machine");

@@ -404,6 +404,9 @@ struct Exercise {
   // needs a GPU, and its check reports "skipped" (77) without one (with --host-only,
   // its cases marked host_only still run).
   bool needs_gpu = true;
+  // The CUDA devices its program uses (two for a multi-GPU exercise): with fewer, its
+  // check reports skipped, with the count, never a pass.
+  int devices = 1;
 };
 
 inline std::uint64_t name_hash(const std::string& text) {

@@ -1,0 +1,340 @@
+// Exercise 25 - the check. Runs the student's program case by case and judges what it
+// reports: peer access both ways, a direct and a staged copy between the GPUs (their
+// values and the bytes each moved through the host), NCCL's all-reduce, the data-parallel
+// density against the CPU, and the two-GPU step's speed-up over one GPU.
+// Contains no student code. It needs two CUDA devices: with fewer it reports skipped.
+//
+//   make check-25                          (students)
+//   build/.../check_25 --program PROGRAM   (instructors; --help lists the options)
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "course/check/judge.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Run;
+namespace result = two_gpus_nccl::result;
+
+// The devices the program must see (kGpuCount in two_gpus_nccl.hpp, which needs NCCL's
+// header: the check does not).
+constexpr int kDevicesNeeded = 2;
+
+// NCCL's communicators take a second or two to set up; a run that deadlocks stops here.
+constexpr double kNcclTimeoutSeconds = 60.0;
+
+// ---------------------------------------------------------------------------
+// Hints: the likely mistake behind each failure
+// ---------------------------------------------------------------------------
+
+const std::string kGroupHint =
+    "the all-reduce never ended: one thread drives both GPUs, so both ranks' ncclAllReduce "
+    "calls must sit between ncclGroupStart() and ncclGroupEnd(). Alone, the first call waits "
+    "for the second rank, which this thread never reaches.";
+const std::string kSetDeviceHint =
+    "a launch failed on its device: call cudaSetDevice(d) before launching on streams[d] "
+    "(a kernel goes to the current device, and a stream belongs to the device it was made on).";
+const std::string kWaitHint =
+    "data_parallel_density must return with the density on both GPUs: wait for both streams "
+    "(cudaStreamSynchronize(streams[d])) after the all-reduce is enqueued.";
+const std::string kCommunicatorsHint =
+    "create_communicators must fill comms[0] and comms[1]: ncclCommInitAll(comms, kGpuCount, "
+    "nullptr).";
+
+// What a run that did not finish probably did: hang in NCCL, or launch on the wrong device.
+bool finished(CaseContext& c, const Run& run) {
+  if (c.finished(run)) return true;
+  if (run.child.timed_out) c.hint(kGroupHint);
+  const std::string& output = run.child.output;
+  if (output.find(" error at ") != std::string::npos &&
+      output.find("density.cu") != std::string::npos) {
+    c.hint(kSetDeviceHint);
+  }
+  if (output.find("cudaErrorPeerAccessAlreadyEnabled") != std::string::npos) {
+    c.hint("cudaErrorPeerAccessAlreadyEnabled is not a failure: peer access is on, as asked. "
+           "Clear it with cudaGetLastError() and return true.");
+  }
+  return false;
+}
+
+bool communicators_made(CaseContext& c, const Run& run) {
+  std::int64_t made = 0;
+  if (!c.read_value(run, result::communicators, made)) return false;
+  if (made == 1) return true;
+  c.fail("create_communicators left a communicator null");
+  c.hint(kCommunicatorsHint);
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Part 1: peer access and copies
+// ---------------------------------------------------------------------------
+
+void check_peer_access(CaseContext& c) {
+  const Run run = c.run_case("peer_access");
+  std::int64_t can_0_1 = 0, can_1_0 = 0, got_0_1 = 0, got_1_0 = 0, again = 0, left = 0;
+  std::int64_t on_0_1 = 0, on_1_0 = 0;
+  if (!finished(c, run) || !c.read_value(run, result::can_access_0_1, can_0_1) ||
+      !c.read_value(run, result::can_access_1_0, can_1_0) ||
+      !c.read_value(run, result::returned_0_1, got_0_1) ||
+      !c.read_value(run, result::returned_1_0, got_1_0) ||
+      !c.read_value(run, result::returned_again, again) ||
+      !c.read_value(run, result::left_error, left) ||
+      !c.read_value(run, result::enabled_0_1, on_0_1) ||
+      !c.read_value(run, result::enabled_1_0, on_1_0)) {
+    return;
+  }
+  c.note("(this machine: device 0 " + std::string(can_0_1 ? "can" : "cannot") +
+         " access device 1, device 1 " + (can_1_0 ? "can" : "cannot") + " access device 0)");
+  if (got_0_1 != can_0_1 || got_1_0 != can_1_0) {
+    c.fail("enable_peer_access returned " + std::to_string(got_0_1) + " for 0 -> 1 and " +
+           std::to_string(got_1_0) + " for 1 -> 0; cudaDeviceCanAccessPeer says " +
+           std::to_string(can_0_1) + " and " + std::to_string(can_1_0));
+    c.hint("return what cudaDeviceCanAccessPeer(&can, device, peer) says.");
+  } else if ((can_0_1 && !on_0_1) || (can_1_0 && !on_1_0)) {
+    c.fail("peer access is not enabled afterwards (" + std::string(on_0_1 ? "" : "0 -> 1 ") +
+           (on_1_0 ? "" : "1 -> 0") + ")");
+    c.hint("make `device` current with cudaSetDevice(device), then "
+           "cudaDeviceEnablePeerAccess(peer, 0): it enables access FROM the current device.");
+  } else if (again != 1) {
+    c.fail("a second enable_peer_access on the same pair did not return what the first did");
+    c.hint("cudaErrorPeerAccessAlreadyEnabled is not a failure: treat it as success.");
+  } else if (left != 0) {
+    c.fail("an error was left pending after enable_peer_access (cudaGetLastError is not "
+           "cudaSuccess): the next launch check would report it as its own");
+    c.hint("after cudaErrorPeerAccessAlreadyEnabled, call cudaGetLastError() once to clear it.");
+  }
+}
+
+// Odd, and several MiB: a copy of a prefix or of bytes instead of floats shows.
+constexpr std::size_t kCopyElements = (std::size_t{1} << 21) + 3;
+
+void check_copy(CaseContext& c, bool staged) {
+  const Run run = c.run_case("copy", {{"n", std::to_string(kCopyElements)},
+                                      {"kind", staged ? "staged" : "peer"}});
+  std::int64_t in = 0, out = 0;
+  if (!finished(c, run) || !c.read_value(run, result::host_bytes_in, in) ||
+      !c.read_value(run, result::host_bytes_out, out)) {
+    return;
+  }
+  const std::vector<float> values = two_gpus_nccl::make_values(kCopyElements, c.seed());
+  if (!c.expect_array(run, result::copied, values, course::kExact,
+                      "copy count * sizeof(float) bytes, from source to destination.")) {
+    return;
+  }
+  const auto bytes = static_cast<std::int64_t>(kCopyElements * sizeof(float));
+  if (!staged && (in != 0 || out != 0)) {
+    c.fail("peer_copy moved " + std::to_string(in) + " bytes to the host and " +
+           std::to_string(out) + " back: a peer copy goes from GPU to GPU");
+    c.hint("use cudaMemcpyPeerAsync: the staged path is staged_copy's.");
+  } else if (staged && (in != bytes || out != bytes)) {
+    c.fail("staged_copy moved " + std::to_string(in) + " bytes to the host and " +
+           std::to_string(out) + " back, expected " + std::to_string(bytes) + " each way");
+    c.hint("copy device -> pinned_host with cudaMemcpyAsync(..., cudaMemcpyDeviceToHost), then "
+           "pinned_host -> device with cudaMemcpyHostToDevice: both halves through the host.");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Part 2: NCCL
+// ---------------------------------------------------------------------------
+
+constexpr std::size_t kReduceElements = 1000003;
+
+void check_all_reduce(CaseContext& c) {
+  const Run run =
+      c.run_case("all_reduce", {{"n", std::to_string(kReduceElements)}}, 0, kNcclTimeoutSeconds);
+  if (!finished(c, run) || !communicators_made(c, run)) return;
+  const std::vector<float> on_0 = two_gpus_nccl::make_values(kReduceElements, c.seed());
+  const std::vector<float> on_1 =
+      two_gpus_nccl::make_values(kReduceElements, course::derive_seed(c.seed(), 1));
+  std::vector<double> expected(kReduceElements);
+  for (std::size_t i = 0; i < kReduceElements; ++i) {
+    expected[i] = static_cast<double>(on_0[i]) + on_1[i];
+  }
+  const std::string hint =
+      "ncclAllReduce(buffers[d], buffers[d], count, ncclFloat, ncclSum, comms[d], streams[d]) "
+      "for each d: count is in elements, the whole buffer.";
+  if (!c.expect_array(run, result::sum_0, expected, two_gpus_nccl::kSumTolerance, hint)) {
+    // The sum right up to some element and device 0's own values after it: a short count.
+    std::vector<float> got;
+    if (!c.read_array(run, result::sum_0, got) || got.size() != kReduceElements) return;
+    std::size_t k = 0;
+    while (k < got.size() && std::fabs(got[k] - expected[k]) <= 2e-6) ++k;
+    std::size_t own = k;
+    while (own < got.size() && got[own] == on_0[own]) ++own;
+    if (k > 0 && k < got.size() && own == got.size()) {
+      c.note("(the first " + std::to_string(k) + " of " + std::to_string(got.size()) +
+             " elements are summed, the rest is device 0's own)");
+      c.hint("the all-reduce's count is short: pass count, the number of floats in EACH buffer "
+             "(every rank sends its whole buffer, not a share of it).");
+    }
+    return;
+  }
+  c.expect_array(run, result::sum_1, expected, two_gpus_nccl::kSumTolerance, hint);
+}
+
+struct DensityRun {
+  int n = 0;
+  int bins = 0;
+};
+
+void check_density(CaseContext& c, DensityRun d) {
+  const Run run =
+      c.run_case("density", {{"n", std::to_string(d.n)}, {"bins", std::to_string(d.bins)}}, 0,
+                 kNcclTimeoutSeconds);
+  if (!finished(c, run) || !communicators_made(c, run)) return;
+  std::int64_t busy = 0;
+  if (!c.read_value(run, result::busy_streams, busy)) return;
+  if (busy != 0) {
+    c.fail("data_parallel_density returned with work still queued on " + std::to_string(busy) +
+           " of the 2 streams");
+    c.hint(kWaitHint);
+    return;
+  }
+  const std::vector<float> samples =
+      two_gpus_nccl::make_samples(static_cast<std::size_t>(d.n), c.seed());
+  const std::vector<double> expected = two_gpus_nccl::reference_density(samples, d.bins);
+  const course::Tolerance tolerance =
+      two_gpus_nccl::density_tolerance(static_cast<std::size_t>(d.n));
+  const std::string where = "(data_parallel_density, n = " + std::to_string(d.n) +
+                            ", bins = " + std::to_string(d.bins) + ")";
+  for (const auto* key : {&result::density_0, &result::density_1}) {
+    if (c.expect_array(run, *key, expected, tolerance)) continue;
+    c.note(where);
+    std::vector<float> got;
+    if (!c.read_array(run, *key, got) || got.size() != expected.size()) return;
+    // Twice the density everywhere: each GPU summed all n samples, not its share.
+    bool doubled = d.n > 0;
+    for (std::size_t j = 0; j < got.size() && doubled; ++j) {
+      doubled = std::fabs(got[j] - 2.0 * expected[j]) <=
+                2.0 * (tolerance.atol + tolerance.rtol * expected[j]);
+    }
+    c.hint(doubled ? "every bin is twice the density: each GPU computed all n samples. Give "
+                     "device d only samples [n * d / 2, n * (d + 1) / 2)."
+                   : "each GPU computes its share (samples[d] + begin, end - begin samples) into "
+                     "density[d], then all_reduce_sum(density, bins, ...) sums the two.");
+    return;
+  }
+}
+
+constexpr std::uint64_t kHiddenSalt = 25;
+
+void check_density_hidden(CaseContext& c) {
+  course::Rng rng(course::derive_seed(c.seed(), kHiddenSalt));
+  DensityRun d;
+  d.n = static_cast<int>(rng.uniform_int(2, 200000));
+  d.bins = static_cast<int>(rng.uniform_int(1, 700));
+  check_density(c, d);
+}
+
+// ---------------------------------------------------------------------------
+// The timed case
+// ---------------------------------------------------------------------------
+
+// 8M samples x 1024 bins: 8.6e9 kernel terms, milliseconds of arithmetic on one GPU,
+// while the all-reduce sums 1024 floats (4 KiB): tens of microseconds. Two GPUs then do
+// the step in about half the time.
+constexpr int kSpeedSamples = 1 << 23;
+constexpr int kSpeedBins = 1024;
+constexpr int kSpeedRepetitions = 7;
+// Under compute-sanitizer: a small run, nothing judged.
+constexpr int kSanitizerSpeedSamples = 1 << 14;
+constexpr int kSanitizerSpeedBins = 64;
+constexpr double kSpeedTimeoutSeconds = 120.0;
+// Measured: to be filled in from the GPU suite (tests/speed_bars.md).
+constexpr course::check::SpeedBar kSpeedUpBar{
+    "speed-up of the two-GPU step over the same work on one GPU", course::check::BarKind::at_least,
+    1.5, "not yet measured (expected near 1.9)"};
+
+void check_speed_up(CaseContext& c) {
+  const bool sanitized = c.under_sanitizer();
+  const int n = sanitized ? kSanitizerSpeedSamples : kSpeedSamples;
+  const int bins = sanitized ? kSanitizerSpeedBins : kSpeedBins;
+  const Run run = c.run_case("speed",
+                             {{"n", std::to_string(n)},
+                              {"bins", std::to_string(bins)},
+                              {"repetitions", sanitized ? "1" : std::to_string(kSpeedRepetitions)}},
+                             0, kSpeedTimeoutSeconds);
+  if (!finished(c, run) || !communicators_made(c, run)) return;
+  std::int64_t busy = 0;
+  double one_ms = 0.0, two_ms = 0.0;
+  if (!c.read_value(run, result::busy_streams, busy) ||
+      !c.read_value(run, result::one_gpu_ms, one_ms) ||
+      !c.read_value(run, result::two_gpus_ms, two_ms)) {
+    return;
+  }
+  if (busy != 0) {
+    c.fail("data_parallel_density returned with work still queued on " + std::to_string(busy) +
+           " of the 2 streams");
+    c.hint(kWaitHint);
+    return;
+  }
+  // The timed result must be right: a few bins against the CPU.
+  const std::vector<float> samples =
+      two_gpus_nccl::make_samples(static_cast<std::size_t>(n), c.seed());
+  std::vector<double> expected;
+  const auto indices =
+      course::spread_indices(static_cast<std::size_t>(bins), two_gpus_nccl::kSpeedCheckedBins);
+  for (const std::size_t j : indices) {
+    double sum = 0.0;
+    const double centre = two_gpus_nccl::bin_centre(static_cast<int>(j), bins);
+    for (const float x : samples) {
+      const double t = (x - centre) * static_cast<double>(two_gpus_nccl::kInverseBandwidth);
+      sum += std::exp(-0.5 * t * t);
+    }
+    expected.push_back(sum);
+  }
+  if (!c.expect_array(run, result::sampled_density, expected,
+                      two_gpus_nccl::density_tolerance(static_cast<std::size_t>(n)))) {
+    c.note("(the timed step's density, compared at " + std::to_string(indices.size()) +
+           " bins spread over the " + std::to_string(bins) + ")");
+    return;
+  }
+  if (sanitized) {
+    c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  if (!(one_ms > 0.0) || !(two_ms > 0.0)) {
+    c.fail("the times measured are not positive");
+    return;
+  }
+  const std::string figures = "one GPU " + course::format_number(one_ms) + " ms, two GPUs " +
+                              course::format_number(two_ms) + " ms (" +
+                              std::to_string(kSpeedSamples) + " samples, " +
+                              std::to_string(kSpeedBins) + " bins)";
+  if (!c.expect_speed(kSpeedUpBar, one_ms / two_ms, figures)) {
+    c.hint("both GPUs must work at once, each on half the samples: launch on device 0, then "
+           "on device 1, and wait only after both launches and the all-reduce are enqueued.");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  course::check::Exercise exercise{
+      "25",
+      "two_gpus_nccl",
+      {
+          {"peer_access_both_ways", 2, check_peer_access},
+          {"peer_copy_gpu_to_gpu", 2, [](CaseContext& c) { check_copy(c, false); }},
+          {"staged_copy_through_host", 2, [](CaseContext& c) { check_copy(c, true); }},
+          {"all_reduce_sum", 3, check_all_reduce},
+          {"density_one_sample", 1,
+           [](CaseContext& c) {
+             check_density(c, {1, 5});
+           }},
+          {"density_300007_samples", 3,
+           [](CaseContext& c) {
+             check_density(c, {300007, 333});
+           }},
+          {"density_hidden_size", 2, check_density_hidden, course::check::kHiddenCase},
+          course::check::timed({"two_gpus_at_least_1_5x_one", 4, check_speed_up}),
+      }};
+  exercise.devices = kDevicesNeeded;
+  return course::check::judge_main(argc, argv, exercise);
+}
