@@ -53,7 +53,7 @@ mkdir -p "$copy/tools"
 cp -r "$repo/slurm" "$copy/"
 # slurm/submit reads an exercise's JOB_CPUS from its CMakeLists.txt through tools/exercises.py.
 cp "$repo/tools/exercises.py" "$copy/tools/"
-for exercise in 03_device_memory 06_sgemm_cublas; do
+for exercise in 03_device_memory 06_sgemm_cublas 25_two_gpus_nccl; do
   mkdir -p "$copy/exercises/$exercise"
   cp "$repo/exercises/$exercise/CMakeLists.txt" "$copy/exercises/$exercise/"
 done
@@ -136,6 +136,7 @@ expect_output "run 06: the cores of its CPU baseline (JOB_CPUS 8)" \
 expect_output "check 06: the same cores" "--cpus-per-task=8 " "$copy/slurm/submit" --print check 6
 expect_output "run 06 on a site that caps the baselines' cores" "--cpus-per-task=4 " \
   env COURSE_SITE_CONFIG="$(config capped COURSE_CPUS_BASELINE_MAX=4)" "$copy/slurm/submit" --print run 06
+expect_output "run 25: two GPUs of one node (JOB_GPUS 2)" "--gres=gpu:2 " "$copy/slurm/submit" --print run 25
 expect_output "run 03: no CPU baseline, COURSE_CPUS_STUDENT cores" "--cpus-per-task=2 " \
   "$copy/slurm/submit" --print run 03
 expect_output "openmp: the CPU partition, no GPU, COURSE_OPENMP_CPUS cores" \

@@ -222,6 +222,7 @@ cd "$student"
 test_only "slurm/submit run" slurm/submit --test-only run 03
 test_only "slurm/submit check" slurm/submit --test-only check 03
 test_only "slurm/submit openmp" slurm/submit --test-only openmp --cpus "$openmp_cpus"
+test_only "slurm/submit run 25 (two GPUs where the site asks for GPUs)" slurm/submit --test-only run 25
 test_only "slurm/grade-class" "$repo/slurm/grade-class" --test-only "$class" "$work/results-test-only" --exercises 03
 [[ ! -e $work/results-test-only ]] || fail "slurm/grade-class --test-only wrote $work/results-test-only"
 test_only "run.sbatch" sbatch --test-only slurm/jobs/run.sbatch 03
@@ -254,6 +255,11 @@ answer=$(slurm/submit openmp --cpus "$openmp_cpus") || fail "slurm/submit openmp
 echo "$answer"
 openmp_job=$(submitted_id "Submitted job" "$answer")
 [[ -n $openmp_job ]] || fail "slurm/submit openmp printed no job id"
+# Exercise 25 needs two GPUs: on a node with none its check reports skipped, with the reason.
+answer=$(make -s submit-check-25) || fail "make submit-check-25: $answer"
+echo "$answer"
+two_gpu_job=$(submitted_id "Submitted job" "$answer")
+[[ -n $two_gpu_job ]] || fail "make submit-check-25 printed no job id"
 
 step "an instructor grades the class: slurm/grade-class"
 cd "$work"
@@ -290,6 +296,8 @@ if [[ $gpu == no ]]; then
     "check log: its RESULT line says SKIPPED for lack of a GPU"
   expect_exit "$check_job" 77 "check job"
   expect_in "$run_log" "^RESULT: FAILED .*this node has no GPU" "run log: the program cannot run without a GPU, said so"
+  expect_in "$logs/25-check-$two_gpu_job.log" "^RESULT: SKIPPED: the check of exercise 25 could not run" \
+    "check log of 25 (two GPUs): SKIPPED on a node without GPUs, with the reason"
 else
   expect_in "$check_log" "^RESULT: FAIL: the check of exercise 03 failed" "check log: the untouched skeleton fails its check"
   expect_exit "$check_job" 1 "check job"
