@@ -61,6 +61,12 @@ void print_topology() {
   char line[512];
   while (std::fgets(line, sizeof line, pipe) != nullptr) text += line;
   pclose(pipe);
+  // nvidia-smi underlines its heading with terminal escapes (ESC [ 4 m ... ESC [ 0 m), which
+  // a log file shows as noise.
+  for (std::size_t escape; (escape = text.find('\x1b')) != std::string::npos;) {
+    const std::size_t end = text.find('m', escape);
+    text.erase(escape, end == std::string::npos ? std::string::npos : end - escape + 1);
+  }
   std::printf("nvidia-smi topo -m:\n");
   course::print_indented(text);
 }
