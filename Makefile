@@ -18,6 +18,10 @@
 #   make build           the same, then build everything (no grading, no tests)
 #   make slides          the lecture decks, slides/*.md -> build/slides/NAME.html and .pdf
 #                        (PDF where chromium is installed; PRESET=student: no solution code)
+#   make slides LANG=fr  the French decks, slides/NAME.fr.md -> build/slides/fr/NAME.html and
+#                        .pdf (PRESET=student: build/slides/student/fr/). Only LANG=fr and
+#                        LANG=en choose: LANG is also your shell's locale (C.UTF-8,
+#                        fr_FR.UTF-8...), and any other value leaves the decks in English
 #   make new-exercise NN=25 SLUG=shared_memory_histogram
 #                        create exercise NN from tools/new_exercise/ (tools/new_exercise.py:
 #                        it builds, its skeleton fails its check, its solution passes)
@@ -40,6 +44,9 @@
 # #   make build           the same as make: build every exercise from your files
 # #   make slides          the lecture decks, slides/*.md -> build/slides/student/NAME.html and
 # #                        .pdf (PDF where chromium is installed)
+# #   make slides LANG=fr  the same in French -> build/slides/student/fr/NAME.html and .pdf
+# #                        (only LANG=fr or en chooses: LANG is also your shell's locale,
+# #                        C.UTF-8, fr_FR.UTF-8..., which leaves the decks in English)
 # [/release-only]
 # Students (nvcc directly, commands printed; NN is the exercise number):
 #   make NN              build exercise NN from your files
@@ -151,6 +158,16 @@ gpu-suite:
 # The decks (tools/slides.py): code cut from the sources this build compiles (CMake lists
 # them in $(BUILD)/compiled_sources.tsv, hence the configure step), rendered by Marp, which
 # npm installs the first time from the versions tools/marp/package-lock.json pins.
+# Their language is LANG=fr or LANG=en, exactly. LANG is every shell's locale too: any other
+# value (C.UTF-8, fr_FR.UTF-8) is a locale, and leaves the decks English. fr and en are no
+# locales: where one is given, the programs make runs (and sub-makes: MAKEOVERRIDES) get
+# LANG=C.UTF-8 instead.
+SLIDES_LANG := $(filter fr en,$(LANG))
+ifneq ($(SLIDES_LANG),)
+override LANG := C.UTF-8
+export LANG
+MAKEOVERRIDES := $(filter-out LANG=%,$(MAKEOVERRIDES))
+endif
 MARP_INSTALLED := tools/marp/node_modules/.installed
 $(MARP_INSTALLED): tools/marp/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "make slides needs npm, to install Marp: apt-get install -y npm$(if $(APT_AS), as root or with sudo)" >&2; exit 2; }
@@ -159,7 +176,7 @@ $(MARP_INSTALLED): tools/marp/package-lock.json
 	@touch $@
 
 slides: configure $(MARP_INSTALLED)
-	@$(PYTHON) tools/slides.py --build-dir $(BUILD)
+	@$(PYTHON) tools/slides.py --build-dir $(BUILD) --lang $(or $(SLIDES_LANG),en)
 
 # [instructor-only]
 # The benchmark report (tools/report.py): a machine without a GPU stops at report-device,

@@ -3,8 +3,8 @@
 NAME.html and NAME.pdf, with Marp (tools/marp/, pinned by its package-lock.json; the
 course's theme: tools/marp/course.css).
 
-    tools/slides.py [--build-dir DIR] [--output DIR] [--student] [--check] [--fit]
-                    [--require-pdf] [DECK...]
+    tools/slides.py [--build-dir DIR] [--output DIR] [--student] [--lang en|fr|all]
+                    [--check] [--fit] [--require-pdf] [DECK...]
 
 Code on a slide is cut from the compiled, tested sources, never pasted. In a source
 (.cu .cuh .cpp .hpp .h .c under exercises/, solutions/, common/, slides/examples/) a region
@@ -49,7 +49,11 @@ BUILD-DIR/compiled_sources.tsv, see cmake/CompiledSources.cmake), a missing or r
 
     --build-dir DIR   the configured CMake build folder (default build/default)
     --output DIR      where the decks go (default build/slides, build/slides/student for a
-                      student build)
+                      student build); the French decks go into its folder fr/
+    --lang LANG       en (the default): the English decks, slides/NAME.md; fr: their French
+                      versions, slides/NAME.fr.md, built as OUTPUT/fr/NAME.html and .pdf (an
+                      English deck not translated yet is named, and skipped: the test
+                      slides.french_parity, tools/deck_parity.py, requires every one); all: both
     --check           expand and validate only: no Marp; the expanded decks are written only
                       where --output is given
     --fit             also lay every slide out in headless chromium (Marp's HTML) and fail on
@@ -61,7 +65,9 @@ BUILD-DIR/compiled_sources.tsv, see cmake/CompiledSources.cmake), a missing or r
                       the course's tests point it at a broken copy)
     --require-pdf     exit 77 (skipped) when Marp, chromium or pdfinfo is missing, instead of
                       building HTML only (the CTest test of the PDFs' page counts)
-    DECK              deck names or paths (default: every slides/*.md)
+    DECK              deck names (part1: slides/part1.md, or slides/part1.fr.md with
+                      --lang fr) or paths (default: every English deck, slides/*.md but
+                      slides/*.fr.md)
 
 PDFs are made with Debian's chromium where it is installed (Marp runs it headless; as root
 it adds --no-sandbox itself), and their page counts are compared with the decks' slide
@@ -92,6 +98,10 @@ CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 # The folders of slides/ whose images the decks show: the report's plots, the drawn diagrams.
 IMAGE_FOLDERS = ("figures", "diagrams")
 SKIPPED = 77
+# A deck's French version lies beside it: slides/NAME.md, slides/NAME.fr.md. Its build goes
+# into the output's folder fr/, under the English deck's name.
+LANGUAGES = ("en", "fr")
+FRENCH_SUFFIX = ".fr.md"
 
 NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
 REGION_START = re.compile(r"^\s*// \[slide:(" + NAME + r")\]\s*$")
@@ -300,7 +310,9 @@ def code_block(region_path, lines):
 class Deck:
     def __init__(self, path):
         self.path = path
-        self.name = os.path.splitext(os.path.basename(path))[0]
+        self.language = "fr" if path.endswith(FRENCH_SUFFIX) else "en"
+        self.label = os.path.basename(path)[:-len(".md")]   # as messages name it: part1, part1.fr
+        self.name = os.path.basename(english_deck(path))[:-len(".md")]  # its files: NAME.html
         self.lines = []            # the expanded Markdown
         self.origins = []          # for each of its lines, the deck's line it comes from
         self.pending_figures = []  # (line, name, now present)
@@ -555,16 +567,22 @@ def pdf_pages(pdf):
     return int(match.group(1)) if done.returncode == 0 and match else None
 
 
+def deck_output(deck, output):
+    """The folder of OUTPUT that holds the deck's build: OUTPUT itself, OUTPUT/fr for French."""
+    return output if deck.language == "en" else os.path.join(output, deck.language)
+
+
 def write_expanded(decks, output):
-    """OUTPUT/NAME.md for each deck, and the figures and diagrams beside them (the decks'
-    paths stay valid)."""
-    os.makedirs(output, exist_ok=True)
-    for folder in IMAGE_FOLDERS:
-        images = os.path.join(ROOT, "slides", folder)
-        if os.path.isdir(images):
-            shutil.copytree(images, os.path.join(output, folder), dirs_exist_ok=True)
+    """DECK-OUTPUT/NAME.md for each deck (deck_output), and the figures and diagrams beside
+    them (the decks' paths stay valid)."""
+    for target in sorted({deck_output(deck, output) for deck in decks}):
+        os.makedirs(target, exist_ok=True)
+        for folder in IMAGE_FOLDERS:
+            images = os.path.join(ROOT, "slides", folder)
+            if os.path.isdir(images):
+                shutil.copytree(images, os.path.join(target, folder), dirs_exist_ok=True)
     for deck in decks:
-        with open(os.path.join(output, deck.name + ".md"), "w", encoding="utf-8") as handle:
+        with open(os.path.join(deck_output(deck, output), deck.name + ".md"), "w", encoding="utf-8") as handle:
             handle.write("\n".join(deck.lines) + "\n")
 
 
@@ -584,15 +602,16 @@ def render(decks, output, require_pdf):
     write_expanded(decks, output)
     status = 0
     for deck in decks:
-        markdown = os.path.join(output, deck.name + ".md")
-        html = os.path.join(output, deck.name + ".html")
+        folder = deck_output(deck, output)
+        markdown = os.path.join(folder, deck.name + ".md")
+        html = os.path.join(folder, deck.name + ".html")
         if not run_marp(marp, [markdown, "-o", html]):
             print(f"slides: Marp failed on {relative(markdown)} (HTML)", file=sys.stderr)
             status = 1
             continue
         line = f"slides: {relative(html)}"
         if chromium:
-            pdf = os.path.join(output, deck.name + ".pdf")
+            pdf = os.path.join(folder, deck.name + ".pdf")
             if not run_marp(marp, [markdown, "--pdf", "--allow-local-files",
                                    "--browser-path", chromium, "-o", pdf]):
                 print(f"slides: Marp failed on {relative(markdown)} (PDF)", file=sys.stderr)
@@ -751,48 +770,78 @@ def measure_fit(chromium, html, folder):
 
 
 def check_fit(decks, output, marp):
-    """Renders each expanded deck (OUTPUT/NAME.md) to bare HTML and measures it; prints each
+    """Renders each expanded deck (DECK-OUTPUT/NAME.md) to bare HTML and measures it; prints each
     overflow as 'deck:slide: ...'. Returns the number of slides that do not fit, or None when
     a deck could not be measured."""
     chromium = find_chromium()
     failures = 0
     with tempfile.TemporaryDirectory(prefix="slides-fit-") as scratch:
         for deck in decks:
-            markdown = os.path.join(output, deck.name + ".md")
-            html = os.path.join(scratch, deck.name + ".html")
+            folder = deck_output(deck, output)
+            markdown = os.path.join(folder, deck.name + ".md")
+            html = os.path.join(scratch, deck.label + ".html")
             if not run_marp(marp, [markdown, "--template", "bare", "-o", html]):
                 print(f"slides: Marp failed on {relative(markdown)} (the HTML to measure)", file=sys.stderr)
                 return None
             try:
-                slides, found = measure_fit(chromium, html, output)
+                slides, found = measure_fit(chromium, html, folder)
             except (RuntimeError, subprocess.TimeoutExpired, ValueError) as error:
-                print(f"slides: {deck.name}: {error}", file=sys.stderr)
+                print(f"slides: {deck.label}: {error}", file=sys.stderr)
                 return None
             expected = count_slides(deck)
             if slides != expected:
-                print(f"slides: {deck.name}: chromium laid out {slides} slide(s), the deck has {expected}",
+                print(f"slides: {deck.label}: chromium laid out {slides} slide(s), the deck has {expected}",
                       file=sys.stderr)
                 return None
             for slide, tag, words, over in found:
                 sides = " and ".join(f"{px} px ({side})" for side, px in over)
-                print(f"{deck.name}:{slide}: {tag} \"{words}\" overflows by {sides} "
+                print(f"{deck.label}:{slide}: {tag} \"{words}\" overflows by {sides} "
                       f"[{relative(deck.path)}:{slide_line(deck, slide)}]", file=sys.stderr)
             failures += len({slide for slide, *_ in found})
             if not found:
-                print(f"slides: {deck.name}: all {slides} slides fit")
+                print(f"slides: {deck.label}: all {slides} slides fit")
     return failures
 
 
 # --- the command -------------------------------------------------------------------------------
 
-def deck_paths(names):
+def english_deck(path):
+    """The English deck of a deck's path (itself, when it is English)."""
+    return path[:-len(FRENCH_SUFFIX)] + ".md" if path.endswith(FRENCH_SUFFIX) else path
+
+
+def french_deck(path):
+    """The path of an English deck's French version: slides/NAME.md -> slides/NAME.fr.md."""
+    return path[:-len(".md")] + FRENCH_SUFFIX
+
+
+def english_decks(root):
+    """The English decks of the course at `root`: slides/*.md but their French versions."""
+    slides = os.path.join(root, "slides")
+    if not os.path.isdir(slides):
+        return []
+    return sorted(os.path.join(slides, n) for n in os.listdir(slides)
+                  if n.endswith(".md") and not n.endswith(FRENCH_SUFFIX))
+
+
+def deck_paths(names, language="en"):
+    """The decks to build in `language`: those named (names or paths), else every English
+    deck's (in French: those translated; the others are named on stderr)."""
     slides = os.path.join(ROOT, "slides")
     if not names:
-        return sorted(os.path.join(slides, n) for n in os.listdir(slides) if n.endswith(".md")) \
-            if os.path.isdir(slides) else []
+        english = english_decks(ROOT)
+        if language == "en":
+            return english
+        untranslated = [p for p in english if not os.path.isfile(french_deck(p))]
+        for path in untranslated:
+            print(f"slides: {relative(path)} has no French version yet ({relative(french_deck(path))}): "
+                  "not built in French", file=sys.stderr)
+        return [french_deck(p) for p in english if p not in untranslated]
     paths = []
     for name in names:
         path = name if name.endswith(".md") else os.path.join(slides, name + ".md")
+        if language != "en" and not path.endswith(FRENCH_SUFFIX):
+            path = french_deck(path)
         paths.append(os.path.abspath(path))
     return paths
 
@@ -806,6 +855,7 @@ def main(argv):
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--require-pdf", action="store_true")
     parser.add_argument("--fit", action="store_true")
+    parser.add_argument("--lang", choices=LANGUAGES + ("all",), default="en")
     parser.add_argument("decks", nargs="*")
     options = parser.parse_args(argv[1:])
     global ROOT
@@ -820,10 +870,11 @@ def main(argv):
         return 2
     compiled = CompiledSources(os.path.abspath(list_path))
     student = options.student or compiled.mode == "student"
-    decks = [Deck(p) for p in deck_paths(options.decks)]
+    languages = LANGUAGES if options.lang == "all" else (options.lang,)
+    decks = [Deck(p) for language in languages for p in deck_paths(options.decks, language)]
     missing = [d.path for d in decks if not os.path.isfile(d.path)]
     if not decks or missing:
-        named = ", ".join(relative(p) for p in missing) or "slides/*.md"
+        named = ", ".join(relative(p) for p in missing) or ("slides/*.fr.md" if languages == ("fr",) else "slides/*.md")
         print(f"slides: no such deck: {named}", file=sys.stderr)
         return 2
 
@@ -858,7 +909,7 @@ def main(argv):
     if options.check:
         if options.output:
             write_expanded(decks, output)
-        counts = ", ".join(f"{d.name} ({count_slides(d)} slides"
+        counts = ", ".join(f"{d.label} ({count_slides(d)} slides"
                            + (f"; {d.dropped} left out until the deadline" if d.dropped else "") + ")"
                            for d in decks)
         print(f"slides: {kind} build checked: {counts}")
@@ -869,7 +920,8 @@ def main(argv):
         with tempfile.TemporaryDirectory(prefix="slides-") as scratch:
             write_expanded(decks, scratch)
             return fit(decks, scratch)
-    print(f"slides: {kind} build into {relative(output)}")
+    folders = sorted({deck_output(deck, output) for deck in decks})
+    print(f"slides: {kind} build into {', '.join(relative(folder) for folder in folders)}")
     status = render(decks, output, options.require_pdf)
     if options.fit and status == 0:
         status = fit(decks, output)

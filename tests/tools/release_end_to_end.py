@@ -7,8 +7,8 @@ release.skeletons on a GPU machine).
         same files; where git is missing, the archive alone, unpacked); in the release: make help names no instructor's target, make gpu-suite
         says it is one, make test builds every exercise with CMake (the student preset, sm_75
         only, as CI builds) and reports every check skipped (the GPU hidden: on a GPU machine
-        release.skeletons checks them), make 03 builds with nvcc, the decks pass the slide
-        tool's student check; then the leak check again, over the built programs too.
+        release.skeletons checks them), make 03 builds with nvcc, the decks, English and
+        French, pass the slide tool's student check; then the leak check again, over the built programs too.
     release_end_to_end.py skeletons FOLDER [--gpu-lock FILE]
         writes the release into FOLDER/course, and there runs make check-NN for every exercise, several at once: each untouched
         skeleton must fail cleanly (no crash, no hang) and score 0. Exit 77 without a GPU.
@@ -97,7 +97,7 @@ def build(folder):
     # The nvcc path too, for sm_75 in a folder of its own (build/make, make's own, is left to
     # release.skeletons, which builds for the GPU it runs on).
     print(run(["make", "03"], release, NVCC_ARCH="sm_75", BUILD_DIR="build/make-sm75").strip().splitlines()[-1])
-    print(run([sys.executable, "tools/slides.py", "--check", "--build-dir", "build/student"], release).strip())
+    print(run([sys.executable, "tools/slides.py", "--check", "--lang", "all", "--build-dir", "build/student"], release).strip())
     print(run([sys.executable, os.path.join(ROOT, "tools", "release_leaks.py"), release], ROOT).strip())
 
 

@@ -130,6 +130,14 @@ class Filters(unittest.TestCase):
             self.assertNotIn("MUTANTS", filtered)
             self.assertEqual(exercises.parse_call(filtered, path)["STUDENT_FILES"], exercise.student_files)
 
+    def test_every_deck_ships_in_english_and_in_french(self):
+        # The French decks (slides/NAME.fr.md) go with the English ones: make slides LANG=fr
+        # builds them in the release; slides.student_leaks searches their students' build.
+        decks = [name for name in os.listdir(os.path.join(ROOT, "slides")) if name.endswith(".md")]
+        self.assertTrue(decks)
+        for name in decks + [name[:-len(".md")] + ".fr.md" for name in decks if not name.endswith(".fr.md")]:
+            self.assertTrue(release.shipped(f"slides/{name}"), name)
+
     def test_the_students_pages_links_resolve_in_the_release(self):
         folder = tempfile.mkdtemp(prefix="release-pages-")
         self.addCleanup(shutil.rmtree, folder, ignore_errors=True)

@@ -4,18 +4,22 @@ into a temporary repository, one thing is broken, and the tool must fail with th
 the line and the reason; the intact copy must pass, and a student build must hold no
 solution code.
 
-    python3 tests/tools/test_slides.py                  the markers, includes and figures
-    python3 tests/tools/test_slides.py --pdf BUILD-DIR  every deck rendered to PDF, each with as
+    python3 tests/tools/test_slides.py                  the markers, includes and figures, and
+                                                        the French decks' build (--lang)
+    python3 tests/tools/test_slides.py --pdf BUILD-DIR  every deck, English and French, rendered
+                                                        to PDF, each with as
                                                         many pages as slides; and a deck whose
                                                         pages Marp counts otherwise is refused
                                                         (77 without Marp, chromium or pdfinfo)
-    python3 tests/tools/test_slides.py --fit BUILD-DIR  every deck, the instructors' and the
-                                                        students', laid out in chromium: every
+    python3 tests/tools/test_slides.py --fit BUILD-DIR  every deck, English and French, the
+                                                        instructors' and the students', laid
+                                                        out in chromium: every
                                                         slide fits; and a deck with slides that
                                                         do not is refused, each one named
                                                         (77 without Marp or chromium)
     python3 tests/tools/test_slides.py --leaks BUILD-DIR
-                                                        the students' decks, expanded, hold no
+                                                        the students' decks, English and
+                                                        French, expanded, hold no
                                                         solution code (the release's leak check)
 """
 import os
@@ -154,6 +158,40 @@ class SlidesOnACopy(unittest.TestCase):
         status, output = self.run_tool("--student", "--output", output_dir)
         self.assertEqual(status, 0, output)
         self.assertNotIn("cudaMalloc(&device_x", read(os.path.join(output_dir, "deck.md")))
+
+    def test_french_deck_builds_beside_the_english_one(self):
+        # --lang fr: slides/deck.fr.md into OUTPUT/fr/deck.md, its code cut the same way (the
+        # students' build too); --lang all: both; the English build never takes a .fr.md.
+        write(self.path("slides/deck.fr.md"), DECK.replace("# Device memory", "# Mémoire du GPU")
+              .replace("## The kernel", "## Le kernel"))
+        output_dir = os.path.join(self.scratch, "out")
+        status, output = self.run_tool("--output", output_dir)
+        self.assertEqual(status, 0, output)
+        self.assertIn("checked: deck (3 slides)\n", output)
+        self.assertFalse(os.path.exists(os.path.join(output_dir, "fr")))
+        status, output = self.run_tool("--lang", "all", "--output", output_dir)
+        self.assertEqual(status, 0, output)
+        self.assertIn("checked: deck (3 slides), deck.fr (3 slides)", output)
+        expanded = read(os.path.join(output_dir, "fr", "deck.md"))
+        self.assertIn("# Mémoire du GPU", expanded)
+        self.assertIn("    y[i] = scale * x[i] + offset;", expanded)
+        status, output = self.run_tool("--lang", "fr", "--student", "--output", output_dir)
+        self.assertEqual(status, 0, output)
+        expanded = read(os.path.join(output_dir, "fr", "deck.md"))
+        self.assertNotIn("y[i] = scale * x[i] + offset;", expanded)
+        self.assertIn("  // TODO(student): one element per thread.", expanded)
+
+    def test_french_build_names_the_decks_not_translated(self):
+        write(self.path("slides/other.md"), DECK)
+        write(self.path("slides/deck.fr.md"), DECK)
+        status, output = self.run_tool("--lang", "fr")
+        self.assertEqual(status, 0, output)
+        self.assertIn("slides: slides/other.md has no French version yet (slides/other.fr.md): "
+                      "not built in French", output)
+        self.assertIn("checked: deck.fr (3 slides)\n", output)
+        status, output = self.run_tool("--lang", "fr", "other")
+        self.assertEqual(status, 2, output)
+        self.assertIn("slides: no such deck: slides/other.fr.md", output)
 
     # --- broken markers -------------------------------------------------------------------
 
@@ -347,7 +385,7 @@ def pdf_page_counts(build_dir):
     are not separated by '---', must fail the comparison."""
     with tempfile.TemporaryDirectory(prefix="slides-pdf-") as scratch:
         command = [sys.executable, TOOL, "--build-dir", build_dir, "--require-pdf"]
-        done = subprocess.run(command + ["--output", os.path.join(scratch, "decks")])
+        done = subprocess.run(command + ["--lang", "all", "--output", os.path.join(scratch, "decks")])
         if done.returncode != 0:
             return done.returncode  # 77 (a tool is missing) or the failure, already printed
         root = os.path.join(scratch, "course")
@@ -384,7 +422,9 @@ def fit(build_dir):
     """Every real deck laid out in chromium (the instructors' build, unless the build folder is
     a student one, and the students'), then the known-wrong deck above."""
     command = [sys.executable, TOOL, "--check", "--fit", "--build-dir", build_dir]
-    runs = [command + ["--student"]] if build_mode(build_dir) == "student" else [command, command + ["--student"]]
+    every_deck = command + ["--lang", "all"]
+    runs = [every_deck + ["--student"]] if build_mode(build_dir) == "student" \
+        else [every_deck, every_deck + ["--student"]]
     status = 0
     for run in runs:
         done = subprocess.run(run)
@@ -418,15 +458,16 @@ def leaks(build_dir):
     import release_leaks
     with tempfile.TemporaryDirectory(prefix="slides-leaks-") as scratch:
         decks = os.path.join(scratch, "slides")
-        done = subprocess.run([sys.executable, TOOL, "--check", "--student", "--build-dir", build_dir,
-                               "--output", decks])
+        done = subprocess.run([sys.executable, TOOL, "--check", "--student", "--lang", "all",
+                               "--build-dir", build_dir, "--output", decks])
         if done.returncode != 0:
             return done.returncode
         report = release_leaks.scan(scratch, ROOT, shown_as="the students' decks")
         for line in report.lines():
             print(line)
-        placeholders = [name for name in os.listdir(decks) if name.endswith(".md")
-                        and "shown in class" in read(os.path.join(decks, name))]
+        expanded = [os.path.join(folder, name) for folder in (decks, os.path.join(decks, "fr"))
+                    if os.path.isdir(folder) for name in os.listdir(folder) if name.endswith(".md")]
+        placeholders = [os.path.relpath(path, decks) for path in expanded if "shown in class" in read(path)]
         for name in placeholders:
             print(f"FAIL: {name} holds a placeholder instead of code")
         return 1 if report.leaks or placeholders else 0

@@ -3,6 +3,8 @@
 French version (a missing heading, a changed code block, a case's points changed, a link
 changed, a numbered list shortened, ...) and passes a matched pair; its two modes (every
 exercise in French, or only the pairs present) on small course trees in temporary folders.
+The same for the decks, tools/deck_parity.py: a slide missing, an include changed, a code
+block changed, ... each fails; a deck without its NAME.fr.md fails.
 
     python3 tests/tools/test_statement_parity.py
 """
@@ -15,9 +17,11 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import deck_parity  # noqa: E402
 import statement_parity  # noqa: E402
 
 TOOL = os.path.join(ROOT, "tools", "statement_parity.py")
+DECK_TOOL = os.path.join(ROOT, "tools", "deck_parity.py")
 
 ENGLISH = """\
 # Exercise 42: a small statement
@@ -306,6 +310,258 @@ class TheCourseTree(unittest.TestCase):
         result = self.run_tool(os.path.join(self.root, "exercises", "nope"))
         self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
 
+
+
+# --- the decks (tools/deck_parity.py) ---------------------------------------------------------
+
+ENGLISH_DECK = """\
+---
+marp: true
+theme: course
+lang: en
+title: "Part IX: a small deck"
+footer: "CUDA C++ course · Part IX"
+---
+
+<!-- _class: lead -->
+<!-- _paginate: false -->
+
+# Part IX: a small deck
+
+Kernels, and a table
+
+---
+
+# 03 · The kernel
+
+<!-- include: solutions/03_device_memory/device_memory.cu#affine-kernel -->
+<!-- student: exercises/03_device_memory/device_memory.hpp#api -->
+
+- One thread per element
+- The bounds check: `if (i < n)`
+
+<!--
+Say why the bounds check is there.
+
+---
+
+Not a slide: a separator inside the notes.
+-->
+
+---
+
+## Launching it
+
+```cpp
+affine<<<blocks, 256>>>(x, n);
+```
+
+![the grid](diagrams/03_grid.svg)
+
+See [the guide](https://docs.nvidia.com/cuda/).
+
+---
+
+# What it costs
+
+| size | time |
+|---|---|
+| 1 MB | 0.1 ms |
+| 1 GB | 9 ms |
+"""
+
+FRENCH_DECK = """\
+---
+marp: true
+theme: course
+lang: fr
+title: "Partie IX : un petit support"
+footer: "Cours CUDA C++ · Partie IX"
+---
+
+<!-- _class: lead -->
+<!-- _paginate: false -->
+
+# Partie IX : un petit support
+
+Des kernels, et un tableau
+
+---
+
+# 03 · Le kernel
+
+<!-- include: solutions/03_device_memory/device_memory.cu#affine-kernel -->
+<!-- student: exercises/03_device_memory/device_memory.hpp#api -->
+
+- Un thread par élément
+- Le test de bornes : `if (i < n)`, qui empêche
+  les threads en trop d'écrire
+- Un élément de plus : les listes peuvent différer
+
+<!--
+Dites pourquoi le test de bornes est là.
+
+---
+
+Pas une diapositive : un séparateur dans les notes.
+-->
+
+---
+
+## Le lancer
+
+```cpp
+affine<<<blocks, 256>>>(x, n);
+```
+
+![la grille](diagrams/03_grid.svg)
+
+Voir [le guide](https://docs.nvidia.com/cuda/).
+
+---
+
+# Ce que cela coûte
+
+| taille | temps |
+|---|---|
+| 1 Mo | 0,1 ms |
+| 1 Go | 9 ms |
+"""
+
+
+def deck_differences(french, english=ENGLISH_DECK):
+    return deck_parity.compare(english, french, "slides/part9.md", "slides/part9.fr.md")
+
+
+class AMatchedDeck(unittest.TestCase):
+    def test_passes(self):
+        self.assertEqual(deck_differences(FRENCH_DECK), [])
+
+    def test_what_it_reads(self):
+        deck = deck_parity.Deck(ENGLISH_DECK)
+        self.assertEqual(len(deck.slides), 4)  # the '---' inside the notes separates nothing
+        self.assertEqual([len(slide.directives) for slide in deck.slides], [2, 2, 0, 0])
+        self.assertEqual([len(slide.statement.code_blocks) for slide in deck.slides], [0, 0, 1, 0])
+        self.assertEqual([slide.first_line for slide in deck.slides], [9, 18, 36, 48])
+
+
+class EachKindOfDeckDifference(unittest.TestCase):
+    def assertCaught(self, french, *fragments):
+        found = deck_differences(french)
+        self.assertTrue(found, "no difference reported")
+        for line in found:
+            self.assertRegex(line, r"^slides/part9\.fr\.md:\d+: ")
+        text = "\n".join(found)
+        for fragment in fragments:
+            self.assertIn(fragment, text)
+        return found
+
+    def test_a_slide_missing(self):
+        slide = FRENCH_DECK[FRENCH_DECK.index("## Le lancer"):FRENCH_DECK.index("# Ce que cela")]
+        found = self.assertCaught(edited(FRENCH_DECK, slide, ""),
+                                  "3 slides, slides/part9.md has 4",
+                                  "missing slide: slide 3 of slides/part9.md (line 36, 'Launching it')")
+        self.assertEqual(len(found), 2, found)
+
+    def test_an_extra_slide(self):
+        self.assertCaught(edited(FRENCH_DECK, "---\n\n## Le lancer", "---\n\n# En plus\n\n---\n\n## Le lancer"),
+                          "extra slide 3 ('En plus')")
+
+    def test_an_include_changed(self):
+        found = self.assertCaught(edited(FRENCH_DECK, "device_memory.cu#affine-kernel", "device_memory.cu#round-trip"),
+                                  "slides/part9.fr.md:20: slide 2: directive line "
+                                  "'<!-- include: solutions/03_device_memory/device_memory.cu#round-trip -->' "
+                                  "where the English has", "(slides/part9.md:20)")
+        self.assertEqual(len(found), 1, found)
+
+    def test_a_student_line_missing(self):
+        self.assertCaught(edited(FRENCH_DECK, "<!-- student: exercises/03_device_memory/device_memory.hpp#api -->\n", ""),
+                          "slide 2: missing directive line <!-- student: exercises/03_device_memory/device_memory.hpp#api -->")
+
+    def test_a_marp_directive_changed(self):
+        self.assertCaught(edited(FRENCH_DECK, "<!-- _paginate: false -->", "<!-- _paginate: true -->"),
+                          "slide 1: directive line '<!-- _paginate: true -->'")
+
+    def test_a_code_block_changed(self):
+        found = self.assertCaught(edited(FRENCH_DECK, "affine<<<blocks, 256>>>", "affine<<<blocs, 256>>>"),
+                                  "slides/part9.fr.md:41: slide 3: code block 1 differs from slides/part9.md:39")
+        self.assertEqual(len(found), 1, found)
+
+    def test_a_code_block_missing(self):
+        self.assertCaught(edited(FRENCH_DECK, "```cpp\naffine<<<blocks, 256>>>(x, n);\n```\n", ""),
+                          "slide 3: missing code block")
+
+    def test_a_heading_at_another_level(self):
+        self.assertCaught(edited(FRENCH_DECK, "## Le lancer", "# Le lancer"),
+                          "slide 3: headings at levels [1], the English slide (slides/part9.md:36) [2]")
+
+    def test_an_image_or_a_link_changed(self):
+        self.assertCaught(edited(FRENCH_DECK, "(diagrams/03_grid.svg)", "(diagrams/03_grille.svg)"),
+                          "slide 3: link diagrams/03_grille.svg where the English has diagrams/03_grid.svg")
+        self.assertCaught(edited(FRENCH_DECK, "Voir [le guide](https://docs.nvidia.com/cuda/).", "Voir le guide."),
+                          "slide 3: missing link: https://docs.nvidia.com/cuda/")
+
+    def test_a_table_s_shape(self):
+        self.assertCaught(edited(FRENCH_DECK, "| 1 Go | 9 ms |\n", ""),
+                          "slide 4: table 1 has 2 rows of 2 columns")
+
+    def test_the_front_matter(self):
+        self.assertCaught(edited(FRENCH_DECK, "lang: fr", "lang: en"), "'lang: en' must read 'lang: fr'")
+        self.assertCaught(edited(FRENCH_DECK, "theme: course", "theme: default"),
+                          "front matter 'theme: default' where the English has 'theme: course'")
+
+    def test_notes_and_prose_are_translated_freely(self):
+        self.assertEqual(deck_differences(edited(FRENCH_DECK, "Dites pourquoi", "Expliquez pourquoi")), [])
+
+
+class TheCourseDecks(unittest.TestCase):
+    """The command on a course of two decks in a temporary folder."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.root = self.folder.name
+        os.makedirs(os.path.join(self.root, "slides"))
+        for name in ("part8", "part9"):
+            self.write(f"slides/{name}.md", ENGLISH_DECK)
+        self.write("slides/part9.fr.md", FRENCH_DECK)
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def write(self, path, text):
+        with open(os.path.join(self.root, path), "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    def run_tool(self, *args):
+        return subprocess.run([sys.executable, DECK_TOOL, "--root", self.root, *args],
+                              capture_output=True, text=True, timeout=60)
+
+    def test_every_deck_needs_its_french_version(self):
+        result = self.run_tool()
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertEqual(result.stdout.splitlines(),
+                         ["slides/part8.fr.md:1: missing: every deck has its French version beside it, "
+                          "slides/part8.md translated (docs/instructors.md, \"The French edition\")"])
+        self.write("slides/part8.fr.md", FRENCH_DECK)
+        result = self.run_tool()
+        self.assertEqual((result.returncode, result.stdout), (0, ""), result.stderr)
+        self.assertIn("2 of 2 decks in French checked, 0 difference(s)", result.stderr)
+
+    def test_existing_checks_only_the_pairs_present(self):
+        result = self.run_tool("--existing")
+        self.assertEqual((result.returncode, result.stdout), (0, ""), result.stderr)
+        self.write("slides/part9.fr.md", edited(FRENCH_DECK, "affine<<<blocks", "affine<<<blocs"))
+        result = self.run_tool("--existing")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(len(result.stdout.splitlines()), 1, result.stdout)
+
+    def test_named_decks(self):
+        result = self.run_tool(os.path.join(self.root, "slides", "part9.fr.md"))
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        result = self.run_tool(os.path.join(self.root, "slides", "part8.md"))
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        result = self.run_tool(os.path.join(self.root, "slides", "nope.md"))
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
