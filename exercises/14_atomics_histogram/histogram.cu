@@ -1,7 +1,8 @@
 // Exercise 14 - atomics and the histogram: a counter that every thread increments, the
 // bin rule, the lab's CPU histogram, a GPU histogram with one global atomicAdd per
-// element, and one that counts in a private histogram per block in shared memory and
-// merges it into the global one at the end.
+// element, one that counts in a private histogram per block in shared memory and merges
+// it into the global one at the end, and the largest value with a float atomicMax that
+// CUDA does not have, built from atomicCAS.
 //
 // When threads update the same memory, a plain `+= 1` loses updates: read, add and write
 // are three steps, and another thread can write between them. atomicAdd makes them one.
@@ -9,10 +10,14 @@
 // in one bin, turns the whole GPU into a queue on one counter. Counting first in shared
 // memory, per block, shortens that queue by the number of elements per block. That
 // kernel reads four values per access (float4), so that enough bytes are on their way
-// from memory, and runs on few large blocks, so that few blocks pay the merge.
+// from memory, and runs on few large blocks, so that few blocks pay the merge. Where no
+// atomic does the update needed (a float maximum), atomicCAS builds one: read, compute,
+// swap only if nobody wrote in between, else try again with what they wrote.
 //
 // Build and run:  make 14 && make run-14
 // Check:          make check-14   (statement: exercises/14_atomics_histogram/README.md)
+#include <limits>
+
 #include "course/errors.hpp"
 #include "course/float4.hpp"
 #include "histogram.hpp"
@@ -111,3 +116,40 @@ void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* 
   // END TODO(student)
 }
 // [/slide]
+
+// ---------------------------------------------------------------------------
+// The largest value: a float atomicMax from atomicCAS
+// ---------------------------------------------------------------------------
+// [slide:atomic_max_float]
+__device__ float atomic_max_float(float* address, float value) {
+  // TODO(student): a float maximum from atomicCAS, retried until it holds.
+  //   1. Read the int at address (reinterpret_cast<int*>(address)): the value observed.
+  //   2. Loop: if the observed value, as a float (__int_as_float), is already value or
+  //      more, stop. Otherwise atomicCAS(bits, observed, __float_as_int(value)): it writes
+  //      only if the int there is still the one observed, and returns the int it found.
+  //      When that is the one observed, the swap happened: stop. When not, another thread
+  //      wrote in between: what atomicCAS returned is the new observed value; compare it
+  //      with value again before the next try.
+  //   3. Return the value observed last, as a float: what *address held before the call.
+  return value;
+  // END TODO(student)
+}
+// [/slide]
+
+// Given: every value is offered to the maximum, and what each call returned is kept.
+// [slide:max_global]
+__global__ void max_global(const float* x, int n, float* maximum, float* previous) {
+  const int stride = gridDim.x * blockDim.x;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    previous[i] = atomic_max_float(maximum, x[i]);
+  }
+}
+// [/slide]
+
+void max_on_device(const float* x, int n, float* maximum, float* previous, int blocks,
+                   int threads) {
+  const float lowest = -std::numeric_limits<float>::infinity();
+  CUDA_CHECK(cudaMemcpy(maximum, &lowest, sizeof lowest, cudaMemcpyHostToDevice));
+  max_global<<<blocks, threads>>>(x, n, maximum, previous);
+  CUDA_CHECK_LAUNCH();
+}

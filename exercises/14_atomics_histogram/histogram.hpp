@@ -1,6 +1,6 @@
 // Exercise 14: the functions the student implements, with their fixed signatures: an
-// atomic counter, the bin rule, a CPU histogram, and two GPU histograms (global atomics,
-// then per-block sub-histograms in shared memory). Every pointer of a GPU function is a
+// atomic counter, the bin rule, a CPU histogram, two GPU histograms (global atomics,
+// then per-block sub-histograms in shared memory), and a float maximum built from atomicCAS. Every pointer of a GPU function is a
 // DEVICE pointer: the caller allocates, copies and frees. The check calls them exactly
 // as declared here; do not change this file.
 //
@@ -53,3 +53,20 @@ void histogram_global_on_device(const float* x, int n, float lo, float hi, int* 
                                 int blocks, int threads);
 void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* counts, int bins,
                                 int blocks, int threads);
+
+// ---- Part 3: the largest value, with a float atomicMax built from atomicCAS -----------
+
+// Atomically replaces *address by value when value is larger, and returns the value
+// *address held before (as atomicAdd and atomicMax do). CUDA's atomicMax takes ints (and
+// unsigned and 64-bit integers), not floats: this one is a compare-and-swap loop on the
+// float's bits (atomicCAS on the int at address, __float_as_int and __int_as_float), retried
+// until the swap succeeds or *address already holds value or more. No NaN is ever passed.
+__device__ float atomic_max_float(float* address, float value);
+
+// Given (not yours to write): *maximum = -infinity, then max_global on `blocks` x `threads`,
+// a grid-stride loop that calls previous[i] = atomic_max_float(maximum, x[i]) for every i
+// in [0, n), then CUDA_CHECK_LAUNCH(). After the kernel, *maximum is the largest x[i]; each
+// previous[i] is what that call replaced or found, which shows the check whether two calls
+// replaced the same value (an update lost). Device pointers; n >= 1.
+__global__ void max_global(const float* x, int n, float* maximum, float* previous);
+void max_on_device(const float* x, int n, float* maximum, float* previous, int blocks, int threads);

@@ -119,6 +119,36 @@ void run_speed_case(const course::check::CaseRequest& request,
   results.put(result::shared_ms, shared_ms);
 }
 
+// The maximum's case: `launches` calls of max_on_device on the same input, each on a
+// maximum and a previous array poisoned first; reports every launch's maximum and
+// previous array, for the check to judge each.
+void run_max_case(const course::check::CaseRequest& request, course::check::ResultWriter& results) {
+  const int n = static_cast<int>(request.param_int("n"));
+  const int blocks = static_cast<int>(request.param_int("blocks"));
+  const int threads = static_cast<int>(request.param_int("threads"));
+  const int launches = static_cast<int>(request.param_int("launches"));
+  std::vector<float> x;
+  if (n < 1 || launches < 1 ||
+      !histogram::make_max_input(request.param("input"), n, request.seed, x)) {
+    std::fprintf(stderr, "check protocol: bad maximum request\n");
+    std::exit(2);
+  }
+  course::DeviceBuffer<float> device_x(x);
+  course::DeviceBuffer<float> maximum(1);
+  course::DeviceBuffer<float> previous(x.size());
+  std::vector<float> maxima, all_previous;
+  for (int launch = 0; launch < launches; ++launch) {
+    maximum.poison();
+    previous.poison();
+    max_on_device(device_x.data(), n, maximum.data(), previous.data(), blocks, threads);
+    maxima.push_back(maximum.download()[0]);
+    const std::vector<float> this_launch = previous.download();
+    all_previous.insert(all_previous.end(), this_launch.begin(), this_launch.end());
+  }
+  results.put(result::maxima, maxima);
+  results.put(result::previous, all_previous);
+}
+
 }  // namespace
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
@@ -136,6 +166,10 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
   }
   if (kind == "speed") {
     run_speed_case(request, results);
+    return;
+  }
+  if (kind == "max") {
+    run_max_case(request, results);
     return;
   }
   const HistogramRequest h = read_histogram_request(request);

@@ -6,6 +6,7 @@
 //   make check-14                          (students)
 //   build/.../check_14 --program PROGRAM   (instructors; --help lists the options)
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -329,6 +330,130 @@ void check_speed(CaseContext& c) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// The largest value: atomic_max_float, through the given max_global
+// ---------------------------------------------------------------------------
+const std::string kNeverStoredHint =
+    "the maximum was never stored: when value is larger, atomic_max_float must write it at "
+    "address, with atomicCAS on the float's bits (reinterpret_cast<int*>(address), "
+    "__float_as_int(value)).";
+const std::string kIntOrderHint =
+    "negative floats: atomicMax on the float's bits read as ints is no float maximum. The "
+    "sign bit makes every negative float a negative int, ordered backwards (the bits of -2.0 "
+    "are a larger int than those of -1.0, and those of -infinity beat every negative float's): "
+    "compare floats, in an atomicCAS loop.";
+const std::string kLostUpdateHint =
+    "an update was lost: two calls replaced the same value, so both compared with it and both "
+    "wrote (a read, a comparison and a write are three steps, like `*counter += 1`). The write "
+    "must be an atomicCAS that swaps only if the value is still the one compared, retried when "
+    "it is not.";
+const std::string kCasResultHint =
+    "a failed atomicCAS returns the value it found there: that is the new observed value, to "
+    "compare with value and to swap from on the next try (observed = atomicCAS(...), loop "
+    "while observed != assumed).";
+const std::string kStaleCompareHint =
+    "a value was written by a call that did not raise the maximum: after a failed atomicCAS, "
+    "compare the value it returned with yours again before the next try, or a smaller value "
+    "is written over a larger one. atomic_max_float returns what *address held before the "
+    "call, as atomicMax does.";
+
+// One maximum's case: its input, its grid, how many launches (each must be right).
+// Every value larger than the one before: every call raises the maximum, and 131072
+// threads contend for it.
+constexpr int kMaxContendedElements = (1 << 18) + 3;
+constexpr int kMaxContendedBlocks = 512;
+
+struct MaxCase {
+  std::string input;  // "random", "negative", "equal", "increasing" (workload.hpp)
+  int n = 0;
+  int blocks = 0, threads = 0;
+  int launches = 0;
+};
+
+// Whether one launch's previous array is what an atomic maximum can return. The calls
+// that raised the maximum (previous[i] < x[i]) each replaced a different value, since
+// the stored value only grows; and every value a call returned is -infinity or one that
+// a raising call stored. False, with the hint, otherwise.
+bool expect_previous_consistent(CaseContext& c, const std::vector<float>& x, const float* previous,
+                                int launch) {
+  std::vector<float> replaced, stored;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(previous[i])) {
+      c.fail("launch " + std::to_string(launch) + ": previous[" + std::to_string(i) +
+             "] was not written (NaN): atomic_max_float returned no value there");
+      return false;
+    }
+    if (previous[i] < x[i]) {
+      replaced.push_back(previous[i]);
+      stored.push_back(x[i]);
+    }
+  }
+  std::sort(replaced.begin(), replaced.end());
+  const auto twice = std::adjacent_find(replaced.begin(), replaced.end());
+  if (twice != replaced.end()) {
+    c.fail("launch " + std::to_string(launch) + ": two calls both replaced the value " +
+           course::format_number(*twice) + " (each returned it and had a larger value)");
+    c.hint(kLostUpdateHint);
+    c.hint(kCasResultHint);
+    return false;
+  }
+  std::sort(stored.begin(), stored.end());
+  const float lowest = -std::numeric_limits<float>::infinity();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (previous[i] != lowest && !std::binary_search(stored.begin(), stored.end(), previous[i])) {
+      c.fail("launch " + std::to_string(launch) + ": the call for x[" + std::to_string(i) + "] = " +
+             course::format_number(x[i]) + " returned " + course::format_number(previous[i]) +
+             ", a value that no call raising the maximum had written");
+      c.hint(kStaleCompareHint);
+      return false;
+    }
+  }
+  return true;
+}
+
+void check_max(CaseContext& c, const MaxCase& m) {
+  const Run run = c.run_case("max", {{"input", m.input},
+                                     {"n", std::to_string(m.n)},
+                                     {"blocks", std::to_string(m.blocks)},
+                                     {"threads", std::to_string(m.threads)},
+                                     {"launches", std::to_string(m.launches)}});
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  std::vector<float> x, maxima, previous;
+  histogram::make_max_input(m.input, m.n, c.seed(), x);
+  if (!c.read_array(run, result::maxima, maxima) ||
+      !c.read_array(run, result::previous, previous)) {
+    return;
+  }
+  if (maxima.size() != static_cast<std::size_t>(m.launches) ||
+      previous.size() != static_cast<std::size_t>(m.launches) * x.size()) {
+    c.fail("the program reported " + std::to_string(maxima.size()) + " maxima and " +
+           std::to_string(previous.size()) + " previous values, expected " +
+           std::to_string(m.launches) + " and " + std::to_string(m.launches * m.n));
+    return;
+  }
+  const float expected = *std::max_element(x.begin(), x.end());
+  const bool has_negative = std::any_of(x.begin(), x.end(), [](float v) { return v < 0.0f; });
+  const std::string context = "(max_on_device, " + m.input + " input, n = " + std::to_string(m.n) +
+                              ", " + std::to_string(m.blocks) + " x " + std::to_string(m.threads) +
+                              " threads)";
+  for (int launch = 0; launch < m.launches; ++launch) {
+    const float got = maxima[static_cast<std::size_t>(launch)];
+    if (got != expected) {
+      c.fail("launch " + std::to_string(launch) + ": the maximum is " + course::format_number(got) +
+             ", expected " + course::format_number(expected));
+      c.note(context);
+      if (got == -std::numeric_limits<float>::infinity()) c.hint(kNeverStoredHint);
+      if (has_negative && expected < 0.0f) c.hint(kIntOrderHint);
+      if (got < expected) c.hint(kLostUpdateHint);
+      return;
+    }
+    if (!expect_previous_consistent(c, x, previous.data() + launch * x.size(), launch)) {
+      c.note(context);
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -415,6 +540,23 @@ int main(int argc, char** argv) {
            }},
           {"hidden_seeded", 2, check_hidden, course::check::kHiddenCase},
           course::check::timed({"privatised_10x_faster_on_skewed", 2, check_speed}),
+          {"max_random_with_negatives", 1,
+           [](CaseContext& c) {
+             check_max(c, {"random", 1000003, kLabBlocks, kLabThreadsPerBlock, 3});
+           }},
+          {"max_all_negative", 2,
+           [](CaseContext& c) {
+             check_max(c, {"negative", 100003, kLabBlocks, kLabThreadsPerBlock, 3});
+           }},
+          {"max_all_equal", 1,
+           [](CaseContext& c) {
+             check_max(c, {"equal", 1, 1, 32, 1});
+             if (c.passed()) check_max(c, {"equal", 4099, kLabBlocks, kLabThreadsPerBlock, 3});
+           }},
+          {"max_increasing_largest_last", 2,
+           [](CaseContext& c) {
+             check_max(c, {"increasing", kMaxContendedElements, kMaxContendedBlocks, 256, 5});
+           }},
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

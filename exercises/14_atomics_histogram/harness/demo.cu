@@ -1,11 +1,11 @@
 // Exercise 14 - the demo (`make run-14`): the lab's counter incremented by 64 x 64
 // threads with a plain `+= 1` (updates lost) and with atomicAdd; the lab's histogram of
-// 10000 normal values on the CPU and with both GPU kernels; then a table of the GPU
-// histograms on 16M values, uniform and all in one bin, against CUB's
-// DeviceHistogram::HistogramEven, with times, bandwidths and the ratio to CUB, measured
-// in the same run. Every result is compared with the reference counts before it is shown
-// or timed: a function not written yet, or wrong, gets a line that says so and no figure
-// (course/demo_results.hpp), and the demo then ends with status 1.
+// 10000 normal values on the CPU and with both GPU kernels, and its largest value with
+// atomic_max_float; then a table of the GPU histograms on 16M values, uniform and all in
+// one bin, against CUB's DeviceHistogram::HistogramEven, with times, bandwidths and the
+// ratio to CUB, measured in the same run. Every result is compared with its reference
+// before it is shown or timed: a function not written yet, or wrong, gets a line that
+// says so and no figure (course/demo_results.hpp), and the demo then ends with status 1.
 //
 // Build and run:  make 14 && make run-14
 #include <cub/device/device_histogram.cuh>
@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -71,6 +72,7 @@ struct DemoFunctions {
   course::StudentFunction cpu{"histogram_cpu"};
   course::StudentFunction global{"histogram_global_on_device"};
   course::StudentFunction shared{"histogram_shared_on_device"};
+  course::StudentFunction max{"atomic_max_float"};
 };
 
 void demo_counter(int blocks, int threads, course::StudentFunction& atomic) {
@@ -147,6 +149,22 @@ void demo_lab_histogram(DemoFunctions& functions) {
     if (judge_counts(*function, *result, reference, "the lab's histogram").right) {
       print_counts(label, *result);
     }
+  }
+  // The largest value, with atomic_max_float (through max_on_device): what the
+  // histogram's range must reach to count every value.
+  course::DeviceBuffer<float> maximum(1);
+  course::DeviceBuffer<float> previous(x.size());
+  max_on_device(device_x.data(), kLabElements, maximum.data(), previous.data(), kLabBlocks,
+                kLabThreadsPerBlock);
+  const float got = maximum.download()[0];
+  const float expected = *std::max_element(x.begin(), x.end());
+  const course::Judgement max_result =
+      functions.max.judge_value(got != -std::numeric_limits<float>::infinity(), got == expected,
+                                "the lab's data",
+                                "the largest value came out as " + course::format_number(got) +
+                                    ", expected " + course::format_number(expected));
+  if (max_result.right) {
+    std::printf("  largest value    %g (atomic_max_float; the range ends at %g)\n", got, kLabHi);
   }
 }
 
@@ -289,5 +307,5 @@ int course::program::demo(int argc, char** argv) {
              multiprocessors, ceiling_gbps, functions);
   std::printf("\n(`make check-14` grades every case)\n");
   return course::demo_status(
-      {&functions.atomic, &functions.cpu, &functions.global, &functions.shared});
+      {&functions.atomic, &functions.cpu, &functions.global, &functions.shared, &functions.max});
 }

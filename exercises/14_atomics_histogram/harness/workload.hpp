@@ -144,6 +144,36 @@ inline std::vector<std::int32_t> reference_counts(const std::vector<float>& x, f
   return counts;
 }
 
+// ---------------------------------------------------------------------------
+// The largest value (atomic_max_float), on inputs without NaN, by kind:
+//   "random":     uniform over [-1000, 1000), negatives and positives;
+//   "negative":   uniform over [-1000, -1), every value negative: the bits of a negative
+//                 float, read as an int, order backwards (atomicMax on them is no float max);
+//   "equal":      every value kEqualValue (negative too);
+//   "increasing": x[i] = i - n / 2, each value larger than every one before it, the
+//                 largest last: every call raises the maximum, so threads contend on it.
+// False for an unknown kind.
+// ---------------------------------------------------------------------------
+inline constexpr float kEqualValue = -2.5f;
+
+inline bool make_max_input(const std::string& kind, int n, std::uint64_t seed,
+                           std::vector<float>& values) {
+  const std::size_t count = static_cast<std::size_t>(n);
+  if (kind == "random") {
+    values = course::random_floats(count, -1000.0f, 1000.0f, seed);
+  } else if (kind == "negative") {
+    values = course::random_floats(count, -1000.0f, -1.0f, seed);
+  } else if (kind == "equal") {
+    values.assign(count, kEqualValue);
+  } else if (kind == "increasing") {
+    values.resize(count);
+    for (int i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = static_cast<float>(i - n / 2);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {
 // The counter after count_threads_atomic (one element).
@@ -156,6 +186,10 @@ inline const course::check::Array<std::int32_t> global_counts{"global_counts"};
 inline const course::check::Array<std::int32_t> shared_counts{"shared_counts"};
 inline const course::check::Value<double> global_ms{"global_ms"};
 inline const course::check::Value<double> shared_ms{"shared_ms"};
+// The maximum's case: *maximum after each launch of max_on_device (one per launch), and
+// the previous array of every launch, one after the other (n per launch).
+inline const course::check::Array<float> maxima{"maxima"};
+inline const course::check::Array<float> previous{"previous"};
 }  // namespace result
 
 }  // namespace histogram
