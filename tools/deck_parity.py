@@ -17,10 +17,12 @@ For each pair, NAME.md against NAME.fr.md:
   and per slide:
   3. the same heading levels in the same order;
   4. the same directive lines, byte for byte and in the same order: each line that is an
-     HTML comment of its own naming a key (`<!-- include: ... -->`, `<!-- student: ... -->`,
-     `<!-- _class: ... -->`, `<!-- _paginate: ... -->`, `<!-- figure: ... -->`,
-     `<!-- after-deadline -->`); the speaker notes (comments over several lines) are prose,
-     translated, and not compared;
+     HTML comment of its own naming one of the course's keys (`<!-- include: ... -->`,
+     `<!-- student: ... -->`, `<!-- figure: ... -->`, `<!-- after-deadline -->`) or one of
+     Marp's (`<!-- _class: ... -->`, `<!-- _paginate: ... -->`, ...; those whose value is
+     text, `header`, `footer`, `title`, `description`, are compared by key only); every
+     other comment, on one line or several, is a speaker note: prose, translated, and not
+     compared;
   5. the same fenced code blocks, byte for byte (statement_parity's rule 2);
   6. the same tables' shapes, rows and columns (its rule 3);
   7. the same link and image targets in the same order, inline code left out (its rule 4).
@@ -41,9 +43,18 @@ from statement_parity import Statement
 
 ROOT = statement_parity.ROOT
 
-# A line that is a whole HTML comment naming a key: Marp's directives, the course's includes.
-DIRECTIVE = re.compile(r"^\s*<!--\s*_?[A-Za-z][\w-]*\s*(?::.*)?-->\s*$")
+# A line that is a whole HTML comment naming a directive's key: the course's (tools/slides.py
+# reads them) or Marp's, global or local, `_`-prefixed for one slide. Any other comment, even a
+# one-line "<!-- Remarque : ... -->", is a speaker note.
+COURSE_KEYS = ("include", "student", "figure")
+MARP_KEYS = ("marp", "theme", "style", "headingDivider", "lang", "math", "size", "image", "url",
+             "title", "description", "paginate", "header", "footer", "class", "color",
+             "backgroundColor", "backgroundImage", "backgroundPosition", "backgroundRepeat",
+             "backgroundSize")
+DIRECTIVE = re.compile(r"^\s*<!--\s*(?:after-deadline\s*|(_?)(" + "|".join(COURSE_KEYS + MARP_KEYS)
+                       + r")\s*:(.*?))-->\s*$")
 FRONT_MATTER_KEY = re.compile(r"^([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
+# Front matter keys and directives whose value is text, translated.
 TRANSLATED_KEYS = ("title", "footer", "header", "description")
 FRENCH_LANG = "fr"
 
@@ -65,8 +76,17 @@ class Slide:
     def key(self):
         """What must match for two slides to stand in each other's place."""
         return (tuple(level for _, level, _ in self.statement.headings),
-                tuple(text for _, text in self.directives),
+                tuple(directive_key(text) for _, text in self.directives),
                 tuple(tuple(block) for _, block in self.statement.code_blocks))
+
+
+def directive_key(line):
+    """What the French directive line must repeat: the whole line, but for a directive whose
+    value is translated text (`<!-- _footer: ... -->`), its key."""
+    match = DIRECTIVE.match(line)
+    if match and match.group(2) in TRANSLATED_KEYS:
+        return f"<!-- {match.group(1)}{match.group(2)}: (translated) -->"
+    return line
 
 
 class Deck:
@@ -161,14 +181,15 @@ def compare_slides(en, fr, english_name, french_name):
     fr_levels = [level for _, level, _ in fr.statement.headings]
     if en_levels != fr_levels:
         report(fr.first_line, f"headings at levels {fr_levels}, the English slide ({where}) {en_levels}")
-    for i, j in statement_parity.align([text for _, text in en.directives], [text for _, text in fr.directives]):
+    for i, j in statement_parity.align([directive_key(text) for _, text in en.directives],
+                                       [directive_key(text) for _, text in fr.directives]):
         if j is None:
             line, text = en.directives[i]
             report(fr.first_line, f"missing directive line {text.strip()} ({english_name}:{line})")
         elif i is None:
             line, text = fr.directives[j]
             report(line, f"extra directive line {text.strip()}: the English slide ({where}) has none here")
-        elif en.directives[i][1] != fr.directives[j][1]:
+        elif directive_key(en.directives[i][1]) != directive_key(fr.directives[j][1]):
             report(fr.directives[j][0], f"directive line {fr.directives[j][1]!r} where the English has "
                                         f"{en.directives[i][1]!r} ({english_name}:{en.directives[i][0]}): "
                                         "include, student and directive lines are copied byte for byte")

@@ -85,8 +85,10 @@ SHIPPED = (
     "tools/marp/config.yml", "tools/marp/course.css", "tools/marp/package.json", "tools/marp/package-lock.json",
     "tools/clangd/*",
 )
-# Never shipped, whatever SHIPPED says: generated or personal files inside shipped folders.
-NEVER_SHIPPED = ("*/__pycache__/*", "*/node_modules/*", "*.pyc")
+# Never shipped, whatever SHIPPED says: generated or personal files inside shipped folders,
+# and the French slides waiting to be merged into the decks (slides/fr-pending/, the
+# maintainers' drafts: "slides/*.md" would take them).
+NEVER_SHIPPED = ("*/__pycache__/*", "*/node_modules/*", "*.pyc", "slides/fr-pending/*")
 
 MARKER = re.compile(r"^\s*(#|//|<!--)?\s*\[(/?)(instructor-only|release-only)\]\s*(-->)?\s*$")
 # A Markdown link's target, and a line that is an item of a list.

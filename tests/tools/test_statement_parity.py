@@ -510,8 +510,26 @@ class EachKindOfDeckDifference(unittest.TestCase):
         self.assertCaught(edited(FRENCH_DECK, "theme: course", "theme: default"),
                           "front matter 'theme: default' where the English has 'theme: course'")
 
+    def test_a_slide_moved(self):
+        # The last slide (the table) put before the third (the code): one slide missing where
+        # it was, one extra where it went, whatever the words say.
+        table = FRENCH_DECK[FRENCH_DECK.index("# Ce que cela"):]
+        moved = edited(FRENCH_DECK, "\n---\n\n" + table, "\n").replace("## Le lancer", table + "\n---\n\n## Le lancer")
+        self.assertCaught(moved, "extra slide 3 ('Ce que cela coûte')", "missing slide: slide 4 of slides/part9.md")
+
     def test_notes_and_prose_are_translated_freely(self):
         self.assertEqual(deck_differences(edited(FRENCH_DECK, "Dites pourquoi", "Expliquez pourquoi")), [])
+        # A note on one line, even one that starts like a key ("Remarque :"), is a note.
+        self.assertEqual(deck_differences(edited(FRENCH_DECK, "---\n\n# Ce que cela",
+                                                 "<!-- Remarque : les tailles sont en octets -->\n\n---\n\n# Ce que cela")), [])
+
+    def test_a_translated_directive_is_compared_by_its_key(self):
+        english = edited(ENGLISH_DECK, "# What it costs", "<!-- _footer: \"Costs\" -->\n\n# What it costs")
+        french = edited(FRENCH_DECK, "# Ce que cela", "<!-- _footer: \"Coûts\" -->\n\n# Ce que cela")
+        self.assertEqual(deck_differences(french, english), [])
+        found = deck_differences(FRENCH_DECK, english)
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("slide 4: missing directive line <!-- _footer: \"Costs\" -->", found[0])
 
 
 class TheCourseDecks(unittest.TestCase):
