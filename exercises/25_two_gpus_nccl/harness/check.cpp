@@ -46,6 +46,15 @@ const std::string kCommunicatorsHint =
     "create_communicators must fill comms[0] and comms[1]: ncclCommInitAll(comms, kGpuCount, "
     "nullptr).";
 
+// data_parallel_density returns with the density on both GPUs: no work left on its streams.
+bool streams_idle(CaseContext& c, std::int64_t busy) {
+  if (busy == 0) return true;
+  c.fail("data_parallel_density returned with work still queued on " + std::to_string(busy) +
+         " of the 2 streams");
+  c.hint(kWaitHint);
+  return false;
+}
+
 // What a run that did not finish probably did: hang in NCCL, or launch on the wrong device.
 bool finished(CaseContext& c, const Run& run) {
   if (c.finished(run)) return true;
@@ -191,12 +200,7 @@ void check_density(CaseContext& c, DensityRun d) {
   if (!finished(c, run) || !communicators_made(c, run)) return;
   std::int64_t busy = 0;
   if (!c.read_value(run, result::busy_streams, busy)) return;
-  if (busy != 0) {
-    c.fail("data_parallel_density returned with work still queued on " + std::to_string(busy) +
-           " of the 2 streams");
-    c.hint(kWaitHint);
-    return;
-  }
+  if (!streams_idle(c, busy)) return;
   const std::vector<float> samples =
       two_gpus_nccl::make_samples(static_cast<std::size_t>(d.n), c.seed());
   const std::vector<double> expected = two_gpus_nccl::reference_density(samples, d.bins);
@@ -269,12 +273,7 @@ void check_speed_up(CaseContext& c) {
       !c.read_value(run, result::two_gpus_ms, two_ms)) {
     return;
   }
-  if (busy != 0) {
-    c.fail("data_parallel_density returned with work still queued on " + std::to_string(busy) +
-           " of the 2 streams");
-    c.hint(kWaitHint);
-    return;
-  }
+  if (!streams_idle(c, busy)) return;
   // The timed result must be right: a few bins against the CPU.
   const std::vector<float> samples =
       two_gpus_nccl::make_samples(static_cast<std::size_t>(n), c.seed());
