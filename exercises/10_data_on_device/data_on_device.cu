@@ -1,7 +1,8 @@
 // Exercise 10 - keeping data on the device: the lab's noisy pulse train (make_pulses,
 // add the noise, then exercise 09's zero suppression) computed with one copy in and one
 // copy out, instead of a round trip through the host after every step; then the same
-// through pinned staging buffers, allocated once and reused for every waveform.
+// through pinned staging buffers, allocated once and reused for every waveform; then in
+// unified (managed) memory, its pages moved by page faults or prefetched ahead of the kernels.
 //
 // The bus between host and device (PCIe, tens of GB/s) is tens of times slower than
 // the GPU's own memory (thousands of GB/s): "minimise data transfers between the host
@@ -148,6 +149,46 @@ void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& sha
   //   4. cudaMemcpyAsync the n results back into buffers.host_waveform on `stream`.
   //   5. Wait for the stream (cudaStreamSynchronize): until then the result is not in
   //      host_waveform, and the caller reads it as soon as this function returns.
+  // END TODO(student)
+}
+// [/slide]
+
+// ---------------------------------------------------------------------------
+// Part 3: unified (managed) memory
+// ---------------------------------------------------------------------------
+
+// [slide:allocate_managed_waveform]
+ManagedWaveform allocate_managed_waveform(int n) {
+  ManagedWaveform buffers;
+  buffers.n = n;
+  // TODO(student): both buffers, n floats each, in managed memory.
+  //   cudaMallocManaged(&pointer, bytes) for each: one pointer, valid on the host and on
+  //   the device. Nothing is placed anywhere yet: the first touch decides.
+  // END TODO(student)
+  return buffers;
+}
+// [/slide]
+
+void free_managed_waveform(ManagedWaveform& buffers) {
+  // TODO(student): free both buffers.
+  //   cudaFree frees managed memory too.
+  // END TODO(student)
+  buffers = ManagedWaveform{};
+}
+
+// [slide:make_waveform_managed]
+void make_waveform_managed(ManagedWaveform& buffers, const PulseShape& shape, Migration migration,
+                           cudaStream_t stream) {
+  // TODO(student): the pipeline on the managed buffers, in four steps.
+  //   1. With Migration::prefetch, prefetch both buffers to the device the kernels run
+  //      on: cudaGetDevice(&device), the location cudaMemLocation{cudaMemLocationTypeDevice,
+  //      device}, then cudaMemPrefetchAsync(pointer, bytes, location, 0, stream) for each.
+  //      With Migration::on_demand, no hint at all: the kernels' page faults move the pages.
+  //   2. Call enqueue_pipeline on buffers.noise, buffers.waveform, buffers.n and `stream`.
+  //   3. With Migration::prefetch, prefetch the waveform back to the host, on `stream`:
+  //      the location cudaMemLocation{cudaMemLocationTypeHost, 0}.
+  //   4. Wait for the stream (cudaStreamSynchronize): the host reads the waveform as soon
+  //      as this function returns, and the kernels may still be writing it until then.
   // END TODO(student)
 }
 // [/slide]

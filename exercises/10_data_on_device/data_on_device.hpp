@@ -1,7 +1,7 @@
 // Exercise 10: the functions the student implements, with their fixed signatures: the
 // lab's pulse-train pipeline with its data kept on the device, first from ordinary
 // (pageable) host arrays, then through pinned staging buffers reused from one waveform
-// to the next. The kernels and the lab's version with a round trip through the host
+// to the next, then in unified (managed) memory that host and device share. The kernels and the lab's version with a round trip through the host
 // after every step are given. The check calls them exactly as declared here; do not
 // change this file.
 //
@@ -73,3 +73,33 @@ void free_waveform_buffers(WaveformBuffers& buffers);
 // is there. Allocates nothing. n may be 0.
 void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& shape,
                           cudaStream_t stream);
+
+// ---------------------------------------------------------------------------
+// Part 3: unified (managed) memory. One pointer that the host and the device both use:
+// the driver moves its pages to whichever processor touches them, on demand (each
+// first touch is a page fault, serviced while the kernel waits), or ahead of time when
+// asked (cudaMemPrefetchAsync).
+// ---------------------------------------------------------------------------
+struct ManagedWaveform {
+  int n = 0;                  // samples each buffer holds
+  float* noise = nullptr;     // managed (cudaMallocManaged): the caller writes the noise here
+  float* waveform = nullptr;  // managed: the result is here when make_waveform_managed returns
+};
+
+// How the pages reach the GPU, and come back to the host.
+enum class Migration {
+  on_demand,  // no hint: the kernels' page faults bring the pages over, the host's bring them back
+  prefetch,   // cudaMemPrefetchAsync to the device before the kernels, to the host after them
+};
+
+// Allocates both buffers of n samples (n >= 1) with cudaMallocManaged.
+ManagedWaveform allocate_managed_waveform(int n);
+// Frees them and resets `buffers` to empty.
+void free_managed_waveform(ManagedWaveform& buffers);
+
+// One waveform of buffers.n samples in the managed buffers, on `stream`: enqueues the
+// pipeline on noise and waveform, and returns once the host may read waveform. With
+// Migration::prefetch, both buffers are prefetched to the current device before the
+// kernels and the waveform back to the host after them.
+void make_waveform_managed(ManagedWaveform& buffers, const PulseShape& shape, Migration migration,
+                           cudaStream_t stream);

@@ -1,7 +1,8 @@
 // Exercise 10 - keeping data on the device: the lab's noisy pulse train (make_pulses,
 // add the noise, then exercise 09's zero suppression) computed with one copy in and one
 // copy out, instead of a round trip through the host after every step; then the same
-// through pinned staging buffers, allocated once and reused for every waveform.
+// through pinned staging buffers, allocated once and reused for every waveform; then in
+// unified (managed) memory, its pages moved by page faults or prefetched ahead of the kernels.
 //
 // The bus between host and device (PCIe, tens of GB/s) is tens of times slower than
 // the GPU's own memory (thousands of GB/s): "minimise data transfers between the host
@@ -167,6 +168,55 @@ void make_waveform_pinned(WaveformBuffers& buffers, int n, const PulseShape& sha
   enqueue_pipeline(buffers.device_noise, buffers.device_waveform, n, shape, stream);
   CUDA_CHECK(cudaMemcpyAsync(buffers.host_waveform, buffers.device_waveform, bytes,
                              cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  // [/slide]
+  // END TODO(student)
+}
+// [/slide]
+
+// ---------------------------------------------------------------------------
+// Part 3: unified (managed) memory
+// ---------------------------------------------------------------------------
+
+// [slide:allocate_managed_waveform]
+ManagedWaveform allocate_managed_waveform(int n) {
+  ManagedWaveform buffers;
+  buffers.n = n;
+  // TODO(student): both buffers, n floats each, in managed memory.
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+  CUDA_CHECK(cudaMallocManaged(&buffers.noise, bytes));
+  CUDA_CHECK(cudaMallocManaged(&buffers.waveform, bytes));
+  // END TODO(student)
+  return buffers;
+}
+// [/slide]
+
+void free_managed_waveform(ManagedWaveform& buffers) {
+  // TODO(student): free both buffers.
+  CUDA_CHECK(cudaFree(buffers.noise));
+  CUDA_CHECK(cudaFree(buffers.waveform));
+  // END TODO(student)
+  buffers = ManagedWaveform{};
+}
+
+// [slide:make_waveform_managed]
+void make_waveform_managed(ManagedWaveform& buffers, const PulseShape& shape, Migration migration,
+                           cudaStream_t stream) {
+  // TODO(student): the pipeline on the managed buffers, in four steps.
+  // [slide:managed-pipeline]
+  const std::size_t bytes = static_cast<std::size_t>(buffers.n) * sizeof(float);
+  if (migration == Migration::prefetch) {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    const cudaMemLocation gpu{cudaMemLocationTypeDevice, device};
+    CUDA_CHECK(cudaMemPrefetchAsync(buffers.noise, bytes, gpu, 0, stream));
+    CUDA_CHECK(cudaMemPrefetchAsync(buffers.waveform, bytes, gpu, 0, stream));
+  }
+  enqueue_pipeline(buffers.noise, buffers.waveform, buffers.n, shape, stream);
+  if (migration == Migration::prefetch) {
+    const cudaMemLocation host{cudaMemLocationTypeHost, 0};
+    CUDA_CHECK(cudaMemPrefetchAsync(buffers.waveform, bytes, host, 0, stream));
+  }
   CUDA_CHECK(cudaStreamSynchronize(stream));
   // [/slide]
   // END TODO(student)

@@ -1,6 +1,8 @@
 // Exercise 10 - the cases the check asks for: part 1 on pageable host arrays, part 2
-// with the student's pinned buffers on a stream of the runner's own. They report what
-// they found and decide nothing: harness/check.cpp judges (and counts the bytes copied).
+// with the student's pinned buffers on a stream of the runner's own, part 3 with the
+// student's managed buffers, each way of migrating them, and their kernels timed. They
+// report what they found and decide nothing: harness/check.cpp judges (and counts the
+// bytes copied).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -15,6 +17,7 @@
 #include "course/streams.hpp"
 #include "course/verify.hpp"
 #include "data_on_device.hpp"
+#include "managed_runs.cuh"
 #include "workload.hpp"
 
 namespace {
@@ -106,6 +109,92 @@ void run_pinned_case(course::check::ResultWriter& results, std::uint64_t seed) {
                    memory_type(host_waveform) == cudaMemoryTypeHost));
 }
 
+// Part 3: the managed buffers, allocated by the student and checked for what they are.
+// False (and reported) when one of them is missing.
+bool allocate_managed(int n, ManagedWaveform& buffers, course::check::ResultWriter& results) {
+  buffers = allocate_managed_waveform(n);
+  const bool complete = buffers.noise != nullptr && buffers.waveform != nullptr;
+  results.put(result::managed_allocated, flag(complete));
+  if (!complete) return false;
+  results.put(result::buffers_managed,
+              flag(memory_type(buffers.noise) == cudaMemoryTypeManaged &&
+                   memory_type(buffers.waveform) == cudaMemoryTypeManaged));
+  return true;
+}
+
+// Part 3: one waveform of kManagedSamples in managed memory, on_demand or prefetch, on a
+// stream of the runner's own; then where each buffer was last prefetched.
+void run_managed_case(const course::check::CaseRequest& request,
+                      course::check::ResultWriter& results) {
+  using namespace data_on_device;
+  const bool prefetch = request.param("migration") == "prefetch";
+  const bool concurrent = has_concurrent_managed_access();
+  results.put(result::concurrent_managed_access, flag(concurrent));
+  if (prefetch && !concurrent) return;  // refused by this GPU: the check does not grade it
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  results.put(result::current_device, std::int64_t{device});
+
+  const int n = kManagedSamples;
+  ManagedWaveform buffers;
+  if (!allocate_managed(n, buffers, results)) return;
+  fill_on_host(buffers, make_noise(n, request.seed));
+  std::int64_t changed_after_sync = 0;
+  {
+    const course::Streams own(1, cudaStreamNonBlocking);
+    make_waveform_managed(buffers, lab_pulse_shape(n),
+                          prefetch ? Migration::prefetch : Migration::on_demand, own[0]);
+    // The result as the caller sees it the moment the call returns...
+    const std::vector<float> at_return(buffers.waveform, buffers.waveform + n);
+    // ... and once everything queued has certainly ended.
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; ++i) {
+      changed_after_sync += std::memcmp(&at_return[static_cast<std::size_t>(i)],
+                                        &buffers.waveform[i], sizeof(float)) != 0;
+    }
+    results.put(result::managed_waveform, at_return);
+  }  // own, the stream, is destroyed here
+  results.put(result::managed_changed_after_sync, changed_after_sync);
+  results.put(result::noise_prefetched_to, last_prefetch_location(buffers.noise, n));
+  results.put(result::waveform_prefetched_to, last_prefetch_location(buffers.waveform, n));
+
+  const float* noise = buffers.noise;
+  const float* waveform = buffers.waveform;
+  free_managed_waveform(buffers);
+  // Managed memory that was freed is no longer registered with CUDA.
+  results.put(result::managed_still_allocated,
+              flag(memory_type(noise) == cudaMemoryTypeManaged ||
+                   memory_type(waveform) == cudaMemoryTypeManaged));
+}
+
+// Part 3's speed: the kernels' time on managed memory without and with prefetching, and
+// on cudaMalloc memory, at kManagedSpeedSamples; then samples of the prefetched result.
+void run_managed_speed_case(const course::check::CaseRequest& request,
+                            course::check::ResultWriter& results) {
+  using namespace data_on_device;
+  const bool concurrent = has_concurrent_managed_access();
+  results.put(result::concurrent_managed_access, flag(concurrent));
+  if (!concurrent) return;
+
+  const int n = kManagedSpeedSamples;
+  const std::vector<float> noise = make_noise(n, request.seed);
+  ManagedWaveform buffers;
+  if (!allocate_managed(n, buffers, results)) return;
+  {
+    const course::Streams own(1, cudaStreamNonBlocking);
+    const ManagedTimes times =
+        time_three_ways(buffers, noise, lab_pulse_shape(n), kManagedSpeedRepetitions, own[0]);
+    results.put(result::on_demand_kernel_ms, times.on_demand.kernels_ms);
+    results.put(result::prefetch_kernel_ms, times.prefetch.kernels_ms);
+    results.put(result::device_memory_kernel_ms, times.device_memory.kernels_ms);
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> samples;
+  for (const int i : managed_sample_indices(n)) samples.push_back(buffers.waveform[i]);
+  results.put(result::prefetch_samples, samples);
+  free_managed_waveform(buffers);
+}
+
 }  // namespace
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
@@ -114,6 +203,10 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
     run_on_device_case(request, results);
   } else if (request.name == "pinned") {
     run_pinned_case(results, request.seed);
+  } else if (request.name == "managed") {
+    run_managed_case(request, results);
+  } else if (request.name == "managed_speed") {
+    run_managed_speed_case(request, results);
   } else {
     course::check::unknown_case(request);
   }

@@ -2,7 +2,9 @@
 // waveforms it reports with a double-precision reference computed here, and compares
 // the bytes it copied between host and device (counted by the course's wrappers of
 // cudaMemcpy and cudaMemcpyAsync, which student code cannot bypass) with the minimum
-// the computation needs. Contains no student code.
+// the computation needs; for unified memory, it asks CUDA where each buffer was last
+// prefetched, and compares the kernels' time with and without prefetching. Contains no
+// student code.
 //
 //   make check-10                          (students)
 //   build/.../check_10 --program PROGRAM   (instructors; --help lists the options)
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "course/check/judge.hpp"
+#include "course/check/speed_bar.hpp"
 #include "workload.hpp"
 
 namespace {
@@ -34,36 +37,38 @@ using namespace data_on_device;
 // (3 on average) or by the threshold (15).
 constexpr course::Tolerance kWaveformTolerance{5e-4, 0.0};
 
-// The waveform in double precision, before the zero suppression.
-std::vector<double> unsuppressed_reference(const std::vector<float>& noise,
-                                           const PulseShape& shape) {
-  std::vector<double> values(noise.size());
-  for (std::size_t i = 0; i < noise.size(); ++i) {
-    const double phase = static_cast<double>(static_cast<float>(i)) / shape.period;
-    const double pulse = std::max(std::sin(phase) - double{kPulseOffset}, 0.0) * shape.amplitude;
-    values[i] = pulse + noise[i];
-  }
-  return values;
+// Sample i of the waveform in double precision, before the zero suppression.
+double unsuppressed_sample(int i, float noise, const PulseShape& shape) {
+  const double phase = static_cast<double>(static_cast<float>(i)) / shape.period;
+  const double pulse = std::max(std::sin(phase) - double{kPulseOffset}, 0.0) * shape.amplitude;
+  return pulse + noise;
 }
 
-// The expected output for the record `name`. Where the unsuppressed value lies within
-// the tolerance of the threshold, float rounding may put it on either side, and both 0
-// and the value are right: there the expectation follows what came.
+// The expected output for the record `key`, whose samples are those at `indices` (all of
+// them when empty). Where the unsuppressed value lies within the tolerance of the
+// threshold, float rounding may put it on either side, and both 0 and the value are
+// right: there the expectation follows what came.
 std::vector<double> expected_waveform(CaseContext& c, const Run& run,
                                       const course::check::Array<float>& key,
-                                      const std::vector<float>& noise, const PulseShape& shape) {
-  std::vector<double> expected = unsuppressed_reference(noise, shape);
+                                      const std::vector<float>& noise, const PulseShape& shape,
+                                      const std::vector<int>& indices = {}) {
+  const std::size_t count = indices.empty() ? noise.size() : indices.size();
+  std::vector<double> expected(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const int i = indices.empty() ? static_cast<int>(k) : indices[k];
+    expected[k] = unsuppressed_sample(i, noise[static_cast<std::size_t>(i)], shape);
+  }
   std::vector<float> got;
   if (!CaseContext::reported(run, key) || !c.read_array(run, key, got) ||
       got.size() != expected.size()) {
     got.clear();
   }
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    const double value = expected[i];
+  for (std::size_t k = 0; k < count; ++k) {
+    const double value = expected[k];
     if (std::fabs(value - shape.threshold) <= kWaveformTolerance.atol) {
-      if (i < got.size() && got[i] == 0.0f) expected[i] = 0.0;
+      if (k < got.size() && got[k] == 0.0f) expected[k] = 0.0;
     } else if (value < shape.threshold) {
-      expected[i] = 0.0;
+      expected[k] = 0.0;
     }
   }
   return expected;
@@ -246,6 +251,208 @@ void check_pinned_frees(CaseContext& c) {
 }
 
 // ---------------------------------------------------------------------------
+// Part 3: unified (managed) memory
+// ---------------------------------------------------------------------------
+
+const std::string kManagedSyncHint =
+    "make_waveform_managed returned while the kernels (or the prefetch back to the host) were "
+    "still running, and the host read the waveform before it was there: wait for the stream "
+    "(cudaStreamSynchronize(stream)) before returning.";
+const std::string kPrefetchToDeviceHint =
+    "with Migration::prefetch, prefetch both buffers to the GPU before the kernels: "
+    "cudaMemPrefetchAsync(pointer, bytes, location, 0, stream) with the location "
+    "cudaMemLocation{cudaMemLocationTypeDevice, device}.";
+const std::string kPrefetchDeviceHint =
+    "a prefetch to the GPU must name the device the kernels run on: get its number with "
+    "cudaGetDevice(&device).";
+const std::string kPrefetchToHostHint =
+    "after the kernels, prefetch the waveform back to the host (the location "
+    "cudaMemLocation{cudaMemLocationTypeHost, 0}), so that the host's reads do not fault "
+    "page after page.";
+
+// The speed bar: the prefetched pipeline's kernels against the same kernels taking page
+// faults (tests/speed_bars.md). Prefetching only one of the two buffers leaves about half
+// of the faults, near 0.5: the bar sits well below that, and far above a kernel that
+// migrates nothing.
+constexpr course::check::SpeedBar kPrefetchBar{
+    "prefetched kernels' time / page-faulting kernels' time", course::check::BarKind::at_most, 0.25,
+    "to be measured on H100 and H200"};
+
+// A managed run that ended by itself. A prefetch that CUDA refuses (a device that does
+// not exist) stops the program: say why.
+bool managed_run_finished(CaseContext& c, const Run& run) {
+  if (c.finished(run)) return true;
+  const std::string& output = run.child.output;
+  if (output.find("cudaMemPrefetchAsync") != std::string::npos &&
+      (output.find("cudaErrorInvalidDevice") != std::string::npos ||
+       output.find("cudaErrorInvalidValue") != std::string::npos)) {
+    c.hint("cudaMemPrefetchAsync refused its arguments: " + kPrefetchDeviceHint +
+           " The bytes are those of the buffer, no more.");
+  }
+  return false;
+}
+
+// The case cannot be graded on a GPU that does not migrate managed pages while kernels
+// run (cudaDevAttrConcurrentManagedAccess = 0: before Pascal, or under Windows).
+bool managed_gradable_here(CaseContext& c, const Run& run) {
+  std::int64_t concurrent = 0;
+  if (!managed_run_finished(c, run) ||
+      !c.read_value(run, result::concurrent_managed_access, concurrent)) {
+    return false;
+  }
+  if (concurrent != 0) return true;
+  c.not_graded("this GPU cannot prefetch managed memory nor fault its pages in while kernels run "
+               "(cudaDevAttrConcurrentManagedAccess is 0)");
+  return false;
+}
+
+// A managed run, up to the point where the buffers exist.
+bool managed_buffers_exist(CaseContext& c, const Run& run) {
+  if (!managed_run_finished(c, run)) return false;
+  std::int64_t allocated = 0;
+  if (!c.read_value(run, result::managed_allocated, allocated)) return false;
+  if (allocated != 0) return true;
+  c.fail("allocate_managed_waveform returned a null pointer for noise or waveform");
+  c.hint("allocate both buffers of ManagedWaveform with cudaMallocManaged.");
+  return false;
+}
+
+Run run_managed(CaseContext& c, const char* migration) {
+  return c.run_case("managed", {{"migration", migration}});
+}
+
+// The waveform the managed run reported the moment make_waveform_managed returned.
+bool expect_managed_waveform(CaseContext& c, const Run& run) {
+  std::int64_t changed = 0;
+  c.read_value(run, result::managed_changed_after_sync, changed);
+  const std::vector<float> noise = make_noise(kManagedSamples, c.seed());
+  const PulseShape shape = lab_pulse_shape(kManagedSamples);
+  if (c.expect_array(run, result::managed_waveform,
+                     expected_waveform(c, run, result::managed_waveform, noise, shape),
+                     kWaveformTolerance, changed > 0 ? kManagedSyncHint : kValuesHint)) {
+    return true;
+  }
+  c.note("(make_waveform_managed with n = " + std::to_string(kManagedSamples) + ")");
+  return false;
+}
+
+void check_managed_buffers(CaseContext& c) {
+  const Run run = run_managed(c, "on_demand");
+  if (!managed_buffers_exist(c, run)) return;
+  std::int64_t managed = 0, still_allocated = 0;
+  if (!c.read_value(run, result::buffers_managed, managed) ||
+      !c.read_value(run, result::managed_still_allocated, still_allocated)) {
+    return;
+  }
+  if (managed == 0) {
+    c.fail("noise or waveform is not managed memory");
+    c.hint("allocate them with cudaMallocManaged: one pointer for the host and the device.");
+  } else if (still_allocated != 0) {
+    c.fail("after free_managed_waveform, a buffer is still allocated managed memory");
+    c.hint("free both buffers with cudaFree.");
+  }
+}
+
+void check_managed_values(CaseContext& c, const char* migration) {
+  const Run run = run_managed(c, migration);
+  if (std::string(migration) == "prefetch" && !managed_gradable_here(c, run)) return;
+  if (managed_buffers_exist(c, run) && c.expect_kernel_launched(run)) {
+    expect_managed_waveform(c, run);
+  }
+}
+
+void check_managed_ready_on_return(CaseContext& c) {
+  for (const char* migration : {"on_demand", "prefetch"}) {
+    const Run run = run_managed(c, migration);
+    std::int64_t concurrent = 0, changed = 0;
+    if (!managed_run_finished(c, run) ||
+        !c.read_value(run, result::concurrent_managed_access, concurrent)) {
+      return;
+    }
+    // A GPU that refuses prefetches: the on_demand run alone is judged.
+    if (concurrent == 0 && std::string(migration) == "prefetch") return;
+    if (!managed_buffers_exist(c, run) ||
+        !c.read_value(run, result::managed_changed_after_sync, changed)) {
+      return;
+    }
+    if (changed > 0) {
+      c.fail(std::to_string(changed) +
+             " samples of the waveform changed after make_waveform_managed had returned "
+             "(Migration::" + migration + "; the check waited for the device and looked again)");
+      c.hint(kManagedSyncHint);
+      return;
+    }
+    // Unchanged because nothing was computed is no proof: the waveform must be there.
+    if (!expect_managed_waveform(c, run)) return;
+  }
+}
+
+// Where a buffer was last prefetched, in words.
+std::string prefetch_place(std::int64_t location) {
+  if (location == kPrefetchedToHost) return "the host";
+  if (location == kNeverPrefetched) return "nowhere (never prefetched, or not all its pages alike)";
+  return "device " + std::to_string(location);
+}
+
+void check_managed_prefetch_places(CaseContext& c) {
+  const Run run = run_managed(c, "prefetch");
+  if (!managed_gradable_here(c, run) || !managed_buffers_exist(c, run)) return;
+  std::int64_t device = 0, noise_at = 0, waveform_at = 0;
+  if (!c.read_value(run, result::current_device, device) ||
+      !c.read_value(run, result::noise_prefetched_to, noise_at) ||
+      !c.read_value(run, result::waveform_prefetched_to, waveform_at)) {
+    return;
+  }
+  if (noise_at != device) {
+    c.fail("the noise was last prefetched to " + prefetch_place(noise_at) +
+           "; the kernels ran on device " + std::to_string(device));
+    c.hint(noise_at >= 0 ? kPrefetchDeviceHint : kPrefetchToDeviceHint);
+  }
+  if (waveform_at != kPrefetchedToHost) {
+    c.fail("the waveform was last prefetched to " + prefetch_place(waveform_at) +
+           "; the host reads it next");
+    c.hint(kPrefetchToHostHint);
+  }
+}
+
+void check_managed_speed(CaseContext& c) {
+  const Run run = c.run_case("managed_speed");
+  if (!managed_gradable_here(c, run) || !managed_buffers_exist(c, run) ||
+      !c.expect_kernel_launched(run)) {
+    return;
+  }
+  // A fast run must also be right: one sample in kManagedSampleStride of the prefetched result.
+  const std::vector<float> noise = make_noise(kManagedSpeedSamples, c.seed());
+  const std::vector<double> expected =
+      expected_waveform(c, run, result::prefetch_samples, noise,
+                        lab_pulse_shape(kManagedSpeedSamples),
+                        managed_sample_indices(kManagedSpeedSamples));
+  if (!c.expect_array(run, result::prefetch_samples, expected, kWaveformTolerance, kValuesHint)) {
+    c.note("(one sample in " + std::to_string(kManagedSampleStride) +
+           " of make_waveform_managed's prefetched result, n = " +
+           std::to_string(kManagedSpeedSamples) + ")");
+    return;
+  }
+  double on_demand = 0.0, prefetched = 0.0, device_memory = 0.0;
+  if (!c.read_value(run, result::on_demand_kernel_ms, on_demand) ||
+      !c.read_value(run, result::prefetch_kernel_ms, prefetched) ||
+      !c.read_value(run, result::device_memory_kernel_ms, device_memory)) {
+    return;
+  }
+  if (!(on_demand > 0.0) || !(prefetched > 0.0)) {
+    c.fail("the kernels of make_waveform_managed could not be timed");
+    return;
+  }
+  const std::string figures =
+      "kernels' time, median of " + std::to_string(kManagedSpeedRepetitions) + ": page faults " +
+      course::format_number(on_demand) + " ms, prefetched " + course::format_number(prefetched) +
+      " ms, cudaMalloc + cudaMemcpy " + course::format_number(device_memory) + " ms";
+  if (!c.expect_speed(kPrefetchBar, prefetched / on_demand, figures)) {
+    c.hint(kPrefetchToDeviceHint);
+  }
+}
+
+// ---------------------------------------------------------------------------
 // The cases
 // ---------------------------------------------------------------------------
 
@@ -281,6 +488,14 @@ int main(int argc, char** argv) {
           {"pinned_copies_only_what_is_needed", 2, check_pinned_bytes},
           {"pinned_allocates_once", 1, check_pinned_allocates_once},
           {"pinned_frees_everything", 1, check_pinned_frees},
+          {"managed_buffers_are_managed", 1, check_managed_buffers},
+          {"managed_on_demand_values", 2,
+           [](CaseContext& c) { check_managed_values(c, "on_demand"); }},
+          {"managed_prefetch_values", 2,
+           [](CaseContext& c) { check_managed_values(c, "prefetch"); }},
+          {"managed_result_ready_on_return", 2, check_managed_ready_on_return},
+          {"managed_prefetched_to_device_then_host", 2, check_managed_prefetch_places},
+          course::check::timed({"managed_prefetch_beats_page_faults", 2, check_managed_speed}),
           {"hidden_size_from_seed", 2, check_hidden, course::check::kHiddenCase},
       }};
   return course::check::judge_main(argc, argv, exercise);

@@ -2,7 +2,9 @@
 // device -> host copies from pageable and from pinned memory (GB/s each way); then the
 // lab's pulse train made three ways - the lab's round trips, the student's version with
 // the data kept on the device, and the student's pinned version - for the lab's 100000
-// samples and for ten million, with the bytes each one moves over the bus and its time.
+// samples and for ten million, with the bytes each one moves over the bus and its time;
+// then the student's unified-memory version, its kernels timed while they take page
+// faults, after a prefetch, and on plain cudaMalloc memory.
 // The student's versions are compared with the round trips' result before they are
 // timed: one not written yet, or wrong, gets a line that says so and no figure
 // (course/demo_results.hpp), and the demo then ends with status 1.
@@ -26,6 +28,7 @@
 #include "course/timers.hpp"
 #include "course/verify.hpp"
 #include "data_on_device.hpp"
+#include "managed_runs.cuh"
 #include "workload.hpp"
 
 namespace {
@@ -87,6 +90,8 @@ struct DemoFunctions {
   course::StudentFunction on_device{"make_waveform_on_device"};
   course::StudentFunction allocate{"allocate_waveform_buffers"};
   course::StudentFunction pinned{"make_waveform_pinned"};
+  course::StudentFunction allocate_managed{"allocate_managed_waveform"};
+  course::StudentFunction managed{"make_waveform_managed"};
 };
 
 // A waveform against the round trips' (the given lab's cell): the same kernels in the
@@ -177,6 +182,69 @@ void demo_pipeline(int n, const BusRates& rates, double ceiling_gbps, DemoFuncti
   }
 }
 
+// Part 3: the pulse train in managed memory, each way judged against the round trips,
+// then the kernels timed three ways (harness/managed_runs.cuh).
+void demo_managed(DemoFunctions& functions) {
+  using namespace data_on_device;
+  const int n = kManagedSpeedSamples;
+  std::printf(
+      "\nUnified memory, n = %d (%d MiB per buffer): the kernels' time and the whole call's "
+      "(prefetches, copies and the final wait included), median of %d\n",
+      n, static_cast<int>((static_cast<std::size_t>(n) * sizeof(float)) >> 20),
+      kManagedSpeedRepetitions);
+  if (!has_concurrent_managed_access()) {
+    std::printf("  (not measured: this GPU cannot migrate managed pages while kernels run, "
+                "cudaDevAttrConcurrentManagedAccess is 0)\n");
+    return;
+  }
+  const std::vector<float> noise = make_noise(n, kDemoSeed);
+  const PulseShape shape = lab_pulse_shape(n);
+  std::vector<float> round_trips(noise.size());
+  make_waveform_round_trips(noise.data(), round_trips.data(), n, shape);
+
+  ManagedWaveform buffers = allocate_managed_waveform(n);
+  const bool allocated = buffers.noise != nullptr && buffers.waveform != nullptr;
+  course::Judgement on_demand = functions.allocate_managed.judge_value(allocated, true, "", "");
+  course::Judgement prefetched = on_demand;
+  ManagedTimes times;
+  if (allocated) {
+    const course::Streams own(1, cudaStreamDefault);  // destroyed at the end of this block
+    const auto judged = [&](Migration migration) {
+      fill_on_host(buffers, noise);
+      make_waveform_managed(buffers, shape, migration, own[0]);
+      const std::vector<float> got(buffers.waveform, buffers.waveform + n);
+      return judge_waveform(functions.managed, got, round_trips, n);
+    };
+    on_demand = judged(Migration::on_demand);
+    prefetched = judged(Migration::prefetch);
+    if (on_demand.right && prefetched.right) {
+      times = time_three_ways(buffers, noise, shape, kManagedSpeedRepetitions, own[0]);
+    }
+  }
+  free_managed_waveform(buffers);
+
+  course::Table table("managed",
+                      "the pulse train of " + std::to_string(n) +
+                          " samples in managed memory, against cudaMalloc memory",
+                      {course::Column::text("version", "version", 40),
+                       course::Column::number("kernels_ms", "kernels (ms)", 14, 3),
+                       course::Column::number("call_ms", "whole call (ms)", 17, 3)},
+                      2);
+  table.add_row({"managed, page faults (Migration::on_demand)",
+                 on_demand.figure(times.on_demand.kernels_ms),
+                 on_demand.figure(times.on_demand.call_ms)},
+                on_demand.problem);
+  table.add_row({"managed, prefetched (Migration::prefetch)",
+                 prefetched.figure(times.prefetch.kernels_ms),
+                 prefetched.figure(times.prefetch.call_ms)},
+                prefetched.problem);
+  const course::Judgement both = course::all_of({on_demand, prefetched});
+  table.add_row({"cudaMalloc + cudaMemcpy (the same kernels)",
+                 both.figure(times.device_memory.kernels_ms),
+                 both.figure(times.device_memory.call_ms)},
+                both.problem);
+}
+
 int run_demo() {
   course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
@@ -185,8 +253,10 @@ int run_demo() {
   const BusRates rates = measure_bus();
   DemoFunctions functions;
   for (const int n : kDemoSizes) demo_pipeline(n, rates, ceiling_gbps, functions);
+  demo_managed(functions);
   std::printf("\n(`make check-10` grades the results and counts the bytes each version copies)\n");
-  return course::demo_status({&functions.on_device, &functions.allocate, &functions.pinned});
+  return course::demo_status({&functions.on_device, &functions.allocate, &functions.pinned,
+                              &functions.allocate_managed, &functions.managed});
 }
 
 }  // namespace

@@ -68,6 +68,29 @@ inline std::vector<float> make_pinned_run_noise(int run, std::uint64_t seed) {
                     course::derive_seed(seed, static_cast<std::uint64_t>(run) + 1));
 }
 
+// Part 3's check: the values at a size not a multiple of the block, then the speed at a
+// size where page faults cost far more than the kernels (128 MiB a buffer, 256 MiB of
+// managed memory in all: well within any course GPU, never oversubscribed).
+inline constexpr int kManagedSamples = (1 << 22) + 3;
+inline constexpr int kManagedSpeedSamples = 1 << 25;
+inline constexpr int kManagedSpeedRepetitions = 3;
+// The speed case checks one sample in this many (and the last) against the reference:
+// the whole waveform would be 128 MB of results.
+inline constexpr int kManagedSampleStride = 4099;
+
+// Where a managed buffer was last prefetched (cudaMemRangeAttributeLastPrefetchLocation*):
+// a device ordinal, or one of these.
+inline constexpr std::int64_t kPrefetchedToHost = -1;
+inline constexpr std::int64_t kNeverPrefetched = -2;
+
+// The indices the speed case reports, in order.
+inline std::vector<int> managed_sample_indices(int n) {
+  std::vector<int> indices;
+  for (int i = 0; i < n; i += kManagedSampleStride) indices.push_back(i);
+  if (n > 0 && indices.back() != n - 1) indices.push_back(n - 1);
+  return indices;
+}
+
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {
 // Part 1: make_waveform_on_device's output, guarded.
@@ -84,6 +107,29 @@ inline const course::check::Value<std::int64_t> device_buffers_on_device{
 inline const course::check::Value<std::int64_t> changed_after_sync{"changed_after_sync"};
 inline const course::check::Value<std::int64_t> allocations_during_runs{"allocations_during_runs"};
 inline const course::check::Value<std::int64_t> pinned_still_allocated{"pinned_still_allocated"};
+// Part 3: whether this GPU can migrate managed pages while kernels run (1 or 0); without
+// it, prefetching to the device is refused, and the cases that need it are not graded.
+inline const course::check::Value<std::int64_t> concurrent_managed_access{
+    "concurrent_managed_access"};
+inline const course::check::Value<std::int64_t> managed_allocated{"managed_allocated"};
+inline const course::check::Value<std::int64_t> buffers_managed{"buffers_managed"};
+inline const course::check::Value<std::int64_t> managed_still_allocated{"managed_still_allocated"};
+// The waveform the moment make_waveform_managed returned, and the samples of it that
+// changed between the return and a device-wide sync.
+inline const course::check::Array<float> managed_waveform{"managed_waveform"};
+inline const course::check::Value<std::int64_t> managed_changed_after_sync{
+    "managed_changed_after_sync"};
+// Where each buffer was last prefetched, and the device the kernels ran on.
+inline const course::check::Value<std::int64_t> current_device{"current_device"};
+inline const course::check::Value<std::int64_t> noise_prefetched_to{"noise_prefetched_to"};
+inline const course::check::Value<std::int64_t> waveform_prefetched_to{"waveform_prefetched_to"};
+// The speed case: median kernel times (the student's launches, timed with events) of the
+// pipeline on managed memory without and with prefetching, and on cudaMalloc buffers
+// filled by cudaMemcpy; the prefetched run's samples at managed_sample_indices.
+inline const course::check::Value<double> on_demand_kernel_ms{"on_demand_kernel_ms"};
+inline const course::check::Value<double> prefetch_kernel_ms{"prefetch_kernel_ms"};
+inline const course::check::Value<double> device_memory_kernel_ms{"device_memory_kernel_ms"};
+inline const course::check::Array<float> prefetch_samples{"prefetch_samples"};
 }  // namespace result
 
 }  // namespace data_on_device
