@@ -144,6 +144,7 @@ bool set_column_weights(const float* host_weights, int cols) {
   return true;
 }
 
+// [slide:weighted_row_norms_kernel]
 __global__ void weighted_row_norms_kernel(const float* matrix, float* norms, int rows, int cols) {
   // TODO(student): one thread per row, the weights from constant memory.
   //   1. row = blockIdx.x * blockDim.x + threadIdx.x; return if row >= rows (no shuffle
@@ -154,6 +155,7 @@ __global__ void weighted_row_norms_kernel(const float* matrix, float* norms, int
   //   3. norms[row] = sqrtf(sum).
   // END TODO(student)
 }
+// [/slide]
 
 void launch_weighted_row_norms(const float* matrix, float* norms, int rows, int cols) {
   // TODO(student): the weighted kernel, one thread per row.

@@ -164,22 +164,19 @@ void row_norms_gpu(const float* host_matrix, float* host_norms, int rows, int co
 // A __constant__ symbol belongs to its translation unit (without relocatable device
 // code): the table, the copy into it and the kernel that reads it stay in this file.
 // TODO(student): declare the weights table in constant memory.
-// [slide:constant-table]
 __constant__ float c_column_weights[kMaxConstantColumns];
-// [/slide]
 // END TODO(student)
 
 bool set_column_weights(const float* host_weights, int cols) {
   // TODO(student): the copy into constant memory.
-  // [slide:constant-copy]
   if (cols < 1 || cols > kMaxConstantColumns) return false;
   CUDA_CHECK(cudaMemcpyToSymbol(c_column_weights, host_weights,
                                 static_cast<std::size_t>(cols) * sizeof(float)));
-  // [/slide]
   // END TODO(student)
   return true;
 }
 
+// [slide:weighted_row_norms_kernel]
 __global__ void weighted_row_norms_kernel(const float* matrix, float* norms, int rows, int cols) {
   // TODO(student): one thread per row, the weights from constant memory.
   // [slide:constant-read]
@@ -195,6 +192,7 @@ __global__ void weighted_row_norms_kernel(const float* matrix, float* norms, int
   // [/slide]
   // END TODO(student)
 }
+// [/slide]
 
 void launch_weighted_row_norms(const float* matrix, float* norms, int rows, int cols) {
   // TODO(student): the weighted kernel, one thread per row.

@@ -190,9 +190,9 @@ bool check_weighted(CaseContext& c, int rows, int cols, bool too_large = false) 
     c.hint("set_column_weights returns false, copying nothing, when cols > kMaxConstantColumns.");
     return false;
   }
-  const std::vector<double> expected = row_norms::weighted_norms_in_double(
-      row_norms::make_matrix(rows, cols, c.seed()), row_norms::make_weights(cols, c.seed()), rows,
-      cols);
+  const std::vector<double> expected =
+      row_norms::weighted_norms_in_double(row_norms::make_matrix(rows, cols, c.seed()),
+                                          row_norms::make_weights(cols, c.seed()), rows, cols);
   if (!c.expect_kernel_launched(run) ||
       !c.expect_array(run, result::norms, expected, row_norms::tolerance_for(cols, 1),
                       kWeightedHint + " " + kNormHint)) {
