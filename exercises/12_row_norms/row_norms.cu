@@ -7,6 +7,7 @@
 // few hundred columns get a whole warp, whose 32 lanes read 32 consecutive floats at a
 // time. A group adds its lanes' partial sums with warp shuffles, register to register, in
 // log2(lanes) steps. Rows long enough get a whole block, whose warps meet in shared memory.
+// Last, a weighted norm reads its per-column weights from constant memory.
 //
 // Build and run:  make 12 && make run-12
 // Check:          make check-12   (statement: exercises/12_row_norms/README.md)
@@ -119,5 +120,47 @@ void row_norms_gpu(const float* host_matrix, float* host_norms, int rows, int co
   //   3. Copy the matrix in, then call launch_row_norms.
   //   4. Copy the norms back, then free both arrays.
   // Wrap every CUDA call in CUDA_CHECK(...).
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Weighted norms: the weights in constant memory
+// ---------------------------------------------------------------------------
+
+// A __constant__ symbol belongs to its translation unit (without relocatable device
+// code): the table, the copy into it and the kernel that reads it stay in this file.
+// TODO(student): declare the weights table in constant memory.
+//   __constant__ float c_column_weights[kMaxConstantColumns];
+// It starts zeroed: a weight never copied in is 0.
+// END TODO(student)
+
+bool set_column_weights(const float* host_weights, int cols) {
+  // TODO(student): the copy into constant memory.
+  //   1. When cols < 1 or cols > kMaxConstantColumns, return false: the table holds
+  //      kMaxConstantColumns floats, and nothing is copied.
+  //   2. CUDA_CHECK(cudaMemcpyToSymbol(c_column_weights, host_weights, bytes)), bytes =
+  //      cols * sizeof(float): the count is in bytes, like cudaMemcpy's.
+  // END TODO(student)
+  return true;
+}
+
+// [slide:weighted_row_norms_kernel]
+__global__ void weighted_row_norms_kernel(const float* matrix, float* norms, int rows, int cols) {
+  // TODO(student): one thread per row, the weights from constant memory.
+  //   1. row = blockIdx.x * blockDim.x + threadIdx.x; return if row >= rows (no shuffle
+  //      here: a thread may leave early).
+  //   2. Add (c_column_weights[c] * matrix[row * cols + c])^2 for c = 0 to cols - 1, in
+  //      float, the row's start in std::size_t. The weight is the column's, c: at each
+  //      step the 32 lanes of a warp read the same weight, one address, broadcast.
+  //   3. norms[row] = sqrtf(sum).
+  // END TODO(student)
+}
+// [/slide]
+
+void launch_weighted_row_norms(const float* matrix, float* norms, int rows, int cols) {
+  // TODO(student): the weighted kernel, one thread per row.
+  //   1. When rows == 0, return.
+  //   2. Launch weighted_row_norms_kernel on course::blocks_for(rows, kWeightedBlockThreads)
+  //      blocks of kWeightedBlockThreads threads, then CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }

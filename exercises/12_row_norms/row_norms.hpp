@@ -1,7 +1,8 @@
 // Exercise 12: the functions the student implements, with their fixed signatures: the
 // L2 norm of every row of a matrix, a group of lanes per row for short rows (its size
 // chosen from the rows' length) and one block per row for long ones, both reducing with
-// warp shuffles; their launchers on device arrays; and the round trip for host arrays.
+// warp shuffles; their launchers on device arrays; the round trip for host arrays; and a
+// weighted norm whose per-column weights sit in constant memory.
 // The check calls them exactly as declared here; do not change this file.
 //
 // Build and run:  make 12 && make run-12   (statement: exercises/12_row_norms/README.md)
@@ -66,3 +67,28 @@ void launch_row_norms(const float* matrix, float* norms, int rows, int cols);
 // For HOST arrays: allocates device arrays, copies the matrix in, launches, copies the
 // rows norms back into host_norms and frees the device arrays. rows >= 0, cols >= 1.
 void row_norms_gpu(const float* host_matrix, float* host_norms, int rows, int cols);
+
+// ---------------------------------------------------------------------------
+// Weighted norms, the weights in constant memory
+// ---------------------------------------------------------------------------
+
+// The weights table in constant memory holds this many floats (8 KiB of the 64 KiB that
+// constant memory offers a program); its rows have at most this many columns.
+inline constexpr int kMaxConstantColumns = 2048;
+// The weighted kernel runs one thread per row, on blocks of this many threads.
+inline constexpr int kWeightedBlockThreads = 256;
+
+// Copies host_weights[0..cols) into the __constant__ weights table with
+// cudaMemcpyToSymbol, for the weighted kernel's next launches. Returns false, copying
+// nothing, when cols < 1 or cols > kMaxConstantColumns (the table is too small).
+bool set_column_weights(const float* host_weights, int cols);
+
+// One thread per row: norms[r] = sqrt(sum over c of (weights[c] * matrix[r * cols + c])^2),
+// the weights read from the __constant__ table: at every step all the lanes of a warp read
+// the same weight, weights[c], which constant memory broadcasts to them.
+__global__ void weighted_row_norms_kernel(const float* matrix, float* norms, int rows, int cols);
+
+// On DEVICE arrays: launches weighted_row_norms_kernel on blocks of kWeightedBlockThreads
+// threads, one per row, with the weights set last by set_column_weights (for these cols);
+// launches nothing when rows == 0.
+void launch_weighted_row_norms(const float* matrix, float* norms, int rows, int cols);

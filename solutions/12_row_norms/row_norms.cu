@@ -7,6 +7,7 @@
 // few hundred columns get a whole warp, whose 32 lanes read 32 consecutive floats at a
 // time. A group adds its lanes' partial sums with warp shuffles, register to register, in
 // log2(lanes) steps. Rows long enough get a whole block, whose warps meet in shared memory.
+// Last, a weighted norm reads its per-column weights from constant memory.
 //
 // Build and run:  make 12 && make run-12
 // Check:          make check-12   (statement: exercises/12_row_norms/README.md)
@@ -153,5 +154,51 @@ void row_norms_gpu(const float* host_matrix, float* host_norms, int rows, int co
   CUDA_CHECK(cudaMemcpy(host_norms, device_norms, norms_bytes, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(device_matrix));
   CUDA_CHECK(cudaFree(device_norms));
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Weighted norms: the weights in constant memory
+// ---------------------------------------------------------------------------
+
+// A __constant__ symbol belongs to its translation unit (without relocatable device
+// code): the table, the copy into it and the kernel that reads it stay in this file.
+// TODO(student): declare the weights table in constant memory.
+__constant__ float c_column_weights[kMaxConstantColumns];
+// END TODO(student)
+
+bool set_column_weights(const float* host_weights, int cols) {
+  // TODO(student): the copy into constant memory.
+  if (cols < 1 || cols > kMaxConstantColumns) return false;
+  CUDA_CHECK(cudaMemcpyToSymbol(c_column_weights, host_weights,
+                                static_cast<std::size_t>(cols) * sizeof(float)));
+  // END TODO(student)
+  return true;
+}
+
+// [slide:weighted_row_norms_kernel]
+__global__ void weighted_row_norms_kernel(const float* matrix, float* norms, int rows, int cols) {
+  // TODO(student): one thread per row, the weights from constant memory.
+  // [slide:constant-read]
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  const float* row_start = matrix + static_cast<std::size_t>(row) * cols;
+  float sum = 0.0f;
+  for (int c = 0; c < cols; ++c) {
+    const float weighted = c_column_weights[c] * row_start[c];
+    sum += weighted * weighted;
+  }
+  norms[row] = sqrtf(sum);
+  // [/slide]
+  // END TODO(student)
+}
+// [/slide]
+
+void launch_weighted_row_norms(const float* matrix, float* norms, int rows, int cols) {
+  // TODO(student): the weighted kernel, one thread per row.
+  if (rows == 0) return;
+  const unsigned blocks = course::blocks_for(static_cast<std::size_t>(rows), kWeightedBlockThreads);
+  weighted_row_norms_kernel<<<blocks, kWeightedBlockThreads>>>(matrix, norms, rows, cols);
+  CUDA_CHECK_LAUNCH();
   // END TODO(student)
 }

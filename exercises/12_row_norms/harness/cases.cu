@@ -1,6 +1,7 @@
 // Exercise 12 - the cases the check asks for, computed with the student's functions.
 // They report what they found and decide nothing: harness/check.cpp judges.
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "course/bench.hpp"
@@ -73,6 +74,27 @@ void run_speed_case(const course::check::CaseRequest& request,
   results.put(result::copy_gbps, ceiling ? course::measure_copy_ceiling_gbps() : 0.0);
 }
 
+// The weighted norm: set_column_weights with the case's weights (and, when the check asks,
+// with a table one float too long, which must be refused and leave the first one in
+// place), then launch_weighted_row_norms on device arrays.
+void run_weighted_case(const course::check::CaseRequest& request,
+                       course::check::ResultWriter& results) {
+  const Shape shape = shape_of(request);
+  const std::vector<float> weights = row_norms::make_weights(shape.cols, request.seed);
+  results.put(result::weights_accepted, set_column_weights(weights.data(), shape.cols) ? 1 : 0);
+  std::int64_t too_large_accepted = -1;
+  if (request.param_int("too_large") != 0) {
+    const std::vector<float> too_large(static_cast<std::size_t>(kMaxConstantColumns) + 1, 1.0f);
+    too_large_accepted = set_column_weights(too_large.data(), kMaxConstantColumns + 1) ? 1 : 0;
+  }
+  results.put(result::too_large_accepted, too_large_accepted);
+  const course::DeviceBuffer<float> matrix(
+      row_norms::make_matrix(shape.rows, shape.cols, request.seed));
+  course::DeviceBuffer<float> norms(static_cast<std::size_t>(shape.rows));
+  launch_weighted_row_norms(matrix.data(), norms.data(), shape.rows, shape.cols);
+  results.put(result::norms, norms.download());
+}
+
 }  // namespace
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
@@ -81,6 +103,8 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
     run_host_case(request, results);
   } else if (request.name == "group") {
     run_group_case(request, results);
+  } else if (request.name == "weighted") {
+    run_weighted_case(request, results);
   } else if (request.name == "speed") {
     run_speed_case(request, results);
   } else {

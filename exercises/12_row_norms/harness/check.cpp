@@ -1,7 +1,8 @@
 // Exercise 12 - the check. Runs the student's program case by case and compares the row
 // norms it reports with a double-precision reference computed here: through row_norms_gpu,
-// through the group kernel at each width, and through launch_row_norms on many short rows,
-// whose speed is judged against the copy ceiling. Contains no student code.
+// through the group kernel at each width, through launch_row_norms on many short rows,
+// whose speed is judged against the copy ceiling, and the weighted norm whose weights sit
+// in constant memory. Contains no student code.
 //
 //   make check-12                          (students)
 //   build/.../check_12 --program PROGRAM   (instructors; --help lists the options)
@@ -146,6 +147,63 @@ void check_group(CaseContext& c, int lanes) {
 }
 
 // ---------------------------------------------------------------------------
+// Weighted norms, the weights in constant memory
+// ---------------------------------------------------------------------------
+
+// row_norms.hpp's table size, which the check does not include.
+constexpr int kMaxConstantColumns = 2048;
+
+const std::string kWeightedHint =
+    "set_column_weights copies the weights with CUDA_CHECK(cudaMemcpyToSymbol(c_column_weights, "
+    "host_weights, cols * sizeof(float))): the count is in bytes, and the table starts zeroed, "
+    "so a weight never copied is 0. The kernel multiplies matrix[row][c] by the weight of "
+    "column c, c_column_weights[c], whatever its row.";
+
+// launch_weighted_row_norms on a rows x cols matrix after set_column_weights, and, when
+// `too_large`, a table of kMaxConstantColumns + 1 floats refused in between.
+bool check_weighted(CaseContext& c, int rows, int cols, bool too_large = false) {
+  const Run run = c.run_case("weighted", {{"rows", std::to_string(rows)},
+                                          {"cols", std::to_string(cols)},
+                                          {"too_large", too_large ? "1" : "0"}});
+  const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
+  if (!c.finished(run)) {
+    if (too_large) {
+      c.hint("set_column_weights returns false, copying nothing, when cols > "
+             "kMaxConstantColumns: cudaMemcpyToSymbol past the end of the table is an error.");
+    }
+    c.note("(set_column_weights then launch_weighted_row_norms on a " + shape + " matrix)");
+    return false;
+  }
+  std::int64_t accepted = 0, too_large_accepted = 0;
+  if (!c.read_value(run, result::weights_accepted, accepted) ||
+      !c.read_value(run, result::too_large_accepted, too_large_accepted)) {
+    return false;
+  }
+  if (accepted != 1) {
+    c.fail("set_column_weights refused a table of " + std::to_string(cols) + " weights");
+    c.hint("set_column_weights copies and returns true for 1 to kMaxConstantColumns weights.");
+    return false;
+  }
+  if (too_large && too_large_accepted != 0) {
+    c.fail("set_column_weights accepted a table of " + std::to_string(kMaxConstantColumns + 1) +
+           " weights, one more than the __constant__ table holds");
+    c.hint("set_column_weights returns false, copying nothing, when cols > kMaxConstantColumns.");
+    return false;
+  }
+  const std::vector<double> expected =
+      row_norms::weighted_norms_in_double(row_norms::make_matrix(rows, cols, c.seed()),
+                                          row_norms::make_weights(cols, c.seed()), rows, cols);
+  if (!c.expect_kernel_launched(run) ||
+      !c.expect_array(run, result::norms, expected, row_norms::tolerance_for(cols, 1),
+                      kWeightedHint + " " + kNormHint)) {
+    c.note("(set_column_weights then launch_weighted_row_norms on a " + shape + " matrix" +
+           (too_large ? ", a table too large refused in between)" : ")"));
+    return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
 // Speed: launch_row_norms on many short rows, against the copy ceiling
 // ---------------------------------------------------------------------------
 
@@ -262,6 +320,14 @@ int main(int argc, char** argv) {
            [](CaseContext& c) {
              if (check_norms(c, 65, kShortestBlockRow)) check_norms(c, 3, 33333);
            }},
+          {"weighted_rows_1000_x_37", 1,
+           [](CaseContext& c) {
+             if (check_weighted(c, 1000, 37)) check_weighted(c, 1, 1);
+           }},
+          {"weighted_widest_table_2048", 1,
+           [](CaseContext& c) { check_weighted(c, 300, kMaxConstantColumns); }},
+          {"weighted_table_too_large_refused", 1,
+           [](CaseContext& c) { check_weighted(c, 64, 100, true); }},
           {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
           course::check::timed({"short_rows_speed_4m_x_3", 3, check_short_rows_speed}),
           {"frees_its_device_memory", 1,

@@ -2,7 +2,9 @@
 // norm is 1), then matrices of many short rows and of a few long rows, with the time of
 // the kernel alone, its bandwidth against the copy ceiling measured in the same run, and
 // the largest difference from a CPU loop in double precision; on the short rows, the group
-// kernel at every width too, so that the lanes per row chosen are seen against the others. Each result is compared
+// kernel at every width too, so that the lanes per row chosen are seen against the others;
+// last, the weighted norm with its weights in constant memory, side by side with the same
+// kernel reading them from global memory. Each result is compared
 // with that loop before it is timed: a function not written yet, or wrong, gets a line
 // that says so and no figure (course/demo_results.hpp), and the demo then ends with
 // status 1.
@@ -10,6 +12,7 @@
 // Build and run:  make 12 && make run-12
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +24,8 @@
 #include "course/demo_results.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
+#include "course/errors.hpp"
+#include "course/launch.hpp"
 #include "course/program.hpp"
 #include "course/table.hpp"
 #include "course/timers.hpp"
@@ -177,6 +182,97 @@ void demo_shape(const Shape& shape, double ceiling_gbps, course::Table& by_shape
   }
 }
 
+// ---------------------------------------------------------------------------
+// The weighted norm: the weights in constant memory, or in global memory
+// ---------------------------------------------------------------------------
+
+// The student's weighted_row_norms_kernel with one change: the weights come from global
+// memory, through the read-only path (const __restrict__). At every step all the lanes of
+// a warp read the same weight there too, one address: the L1 cache serves it to the warp
+// in one request, much as the constant cache broadcasts it.
+__global__ void weighted_row_norms_global_kernel(const float* matrix,
+                                                 const float* __restrict__ weights, float* norms,
+                                                 int rows, int cols) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  const float* row_start = matrix + static_cast<std::size_t>(row) * cols;
+  float sum = 0.0f;
+  for (int c = 0; c < cols; ++c) {
+    const float weighted = weights[c] * row_start[c];
+    sum += weighted * weighted;
+  }
+  norms[row] = sqrtf(sum);
+}
+
+// Short rows (one thread per row reads 64 consecutive bytes) and rows as long as the table
+// allows: 256 MiB and 400 MB of matrix.
+constexpr Shape kWeightedShapes[] = {{4000000, 16}, {50000, kMaxConstantColumns}};
+
+void demo_weighted(double ceiling_gbps, course::StudentFunction& weighted) {
+  std::printf("\nweighted norms, sqrt(sum over c of (w[c] * matrix[r][c])^2), one thread per "
+              "row, the weights w in constant memory or in global memory (median of %d):\n",
+              kDemoRepetitions);
+  course::Table table = course::bandwidth_table(
+      "weighted_row_norms", "weighted row norms, the weights in constant or global memory");
+  for (const Shape& shape : kWeightedShapes) {
+    const double matrix_bytes = static_cast<double>(shape.rows) * shape.cols * sizeof(float);
+    const double norms_bytes = static_cast<double>(shape.rows) * sizeof(float);
+    const std::string constant_label = shape_text(shape) + ", weights in __constant__";
+    const std::string global_label = shape_text(shape) + ", weights in global memory";
+    if (weighted.not_implemented()) {
+      course::add_bandwidth_line(table, weighted.skipped(), constant_label, matrix_bytes,
+                                 norms_bytes, 0.0, ceiling_gbps);
+      continue;
+    }
+    const std::vector<float> host_matrix =
+        row_norms::make_matrix(shape.rows, shape.cols, kDemoSeed);
+    const std::vector<float> host_weights = row_norms::make_weights(shape.cols, kDemoSeed);
+    const std::vector<double> reference =
+        row_norms::weighted_norms_in_double(host_matrix, host_weights, shape.rows, shape.cols);
+    const course::Tolerance tolerance = row_norms::tolerance_for(shape.cols, 1);
+    const course::DeviceBuffer<float> matrix(host_matrix);
+    const course::DeviceBuffer<float> weights(host_weights);
+    course::DeviceBuffer<float> norms(static_cast<std::size_t>(shape.rows));
+
+    set_column_weights(host_weights.data(), shape.cols);
+    const auto in_constant = [&] {
+      launch_weighted_row_norms(matrix.data(), norms.data(), shape.rows, shape.cols);
+    };
+    norms.poison();
+    in_constant();
+    std::vector<float> got = norms.download();
+    const course::Judgement result = weighted.judge(
+        course::compare(got.data(), reference.data(), reference.size(), tolerance), constant_label);
+    const double constant_ms =
+        result.right ? course::time_device(in_constant, kDemoWarmup, kDemoRepetitions).median_ms
+                     : 0.0;
+    course::add_bandwidth_line(table, result, constant_label, matrix_bytes, norms_bytes,
+                               constant_ms, ceiling_gbps);
+
+    // The course's kernel, on the same launch configuration; judged as well, so that a
+    // figure is printed only for right norms.
+    const auto in_global = [&] {
+      weighted_row_norms_global_kernel<<<course::blocks_for(static_cast<std::size_t>(shape.rows),
+                                                            kWeightedBlockThreads),
+                                         kWeightedBlockThreads>>>(
+          matrix.data(), weights.data(), norms.data(), shape.rows, shape.cols);
+      CUDA_CHECK_LAUNCH();
+    };
+    norms.poison();
+    in_global();
+    got = norms.download();
+    const bool global_right =
+        course::compare(got.data(), reference.data(), reference.size(), tolerance).ok();
+    const double global_ms =
+        global_right ? course::time_device(in_global, kDemoWarmup, kDemoRepetitions).median_ms
+                     : 0.0;
+    course::add_bandwidth_line(table,
+                               global_right ? course::Judgement{}
+                                            : course::Judgement{false, "wrong result (course)"},
+                               global_label, matrix_bytes, norms_bytes, global_ms, ceiling_gbps);
+  }
+}
+
 }  // namespace
 
 int course::program::demo(int argc, char** argv) {
@@ -184,7 +280,7 @@ int course::program::demo(int argc, char** argv) {
   course::print_device_banner();
   const double ceiling_gbps = course::measure_copy_ceiling_gbps();
   course::StudentFunction whole("row_norms_gpu"), launch("launch_row_norms"),
-      group("launch_row_norms_group");
+      group("launch_row_norms_group"), weighted("launch_weighted_row_norms");
   demo_unit_circle(whole);
   std::printf("\nnorms[r] = sqrt(sum over c of matrix[r][c]^2); the kernels alone, median of "
               "%d:\n",
@@ -195,6 +291,7 @@ int course::program::demo(int argc, char** argv) {
   for (const Shape& shape : kDemoShapes) {
     demo_shape(shape, ceiling_gbps, by_shape, by_width, launch, group);
   }
+  demo_weighted(ceiling_gbps, weighted);
   std::printf("\n(`make check-12` grades every case against a double-precision reference)\n");
-  return course::demo_status({&whole, &launch, &group});
+  return course::demo_status({&whole, &launch, &group, &weighted});
 }

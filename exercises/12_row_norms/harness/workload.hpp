@@ -1,6 +1,7 @@
 // Exercise 12: what the student's program and its check must agree on - the matrices
-// whose row norms are computed, drawn from a seed, their norms in double precision, the
-// tolerance results are judged by, and the results a case reports.
+// whose row norms are computed and the weighted norm's column weights, drawn from a seed,
+// their norms in double precision, the tolerance results are judged by, and the results a
+// case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it;
 // row_norms.hpp includes it for the student's code.
@@ -66,6 +67,39 @@ inline std::vector<double> norms_in_double(const std::vector<float>& matrix, int
   return norms;
 }
 
+// The weighted norm's per-column weights, uniform in [kWeightMin, kWeightMax): none is 1,
+// so that a weight never copied (0: the table starts zeroed), copied in part or read at the
+// wrong index changes the norm.
+inline constexpr float kWeightMin = 0.5f;
+inline constexpr float kWeightMax = 2.0f;
+inline constexpr std::uint64_t kWeightsSalt = 31;
+
+inline std::vector<float> make_weights(int cols, std::uint64_t seed) {
+  return course::random_floats(static_cast<std::size_t>(cols), kWeightMin, kWeightMax,
+                               course::derive_seed(seed, kWeightsSalt));
+}
+
+// sqrt(sum over c of (weights[c] * matrix[r][c])^2) in double precision, row by row. The
+// GPU rounds the product weights[c] * matrix[r][c] once more than a plain norm's square:
+// each term is within 3 * 2^-24 of its exact value instead of 1, relative, and the terms
+// are positive, so the sum moves by 2 * 2^-24 of itself at most: tolerance_for(cols, 1)
+// still covers it (below).
+inline std::vector<double> weighted_norms_in_double(const std::vector<float>& matrix,
+                                                    const std::vector<float>& weights, int rows,
+                                                    int cols) {
+  std::vector<double> norms(static_cast<std::size_t>(rows));
+  for (int r = 0; r < rows; ++r) {
+    double sum = 0.0;
+    for (int c = 0; c < cols; ++c) {
+      const double weighted = static_cast<double>(weights[static_cast<std::size_t>(c)]) *
+                              matrix[static_cast<std::size_t>(r) * cols + c];
+      sum += weighted * weighted;
+    }
+    norms[static_cast<std::size_t>(r)] = std::sqrt(sum);
+  }
+  return norms;
+}
+
 // The tolerance grows with the squares one thread adds in sequence. A norm is a sum of
 // cols squares, all positive (no cancellation), in float. When `threads` threads share a
 // row, each adds its ceil(cols / threads) squares one after the other, then a tree adds
@@ -91,6 +125,10 @@ inline const course::check::Array<float> norms{"norms"};
 // the copy ceiling measured in the same run (0 under compute-sanitizer: not measured).
 inline const course::check::Value<double> launch_ms{"launch_ms"};
 inline const course::check::Value<double> copy_gbps{"copy_gbps"};
+// The weighted case: set_column_weights's answers (1 accepted, 0 refused) for the case's
+// weights, and for a table one float longer than kMaxConstantColumns (-1: not asked).
+inline const course::check::Value<std::int64_t> weights_accepted{"weights_accepted"};
+inline const course::check::Value<std::int64_t> too_large_accepted{"too_large_accepted"};
 }  // namespace result
 
 }  // namespace row_norms
