@@ -378,7 +378,8 @@ void check_managed_ready_on_return(CaseContext& c) {
     if (changed > 0) {
       c.fail(std::to_string(changed) +
              " samples of the waveform changed after make_waveform_managed had returned "
-             "(Migration::" + migration + "; the check waited for the device and looked again)");
+             "(Migration::" +
+             migration + "; the check waited for the device and looked again)");
       c.hint(kManagedSyncHint);
       return;
     }
