@@ -136,8 +136,11 @@ def library_flags(exercise):
 def object_command(exercise, source, output, common_dir, exercise_dir, arch):
     """The nvcc command that compiles one instructor-owned file (the driver, a C caller)
     to an object, which the grader compiles once and links into every student's program."""
-    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + ["-c", source] +
-            library_flags(exercise) + ["-o", output])
+    # Only the options: a library given as a file (NCCL's) is an input of the link, which a
+    # compile-only step refuses ("a single input file is required").
+    options = [flag for flag in library_flags(exercise) if flag.startswith("-")]
+    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + ["-c", source] + options +
+            ["-o", output])
 
 
 def program_command(exercise, sources, output, common_dir, exercise_dir, arch):

@@ -248,6 +248,9 @@ void demo_weighted(double ceiling_gbps, course::StudentFunction& weighted) {
                      : 0.0;
     course::add_bandwidth_line(table, result, constant_label, matrix_bytes, norms_bytes,
                                constant_ms, ceiling_gbps);
+    // The global-memory row is the yardstick of the student's: alone it compares nothing
+    // (and a demo whose function is not written prints no figure).
+    if (!result.right) continue;
 
     // The course's kernel, on the same launch configuration; judged as well, so that a
     // figure is printed only for right norms.
