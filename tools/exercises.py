@@ -175,15 +175,15 @@ def find(root, number):
 
 
 def main(argv):
-    """`exercises.py job-cpus NN`, `exercises.py job-gpus NN`: the cores, the GPUs exercise NN's
-    Slurm jobs ask for (slurm/submit)."""
-    if len(argv) != 3 or argv[1] not in ("job-cpus", "job-gpus"):
-        print("usage: exercises.py job-cpus|job-gpus NN", file=sys.stderr)
+    """`exercises.py job NN`: the cores and the GPUs exercise NN's Slurm jobs ask for, on one
+    line (slurm/submit)."""
+    if len(argv) != 3 or argv[1] != "job":
+        print("usage: exercises.py job NN", file=sys.stderr)
         return 2
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         exercise = find(root, argv[2])
-        print(exercise.job_cpus if argv[1] == "job-cpus" else exercise.job_gpus)
+        print(exercise.job_cpus, exercise.job_gpus)
     except ExerciseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
