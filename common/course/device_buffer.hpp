@@ -20,6 +20,18 @@
 
 namespace course {
 
+// Copies `count` elements from the host to the current device's memory, and returns once
+// they are there for every stream. From pageable memory cudaMemcpy returns as soon as the
+// data is staged for the DMA, before it lands; only later work on the legacy default
+// stream is ordered after it. A copy or kernel on a non-blocking stream (a student's) could
+// read what was there before - the tail of a large buffer, under load - so this waits.
+template <typename T>
+void copy_to_device(T* device, const T* host, std::size_t count) {
+  if (count == 0) return;
+  CUDA_CHECK(cudaMemcpy(device, host, count * sizeof(T), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 // Fills `count` elements of device memory with the poison of verify.hpp, so that an
 // element a kernel never wrote is seen as such once downloaded (cudaMalloc leaves
 // whatever was there).
@@ -28,7 +40,7 @@ void poison_device(T* device, std::size_t count) {
   if (count == 0) return;
   std::vector<T> poisoned(count);
   course::poison(poisoned.data(), poisoned.size());
-  CUDA_CHECK(cudaMemcpy(device, poisoned.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  copy_to_device(device, poisoned.data(), count);
 }
 
 template <typename T>
@@ -53,12 +65,8 @@ class DeviceBuffer {
   std::size_t size() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
 
-  // Copies size() elements from the host (cudaMemcpy: waits for earlier work).
-  void upload(const std::vector<T>& values) {
-    if (count_ > 0) {
-      CUDA_CHECK(cudaMemcpy(data_, values.data(), bytes(), cudaMemcpyHostToDevice));
-    }
-  }
+  // Copies size() elements from the host (copy_to_device: in place for every stream).
+  void upload(const std::vector<T>& values) { copy_to_device(data_, values.data(), count_); }
   // Fills the buffer with the poison (poison_device).
   void poison() { poison_device(data_, count_); }
   // Copies size() elements to `host`, which must hold that many.

@@ -98,7 +98,7 @@ inline CallTimes time_device_memory_call(course::DeviceBuffer<float>& device_noi
   CallTimes times;
   course::check::StudentKernelTimer timer;
   const course::WallTimer call;
-  CUDA_CHECK(cudaMemcpy(device_noise.data(), noise.data(), bytes, cudaMemcpyHostToDevice));
+  course::copy_to_device(device_noise.data(), noise.data(), noise.size());  // before `stream` reads
   enqueue_pipeline(device_noise.data(), device_waveform.data(), n, shape, stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
   CUDA_CHECK(cudaMemcpy(waveform.data(), device_waveform.data(), bytes, cudaMemcpyDeviceToHost));

@@ -71,15 +71,6 @@ void print_topology() {
   course::print_indented(text);
 }
 
-// A device buffer of `count` floats holding the poison (verify.hpp) on `device`.
-void poison_device(const DeviceFloats& buffer) {
-  std::vector<float> poison(buffer.count);
-  course::poison(poison.data(), poison.size());
-  CUDA_CHECK(cudaSetDevice(buffer.device));
-  CUDA_CHECK(
-      cudaMemcpy(buffer.data, poison.data(), buffer.count * sizeof(float), cudaMemcpyHostToDevice));
-}
-
 }  // namespace
 
 int course::program::demo(int argc, char** argv) {
@@ -122,13 +113,13 @@ int course::program::demo(int argc, char** argv) {
     std::vector<double> expected(values.begin(), values.end());
     float* pinned = nullptr;
     CUDA_CHECK(cudaMallocHost(&pinned, kBigElements * sizeof(float)));
-    poison_device(destination);
+    destination.poison();
     peer_copy(destination.data, 1, source.data, 0, kJudgedElements, streams.streams[0]);
     synchronize_both();
     std::vector<float> got = destination.read();
     const Judgement peer_right =
         peer.judge(course::compare(got.data(), expected.data(), got.size(), course::kExact));
-    poison_device(destination);
+    destination.poison();
     staged_copy(destination.data, 1, source.data, 0, pinned, kJudgedElements, streams.streams[0],
                 streams.streams[1]);
     synchronize_both();
@@ -215,8 +206,8 @@ int course::program::demo(int argc, char** argv) {
     DeviceFloats samples_1(1, samples.size(), &samples);
     DeviceFloats density_0(0, kStepBins);
     DeviceFloats density_1(1, kStepBins);
-    poison_device(density_0);
-    poison_device(density_1);
+    density_0.poison();
+    density_1.poison();
     const float* const on_devices[kGpuCount] = {samples_0.data, samples_1.data};
     float* const density[kGpuCount] = {density_0.data, density_1.data};
     data_parallel_density(on_devices, kStepSamples, density, kStepBins, comms, streams.streams);

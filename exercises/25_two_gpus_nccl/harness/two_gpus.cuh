@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "two_gpus_nccl.hpp"
 
@@ -61,9 +62,8 @@ struct DeviceFloats {
       : count(n), device(on_device) {
     CUDA_CHECK(cudaSetDevice(device));
     CUDA_CHECK(cudaMalloc(&data, count * sizeof(float)));
-    if (values != nullptr) {
-      CUDA_CHECK(cudaMemcpy(data, values->data(), count * sizeof(float), cudaMemcpyHostToDevice));
-    }
+    // In place before any stream of the student's reads it (copy_to_device).
+    if (values != nullptr) course::copy_to_device(data, values->data(), count);
   }
   ~DeviceFloats() {
     cudaSetDevice(device);
@@ -71,6 +71,11 @@ struct DeviceFloats {
   }
   DeviceFloats(const DeviceFloats&) = delete;
   DeviceFloats& operator=(const DeviceFloats&) = delete;
+  // Fills it with the poison (course::poison_device).
+  void poison() const {
+    CUDA_CHECK(cudaSetDevice(device));
+    course::poison_device(data, count);
+  }
   std::vector<float> read() const {
     std::vector<float> values(count);
     CUDA_CHECK(cudaSetDevice(device));
