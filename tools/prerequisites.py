@@ -225,6 +225,9 @@ def optional_missing():
         (nvcc_tool.nccl_folders() is not None,
          "NCCL (libnccl-dev, libnccl2 from NVIDIA's CUDA repository, or pip's nvidia-nccl-cu13): "
          "not found, exercise 25 (two GPUs) reports skipped"),
+        (present("mpicxx") and present("mpirun"),
+         "MPI (openmpi-bin, libopenmpi-dev): not found, exercise 25's program of one process per "
+         "GPU (ex25_ranks) is not built"),
     ]
     if report_render:
         checks.append((report_render.python_with_matplotlib(),

@@ -1,5 +1,5 @@
 // Exercise 25 - two GPUs: peer-to-peer copies, then a data-parallel step whose partial
-// results NCCL sums across the GPUs.
+// results NCCL sums across the GPUs, and last the communicator of one process per GPU.
 //
 // A CUDA call acts on the CURRENT device, the one cudaSetDevice last named on this host
 // thread: its allocations, its launches, its streams. Driving two GPUs from one thread
@@ -106,5 +106,21 @@ void data_parallel_density(const float* const samples[kGpuCount], int n,
   //   3. Wait for both streams (cudaStreamSynchronize(streams[d])): the caller reads
   //      density[0] and density[1] as soon as you return.
   // END TODO(student)
+}
+// [/slide]
+
+// ---------------------------------------------------------------------------
+// Part 3: one process per GPU
+// ---------------------------------------------------------------------------
+// [slide:join]
+ncclComm_t join_communicator(const ncclUniqueId& id, int ranks, int rank, int device) {
+  ncclComm_t comm = nullptr;
+  // TODO(student): this rank's communicator, on its GPU.
+  //   1. Make `device` current: NCCL puts the rank on the current device.
+  //   2. ncclCommInitRank(&comm, ranks, id, rank), through NCCL_CHECK. Use the id you were
+  //      given: it is what makes the ranks find one another. The call returns once all
+  //      `ranks` ranks have made it.
+  // END TODO(student)
+  return comm;
 }
 // [/slide]

@@ -1,5 +1,5 @@
 // Exercise 25 - two GPUs: peer-to-peer copies, then a data-parallel step whose partial
-// results NCCL sums across the GPUs.
+// results NCCL sums across the GPUs, and last the communicator of one process per GPU.
 //
 // A CUDA call acts on the CURRENT device, the one cudaSetDevice last named on this host
 // thread: its allocations, its launches, its streams. Driving two GPUs from one thread
@@ -124,5 +124,21 @@ void data_parallel_density(const float* const samples[kGpuCount], int n,
     CUDA_CHECK(cudaStreamSynchronize(streams[d]));
   }
   // END TODO(student)
+}
+// [/slide]
+
+// ---------------------------------------------------------------------------
+// Part 3: one process per GPU
+// ---------------------------------------------------------------------------
+// [slide:join]
+ncclComm_t join_communicator(const ncclUniqueId& id, int ranks, int rank, int device) {
+  ncclComm_t comm = nullptr;
+  // TODO(student): this rank's communicator, on its GPU.
+  // NCCL puts the rank on the current device.
+  CUDA_CHECK(cudaSetDevice(device));
+  // Waits until all `ranks` ranks have called it with the same id.
+  NCCL_CHECK(ncclCommInitRank(&comm, ranks, id, rank));
+  // END TODO(student)
+  return comm;
 }
 // [/slide]

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/errors_nccl.hpp"
 #include "course/program.hpp"
 #include "course/timers.hpp"
 #include "course/verify.hpp"
@@ -133,6 +135,61 @@ void run_all_reduce(const CaseRequest& request, ResultWriter& results) {
   results.put(result::sum_1, buffer_1.read());
 }
 
+// Part 3: the ranks join one communicator, each from its own thread, at once, as the
+// processes of an MPI job would; then the course's own all-reduce proves it works.
+void run_join(const CaseRequest& request, ResultWriter& results) {
+  const auto n = static_cast<std::size_t>(request.param_int("n"));
+  ncclUniqueId id;
+  NCCL_CHECK(ncclGetUniqueId(&id));
+  ncclComm_t comms[kGpuCount] = {};
+  {
+    std::vector<std::thread> ranks;
+    for (int r = 0; r < kGpuCount; ++r) {
+      ranks.emplace_back([&comms, &id, r] {
+        comms[r] = join_communicator(id, kGpuCount, r, join_device(r, kGpuCount));
+      });
+    }
+    for (std::thread& rank : ranks) rank.join();
+  }
+  const bool joined =
+      std::all_of(comms, comms + kGpuCount, [](ncclComm_t c) { return c != nullptr; });
+  results.put(result::communicators, as_flag(joined));
+  if (!joined) return;
+  std::vector<std::int64_t> ranks, devices, counts;
+  for (const ncclComm_t comm : comms) {
+    int rank = -1, device = -1, count = -1;
+    NCCL_CHECK(ncclCommUserRank(comm, &rank));
+    NCCL_CHECK(ncclCommCuDevice(comm, &device));
+    NCCL_CHECK(ncclCommCount(comm, &count));
+    ranks.push_back(rank);
+    devices.push_back(device);
+    counts.push_back(count);
+  }
+  results.put(result::joined_ranks, ranks);
+  results.put(result::joined_devices, devices);
+  results.put(result::joined_counts, counts);
+  bool placed = true;
+  for (int r = 0; r < kGpuCount; ++r) placed = placed && devices[r] == join_device(r, kGpuCount);
+  if (placed) {
+    const std::vector<float> on_0 = make_values(n, request.seed);
+    const std::vector<float> on_1 = make_values(n, course::derive_seed(request.seed, 1));
+    DeviceFloats buffer_0(join_device(0, kGpuCount), n, &on_0);
+    DeviceFloats buffer_1(join_device(1, kGpuCount), n, &on_1);
+    float* const buffers[kGpuCount] = {buffer_0.data, buffer_1.data};
+    DeviceStreams streams;  // streams[d] is device d's
+    NCCL_CHECK(ncclGroupStart());
+    for (int r = 0; r < kGpuCount; ++r) {
+      NCCL_CHECK(ncclAllReduce(buffers[r], buffers[r], n, ncclFloat, ncclSum, comms[r],
+                               streams.streams[join_device(r, kGpuCount)]));
+    }
+    NCCL_CHECK(ncclGroupEnd());
+    streams.synchronize();
+    results.put(result::sum_0, buffer_0.read());
+    results.put(result::sum_1, buffer_1.read());
+  }
+  for (const ncclComm_t comm : comms) NCCL_CHECK(ncclCommDestroy(comm));
+}
+
 // The same samples on both devices, and a density buffer on each.
 struct DensityInputs {
   DeviceFloats samples_0, samples_1, density_0, density_1;
@@ -224,6 +281,8 @@ void course::program::run_check_case(const CaseRequest& request, ResultWriter& r
     run_all_reduce(request, results);
   } else if (request.name == "density") {
     run_density(request, results);
+  } else if (request.name == "join") {
+    run_join(request, results);
   } else if (request.name == "speed") {
     run_speed(request, results);
   } else {

@@ -155,17 +155,22 @@ void check_copy(CaseContext& c, bool staged) {
 
 constexpr std::size_t kReduceElements = 1000003;
 
+// What the all-reduce of n floats must leave on every GPU (or rank): the values of
+// device 0 (rank 0) plus those of device 1 (rank 1), as the cases make them.
+std::vector<double> expected_sum(std::uint64_t seed, std::size_t n) {
+  const std::vector<float> on_0 = two_gpus_nccl::make_values(n, seed);
+  const std::vector<float> on_1 = two_gpus_nccl::make_values(n, course::derive_seed(seed, 1));
+  std::vector<double> expected(n);
+  for (std::size_t i = 0; i < n; ++i) expected[i] = static_cast<double>(on_0[i]) + on_1[i];
+  return expected;
+}
+
 void check_all_reduce(CaseContext& c) {
   const Run run =
       c.run_case("all_reduce", {{"n", std::to_string(kReduceElements)}}, 0, kNcclTimeoutSeconds);
   if (!finished(c, run) || !communicators_made(c, run)) return;
   const std::vector<float> on_0 = two_gpus_nccl::make_values(kReduceElements, c.seed());
-  const std::vector<float> on_1 =
-      two_gpus_nccl::make_values(kReduceElements, course::derive_seed(c.seed(), 1));
-  std::vector<double> expected(kReduceElements);
-  for (std::size_t i = 0; i < kReduceElements; ++i) {
-    expected[i] = static_cast<double>(on_0[i]) + on_1[i];
-  }
+  const std::vector<double> expected = expected_sum(c.seed(), kReduceElements);
   const std::string hint =
       "ncclAllReduce(buffers[d], buffers[d], count, ncclFloat, ncclSum, comms[d], streams[d]) "
       "for each d: count is in elements, the whole buffer.";
@@ -186,6 +191,77 @@ void check_all_reduce(CaseContext& c) {
     return;
   }
   c.expect_array(run, result::sum_1, expected, two_gpus_nccl::kSumTolerance, hint);
+}
+
+// ---------------------------------------------------------------------------
+// Part 3: one communicator, joined rank by rank
+// ---------------------------------------------------------------------------
+
+// Ranks that never find one another wait in ncclCommInitRank: the case stops sooner than
+// the others, since joining takes a second or two.
+constexpr double kJoinTimeoutSeconds = 30.0;
+
+// What each rank's communicator says of itself, against what it was asked to be.
+bool expect_per_rank(CaseContext& c, const Run& run, const course::check::Array<std::int64_t>& key,
+                     const std::vector<std::int64_t>& expected, const std::string& what,
+                     const std::string& hint) {
+  std::vector<std::int64_t> got;
+  if (!c.read_array(run, key, got)) return false;
+  for (std::size_t r = 0; r < expected.size(); ++r) {
+    const std::int64_t value = r < got.size() ? got[r] : -1;
+    if (value == expected[r]) continue;
+    c.fail("rank " + std::to_string(r) + "'s communicator has " + what + " " +
+           std::to_string(value) + ", expected " + std::to_string(expected[r]));
+    c.hint(hint);
+    return false;
+  }
+  return true;
+}
+
+void check_join(CaseContext& c) {
+  const Run run =
+      c.run_case("join", {{"n", std::to_string(kReduceElements)}}, 0, kJoinTimeoutSeconds);
+  if (!c.finished(run)) {
+    const std::string& output = run.child.output;
+    if (run.child.timed_out) {
+      c.hint("the ranks never found one another: each must join with the id it is given. A rank "
+             "that calls ncclGetUniqueId itself makes a communicator of its own, and waits "
+             "forever for ranks that never join it.");
+    } else if (output.find("Duplicate GPU") != std::string::npos ||
+               output.find("invalid usage") != std::string::npos) {
+      c.hint("two ranks landed on one GPU: call cudaSetDevice(device) before ncclCommInitRank, "
+             "which puts the rank on the current device (each thread starts on device 0).");
+    }
+    return;
+  }
+  std::int64_t joined = 0;
+  if (!c.read_value(run, result::communicators, joined)) return;
+  if (joined != 1) {
+    c.fail("join_communicator returned a null communicator");
+    c.hint("ncclCommInitRank(&comm, ranks, id, rank) fills comm: return it.");
+    return;
+  }
+  std::vector<std::int64_t> ranks, devices, counts;
+  for (int r = 0; r < kDevicesNeeded; ++r) {
+    ranks.push_back(r);
+    devices.push_back(two_gpus_nccl::join_device(r, kDevicesNeeded));
+    counts.push_back(kDevicesNeeded);
+  }
+  const std::string order = "ncclCommInitRank(&comm, ranks, id, rank): the number of ranks, the "
+                            "id, then this rank's number.";
+  if (!expect_per_rank(c, run, result::joined_counts, counts, "a rank count", order) ||
+      !expect_per_rank(c, run, result::joined_ranks, ranks, "the rank number", order) ||
+      !expect_per_rank(c, run, result::joined_devices, devices, "its GPU on device",
+                       "cudaSetDevice(device), the device given, before ncclCommInitRank: not "
+                       "the rank's number (on a cluster, rank numbers go beyond a node's GPUs).")) {
+    return;
+  }
+  const std::vector<double> expected = expected_sum(c.seed(), kReduceElements);
+  const std::string hint =
+      "the communicators do not sum: join with ncclCommInitRank, nothing else.";
+  if (c.expect_array(run, result::sum_0, expected, two_gpus_nccl::kSumTolerance, hint)) {
+    c.expect_array(run, result::sum_1, expected, two_gpus_nccl::kSumTolerance, hint);
+  }
 }
 
 struct DensityRun {
@@ -334,6 +410,7 @@ int main(int argc, char** argv) {
            }},
           {"density_hidden_size", 2, check_density_hidden, course::check::kHiddenCase},
           course::check::timed({"two_gpus_at_least_1_5x_one", 4, check_speed_up}),
+          {"ranks_join_one_communicator", 3, check_join},
       }};
   exercise.devices = kDevicesNeeded;
   return course::check::judge_main(argc, argv, exercise);

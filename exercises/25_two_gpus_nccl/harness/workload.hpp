@@ -86,6 +86,10 @@ inline std::vector<float> make_values(std::size_t n, std::uint64_t seed) {
 // |a + b| <= 20, so one rounding is at most 20 u < 1.3e-6.
 inline constexpr course::Tolerance kSumTolerance{2e-6, 0.0};
 
+// Part 3: the GPU rank r joins on. Not r itself, so that a rank put on the device of its
+// own number shows (across nodes, rank numbers go beyond a node's GPUs).
+inline int join_device(int rank, int ranks) { return ranks - 1 - rank; }
+
 // The speed case compares this many bins, spread over all, with the CPU.
 inline constexpr std::size_t kSpeedCheckedBins = 8;
 
@@ -110,11 +114,16 @@ inline const Value<std::int64_t> host_bytes_in{"host_bytes_in"};    // device ->
 inline const Value<std::int64_t> host_bytes_out{"host_bytes_out"};  // host -> device
 inline const Value<std::int64_t> busy_streams{"busy_streams"};      // streams not done on return
 // Part 2
-inline const Array<float> sum_0{"sum_0"};          // after all_reduce_sum, on device 0
-inline const Array<float> sum_1{"sum_1"};          // on device 1
+inline const Array<float> sum_0{"sum_0"};  // after all_reduce_sum, on device 0 (part 3: rank 0's)
+inline const Array<float> sum_1{"sum_1"};  // on device 1 (part 3: rank 1's)
 inline const Array<float> density_0{"density_0"};  // after data_parallel_density
 inline const Array<float> density_1{"density_1"};
 inline const Value<std::int64_t> communicators{"communicators"};  // created, not null
+// Part 3, per rank r of the communicators join_communicator returned: what NCCL says of
+// it (ncclCommUserRank, ncclCommCuDevice, ncclCommCount).
+inline const Array<std::int64_t> joined_ranks{"joined_ranks"};
+inline const Array<std::int64_t> joined_devices{"joined_devices"};
+inline const Array<std::int64_t> joined_counts{"joined_counts"};
 // The speed case: both times of the same work, and the density bins it compared.
 inline const Value<double> one_gpu_ms{"one_gpu_ms"};
 inline const Value<double> two_gpus_ms{"two_gpus_ms"};
