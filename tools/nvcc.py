@@ -87,35 +87,46 @@ def base_flags(common_dir, exercise_dir, arch):
             "-I" + os.path.join(exercise_dir, "harness")]
 
 
+def nccl_in(root):
+    """(include folder, library file) of NCCL under `root`, or None."""
+    include = os.path.join(root, "include")
+    if not os.path.isfile(os.path.join(include, "nccl.h")):
+        return None
+    for lib in ("lib", "lib64", "lib/x86_64-linux-gnu", "lib/aarch64-linux-gnu"):
+        for name in ("libnccl.so", "libnccl.so.2"):
+            if os.path.exists(os.path.join(root, lib, name)):
+                return include, os.path.join(root, lib, name)
+    return None
+
+
+def nccl_wheel():
+    """The folder of python3's wheel nvidia-nccl-cu13 (site-packages/nvidia/nccl), or None."""
+    try:
+        wheel = subprocess.run(["python3", "-c", "import os, nvidia.nccl as m; print(list(m.__path__)[0])"],
+                               capture_output=True, text=True, timeout=20)
+    except (subprocess.SubprocessError, OSError):
+        return None
+    return wheel.stdout.strip() if wheel.returncode == 0 and wheel.stdout.strip() else None
+
+
 def nccl_folders():
     """(include folder, library file) of NCCL, or None: COURSE_NCCL_ROOT, the CUDA
     toolkit's folders, the system's (libnccl-dev), then python3's wheel nvidia-nccl-cu13
-    (site-packages/nvidia/nccl), the places cmake/Nccl.cmake looks in."""
-    roots = []
+    (site-packages/nvidia/nccl), the places cmake/Nccl.cmake looks in. Python is started
+    only when the folders before it have no NCCL."""
     if os.environ.get("COURSE_NCCL_ROOT"):
-        roots.append(os.environ["COURSE_NCCL_ROOT"])
-    else:
-        try:
-            roots.append(os.path.dirname(os.path.dirname(os.path.realpath(nvcc_path()))))
-        except BuildError:
-            pass
-        roots += ["/usr", "/usr/local"]
-        try:
-            wheel = subprocess.run(["python3", "-c", "import os, nvidia.nccl as m; print(list(m.__path__)[0])"],
-                                   capture_output=True, text=True, timeout=20)
-            if wheel.returncode == 0 and wheel.stdout.strip():
-                roots.append(wheel.stdout.strip())
-        except (subprocess.SubprocessError, OSError):
-            pass
-    for root in roots:
-        include = os.path.join(root, "include")
-        if not os.path.isfile(os.path.join(include, "nccl.h")):
-            continue
-        for lib in ("lib", "lib64", "lib/x86_64-linux-gnu", "lib/aarch64-linux-gnu"):
-            for name in ("libnccl.so", "libnccl.so.2"):
-                if os.path.exists(os.path.join(root, lib, name)):
-                    return include, os.path.join(root, lib, name)
-    return None
+        return nccl_in(os.environ["COURSE_NCCL_ROOT"])
+    roots = []
+    try:
+        roots.append(os.path.dirname(os.path.dirname(os.path.realpath(nvcc_path()))))
+    except BuildError:
+        pass
+    for root in roots + ["/usr", "/usr/local"]:
+        found = nccl_in(root)
+        if found:
+            return found
+    wheel = nccl_wheel()
+    return nccl_in(wheel) if wheel else None
 
 
 def nccl_flags():
