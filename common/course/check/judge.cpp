@@ -224,6 +224,15 @@ bool CaseContext::expect_transfer_bytes(const Run& run, std::int64_t host_to_dev
 }
 
 bool CaseContext::expect_speed(const SpeedBar& bar, double measured, const std::string& figures) {
+  const bool declared = std::any_of(declared_bars_.begin(), declared_bars_.end(),
+                                    [&](const SpeedBar& own) { return same_bar(own, bar); });
+  if (!declared) {
+    // The course's mistake, not the student's: the statements and the margin test read
+    // each case's bars from its declaration, so a bar judged elsewhere would escape them.
+    fail(std::string("the check judges a bar its case does not declare (\"") + bar.figure +
+         "\"): declare it in timed(case, {bars})");
+    return false;
+  }
   speed_records_.push_back({name_, bar, measured});
   if (!figures.empty()) add_line(figures);
   // A zero or missing time gives an infinite or undefined ratio: never a pass.
@@ -234,6 +243,29 @@ bool CaseContext::expect_speed(const SpeedBar& bar, double measured, const std::
   }
   fail(describe_speed(bar, measured) +
        (measurement ? ": on the wrong side of the bar" : ": not a measurement (a time of 0?)"));
+  return false;
+}
+
+bool CaseContext::read_times(const Run& run, std::initializer_list<TimeRead> times) {
+  std::string measured;
+  bool all_positive = true;
+  for (const TimeRead& time : times) {
+    if (!read_value(run, time.key, time.ms)) return false;
+    all_positive = all_positive && time.ms > 0.0 && std::isfinite(time.ms);
+    measured += (measured.empty() ? "" : ", ") + time.key.name + " " + format_number(time.ms);
+  }
+  if (!all_positive) fail("the times measured are not all positive: " + measured + " (ms)");
+  return all_positive;
+}
+
+bool CaseContext::judge_speed(const SpeedBar& bar, double ratio, const std::string& figures,
+                              const std::vector<std::string>& hints) {
+  if (under_sanitizer()) {
+    note("(times are not judged under compute-sanitizer)");
+    return true;
+  }
+  if (expect_speed(bar, ratio, figures)) return true;
+  for (const std::string& text : hints) hint(text);
   return false;
 }
 
@@ -479,6 +511,32 @@ void judge_sanitizer_end(CaseContext& last, const ServerEnd& end, const CheckSes
                      : sanitizer_hint(last.sanitizer_tool()));
 }
 
+std::string exercise_json(const Exercise& exercise) {
+  int total_points = 0;
+  std::string cases;
+  for (const Case& c : exercise.cases) {
+    total_points += c.points;
+    std::string bars;
+    for (const SpeedBar& bar : c.bars) {
+      bars += std::string(bars.empty() ? "" : ", ") + "{\"figure\": " + json_string(bar.figure) +
+              ", \"kind\": " + (bar.kind == BarKind::at_least ? "\"at_least\"" : "\"at_most\"") +
+              ", \"bar\": " + format_number(bar.bar) +
+              ", \"reference\": " + json_string(bar.reference) + "}";
+    }
+    cases += std::string(cases.empty() ? "" : ",\n") + "    {\"name\": " + json_string(c.name) +
+             ", \"points\": " + std::to_string(c.points) +
+             ", \"hidden\": " + (c.hidden ? "true" : "false") +
+             ", \"needs_gpu\": " + (c.needs_gpu ? "true" : "false") +
+             ", \"judges_time\": " + (c.judges_time ? "true" : "false") +
+             ", \"sanitizer_tool\": " + json_string(c.sanitizer_tool) + ", \"bars\": [" + bars +
+             "]}";
+  }
+  return "{\n  \"number\": " + json_string(exercise.number) +
+         ",\n  \"name\": " + json_string(exercise.name) +
+         ",\n  \"points\": " + std::to_string(total_points) + ",\n  \"cases\": [\n" + cases +
+         "\n  ]\n}\n";
+}
+
 int judge_main(int argc, char** argv, const Exercise& exercise) {
   Options options;
   std::string error;
@@ -490,6 +548,10 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
   }
   int total_points = 0;
   for (const Case& c : exercise.cases) total_points += c.points;
+  if (options.list_json) {
+    std::fputs(exercise_json(exercise).c_str(), stdout);
+    return kExitPass;
+  }
   if (options.list_only) {
     // Points first, in a column of their own: a long case name cannot shift them.
     for (const Case& c : exercise.cases) {
@@ -642,6 +704,7 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
                                                       derive_seed(options.seed, name_hash(c.name)),
                                                       scratch, gpu_use(c), tool)};
     CaseContext& context = *outcome.context;
+    context.declare_bars(c.bars);
     outcome.run = options.stop_after_timeouts <= 0 || timeouts < options.stop_after_timeouts;
     session.use_tool(tool);
     WallTimer timer;

@@ -32,6 +32,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -41,6 +42,7 @@
 #include "course/check/judge_options.hpp"
 #include "course/check/protocol.hpp"
 #include "course/check/report_json.hpp"
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/check/results.hpp"
 #include "course/check/session.hpp"
@@ -109,6 +111,20 @@ class CaseContext {
   Run run_case(const std::string& kind,
                const std::vector<std::pair<std::string, std::string>>& params = {},
                std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds);
+
+  // Runs one case of the kind `key` with these parameters (request_keys.hpp): the typed
+  // form of run_case, which every exercise uses.
+  template <typename Params>
+  Run run(const Request<Params>& key, const Params& params, std::uint64_t seed = 0,
+          double timeout_seconds = kDefaultTimeoutSeconds) {
+    return run_case(key.name, words_of(params), seed, timeout_seconds);
+  }
+  template <typename Params>
+  Run run_with(const std::vector<std::string>& launcher, const Request<Params>& key,
+               const Params& params, std::uint64_t seed = 0,
+               double timeout_seconds = kDefaultTimeoutSeconds) {
+    return run_case_with(launcher, key.name, words_of(params), seed, timeout_seconds);
+  }
 
   // The same case protocol, spoken by another caller: `launcher` is the command the
   // case arguments are appended to (e.g. {python, script, library}). One run per case.
@@ -241,8 +257,28 @@ class CaseContext {
   // figure, the bar and the reference solution's figures under the case (with `figures`,
   // the measurements it came from, first), fails the case below the bar, and records the
   // judgement for the margin test. False below the bar.
+  // The bar must be one its case declares (timed(case, {bars})): --list prints those, and
+  // the statements and tests/speed_bars.md are held against them.
   bool expect_speed(const SpeedBar& bar, double measured, const std::string& figures = "");
   const std::vector<SpeedRecord>& speed_records() const { return speed_records_; }
+
+  // The scaffolding every speed case shares. timing(timed) is how its program times:
+  // `timed`, or one short round under compute-sanitizer (whose times mean nothing).
+  Timing timing(Timing timed) const { return under_sanitizer() ? Timing{1, 0, 1} : timed; }
+  // Reads the times a run reported, each into its `ms`; fails the case unless every one
+  // was reported and is positive (a time of 0 makes every ratio meaningless).
+  struct TimeRead {
+    const Value<double>& key;
+    double& ms;
+  };
+  bool read_times(const Run& run, std::initializer_list<TimeRead> times);
+  // Judges `ratio` against `bar` (expect_speed) with `figures` above it and `hints` under
+  // a figure on the wrong side. Under compute-sanitizer it judges nothing and says so
+  // (true). False below the bar.
+  bool judge_speed(const SpeedBar& bar, double ratio, const std::string& figures = "",
+                   const std::vector<std::string>& hints = {});
+  // The bars this case may judge (the Case's own list).
+  void declare_bars(std::vector<SpeedBar> bars) { declared_bars_ = std::move(bars); }
 
   template <typename T>
   bool read_value(const Run& run, const std::string& name, T& value) {
@@ -331,6 +367,7 @@ class CaseContext {
   std::string lines_;
   std::vector<std::string> hints_;
   std::vector<SpeedRecord> speed_records_;
+  std::vector<SpeedBar> declared_bars_;
 };
 
 struct Case {
@@ -349,6 +386,8 @@ struct Case {
   bool gpu_alone = false;
   // A case whose verdict depends on a time (timed()).
   bool judges_time = false;
+  // The speed bars it judges (timed(case, {bars})): the one place of each bar's number.
+  std::vector<SpeedBar> bars;
   // A case that proves what one compute-sanitizer tool reports (under_tool()): each of
   // its runs goes through that tool, with or without --sanitizer. Without compute-sanitizer
   // (--compute-sanitizer or --sanitizer PATH) it is not graded.
@@ -362,10 +401,12 @@ inline Case host_only(Case c) {
   return c;
 }
 
-// Marks a case whose verdict depends on a time:  timed({"kernel_time", 2, check_time}).
-inline Case timed(Case c) {
+// Marks a case whose verdict depends on a time, with the speed bars it judges:
+//   timed({"fused_near_copy_ceiling", 4, check_speed}, {kCopyCeilingBar, kThreeKernelsBar}).
+inline Case timed(Case c, std::vector<SpeedBar> bars = {}) {
   c.gpu_alone = true;
   c.judges_time = true;
+  c.bars = std::move(bars);
   return c;
 }
 
@@ -452,6 +493,10 @@ inline void print_case(const CaseOutcome& outcome) {
 // does not end (a process or kernel it left running) cannot be checked to its end, and
 // that case fails too.
 void judge_sanitizer_end(CaseContext& last, const ServerEnd& end, const CheckSession& session);
+
+// The exercise's cases as JSON (--list-json): name, points, hidden, needs_gpu, judges_time,
+// sanitizer_tool and the speed bars each case declares.
+std::string exercise_json(const Exercise& exercise);
 
 int judge_main(int argc, char** argv, const Exercise& exercise);
 

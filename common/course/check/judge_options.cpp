@@ -14,6 +14,8 @@ void print_usage(const std::string& exercise_number) {
       "                          graders pick their own)\n"
       "  --case NAME             run only this case (repeatable)\n"
       "  --list                  list the cases and their points\n"
+      "  --list-json             the same as JSON, with each case's speed bars (the source of\n"
+      "                          the statements' case tables and tests/speed_bars.md)\n"
       "  --host-only             run only the cases that need no GPU (the CPU side)\n"
       "  --sanitizer PATH        run every case under compute-sanitizer memcheck\n"
       "  --sanitizer-tool NAME   with --sanitizer: memcheck (default), racecheck, synccheck\n"
@@ -91,6 +93,9 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
         options.host_only = true;
       } else if (flag == "--list") {
         options.list_only = true;
+      } else if (flag == "--list-json") {
+        options.list_only = true;
+        options.list_json = true;
       } else if (flag == "--sanitizer-tool") {
         if (!next(options.sanitizer_tool)) return false;
         if (!is_sanitizer_tool(options.sanitizer_tool)) {

@@ -32,6 +32,7 @@ struct Options {
   std::vector<std::string> only_cases;
   std::string summary_path;
   bool list_only = false;
+  bool list_json = false;  // --list-json: the cases as JSON (list_exercise_json)
   // Only the cases that need no GPU (Case::needs_gpu false): what a machine without a
   // GPU can still prove of an exercise's CPU side.
   bool host_only = false;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "course/check/protocol.hpp"
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/verify.hpp"
 
@@ -58,6 +59,18 @@ struct CaseRequest {
   }
   long long param_int(const std::string& key) const { return std::stoll(param(key)); }
   double param_double(const std::string& key) const { return std::stod(param(key)); }
+
+  // This request's parameters when it is a `key` request (request_keys.hpp), else nothing:
+  //   if (const auto p = request.as(request::affine)) affine_on_gpu(..., p->n, ...);
+  template <typename Params>
+  std::optional<Params> as(const Request<Params>& key) const {
+    if (name != key.name) return std::nullopt;
+    return params_of<Params>(name, params);
+  }
+  template <typename Params>
+  bool is(const Request<Params>& key) const {
+    return name == key.name;
+  }
 };
 
 // The case that these words ask for (--course-case NAME --course-seed N

@@ -28,6 +28,20 @@ struct SpeedBar {
   const char* reference;  // the reference solution's figures, e.g. "0.55-0.56 on H100 and H200"
 };
 
+// How a speed case's program times each version: the best of `rounds` rounds, each the
+// median of `repetitions` runs after `warmup` untimed ones.
+struct Timing {
+  int rounds = 3;
+  int warmup = 3;
+  int repetitions = 15;
+};
+
+// Two bars are one when every field agrees (a case declares the bars it judges).
+inline bool same_bar(const SpeedBar& a, const SpeedBar& b) {
+  return std::string(a.figure) == b.figure && a.kind == b.kind && a.bar == b.bar &&
+         std::string(a.reference) == b.reference;
+}
+
 // One judgement, as written with --speed-record.
 struct SpeedRecord {
   std::string case_name;

@@ -10,16 +10,18 @@
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const float scale = static_cast<float>(request.param_double("scale"));
-  const float offset = static_cast<float>(request.param_double("offset"));
-  if (request.name == "affine_after_empty") {
+  namespace asked = device_memory::request;
+  const bool after_empty = request.is(asked::affine_after_empty);
+  const auto p = after_empty ? request.as(asked::affine_after_empty) : request.as(asked::affine);
+  if (!p) course::check::unknown_case(request);
+  const float scale = static_cast<float>(p->scale);
+  const float offset = static_cast<float>(p->offset);
+  if (after_empty) {
     // An empty call first: it must neither fail nor disturb the call after it.
     std::vector<float> empty;
     affine_on_gpu(empty.data(), empty.data(), 0, scale, offset);
-  } else if (request.name != "affine") {
-    course::check::unknown_case(request);
   }
+  const int n = static_cast<int>(p->n);
   const std::vector<float> x = device_memory::make_input(n, request.seed);
   std::vector<float> y(x.size());
   course::poison(y.data(), y.size());

@@ -13,7 +13,9 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Request;
 using course::check::Run;
+namespace request = device_memory::request;
 
 // y = scale * x + offset in float32: one multiply and one add (or one fused
 // multiply-add), so the error is within an ulp or two of |scale * x|, which is at
@@ -25,10 +27,8 @@ const char* kFormulaHint = "each element must be y[i] = scale * x[i] + offset, w
 
 // Runs one affine case and compares every element.
 bool check_affine(CaseContext& c, int n, double scale, double offset,
-                  const std::string& kind = "affine") {
-  const Run run = c.run_case(kind, {{"n", std::to_string(n)},
-                                    {"scale", course::format_number(scale)},
-                                    {"offset", course::format_number(offset)}});
+                  const Request<request::Affine>& kind = request::affine) {
+  const Run run = c.run(kind, {n, scale, offset});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return false;
   const std::vector<float> x = device_memory::make_input(n, c.seed());
   const std::vector<double> expected = device_memory::reference(x, float(scale), float(offset));
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
           {"n_is_one", 2, [](CaseContext& c) { check_affine(c, 1, 2.0, 0.5); }},
           {"seed_example_64_doubled", 2, [](CaseContext& c) { check_affine(c, 64, 2.0, 0.0); }},
           {"n_zero_then_five", 2,
-           [](CaseContext& c) { check_affine(c, 5, -1.5, 3.0, "affine_after_empty"); }},
+           [](CaseContext& c) { check_affine(c, 5, -1.5, 3.0, request::affine_after_empty); }},
           {"n_smaller_than_a_block", 2, [](CaseContext& c) { check_affine(c, 100, 0.5, 1.0); }},
           {"n_not_a_multiple_of_256", 3, [](CaseContext& c) { check_affine(c, 1000, 3.0, -2.0); }},
           {"n_exact_multiple_of_256", 2, [](CaseContext& c) { check_affine(c, 4096, 1.25, 0.0); }},
@@ -63,8 +63,7 @@ int main(int argc, char** argv) {
           {"frees_its_device_memory", 2,
            [](CaseContext& c) {
              const int n = 1 << 20;
-             const Run run =
-                 c.run_case("affine", {{"n", std::to_string(n)}, {"scale", "1"}, {"offset", "1"}});
+             const Run run = c.run(request::affine, {n, 1.0, 1.0});
              if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
              const std::vector<double> expected =
                  device_memory::reference(device_memory::make_input(n, c.seed()), 1.0, 1.0);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -21,6 +22,22 @@ inline std::vector<double> reference(const std::vector<float>& x, double scale, 
   for (std::size_t i = 0; i < x.size(); ++i) y[i] = scale * x[i] + offset;
   return y;
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+struct Affine {
+  std::int64_t n = 0;
+  double scale = 1.0;
+  double offset = 0.0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("scale", scale), visit("offset", offset);
+  }
+};
+// y = scale * x + offset on n elements; after_empty makes an empty call (n = 0) first.
+inline const course::check::Request<Affine> affine{"affine"};
+inline const course::check::Request<Affine> affine_after_empty{"affine_after_empty"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {
