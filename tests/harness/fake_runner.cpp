@@ -10,8 +10,9 @@ namespace {
 
 void run_check_case(const course::check::CaseRequest& request,
                     course::check::ResultWriter& results) {
-  if (request.name != "sum") course::check::unknown_case(request);
-  const int n = static_cast<int>(request.param_int("n"));
+  const auto sum = request.as(fake_exercise::request::sum);
+  if (!sum) course::check::unknown_case(request);
+  const int n = sum->n;
   const std::vector<int> values = fake_exercise::make_input(n, request.seed);
   results.put_value("sum", static_cast<std::int64_t>(sum_of(values.data(), n)));
 }
