@@ -67,18 +67,27 @@ class ReferenceTiming {
 // ---------------------------------------------------------------------------
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const std::vector<float> x = cpu_vs_gpu::make_input(n, request.seed);
-  course::check::GuardedOutput<float> y(static_cast<std::size_t>(n));
-
-  if (request.name == "cpu") {
-    heavy_on_cpu(x.data(), y.data(), n);
+  namespace asked = cpu_vs_gpu::request;
+  if (const auto p = request.as(asked::cpu)) {
+    const std::vector<float> x = cpu_vs_gpu::make_input(p->n, request.seed);
+    course::check::GuardedOutput<float> y(static_cast<std::size_t>(p->n));
+    heavy_on_cpu(x.data(), y.data(), p->n);
     y.report(results, result::y);
     return;
   }
 
-  const int threads_per_block = static_cast<int>(request.param_int("threads_per_block"));
-  if (request.name == "gpu_timing") {
+  const bool timing = request.is(asked::gpu_timing);
+  const bool after_empty = request.is(asked::gpu_after_empty);
+  const auto p = timing        ? request.as(asked::gpu_timing)
+                 : after_empty ? request.as(asked::gpu_after_empty)
+                               : request.as(asked::gpu);
+  if (!p) course::check::unknown_case(request);
+  const int n = p->n;
+  const int threads_per_block = p->threads_per_block;
+  const std::vector<float> x = cpu_vs_gpu::make_input(n, request.seed);
+  course::check::GuardedOutput<float> y(static_cast<std::size_t>(n));
+
+  if (timing) {
     // The runner's own measurements come before and after the student's call, so that
     // neither a cold start nor clocks still rising can make the floor too high.
     ReferenceTiming reference(x, threads_per_block);
@@ -99,14 +108,12 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
     y.report(results, result::y);
     return;
   }
-  if (request.name == "gpu_after_empty") {
+  if (after_empty) {
     // An empty call first: it must neither fail nor disturb the call after it.
     const std::vector<float> no_input;
     course::check::GuardedOutput<float> no_output(0);
     heavy_on_gpu(no_input.data(), no_output.data(), 0, threads_per_block);
     no_output.report(results, result::empty_y);
-  } else if (request.name != "gpu") {
-    course::check::unknown_case(request);
   }
   heavy_on_gpu(x.data(), y.data(), n, threads_per_block);
   y.report(results, result::y);

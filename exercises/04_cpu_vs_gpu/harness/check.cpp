@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -18,7 +17,9 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Request;
 using course::check::Run;
+namespace request = cpu_vs_gpu::request;
 namespace result = cpu_vs_gpu::result;
 
 const std::string kFormulaHint = "each element must be heavy(x[i]) = the sum over k = 1 .. " +
@@ -39,10 +40,6 @@ std::vector<double> reference(int n, std::uint64_t seed) {
   return y;
 }
 
-std::vector<std::pair<std::string, std::string>> gpu_params(int n, int threads_per_block) {
-  return {{"n", std::to_string(n)}, {"threads_per_block", std::to_string(threads_per_block)}};
-}
-
 bool expect_gpu_guard_untouched(CaseContext& c, const Run& run) {
   return c.expect_host_guard_untouched(run, result::y, "heavy_on_gpu",
                                        "copy back n * sizeof(float) bytes into host_y, no more.");
@@ -54,12 +51,13 @@ bool expect_gpu_output(CaseContext& c, const Run& run, int n, const std::string&
          c.expect_array(run, result::y, reference(n, c.seed()), cpu_vs_gpu::kTolerance, wrong_hint);
 }
 
-// One heavy_on_gpu call (after an empty one for kind "gpu_after_empty").
-bool check_gpu(CaseContext& c, int n, int threads_per_block, const std::string& kind = "gpu",
+// One heavy_on_gpu call (after an empty one for kind request::gpu_after_empty).
+bool check_gpu(CaseContext& c, int n, int threads_per_block,
+               const Request<request::Gpu>& kind = request::gpu,
                const std::string& wrong_hint = kFormulaHint) {
-  const Run run = c.run_case(kind, gpu_params(n, threads_per_block));
+  const Run run = c.run(kind, {n, threads_per_block});
   bool ok = c.finished(run) && c.expect_kernel_launched(run);
-  if (ok && kind == "gpu_after_empty") {
+  if (ok && kind.name == request::gpu_after_empty.name) {
     ok = c.expect_host_guard_untouched(run, result::empty_y, "heavy_on_gpu with n = 0",
                                        "with n = 0 there is nothing to copy: return at once.");
   }
@@ -72,7 +70,7 @@ bool check_gpu(CaseContext& c, int n, int threads_per_block, const std::string& 
 }
 
 bool check_cpu(CaseContext& c, int n) {
-  const Run run = c.run_case("cpu", {{"n", std::to_string(n)}});
+  const Run run = c.run(request::cpu, {n});
   if (!c.finished(run)) return false;
   if (!c.expect_host_guard_untouched(
           run, result::y, "heavy_on_cpu",
@@ -94,7 +92,7 @@ constexpr int kTimingElements = (1 << 24) + 43;
 // several launches (course/check/reported_time.hpp says how the time is judged).
 
 void check_kernel_time(CaseContext& c) {
-  const Run run = c.run_case("gpu_timing", gpu_params(kTimingElements, kDefaultThreads));
+  const Run run = c.run(request::gpu_timing, {kTimingElements, kDefaultThreads});
   if (!c.finished(run)) return;
   course::check::ReportedTime t{"heavy_on_gpu", "kernel",
                                 std::to_string(kTimingElements) + " elements"};
@@ -169,7 +167,7 @@ int main(int argc, char** argv) {
               {"cpu_loop_on_its_own", 2, [](CaseContext& c) { check_cpu(c, 100003); }}),
           {"n_is_one", 1, [](CaseContext& c) { check_gpu(c, 1, kDefaultThreads); }},
           {"n_zero_then_1000", 2,
-           [](CaseContext& c) { check_gpu(c, 1000, kDefaultThreads, "gpu_after_empty"); }},
+           [](CaseContext& c) { check_gpu(c, 1000, kDefaultThreads, request::gpu_after_empty); }},
           {"n_255_smaller_than_a_block", 1,
            [](CaseContext& c) { check_gpu(c, 255, kDefaultThreads); }},
           {"n_256_exactly_one_block", 1,
@@ -178,15 +176,16 @@ int main(int argc, char** argv) {
           {"three_million_and_17", 2,
            [](CaseContext& c) { check_gpu(c, 3000017, kDefaultThreads); }},
           {"blocks_of_128_odd_n", 1,
-           [](CaseContext& c) { check_gpu(c, 100001, 128, "gpu", kBlockSizeHint); }},
+           [](CaseContext& c) { check_gpu(c, 100001, 128, request::gpu, kBlockSizeHint); }},
           {"blocks_of_1024_odd_n", 2,
-           [](CaseContext& c) { check_gpu(c, 1000003, 1024, "gpu", kBlockSizeHint); }},
+           [](CaseContext& c) { check_gpu(c, 1000003, 1024, request::gpu, kBlockSizeHint); }},
           {"hidden_size_from_seed", 2, check_hidden, course::check::kHiddenCase},
-          course::check::timed({"kernel_time_is_plausible", 2, check_kernel_time}),
+          course::check::timed({"kernel_time_is_plausible", 2, check_kernel_time},
+                               {course::check::kHonestTimeBar}),
           {"frees_its_device_memory", 2,
            [](CaseContext& c) {
              const int n = 1 << 20;
-             const Run run = c.run_case("gpu", gpu_params(n, kDefaultThreads));
+             const Run run = c.run(request::gpu, {n, kDefaultThreads});
              if (c.finished(run) && expect_gpu_output(c, run, n, kFormulaHint)) {
                c.expect_no_leak(run);
              }

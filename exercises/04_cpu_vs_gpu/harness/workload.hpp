@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
@@ -55,6 +56,32 @@ inline double heavy_reference(double x) {
 // of the tolerance); atol only matters near x = 0, where y ~ 3.8 x and both are 0 at
 // x = 0. A term too many or too few changes y by 1% or more, a thousand times rtol.
 inline constexpr course::Tolerance kTolerance{1e-6, 1e-5};
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+struct Cpu {
+  int n = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n);
+  }
+};
+struct Gpu {
+  int n = 0;
+  int threads_per_block = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("threads_per_block", threads_per_block);
+  }
+};
+// heavy_on_cpu on n elements.
+inline const course::check::Request<Cpu> cpu{"cpu"};
+// heavy_on_gpu on n elements; after_empty makes an empty call (n = 0) first, and timing
+// reports the time it returned beside the runner's own timing of heavy_kernel.
+inline const course::check::Request<Gpu> gpu{"gpu"};
+inline const course::check::Request<Gpu> gpu_after_empty{"gpu_after_empty"};
+inline const course::check::Request<Gpu> gpu_timing{"gpu_timing"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -20,9 +19,11 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Request;
 using course::check::Run;
 using three_d_blocks::linear_index;
 using three_d_blocks::point_count;
+namespace request = three_d_blocks::request;
 namespace result = three_d_blocks::result;
 
 struct Grid {
@@ -314,12 +315,8 @@ bool expect_grid(CaseContext& c, const Run& run, const Grid& g, Side side,
 // ---------------------------------------------------------------------------
 // The CPU cases
 // ---------------------------------------------------------------------------
-std::vector<std::pair<std::string, std::string>> grid_params(const Grid& g) {
-  return {{"nx", std::to_string(g.nx)}, {"ny", std::to_string(g.ny)}, {"nz", std::to_string(g.nz)}};
-}
-
 bool check_serial(CaseContext& c, const Grid& g) {
-  const Run run = c.run_case("serial", grid_params(g));
+  const Run run = c.run(request::serial, {g.nx, g.ny, g.nz});
   const bool ok =
       c.finished(run) &&
       c.expect_host_guard_untouched(run, result::out, "stencil_serial",
@@ -331,9 +328,7 @@ bool check_serial(CaseContext& c, const Grid& g) {
 }
 
 bool check_openmp(CaseContext& c, const Grid& g, int threads) {
-  auto params = grid_params(g);
-  params.push_back({"threads", std::to_string(threads)});
-  const Run run = c.run_case("openmp", params);
+  const Run run = c.run(request::openmp, {g.nx, g.ny, g.nz, threads});
   const bool ok =
       c.finished(run) &&
       c.expect_host_guard_untouched(run, result::out, "stencil_openmp",
@@ -367,13 +362,7 @@ bool expect_block_shape(CaseContext& c, const Run& run, const Block& block) {
   return false;
 }
 
-std::vector<std::pair<std::string, std::string>> gpu_params(const Grid& g, const Block& b) {
-  auto params = grid_params(g);
-  params.push_back({"block_x", std::to_string(b.x)});
-  params.push_back({"block_y", std::to_string(b.y)});
-  params.push_back({"block_z", std::to_string(b.z)});
-  return params;
-}
+request::Gpu gpu_params(const Grid& g, const Block& b) { return {g.nx, g.ny, g.nz, b.x, b.y, b.z}; }
 
 bool had_overrun(const Run& run) {
   const course::check::Record* record =
@@ -381,15 +370,16 @@ bool had_overrun(const Run& run) {
   return record != nullptr && record->values<std::int64_t>()[0] > 0;
 }
 
-// One stencil_on_gpu call (after an empty one for kind "gpu_after_empty"), graded whole.
+// One stencil_on_gpu call (after an empty one for kind request::gpu_after_empty), graded
+// whole.
 bool check_gpu_run(CaseContext& c, const Run& run, const Grid& g, const Block& b,
-                   const std::string& kind) {
+                   const Request<request::Gpu>& kind) {
   if (!c.finished(run)) {
     if (had_overrun(run)) c.hint(kBoundsHint);
     return false;
   }
   if (!c.expect_kernel_launched(run) || !expect_block_shape(c, run, b)) return false;
-  if (kind == "gpu_after_empty" &&
+  if (kind.name == request::gpu_after_empty.name &&
       !c.expect_host_guard_untouched(run, result::empty_out, "stencil_on_gpu with nx = 0",
                                      "a grid without points has nothing to copy: return at "
                                      "once.")) {
@@ -401,8 +391,9 @@ bool check_gpu_run(CaseContext& c, const Run& run, const Grid& g, const Block& b
          expect_grid(c, run, g, Side::gpu, b);
 }
 
-bool check_gpu(CaseContext& c, const Grid& g, const Block& b, const std::string& kind = "gpu") {
-  const Run run = c.run_case(kind, gpu_params(g, b));
+bool check_gpu(CaseContext& c, const Grid& g, const Block& b,
+               const Request<request::Gpu>& kind = request::gpu) {
+  const Run run = c.run(kind, gpu_params(g, b));
   const bool ok = check_gpu_run(c, run, g, b, kind);
   if (!ok) c.note("(stencil_on_gpu on a " + g.text() + " grid, blocks of " + b.text() + ")");
   return ok;
@@ -415,8 +406,8 @@ bool check_gpu(CaseContext& c, const Grid& g, const Block& b, const std::string&
 constexpr Grid kTimingGrid{256, 256, 128};
 
 void check_kernel_time(CaseContext& c) {
-  const Run run = c.run_case("gpu", gpu_params(kTimingGrid, kBlock32x4x2));
-  if (!check_gpu_run(c, run, kTimingGrid, kBlock32x4x2, "gpu")) return;
+  const Run run = c.run(request::gpu, gpu_params(kTimingGrid, kBlock32x4x2));
+  if (!check_gpu_run(c, run, kTimingGrid, kBlock32x4x2, request::gpu)) return;
   course::check::ReportedTime t{"stencil_on_gpu", "kernel", kTimingGrid.text() + " points"};
   if (!c.read_value(run, result::kernel_ms, t.reported_ms) ||
       !c.read_value(run, result::call_ms, t.call_ms) ||
@@ -490,7 +481,7 @@ int main(int argc, char** argv) {
            }},
           {"gpu_empty_grid_then_5x6x7", 1,
            [](CaseContext& c) {
-             check_gpu(c, Grid{5, 6, 7}, Block{8, 8, 8}, "gpu_after_empty");
+             check_gpu(c, Grid{5, 6, 7}, Block{8, 8, 8}, request::gpu_after_empty);
            }},
           {"blocks_32x4x2_on_37x61x19", 2,
            [](CaseContext& c) { check_gpu(c, kOddGrid, kBlock32x4x2); }},
@@ -513,12 +504,13 @@ int main(int argc, char** argv) {
              check_gpu(c, Grid{1, 1, 1000}, kBlock1x32x32);
            }},
           {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
-          course::check::timed({"returns_the_kernel_time", 1, check_kernel_time}),
+          course::check::timed({"returns_the_kernel_time", 1, check_kernel_time},
+                               {course::check::kHonestTimeBar}),
           {"frees_its_device_memory", 2,
            [](CaseContext& c) {
              const Grid g{128, 96, 40};
-             const Run run = c.run_case("gpu", gpu_params(g, kBlock32x4x2));
-             if (check_gpu_run(c, run, g, kBlock32x4x2, "gpu")) c.expect_no_leak(run);
+             const Run run = c.run(request::gpu, gpu_params(g, kBlock32x4x2));
+             if (check_gpu_run(c, run, g, kBlock32x4x2, request::gpu)) c.expect_no_leak(run);
            }},
       }};
   return course::check::judge_main(argc, argv, exercise);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
@@ -80,6 +81,51 @@ inline std::vector<double> reference_stencil(const std::vector<float>& in, int n
 // neighbour missed or counted twice changes a value by 0.125 * in >= 0.125 out of at
 // most 2: 6%, tens of thousands of times the tolerance.
 inline constexpr course::Tolerance kTolerance{0.0, 1e-6};
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu), each
+// on an nx x ny x nz grid.
+namespace request {
+struct Serial {
+  int nx = 0;
+  int ny = 0;
+  int nz = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("nx", nx), visit("ny", ny), visit("nz", nz);
+  }
+};
+struct OpenMp {
+  int nx = 0;
+  int ny = 0;
+  int nz = 0;
+  int threads = 1;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("nx", nx), visit("ny", ny), visit("nz", nz), visit("threads", threads);
+  }
+};
+struct Gpu {
+  int nx = 0;
+  int ny = 0;
+  int nz = 0;
+  int block_x = 0;
+  int block_y = 0;
+  int block_z = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("nx", nx), visit("ny", ny), visit("nz", nz), visit("block_x", block_x),
+        visit("block_y", block_y), visit("block_z", block_z);
+  }
+};
+// stencil_serial.
+inline const course::check::Request<Serial> serial{"serial"};
+// stencil_openmp on `threads` OpenMP threads.
+inline const course::check::Request<OpenMp> openmp{"openmp"};
+// stencil_on_gpu on blocks of block_x x block_y x block_z threads; after_empty makes a
+// call on a grid without points (nx = 0) first.
+inline const course::check::Request<Gpu> gpu{"gpu"};
+inline const course::check::Request<Gpu> gpu_after_empty{"gpu_after_empty"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

@@ -182,28 +182,29 @@ class ReferenceTiming {
 // ---------------------------------------------------------------------------
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  sgemm::Shape s;
-  s.m = static_cast<int>(request.param_int("m"));
-  s.n = static_cast<int>(request.param_int("n"));
-  s.k = static_cast<int>(request.param_int("k"));
-  s.lda = static_cast<int>(request.param_int("lda"));
-  s.ldb = static_cast<int>(request.param_int("ldb"));
-  s.ldc = static_cast<int>(request.param_int("ldc"));
-  const auto alpha = static_cast<float>(request.param_double("alpha"));
-  const auto beta = static_cast<float>(request.param_double("beta"));
+  namespace asked = sgemm_cublas::request;
+  const bool on_cpu = request.is(asked::cpu);
+  const bool timing = request.is(asked::gpu_timing);
+  const auto p = on_cpu   ? request.as(asked::cpu)
+                 : timing ? request.as(asked::gpu_timing)
+                          : request.as(asked::gpu);
+  if (!p) course::check::unknown_case(request);
+  const sgemm::Shape s{p->m, p->n, p->k, p->lda, p->ldb, p->ldc};
+  const float alpha = p->alpha;
+  const float beta = p->beta;
   const sgemm::Problem problem = sgemm::make_problem(s, alpha, beta, request.seed);
   // C, padding included, followed by a guard zone that no call may write.
   course::check::GuardedOutput<float> c(s.c_elements());
   std::copy(problem.c.begin(), problem.c.end(), c.data());
 
-  if (request.name == "cpu") {
+  if (on_cpu) {
     sgemm_on_cpu(s.m, s.n, s.k, alpha, problem.a.data(), s.lda, problem.b.data(), s.ldb, beta,
                  c.data(), s.ldc);
     c.report(results, result::c);
     return;
   }
 
-  if (request.name == "gpu_timing") {
+  if (timing) {
     // The runner's own measurements come before and after the student's call, so that
     // neither a cold start nor clocks still rising can make the floor too high.
     ReferenceTiming reference(problem);
@@ -228,7 +229,6 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
     return;
   }
 
-  if (request.name != "gpu") course::check::unknown_case(request);
   const CublasCalls before = cublas_calls_so_far();
   sgemm_on_gpu(s.m, s.n, s.k, alpha, problem.a.data(), s.lda, problem.b.data(), s.ldb, beta,
                c.data(), s.ldc);

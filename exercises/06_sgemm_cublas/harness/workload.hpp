@@ -8,8 +8,30 @@
 
 #include <cstdint>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/sgemm_problem.hpp"
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu): one
+// problem (sgemm::make_problem), its shape given as sgemm::Shape's fields.
+namespace sgemm_cublas::request {
+struct Multiply {
+  int m = 1, n = 1, k = 1;
+  int lda = 1, ldb = 1, ldc = 1;
+  float alpha = 1.0f;
+  float beta = 0.0f;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("m", m), visit("n", n), visit("k", k), visit("lda", lda), visit("ldb", ldb),
+        visit("ldc", ldc), visit("alpha", alpha), visit("beta", beta);
+  }
+};
+// sgemm_on_cpu and sgemm_on_gpu on the problem; gpu_timing also reports the time
+// sgemm_on_gpu returned beside the runner's own timing of sgemm_on_device.
+inline const course::check::Request<Multiply> cpu{"cpu"};
+inline const course::check::Request<Multiply> gpu{"gpu"};
+inline const course::check::Request<Multiply> gpu_timing{"gpu_timing"};
+}  // namespace sgemm_cublas::request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace sgemm_cublas::result {

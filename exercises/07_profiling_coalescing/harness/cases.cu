@@ -78,22 +78,27 @@ void run_timing_case(const std::vector<float>& samples, const std::vector<float>
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const int rows = static_cast<int>(request.param_int("rows"));
-  const int cols = static_cast<int>(request.param_int("cols"));
+  namespace asked = coalescing::request;
+  const bool timing = request.is(asked::timing);
+  const bool after_empty = request.is(asked::gpu_after_empty);
+  const auto p = timing        ? request.as(asked::timing)
+                 : after_empty ? request.as(asked::gpu_after_empty)
+                               : request.as(asked::gpu);
+  if (!p) course::check::unknown_case(request);
+  const int rows = p->rows;
+  const int cols = p->cols;
   const std::vector<float> samples = coalescing::make_samples(rows, cols, request.seed);
   const std::vector<float> gains = coalescing::make_gains(rows, request.seed);
 
-  if (request.name == "timing") {
+  if (timing) {
     run_timing_case(samples, gains, rows, cols, results);
     return;
   }
-  if (request.name == "gpu_after_empty") {
+  if (after_empty) {
     // Empty matrices first, with no buffers at all: nothing may be launched or touched.
     launch_scale_rows_coalesced(nullptr, nullptr, nullptr, 0, cols);
     launch_scale_rows_coalesced(nullptr, nullptr, nullptr, rows, 0);
     CUDA_CHECK(cudaDeviceSynchronize());
-  } else if (request.name != "gpu") {
-    course::check::unknown_case(request);
   }
   course::check::GuardedOutput<float> out(samples.size());
   {

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -21,7 +20,9 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Request;
 using course::check::Run;
+namespace request = coalescing::request;
 
 // Each element is one float product, gain * sample, rounded once: within half an ulp,
 // 2^-24 ~ 6e-8 relative, of the exact product (which the double reference holds
@@ -37,10 +38,6 @@ const std::string kCoalescingHint = "adjacent threads must read adjacent address
                                     "column from threadIdx.x, so that the 32 threads of a warp "
                                     "read 32 consecutive floats of one row, and launch one thread "
                                     "per element (a 2D grid), not one per row.";
-
-std::vector<std::pair<std::string, std::string>> shape_params(int rows, int cols) {
-  return {{"rows", std::to_string(rows)}, {"cols", std::to_string(cols)}};
-}
 
 std::string shape_text(int rows, int cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
@@ -95,9 +92,10 @@ bool expect_output(CaseContext& c, const Run& run, int rows, int cols) {
 }
 
 // One call of the launcher on a rows x cols matrix (after two empty ones for kind
-// "gpu_after_empty").
-bool check_shape(CaseContext& c, int rows, int cols, const std::string& kind = "gpu") {
-  const Run run = c.run_case(kind, shape_params(rows, cols));
+// request::gpu_after_empty).
+bool check_shape(CaseContext& c, int rows, int cols,
+                 const Request<request::Shape>& kind = request::gpu) {
+  const Run run = c.run(kind, {rows, cols});
   const bool ok =
       c.finished(run) && c.expect_kernel_launched(run) && expect_output(c, run, rows, cols);
   if (!ok) c.note("(launch_scale_rows_coalesced on a " + shape_text(rows, cols) + " matrix)");
@@ -146,9 +144,11 @@ constexpr course::check::SpeedBar kStridedBar{
 bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   Run run;
   course::check::NcuReading reading;
-  if (!course::check::profile_case(c, ncu, kLoadMetrics, kStudentKernel, "gpu",
-                                   shape_params(kProfileRows, kProfileCols),
-                                   kProfilerTimeoutSeconds, run, reading)) {
+  // profile_case (nsight_compute.hpp) takes the request's name and words.
+  if (!course::check::profile_case(
+          c, ncu, kLoadMetrics, kStudentKernel, request::gpu.name,
+          course::check::words_of(request::Shape{kProfileRows, kProfileCols}),
+          kProfilerTimeoutSeconds, run, reading)) {
     return false;
   }
   c.note("graded by Nsight Compute (" + ncu + "): global loads of " + kStudentKernel + " on a " +
@@ -186,7 +186,7 @@ void grade_with_timing(CaseContext& c) {
          " against the given "
          "scale_rows_strided on a " +
          shape_text(rows, cols) + " matrix, same run");
-  const Run run = c.run_case("timing", shape_params(rows, cols), 0, kTimingTimeoutSeconds);
+  const Run run = c.run(request::timing, {rows, cols}, 0, kTimingTimeoutSeconds);
   // (The runner launches the strided kernel too: the sample below, not the launch count,
   // proves that the student's kernel ran.)
   if (!c.finished(run)) return;
@@ -263,7 +263,7 @@ void check_hidden(CaseContext& c) {
 
 void check_no_leak(CaseContext& c) {
   const int rows = 512, cols = 300;
-  const Run run = c.run_case("gpu", shape_params(rows, cols));
+  const Run run = c.run(request::gpu, {rows, cols});
   if (c.finished(run) && c.expect_kernel_launched(run) && expect_output(c, run, rows, cols)) {
     c.expect_no_leak(run);
   }
@@ -282,10 +282,11 @@ int main(int argc, char** argv) {
           {"one_row_1x100003", 2, [](CaseContext& c) { check_shape(c, 1, 100003); }},
           {"one_column_100003x1", 2, [](CaseContext& c) { check_shape(c, 100003, 1); }},
           {"smaller_than_a_block_3x5", 1, [](CaseContext& c) { check_shape(c, 3, 5); }},
-          {"empty_then_5x40", 1, [](CaseContext& c) { check_shape(c, 5, 40, "gpu_after_empty"); }},
+          {"empty_then_5x40", 1,
+           [](CaseContext& c) { check_shape(c, 5, 40, request::gpu_after_empty); }},
           {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
           {"allocates_nothing_it_keeps", 1, check_no_leak},
-          course::check::timed({"reads_are_coalesced", 6, check_coalescing}),
+          course::check::timed({"reads_are_coalesced", 6, check_coalescing}, {kStridedBar}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -58,6 +59,24 @@ inline std::vector<float> make_gains(int rows, std::uint64_t seed) {
   return course::random_floats(static_cast<std::size_t>(rows), kGainMin, kGainMax,
                                course::derive_seed(seed, kGainsSalt));
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+struct Shape {
+  int rows = 0;
+  int cols = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("rows", rows), visit("cols", cols);
+  }
+};
+// launch_scale_rows_coalesced on a rows x cols matrix; after_empty makes two calls on
+// empty matrices (0 x cols, rows x 0) first.
+inline const course::check::Request<Shape> gpu{"gpu"};
+inline const course::check::Request<Shape> gpu_after_empty{"gpu_after_empty"};
+// The student's kernel, the strided one and a copy timed on the same matrix.
+inline const course::check::Request<Shape> timing{"timing"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

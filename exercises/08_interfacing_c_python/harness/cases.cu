@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "c_caller.h"
@@ -37,25 +38,34 @@ void saxpy_case(std::size_t n, std::uint64_t seed, ResultWriter& results) {
 }  // namespace
 
 void course::program::run_check_case(const CaseRequest& request, ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
+  namespace asked = veclib_workload::request;
+  // Every C case takes one size, n.
+  std::optional<asked::Size> size;
+  for (const auto* kind :
+       {&asked::saxpy, &asked::saxpy_after_empty, &asked::clamp, &asked::null_pointers,
+        &asked::invalid_values, &asked::out_of_memory, &asked::error_path_frees}) {
+    if (request.is(*kind)) size = request.as(*kind);
+  }
+  if (!size) course::check::unknown_case(request);
+  const std::size_t n = size->n;
   const std::uint64_t seed = request.seed;
   const float a = veclib_workload::kSaxpyA;
 
-  if (request.name == "saxpy") {
+  if (request.is(asked::saxpy)) {
     saxpy_case(n, seed, results);
-  } else if (request.name == "saxpy_after_empty") {
+  } else if (request.is(asked::saxpy_after_empty)) {
     // n = 0 with real arrays: success, and nothing written.
     GuardedOutput<float> empty_y(0);
     const float no_x = 0.0f;
     results.put(result::empty_status, c_call_saxpy(a, &no_x, empty_y.data(), 0));
     empty_y.report(results, result::empty_y);
     saxpy_case(n, seed, results);
-  } else if (request.name == "clamp") {
+  } else if (request.is(asked::clamp)) {
     GuardedOutput<float> x = guarded_copy(veclib_workload::clamp_x(n, seed));
     results.put(result::status,
                 c_call_clamp(x.data(), n, veclib_workload::kClampLo, veclib_workload::kClampHi));
     x.report(results, result::x);
-  } else if (request.name == "null_pointers") {
+  } else if (request.is(asked::null_pointers)) {
     const std::vector<float> x = veclib_workload::saxpy_x(n, seed);
     GuardedOutput<float> y = guarded_copy(veclib_workload::saxpy_y(n, seed));
     results.put(result::null_x_status, c_call_saxpy(a, nullptr, y.data(), n));
@@ -64,7 +74,7 @@ void course::program::run_check_case(const CaseRequest& request, ResultWriter& r
     results.put(result::null_clamp_status, c_call_clamp(nullptr, n, -1.0f, 1.0f));
     y.report(results, result::y_after_errors);
     saxpy_case(n, seed, results);
-  } else if (request.name == "invalid_values") {
+  } else if (request.is(asked::invalid_values)) {
     GuardedOutput<float> x = guarded_copy(veclib_workload::clamp_x(n, seed));
     const float nan = std::numeric_limits<float>::quiet_NaN();
     results.put(result::reversed_status, c_call_clamp(x.data(), n, 2.0f, 1.0f));
@@ -76,7 +86,7 @@ void course::program::run_check_case(const CaseRequest& request, ResultWriter& r
     results.put(result::status,
                 c_call_clamp(x.data(), n, veclib_workload::kClampLo, veclib_workload::kClampHi));
     x.report(results, result::x);
-  } else if (request.name == "out_of_memory") {
+  } else if (request.is(asked::out_of_memory)) {
     const std::vector<float> x = veclib_workload::saxpy_x(n, seed);
     GuardedOutput<float> y = guarded_copy(veclib_workload::saxpy_y(n, seed));
     // The arrays are short, but the allocation fails before anything is copied.
@@ -89,7 +99,7 @@ void course::program::run_check_case(const CaseRequest& request, ResultWriter& r
                 static_cast<std::int64_t>(std::strlen(veclib_status_string(oom))));
     y.report(results, result::y_after_errors);
     saxpy_case(n, seed, results);
-  } else if (request.name == "error_path_frees") {
+  } else if (request.is(asked::error_path_frees)) {
     const std::vector<float> x = veclib_workload::saxpy_x(n, seed);
     GuardedOutput<float> y = guarded_copy(veclib_workload::saxpy_y(n, seed));
     // The library's second cudaMalloc fails as on a full device (device_accounting.hpp):
@@ -98,7 +108,5 @@ void course::program::run_check_case(const CaseRequest& request, ResultWriter& r
     const veclib_status status = c_call_saxpy(a, x.data(), y.data(), n);
     results.put(result::status, status);
     y.report(results, result::y_after_errors);
-  } else {
-    course::check::unknown_case(request);
   }
 }

@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <iterator>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -143,19 +142,15 @@ bool expect_unchanged(CaseContext& c, const Run& run, const course::check::Array
 // The C caller's cases
 // ---------------------------------------------------------------------------
 
-std::vector<std::pair<std::string, std::string>> size_param(std::size_t n) {
-  return {{"n", std::to_string(n)}};
-}
-
 void check_saxpy(CaseContext& c, std::size_t n) {
-  const Run run = c.run_case("saxpy", size_param(n));
+  const Run run = c.run(request::saxpy, {n});
   // The values first: a wrong status says more than "no kernel was launched".
   if (finished(c, run) && expect_saxpy_result(c, run, n)) c.expect_kernel_launched(run);
 }
 
 void check_saxpy_after_empty(CaseContext& c) {
   const std::size_t n = 1000;
-  const Run run = c.run_case("saxpy_after_empty", size_param(n));
+  const Run run = c.run(request::saxpy_after_empty, {n});
   if (!finished(c, run)) return;
   if (!expect_status(c, run, result::empty_status, kSuccess, "vec_saxpy with n = 0",
                      "n = 0 is valid and there is nothing to do: return VECLIB_SUCCESS before "
@@ -167,7 +162,7 @@ void check_saxpy_after_empty(CaseContext& c) {
 }
 
 void check_clamp(CaseContext& c, std::size_t n) {
-  const Run run = c.run_case("clamp", size_param(n));
+  const Run run = c.run(request::clamp, {n});
   if (finished(c, run) &&
       expect_status(c, run, result::status, kSuccess, "vec_clamp with n = " + std::to_string(n),
                     "a valid call must return VECLIB_SUCCESS.") &&
@@ -180,7 +175,7 @@ void check_clamp(CaseContext& c, std::size_t n) {
 
 void check_null_pointers(CaseContext& c) {
   const std::size_t n = 1000;
-  const Run run = c.run_case("null_pointers", size_param(n));
+  const Run run = c.run(request::null_pointers, {n});
   if (!finished(c, run)) return;
   const std::string hint = "test every array argument against NULL first, before n = 0 and "
                            "before any CUDA call, and return VECLIB_ERROR_NULL_POINTER.";
@@ -199,7 +194,7 @@ void check_null_pointers(CaseContext& c) {
 
 void check_invalid_values(CaseContext& c) {
   const std::size_t n = 1000;
-  const Run run = c.run_case("invalid_values", size_param(n));
+  const Run run = c.run(request::invalid_values, {n});
   if (!finished(c, run)) return;
   const bool ok =
       expect_status(c, run, result::reversed_status, kInvalidValue, "vec_clamp(x, n, 2, 1)",
@@ -223,7 +218,7 @@ void check_invalid_values(CaseContext& c) {
 
 void check_out_of_memory(CaseContext& c) {
   const std::size_t n = 1000;
-  const Run run = c.run_case("out_of_memory", size_param(n));
+  const Run run = c.run(request::out_of_memory, {n});
   if (!finished(c, run)) return;
   if (!expect_status(c, run, result::oom_status, kOutOfMemory, "vec_saxpy with n = 2^40 (4 TiB)",
                      "a failed cudaMalloc (cudaErrorMemoryAllocation) must become "
@@ -253,7 +248,7 @@ void check_out_of_memory(CaseContext& c) {
 constexpr std::size_t kErrorPathElements = std::size_t{1} << 24;
 
 void check_error_path_frees(CaseContext& c) {
-  const Run run = c.run_case("error_path_frees", size_param(kErrorPathElements));
+  const Run run = c.run(request::error_path_frees, {kErrorPathElements});
   if (!finished(c, run)) return;
   if (expect_status(c, run, result::status, kOutOfMemory,
                     "vec_saxpy when its second cudaMalloc fails (the device is full)",
@@ -269,7 +264,7 @@ void check_error_path_frees(CaseContext& c) {
 
 void check_frees(CaseContext& c) {
   const std::size_t n = 1 << 20;
-  const Run run = c.run_case("saxpy", size_param(n));
+  const Run run = c.run(request::saxpy, {n});
   if (finished(c, run) && expect_saxpy_result(c, run, n)) c.expect_no_leak(run);
 }
 
@@ -361,12 +356,6 @@ std::string write_input(CaseContext& c, const std::string& tag, const std::vecto
   return ok ? path : "";
 }
 
-std::string number_text(double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.9g", value);
-  return text;
-}
-
 const std::string kPythonHint =
     "the Python caller loads the same veclib.cu as a shared library: fix the C cases first; "
     "then run `python3 exercises/08_interfacing_c_python/veclib.py LIBRARY.so` to see it work.";
@@ -378,8 +367,7 @@ void check_python_saxpy(CaseContext& c) {
     const std::string x_file = write_input(c, "x", saxpy_x(n, c.seed()));
     const std::string y_file = write_input(c, "y", saxpy_y(n, c.seed()));
     if (x_file.empty() || y_file.empty()) return;
-    const Run run = c.run_case_with(
-        launcher, "saxpy", {{"a", number_text(kSaxpyA)}, {"x_file", x_file}, {"y_file", y_file}});
+    const Run run = c.run_with(launcher, request::python::saxpy, {kSaxpyA, x_file, y_file});
     if (!finished(c, run)) return;
     if (!expect_status(c, run, result::status, kSuccess,
                        "VecLib.saxpy with n = " + std::to_string(n), kPythonHint) ||
@@ -397,9 +385,7 @@ void check_python_clamp(CaseContext& c) {
   const std::size_t n = 100003;
   const std::string x_file = write_input(c, "x", clamp_x(n, c.seed()));
   if (x_file.empty()) return;
-  const Run run = c.run_case_with(
-      launcher, "clamp",
-      {{"lo", number_text(kClampLo)}, {"hi", number_text(kClampHi)}, {"x_file", x_file}});
+  const Run run = c.run_with(launcher, request::python::clamp, {kClampLo, kClampHi, x_file});
   if (finished(c, run) &&
       expect_status(c, run, result::status, kSuccess, "VecLib.clamp with n = " + std::to_string(n),
                     kPythonHint)) {
@@ -414,8 +400,7 @@ void check_python_errors(CaseContext& c) {
   const std::string x_file = write_input(c, "x", saxpy_x(n, c.seed()));
   const std::string y_file = write_input(c, "y", saxpy_y(n, c.seed()));
   if (x_file.empty() || y_file.empty()) return;
-  const Run run = c.run_case_with(
-      launcher, "errors", {{"a", number_text(kSaxpyA)}, {"x_file", x_file}, {"y_file", y_file}});
+  const Run run = c.run_with(launcher, request::python::errors, {kSaxpyA, x_file, y_file});
   if (!finished(c, run)) return;
   std::int32_t refused = 0;
   std::int64_t message_length = 0;

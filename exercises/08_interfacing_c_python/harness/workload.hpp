@@ -8,8 +8,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -41,6 +43,53 @@ inline std::vector<float> saxpy_y(std::size_t n, std::uint64_t seed) {
 inline std::vector<float> clamp_x(std::size_t n, std::uint64_t seed) {
   return course::random_floats(n, -kClampRange, kClampRange, course::derive_seed(seed, kSaltX));
 }
+
+// What the check asks for (harness/check.cpp) and a case computes: harness/cases.cu for the
+// C cases, veclib.py for the Python ones, which reads the same words.
+namespace request {
+struct Size {
+  std::size_t n = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n);
+  }
+};
+// The C cases, each on n elements drawn from the seed.
+inline const course::check::Request<Size> saxpy{"saxpy"};
+// vec_saxpy with n = 0 first.
+inline const course::check::Request<Size> saxpy_after_empty{"saxpy_after_empty"};
+inline const course::check::Request<Size> clamp{"clamp"};
+inline const course::check::Request<Size> null_pointers{"null_pointers"};
+inline const course::check::Request<Size> invalid_values{"invalid_values"};
+inline const course::check::Request<Size> out_of_memory{"out_of_memory"};
+inline const course::check::Request<Size> error_path_frees{"error_path_frees"};
+
+// The Python cases: the inputs come in raw float32 files the check wrote.
+namespace python {
+struct Saxpy {
+  float a = 0.0f;
+  std::string x_file;
+  std::string y_file;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("a", a), visit("x_file", x_file), visit("y_file", y_file);
+  }
+};
+struct Clamp {
+  float lo = 0.0f;
+  float hi = 0.0f;
+  std::string x_file;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("lo", lo), visit("hi", hi), visit("x_file", x_file);
+  }
+};
+inline const course::check::Request<Saxpy> saxpy{"saxpy"};
+inline const course::check::Request<Clamp> clamp{"clamp"};
+// The failing calls, then a valid saxpy.
+inline const course::check::Request<Saxpy> errors{"errors"};
+}  // namespace python
+}  // namespace request
 
 // What a case reports (harness/cases.cu for the C cases, veclib.py for the Python ones,
 // which spells the same names) and the check reads (harness/check.cpp). A status is a

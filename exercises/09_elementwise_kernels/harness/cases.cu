@@ -2,7 +2,6 @@
 // device copies of each case's inputs. They report what they found and decide nothing:
 // harness/check.cpp judges.
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "course/check/runner.hpp"
@@ -75,47 +74,47 @@ std::vector<std::int16_t> zero_suppress_on_device(const std::vector<std::int16_t
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
   using namespace elementwise;
-  const std::string& kind = request.name;
-  const int n = static_cast<int>(request.param_int("n"));
-
-  if (kind == "gaussian") {
-    const GaussianParameters p = gaussian_parameters(request.param_int("lab") != 0, request.seed);
-    results.put(result::y, gaussian_on_device(make_gaussian_x(n, request.seed), p.mean, p.sigma));
-  } else if (kind == "add") {
+  namespace asked = elementwise::request;
+  const bool after_empty = request.is(asked::empty_then_gaussian);
+  if (const auto p =
+          after_empty ? request.as(asked::empty_then_gaussian) : request.as(asked::gaussian)) {
+    if (after_empty) {
+      // Every launcher with n = 0 (and null pointers: there is nothing to touch), then
+      // an ordinary call that must still work.
+      gaussian_pdf_gpu(nullptr, nullptr, 0, kLabMean, kLabSigma);
+      add_gpu(nullptr, nullptr, nullptr, 0);
+      polar_distance_gpu(nullptr, nullptr, nullptr, nullptr, nullptr, 0);
+      zero_suppress_gpu(nullptr, nullptr, 0, kLabThreshold);
+      CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    const GaussianParameters g = gaussian_parameters(p->lab, request.seed);
+    results.put(result::y,
+                gaussian_on_device(make_gaussian_x(p->n, request.seed), g.mean, g.sigma));
+  } else if (const auto p = request.as(asked::add)) {
+    const int n = p->n;
     const std::vector<float> a = make_add_input(n, request.seed, 0);
     const std::vector<float> b = make_add_input(n, request.seed, 1);
     const DeviceBuffer<float> device_a(a), device_b(b);
     DeviceBuffer<float> device_sum(a.size());
     add_gpu(device_a.data(), device_b.data(), device_sum.data(), n);
     results.put(result::sum, device_sum.download());
-  } else if (kind == "polar_to_cartesian") {
+  } else if (const auto p = request.as(asked::polar_to_cartesian)) {
+    const int n = p->n;
     const PolarPoints points = make_polar_points(n, request.seed);
     const DeviceBuffer<float> rho(points.rho1), theta(points.theta1);
     DeviceBuffer<float> x(points.rho1.size()), y(points.rho1.size());
     polar_to_cartesian_gpu(rho.data(), theta.data(), x.data(), y.data(), n);
     results.put(result::x, x.download());
     results.put(result::y, y.download());
-  } else if (kind == "polar_distance") {
-    const bool nearby = request.param_int("nearby") != 0;
-    const PolarPoints points =
-        nearby ? make_nearby_polar_points(n, request.seed) : make_polar_points(n, request.seed);
+  } else if (const auto p = request.as(asked::polar_distance)) {
+    const PolarPoints points = p->nearby ? make_nearby_polar_points(p->n, request.seed)
+                                         : make_polar_points(p->n, request.seed);
     results.put(result::distance, polar_distance_on_device(points));
-  } else if (kind == "zero_suppress") {
-    const auto threshold = static_cast<std::int16_t>(request.param_int("threshold"));
-    const std::vector<std::int16_t> waveform = request.param("waveform") == "edges"
-                                                   ? make_threshold_edges(n, threshold)
-                                                   : make_pulse_train(n, request.seed);
-    results.put(result::out, widen_keeping_poison(zero_suppress_on_device(waveform, threshold)));
-  } else if (kind == "empty_then_gaussian") {
-    // Every launcher with n = 0 (and null pointers: there is nothing to touch), then
-    // an ordinary call that must still work.
-    gaussian_pdf_gpu(nullptr, nullptr, 0, kLabMean, kLabSigma);
-    add_gpu(nullptr, nullptr, nullptr, 0);
-    polar_distance_gpu(nullptr, nullptr, nullptr, nullptr, nullptr, 0);
-    zero_suppress_gpu(nullptr, nullptr, 0, kLabThreshold);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    results.put(result::y,
-                gaussian_on_device(make_gaussian_x(n, request.seed), kLabMean, kLabSigma));
+  } else if (const auto p = request.as(asked::zero_suppress)) {
+    const std::vector<std::int16_t> waveform = p->waveform == asked::Waveform::edges
+                                                   ? make_threshold_edges(p->n, p->threshold)
+                                                   : make_pulse_train(p->n, request.seed);
+    results.put(result::out, widen_keeping_poison(zero_suppress_on_device(waveform, p->threshold)));
   } else {
     course::check::unknown_case(request);
   }

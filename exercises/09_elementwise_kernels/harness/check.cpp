@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -16,10 +15,9 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Request;
 using course::check::Run;
 using namespace elementwise;
-
-using Params = std::vector<std::pair<std::string, std::string>>;
 
 // ---------------------------------------------------------------------------
 // Tolerances, from the arithmetic (u = 2^-24 ~ 6e-8, a float's unit roundoff); the
@@ -100,8 +98,9 @@ void note_call(CaseContext& c, const std::string& call, int n) {
   c.note("(" + call + " with n = " + std::to_string(n) + ")");
 }
 
-bool check_gaussian(CaseContext& c, int n, bool lab, const std::string& kind = "gaussian") {
-  const Run run = c.run_case(kind, {{"n", std::to_string(n)}, {"lab", lab ? "1" : "0"}});
+bool check_gaussian(CaseContext& c, int n, bool lab,
+                    const Request<request::Gaussian>& kind = request::gaussian) {
+  const Run run = c.run(kind, {n, lab});
   const bool ok =
       ran_on_gpu(c, run) && c.expect_array(run, result::y, gaussian_reference(n, c.seed(), lab),
                                            kGaussianTolerance, kGaussianHint);
@@ -117,7 +116,7 @@ bool check_add(CaseContext& c, int n) {
   const std::vector<float> b = make_add_input(n, c.seed(), 1);
   std::vector<double> sum(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) sum[i] = double{a[i]} + double{b[i]};
-  const Run run = c.run_case("add", {{"n", std::to_string(n)}});
+  const Run run = c.run(request::add, {n});
   const bool ok =
       ran_on_gpu(c, run) && c.expect_array(run, result::sum, sum, kAddTolerance, kTransformHint);
   if (!ok) {
@@ -134,7 +133,7 @@ void check_cartesian(CaseContext& c, int n) {
     x[i] = p.rho1[i] * std::cos(double{p.theta1[i]});
     y[i] = p.rho1[i] * std::sin(double{p.theta1[i]});
   }
-  const Run run = c.run_case("polar_to_cartesian", {{"n", std::to_string(n)}});
+  const Run run = c.run(request::polar_to_cartesian, {n});
   if (ran_on_gpu(c, run) &&
       c.expect_array(run, result::x, x, kCartesianTolerance, kCartesianHint) &&
       c.expect_array(run, result::y, y, kCartesianTolerance, kCartesianHint)) {
@@ -146,8 +145,7 @@ void check_cartesian(CaseContext& c, int n) {
 bool check_distance(CaseContext& c, int n, bool nearby) {
   const PolarPoints p =
       nearby ? make_nearby_polar_points(n, c.seed()) : make_polar_points(n, c.seed());
-  const Run run =
-      c.run_case("polar_distance", {{"n", std::to_string(n)}, {"nearby", nearby ? "1" : "0"}});
+  const Run run = c.run(request::polar_distance, {n, nearby});
   const bool ok = ran_on_gpu(c, run) &&
                   c.expect_array(run, result::distance, distance_reference(p), kDistanceTolerance,
                                  nearby ? kCancellationHint : kDistanceHint);
@@ -158,10 +156,9 @@ bool check_distance(CaseContext& c, int n, bool nearby) {
 bool check_zero_suppress(CaseContext& c, int n, std::int16_t threshold, bool edges) {
   const std::vector<std::int16_t> waveform =
       edges ? make_threshold_edges(n, threshold) : make_pulse_train(n, c.seed());
-  const Params params = {{"n", std::to_string(n)},
-                         {"threshold", std::to_string(threshold)},
-                         {"waveform", edges ? "edges" : "pulse_train"}};
-  const Run run = c.run_case("zero_suppress", params);
+  const Run run =
+      c.run(request::zero_suppress,
+            {n, threshold, edges ? request::Waveform::edges : request::Waveform::pulse_train});
   const bool ok = ran_on_gpu(c, run) &&
                   c.expect_array(run, result::out, zero_suppress_reference(waveform, threshold),
                                  course::kExact, kZeroSuppressHint);
@@ -212,7 +209,9 @@ int main(int argc, char** argv) {
            [](CaseContext& c) { check_gaussian(c, kOddSize, false); }},
           {"gaussian_n_is_one", 1, [](CaseContext& c) { check_gaussian(c, 1, false); }},
           {"n_zero_launches_nothing", 2,
-           [](CaseContext& c) { check_gaussian(c, kAfterEmpty, true, "empty_then_gaussian"); }},
+           [](CaseContext& c) {
+             check_gaussian(c, kAfterEmpty, true, request::empty_then_gaussian);
+           }},
           {"transform_two_inputs_past_first_grid", 2,
            [](CaseContext& c) { check_add(c, kPastFirstGrid); }},
           {"transform_n_255_smaller_than_a_block", 1,

@@ -11,8 +11,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
@@ -210,6 +213,55 @@ inline double polar_distance_reference(const PolarPoints& p, std::size_t i) {
 inline std::int16_t suppressed_sample(std::int16_t sample, std::int16_t threshold) {
   return sample < threshold ? std::int16_t{0} : sample;
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu), each
+// on n elements.
+namespace request {
+struct Size {
+  int n = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n);
+  }
+};
+struct Gaussian {
+  int n = 0;
+  bool lab = true;  // the lab's mean and sigma, else ones drawn from the seed
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("lab", lab);
+  }
+};
+struct Distance {
+  int n = 0;
+  bool nearby = false;  // make_nearby_polar_points, else make_polar_points
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("nearby", nearby);
+  }
+};
+// The waveform zero_suppress_gpu is given.
+enum class Waveform { pulse_train, edges };  // make_pulse_train, make_threshold_edges
+inline std::vector<std::pair<Waveform, std::string>> choices(Waveform) {
+  return {{Waveform::pulse_train, "pulse_train"}, {Waveform::edges, "edges"}};
+}
+struct ZeroSuppress {
+  int n = 0;
+  std::int16_t threshold = kLabThreshold;
+  Waveform waveform = Waveform::pulse_train;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("threshold", threshold), visit("waveform", waveform);
+  }
+};
+inline const course::check::Request<Gaussian> gaussian{"gaussian"};
+// Every launcher with n = 0 first, then gaussian.
+inline const course::check::Request<Gaussian> empty_then_gaussian{"empty_then_gaussian"};
+inline const course::check::Request<Size> add{"add"};
+inline const course::check::Request<Size> polar_to_cartesian{"polar_to_cartesian"};
+inline const course::check::Request<Distance> polar_distance{"polar_distance"};
+inline const course::check::Request<ZeroSuppress> zero_suppress{"zero_suppress"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

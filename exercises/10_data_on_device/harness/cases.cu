@@ -22,6 +22,7 @@
 
 namespace {
 
+namespace asked = data_on_device::request;
 namespace result = data_on_device::result;
 
 // ---------------------------------------------------------------------------
@@ -40,10 +41,8 @@ cudaMemoryType memory_type(const void* pointer) {
 std::int64_t flag(bool value) { return value ? 1 : 0; }
 
 // Part 1: one call of make_waveform_on_device on pageable host arrays.
-void run_on_device_case(const course::check::CaseRequest& request,
-                        course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const std::vector<float> noise = data_on_device::make_noise(n, request.seed);
+void run_on_device_case(int n, std::uint64_t seed, course::check::ResultWriter& results) {
+  const std::vector<float> noise = data_on_device::make_noise(n, seed);
   course::check::GuardedOutput<float> waveform(static_cast<std::size_t>(n));
   make_waveform_on_device(noise.data(), waveform.data(), n, data_on_device::lab_pulse_shape(n));
   waveform.report(results, result::waveform);
@@ -124,10 +123,10 @@ bool allocate_managed(int n, ManagedWaveform& buffers, course::check::ResultWrit
 
 // Part 3: one waveform of kManagedSamples in managed memory, on_demand or prefetch, on a
 // stream of the runner's own; then where each buffer was last prefetched.
-void run_managed_case(const course::check::CaseRequest& request,
+void run_managed_case(const asked::Managed& p, std::uint64_t seed,
                       course::check::ResultWriter& results) {
   using namespace data_on_device;
-  const bool prefetch = request.param("migration") == "prefetch";
+  const bool prefetch = p.migration == asked::Migration::prefetch;
   const bool concurrent = has_concurrent_managed_access();
   results.put(result::concurrent_managed_access, flag(concurrent));
   if (prefetch && !concurrent) return;  // refused by this GPU: the check does not grade it
@@ -138,7 +137,7 @@ void run_managed_case(const course::check::CaseRequest& request,
   const int n = kManagedSamples;
   ManagedWaveform buffers;
   if (!allocate_managed(n, buffers, results)) return;
-  fill_on_host(buffers, make_noise(n, request.seed));
+  fill_on_host(buffers, make_noise(n, seed));
   std::int64_t changed_after_sync = 0;
   {
     const course::Streams own(1, cudaStreamNonBlocking);
@@ -169,15 +168,14 @@ void run_managed_case(const course::check::CaseRequest& request,
 
 // Part 3's speed: the kernels' time on managed memory without and with prefetching, and
 // on cudaMalloc memory, at kManagedSpeedSamples; then samples of the prefetched result.
-void run_managed_speed_case(const course::check::CaseRequest& request,
-                            course::check::ResultWriter& results) {
+void run_managed_speed_case(std::uint64_t seed, course::check::ResultWriter& results) {
   using namespace data_on_device;
   const bool concurrent = has_concurrent_managed_access();
   results.put(result::concurrent_managed_access, flag(concurrent));
   if (!concurrent) return;
 
   const int n = kManagedSpeedSamples;
-  const std::vector<float> noise = make_noise(n, request.seed);
+  const std::vector<float> noise = make_noise(n, seed);
   ManagedWaveform buffers;
   if (!allocate_managed(n, buffers, results)) return;
   {
@@ -199,14 +197,14 @@ void run_managed_speed_case(const course::check::CaseRequest& request,
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  if (request.name == "on_device") {
-    run_on_device_case(request, results);
-  } else if (request.name == "pinned") {
+  if (const auto p = request.as(asked::on_device)) {
+    run_on_device_case(p->n, request.seed, results);
+  } else if (request.is(asked::pinned)) {
     run_pinned_case(results, request.seed);
-  } else if (request.name == "managed") {
-    run_managed_case(request, results);
-  } else if (request.name == "managed_speed") {
-    run_managed_speed_case(request, results);
+  } else if (const auto p = request.as(asked::managed)) {
+    run_managed_case(*p, request.seed, results);
+  } else if (request.is(asked::managed_speed)) {
+    run_managed_speed_case(request.seed, results);
   } else {
     course::check::unknown_case(request);
   }

@@ -23,6 +23,7 @@ namespace {
 using course::check::CaseContext;
 using course::check::Run;
 using namespace data_on_device;
+using data_on_device::request::Migration;
 
 // ---------------------------------------------------------------------------
 // The reference and its tolerance
@@ -107,7 +108,7 @@ enum class Also { nothing, bytes, no_leak };
 std::int64_t float_bytes(std::int64_t n) { return n * static_cast<std::int64_t>(sizeof(float)); }
 
 void check_on_device(CaseContext& c, int n, Also also) {
-  const Run run = c.run_case("on_device", {{"n", std::to_string(n)}});
+  const Run run = c.run(request::on_device, {n});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!c.expect_host_guard_untouched(
           run, result::waveform, "make_waveform_on_device",
@@ -133,7 +134,7 @@ void check_on_device(CaseContext& c, int n, Also also) {
 constexpr int kAfterEmptySamples = 1000;
 
 void check_empty_then_some(CaseContext& c) {
-  const Run empty = c.run_case("on_device", {{"n", "0"}});
+  const Run empty = c.run(request::on_device, {0});
   if (!c.finished(empty)) return;
   if (!c.expect_host_guard_untouched(empty, result::waveform, "make_waveform_on_device with n = 0",
                                      "with n = 0 there is nothing to copy: return at once.") ||
@@ -176,7 +177,7 @@ bool expect_pinned_waveforms(CaseContext& c, const Run& run, int runs = kPinnedR
 }
 
 void check_pinned_buffers(CaseContext& c) {
-  const Run run = c.run_case("pinned");
+  const Run run = c.run(request::pinned, {});
   if (!pinned_buffers_exist(c, run)) return;
   std::int64_t pinned = 0, on_device = 0;
   if (!c.read_value(run, result::staging_pinned, pinned) ||
@@ -194,13 +195,13 @@ void check_pinned_buffers(CaseContext& c) {
 }
 
 void check_pinned_values(CaseContext& c) {
-  const Run run = c.run_case("pinned");
+  const Run run = c.run(request::pinned, {});
   if (pinned_buffers_exist(c, run) && c.expect_kernel_launched(run))
     expect_pinned_waveforms(c, run);
 }
 
 void check_pinned_ready_on_return(CaseContext& c) {
-  const Run run = c.run_case("pinned");
+  const Run run = c.run(request::pinned, {});
   if (!pinned_buffers_exist(c, run)) return;
   std::int64_t changed = 0;
   if (!c.read_value(run, result::changed_after_sync, changed)) return;
@@ -217,7 +218,7 @@ void check_pinned_ready_on_return(CaseContext& c) {
 }
 
 void check_pinned_bytes(CaseContext& c) {
-  const Run run = c.run_case("pinned");
+  const Run run = c.run(request::pinned, {});
   if (!pinned_buffers_exist(c, run)) return;
   std::int64_t samples = 0;
   for (const int n : kPinnedRunSamples) samples += n;
@@ -225,7 +226,7 @@ void check_pinned_bytes(CaseContext& c) {
 }
 
 void check_pinned_allocates_once(CaseContext& c) {
-  const Run run = c.run_case("pinned");
+  const Run run = c.run(request::pinned, {});
   if (!pinned_buffers_exist(c, run) || !expect_pinned_waveforms(c, run)) return;
   std::int64_t allocations = 0;
   if (!c.read_value(run, result::allocations_during_runs, allocations)) return;
@@ -238,7 +239,7 @@ void check_pinned_allocates_once(CaseContext& c) {
 }
 
 void check_pinned_frees(CaseContext& c) {
-  const Run run = c.run_case("pinned");
+  const Run run = c.run(request::pinned, {});
   if (!pinned_buffers_exist(c, run)) return;
   std::int64_t still_pinned = 0;
   if (!c.read_value(run, result::pinned_still_allocated, still_pinned)) return;
@@ -317,8 +318,16 @@ bool managed_buffers_exist(CaseContext& c, const Run& run) {
   return false;
 }
 
-Run run_managed(CaseContext& c, const char* migration) {
-  return c.run_case("managed", {{"migration", migration}});
+Run run_managed(CaseContext& c, Migration migration) {
+  return c.run(request::managed, {migration});
+}
+
+// A migration's name (the student's Migration::on_demand or Migration::prefetch).
+std::string name_of(Migration migration) {
+  for (const auto& [choice, name] : choices(migration)) {
+    if (choice == migration) return name;
+  }
+  return "";
 }
 
 // The waveform the managed run reported the moment make_waveform_managed returned.
@@ -337,7 +346,7 @@ bool expect_managed_waveform(CaseContext& c, const Run& run) {
 }
 
 void check_managed_buffers(CaseContext& c) {
-  const Run run = run_managed(c, "on_demand");
+  const Run run = run_managed(c, Migration::on_demand);
   if (!managed_buffers_exist(c, run)) return;
   std::int64_t managed = 0, still_allocated = 0;
   if (!c.read_value(run, result::buffers_managed, managed) ||
@@ -353,16 +362,16 @@ void check_managed_buffers(CaseContext& c) {
   }
 }
 
-void check_managed_values(CaseContext& c, const char* migration) {
+void check_managed_values(CaseContext& c, Migration migration) {
   const Run run = run_managed(c, migration);
-  if (std::string(migration) == "prefetch" && !managed_gradable_here(c, run)) return;
+  if (migration == Migration::prefetch && !managed_gradable_here(c, run)) return;
   if (managed_buffers_exist(c, run) && c.expect_kernel_launched(run)) {
     expect_managed_waveform(c, run);
   }
 }
 
 void check_managed_ready_on_return(CaseContext& c) {
-  for (const char* migration : {"on_demand", "prefetch"}) {
+  for (const Migration migration : {Migration::on_demand, Migration::prefetch}) {
     const Run run = run_managed(c, migration);
     std::int64_t concurrent = 0, changed = 0;
     if (!managed_run_finished(c, run) ||
@@ -370,7 +379,7 @@ void check_managed_ready_on_return(CaseContext& c) {
       return;
     }
     // A GPU that refuses prefetches: the on_demand run alone is judged.
-    if (concurrent == 0 && std::string(migration) == "prefetch") return;
+    if (concurrent == 0 && migration == Migration::prefetch) return;
     if (!managed_buffers_exist(c, run) ||
         !c.read_value(run, result::managed_changed_after_sync, changed)) {
       return;
@@ -379,7 +388,7 @@ void check_managed_ready_on_return(CaseContext& c) {
       c.fail(std::to_string(changed) +
              " samples of the waveform changed after make_waveform_managed had returned "
              "(Migration::" +
-             migration + "; the check waited for the device and looked again)");
+             name_of(migration) + "; the check waited for the device and looked again)");
       c.hint(kManagedSyncHint);
       return;
     }
@@ -396,7 +405,7 @@ std::string prefetch_place(std::int64_t location) {
 }
 
 void check_managed_prefetch_places(CaseContext& c) {
-  const Run run = run_managed(c, "prefetch");
+  const Run run = run_managed(c, Migration::prefetch);
   if (!managed_gradable_here(c, run) || !managed_buffers_exist(c, run)) return;
   std::int64_t device = 0, noise_at = 0, waveform_at = 0;
   if (!c.read_value(run, result::current_device, device) ||
@@ -417,7 +426,7 @@ void check_managed_prefetch_places(CaseContext& c) {
 }
 
 void check_managed_speed(CaseContext& c) {
-  const Run run = c.run_case("managed_speed");
+  const Run run = c.run(request::managed_speed, {});
   if (!managed_gradable_here(c, run) || !managed_buffers_exist(c, run) ||
       !c.expect_kernel_launched(run)) {
     return;
@@ -493,12 +502,13 @@ int main(int argc, char** argv) {
           {"pinned_frees_everything", 1, check_pinned_frees},
           {"managed_buffers_are_managed", 1, check_managed_buffers},
           {"managed_on_demand_values", 2,
-           [](CaseContext& c) { check_managed_values(c, "on_demand"); }},
+           [](CaseContext& c) { check_managed_values(c, Migration::on_demand); }},
           {"managed_prefetch_values", 2,
-           [](CaseContext& c) { check_managed_values(c, "prefetch"); }},
+           [](CaseContext& c) { check_managed_values(c, Migration::prefetch); }},
           {"managed_result_ready_on_return", 2, check_managed_ready_on_return},
           {"managed_prefetched_to_device_then_host", 2, check_managed_prefetch_places},
-          course::check::timed({"managed_prefetch_beats_page_faults", 2, check_managed_speed}),
+          course::check::timed({"managed_prefetch_beats_page_faults", 2, check_managed_speed},
+                               {kPrefetchBar}),
           {"hidden_size_from_seed", 2, check_hidden, course::check::kHiddenCase},
       }};
   return course::check::judge_main(argc, argv, exercise);

@@ -9,8 +9,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -90,6 +93,36 @@ inline std::vector<int> managed_sample_indices(int n) {
   if (n > 0 && indices.back() != n - 1) indices.push_back(n - 1);
   return indices;
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+struct OnDevice {
+  int n = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n);
+  }
+};
+// data_on_device.hpp's Migration, which the check (compiled without it) names here.
+enum class Migration { on_demand, prefetch };
+inline std::vector<std::pair<Migration, std::string>> choices(Migration) {
+  return {{Migration::on_demand, "on_demand"}, {Migration::prefetch, "prefetch"}};
+}
+struct Managed {
+  Migration migration = Migration::on_demand;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("migration", migration);
+  }
+};
+// Part 1: make_waveform_on_device on n samples (pageable host arrays).
+inline const course::check::Request<OnDevice> on_device{"on_device"};
+// Part 2: the pinned buffers and kPinnedRuns waveforms made with them.
+inline const course::check::Request<course::check::NoParams> pinned{"pinned"};
+// Part 3: one waveform of kManagedSamples in managed memory, and the managed buffers' speed.
+inline const course::check::Request<Managed> managed{"managed"};
+inline const course::check::Request<course::check::NoParams> managed_speed{"managed_speed"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {
