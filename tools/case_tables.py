@@ -379,7 +379,7 @@ def quoted_pages(root):
 def quoted_figure(before, french):
     """(low, high, text) of the number or range that ends `before`, or None."""
     number = number_pattern(french)
-    match = re.search(r"(" + number + r")(?:\s*(?:-|–|to|à)\s*(" + number + r"))?(\s*%)?[\s`*_)]*$", before)
+    match = re.search(r"(" + number + r")(?:\s*(?:-|–|to|à)\s*(" + number + r"))?(\s*%)?x?[\s`*_)]*$", before)
     if not match:
         return None
     scale = 100.0 if match.group(3) else 1.0
