@@ -19,7 +19,10 @@ figures); this tool holds the pages that repeat them against that list.
   `bar` wants one of the case's bars (`bar 18 steps_first_pass_speed 2`: its second),
   `reference` a number or a range whose every end is one of its bars' reference figures
   (0.92-0.96 for "0.95-0.96 on H100, 0.92-0.93 on H200"); a share may be written as a
-  percentage. The comment shows on no rendered page.
+  percentage. The comment shows on no rendered page. On a line that announces a figure
+  ("Graded", "the check asks", "the reference: 1.3", their French), a decimal, a percentage
+  or "1.5x" without such a comment fails (an estimate "≈ 1.5" excepted): a quoted figure
+  cannot escape the test.
 
 The checks come from --checks: check executables (run with --list-json), saved JSON files,
 or folders of them. Exit status: 0 when every page agrees, 1 when one differs (each message
@@ -49,6 +52,11 @@ CELL_SEPARATOR = re.compile(r"(?<!\\)\|")
 TICKED = re.compile(r"`([^`]+)`")
 MARKER = re.compile(r"<!--\s*(bar|reference)\s+(\d+)\s+([A-Za-z0-9_]+)(?:\s+(\d+))?\s*-->")
 ANY_MARKER = re.compile(r"<!--\s*(bar|reference)\b")
+AFTER_FIGURE = re.compile(r"\s*<!--\s*(bar|reference)\b")
+# Words that announce a bar or a reference figure: a line holding one and a number must
+# carry the comment, so that a figure cannot be quoted where no test sees it.
+ANNOUNCES_FIGURE = re.compile(r"\bGraded\b|\bNoté\b|the check asks|le correcteur demande|the reference: *\d|"
+                              r"la référence : *\d|reference solution reaches|solution de référence atteint", re.IGNORECASE)
 BEGIN = "<!-- case_tables: begin (written by tools/case_tables.py speed-bars --write; edit the checks, not this table) -->"
 END = "<!-- case_tables: end -->"
 SPEED_BARS = os.path.join("tests", "speed_bars.md")
@@ -389,6 +397,24 @@ def quoted_figure(before, french):
     return low, high, match.group(0).strip()
 
 
+def unmarked_figures(line, french):
+    """The figures (a decimal, a percentage, "1.5x") of a line that announces a bar or a
+    reference figure, left without a comment after them. A case table's rows are held by
+    the statements' check; an estimate written "≈ 1.5" is no quoted figure."""
+    if line.lstrip().startswith("|") or not ANNOUNCES_FIGURE.search(line):
+        return []
+    number = number_pattern(french)
+    separator = "," if french else "."
+    found = []
+    for match in re.finditer(r"(?<![\w.,])(" + number + r")(?:\s*(?:-|–|to|à)\s*(" + number + r"))?(\s*%|x\b)?", line):
+        if not (match.group(3) or separator in match.group(0)):
+            continue
+        if re.search(r"[≈~]\s*$", line[:match.start()]) or AFTER_FIGURE.match(line, match.end()):
+            continue
+        found.append(match.group(0).strip())
+    return found
+
+
 def check_quoted(root, checks, problems, pages=None):
     for path in pages or quoted_pages(root):
         french = path.endswith(".fr.md")
@@ -396,6 +422,9 @@ def check_quoted(root, checks, problems, pages=None):
             lines = stream.read().splitlines()
         for index, line in enumerate(lines, 1):
             found = list(MARKER.finditer(line))
+            for figure in unmarked_figures(line, french):
+                problems.add(path, index, f"{figure}: a bar or a reference figure quoted without its comment: write "
+                                          "'1.15<!-- bar NN case_name -->' or '0.97<!-- reference NN case_name -->'")
             if len(found) != len(ANY_MARKER.findall(line)):
                 problems.add(path, index, "a '<!-- bar ... -->' or '<!-- reference ... -->' comment is written "
                                           "'<!-- bar NN case_name -->' (optionally the bar's rank: '... case_name 2 -->')")

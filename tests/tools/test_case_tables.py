@@ -4,7 +4,7 @@ passes a course tree that agrees with it: a small tree in a temporary folder (on
 statements in English and French, a deck, tests/speed_bars.md) and the check's --list-json
 saved as a file. Each mismatch (wrong points, a case missing, a case the check lacks, a bar
 missing from its row, a wrong total, a wrong bar or reference figure quoted on a slide, a
-stale speed_bars.md) is made alone on the agreeing tree and must fail with exit 1 and a
+figure quoted without its comment, a stale speed_bars.md) is made alone on the agreeing tree and must fail with exit 1 and a
 message naming the file, the line and the case; misuse exits 2.
 
     python3 tests/tools/test_case_tables.py
@@ -218,6 +218,13 @@ class CaseTables(unittest.TestCase):
         self.assert_fails("quoted", "the check declares no bar for this case")
         self.replace("slides/part9.md", "<!-- bar 42 n_is_one -->", "<!-- bar forty-two -->")
         self.assert_fails("quoted", "is written '<!-- bar NN case_name -->'")
+
+    def test_figure_quoted_without_its_comment_fails(self):
+        self.replace("slides/part9.md", "≤ 1.25x<!-- bar 42 near_copy_ceiling 2 -->", "≤ 1.25x")
+        self.assert_fails("quoted", "slides/part9.md:3:", "quoted without its comment")
+        self.replace("exercises/42_vector_add/README.fr.md", "La référence atteint",
+                     "Le correcteur demande 1,3 ; la référence atteint")
+        self.assert_fails("quoted", "README.fr.md:11:", "quoted without its comment")
 
     def test_stale_speed_bars_fails(self):
         self.replace("tests/speed_bars.md", ">= 0.6 |", ">= 0.5 |")
