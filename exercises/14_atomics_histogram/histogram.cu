@@ -78,8 +78,8 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
   //      bins, stepping by blockDim.x. Then they wait for each other (__syncthreads()).
   //   2. A grid-stride loop over x: atomicAdd 1 to block_counts[bin] for each counted
   //      value. Shared-memory atomics are fast, and only this block's threads compete.
-  //      Once the shared cases pass, read four values per access (README.md, "Faster
-  //      than CUB on uniform values"). If x is 16-byte aligned
+  //      Once the shared cases pass, read four values per access (README.md, "Against
+  //      CUB on uniform values"). If x is 16-byte aligned
   //      (course::is_float4_aligned), first a grid-stride loop over the
   //      n / course::kFloatsPerFloat4 float4 vectors of x (vector v from the global
   //      index, by the grid's threads, while v < n / 4), counting each of the four

@@ -115,7 +115,9 @@ __global__ void xpay_kernel(const float* r, float beta, float* p, int n);
 
 struct CgResult {
   sparse_conjugate_gradient::CgStatus status = sparse_conjugate_gradient::CgStatus::not_converged;
-  int iterations = 0;  // products A p computed
+  // Iterations completed: x updated this many times. A breakdown at the first iteration
+  // reports 0, although one product A p was computed to find it.
+  int iterations = 0;
 };
 
 // Solves A x = b for a symmetric positive definite A (a.rows entries in b and x), from
