@@ -2,9 +2,7 @@
 // They report what they found and decide nothing: harness/check.cpp judges.
 #include <algorithm>
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
+#include <cstdint>
 #include <vector>
 
 #include "course/bench.hpp"
@@ -18,14 +16,11 @@
 namespace {
 
 using hidden_layer::DeviceLayer;
+namespace asked = hidden_layer::request;
 namespace result = hidden_layer::result;
 
-LayerMethod method_of(const course::check::CaseRequest& request) {
-  const std::string& method = request.param("method");
-  if (method == "fused") return LayerMethod::fused;
-  if (method == "three_kernels") return LayerMethod::three_kernels;
-  std::fprintf(stderr, "check protocol: unknown method '%s'\n", method.c_str());
-  std::exit(2);
+LayerMethod layer_method(asked::Method method) {
+  return method == asked::Method::fused ? LayerMethod::fused : LayerMethod::three_kernels;
 }
 
 // Output indices of the performance case.
@@ -34,13 +29,13 @@ enum PerformanceOutput { kCopyOutput, kFusedOutput, kThreeOutput, kPerformanceOu
 // The copy ceiling, the fused kernel and the three kernels, timed in turn on the same
 // device arrays, in several rounds so that a slow moment of the GPU hits all three alike.
 // Each figure is the median of its repetitions; the best round of each is reported.
-void run_performance_case(const course::check::CaseRequest& request,
+void run_performance_case(const asked::Performance& p, std::uint64_t seed,
                           course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const int rounds = static_cast<int>(request.param_int("rounds"));
-  const int warmup = static_cast<int>(request.param_int("warmup"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, request.seed);
+  const int n = static_cast<int>(p.n);
+  const int rounds = p.rounds;
+  const int warmup = p.warmup;
+  const int repetitions = p.repetitions;
+  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, seed);
   DeviceLayer layer(inputs, kPerformanceOutputs);
 
   double copy_ms = 0.0, fused_ms = 0.0, three_ms = 0.0;
@@ -82,43 +77,42 @@ void run_performance_case(const course::check::CaseRequest& request,
 // launch_fused on device arrays that start greyscales_offset, weights_offset and
 // activated_offset floats into their buffers: with an offset that is not a multiple of 4,
 // not on a 16-byte boundary.
-void run_offsets_case(const course::check::CaseRequest& request,
+void run_offsets_case(const asked::FusedOffsets& p, std::uint64_t seed,
                       course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const auto offset = [&](const char* name) {
-    return static_cast<std::size_t>(request.param_int(name));
-  };
-  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, request.seed);
+  const int n = static_cast<int>(p.n);
+  const auto greyscales_offset = static_cast<std::size_t>(p.greyscales_offset);
+  const auto weights_offset = static_cast<std::size_t>(p.weights_offset);
+  const auto activated_offset = static_cast<std::size_t>(p.activated_offset);
+  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, seed);
   course::DeviceBuffer<float> greyscales =
-      course::device_buffer_after(offset("greyscales_offset"), inputs.greyscales);
-  course::DeviceBuffer<float> weights =
-      course::device_buffer_after(offset("weights_offset"), inputs.weights);
-  course::DeviceBuffer<float> activated(offset("activated_offset") + static_cast<std::size_t>(n));
-  launch_fused(greyscales.data() + offset("greyscales_offset"),
-               weights.data() + offset("weights_offset"),
-               activated.data() + offset("activated_offset"), n);
-  results.put(result::activated, activated.download_from(offset("activated_offset")));
+      course::device_buffer_after(greyscales_offset, inputs.greyscales);
+  course::DeviceBuffer<float> weights = course::device_buffer_after(weights_offset, inputs.weights);
+  course::DeviceBuffer<float> activated(activated_offset + static_cast<std::size_t>(n));
+  launch_fused(greyscales.data() + greyscales_offset, weights.data() + weights_offset,
+               activated.data() + activated_offset, n);
+  results.put(result::activated, activated.download_from(activated_offset));
 }
 
 }  // namespace
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  if (request.name == "performance") {
-    run_performance_case(request, results);
+  if (const auto p = request.as(asked::performance)) {
+    run_performance_case(*p, request.seed, results);
     return;
   }
-  if (request.name == "fused_offsets") {
-    run_offsets_case(request, results);
+  if (const auto p = request.as(asked::fused_offsets)) {
+    run_offsets_case(*p, request.seed, results);
     return;
   }
-  const int n = static_cast<int>(request.param_int("n"));
-  const float levels = static_cast<float>(request.param_double("levels"));
-  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, request.seed, levels);
+  const bool after_empty = request.is(asked::gpu_after_empty);
+  const auto p = after_empty ? request.as(asked::gpu_after_empty) : request.as(asked::gpu);
+  if (!p) course::check::unknown_case(request);
+  const int n = static_cast<int>(p->n);
+  const hidden_layer::Inputs inputs = hidden_layer::make_inputs(n, request.seed, p->levels);
   course::check::GuardedOutput<float> activated(static_cast<std::size_t>(n));
-  const LayerMethod method = method_of(request);
 
-  if (request.name == "gpu_after_empty") {
+  if (after_empty) {
     // Empty calls first, with both methods: they must neither fail nor disturb the call after.
     const std::vector<float> no_input;
     course::check::GuardedOutput<float> no_output(0);
@@ -127,10 +121,8 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
     create_hidden_layer_gpu(no_input.data(), no_input.data(), no_output.data(), 0,
                             LayerMethod::fused);
     no_output.report(results, result::empty_activated);
-  } else if (request.name != "gpu") {
-    course::check::unknown_case(request);
   }
   create_hidden_layer_gpu(inputs.greyscales.data(), inputs.weights.data(), activated.data(), n,
-                          method);
+                          layer_method(p->method));
   activated.report(results, result::activated);
 }

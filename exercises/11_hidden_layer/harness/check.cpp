@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -17,7 +16,9 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Request;
 using course::check::Run;
+namespace request = hidden_layer::request;
 namespace result = hidden_layer::result;
 
 const std::string kFormulaHint =
@@ -50,19 +51,16 @@ std::vector<double> reference(int n, std::uint64_t seed,
   return activated;
 }
 
-std::vector<std::pair<std::string, std::string>> gpu_params(
-    int n, bool fused, float levels = hidden_layer::kGreyscaleLevels) {
-  return {{"n", std::to_string(n)},
-          {"method", method_name(fused)},
-          {"levels", course::format_number(levels)}};
+request::Gpu gpu_params(int n, bool fused, float levels = hidden_layer::kGreyscaleLevels) {
+  return {n, fused ? request::Method::fused : request::Method::three_kernels, levels};
 }
 
-// One create_hidden_layer_gpu call (after two empty ones for kind "gpu_after_empty").
-bool check_gpu(CaseContext& c, int n, bool fused, const std::string& kind = "gpu",
+// One create_hidden_layer_gpu call (after two empty ones for request::gpu_after_empty).
+bool check_gpu(CaseContext& c, int n, bool fused, const Request<request::Gpu>& kind = request::gpu,
                float levels = hidden_layer::kGreyscaleLevels) {
-  const Run run = c.run_case(kind, gpu_params(n, fused, levels));
+  const Run run = c.run(kind, gpu_params(n, fused, levels));
   bool ok = c.finished(run) && c.expect_kernel_launched(run);
-  if (ok && kind == "gpu_after_empty") {
+  if (ok && kind.name == request::gpu_after_empty.name) {
     ok = c.expect_host_guard_untouched(run, result::empty_activated,
                                        "create_hidden_layer_gpu with n = 0",
                                        "with n = 0 there is nothing to copy: return at once.");
@@ -102,20 +100,18 @@ void check_fused_tails(CaseContext& c) {
 // test all three pointers and fall back to one float per access.
 void check_fused_unaligned(CaseContext& c) {
   const int n = 100003;
-  using Offsets = std::vector<std::pair<std::string, std::string>>;
-  for (const Offsets& offsets :
-       {Offsets{{"greyscales_offset", "0"}, {"weights_offset", "1"}, {"activated_offset", "2"}},
-        Offsets{{"greyscales_offset", "3"}, {"weights_offset", "0"}, {"activated_offset", "0"}}}) {
-    Offsets params = {{"n", std::to_string(n)}};
-    params.insert(params.end(), offsets.begin(), offsets.end());
-    const Run run = c.run_case("fused_offsets", params);
+  for (const request::FusedOffsets& offsets :
+       {request::FusedOffsets{n, 0, 1, 2}, request::FusedOffsets{n, 3, 0, 0}}) {
+    const Run run = c.run(request::fused_offsets, offsets);
     if (!c.finished(run) || !c.expect_kernel_launched(run) ||
         !c.expect_array(run, result::activated, reference(n, c.seed()), hidden_layer::kTolerance,
                         kFormulaHint + " " + kFusedHint)) {
       c.note("(launch_fused with n = " + std::to_string(n) +
              ", greyscales, weights and "
              "activated starting " +
-             offsets[0].second + ", " + offsets[1].second + " and " + offsets[2].second +
+             std::to_string(offsets.greyscales_offset) + ", " +
+             std::to_string(offsets.weights_offset) + " and " +
+             std::to_string(offsets.activated_offset) +
              " floats into their buffers: not 16-byte aligned unless 0)");
       return;
     }
@@ -124,7 +120,7 @@ void check_fused_unaligned(CaseContext& c) {
 
 // Both methods, for the cases that are about the data rather than the launch.
 void check_both(CaseContext& c, int n, float levels = hidden_layer::kGreyscaleLevels) {
-  if (check_gpu(c, n, false, "gpu", levels)) check_gpu(c, n, true, "gpu", levels);
+  if (check_gpu(c, n, false, request::gpu, levels)) check_gpu(c, n, true, request::gpu, levels);
 }
 
 // ---------------------------------------------------------------------------
@@ -137,9 +133,7 @@ constexpr int kPerformanceElements = (48 << 20) + 5;
 // Under compute-sanitizer every access is checked and times mean nothing: a small layer,
 // one repetition, and only the values are judged.
 constexpr int kSanitizerPerformanceElements = (1 << 20) + 5;
-constexpr int kPerformanceRounds = 3;
-constexpr int kPerformanceWarmup = 3;
-constexpr int kPerformanceRepetitions = 15;
+constexpr course::check::Timing kPerformanceTiming{3, 3, 15};
 // The fused kernel reads 2 floats and writes 1 per neuron; the copy reads 1 and writes 1.
 // Both are counted as bytes read + bytes written, so a kernel that streams memory as well
 // as cudaMemcpy scores 100%. Measured (tests/speed_bars.md): the reference fused kernel,
@@ -161,11 +155,9 @@ constexpr course::check::SpeedBar kThreeKernelsBar{
 void check_performance(CaseContext& c) {
   const bool timed = !c.under_sanitizer();
   const int n = timed ? kPerformanceElements : kSanitizerPerformanceElements;
-  const Run run = c.run_case(
-      "performance", {{"n", std::to_string(n)},
-                      {"rounds", std::to_string(timed ? kPerformanceRounds : 1)},
-                      {"warmup", std::to_string(timed ? kPerformanceWarmup : 0)},
-                      {"repetitions", std::to_string(timed ? kPerformanceRepetitions : 1)}});
+  const course::check::Timing timing = c.timing(kPerformanceTiming);
+  const Run run =
+      c.run(request::performance, {n, timing.rounds, timing.warmup, timing.repetitions});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
 
   // The values are graded by the other cases; here both versions must at least have
@@ -253,19 +245,20 @@ int main(int argc, char** argv) {
           {"fused_unaligned_pointers", 2, check_fused_unaligned},
           {"n_zero_then_1000", 2,
            [](CaseContext& c) {
-             if (check_gpu(c, 1000, false, "gpu_after_empty")) {
-               check_gpu(c, 1000, true, "gpu_after_empty");
+             if (check_gpu(c, 1000, false, request::gpu_after_empty)) {
+               check_gpu(c, 1000, true, request::gpu_after_empty);
              }
            }},
           {"dim_pixels_precision", 2,
            [](CaseContext& c) { check_both(c, 100001, hidden_layer::kDimLevels); }},
           {"hidden_size_from_seed", 2, check_hidden, course::check::kHiddenCase},
-          course::check::timed({"fused_near_copy_ceiling", 4, check_performance}),
+          course::check::timed({"fused_near_copy_ceiling", 4, check_performance},
+                               {kCopyCeilingBar, kThreeKernelsBar}),
           {"frees_its_device_memory", 2,
            [](CaseContext& c) {
              const int n = 1 << 20;
              for (const bool fused : {false, true}) {
-               const Run run = c.run_case("gpu", gpu_params(n, fused));
+               const Run run = c.run(request::gpu, gpu_params(n, fused));
                if (!c.finished(run) ||
                    !c.expect_array(run, result::activated, reference(n, c.seed()),
                                    hidden_layer::kTolerance, kFormulaHint) ||

@@ -12,8 +12,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
@@ -83,6 +86,57 @@ inline double neuron_reference(float greyscale, float weight) {
 // more, and tanh written with exponentials by 1e-5 or more on dim pixels (values ~ 2e-3:
 // exp(v) - exp(-v) cancels). atol only matters at 0, which every version computes exactly.
 inline constexpr course::Tolerance kTolerance{1e-9, 1e-6};
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+// create_hidden_layer_gpu's method, as the check names it (hidden_layer.hpp's LayerMethod
+// is the student's header, which the check does not include).
+enum class Method { three_kernels, fused };
+inline std::vector<std::pair<Method, std::string>> choices(Method) {
+  return {{Method::three_kernels, "three_kernels"}, {Method::fused, "fused"}};
+}
+struct Gpu {
+  std::int64_t n = 0;
+  Method method = Method::three_kernels;
+  float levels = kGreyscaleLevels;  // greyscale levels drawn (make_inputs)
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("method", method), visit("levels", levels);
+  }
+};
+// One create_hidden_layer_gpu call; after_empty makes two calls with n = 0 first.
+inline const course::check::Request<Gpu> gpu{"gpu"};
+inline const course::check::Request<Gpu> gpu_after_empty{"gpu_after_empty"};
+
+// launch_fused on device arrays that start these many floats into their buffers.
+struct FusedOffsets {
+  std::int64_t n = 0;
+  std::int64_t greyscales_offset = 0;
+  std::int64_t weights_offset = 0;
+  std::int64_t activated_offset = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("greyscales_offset", greyscales_offset),
+        visit("weights_offset", weights_offset), visit("activated_offset", activated_offset);
+  }
+};
+inline const course::check::Request<FusedOffsets> fused_offsets{"fused_offsets"};
+
+// The copy ceiling, the fused kernel and the three kernels timed in turn (a
+// course::check::Timing, field by field).
+struct Performance {
+  std::int64_t n = 0;
+  int rounds = 0;
+  int warmup = 0;
+  int repetitions = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("rounds", rounds), visit("warmup", warmup),
+        visit("repetitions", repetitions);
+  }
+};
+inline const course::check::Request<Performance> performance{"performance"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

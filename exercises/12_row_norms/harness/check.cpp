@@ -20,6 +20,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace request = row_norms::request;
 namespace result = row_norms::result;
 
 // row_norms.hpp's constants, which the check does not include (it is compiled without
@@ -69,10 +70,7 @@ bool expect_norms(CaseContext& c, const Run& run, int rows, int cols, int thread
 }
 
 Run run_norms(CaseContext& c, int rows, int cols, row_norms::MatrixKind kind) {
-  const bool circle = kind == row_norms::MatrixKind::unit_circle;
-  return c.run_case("gpu", {{"rows", std::to_string(rows)},
-                            {"cols", std::to_string(cols)},
-                            {"matrix", circle ? "unit_circle" : "uniform"}});
+  return c.run(request::gpu, {rows, cols, kind});
 }
 
 bool check_norms(CaseContext& c, int rows, int cols,
@@ -133,9 +131,7 @@ constexpr int kGroupShortCols = 3;
 void check_group(CaseContext& c, int lanes) {
   for (const auto& [rows, cols] :
        {std::pair{kGroupRows, kGroupCols}, std::pair{kGroupShortRows, kGroupShortCols}}) {
-    const Run run = c.run_case("group", {{"rows", std::to_string(rows)},
-                                         {"cols", std::to_string(cols)},
-                                         {"lanes", std::to_string(lanes)}});
+    const Run run = c.run(request::group, {rows, cols, lanes});
     if (!c.finished(run) || !c.expect_kernel_launched(run) ||
         !expect_group_launch(c, run, rows, lanes) || !expect_norms(c, run, rows, cols, lanes)) {
       c.note("(launch_row_norms_group with " + std::to_string(lanes) + " lane" +
@@ -162,9 +158,7 @@ const std::string kWeightedHint =
 // launch_weighted_row_norms on a rows x cols matrix after set_column_weights, and, when
 // `too_large`, a table of kMaxConstantColumns + 1 floats refused in between.
 bool check_weighted(CaseContext& c, int rows, int cols, bool too_large = false) {
-  const Run run = c.run_case("weighted", {{"rows", std::to_string(rows)},
-                                          {"cols", std::to_string(cols)},
-                                          {"too_large", too_large ? "1" : "0"}});
+  const Run run = c.run(request::weighted, {rows, cols, too_large});
   const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
   if (!c.finished(run)) {
     if (too_large) {
@@ -226,10 +220,7 @@ void check_short_rows_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const int rows = sanitized ? kSanitizerSpeedRows : kSpeedRows;
   const Run run =
-      c.run_case("speed", {{"rows", std::to_string(rows)},
-                           {"cols", std::to_string(kSpeedCols)},
-                           {"repetitions", std::to_string(sanitized ? 1 : kSpeedRepetitions)},
-                           {"ceiling", sanitized ? "0" : "1"}});
+      c.run(request::speed, {rows, kSpeedCols, sanitized ? 1 : kSpeedRepetitions, !sanitized});
   if (!c.finished(run) || !c.expect_kernel_launched(run) ||
       !expect_norms(c, run, rows, kSpeedCols, fewest_threads_per_row(kSpeedCols))) {
     c.note("(launch_row_norms on a " + std::to_string(rows) + " x " + std::to_string(kSpeedCols) +
@@ -329,7 +320,8 @@ int main(int argc, char** argv) {
           {"weighted_table_too_large_refused", 1,
            [](CaseContext& c) { check_weighted(c, 64, 100, true); }},
           {"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase},
-          course::check::timed({"short_rows_speed_4m_x_3", 3, check_short_rows_speed}),
+          course::check::timed({"short_rows_speed_4m_x_3", 3, check_short_rows_speed},
+                               {kShortRowsBar}),
           {"frees_its_device_memory", 1,
            [](CaseContext& c) {
              for (const auto& [rows, cols] : {std::pair{4096, 100}, std::pair{5, 5000}}) {

@@ -13,8 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
@@ -31,8 +33,9 @@ enum class MatrixKind {
   unit_circle,  // the lab's example: rows points (cos a, sin a), cols = 2, every norm 1
 };
 
-inline MatrixKind matrix_kind_from_name(const std::string& name) {
-  return name == "unit_circle" ? MatrixKind::unit_circle : MatrixKind::uniform;
+// The names a request gives them (request_keys.hpp).
+inline std::vector<std::pair<MatrixKind, std::string>> choices(MatrixKind) {
+  return {{MatrixKind::uniform, "uniform"}, {MatrixKind::unit_circle, "unit_circle"}};
 }
 
 // A rows x cols matrix, row-major: element (r, c) at r * cols + c.
@@ -116,6 +119,61 @@ inline course::Tolerance tolerance_for(int cols, int threads) {
   const double per_thread = std::ceil(static_cast<double>(cols) / threads);
   return {0.0, (per_thread + 12.0) * std::ldexp(1.0, -24)};
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+// row_norms_gpu on host arrays.
+struct Norms {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  MatrixKind matrix = MatrixKind::uniform;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("rows", rows), visit("cols", cols), visit("matrix", matrix);
+  }
+};
+inline const course::check::Request<Norms> gpu{"gpu"};
+
+// launch_row_norms_group with `lanes` lanes per row, on device arrays.
+struct Group {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::int64_t lanes = 1;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("rows", rows), visit("cols", cols), visit("lanes", lanes);
+  }
+};
+inline const course::check::Request<Group> group{"group"};
+
+// set_column_weights (and, when too_large, a table one float too long in between), then
+// launch_weighted_row_norms.
+struct Weighted {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  bool too_large = false;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("rows", rows), visit("cols", cols), visit("too_large", too_large);
+  }
+};
+inline const course::check::Request<Weighted> weighted{"weighted"};
+
+// launch_row_norms timed, each round the median of `repetitions` launches, and the copy
+// ceiling when `ceiling`.
+struct Speed {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  int repetitions = 1;
+  bool ceiling = false;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("rows", rows), visit("cols", cols), visit("repetitions", repetitions),
+        visit("ceiling", ceiling);
+  }
+};
+inline const course::check::Request<Speed> speed{"speed"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

@@ -2,7 +2,6 @@
 // They report what they found and decide nothing: harness/check.cpp judges.
 #include <algorithm>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "course/bench.hpp"
@@ -16,6 +15,7 @@
 
 namespace {
 
+namespace asked = grid_stride::request;
 namespace result = grid_stride::result;
 
 // The yardstick of the speed case: the driver's own one-thread-per-element kernel, the
@@ -48,16 +48,16 @@ constexpr int kProbeDivisor = 16;
 constexpr int kProbeRepetitions = 3;
 constexpr double kProbeSlowdownLimit = 2.0;
 
-void run_speed_case(const course::check::CaseRequest& request,
+void run_speed_case(const asked::HypotSpeed& p, std::uint64_t seed,
                     course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  course::DeviceBuffer<float> a(grid_stride::make_hypot_a(n, request.seed));
-  course::DeviceBuffer<float> b(grid_stride::make_hypot_b(n, request.seed));
+  const int n = static_cast<int>(p.n);
+  const int repetitions = p.repetitions;
+  course::DeviceBuffer<float> a(grid_stride::make_hypot_a(n, seed));
+  course::DeviceBuffer<float> b(grid_stride::make_hypot_b(n, seed));
   course::DeviceBuffer<float> c(static_cast<std::size_t>(n));
 
   // No probe under compute-sanitizer (the check says probe=0): times mean nothing there.
-  const bool probe = request.param_int("probe") != 0;
+  const bool probe = p.probe;
   int elements = probe ? std::max(1, n / kProbeDivisor) : n;
   auto reference_launch = [&] {
     const int blocks = (elements + kHypotThreadsPerBlock - 1) / kHypotThreadsPerBlock;
@@ -101,12 +101,51 @@ void run_speed_case(const course::check::CaseRequest& request,
   results.put(result::one_per_element_ms, reference_ms);
 }
 
+// add's inputs and output on the device; `add` computes out from x and y.
+template <typename Add>
+void run_add_case(int n, std::uint64_t seed, course::check::ResultWriter& results, Add&& add) {
+  course::DeviceBuffer<int> x(grid_stride::make_add_x(n, seed));
+  course::DeviceBuffer<int> y(grid_stride::make_add_y(n, seed));
+  course::DeviceBuffer<int> out(static_cast<std::size_t>(n));
+  add(x.data(), y.data(), out.data());
+  results.put(result::add_out, out.download());
+}
+
+// hypot's inputs and output on the device; `hypot` computes c from a and b.
+template <typename Hypot>
+void run_hypot_case(int n, std::uint64_t seed, course::check::ResultWriter& results,
+                    Hypot&& hypot) {
+  course::DeviceBuffer<float> a(grid_stride::make_hypot_a(n, seed));
+  course::DeviceBuffer<float> b(grid_stride::make_hypot_b(n, seed));
+  course::DeviceBuffer<float> c(static_cast<std::size_t>(n));
+  hypot(a.data(), b.data(), c.data());
+  results.put(result::c, c.download());
+}
+
+// a, b and c start a_offset, b_offset and c_offset floats into their buffers: with an
+// offset that is not a multiple of 4, not on a 16-byte boundary.
+void run_hypot_offsets_case(const asked::HypotOffsets& p, std::uint64_t seed,
+                            course::check::ResultWriter& results) {
+  const int n = static_cast<int>(p.n);
+  const auto a_offset = static_cast<std::size_t>(p.a_offset);
+  const auto b_offset = static_cast<std::size_t>(p.b_offset);
+  const auto c_offset = static_cast<std::size_t>(p.c_offset);
+  course::DeviceBuffer<float> a =
+      course::device_buffer_after(a_offset, grid_stride::make_hypot_a(n, seed));
+  course::DeviceBuffer<float> b =
+      course::device_buffer_after(b_offset, grid_stride::make_hypot_b(n, seed));
+  course::DeviceBuffer<float> c(c_offset + static_cast<std::size_t>(n));
+  grid_stride::launch_hypot(static_cast<int>(p.blocks), static_cast<int>(p.threads),
+                            a.data() + a_offset, b.data() + b_offset, c.data() + c_offset, n);
+  results.put(result::c, c.download_from(c_offset));
+}
+
 }  // namespace
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "occupancy") {
+  const std::uint64_t seed = request.seed;
+  if (request.is(asked::occupancy)) {
     std::vector<std::int64_t> student, expected;
     for (const int threads : grid_stride::kOccupancyBlockSizes) {
       student.push_back(occupancy_grid_blocks(threads));
@@ -114,79 +153,52 @@ void course::program::run_check_case(const course::check::CaseRequest& request,
     }
     results.put(result::student_blocks, student);
     results.put(result::expected_blocks, expected);
-    return;
-  }
-  if (kind == "hypot_speed") {
-    run_speed_case(request, results);
-    return;
-  }
-
-  const int n = static_cast<int>(request.param_int("n"));
-  if (kind == "add" || kind == "add_after_empty" || kind == "add_launch") {
-    course::DeviceBuffer<int> x(grid_stride::make_add_x(n, request.seed));
-    course::DeviceBuffer<int> y(grid_stride::make_add_y(n, request.seed));
-    course::DeviceBuffer<int> out(static_cast<std::size_t>(n));
-    if (kind == "add_launch") {
-      // The runner chooses the grid: the kernel alone must cope with it.
-      const int blocks = static_cast<int>(request.param_int("blocks"));
-      const int threads = static_cast<int>(request.param_int("threads"));
-      add_kernel<<<blocks, threads>>>(x.data(), y.data(), out.data(), n);
+  } else if (const auto p = request.as(asked::hypot_speed)) {
+    run_speed_case(*p, seed, results);
+  } else if (const auto p = request.as(asked::add_launch)) {
+    // The runner chooses the grid: the kernel alone must cope with it.
+    const int n = static_cast<int>(p->n);
+    run_add_case(n, seed, results, [&](const int* x, const int* y, int* out) {
+      add_kernel<<<static_cast<int>(p->blocks), static_cast<int>(p->threads)>>>(x, y, out, n);
       CUDA_CHECK_LAUNCH();
-    } else {
-      if (kind == "add_after_empty") {
+    });
+  } else if (const auto p = request.as(asked::add)) {
+    const int n = static_cast<int>(p->n);
+    run_add_case(n, seed, results,
+                 [&](const int* x, const int* y, int* out) { add_on_device(x, y, out, n); });
+  } else if (const auto p = request.as(asked::add_after_empty)) {
+    const int n = static_cast<int>(p->n);
+    run_add_case(n, seed, results, [&](const int* x, const int* y, int* out) {
+      {
         // An empty call first: it must neither fail nor disturb the call after it.
         course::DeviceBuffer<int> nothing(0);
         add_on_device(nothing.data(), nothing.data(), nothing.data(), 0);
         CUDA_CHECK(cudaDeviceSynchronize());
       }
-      add_on_device(x.data(), y.data(), out.data(), n);
-    }
-    results.put(result::add_out, out.download());
-    return;
-  }
-  if (kind == "square") {
-    course::DeviceBuffer<float> a(grid_stride::make_square_input(n, request.seed));
+      add_on_device(x, y, out, n);
+    });
+  } else if (const auto p = request.as(asked::square)) {
+    const int n = static_cast<int>(p->n);
+    course::DeviceBuffer<float> a(grid_stride::make_square_input(n, seed));
     course::DeviceBuffer<float> out(static_cast<std::size_t>(n));
     square_on_device(a.data(), out.data(), n);
     results.put(result::square_out, out.download());
-    return;
+  } else if (const auto p = request.as(asked::blocks_to_cover)) {
+    results.put(result::blocks,
+                blocks_to_cover(static_cast<int>(p->n), static_cast<int>(p->threads)));
+  } else if (const auto p = request.as(asked::hypot_offsets)) {
+    run_hypot_offsets_case(*p, seed, results);
+  } else if (const auto p = request.as(asked::hypot_grid)) {
+    const int n = static_cast<int>(p->n);
+    run_hypot_case(n, seed, results, [&](const float* a, const float* b, float* c) {
+      grid_stride::launch_hypot(static_cast<int>(p->blocks), static_cast<int>(p->threads), a, b, c,
+                                n);
+    });
+  } else if (const auto p = request.as(asked::hypot_occupancy)) {
+    const int n = static_cast<int>(p->n);
+    run_hypot_case(n, seed, results,
+                   [&](const float* a, const float* b, float* c) { hypot_on_device(a, b, c, n); });
+  } else {
+    course::check::unknown_case(request);
   }
-  if (kind == "blocks_to_cover") {
-    const int threads = static_cast<int>(request.param_int("threads"));
-    results.put(result::blocks, blocks_to_cover(n, threads));
-    return;
-  }
-  if (kind == "hypot_offsets") {
-    // a, b and c start a_offset, b_offset and c_offset floats into their buffers: with an
-    // offset that is not a multiple of 4, not on a 16-byte boundary.
-    const auto offset = [&](const char* name) {
-      return static_cast<std::size_t>(request.param_int(name));
-    };
-    course::DeviceBuffer<float> a =
-        course::device_buffer_after(offset("a_offset"), grid_stride::make_hypot_a(n, request.seed));
-    course::DeviceBuffer<float> b =
-        course::device_buffer_after(offset("b_offset"), grid_stride::make_hypot_b(n, request.seed));
-    course::DeviceBuffer<float> c(offset("c_offset") + static_cast<std::size_t>(n));
-    grid_stride::launch_hypot(static_cast<int>(request.param_int("blocks")),
-                              static_cast<int>(request.param_int("threads")),
-                              a.data() + offset("a_offset"), b.data() + offset("b_offset"),
-                              c.data() + offset("c_offset"), n);
-    results.put(result::c, c.download_from(offset("c_offset")));
-    return;
-  }
-  if (kind == "hypot_grid" || kind == "hypot_occupancy") {
-    course::DeviceBuffer<float> a(grid_stride::make_hypot_a(n, request.seed));
-    course::DeviceBuffer<float> b(grid_stride::make_hypot_b(n, request.seed));
-    course::DeviceBuffer<float> c(static_cast<std::size_t>(n));
-    if (kind == "hypot_grid") {
-      grid_stride::launch_hypot(static_cast<int>(request.param_int("blocks")),
-                                static_cast<int>(request.param_int("threads")), a.data(), b.data(),
-                                c.data(), n);
-    } else {
-      hypot_on_device(a.data(), b.data(), c.data(), n);
-    }
-    results.put(result::c, c.download());
-    return;
-  }
-  course::check::unknown_case(request);
 }

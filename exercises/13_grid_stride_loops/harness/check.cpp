@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -19,9 +18,10 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Request;
 using course::check::Run;
+namespace request = grid_stride::request;
 namespace result = grid_stride::result;
-using Params = std::vector<std::pair<std::string, std::string>>;
 
 // ---------------------------------------------------------------------------
 // References and tolerances
@@ -80,8 +80,7 @@ void check_blocks_to_cover(CaseContext& c) {
   };
   constexpr Example kExamples[] = {{0, 128}, {1, 128}, {4096, 128}, {4097, 128}, {100003, 256}};
   for (const Example& example : kExamples) {
-    const Run run = c.run_case("blocks_to_cover", {{"n", std::to_string(example.n)},
-                                                   {"threads", std::to_string(example.threads)}});
+    const Run run = c.run(request::blocks_to_cover, {example.n, example.threads});
     std::int64_t blocks = 0;
     if (!c.finished(run) || !c.read_value(run, result::blocks, blocks)) return;
     const std::int64_t expected = (example.n + example.threads - 1) / example.threads;
@@ -95,9 +94,9 @@ void check_blocks_to_cover(CaseContext& c) {
   }
 }
 
-// One add_on_device call (after an empty one for kind "add_after_empty").
-void check_add(CaseContext& c, int n, const std::string& kind = "add") {
-  const Run run = c.run_case(kind, {{"n", std::to_string(n)}});
+// One add_on_device call (after an empty one for request::add_after_empty).
+void check_add(CaseContext& c, int n, const Request<request::Elements>& kind = request::add) {
+  const Run run = c.run(kind, {n});
   if (!c.finished(run) || (n > 0 && !c.expect_kernel_launched(run))) return;
   if (!c.expect_array(run, result::add_out, add_reference(n, c.seed()), course::kExact, kAddHint)) {
     c.note("(add_on_device with " + n_text(n) + ", blocks of " +
@@ -112,9 +111,7 @@ void check_add(CaseContext& c, int n, const std::string& kind = "add") {
 void check_add_too_many_threads(CaseContext& c) {
   const int n = 4000;
   const int blocks = 2 * kLabAddBlocks, threads = kLabThreadsPerBlock;
-  const Run run = c.run_case("add_launch", {{"n", std::to_string(n)},
-                                            {"blocks", std::to_string(blocks)},
-                                            {"threads", std::to_string(threads)}});
+  const Run run = c.run(request::add_launch, {n, blocks, threads});
   if (!c.finished(run) ||
       !c.expect_array(run, result::add_out, add_reference(n, c.seed()), course::kExact, kAddHint)) {
     c.note("(add_kernel<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>> for " +
@@ -123,7 +120,7 @@ void check_add_too_many_threads(CaseContext& c) {
 }
 
 void check_square(CaseContext& c, int n) {
-  const Run run = c.run_case("square", {{"n", std::to_string(n)}});
+  const Run run = c.run(request::square, {n});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!c.expect_array(run, result::square_out, square_reference(n, c.seed()), kSquareTolerance,
                       "out[i] = a[i] * a[i] at the thread's global index.")) {
@@ -150,15 +147,8 @@ std::string launch_text(int blocks, int threads, int n) {
          n_text(n) + ")";
 }
 
-// The runner's launch of hypot_stride on `blocks` x `threads` threads; kind "hypot_offsets"
-// adds the params that move a, b and c off their 16-byte boundaries.
-void check_hypot_grid(CaseContext& c, int n, int blocks, int threads,
-                      const std::string& kind = "hypot_grid", const Params& offsets = {}) {
-  Params params = {{"n", std::to_string(n)},
-                   {"blocks", std::to_string(blocks)},
-                   {"threads", std::to_string(threads)}};
-  params.insert(params.end(), offsets.begin(), offsets.end());
-  const Run run = c.run_case(kind, params);
+// The c of the runner's launch of hypot_stride on `blocks` x `threads` threads.
+void expect_hypot_grid(CaseContext& c, const Run& run, int n, int blocks, int threads) {
   if (!c.finished(run)) {
     c.note(launch_text(blocks, threads, n));
     return;
@@ -168,6 +158,10 @@ void check_hypot_grid(CaseContext& c, int n, int blocks, int threads,
     c.note(launch_text(blocks, threads, n));
     c.hint_if_only_float4_tail_wrong(run, result::c, expected, kHypotTolerance, kTailHint);
   }
+}
+
+void check_hypot_grid(CaseContext& c, int n, int blocks, int threads) {
+  expect_hypot_grid(c, c.run(request::hypot_grid, {n, blocks, threads}), n, blocks, threads);
 }
 
 // Sizes of each remainder modulo 4, on a grid smaller than the float4 vectors: the loop
@@ -185,12 +179,15 @@ void check_tails(CaseContext& c) {
 // of the runs.
 void check_unaligned(CaseContext& c) {
   const int n = 100003;
-  for (const Params& offsets : {Params{{"a_offset", "0"}, {"b_offset", "1"}, {"c_offset", "2"}},
-                                Params{{"a_offset", "3"}, {"b_offset", "0"}, {"c_offset", "0"}}}) {
-    check_hypot_grid(c, n, kLabStrideBlocks, kLabStrideThreadsPerBlock, "hypot_offsets", offsets);
+  const int blocks = kLabStrideBlocks, threads = kLabStrideThreadsPerBlock;
+  for (const request::HypotOffsets& offsets :
+       {request::HypotOffsets{n, blocks, threads, 0, 1, 2},
+        request::HypotOffsets{n, blocks, threads, 3, 0, 0}}) {
+    expect_hypot_grid(c, c.run(request::hypot_offsets, offsets), n, blocks, threads);
     if (!c.passed()) {
-      c.note("(a, b and c started " + offsets[0].second + ", " + offsets[1].second + " and " +
-             offsets[2].second + " floats into their buffers: not 16-byte aligned unless 0)");
+      c.note("(a, b and c started " + std::to_string(offsets.a_offset) + ", " +
+             std::to_string(offsets.b_offset) + " and " + std::to_string(offsets.c_offset) +
+             " floats into their buffers: not 16-byte aligned unless 0)");
       return;
     }
   }
@@ -217,7 +214,7 @@ void check_hidden(CaseContext& c) {
 // ---------------------------------------------------------------------------
 
 void check_occupancy_grid(CaseContext& c) {
-  const Run run = c.run_case("occupancy");
+  const Run run = c.run(request::occupancy, {});
   if (!c.finished(run)) return;
   std::vector<std::int64_t> got, want;
   if (!CaseContext::reported(run, result::student_blocks) ||
@@ -248,7 +245,7 @@ void check_occupancy_grid(CaseContext& c) {
 }
 
 void check_occupancy_launch(CaseContext& c, int n) {
-  const Run run = c.run_case("hypot_occupancy", {{"n", std::to_string(n)}});
+  const Run run = c.run(request::hypot_occupancy, {n});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!c.expect_array(run, result::c, hypot_reference(n, c.seed()), kHypotTolerance, kStrideHint)) {
     c.note("(hypot_on_device with " + n_text(n) + ")");
@@ -286,11 +283,8 @@ void check_occupancy_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const int n = sanitized ? kSanitizerSpeedElements : kSpeedElements;
   const int repetitions = sanitized ? kSanitizerSpeedRepetitions : kSpeedRepetitions;
-  const Run run = c.run_case("hypot_speed",
-                             {{"n", std::to_string(n)},
-                              {"repetitions", std::to_string(repetitions)},
-                              {"probe", sanitized ? "0" : "1"}},
-                             0, kSpeedTimeoutSeconds);
+  const Run run =
+      c.run(request::hypot_speed, {n, repetitions, !sanitized}, 0, kSpeedTimeoutSeconds);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   double student_ms = 0.0, reference_ms = 0.0;
   std::int64_t timed = 0;
@@ -337,7 +331,7 @@ int main(int argc, char** argv) {
           {"add_lab_4096", 1, [](CaseContext& c) { check_add(c, kLabAddElements); }},
           {"add_n_is_one", 1, [](CaseContext& c) { check_add(c, 1); }},
           {"add_n_zero_then_1000", 1,
-           [](CaseContext& c) { check_add(c, 1000, "add_after_empty"); }},
+           [](CaseContext& c) { check_add(c, 1000, request::add_after_empty); }},
           {"add_4097_one_past_the_lab", 2,
            [](CaseContext& c) { check_add(c, kLabAddElements + 1); }},
           {"add_kernel_too_many_threads", 2, check_add_too_many_threads},
@@ -367,7 +361,8 @@ int main(int argc, char** argv) {
           {"occupancy_grid_size", 2, check_occupancy_grid},
           {"occupancy_launch_3000017", 1,
            [](CaseContext& c) { check_occupancy_launch(c, 3000017); }},
-          course::check::timed({"occupancy_launch_speed", 2, check_occupancy_speed}),
+          course::check::timed({"occupancy_launch_speed", 2, check_occupancy_speed},
+                               {kOccupancyBar}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -67,6 +68,79 @@ inline std::vector<float> make_hypot_b(int n, std::uint64_t seed) {
 // The block sizes whose occupancy grid the check compares (the value differs for each
 // on every GPU the course supports).
 inline constexpr int kOccupancyBlockSizes[] = {64, 256, 1024};
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+struct Elements {
+  std::int64_t n = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n);
+  }
+};
+// add_on_device (after an empty call for add_after_empty), square_on_device and
+// hypot_on_device on n elements.
+inline const course::check::Request<Elements> add{"add"};
+inline const course::check::Request<Elements> add_after_empty{"add_after_empty"};
+inline const course::check::Request<Elements> square{"square"};
+inline const course::check::Request<Elements> hypot_occupancy{"hypot_occupancy"};
+
+// blocks_to_cover(n, threads).
+struct Cover {
+  std::int64_t n = 0;
+  std::int64_t threads = 1;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("threads", threads);
+  }
+};
+inline const course::check::Request<Cover> blocks_to_cover{"blocks_to_cover"};
+
+// A launch on the grid the runner chooses: add_kernel, or hypot_stride.
+struct Grid {
+  std::int64_t n = 0;
+  std::int64_t blocks = 1;
+  std::int64_t threads = 1;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("blocks", blocks), visit("threads", threads);
+  }
+};
+inline const course::check::Request<Grid> add_launch{"add_launch"};
+inline const course::check::Request<Grid> hypot_grid{"hypot_grid"};
+
+// hypot_stride on a, b and c starting these many floats into their buffers.
+struct HypotOffsets {
+  std::int64_t n = 0;
+  std::int64_t blocks = 1;
+  std::int64_t threads = 1;
+  std::int64_t a_offset = 0;
+  std::int64_t b_offset = 0;
+  std::int64_t c_offset = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("blocks", blocks), visit("threads", threads), visit("a_offset", a_offset),
+        visit("b_offset", b_offset), visit("c_offset", c_offset);
+  }
+};
+inline const course::check::Request<HypotOffsets> hypot_offsets{"hypot_offsets"};
+
+// occupancy_grid_blocks for each of kOccupancyBlockSizes.
+inline const course::check::Request<course::check::NoParams> occupancy{"occupancy"};
+
+// hypot_on_device timed against the runner's one-thread-per-element kernel, after a probe
+// on the first elements unless `probe` is false (under compute-sanitizer).
+struct HypotSpeed {
+  std::int64_t n = 0;
+  int repetitions = 1;
+  bool probe = true;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("repetitions", repetitions), visit("probe", probe);
+  }
+};
+inline const course::check::Request<HypotSpeed> hypot_speed{"hypot_speed"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

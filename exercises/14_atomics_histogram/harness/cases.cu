@@ -2,9 +2,9 @@
 // They report what they found and decide nothing: harness/check.cpp judges.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "course/bench.hpp"
@@ -17,6 +17,7 @@
 
 namespace {
 
+namespace asked = histogram::request;
 namespace result = histogram::result;
 
 // Fills as much shared memory as blocks can hold with a nonzero value, on every
@@ -59,30 +60,28 @@ struct HistogramRequest {
   std::size_t offset = 0;
 };
 
-HistogramRequest read_histogram_request(const course::check::CaseRequest& request) {
+HistogramRequest read_histogram_request(const asked::Histogram& p, std::uint64_t seed) {
   HistogramRequest h;
-  h.lo = static_cast<float>(request.param_double("lo"));
-  h.hi = static_cast<float>(request.param_double("hi"));
-  h.bins = static_cast<int>(request.param_int("bins"));
-  const int n = static_cast<int>(request.param_int("n"));
+  h.lo = p.lo;
+  h.hi = p.hi;
+  h.bins = p.bins;
   if (h.bins < 1 || h.bins > kMaxBins || !(h.lo < h.hi) ||
-      !histogram::make_input(request.param("input"), n, h.lo, h.hi, h.bins, request.seed, h.x)) {
+      !histogram::make_input(p.input, p.n, h.lo, h.hi, h.bins, seed, h.x)) {
     std::fprintf(stderr, "check protocol: bad histogram request\n");
     std::exit(2);
   }
   h.n = static_cast<int>(h.x.size());
   // Values after the n counted ones, each lo (in the first bin): a kernel that reads past
   // x[n - 1] counts them.
-  if (request.params.count("padding") > 0) {
-    h.x.insert(h.x.end(), static_cast<std::size_t>(request.param_int("padding")), h.lo);
-  }
-  if (request.params.count("offset") > 0) {
-    h.offset = static_cast<std::size_t>(request.param_int("offset"));
-  }
-  if (request.params.count("blocks") > 0) {
-    h.blocks = static_cast<int>(request.param_int("blocks"));
-    h.threads = static_cast<int>(request.param_int("threads"));
-  }
+  h.x.insert(h.x.end(), static_cast<std::size_t>(p.padding), h.lo);
+  h.offset = static_cast<std::size_t>(p.offset);
+  return h;
+}
+
+HistogramRequest read_launch_request(const asked::Launch& p, std::uint64_t seed) {
+  HistogramRequest h = read_histogram_request(p.histogram, seed);
+  h.blocks = p.blocks;
+  h.threads = p.threads;
   return h;
 }
 
@@ -91,10 +90,10 @@ HistogramRequest read_histogram_request(const course::check::CaseRequest& reques
 constexpr int kSpeedRounds = 3;
 constexpr int kSpeedWarmup = 2;
 
-void run_speed_case(const course::check::CaseRequest& request,
+void run_speed_case(const asked::Speed& p, std::uint64_t seed,
                     course::check::ResultWriter& results) {
-  HistogramRequest h = read_histogram_request(request);
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
+  HistogramRequest h = read_launch_request(p.launch, seed);
+  const int repetitions = p.repetitions;
   const int n = h.n;
   course::DeviceBuffer<float> x(h.x);
   course::DeviceBuffer<int> counts(static_cast<std::size_t>(h.bins));
@@ -122,14 +121,13 @@ void run_speed_case(const course::check::CaseRequest& request,
 // The maximum's case: `launches` calls of max_on_device on the same input, each on a
 // maximum and a previous array poisoned first; reports every launch's maximum and
 // previous array, for the check to judge each.
-void run_max_case(const course::check::CaseRequest& request, course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const int blocks = static_cast<int>(request.param_int("blocks"));
-  const int threads = static_cast<int>(request.param_int("threads"));
-  const int launches = static_cast<int>(request.param_int("launches"));
+void run_max_case(const asked::Max& p, std::uint64_t seed, course::check::ResultWriter& results) {
+  const int n = p.n;
+  const int blocks = p.blocks;
+  const int threads = p.threads;
+  const int launches = p.launches;
   std::vector<float> x;
-  if (n < 1 || launches < 1 ||
-      !histogram::make_max_input(request.param("input"), n, request.seed, x)) {
+  if (n < 1 || launches < 1 || !histogram::make_max_input(p.input, n, seed, x)) {
     std::fprintf(stderr, "check protocol: bad maximum request\n");
     std::exit(2);
   }
@@ -153,42 +151,42 @@ void run_max_case(const course::check::CaseRequest& request, course::check::Resu
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "counter") {
-    const int blocks = static_cast<int>(request.param_int("blocks"));
-    const int threads = static_cast<int>(request.param_int("threads"));
+  if (const auto p = request.as(asked::counter)) {
     course::DeviceBuffer<int> counter(1);
     CUDA_CHECK(cudaMemset(counter.data(), 0, sizeof(int)));
-    count_threads_atomic<<<blocks, threads>>>(counter.data());
+    count_threads_atomic<<<p->blocks, p->threads>>>(counter.data());
     CUDA_CHECK_LAUNCH();
     results.put(result::counter, counter.download());
     return;
   }
-  if (kind == "speed") {
-    run_speed_case(request, results);
+  if (const auto p = request.as(asked::speed)) {
+    run_speed_case(*p, request.seed, results);
     return;
   }
-  if (kind == "max") {
-    run_max_case(request, results);
+  if (const auto p = request.as(asked::max)) {
+    run_max_case(*p, request.seed, results);
     return;
   }
-  const HistogramRequest h = read_histogram_request(request);
-  const int n = h.n;
-  if (kind == "cpu") {
+  if (const auto p = request.as(asked::cpu)) {
+    const HistogramRequest h = read_histogram_request(*p, request.seed);
     course::check::GuardedOutput<int> counts(static_cast<std::size_t>(h.bins));
-    histogram_cpu(h.x.data(), n, h.lo, h.hi, counts.data(), h.bins);
+    histogram_cpu(h.x.data(), h.n, h.lo, h.hi, counts.data(), h.bins);
     counts.report(results, result::counts);
     return;
   }
-  if (kind != "global" && kind != "shared") course::check::unknown_case(request);
+  const bool shared = request.is(asked::shared);
+  const auto p = shared ? request.as(asked::shared) : request.as(asked::global);
+  if (!p) course::check::unknown_case(request);
+  const HistogramRequest h = read_launch_request(*p, request.seed);
+  const int n = h.n;
   course::DeviceBuffer<float> buffer = course::device_buffer_after(h.offset, h.x);
   const float* x = buffer.data() + h.offset;
   course::DeviceBuffer<int> counts(static_cast<std::size_t>(h.bins));
-  if (kind == "global") {
-    histogram_global_on_device(x, n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
-  } else {
+  if (shared) {
     scribble_shared_memory_everywhere();
     histogram_shared_on_device(x, n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
+  } else {
+    histogram_global_on_device(x, n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
   }
   results.put(result::counts, counts.download());
 }

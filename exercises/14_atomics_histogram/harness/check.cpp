@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -20,43 +19,17 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Request;
 using course::check::Run;
+namespace request = histogram::request;
 namespace result = histogram::result;
-using Params = std::vector<std::pair<std::string, std::string>>;
-
-struct Histogram {
-  std::string input;  // "lab", "uniform", "skewed", "edges0", "edges1"
-  int n = 0;
-  float lo = 0.0f, hi = 0.0f;
-  int bins = 0;
-  // Values after the n of the input, which the launchers must not read: each is lo, in
-  // the first bin, so that a kernel that reads past x[n - 1] counts too many.
-  int padding = 0;
-  // The input starts this many floats into its device buffer: not 16-byte aligned
-  // unless a multiple of 4.
-  int offset = 0;
-};
+using Histogram = request::Histogram;
 
 // The reference counts of a case (workload.hpp: histogram.hpp's rule).
 std::vector<std::int32_t> reference_counts(const Histogram& h, std::uint64_t seed) {
   std::vector<float> x;
   histogram::make_input(h.input, h.n, h.lo, h.hi, h.bins, seed, x);
   return histogram::reference_counts(x, h.lo, h.hi, h.bins);
-}
-
-Params histogram_params(const Histogram& h, int blocks = 0, int threads = 0) {
-  Params params = {{"input", h.input},
-                   {"n", std::to_string(h.n)},
-                   {"lo", course::format_number(h.lo)},
-                   {"hi", course::format_number(h.hi)},
-                   {"bins", std::to_string(h.bins)}};
-  if (blocks > 0) {
-    params.push_back({"blocks", std::to_string(blocks)});
-    params.push_back({"threads", std::to_string(threads)});
-  }
-  if (h.padding > 0) params.push_back({"padding", std::to_string(h.padding)});
-  if (h.offset > 0) params.push_back({"offset", std::to_string(h.offset)});
-  return params;
 }
 
 std::string describe(const Histogram& h) {
@@ -180,7 +153,7 @@ bool expect_counts(CaseContext& c, const Run& run, const course::check::Array<st
 void check_cpu(CaseContext& c) {
   for (const Histogram& h : {lab_histogram(), edge_histogram(0), edge_histogram(1)}) {
     const bool edges = h.input != "lab";
-    const Run run = c.run_case("cpu", histogram_params(h));
+    const Run run = c.run(request::cpu, h);
     if (!c.finished(run)) {
       if (edges) {
         c.hint(kRangeHint);
@@ -203,8 +176,7 @@ void check_cpu(CaseContext& c) {
 }
 
 void check_counter(CaseContext& c, int blocks, int threads) {
-  const Run run = c.run_case("counter", {{"blocks", std::to_string(blocks)},
-                                         {"threads", std::to_string(threads)}});
+  const Run run = c.run(request::counter, {blocks, threads});
   if (!c.finished(run)) return;
   const std::vector<std::int32_t> expected = {blocks * threads};
   if (!c.expect_array(run, result::counter, expected, course::kExact)) {
@@ -215,9 +187,10 @@ void check_counter(CaseContext& c, int blocks, int threads) {
 }
 
 // One launch of the student's global or shared histogram on the given grid.
-void check_gpu(CaseContext& c, const std::string& method, const Histogram& h, int blocks,
+void check_gpu(CaseContext& c, const Request<request::Launch>& kind, const Histogram& h, int blocks,
                int threads) {
-  const Run run = c.run_case(method, histogram_params(h, blocks, threads));
+  const std::string& method = kind.name;  // the launcher is histogram_<method>_on_device
+  const Run run = c.run(kind, {h, blocks, threads});
   if (!c.finished(run)) {
     // An atomic out of bounds on these inputs comes from a value that has no bin.
     if (h.input == "edges0" || h.input == "edges1") {
@@ -227,7 +200,7 @@ void check_gpu(CaseContext& c, const std::string& method, const Histogram& h, in
     return;
   }
   if (!c.expect_kernel_launched(run)) return;
-  if (!expect_counts(c, run, result::counts, h, method == "shared")) {
+  if (!expect_counts(c, run, result::counts, h, kind.name == request::shared.name)) {
     c.note("(histogram_" + method + "_on_device, " + describe(h) + ", n = " + std::to_string(h.n) +
            ", " + std::to_string(blocks) + " x " + std::to_string(threads) + " threads" +
            (h.offset > 0 ? ", x starting " + std::to_string(h.offset) +
@@ -239,9 +212,9 @@ void check_gpu(CaseContext& c, const std::string& method, const Histogram& h, in
   }
 }
 
-void check_gpu_edges(CaseContext& c, const std::string& method) {
+void check_gpu_edges(CaseContext& c, const Request<request::Launch>& kind) {
   for (int set = 0; set < static_cast<int>(std::size(histogram::kEdgeSets)) && c.passed(); ++set) {
-    check_gpu(c, method, edge_histogram(set), kLabBlocks, kLabThreadsPerBlock);
+    check_gpu(c, kind, edge_histogram(set), kLabBlocks, kLabThreadsPerBlock);
   }
 }
 
@@ -253,7 +226,7 @@ void check_shared_tails(CaseContext& c) {
   for (const int n : {1001, 1002, 1003}) {
     Histogram h{"skewed", n, kLo, kHi, 10};
     h.padding = 3 * n + 4;
-    check_gpu(c, "shared", h, 2, kLabThreadsPerBlock);
+    check_gpu(c, request::shared, h, 2, kLabThreadsPerBlock);
     if (!c.passed()) return;
   }
 }
@@ -277,8 +250,8 @@ void check_hidden(CaseContext& c) {
   const int blocks = static_cast<int>(rng.uniform_int(1, kHiddenMaxBlocks));
   const int threads =
       kHiddenBlockSizes[rng.uniform_int(0, static_cast<int>(std::size(kHiddenBlockSizes)) - 1)];
-  check_gpu(c, "global", h, blocks, threads);
-  if (c.passed()) check_gpu(c, "shared", h, blocks, threads);
+  check_gpu(c, request::global, h, blocks, threads);
+  if (c.passed()) check_gpu(c, request::shared, h, blocks, threads);
 }
 
 // The speed case: every value in one bin, the global kernel's worst case.
@@ -301,10 +274,9 @@ void check_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const Histogram h{"skewed", sanitized ? kSanitizerSpeedElements : kSpeedElements, kLo, kHi,
                     kSpeedBins};
-  Params params = histogram_params(h, kSpeedBlocks, kSpeedThreads);
-  params.push_back(
-      {"repetitions", std::to_string(sanitized ? kSanitizerSpeedRepetitions : kSpeedRepetitions)});
-  const Run run = c.run_case("speed", params);
+  const Run run =
+      c.run(request::speed, {{h, kSpeedBlocks, kSpeedThreads},
+                             sanitized ? kSanitizerSpeedRepetitions : kSpeedRepetitions});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!expect_counts(c, run, result::global_counts, h, false) ||
       !expect_counts(c, run, result::shared_counts, h, true)) {
@@ -363,12 +335,7 @@ const std::string kStaleCompareHint =
 constexpr int kMaxContendedElements = (1 << 18) + 3;
 constexpr int kMaxContendedBlocks = 512;
 
-struct MaxCase {
-  std::string input;  // "random", "negative", "equal", "increasing" (workload.hpp)
-  int n = 0;
-  int blocks = 0, threads = 0;
-  int launches = 0;
-};
+using MaxCase = request::Max;
 
 // Whether one launch's previous array is what an atomic maximum can return. The calls
 // that raised the maximum (previous[i] < x[i]) each replaced a different value, since
@@ -412,11 +379,7 @@ bool expect_previous_consistent(CaseContext& c, const std::vector<float>& x, con
 }
 
 void check_max(CaseContext& c, const MaxCase& m) {
-  const Run run = c.run_case("max", {{"input", m.input},
-                                     {"n", std::to_string(m.n)},
-                                     {"blocks", std::to_string(m.blocks)},
-                                     {"threads", std::to_string(m.threads)},
-                                     {"launches", std::to_string(m.launches)}});
+  const Run run = c.run(request::max, m);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   std::vector<float> x, maxima, previous;
   histogram::make_max_input(m.input, m.n, c.seed(), x);
@@ -468,65 +431,72 @@ int main(int argc, char** argv) {
            [](CaseContext& c) { check_counter(c, kLabCounterBlocks, kLabCounterThreads); }},
           {"counter_1000x1024", 1, [](CaseContext& c) { check_counter(c, 1000, 1024); }},
           {"global_lab_128x64", 2,
-           [lab](CaseContext& c) { check_gpu(c, "global", lab, kLabBlocks, kLabThreadsPerBlock); }},
+           [lab](CaseContext& c) {
+             check_gpu(c, request::global, lab, kLabBlocks, kLabThreadsPerBlock);
+           }},
           {"global_n_zero", 1,
            [](CaseContext& c) {
-             check_gpu(c, "global", {"uniform", 0, kLo, kHi, 10}, kLabBlocks, kLabThreadsPerBlock);
+             check_gpu(c, request::global, {"uniform", 0, kLo, kHi, 10}, kLabBlocks,
+                       kLabThreadsPerBlock);
            }},
           {"global_n_one", 1,
            [](CaseContext& c) {
-             check_gpu(c, "global", {"skewed", 1, kLo, kHi, 10}, kLabBlocks, kLabThreadsPerBlock);
+             check_gpu(c, request::global, {"skewed", 1, kLo, kHi, 10}, kLabBlocks,
+                       kLabThreadsPerBlock);
            }},
           {"global_uniform_1000003", 2,
            [](CaseContext& c) {
-             check_gpu(c, "global", {"uniform", 1000003, kLo, kHi, 256}, kLabBlocks,
+             check_gpu(c, request::global, {"uniform", 1000003, kLo, kHi, 256}, kLabBlocks,
                        kLabThreadsPerBlock);
            }},
           {"global_skewed_one_bin", 2,
            [](CaseContext& c) {
-             check_gpu(c, "global", {"skewed", (1 << 20) + 5, kLo, kHi, kMaxBins}, kLabBlocks,
-                       kLabThreadsPerBlock);
+             check_gpu(c, request::global, {"skewed", (1 << 20) + 5, kLo, kHi, kMaxBins},
+                       kLabBlocks, kLabThreadsPerBlock);
            }},
           {"global_single_bin", 1,
            [](CaseContext& c) {
-             check_gpu(c, "global", {"uniform", 54321, kLo, kHi, 1}, kLabBlocks,
+             check_gpu(c, request::global, {"uniform", 54321, kLo, kHi, 1}, kLabBlocks,
                        kLabThreadsPerBlock);
            }},
           {"global_edges_and_out_of_range", 2,
-           [](CaseContext& c) { check_gpu_edges(c, "global"); }},
+           [](CaseContext& c) { check_gpu_edges(c, request::global); }},
           // The shared-memory cases rely on the driver's scribble over shared memory
           // (harness/cases.cu): another program's kernels in between could leave zeros there and
           // hide bins that were never zeroed.
           alone_on_gpu({"shared_lab_128x64", 2,
                         [lab](CaseContext& c) {
-                          check_gpu(c, "shared", lab, kLabBlocks, kLabThreadsPerBlock);
+                          check_gpu(c, request::shared, lab, kLabBlocks, kLabThreadsPerBlock);
                         }}),
           {"shared_n_zero_and_one", 1,
            [](CaseContext& c) {
-             check_gpu(c, "shared", {"uniform", 0, kLo, kHi, 10}, kLabBlocks, kLabThreadsPerBlock);
+             check_gpu(c, request::shared, {"uniform", 0, kLo, kHi, 10}, kLabBlocks,
+                       kLabThreadsPerBlock);
              if (c.passed()) {
-               check_gpu(c, "shared", {"skewed", 1, kLo, kHi, 10}, kLabBlocks, kLabThreadsPerBlock);
+               check_gpu(c, request::shared, {"skewed", 1, kLo, kHi, 10}, kLabBlocks,
+                         kLabThreadsPerBlock);
              }
            }},
-          alone_on_gpu(
-              {"shared_uniform_4096_bins", 2,
-               [](CaseContext& c) {
-                 check_gpu(c, "shared", {"uniform", 2000003, kLo, kHi, kMaxBins}, kLabBlocks, 256);
-               }}),
+          alone_on_gpu({"shared_uniform_4096_bins", 2,
+                        [](CaseContext& c) {
+                          check_gpu(c, request::shared, {"uniform", 2000003, kLo, kHi, kMaxBins},
+                                    kLabBlocks, 256);
+                        }}),
           {"shared_skewed_one_bin", 2,
            [](CaseContext& c) {
-             check_gpu(c, "shared", {"skewed", (1 << 22) + 1, kLo, kHi, 256}, kLabBlocks, 256);
+             check_gpu(c, request::shared, {"skewed", (1 << 22) + 1, kLo, kHi, 256}, kLabBlocks,
+                       256);
            }},
           {"shared_single_bin", 1,
            [](CaseContext& c) {
-             check_gpu(c, "shared", {"uniform", 54321, kLo, kHi, 1}, kLabBlocks,
+             check_gpu(c, request::shared, {"uniform", 54321, kLo, kHi, 1}, kLabBlocks,
                        kLabThreadsPerBlock);
            }},
           {"shared_edges_and_out_of_range", 2,
-           [](CaseContext& c) { check_gpu_edges(c, "shared"); }},
+           [](CaseContext& c) { check_gpu_edges(c, request::shared); }},
           {"shared_one_warp_grid", 1,
            [](CaseContext& c) {
-             check_gpu(c, "shared", {"uniform", 100003, kLo, kHi, 100}, 1, 32);
+             check_gpu(c, request::shared, {"uniform", 100003, kLo, kHi, 100}, 1, 32);
            }},
           {"shared_float4_tails_and_end", 2, check_shared_tails},
           {"shared_unaligned_input", 2,
@@ -534,12 +504,13 @@ int main(int argc, char** argv) {
              for (const int offset : {1, 2, 3}) {
                Histogram h{"skewed", 100003, kLo, kHi, 100};
                h.offset = offset;
-               check_gpu(c, "shared", h, kLabBlocks, kLabThreadsPerBlock);
+               check_gpu(c, request::shared, h, kLabBlocks, kLabThreadsPerBlock);
                if (!c.passed()) return;
              }
            }},
           {"hidden_seeded", 2, check_hidden, course::check::kHiddenCase},
-          course::check::timed({"privatised_10x_faster_on_skewed", 2, check_speed}),
+          course::check::timed({"privatised_10x_faster_on_skewed", 2, check_speed},
+                               {kPrivatisedBar}),
           {"max_random_with_negatives", 1,
            [](CaseContext& c) {
              check_max(c, {"random", 1000003, kLabBlocks, kLabThreadsPerBlock, 3});

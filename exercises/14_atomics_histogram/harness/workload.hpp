@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -173,6 +174,80 @@ inline bool make_max_input(const std::string& kind, int n, std::uint64_t seed,
   }
   return true;
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+// count_threads_atomic<<<blocks, threads>>> on a counter set to 0.
+struct Counter {
+  int blocks = 0;
+  int threads = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("blocks", blocks), visit("threads", threads);
+  }
+};
+inline const course::check::Request<Counter> counter{"counter"};
+
+// A histogram's input (make_input) and range.
+struct Histogram {
+  std::string input;  // "lab", "uniform", "skewed", "edges0", "edges1"
+  int n = 0;
+  float lo = 0.0f, hi = 0.0f;
+  int bins = 0;
+  // Values after the n of the input, which the launchers must not read: each is lo, in
+  // the first bin, so that a kernel that reads past x[n - 1] counts too many.
+  int padding = 0;
+  // The input starts this many floats into its device buffer: not 16-byte aligned
+  // unless a multiple of 4.
+  int offset = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("input", input), visit("n", n), visit("lo", lo), visit("hi", hi), visit("bins", bins),
+        visit("padding", padding), visit("offset", offset);
+  }
+};
+// histogram_cpu.
+inline const course::check::Request<Histogram> cpu{"cpu"};
+
+// A GPU launcher on blocks x threads threads.
+struct Launch {
+  Histogram histogram;
+  int blocks = 0;
+  int threads = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    histogram.fields(visit), visit("blocks", blocks), visit("threads", threads);
+  }
+};
+// histogram_global_on_device, histogram_shared_on_device.
+inline const course::check::Request<Launch> global{"global"};
+inline const course::check::Request<Launch> shared{"shared"};
+
+// Both launchers timed, each round the median of `repetitions` calls.
+struct Speed {
+  Launch launch;
+  int repetitions = 1;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    launch.fields(visit), visit("repetitions", repetitions);
+  }
+};
+inline const course::check::Request<Speed> speed{"speed"};
+
+// `launches` calls of max_on_device on the same input (make_max_input).
+struct Max {
+  std::string input;  // "random", "negative", "equal", "increasing"
+  int n = 0;
+  int blocks = 0, threads = 0;
+  int launches = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("input", input), visit("n", n), visit("blocks", blocks), visit("threads", threads),
+        visit("launches", launches);
+  }
+};
+inline const course::check::Request<Max> max{"max"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

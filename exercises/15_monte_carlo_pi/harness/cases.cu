@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "course/check/runner.hpp"
@@ -14,6 +13,7 @@
 
 namespace {
 
+namespace asked = monte_carlo_pi::request;
 namespace result = monte_carlo_pi::result;
 
 constexpr int kWarp = 32;
@@ -26,50 +26,54 @@ bool valid_launch(long long blocks, long long threads_per_block) {
 
 std::int64_t as_record(unsigned long long count) { return static_cast<std::int64_t>(count); }
 
+// A launch the check asks for, as count_hits_gpu takes it.
+struct Grid {
+  unsigned long long n;
+  int blocks;
+  int threads_per_block;
+};
+
+Grid grid_of(const asked::Launch& launch) {
+  if (!valid_launch(launch.blocks, launch.threads_per_block)) {
+    std::fprintf(stderr, "check protocol: invalid launch %lld x %lld\n",
+                 static_cast<long long>(launch.blocks),
+                 static_cast<long long>(launch.threads_per_block));
+    std::exit(2);
+  }
+  return {launch.n, static_cast<int>(launch.blocks), static_cast<int>(launch.threads_per_block)};
+}
+
 }  // namespace
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  if (request.name == "predicate") {
+  const std::uint64_t seed = request.seed;
+  if (request.is(asked::predicate)) {
     std::vector<std::int32_t> inside;
     for (const monte_carlo_pi::TestPoint& point : monte_carlo_pi::kTestPoints) {
       inside.push_back(in_quarter_disc(point.x, point.y) ? 1 : 0);
     }
     results.put(result::inside, inside);
-    return;
-  }
-
-  const unsigned long long n = static_cast<unsigned long long>(request.param_int("n"));
-  if (request.name == "cpu") {
-    results.put(result::hits, as_record(count_hits_cpu(n, request.seed)));
-    return;
-  }
-  if (request.name == "cpu_openmp") {
-    const int threads = static_cast<int>(request.param_int("threads"));
-    results.put(result::hits, as_record(count_hits_cpu_openmp(n, request.seed, threads)));
-    return;
-  }
-
-  const long long blocks = request.param_int("blocks");
-  const long long threads_per_block = request.param_int("threads_per_block");
-  if (!valid_launch(blocks, threads_per_block)) {
-    std::fprintf(stderr, "check protocol: invalid launch %lld x %lld\n", blocks, threads_per_block);
-    std::exit(2);
-  }
-  const int grid = static_cast<int>(blocks);
-  const int block = static_cast<int>(threads_per_block);
-  if (request.name == "reference") {
+  } else if (const auto p = request.as(asked::cpu)) {
+    results.put(result::hits, as_record(count_hits_cpu(p->n, seed)));
+  } else if (const auto p = request.as(asked::cpu_openmp)) {
+    results.put(result::hits, as_record(count_hits_cpu_openmp(p->n, seed, p->threads)));
+  } else if (const auto p = request.as(asked::reference)) {
+    const Grid g = grid_of(*p);
     results.put(result::hits, as_record(monte_carlo_pi::device_reference::reference_count_hits(
-                                  n, request.seed, grid, block)));
-  } else if (request.name == "gpu") {
-    results.put(result::hits, as_record(count_hits_gpu(n, request.seed, grid, block)));
-  } else if (request.name == "gpu_seeds") {
+                                  g.n, seed, g.blocks, g.threads_per_block)));
+  } else if (const auto p = request.as(asked::gpu)) {
+    const Grid g = grid_of(*p);
+    results.put(result::hits, as_record(count_hits_gpu(g.n, seed, g.blocks, g.threads_per_block)));
+  } else if (const auto p = request.as(asked::gpu_seeds)) {
     // The same seed twice, then another one: a reproducible generator that the seed
     // actually drives.
-    const unsigned long long other_seed = std::stoull(request.param("other_seed"));
-    results.put(result::hits, as_record(count_hits_gpu(n, request.seed, grid, block)));
-    results.put(result::hits_again, as_record(count_hits_gpu(n, request.seed, grid, block)));
-    results.put(result::hits_other_seed, as_record(count_hits_gpu(n, other_seed, grid, block)));
+    const Grid g = grid_of(p->launch);
+    results.put(result::hits, as_record(count_hits_gpu(g.n, seed, g.blocks, g.threads_per_block)));
+    results.put(result::hits_again,
+                as_record(count_hits_gpu(g.n, seed, g.blocks, g.threads_per_block)));
+    results.put(result::hits_other_seed,
+                as_record(count_hits_gpu(g.n, p->other_seed, g.blocks, g.threads_per_block)));
   } else {
     course::check::unknown_case(request);
   }

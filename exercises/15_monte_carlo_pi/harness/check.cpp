@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -20,6 +19,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace request = monte_carlo_pi::request;
 namespace result = monte_carlo_pi::result;
 
 // Counts are compared exactly: the samples are fixed by the seed and the convention
@@ -41,14 +41,6 @@ const std::string kConventionHint =
     "curand_init(seed, global thread id, 0, &state) on a Philox state, x then y from "
     "curand_uniform, the samples t, t + T, t + 2T, ... below n (exactly n in all), the points "
     "on the circle counted (<= 1), x^2 + y^2 in double.";
-
-using Params = std::vector<std::pair<std::string, std::string>>;
-
-Params gpu_params(std::uint64_t n, int blocks, int threads_per_block) {
-  return {{"n", std::to_string(n)},
-          {"blocks", std::to_string(blocks)},
-          {"threads_per_block", std::to_string(threads_per_block)}};
-}
 
 // "hits = 785, estimate 3.14, 0.52 standard errors from pi"
 std::string describe_count(std::uint64_t hits, std::uint64_t n) {
@@ -85,7 +77,7 @@ constexpr std::size_t kOnTheCircle = 0;
 constexpr std::size_t kLastJustOutside = 2;
 
 void check_predicate(CaseContext& c) {
-  const Run run = c.run_case("predicate");
+  const Run run = c.run(request::predicate, {});
   if (!c.finished(run)) return;
   std::vector<std::int32_t> expected;
   for (const monte_carlo_pi::TestPoint& point : monte_carlo_pi::kTestPoints) {
@@ -124,20 +116,20 @@ void check_predicate(CaseContext& c) {
   }
 }
 
-void expect_cpu_count(CaseContext& c, const std::string& kind, std::uint64_t n, int threads) {
-  Params params = {{"n", std::to_string(n)}};
-  if (kind == "cpu_openmp") params.push_back({"threads", std::to_string(threads)});
-  const Run run = c.run_case(kind, params);
+// count_hits_cpu, or count_hits_cpu_openmp with `threads` threads when not 0.
+void expect_cpu_count(CaseContext& c, std::uint64_t n, int threads = 0) {
+  const bool openmp = threads > 0;
+  const Run run = openmp ? c.run(request::cpu_openmp, {n, threads}) : c.run(request::cpu, {n});
   std::uint64_t hits = 0;
   if (!c.finished(run) || !read_count(c, run, result::hits, hits)) return;
   const std::uint64_t expected = monte_carlo_pi::cpu_reference_hits(n, c.seed());
   if (hits == expected) return;
   const std::string function =
-      kind == "cpu" ? "count_hits_cpu"
-                    : "count_hits_cpu_openmp with " + std::to_string(threads) + " threads";
+      !openmp ? "count_hits_cpu"
+              : "count_hits_cpu_openmp with " + std::to_string(threads) + " threads";
   c.fail(function + " counted " + std::to_string(hits) + " hits among n = " + std::to_string(n) +
          " samples; the same samples hold " + std::to_string(expected));
-  if (kind == "cpu_openmp" && hits > 0 && hits < expected) {
+  if (openmp && hits > 0 && hits < expected) {
     c.hint("lost updates: every OpenMP thread adds to one shared counter without protection. "
            "Add reduction(+ : hits) to the parallel for: each thread sums privately, and "
            "OpenMP adds the sums once at the end.");
@@ -154,7 +146,7 @@ void expect_cpu_count(CaseContext& c, const std::string& kind, std::uint64_t n, 
 // it does not mix with the launches the check counts for the student's code.
 bool reference_hits(CaseContext& c, std::uint64_t n, std::uint64_t seed, int blocks,
                     int threads_per_block, std::uint64_t& hits) {
-  const Run run = c.run_case("reference", gpu_params(n, blocks, threads_per_block), seed);
+  const Run run = c.run(request::reference, {n, blocks, threads_per_block}, seed);
   if (!c.finished(run)) {
     c.note("(the course's reference kernel could not run)");
     return false;
@@ -205,7 +197,7 @@ bool expect_same_count(CaseContext& c, std::uint64_t n, int blocks, int threads_
 // One count_hits_gpu call against the reference.
 bool check_gpu(CaseContext& c, std::uint64_t n, int blocks, int threads_per_block,
                double timeout_seconds = course::check::kDefaultTimeoutSeconds) {
-  const Run run = c.run_case("gpu", gpu_params(n, blocks, threads_per_block), 0, timeout_seconds);
+  const Run run = c.run(request::gpu, {n, blocks, threads_per_block}, 0, timeout_seconds);
   if (!c.finished(run)) {
     if (run.child.timed_out && n > 0xffffffffull) {
       c.hint("with n > 2^32 a 32-bit sample index never reaches n: it wraps around to 0. "
@@ -233,7 +225,7 @@ bool check_gpu(CaseContext& c, std::uint64_t n, int blocks, int threads_per_bloc
 void check_distinct_streams(CaseContext& c) {
   constexpr int kSamplesPerThread = 4;
   const std::uint64_t n = std::uint64_t{kBlocks} * kThreadsPerBlock * kSamplesPerThread;
-  const Run run = c.run_case("gpu", gpu_params(n, kBlocks, kThreadsPerBlock));
+  const Run run = c.run(request::gpu, {n, kBlocks, kThreadsPerBlock});
   std::uint64_t hits = 0;
   if (!c.finished(run) || !c.expect_kernel_launched(run) ||
       !read_count(c, run, result::hits, hits)) {
@@ -258,9 +250,7 @@ constexpr std::uint64_t kOtherSeedSalt = 15;
 void check_seeds(CaseContext& c) {
   const std::uint64_t n = 1000003;
   const std::uint64_t other_seed = course::derive_seed(c.seed(), kOtherSeedSalt);
-  Params params = gpu_params(n, kBlocks, kThreadsPerBlock);
-  params.push_back({"other_seed", std::to_string(other_seed)});
-  const Run run = c.run_case("gpu_seeds", params);
+  const Run run = c.run(request::gpu_seeds, {{n, kBlocks, kThreadsPerBlock}, other_seed});
   std::uint64_t hits = 0, again = 0, other = 0;
   if (!c.finished(run) || !c.expect_kernel_launched(run) ||
       !read_count(c, run, result::hits, hits) || !read_count(c, run, result::hits_again, again) ||
@@ -328,19 +318,19 @@ int main(int argc, char** argv) {
       "monte_carlo_pi",
       {
           host_only({"quarter_disc_test_points", 2, check_predicate}),
-          host_only({"cpu_serial_exact_count", 2,
-                     [](CaseContext& c) { expect_cpu_count(c, "cpu", 1000003, 1); }}),
+          host_only(
+              {"cpu_serial_exact_count", 2, [](CaseContext& c) { expect_cpu_count(c, 1000003); }}),
           host_only({"cpu_n_zero_and_one", 1,
                      [](CaseContext& c) {
-                       expect_cpu_count(c, "cpu", 0, 1);
-                       expect_cpu_count(c, "cpu", 1, 1);
-                       expect_cpu_count(c, "cpu_openmp", 0, 4);
-                       expect_cpu_count(c, "cpu_openmp", 1, 4);
+                       expect_cpu_count(c, 0);
+                       expect_cpu_count(c, 1);
+                       expect_cpu_count(c, 0, 4);
+                       expect_cpu_count(c, 1, 4);
                      }}),
           host_only({"cpu_openmp_same_count_as_serial", 3,
                      [](CaseContext& c) {
-                       expect_cpu_count(c, "cpu_openmp", 4000037, 4);
-                       expect_cpu_count(c, "cpu_openmp", 1000003, 3);
+                       expect_cpu_count(c, 4000037, 4);
+                       expect_cpu_count(c, 1000003, 3);
                      }}),
           {"gpu_n_one", 1, [](CaseContext& c) { check_gpu(c, 1, kBlocks, kThreadsPerBlock); }},
           // n = 0 alone would pass an empty function.
@@ -366,7 +356,7 @@ int main(int argc, char** argv) {
           {"frees_its_device_memory", 1,
            [](CaseContext& c) {
              const std::uint64_t n = 1000;
-             const Run run = c.run_case("gpu", gpu_params(n, kBlocks, kThreadsPerBlock));
+             const Run run = c.run(request::gpu, {n, kBlocks, kThreadsPerBlock});
              std::uint64_t hits = 0;
              if (c.finished(run) && c.expect_kernel_launched(run) &&
                  read_count(c, run, result::hits, hits)) {

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -112,6 +113,58 @@ inline std::uint64_t cpu_reference_hits(std::uint64_t n, std::uint64_t seed) {
   }
   return hits;
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+// in_quarter_disc for each of kTestPoints.
+inline const course::check::Request<course::check::NoParams> predicate{"predicate"};
+
+// count_hits_cpu on n samples.
+struct Count {
+  std::uint64_t n = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n);
+  }
+};
+inline const course::check::Request<Count> cpu{"cpu"};
+
+// count_hits_cpu_openmp on n samples with `threads` threads.
+struct OpenmpCount {
+  std::uint64_t n = 0;
+  int threads = 1;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("threads", threads);
+  }
+};
+inline const course::check::Request<OpenmpCount> cpu_openmp{"cpu_openmp"};
+
+// n samples counted on blocks x threads_per_block threads: by the course's reference
+// kernel (reference_gpu.cuh), or by count_hits_gpu.
+struct Launch {
+  std::uint64_t n = 0;
+  std::int64_t blocks = 1;
+  std::int64_t threads_per_block = 32;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("blocks", blocks), visit("threads_per_block", threads_per_block);
+  }
+};
+inline const course::check::Request<Launch> reference{"reference"};
+inline const course::check::Request<Launch> gpu{"gpu"};
+
+// count_hits_gpu with the case's seed twice, then with other_seed.
+struct Seeds {
+  Launch launch;
+  std::uint64_t other_seed = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    launch.fields(visit), visit("other_seed", other_seed);
+  }
+};
+inline const course::check::Request<Seeds> gpu_seeds{"gpu_seeds"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

@@ -23,6 +23,7 @@
 
 namespace {
 
+namespace asked = driver_api::request;
 namespace result = driver_api::result;
 using driver_api::device_address;
 using driver_api::kernels_ptx;
@@ -59,12 +60,11 @@ void context_case(course::check::ResultWriter& results) {
 }
 
 // A missing file and a missing kernel: the student's functions must report both.
-void load_failures_case(const course::check::CaseRequest& request,
-                        course::check::ResultWriter& results) {
+void load_failures_case(const asked::LoadFailures& p, course::check::ResultWriter& results) {
   DriverContext opened = open_primary_context(0);
   CUmodule module = nullptr;
   std::string error;
-  const bool missing_loaded = load_module(request.param("missing_path"), module, error);
+  const bool missing_loaded = load_module(p.missing_path, module, error);
   results.put(result::missing_loaded, static_cast<std::int64_t>(missing_loaded));
   results.put(result::missing_error, error);
   if (missing_loaded) CU_CHECK(cuModuleUnload(module));
@@ -77,7 +77,7 @@ void load_failures_case(const course::check::CaseRequest& request,
   if (loaded) {
     CUfunction kernel = nullptr;
     std::string name_error;
-    const bool found = find_kernel(module, request.param("wrong_name").c_str(), kernel, name_error);
+    const bool found = find_kernel(module, p.wrong_name.c_str(), kernel, name_error);
     results.put(result::wrong_name_found, static_cast<std::int64_t>(found));
     results.put(result::wrong_name_error, name_error);
     // The driver's words for that error, its name and its description: either names it.
@@ -113,16 +113,16 @@ void close_after_case(DriverContext& opened, Kernels& kernels) {
 
 // The runner's buffers come from the runtime (cudaMalloc, poisoned and guarded by the
 // check's accounting); the student's launches use them through the shared context.
-void saxpy_case(const course::check::CaseRequest& request, course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
+void saxpy_case(const asked::Saxpy& p, std::uint64_t seed, course::check::ResultWriter& results) {
+  const std::size_t n = static_cast<std::size_t>(p.n);
   DriverContext opened;
   Kernels kernels;
   if (!open_for_case(results, opened, kernels)) return;
-  course::DeviceBuffer<float> x(driver_api::make_x(n, request.seed));
-  course::DeviceBuffer<float> y(driver_api::make_y(n, request.seed));
+  course::DeviceBuffer<float> x(driver_api::make_x(n, seed));
+  course::DeviceBuffer<float> y(driver_api::make_y(n, seed));
   {
     const course::Streams own(1, cudaStreamDefault);  // destroyed before the case closes
-    launch_saxpy(kernels.saxpy, own[0], driver_api::make_a(request.seed), device_address(x.data()),
+    launch_saxpy(kernels.saxpy, own[0], driver_api::make_a(seed), device_address(x.data()),
                  device_address(y.data()), n);
     CU_CHECK(cuCtxSynchronize());
   }
@@ -130,17 +130,15 @@ void saxpy_case(const course::check::CaseRequest& request, course::check::Result
   close_after_case(opened, kernels);
 }
 
-void sawtooth_case(const course::check::CaseRequest& request,
+void sawtooth_case(const asked::Sawtooth& p, std::uint64_t seed,
                    course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
+  const std::size_t n = static_cast<std::size_t>(p.n);
   DriverContext opened;
   Kernels kernels;
   if (!open_for_case(results, opened, kernels)) return;
   course::DeviceBuffer<float> out(n);
   launch_sawtooth(kernels.sawtooth, nullptr, device_address(out.data()),
-                  static_cast<std::size_t>(std::stoull(request.param("first"))),
-                  static_cast<int>(request.param_int("period")),
-                  static_cast<float>(request.param_double("amplitude")), n);
+                  static_cast<std::size_t>(p.first), p.period, p.amplitude, n);
   CU_CHECK(cuCtxSynchronize());
   results.put(result::out, out.download());
   close_after_case(opened, kernels);
@@ -154,19 +152,19 @@ std::int64_t allocated_at(CUdeviceptr address, std::size_t bytes) {
   return base == address && size >= bytes ? 1 : 0;
 }
 
-void round_trip_case(const course::check::CaseRequest& request,
+void round_trip_case(const asked::Saxpy& p, std::uint64_t seed,
                      course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
+  const std::size_t n = static_cast<std::size_t>(p.n);
   DriverContext opened;
   Kernels kernels;
   if (!open_for_case(results, opened, kernels)) return;
-  course::PinnedBuffer<float> x(driver_api::make_x(n, request.seed));
-  course::PinnedBuffer<float> y(driver_api::make_y(n, request.seed));
+  course::PinnedBuffer<float> x(driver_api::make_x(n, seed));
+  course::PinnedBuffer<float> y(driver_api::make_y(n, seed));
   SaxpyBuffers buffers = allocate_saxpy_buffers(n);
   const std::size_t bytes = n * sizeof(float);
   results.put(result::buffers_allocated,
               allocated_at(buffers.x, bytes) + allocated_at(buffers.y, bytes));
-  saxpy_round_trip(buffers, kernels.saxpy, driver_api::make_a(request.seed), x.data(), y.data());
+  saxpy_round_trip(buffers, kernels.saxpy, driver_api::make_a(seed), x.data(), y.data());
   // Read the moment the function returns, as its caller would: the result must be there.
   results.put(result::y, y.snapshot());
   CU_CHECK(cuCtxSynchronize());
@@ -178,15 +176,14 @@ void round_trip_case(const course::check::CaseRequest& request,
 }
 
 // Run in a process of its own: the student's program alone holds the context.
-void whole_program_case(const course::check::CaseRequest& request,
+void whole_program_case(const asked::WholeProgram& p, std::uint64_t seed,
                         course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
-  const std::string& path = request.param("path");
-  std::vector<float> y = driver_api::make_y(n, request.seed);
+  const std::size_t n = static_cast<std::size_t>(p.n);
+  const std::string& path = p.path;
+  std::vector<float> y = driver_api::make_y(n, seed);
   std::string error;
-  const bool ran =
-      saxpy_from_ptx(path.empty() ? kernels_ptx() : path, driver_api::make_a(request.seed),
-                     driver_api::make_x(n, request.seed).data(), y.data(), n, error);
+  const bool ran = saxpy_from_ptx(path.empty() ? kernels_ptx() : path, driver_api::make_a(seed),
+                                  driver_api::make_x(n, seed).data(), y.data(), n, error);
   results.put(result::ran, static_cast<std::int64_t>(ran));
   results.put(result::error, error);
   results.put(result::y, y);
@@ -208,7 +205,7 @@ void put_driver_counts(course::check::ResultWriter& results, const std::string& 
   results.put(result::primary_released(prefix), static_cast<std::int64_t>(counts.primary_releases));
 }
 
-void clean_up_case(const course::check::CaseRequest& request,
+void clean_up_case(const asked::CleanUp& p, std::uint64_t seed,
                    course::check::ResultWriter& results) {
   using course::check::driver_counts;
   course::check::DriverCounts before = driver_counts();
@@ -219,16 +216,16 @@ void clean_up_case(const course::check::CaseRequest& request,
   put_driver_counts(results, "by_hand", driver_counts() - before);
 
   const std::size_t n = 1000;
-  std::vector<float> y = driver_api::make_y(n, request.seed);
+  std::vector<float> y = driver_api::make_y(n, seed);
   std::string error;
   before = driver_counts();
-  const bool ran = saxpy_from_ptx(kernels_ptx(), driver_api::make_a(request.seed),
-                                  driver_api::make_x(n, request.seed).data(), y.data(), n, error);
+  const bool ran = saxpy_from_ptx(kernels_ptx(), driver_api::make_a(seed),
+                                  driver_api::make_x(n, seed).data(), y.data(), n, error);
   results.put(result::whole_ran, static_cast<std::int64_t>(ran));
   put_driver_counts(results, "whole", driver_counts() - before);
 
   before = driver_counts();
-  saxpy_from_ptx(request.param("missing_path"), 1.0f, y.data(), y.data(), n, error);
+  saxpy_from_ptx(p.missing_path, 1.0f, y.data(), y.data(), n, error);
   put_driver_counts(results, "missing", driver_counts() - before);
 }
 
@@ -236,25 +233,25 @@ void clean_up_case(const course::check::CaseRequest& request,
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "context") {
+  const std::uint64_t seed = request.seed;
+  if (request.is(asked::context)) {
     context_case(results);
-  } else if (kind == "load_failures") {
-    load_failures_case(request, results);
-  } else if (kind == "blocks_for") {
+  } else if (const auto p = request.as(asked::load_failures)) {
+    load_failures_case(*p, results);
+  } else if (request.is(asked::blocks_for)) {
     std::vector<std::int64_t> blocks;
     for (const std::size_t n : driver_api::kBlocksForSizes) blocks.push_back(blocks_for(n));
     results.put(result::blocks, blocks);
-  } else if (kind == "saxpy") {
-    saxpy_case(request, results);
-  } else if (kind == "sawtooth") {
-    sawtooth_case(request, results);
-  } else if (kind == "round_trip") {
-    round_trip_case(request, results);
-  } else if (kind == "whole_program") {
-    whole_program_case(request, results);
-  } else if (kind == "clean_up") {
-    clean_up_case(request, results);
+  } else if (const auto p = request.as(asked::saxpy)) {
+    saxpy_case(*p, seed, results);
+  } else if (const auto p = request.as(asked::sawtooth)) {
+    sawtooth_case(*p, seed, results);
+  } else if (const auto p = request.as(asked::round_trip)) {
+    round_trip_case(*p, seed, results);
+  } else if (const auto p = request.as(asked::whole_program)) {
+    whole_program_case(*p, seed, results);
+  } else if (const auto p = request.as(asked::clean_up)) {
+    clean_up_case(*p, seed, results);
   } else {
     course::check::unknown_case(request);
   }

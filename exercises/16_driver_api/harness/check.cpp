@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -19,8 +18,8 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace request = driver_api::request;
 namespace result = driver_api::result;
-using Params = std::vector<std::pair<std::string, std::string>>;
 
 // ---------------------------------------------------------------------------
 // What a failed run says, in words
@@ -111,7 +110,7 @@ bool reported(const Run& run, const course::check::Value<std::int64_t>& key, std
 }
 
 void check_context(CaseContext& c) {
-  const Run run = c.run_case_with({c.options().program}, "context");
+  const Run run = c.run_with({c.options().program}, request::context, {});
   std::int64_t before = 0, after_open = 0, primary = 0, current = 0, device = 0, after_close = 0;
   const bool opened = reported(run, result::active_before, before) &&
                       reported(run, result::active_after_open, after_open) &&
@@ -151,8 +150,7 @@ void check_context(CaseContext& c) {
 constexpr const char* kWrongName = "saxpy_v2";
 
 Run run_load_failures(CaseContext& c) {
-  return c.run_case("load_failures", {{"missing_path", c.scratch_dir() + "/no_such_kernels.ptx"},
-                                      {"wrong_name", kWrongName}});
+  return c.run(request::load_failures, {c.scratch_dir() + "/no_such_kernels.ptx", kWrongName});
 }
 
 void check_missing_file(CaseContext& c) {
@@ -226,7 +224,7 @@ const std::string kRoundUpHint = "round the block count up: (n + kThreadsPerBloc
                                  "kThreadsPerBlock, then at most kMaxBlocks.";
 
 void check_blocks_for(CaseContext& c) {
-  const Run run = c.run_case("blocks_for");
+  const Run run = c.run(request::blocks_for, {});
   if (!c.finished(run)) return;
   std::vector<std::int64_t> expected;
   for (const std::size_t n : driver_api::kBlocksForSizes) {
@@ -250,7 +248,7 @@ void check_blocks_for(CaseContext& c) {
 }
 
 void check_saxpy(CaseContext& c, std::size_t n) {
-  const Run run = c.run_case("saxpy", {{"n", std::to_string(n)}});
+  const Run run = c.run(request::saxpy, {n});
   if (!ran_with_kernels(c, run)) return;
   const float a = driver_api::make_a(c.seed());
   if (!c.expect_array(run, result::y,
@@ -302,15 +300,10 @@ Sawtooth sawtooth_from_seed(std::uint64_t seed) {
 }
 
 void check_sawtooth(CaseContext& c, std::size_t n, const Sawtooth& wave) {
-  const Run run = c.run_case("sawtooth", {{"n", std::to_string(n)},
-                                          {"first", std::to_string(wave.first)},
-                                          {"period", std::to_string(wave.period)},
-                                          {"amplitude", course::format_number(wave.amplitude)}});
+  const Run run = c.run(request::sawtooth, {n, wave.first, wave.period, wave.amplitude});
   if (!ran_with_kernels(c, run)) return;
-  // The runner reads the amplitude back from its text: the reference uses that float.
-  const float amplitude = static_cast<float>(std::stod(course::format_number(wave.amplitude)));
   if (!c.expect_array(run, result::out,
-                      driver_api::sawtooth_reference(wave.first, wave.period, amplitude, n),
+                      driver_api::sawtooth_reference(wave.first, wave.period, wave.amplitude, n),
                       driver_api::kSawtoothTolerance, kSizesHint)) {
     c.note("(sawtooth with first = " + std::to_string(wave.first) +
            ", period = " + std::to_string(wave.period) + ", n = " + std::to_string(n) + ")");
@@ -322,7 +315,7 @@ void check_sawtooth(CaseContext& c, std::size_t n, const Sawtooth& wave) {
 // ---------------------------------------------------------------------------
 
 void check_round_trip(CaseContext& c, std::size_t n) {
-  const Run run = c.run_case("round_trip", {{"n", std::to_string(n)}});
+  const Run run = c.run(request::round_trip, {n});
   if (!ran_with_kernels(c, run)) return;
   std::int64_t allocated = 0, left = 0;
   if (!c.read_value(run, result::buffers_allocated, allocated) ||
@@ -366,8 +359,7 @@ void check_round_trip(CaseContext& c, std::size_t n) {
 // ---------------------------------------------------------------------------
 
 void check_whole_program(CaseContext& c, std::size_t n, const std::string& path) {
-  const Run run = c.run_case_with({c.options().program}, "whole_program",
-                                  {{"n", std::to_string(n)}, {"path", path}});
+  const Run run = c.run_with({c.options().program}, request::whole_program, {n, path});
   if (!c.finished(run)) {
     explain_stop(c, run);
     if (output_has(run, "call:  cuMemFree") || output_has(run, "call:  cuStreamDestroy") ||
@@ -446,8 +438,7 @@ bool expect_given_back(CaseContext& c, const Run& run, const std::string& prefix
 }
 
 void check_clean_up(CaseContext& c) {
-  const Run run =
-      c.run_case("clean_up", {{"missing_path", c.scratch_dir() + "/no_such_kernels.ptx"}});
+  const Run run = c.run(request::clean_up, {c.scratch_dir() + "/no_such_kernels.ptx"});
   if (!c.finished(run)) {
     explain_stop(c, run);
     return;

@@ -9,8 +9,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
@@ -64,6 +66,74 @@ inline std::vector<double> sawtooth_reference(std::uint64_t first, int period, f
   }
   return out;
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+using course::check::NoParams;
+using course::check::Request;
+
+// open_primary_context and close_primary_context, in a process of its own.
+inline const Request<NoParams> context{"context"};
+
+// load_module on a missing file, find_kernel with a name the PTX does not hold.
+struct LoadFailures {
+  std::string missing_path;
+  std::string wrong_name;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("missing_path", missing_path), visit("wrong_name", wrong_name);
+  }
+};
+inline const Request<LoadFailures> load_failures{"load_failures"};
+
+// blocks_for for each n of kBlocksForSizes.
+inline const Request<NoParams> blocks_for{"blocks_for"};
+
+// launch_saxpy on n elements; saxpy_round_trip on n elements.
+struct Saxpy {
+  std::uint64_t n = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n);
+  }
+};
+inline const Request<Saxpy> saxpy{"saxpy"};
+inline const Request<Saxpy> round_trip{"round_trip"};
+
+// launch_sawtooth: n samples of amplitude * ((first + k) % period).
+struct Sawtooth {
+  std::uint64_t n = 0;
+  std::uint64_t first = 0;
+  int period = 1;
+  float amplitude = 1.0f;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("first", first), visit("period", period), visit("amplitude", amplitude);
+  }
+};
+inline const Request<Sawtooth> sawtooth{"sawtooth"};
+
+// saxpy_from_ptx on n elements, alone in its process; `path` empty: the build's PTX.
+struct WholeProgram {
+  std::uint64_t n = 0;
+  std::string path;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("path", path);
+  }
+};
+inline const Request<WholeProgram> whole_program{"whole_program"};
+
+// The clean-up counted by hand, through saxpy_from_ptx, and through it on missing_path.
+struct CleanUp {
+  std::string missing_path;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("missing_path", missing_path);
+  }
+};
+inline const Request<CleanUp> clean_up{"clean_up"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

@@ -27,6 +27,7 @@
 
 namespace {
 
+namespace asked = nvrtc_streams::request;
 namespace result = nvrtc_streams::result;
 
 // The helpers both halves share (program_helpers.cuh), the inputs and the constants.
@@ -112,11 +113,10 @@ void put_compilation(course::check::ResultWriter& results, const Compilation& co
   results.put(result::lowered_names, names);
 }
 
-void run_compile_case(const course::check::CaseRequest& request,
-                      course::check::ResultWriter& results) {
+void run_compile_case(const asked::Compile& p, course::check::ResultWriter& results) {
   const CUdevice device = use_primary_context(current_ordinal());
-  const bool given_source = request.params.count("source") != 0;
-  const std::string source = given_source ? request.param("source") : std::string(kSaxpySource);
+  const bool given_source = !p.source.empty();
+  const std::string source = given_source ? p.source : std::string(kSaxpySource);
   const std::vector<std::string> expressions =
       given_source ? std::vector<std::string>{kSaxpyFloatExpression}
                    : std::vector<std::string>{kSaxpyFloatExpression, kSaxpyDoubleExpression};
@@ -125,12 +125,12 @@ void run_compile_case(const course::check::CaseRequest& request,
 }
 
 template <typename T>
-void run_saxpy(const course::check::CaseRequest& request, course::check::ResultWriter& results,
+void run_saxpy(const asked::Saxpy& p, std::uint64_t seed, course::check::ResultWriter& results,
                const SaxpyModule& loaded) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
-  const T a = static_cast<T>(request.param_double("a"));
-  course::DeviceBuffer<T> x(nvrtc_streams::make_x<T>(n, request.seed));
-  course::DeviceBuffer<T> y(nvrtc_streams::make_y<T>(n, request.seed));
+  const std::size_t n = static_cast<std::size_t>(p.n);
+  const T a = static_cast<T>(p.a);
+  course::DeviceBuffer<T> x(nvrtc_streams::make_x<T>(n, seed));
+  course::DeviceBuffer<T> y(nvrtc_streams::make_y<T>(n, seed));
   course::DeviceBuffer<T> out(n), reference(n);
   const CUfunction kernel = sizeof(T) == sizeof(float) ? loaded.saxpy_float : loaded.saxpy_double;
   launch_saxpy<T>(kernel, a, address(x.data()), address(y.data()), address(out.data()), n, nullptr);
@@ -140,29 +140,29 @@ void run_saxpy(const course::check::CaseRequest& request, course::check::ResultW
   results.put(result::nvcc_out<T>, reference.download());
 }
 
-void run_saxpy_case(const course::check::CaseRequest& request,
+void run_saxpy_case(const asked::Saxpy& p, std::uint64_t seed,
                     course::check::ResultWriter& results) {
   const CUdevice device = use_primary_context(current_ordinal());
   SaxpyModule loaded;
   const bool ready = compile_and_load(device, loaded);
   results.put(result::loaded, static_cast<std::int64_t>(ready));
   if (ready) {
-    if (request.param("type") == "double") {
-      run_saxpy<double>(request, results, loaded);
+    if (p.type == asked::Element::float64) {
+      run_saxpy<double>(p, seed, results, loaded);
     } else {
-      run_saxpy<float>(request, results, loaded);
+      run_saxpy<float>(p, seed, results, loaded);
     }
   }
   unload_saxpy(loaded);
   release_primary_context(device);
 }
 
-void run_pipeline_case(const course::check::CaseRequest& request,
+void run_pipeline_case(const asked::Pipeline& p, std::uint64_t seed,
                        course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
-  const std::size_t chunk = static_cast<std::size_t>(request.param_int("chunk"));  // 0: one stream
-  const int stream_count = static_cast<int>(request.param_int("streams"));
-  const float a = static_cast<float>(request.param_double("a"));
+  const std::size_t n = static_cast<std::size_t>(p.n);
+  const std::size_t chunk = static_cast<std::size_t>(p.chunk);  // 0: one stream
+  const int stream_count = p.streams;
+  const float a = static_cast<float>(p.a);
   const CUdevice device = use_primary_context(current_ordinal());
   SaxpyModule loaded;
   const bool ready = compile_and_load(device, loaded);
@@ -177,7 +177,7 @@ void run_pipeline_case(const course::check::CaseRequest& request,
                                 course::is_pinned_host(pipeline.host_out);
     results.put(result::pinned_buffers, pinned);
     if (usable) {
-      fill_pipeline(pipeline, n, request.seed);
+      fill_pipeline(pipeline, n, seed);
       if (chunk == 0) {
         saxpy_one_stream(loaded.saxpy_float, a, pipeline, n);
       } else {
@@ -207,11 +207,11 @@ constexpr int kWarmup = 3;
 // The outputs of the speed cases are compared at this many elements, spread over them.
 constexpr std::size_t kSpeedSampledElements = 1 << 16;
 
-void run_kernel_speed_case(const course::check::CaseRequest& request,
+void run_kernel_speed_case(const asked::KernelSpeed& p, std::uint64_t seed,
                            course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  const int rounds = static_cast<int>(request.param_int("rounds"));
+  const std::size_t n = static_cast<std::size_t>(p.n);
+  const int repetitions = p.repetitions;
+  const int rounds = p.rounds;
   const float a = static_cast<float>(nvrtc_streams::kDefaultFactor);
   const CUdevice device = use_primary_context(current_ordinal());
   SaxpyModule loaded;
@@ -219,8 +219,8 @@ void run_kernel_speed_case(const course::check::CaseRequest& request,
   const bool ready = compile_and_load(device, loaded, &compile_ms);
   results.put(result::loaded, static_cast<std::int64_t>(ready));
   if (ready) {
-    course::DeviceBuffer<float> x(nvrtc_streams::make_x<float>(n, request.seed));
-    course::DeviceBuffer<float> y(nvrtc_streams::make_y<float>(n, request.seed));
+    course::DeviceBuffer<float> x(nvrtc_streams::make_x<float>(n, seed));
+    course::DeviceBuffer<float> y(nvrtc_streams::make_y<float>(n, seed));
     course::DeviceBuffer<float> out(n), reference(n);
     const auto student = [&] {
       launch_saxpy<float>(loaded.saxpy_float, a, address(x.data()), address(y.data()),
@@ -246,13 +246,13 @@ void run_kernel_speed_case(const course::check::CaseRequest& request,
   release_primary_context(device);
 }
 
-void run_overlap_case(const course::check::CaseRequest& request,
+void run_overlap_case(const asked::Overlap& overlap, std::uint64_t seed,
                       course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
-  const std::size_t chunk = static_cast<std::size_t>(request.param_int("chunk"));
-  const int stream_count = static_cast<int>(request.param_int("streams"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  const int rounds = static_cast<int>(request.param_int("rounds"));
+  const std::size_t n = static_cast<std::size_t>(overlap.n);
+  const std::size_t chunk = static_cast<std::size_t>(overlap.chunk);
+  const int stream_count = overlap.streams;
+  const int repetitions = overlap.repetitions;
+  const int rounds = overlap.rounds;
   const float a = static_cast<float>(nvrtc_streams::kDefaultFactor);
   const CUdevice device = use_primary_context(current_ordinal());
   SaxpyModule loaded;
@@ -267,7 +267,7 @@ void run_overlap_case(const course::check::CaseRequest& request,
                                           course::is_pinned_host(pipeline.host_y) +
                                           course::is_pinned_host(pipeline.host_out)));
     if (usable) {
-      fill_pipeline(pipeline, n, request.seed);
+      fill_pipeline(pipeline, n, seed);
       saxpy_chunked(loaded.saxpy_float, a, pipeline, n, chunk);
       results.put(result::busy_streams, course::busy_streams(pipeline.streams));
       results.put(result::out<float>, std::vector<float>(pipeline.host_out, pipeline.host_out + n));
@@ -306,23 +306,23 @@ void run_overlap_case(const course::check::CaseRequest& request,
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "context") {
+  const std::uint64_t seed = request.seed;
+  if (request.is(asked::context)) {
     run_context_case(results);
-  } else if (kind == "architecture") {
+  } else if (request.is(asked::architecture)) {
     run_architecture_case(results);
-  } else if (kind == "clean_up") {
+  } else if (request.is(asked::clean_up)) {
     run_clean_up_case(results);
-  } else if (kind == "compile") {
-    run_compile_case(request, results);
-  } else if (kind == "saxpy") {
-    run_saxpy_case(request, results);
-  } else if (kind == "pipeline") {
-    run_pipeline_case(request, results);
-  } else if (kind == "kernel_speed") {
-    run_kernel_speed_case(request, results);
-  } else if (kind == "overlap") {
-    run_overlap_case(request, results);
+  } else if (const auto p = request.as(asked::compile)) {
+    run_compile_case(*p, results);
+  } else if (const auto p = request.as(asked::saxpy)) {
+    run_saxpy_case(*p, seed, results);
+  } else if (const auto p = request.as(asked::pipeline)) {
+    run_pipeline_case(*p, seed, results);
+  } else if (const auto p = request.as(asked::kernel_speed)) {
+    run_kernel_speed_case(*p, seed, results);
+  } else if (const auto p = request.as(asked::overlap)) {
+    run_overlap_case(*p, seed, results);
   } else {
     course::check::unknown_case(request);
   }

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "course/check/judge.hpp"
@@ -22,8 +21,8 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace request = nvrtc_streams::request;
 namespace result = nvrtc_streams::result;
-using Params = std::vector<std::pair<std::string, std::string>>;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -66,7 +65,7 @@ bool finished(CaseContext& c, const Run& run) {
 // ---------------------------------------------------------------------------
 
 void check_context(CaseContext& c) {
-  const Run run = c.run_case("context");
+  const Run run = c.run(request::context, {});
   std::int64_t primary = 0, none = 0, device = 0;
   if (!finished(c, run) || !c.read_value(run, result::current_is_primary, primary) ||
       !c.read_value(run, result::current_is_none, none) ||
@@ -95,7 +94,7 @@ const std::string kArchitectureHint =
     "for a real architecture (sm_XY, a CUBIN), not a virtual one (compute_XY, PTX).";
 
 void check_architecture(CaseContext& c) {
-  const Run run = c.run_case("architecture");
+  const Run run = c.run(request::architecture, {});
   std::int64_t major = 0, minor = 0, compiled = 0, cubin_bytes = 0, loaded = 0, version = 0;
   if (!finished(c, run) || !c.read_value(run, result::cc_major, major) ||
       !c.read_value(run, result::cc_minor, minor) ||
@@ -138,7 +137,7 @@ const std::string kBrokenSource =
 // The clean-up gives back what the code took: the runner counts the calls (its --wrap
 // accounting of cuModuleLoad*, cuModuleUnload, cuDevicePrimaryCtxRetain and _Release).
 void check_clean_up(CaseContext& c) {
-  const Run run = c.run_case("clean_up");
+  const Run run = c.run(request::clean_up, {});
   std::int64_t ready = 0, loads = 0, unloads = 0, retains = 0, releases = 0;
   if (!finished(c, run) || !c.read_value(run, result::loaded, ready) ||
       !c.read_value(run, result::modules_loaded, loads) ||
@@ -165,7 +164,7 @@ void check_clean_up(CaseContext& c) {
 }
 
 void check_compile_error(CaseContext& c) {
-  const Run run = c.run_case("compile", {{"source", kBrokenSource}});
+  const Run run = c.run(request::compile, {kBrokenSource});
   std::int64_t succeeded = 0, cubin_bytes = 0;
   if (!finished(c, run) || !c.read_value(run, result::succeeded, succeeded) ||
       !c.read_value(run, result::cubin_bytes, cubin_bytes)) {
@@ -191,7 +190,7 @@ void check_compile_error(CaseContext& c) {
 }
 
 void check_compile_saxpy(CaseContext& c) {
-  const Run run = c.run_case("compile");
+  const Run run = c.run(request::compile, {});
   std::int64_t succeeded = 0, cubin_bytes = 0, lowered_count = 0;
   if (!finished(c, run) || !c.read_value(run, result::succeeded, succeeded) ||
       !c.read_value(run, result::cubin_bytes, cubin_bytes) ||
@@ -257,9 +256,10 @@ bool expect_loaded(CaseContext& c, const Run& run) {
 
 template <typename T>
 void check_saxpy(CaseContext& c, std::size_t n, double a) {
-  const char* type = sizeof(T) == sizeof(float) ? "float" : "double";
-  const Run run = c.run_case(
-      "saxpy", {{"type", type}, {"n", std::to_string(n)}, {"a", course::format_number(a)}});
+  const bool single = sizeof(T) == sizeof(float);
+  const char* type = single ? "float" : "double";
+  const Run run =
+      c.run(request::saxpy, {single ? request::Element::float32 : request::Element::float64, n, a});
   if (!finished(c, run) || !expect_loaded(c, run)) return;
   std::vector<T> nvcc;
   if (!CaseContext::reported(run, result::nvcc_out<T>) ||
@@ -326,10 +326,7 @@ enum class Judge { values, pinned, freed };
 
 void check_pipeline(CaseContext& c, const PipelineRun& p, Judge what = Judge::values) {
   const double a = nvrtc_streams::kDefaultFactor;
-  const Run run = c.run_case("pipeline", {{"n", std::to_string(p.n)},
-                                          {"chunk", std::to_string(p.chunk)},
-                                          {"streams", std::to_string(p.streams)},
-                                          {"a", course::format_number(a)}});
+  const Run run = c.run(request::pipeline, {p.n, p.chunk, p.streams, a});
   std::int64_t allocated = 0, pinned = 0, busy = 0, still_allocated = 0;
   if (!finished(c, run) || !expect_loaded(c, run) ||
       !c.read_value(run, result::allocated, allocated) ||
@@ -401,11 +398,9 @@ constexpr double kSpeedTimeoutSeconds = 60.0;
 void check_kernel_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const std::size_t n = sanitized ? kSanitizerSpeedElements : kKernelSpeedElements;
-  const Run run = c.run_case("kernel_speed",
-                             {{"n", std::to_string(n)},
-                              {"repetitions", sanitized ? "1" : std::to_string(kKernelRepetitions)},
-                              {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}},
-                             0, kSpeedTimeoutSeconds);
+  const Run run = c.run(request::kernel_speed,
+                        {n, sanitized ? 1 : kKernelRepetitions, sanitized ? 1 : kSpeedRounds}, 0,
+                        kSpeedTimeoutSeconds);
   if (!finished(c, run) || !expect_loaded(c, run)) return;
   std::vector<float> nvcc;
   if (!CaseContext::reported(run, result::nvcc_out<float>) ||
@@ -460,14 +455,10 @@ constexpr course::check::SpeedBar kOverlapBar{"speed-up of the chunked pipeline 
 void check_overlap(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const std::size_t n = sanitized ? kSanitizerOverlapElements : kOverlapElements;
-  const Run run =
-      c.run_case("overlap",
-                 {{"n", std::to_string(n)},
-                  {"chunk", std::to_string(n / kOverlapChunks)},
-                  {"streams", std::to_string(kOverlapStreams)},
-                  {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
-                  {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)}},
-                 0, kSpeedTimeoutSeconds);
+  const Run run = c.run(request::overlap,
+                        {n, n / kOverlapChunks, kOverlapStreams,
+                         sanitized ? 1 : kOverlapRepetitions, sanitized ? 1 : kSpeedRounds},
+                        0, kSpeedTimeoutSeconds);
   std::int64_t allocated = 0, pinned = 0, busy = 0;
   if (!finished(c, run) || !expect_loaded(c, run) ||
       !c.read_value(run, result::allocated, allocated)) {
@@ -566,8 +557,8 @@ int main(int argc, char** argv) {
            [](CaseContext& c) {
              check_pipeline(c, {(1 << 22) + 5, 1 << 18, 4});
            }},
-          timed({"nvrtc_kernel_as_fast_as_nvcc", 2, check_kernel_speed}),
-          timed({"streams_overlap_copies", 2, check_overlap}),
+          timed({"nvrtc_kernel_as_fast_as_nvcc", 2, check_kernel_speed}, {kSameSpeedBar}),
+          timed({"streams_overlap_copies", 2, check_overlap}, {kOverlapBar}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

@@ -10,8 +10,10 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -58,6 +60,87 @@ std::vector<T> saxpy_reference(T a, const std::vector<T>& x, const std::vector<T
   for (std::size_t i = 0; i < x.size(); ++i) out[i] = std::fma(a, x[i], y[i]);
   return out;
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+using course::check::NoParams;
+using course::check::Request;
+
+// use_primary_context; the architecture option; the module and context given back.
+inline const Request<NoParams> context{"context"};
+inline const Request<NoParams> architecture{"architecture"};
+inline const Request<NoParams> clean_up{"clean_up"};
+
+// compile_to_cubin on `source` (its float instantiation), or, when empty, on the course's
+// SAXPY source (both instantiations).
+struct Compile {
+  std::string source;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("source", source);
+  }
+};
+inline const Request<Compile> compile{"compile"};
+
+// The element type of a SAXPY, as the check names it.
+enum class Element { float32, float64 };
+inline std::vector<std::pair<Element, std::string>> choices(Element) {
+  return {{Element::float32, "float"}, {Element::float64, "double"}};
+}
+
+// saxpy<type> through the driver API and nvcc's build of the same kernel, on n elements.
+struct Saxpy {
+  Element type = Element::float32;
+  std::uint64_t n = 0;
+  double a = kDefaultFactor;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("type", type), visit("n", n), visit("a", a);
+  }
+};
+inline const Request<Saxpy> saxpy{"saxpy"};
+
+// A pipeline of `streams` streams: saxpy_one_stream when chunk is 0, else saxpy_chunked.
+struct Pipeline {
+  std::uint64_t n = 0;
+  std::uint64_t chunk = 0;
+  int streams = 1;
+  double a = kDefaultFactor;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("chunk", chunk), visit("streams", streams), visit("a", a);
+  }
+};
+inline const Request<Pipeline> pipeline{"pipeline"};
+
+// The NVRTC build's kernel timed against nvcc's: `rounds` rounds, each the median of
+// `repetitions` launches.
+struct KernelSpeed {
+  std::uint64_t n = 0;
+  int repetitions = 1;
+  int rounds = 1;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("repetitions", repetitions), visit("rounds", rounds);
+  }
+};
+inline const Request<KernelSpeed> kernel_speed{"kernel_speed"};
+
+// saxpy_chunked timed against saxpy_one_stream and the pipeline's parts.
+struct Overlap {
+  std::uint64_t n = 0;
+  std::uint64_t chunk = 0;
+  int streams = 1;
+  int repetitions = 1;
+  int rounds = 1;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("chunk", chunk), visit("streams", streams),
+        visit("repetitions", repetitions), visit("rounds", rounds);
+  }
+};
+inline const Request<Overlap> overlap{"overlap"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {
