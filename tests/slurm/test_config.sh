@@ -51,8 +51,8 @@ expect_output() {
 copy=$work/course
 mkdir -p "$copy/tools"
 cp -r "$repo/slurm" "$copy/"
-# slurm/submit reads an exercise's JOB_CPUS from its CMakeLists.txt through tools/exercises.py.
-cp "$repo/tools/exercises.py" "$copy/tools/"
+# slurm/submit reads an exercise's JOB_CPUS from its CMakeLists.txt through tools/course_tools/student/exercises.py.
+cp "$repo/tools/course_tools/student/exercises.py" "$copy/tools/"
 for exercise in 03_device_memory 06_sgemm_cublas 25_two_gpus_nccl; do
   mkdir -p "$copy/exercises/$exercise"
   cp "$repo/exercises/$exercise/CMakeLists.txt" "$copy/exercises/$exercise/"

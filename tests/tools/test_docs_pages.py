@@ -16,7 +16,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import release  # noqa: E402  (its Markdown reading: markers, links, code blocks)
+from course_tools.release import write as release  # noqa: E402  (its Markdown reading: markers, links, code blocks)
 
 README_MAX_LINES = 250
 AUDIENCES = ("students", "instructors", "maintainers")

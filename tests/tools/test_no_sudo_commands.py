@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """No command the course gives to type starts with sudo (issue 27: the README's
-`sudo tools/grade.py` failed with nothing said on images without sudo): the README and
+`sudo tools/course grade` failed with nothing said on images without sudo): the README and
 every other Markdown page, the messages of the Makefile, CMake, the tools and the Slurm
 scripts say "as root, or with sudo" after the command instead. Describing the
 condition `sudo -n` (sudo without a password question) stays allowed. The tests
@@ -44,7 +44,7 @@ def sudo_commands(path, text):
 
 class NoSudoInFrontOfCommands(unittest.TestCase):
     def test_the_patterns_catch_what_the_issue_saw(self):
-        self.assertTrue(sudo_commands("README.md", "```\nsudo tools/grade.py CLASS --class\n```"))
+        self.assertTrue(sudo_commands("README.md", "```\nsudo tools/course grade CLASS --class\n```"))
         self.assertTrue(sudo_commands("README.md", "run `sudo apt-get install -y npm`"))
         self.assertTrue(sudo_commands("Makefile", "run `$(if $(APT_AS),sudo )apt-get install -y npm`"))
         self.assertFalse(sudo_commands("README.md", "(as root, or where `sudo -n` works)"))
