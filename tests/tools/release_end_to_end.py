@@ -97,7 +97,7 @@ def build(folder):
     # The nvcc path too, for sm_75 in a folder of its own (build/make, make's own, is left to
     # release.skeletons, which builds for the GPU it runs on).
     print(run(["make", "03"], release, NVCC_ARCH="sm_75", BUILD_DIR="build/make-sm75").strip().splitlines()[-1])
-    print(run([sys.executable, "tools/course slides", "--check", "--lang", "all", "--build-dir", "build/student"], release).strip())
+    print(run([sys.executable, "tools/course", "slides", "--check", "--lang", "all", "--build-dir", "build/student"], release).strip())
     print(run([sys.executable, os.path.join(ROOT, "tools", "course"), "release-leaks", release], ROOT).strip())
 
 

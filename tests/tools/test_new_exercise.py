@@ -98,7 +98,7 @@ class Scaffolded(unittest.TestCase):
         cls.copy = os.path.join(cls.scratch, "course")
         cls.build = os.path.join(cls.copy, "build", "one")
         copy_repository(cls.copy)
-        status, output = run([sys.executable, "tools/course new-exercise", NUMBER, SLUG], cls.copy)
+        status, output = run([sys.executable, "tools/course", "new-exercise", NUMBER, SLUG], cls.copy)
         if status != 0:
             raise AssertionError(f"new_exercise.py {NUMBER} {SLUG} failed ({status}):\n{output}")
         configure = [OPTIONS.cmake, "-S", cls.copy, "-B", cls.build, f"-DCOURSE_ONLY=^{NUMBER}_",
@@ -128,7 +128,7 @@ class Scaffolded(unittest.TestCase):
 
 class OnTheCpu(Scaffolded):
     def tool(self, *args):
-        return run([sys.executable, "tools/course new-exercise", *args], self.copy)
+        return run([sys.executable, "tools/course", "new-exercise", *args], self.copy)
 
     def test_it_writes_every_file_and_declares_the_exercise(self):
         for path in CREATED:
@@ -204,7 +204,7 @@ class OnTheCpu(Scaffolded):
         self.assertNotIn(f"| {number} | {topic} | planned |", readme)
 
     def test_skeleton_and_solution_differ_only_in_student_regions(self):
-        status, output = run([sys.executable, "tools/course check-regions", self.copy], self.copy)
+        status, output = run([sys.executable, "tools/course", "check-regions", self.copy], self.copy)
         self.assertEqual(status, 0, output)
         self.assertIn(", 0 problems", output)
         with open(os.path.join(self.copy, f"exercises/{EXERCISE_ID}/{SLUG}.cu"), encoding="utf-8") as f:

@@ -1,4 +1,4 @@
-"""Creates a new exercise in one command, from the templates in tools/course_tools/authoring/templates/:
+"""Creates a new exercise in one command, from the templates in templates/ beside this file:
 
     tools/course new-exercise 25 shared_memory_histogram     (make new-exercise NN=25 SLUG=...)
     tools/course new-exercise --dry-run 25 shared_memory_histogram     lists what it would write
@@ -20,11 +20,11 @@ underscores, starting with a letter, at most 30 characters (so that every genera
 stays within the 100 columns of .clang-format), and neither a C++ keyword, a name that the
 generated code already uses, nor the name of another exercise's student file.
 
-The templates (tools/course_tools/authoring/templates/*.in, listed in OUTPUTS) are the generated files with
-@NUMBER@, @SLUG@, @TITLE@ (the slug in words) and @PLANNED@ (the course map's planned topic)
-in their places. tests/tools/test_new_exercise.py proves that
-what they make builds, keeps the course's style for the shortest and longest names, and on a
-GPU passes (solution) and fails (skeleton, variant) its check.
+The templates (templates/*.in, listed in OUTPUTS) are the generated files with @NUMBER@,
+@SLUG@, @TITLE@ (the slug in words) and @PLANNED@ (the course map's planned topic) in their
+places. tests/tools/test_new_exercise.py proves that what they make builds, keeps the
+course's style for the shortest and longest names, and on a GPU passes (solution) and fails
+(skeleton, variant) its check.
 
 Exit status: 0 created (or listed), 2 refused, with the reason; a refusal writes nothing.
 """
@@ -33,11 +33,11 @@ import os
 import re
 import sys
 
-from course_tools.student import exercises
 from course_tools.authoring.regions import CLOSE, OPEN
-
+from course_tools.student import exercises
 from course_tools.student.paths import ROOT
-TEMPLATES = os.path.join(ROOT, "tools", "new_exercise")
+
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 SLUG_PATTERN = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 MAX_SLUG_LENGTH = 30
 PLACEHOLDER = re.compile(r"@([A-Z]+)@")
