@@ -36,11 +36,10 @@ import os
 import re
 import sys
 
-from course_tools.student import slides
 from course_tools.authoring import statement_parity
 from course_tools.authoring.statement_parity import Statement
-
-ROOT = statement_parity.ROOT
+from course_tools.student import slides
+from course_tools.student.paths import ROOT
 
 # A line that is a whole HTML comment naming a directive's key: the course's (tools/course slides
 # reads them) or Marp's, global or local, `_`-prefixed for one slide. Any other comment, even a

@@ -35,7 +35,7 @@ import os
 import re
 import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from course_tools.student.paths import ROOT
 
 ENGLISH, FRENCH = "README.md", "README.fr.md"
 VERSION_LINES = {ENGLISH: "*[Version française](README.fr.md)*", FRENCH: "*[English version](README.md)*"}
