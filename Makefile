@@ -22,9 +22,10 @@
 #                        .pdf (PRESET=student: build/slides/student/fr/). Only LANG=fr and
 #                        LANG=en choose: LANG is also your shell's locale (C.UTF-8,
 #                        fr_FR.UTF-8...), and any other value leaves the decks in English
-#   make new-exercise NN=27 SLUG=shared_memory_histogram
-#                        create exercise NN from templates (tools/course new-exercise: it
-#                        builds, its skeleton fails its check, its solution passes)
+#   make new-exercise NN=next SLUG=shared_memory_histogram
+#                        create exercise NN (two digits, or next: the one after the last) from
+#                        templates (tools/course new-exercise: it builds, its skeleton fails
+#                        its check, its solution passes; DRY_RUN=1 lists what it would write)
 #   make release DEST=DIR  the students' repository: the course without its solutions, as a
 #                        git repository of one commit (FORMAT=tar: DIR.tar.gz); one handed
 #                        out already is updated by tools/course release --update COPY

@@ -28,7 +28,8 @@ from course_tools.student import cuda_device  # noqa: E402
 NUMBER, SLUG = "99", "scaffold_test"
 EXERCISE_ID = f"{NUMBER}_{SLUG}"
 MUTANT = "example_no_bounds_check"
-CREATED = (f"exercises/{EXERCISE_ID}/README.md", f"exercises/{EXERCISE_ID}/CMakeLists.txt",
+CREATED = (f"exercises/{EXERCISE_ID}/README.md", f"exercises/{EXERCISE_ID}/README.fr.md",
+           f"exercises/{EXERCISE_ID}/CMakeLists.txt",
            f"exercises/{EXERCISE_ID}/{SLUG}.cu", f"exercises/{EXERCISE_ID}/{SLUG}.hpp",
            f"exercises/{EXERCISE_ID}/harness/workload.hpp", f"exercises/{EXERCISE_ID}/harness/demo.cu",
            f"exercises/{EXERCISE_ID}/harness/cases.cu", f"exercises/{EXERCISE_ID}/harness/check.cpp",
@@ -154,6 +155,8 @@ class OnTheCpu(Scaffolded):
             (("98", "scale_on_gpu"), "a name the generated code uses"),
             (("98", "device_memory"), "exercise 03 already has a student file device_memory.cu"),
             (("98", ""), "give the exercise's number and name"),
+            # next: one more than the highest number taken, here 99's: past two digits.
+            (("next", "fresh_name"), "two digits from 01 to 99 (e.g. 05), not '100'"),
         ]
         before = tree_state(self.copy)
         for args, reason in refusals:
@@ -172,6 +175,11 @@ class OnTheCpu(Scaffolded):
             os.rmdir(leftover)
         self.assertEqual(status, 2, output)
         self.assertIn("number 95 is taken: solutions/95_leftover exists", output)
+
+    def test_the_french_statement_has_the_english_one_s_structure(self):
+        status, output = run([sys.executable, "tools/course", "statement-parity", f"exercises/{EXERCISE_ID}"],
+                             self.copy)
+        self.assertEqual(status, 0, output)
 
     def test_dry_run_lists_the_files_and_writes_nothing(self):
         before = tree_state(self.copy)

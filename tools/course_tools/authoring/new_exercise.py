@@ -1,9 +1,10 @@
 """Creates a new exercise in one command, from the templates in templates/ beside this file:
 
-    tools/course new-exercise 25 shared_memory_histogram     (make new-exercise NN=25 SLUG=...)
-    tools/course new-exercise --dry-run 25 shared_memory_histogram     lists what it would write
+    tools/course new-exercise 27 shared_memory_histogram     (make new-exercise NN=27 SLUG=...)
+    tools/course new-exercise next shared_memory_histogram   the number after the last one taken
+    tools/course new-exercise --dry-run next shared_memory_histogram   lists what it would write
 
-It writes exercises/NN_SLUG/ (statement, skeleton SLUG.cu, header SLUG.hpp, CMakeLists.txt
+It writes exercises/NN_SLUG/ (statement in English and French, skeleton SLUG.cu, header SLUG.hpp, CMakeLists.txt
 with the course_exercise(...) call, and the course's side in harness/: workload.hpp,
 demo.cu, cases.cu, check.cpp), the reference
 solutions/NN_SLUG/SLUG.cu, tests/mutants/NN_SLUG/ with one known-wrong variant to copy, and
@@ -14,7 +15,9 @@ says what to replace. student.cu.in holds each TODO(student) region's steps and 
 skeleton keeps the steps, the solution the answer, so the two differ only there and each
 instruction is written once.
 
-NN is two digits that no exercise uses yet. SLUG names the folder, the student file and the
+NN is two digits that no exercise uses yet, or `next`: one more than the highest number an
+exercise, a solution or a known-wrong variant's folder holds (so that an example written
+with it in the docs runs as written, whatever exercises exist by then). SLUG names the folder, the student file and the
 C++ namespace of workload.hpp: lowercase letters and digits in words joined by single
 underscores, starting with a letter, at most 30 characters (so that every generated line
 stays within the 100 columns of .clang-format), and neither a C++ keyword, a name that the
@@ -49,6 +52,7 @@ SKELETON = object()
 # What is written: (template, destination). Destinations name {id} (NN_SLUG) and {slug}.
 OUTPUTS = (
     ("README.md.in", "exercises/{id}/README.md"),
+    ("README.fr.md.in", "exercises/{id}/README.fr.md"),
     ("CMakeLists.txt.in", "exercises/{id}/CMakeLists.txt"),
     (SKELETON, "exercises/{id}/{slug}.cu"),
     ("api.hpp.in", "exercises/{id}/{slug}.hpp"),
@@ -61,6 +65,7 @@ OUTPUTS = (
 )
 WHAT = {
     "README.md": "the statement",
+    "README.fr.md": "the statement in French (course.french_parity holds it to the English one)",
     "CMakeLists.txt": "the course_exercise(...) call",
     "workload.hpp": "inputs, CPU reference and result keys, shared by program and check",
     "demo.cu": "the demo (make run-{number})",
@@ -113,8 +118,8 @@ def names_in_use():
 def validate(number, slug):
     """Raises Refused with the reason when NN or SLUG cannot be used."""
     if not number or not slug:
-        raise Refused("give the exercise's number and name: tools/course new-exercise 25 "
-                      "shared_memory_histogram (make new-exercise NN=25 SLUG=shared_memory_histogram)")
+        raise Refused("give the exercise's number and name: tools/course new-exercise next "
+                      "shared_memory_histogram (make new-exercise NN=next SLUG=shared_memory_histogram)")
     if not re.fullmatch(r"[0-9]{2}", number) or number == "00":
         raise Refused(f"the number must be two digits from 01 to 99 (e.g. 05), not '{number}'")
     if not SLUG_PATTERN.match(slug):
@@ -136,11 +141,26 @@ def validate(number, slug):
             raise Refused(f"exercise {exercise.number} already has a student file {slug}.cu: the grader "
                           "could not tell the two apart in a submission of files side by side")
     # A folder of that number anywhere, even a leftover without its exercise, takes it.
-    for parent in ("exercises", "solutions", os.path.join("tests", "mutants")):
-        folder = os.path.join(ROOT, parent)
-        taken = sorted(e for e in os.listdir(folder) if e.startswith(number + "_")) if os.path.isdir(folder) else []
+    for parent, folders in numbered_folders().items():
+        taken = sorted(e for e in folders if e.startswith(number + "_"))
         if taken:
             raise Refused(f"number {number} is taken: {parent}/{taken[0]} exists")
+
+
+def numbered_folders():
+    """{parent: its NN_name folders} for the folders an exercise's number lives in."""
+    found = {}
+    for parent in ("exercises", "solutions", os.path.join("tests", "mutants")):
+        folder = os.path.join(ROOT, parent)
+        found[parent] = [e for e in os.listdir(folder) if re.match(r"[0-9]{2}_", e)] if os.path.isdir(folder) else []
+    return found
+
+
+def next_number():
+    """NN=next: one more than the highest number taken (two digits), or "100" past 99, which
+    validate() refuses."""
+    taken = [int(e[:2]) for folders in numbered_folders().values() for e in folders]
+    return f"{max(taken, default=0) + 1:02d}"
 
 
 def student_regions(template, keep_steps, keep_answer):
@@ -256,11 +276,13 @@ def main(argv):
     parser = argparse.ArgumentParser(
         prog=argv[0], description="Create exercises/NN_SLUG with its statement, skeleton, solution, check, "
                     "driver, CMake call, a known-wrong variant and its row in the course map.")
-    parser.add_argument("number", nargs="?", default="", help="two digits, e.g. 25")
+    parser.add_argument("number", nargs="?", default="", help="two digits, e.g. 27, or next")
     parser.add_argument("slug", nargs="?", default="", help="e.g. shared_memory_histogram")
     parser.add_argument("--dry-run", action="store_true", help="list what would be written, write nothing")
     options = parser.parse_args(argv[1:])
     number, slug = options.number.strip(), options.slug.strip()
+    if number == "next":
+        number = next_number()
     try:
         validate(number, slug)
         files, change = plan(number, slug)
