@@ -10,10 +10,12 @@ themselves are not looked at: they fake sudo.
 """
 import os
 import re
-import subprocess
+import sys
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from course_tools.release import write as release  # noqa: E402  (course_files: git's list, or a walk)
 LOOKED_AT = re.compile(r"(\.md|\.py|\.sh|\.sbatch|\.cmake|\.txt|\.conf\.example)$"
                        r"|(^|/)(Makefile|grade-class|submit|interactive)$")
 # A command in backticks that starts with sudo (but the condition `sudo -n` or
@@ -24,8 +26,9 @@ BLOCK_LINE = re.compile(r"^\s*(\$\s+)?sudo\s")
 
 
 def course_files():
-    listed = subprocess.run(["git", "-C", ROOT, "ls-files"], capture_output=True, text=True, check=True)
-    return [path for path in listed.stdout.splitlines()
+    """The course's files that give commands: git's list where the course is a checkout, every
+    file outside the generated folders where it is not (a course downloaded as an archive)."""
+    return [path for path in release.course_files(ROOT)
             if LOOKED_AT.search(path) and not path.startswith("tests/")]
 
 

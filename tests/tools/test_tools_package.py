@@ -5,7 +5,9 @@
   - the package's modules import each other without a cycle, imports inside functions
     included (an import made late to dodge a cycle hides it, it does not remove it);
   - student/, which the students' copy ships alone, imports nothing outside itself;
-  - every subcommand names a module and a function that exist.
+  - every subcommand names a module and a function that exist;
+  - the tools a students' copy ships (the release's SHIPPED) run there alone: a subcommand
+    of a part it lacks says so, and help lists only what it has.
 
 The rules are proved first on a small package written for the purpose.
 
@@ -14,6 +16,7 @@ The rules are proved first on a small package written for the purpose.
 import ast
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -224,6 +227,30 @@ class TheCourseTools(unittest.TestCase):
                 self.assertIn(command.function, functions, command.name)
         finally:
             sys.path.remove(TOOLS)
+
+    def test_the_students_copy_runs_its_tools_alone(self):
+        sys.path.insert(0, TOOLS)
+        try:
+            from course_tools.release import write as release
+            files = [p for p in release.course_files(ROOT) if p.startswith("tools/") and release.shipped(p)]
+        finally:
+            sys.path.remove(TOOLS)
+        copy = tempfile.mkdtemp(prefix="tools-package-students-")
+        self.addCleanup(shutil.rmtree, copy)
+        for path in files:
+            os.makedirs(os.path.join(copy, os.path.dirname(path)), exist_ok=True)
+            shutil.copy2(os.path.join(ROOT, path), os.path.join(copy, path))
+        self.assertIn("tools/course_tools/student/commands.py", files)
+        self.assertFalse([p for p in files if p.startswith("tools/course_tools/grading/")])
+        launcher = [sys.executable, os.path.join(copy, "tools", "course")]
+        done = subprocess.run(launcher + ["grade", "--help"], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+        self.assertIn("tools/course grade: not in the students' copy", done.stderr)
+        listed = subprocess.run(launcher + ["help"], capture_output=True, text=True, check=True).stdout
+        self.assertIn("  check ", listed)
+        self.assertNotIn("  grade ", listed)
+        done = subprocess.run(launcher + ["test-summary", "/nonexistent.xml"], capture_output=True, text=True)
+        self.assertIn("cannot read /nonexistent.xml", done.stderr)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ The copy is changed in place, file by file of the new release:
 
   - a student file (an exercise's STUDENT_FILES) keeps the content of each of its
     TODO(student) regions, while the text around them comes from the new release: the
-    regions are read by tools/course check-regions and matched by their opening lines
+    regions are read by authoring/regions.py and matched by their opening lines
     (the line holding `TODO(student)`), in order. A file whose regions cannot all be
     matched (one added, removed or reworded, or markers the student broke) is left as it
     is, and the new release's version is written beside it as NAME.new, to merge by hand.

@@ -1,7 +1,7 @@
 """compile_commands.json for editors: the exact nvcc commands of the students' path.
 
 clangd (and editors built on it) reads this file to know each source's flags, so that
-`#include "course/..."` and the CUDA headers resolve. tools/course records every
+`#include "course/..."` and the CUDA headers resolve. student/commands.py records every
 compilation it runs; entries from earlier exercises are kept, so the file covers every
 exercise built so far. Each source gets its own entry, with the other sources of the same
 command left out (one input per entry, as clangd expects). A reference solution beside a

@@ -2,7 +2,7 @@
 course_exercise(...) call in exercises/NN_name/CMakeLists.txt.
 
 The CMake call is the single declaration of an exercise; CMake, the students'
-Makefile path (tools/course) and the repository checks all read it. Keywords
+Makefile path (tools/course build, run, check) and the repository checks all read it. Keywords
 take space-separated values up to the next keyword or the closing parenthesis.
 """
 import os
