@@ -55,8 +55,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 CATALOG = os.path.join(HERE, "catalog")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from course_tools.student import exercises  # noqa: E402
 from course_tools.grading import gpu  # noqa: E402
+from course_tools.student import exercises  # noqa: E402
 
 LAYOUTS = ("repository", "flat", "tar.gz", "git")
 STATUSES = ("graded", "build_failed", "missing", "incomplete", "skipped", "error")

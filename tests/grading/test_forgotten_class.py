@@ -19,8 +19,8 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from course_tools.student import exercises as course_exercises  # noqa: E402
 from course_tools.grading import submissions  # noqa: E402
+from course_tools.student import exercises as course_exercises  # noqa: E402
 
 GRADER = [sys.executable, os.path.join(ROOT, "tools", "course"), "grade"]
 SOLUTION = os.path.join(ROOT, "solutions", "03_device_memory", "device_memory.cu")

@@ -26,8 +26,8 @@ import urllib.parse
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from course_tools.student import exercises as course_exercises  # noqa: E402
 from course_tools.grading import gpu  # noqa: E402
+from course_tools.student import exercises as course_exercises  # noqa: E402
 
 GRADER = [sys.executable, os.path.join(ROOT, "tools", "course"), "grade"]
 SOLUTION = os.path.join(ROOT, "solutions", "03_device_memory", "device_memory.cu")

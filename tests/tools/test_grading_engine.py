@@ -16,8 +16,8 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from course_tools.student import exercises  # noqa: E402
 from course_tools.grading import engine  # noqa: E402
+from course_tools.student import exercises  # noqa: E402
 
 RACE_TEXT = ("FAIL: compute-sanitizer racecheck found errors:\n"
              "    ========= Error: Race reported between Write access at tiled_sgemm_kernel"

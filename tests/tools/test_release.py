@@ -22,10 +22,10 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from course_tools.student import exercises  # noqa: E402
-from course_tools.release import write as release  # noqa: E402
 from course_tools.release import leaks as release_leaks  # noqa: E402
 from course_tools.release import update as release_update  # noqa: E402
+from course_tools.release import write as release  # noqa: E402
+from course_tools.student import exercises  # noqa: E402
 
 EXERCISE = "03_device_memory"
 SKELETON = f"exercises/{EXERCISE}/device_memory.cu"

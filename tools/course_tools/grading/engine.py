@@ -31,9 +31,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from course_tools.grading import submissions
 from course_tools.student import atomic_write
 from course_tools.student import nvcc
-from course_tools.grading import submissions
 
 SCHEMA_VERSION = 1
 BUILD_LOG_LINES = 150

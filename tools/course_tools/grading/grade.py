@@ -38,10 +38,9 @@ import tempfile
 import threading
 import time
 
+from course_tools.grading import class_report, engine, gpu, reports, submissions
 from course_tools.student import exercises as course_exercises
 from course_tools.student import nvcc
-from course_tools.grading import class_report, engine, gpu, reports, submissions
-
 from course_tools.student.paths import ROOT
 
 

@@ -34,8 +34,8 @@ import sys
 
 from course_tools.authoring import regions as check_student_regions
 from course_tools.student import exercises
-
 from course_tools.student.paths import ROOT
+
 MIN_REGION_LINES = 3      # regions with fewer lines of code are not compared
 MIN_LITERAL_LENGTH = 8    # shorter string literals are too common to prove anything
 INSTRUCTOR_FOLDERS = ("solutions/", "tests/")

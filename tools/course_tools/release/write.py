@@ -52,11 +52,11 @@ import sys
 import tarfile
 import tempfile
 
-from course_tools.student import exercises
 from course_tools.release import leaks as release_leaks
 from course_tools.release import update as release_update
-
+from course_tools.student import exercises
 from course_tools.student.paths import ROOT
+
 MANIFEST = ".course-release.json"
 
 # Paths relative to the course's root (fnmatch: `*` also crosses folders). Anything not

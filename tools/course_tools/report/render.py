@@ -15,7 +15,6 @@ import re
 import sys
 
 from course_tools.report import data as report_data
-
 from course_tools.student.paths import ROOT
 
 # The figures, in the order the report shows them; the slides use the same files.

@@ -23,10 +23,9 @@ import subprocess
 import sys
 import time
 
-from course_tools.student import cuda_device, prerequisites
 from course_tools.report import data as report_data
 from course_tools.report import render as report_render
-
+from course_tools.student import cuda_device, prerequisites
 from course_tools.student.paths import LAUNCHER, ROOT
 
 # The exercises whose demos measure something, with the seconds each is expected to take

@@ -24,8 +24,8 @@ from course_tools.student import compile_database
 from course_tools.student import cuda_device
 from course_tools.student import exercises
 from course_tools.student import nvcc
-
 from course_tools.student.paths import ROOT
+
 HEADER_SUFFIXES = (".hpp", ".h", ".cuh")
 NO_DEVICE = 77  # the checks' own status for "no CUDA device" (CTest's SKIP_RETURN_CODE)
 

@@ -15,7 +15,6 @@ import xml.etree.ElementTree as ElementTree
 
 from course_tools.student import cuda_device
 from course_tools.student import exercises
-
 from course_tools.student.paths import ROOT
 
 
