@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of the students' release (tools/course release, release_leaks.py, release_update.py)
+"""Tests of the students' release (tools/course release; release/leaks.py, release/update.py)
 on small copies, without building anything: the course's files filtered for students, the
 leak check fed deliberately leaky releases (a solution in place of a skeleton, a region
 pasted into a page, a program built from a solution, an instructor's folder), a release of a

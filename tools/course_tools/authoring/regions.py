@@ -4,7 +4,7 @@ student regions.
 A region opens at a line containing `TODO(student)` and closes at the next line
 containing `END TODO(student)`; both marker lines are part of the shared text. Outside
 the regions, skeleton and solution must be identical line for line, and they must
-have the same number of regions. Usage: check_student_regions.py [repository root]
+have the same number of regions. Usage: tools/course check-regions [repository root]
 """
 import os
 import sys
@@ -22,7 +22,7 @@ def segments(lines, path):
     marker lines belong to the shared parts around it (the opening one ends the part
     before it, the closing one starts the part after it), so a file with k regions gives
     2k + 1 parts. Raises ValueError on a region never closed, nested, or closed twice.
-    The students' release (tools/course_tools/release/update.py, release_leaks.py) reads regions here."""
+    The students' release (release/update.py, release/leaks.py) reads regions here."""
     parts, current, inside = [], [], False
     for number, line in enumerate(lines, start=1):
         if CLOSE in line:
