@@ -10,7 +10,7 @@
 #   make gpu-suite       the same on a GPU machine, for its GPU, with a summary table
 #   make report          on a GPU machine: build the solutions, run every demo's measurements
 #                        and write build/report/index.html, report.md and figures/ (plots need
-#                        python3-matplotlib; tools/report.py --update-slides copies the figures
+#                        python3-matplotlib; tools/course report --update-slides copies the figures
 #                        into slides/figures/)
 #   make report-device   only say whether a GPU is visible (make report's first step)
 #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
@@ -22,15 +22,16 @@
 #                        .pdf (PRESET=student: build/slides/student/fr/). Only LANG=fr and
 #                        LANG=en choose: LANG is also your shell's locale (C.UTF-8,
 #                        fr_FR.UTF-8...), and any other value leaves the decks in English
-#   make new-exercise NN=25 SLUG=shared_memory_histogram
-#                        create exercise NN from tools/new_exercise/ (tools/new_exercise.py:
-#                        it builds, its skeleton fails its check, its solution passes)
+#   make new-exercise NN=next SLUG=shared_memory_histogram
+#                        create exercise NN (two digits, or next: the one after the last) from
+#                        templates (tools/course new-exercise: it builds, its skeleton fails
+#                        its check, its solution passes; DRY_RUN=1 lists what it would write)
 #   make release DEST=DIR  the students' repository: the course without its solutions, as a
 #                        git repository of one commit (FORMAT=tar: DIR.tar.gz); one handed
-#                        out already is updated by tools/release.py --update COPY
+#                        out already is updated by tools/course release --update COPY
 # The grader (not a make target; as root, or with sudo, on a GPU machine; docs/instructors.md, "Grading a class"):
-#   tools/grade.py CLASS_FOLDER --class --results RESULTS         a whole class
-#   tools/grade.py SUBMISSION --results RESULTS                   one submission
+#   tools/course grade CLASS_FOLDER --class --results RESULTS     a whole class
+#   tools/course grade SUBMISSION --results RESULTS               one submission
 #   slurm/grade-class CLASS RESULTS                               the same on a cluster
 # [/instructor-only]
 # [release-only]
@@ -69,11 +70,13 @@ PRESET ?= default
 # [/release-only]
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTHON ?= python3
+# The course's tools, one command with subcommands (tools/course help lists them).
+COURSE = $(PYTHON) tools/course
 BUILD := build/$(PRESET)
 EXERCISE_NUMBERS := $(sort $(foreach dir,$(wildcard exercises/[0-9][0-9]_*),$(firstword $(subst _, ,$(notdir $(dir))))))
 # CUDA_ARCHS=... compiles for those GPUs (CMake's list, e.g. "75-real;80-real;90"); by default
 # this machine's GPU, or sm_75 with PTX where there is none (cmake/CudaArchitectures.cmake).
-# CONFIGURE_ARGS=... adds CMake options, e.g. -DCOURSE_ONLY=03_ (as tools/gpu_suite.sh reads it).
+# CONFIGURE_ARGS=... adds CMake options, e.g. -DCOURSE_ONLY=03_ (as the GPU suite reads it).
 CONFIGURE_ARGS ?=
 CMAKE_ARGS = $(CONFIGURE_ARGS)$(if $(CUDA_ARCHS), -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)")
 
@@ -97,16 +100,16 @@ all: build
 	@rm -rf $(BUILD)/scores
 	@echo "== grading the reference solutions"
 	@status=0; \
-	$(PYTHON) tools/quiet_run.py --log $(BUILD)/solutions.log $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
+	$(COURSE) quiet-run --log $(BUILD)/solutions.log $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
 	  ctest --test-dir $(BUILD) -L 'variant=solution' -L 'aspect=correctness' -j $(JOBS) \
 	  --output-on-failure --output-junit $(CURDIR)/$(BUILD)/solutions.junit.xml || status=$$?; \
-	$(PYTHON) tools/score_table.py $(BUILD) solution --junit $(BUILD)/solutions.junit.xml; exit $$status
+	$(COURSE) score-table $(BUILD) solution --junit $(BUILD)/solutions.junit.xml; exit $$status
 # [/instructor-only]
 # [release-only]
 # all: build
 # [/release-only]
 
-# Every prerequisite, before CMake runs (tools/prerequisites.py): what is missing is installed
+# Every prerequisite, before CMake runs (tools/course prerequisites): what is missing is installed
 # where that needs no question, or make stops with one line (through $(error): no make noise
 # after it) naming the packages and the command. A dry run (make -n) installs nothing.
 # Python 3 runs the step itself, so where it is missing this shell installs it first, by the
@@ -114,7 +117,7 @@ all: build
 PREREQUISITES_ENV = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),COURSE_NO_INSTALL=1)
 APT_AS = $(if $(filter 0,$(shell id -u)),,sudo -n )
 # Another package manager's lock (an unattended upgrade): apt-get waits for it, as
-# tools/prerequisites.py does, at most COURSE_APT_LOCK_SECONDS.
+# tools/course prerequisites does, at most COURSE_APT_LOCK_SECONDS.
 APT_WAITS = -o DPkg::Lock::Timeout=$${COURSE_APT_LOCK_SECONDS:-300}
 PYTHON_MISSING = missing prerequisites: Python 3 (python3): run `apt-get install -y python3`$(if $(APT_AS), as root or with sudo); then run make again
 INSTALL_PYTHON = { [ "$${COURSE_NO_INSTALL:-0}" = 0 ] && [ -z "$(PREREQUISITES_ENV)" ] && command -v apt-get >/dev/null && \
@@ -123,7 +126,7 @@ INSTALL_PYTHON = { [ "$${COURSE_NO_INSTALL:-0}" = 0 ] && [ -z "$(PREREQUISITES_E
   $(APT_AS)apt-get $(APT_WAITS) update -qq >&2 && $(APT_AS)apt-get $(APT_WAITS) install -y -qq --no-install-recommends python3 >&2; }
 prerequisites:
 	@$(eval prerequisites_said := $(shell if command -v $(PYTHON) >/dev/null 2>&1 || $(INSTALL_PYTHON); \
-	  then $(PREREQUISITES_ENV) $(PYTHON) tools/prerequisites.py --make $(PREREQUISITES_FOR); else echo '$(PYTHON_MISSING)'; fi))
+	  then $(PREREQUISITES_ENV) $(COURSE) prerequisites --make $(PREREQUISITES_FOR); else echo '$(PYTHON_MISSING)'; fi))
 	@$(if $(filter ok,$(prerequisites_said)),:,$(error $(or $(prerequisites_said),$(PYTHON_MISSING))))
 
 configure: prerequisites
@@ -132,18 +135,18 @@ configure: prerequisites
 
 build: configure
 	@echo "== building (cmake --build --preset $(PRESET) -j $(JOBS); the whole output: $(BUILD)/build.log)"
-	@$(PYTHON) tools/quiet_run.py --log $(BUILD)/build.log --progress '^\[ *([0-9]+)%\]' --label built -- \
+	@$(COURSE) quiet-run --log $(BUILD)/build.log --progress '^\[ *([0-9]+)%\]' --label built -- \
 	  cmake --build --preset $(PRESET) -j $(JOBS)
 
 # With PRESET=student (the default of the students' copy of the course) the tests are the
 # checks of the student's own files: the score table says what each earned (ctest's status
 # decides, as for the main job); otherwise a table of passed, failed and skipped tests.
-TEST_REPORT = $(if $(filter student,$(PRESET)),$(PYTHON) tools/score_table.py $(BUILD) student --junit $(BUILD)/junit.xml,$(PYTHON) tools/test_summary.py $(BUILD)/junit.xml || status=1)
+TEST_REPORT = $(if $(filter student,$(PRESET)),$(COURSE) score-table $(BUILD) student --junit $(BUILD)/junit.xml,$(COURSE) test-summary $(BUILD)/junit.xml || status=1)
 test: build
 	@echo "== testing (ctest --preset $(PRESET) -j $(JOBS); the whole output: $(BUILD)/test.log)"
 	@rm -rf $(BUILD)/scores
 	@status=0; \
-	$(PYTHON) tools/quiet_run.py --log $(BUILD)/test.log --label tested \
+	$(COURSE) quiet-run --log $(BUILD)/test.log --label tested \
 	  --progress '^ *([0-9]+)/([0-9]+) Test +#[0-9]+: .*[ *](?:Passed|Skipped|Not Run)' \
 	  $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
 	  ctest --preset $(PRESET) -j $(JOBS) --output-junit $(CURDIR)/$(BUILD)/junit.xml || status=$$?; \
@@ -152,10 +155,10 @@ test: build
 # [instructor-only]
 # Where no GPU is visible it refuses at once, with one line, as make report does.
 gpu-suite:
-	@tools/gpu_suite.sh $(SUITE_ARGS)
+	@tools/course_tools/suite/gpu_suite.sh $(SUITE_ARGS)
 # [/instructor-only]
 
-# The decks (tools/slides.py): code cut from the sources this build compiles (CMake lists
+# The decks (tools/course slides): code cut from the sources this build compiles (CMake lists
 # them in $(BUILD)/compiled_sources.tsv, hence the configure step), rendered by Marp, which
 # npm installs the first time from the versions tools/marp/package-lock.json pins.
 # Their language is LANG=fr or LANG=en, exactly. LANG is every shell's locale too: any other
@@ -176,29 +179,29 @@ $(MARP_INSTALLED): tools/marp/package-lock.json
 	@touch $@
 
 slides: configure $(MARP_INSTALLED)
-	@$(PYTHON) tools/slides.py --build-dir $(BUILD) --lang $(or $(SLIDES_LANG),en)
+	@$(COURSE) slides --build-dir $(BUILD) --lang $(or $(SLIDES_LANG),en)
 
 # [instructor-only]
-# The benchmark report (tools/report.py): a machine without a GPU stops at report-device,
+# The benchmark report (tools/course report): a machine without a GPU stops at report-device,
 # before anything is configured or built. The prerequisites then include matplotlib.
 report: PREREQUISITES_FOR = --report
 report: report-device configure
-	@$(PYTHON) tools/report.py --build-dir $(BUILD) --jobs $(JOBS)
+	@$(COURSE) report --build-dir $(BUILD) --jobs $(JOBS)
 
 report-device:
-	@$(PYTHON) tools/report.py --require-device
+	@$(COURSE) report --require-device
 
 # A new exercise folder, its solution, a known-wrong variant and its course-map row, from the
-# templates of tools/new_exercise/ (DRY_RUN=1 lists what it would write).
+# templates of tools/course_tools/authoring/templates/ (DRY_RUN=1 lists what it would write).
 new-exercise:
-	@$(PYTHON) tools/new_exercise.py $(if $(DRY_RUN),--dry-run) -- "$(NN)" "$(SLUG)"
+	@$(COURSE) new-exercise $(if $(DRY_RUN),--dry-run) -- "$(NN)" "$(SLUG)"
 
-# The students' repository (tools/release.py): DEST=DIR becomes a git repository of one
+# The students' repository (tools/course release): DEST=DIR becomes a git repository of one
 # commit, or with FORMAT=tar the archive DIR.tar.gz; the release is checked for solution
-# code before anything is written (tools/release_leaks.py).
+# code before anything is written (tools/course release-leaks).
 release:
 	@$(if $(DEST),,$(error make release needs DEST=DIR, the folder (or with FORMAT=tar the archive) to write))
-	@$(PYTHON) tools/release.py $(if $(filter tar,$(FORMAT)),--tar) $(DEST)
+	@$(COURSE) release $(if $(filter tar,$(FORMAT)),--tar) $(DEST)
 # [/instructor-only]
 # [release-only]
 # # The instructors' targets need what only their copy of the course has (the solutions).
@@ -210,16 +213,16 @@ list:
 	@for dir in exercises/[0-9][0-9]_*; do echo "$$(basename $$dir)"; done
 
 $(EXERCISE_NUMBERS):
-	@$(PYTHON) tools/student.py build $@
+	@$(COURSE) build $@
 
-# Without a CUDA device, tools/student.py exits 77 after saying what to do instead (the
+# Without a CUDA device, tools/course exits 77 after saying what to do instead (the
 # cluster's make submit-NN); make ends quietly then, since nothing here went wrong that
-# make could help with. Scripts that must tell a skip from a pass call tools/student.py.
+# make could help with. Scripts that must tell a skip from a pass call tools/course.
 run-%:
-	@$(PYTHON) tools/student.py run $* $(ARGS) || { status=$$?; [ $$status -eq 77 ] || exit $$status; }
+	@$(COURSE) run $* $(ARGS) || { status=$$?; [ $$status -eq 77 ] || exit $$status; }
 
 check-%:
-	@$(PYTHON) tools/student.py check $* $(ARGS) || { status=$$?; [ $$status -eq 77 ] || exit $$status; }
+	@$(COURSE) check $* $(ARGS) || { status=$$?; [ $$status -eq 77 ] || exit $$status; }
 
 # Slurm: the same builds, runs and checks as jobs on the cluster's GPU nodes.
 submit-check-%:
@@ -234,7 +237,7 @@ submit-%:
 clean:
 	rm -rf build
 
-# The header above, without what tools/release.py filters (the students' copy has no markers).
+# The header above, without what tools/course release filters (the students' copy has no markers).
 help:
 	@sed -n '2,/^$$/p' Makefile | sed -e '/\[release-only\]/,/\[\/release-only\]/d' \
 	  -e '/\[\/\{0,1\}instructor-only\]/d' -e 's/^# \{0,1\}//'

@@ -1,6 +1,6 @@
 # course_write_compiled_sources(FILE): lists what this build compiles, for the slides.
 #
-# Code on a slide is cut from a source between region markers (tools/slides.py), and only
+# Code on a slide is cut from a source between region markers (tools/course slides), and only
 # from a file that the build compiles, so that every line shown is built and tested. This
 # writes, at configure time, one record per line (fields separated by a tab):
 #   mode     instructor | student        (COURSE_MODE: a student build has no solutions)
@@ -8,7 +8,7 @@
 #   target   a target's name, then for that target:
 #   source   an absolute path it compiles
 #   include  an absolute folder its quoted #include "..." lines are looked up in
-# Headers are not listed: tools/slides.py follows the #include lines of the sources.
+# Headers are not listed: tools/course slides follows the #include lines of the sources.
 # Only configure-time properties are read (no generator expression is evaluated), which
 # CMake 3.25 and 4.x treat alike, with every generator and in every preset.
 

@@ -77,7 +77,7 @@ find_package(Python3 COMPONENTS Interpreter)
 set(COURSE_TEST_TIMEOUT 900 CACHE STRING "CTest timeout of one check, seconds")
 set(COURSE_SANITIZER_TEST_TIMEOUT 2400 CACHE STRING "CTest timeout of one compute-sanitizer check, seconds")
 set(COURSE_GPU_LOCK "/tmp/course-gpu-all.lock" CACHE STRING
-    "the lock file through which every check of this machine shares its GPUs (tools/grade.py uses the same)")
+    "the lock file through which every check of this machine shares its GPUs (tools/course grade uses the same)")
 
 # A program linked with the driver API (LIBRARIES cuda) needs libcuda.so.1 to start, even
 # for cases that never call the driver. On a machine without an NVIDIA driver (CI) the
@@ -133,7 +133,7 @@ endfunction()
 
 # A student file of PTX_SOURCES, compiled to PTX and written beside the program `target`
 # as <program>.<stem>.ptx, where the program loads it at run time (the driver API;
-# common/course/beside_program.hpp finds it, tools/nvcc.py's ptx_path names it alike).
+# common/course/beside_program.hpp finds it, tools/course_tools/student/nvcc.py's ptx_path names it alike).
 # The PTX is for the oldest architecture built: every GPU built for compiles it when the
 # program loads it.
 function(_course_ptx_beside_program target source)
@@ -210,7 +210,7 @@ function(course_exercise)
   if(NOT DEFINED EX_SKELETON_SCORE)
     set(EX_SKELETON_SCORE 0)
   endif()
-  # JOB_CPUS is for slurm/submit (through tools/exercises.py): CMake only checks it.
+  # JOB_CPUS is for slurm/submit (through tools/course_tools/student/exercises.py): CMake only checks it.
   if(DEFINED EX_JOB_CPUS AND NOT EX_JOB_CPUS MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "course_exercise: JOB_CPUS takes a number of cores (got '${EX_JOB_CPUS}')")
   endif()
@@ -219,7 +219,7 @@ function(course_exercise)
   endif()
   # A statement that says a tool finds a mistake is backed by points under that tool: the
   # grader runs the whole check under racecheck and synccheck too, each worth
-  # MEMCHECK_POINTS (tools/exercises.py's sanitizer_tools).
+  # MEMCHECK_POINTS (tools/course_tools/student/exercises.py's sanitizer_tools).
   foreach(flag RACECHECK SYNCCHECK)
     if(EX_${flag} AND NOT EX_MEMCHECK_POINTS GREATER 0)
       message(FATAL_ERROR "course_exercise: ${flag} needs MEMCHECK_POINTS (what its graded run is worth)")
@@ -310,7 +310,7 @@ function(course_exercise)
                                        $<TARGET_OBJECTS:course_program_main>)
       # Student calls to cudaMalloc/cudaFree, cudaMemcpy(Async), cudaEventRecord, kernel
       # launches and stream creation and destruction go through the check's accounting
-      # (common/course/check/device_accounting.hpp; tools/nvcc.py says the same).
+      # (common/course/check/device_accounting.hpp; tools/course_tools/student/nvcc.py says the same).
       target_link_options(${target} PRIVATE
         "LINKER:--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunchKernel,--wrap=cudaLaunchKernel,--wrap=cudaMemcpy,--wrap=cudaMemcpyAsync,--wrap=cudaEventRecord,--wrap=cudaStreamCreate,--wrap=cudaStreamCreateWithFlags,--wrap=cudaStreamCreateWithPriority,--wrap=cudaStreamDestroy")
       # With the driver API, its module loads and unloads and the primary context's
@@ -402,7 +402,7 @@ function(course_exercise)
     endif()
   endforeach()
   _course_variant_program(ex${EX_NUMBER}_solution ${solution_sources})
-  # Its speed judgements feed the margin test (tools/speed_margins.py, course.speed_margins).
+  # Its speed judgements feed the margin test (tools/course speed-margins, course.speed_margins).
   _course_add_check_test(${id}.solution ex${EX_NUMBER}_solution solution correctness
                          ARGS --expect pass
                               --speed-record "${CMAKE_BINARY_DIR}/scores/${id}.solution.speed.tsv")
@@ -484,7 +484,7 @@ function(course_exercise)
     endif()
     _course_variant_program(ex${EX_NUMBER}_mutant_${mutant} ${mutant_sources})
     # Its compiler's warnings are expected (a mutant is wrong on purpose): make's build shows
-    # them in the build log only (tools/variant_build.sh, tools/quiet_run.py); errors still show.
+    # them in the build log only (tools/variant_build.sh, tools/course quiet-run); errors still show.
     set(variant_targets ex${EX_NUMBER}_mutant_${mutant} ex${EX_NUMBER}_mutant_${mutant}_library)
     foreach(ptx_source IN LISTS EX_PTX_SOURCES)
       get_filename_component(ptx_stem "${ptx_source}" NAME_WE)

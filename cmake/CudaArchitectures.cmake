@@ -6,7 +6,7 @@
 # - Otherwise the GPUs nvidia-smi reports on this machine (the GPU suite compiles
 #   for the device it runs on).
 # - Otherwise, on a machine without a GPU, sm_75 machine code plus its PTX, as the
-#   students' path compiles (tools/nvcc.py): CUDA 13's oldest GPUs run the machine code,
+#   students' path compiles (tools/course_tools/student/nvcc.py): CUDA 13's oldest GPUs run the machine code,
 #   newer ones compile the PTX when the program loads. One architecture builds five times
 #   faster than one per family; COURSE_PORTABLE_CUDA_ARCHITECTURES (make CUDA_ARCHS=...)
 #   names the set for a build that must run at full speed everywhere. Never "native":

@@ -7,21 +7,21 @@ an array task grades, and what became of each.
     slurm/class_grading.py collect RESULTS         the collecting job's summary of the class
 
 `prepare` (on the login node, before submitting) lists the class with the course's
-tools/grade.py --list into RESULTS/slurm/class.tsv (index, student, path: the array
+tools/course grade --list into RESULTS/slurm/class.tsv (index, student, path: the array
 task numbers), fixes the grading's seed and exercises in RESULTS/grading.json as
-tools/grade.py does at its first run (so that no seed ever appears on a command line
+tools/course grade does at its first run (so that no seed ever appears on a command line
 that squeue shows), and prints, one "key<TAB>value" a line: exercises (numbers),
 students, todo (the indices to grade, as a Slurm array range) and todo_count. A
-student is to grade when tools/grade.py would grade it (engine.needs_grading): no
+student is to grade when tools/course grade would grade it (engine.needs_grading): no
 result, an unreadable submission, or (unless --cpu-only) exercises skipped for lack
 of a GPU. Names that cannot name a report file (a tab, a newline...) are refused by
-tools/grade.py --list, so class.tsv never holds one.
+tools/course grade --list, so class.tsv never holds one.
 
 `task` and `collect` read what the tasks leave in RESULTS: one result per graded
 student (submissions/<student>.json) and the marker of each task that did not finish
 (incomplete/<student>.txt). `collect` writes RESULTS/not_graded.txt (student, tab,
 reason), or removes it when every student is graded, then writes the class report
-again (RESULTS/class.html and class.md, tools/grading/class_report.py), whose first
+again (RESULTS/class.html and class.md, tools/course_tools/grading/class_report.py), whose first
 section lists them, and exits 1 when some are not graded.
 Python 3 standard library only (the class report's plots use matplotlib where there is one).
 """
@@ -151,10 +151,10 @@ def collect(results):
 
 def write_class_report(results, missing):
     """The class report again, now that the submissions without a result and the reasons
-    are known (tools/grade.py --reports-only wrote it before). A failure is said in the
+    are known (tools/course grade --reports-only wrote it before). A failure is said in the
     log; it changes nothing else, the gradebook and the list above being written."""
     sys.path.insert(0, os.path.join(COURSE_ROOT, "tools"))
-    from grading import class_report, engine, reports
+    from course_tools.grading import class_report, engine, reports
     try:
         exercises = engine.grading_settings(results, None, None, None, create=False)["exercises"]
         written = class_report.write(results, reports.load_results(results), exercises, dict(missing))
@@ -187,14 +187,15 @@ def prepare(argv):
     parser.add_argument("--dry-run", action="store_true", help="write nothing")
     arguments = parser.parse_args(argv)
     tools = os.path.join(arguments.course_root, "tools")
-    grade = os.path.join(tools, "grade.py")
+    launcher = os.path.join(tools, "course")
+    grade = os.path.join(tools, "course_tools", "grading", "grade.py")
     if not os.path.isfile(grade):
         raise SystemExit(f"class_grading.py: {grade} does not exist: COURSE_ROOT must be a copy of the course")
     sys.path.insert(0, tools)
-    import exercises as course_exercises  # the course's own tools: the grader's view of the exercises
-    from grading import engine
+    from course_tools.student import exercises as course_exercises  # the grader's view of the exercises
+    from course_tools.grading import engine
 
-    listing = subprocess.run([sys.executable, grade, arguments.class_folder, "--class", "--results", arguments.results,
+    listing = subprocess.run([sys.executable, launcher, "grade", arguments.class_folder, "--class", "--results", arguments.results,
                               "--list"], capture_output=True, text=True)
     if listing.returncode != 0:
         sys.stderr.write(listing.stderr)

@@ -210,7 +210,7 @@ course_job_start() {
   course_describe_gpus
 }
 
-# A build folder of this job alone (tools/student.py reads BUILD_DIR), in the course's
+# A build folder of this job alone (tools/course reads BUILD_DIR), in the course's
 # build/: two jobs of one student (a run and a check) never write the same files. It
 # is removed at the end of the job.
 course_private_build_dir() {

@@ -2,7 +2,8 @@
 # The course's own style, checked or applied (.clang-format, .editorconfig):
 #   - C++/CUDA (.cu .cuh .cpp .hpp .h .c in common/, exercises/, solutions/, tests/, tools/,
 #     slurm/examples/, slides/examples/): laid out exactly as clang-format 14 lays them out;
-#   - Python (tools/, tests/, slurm/, exercises/, solutions/): pyflakes finds nothing;
+#   - Python (tools/ with its launcher tools/course, tests/, slurm/, exercises/, solutions/):
+#     pyflakes finds nothing;
 #   - every text file: no trailing whitespace (Markdown, .mutant and .edits files
 #     excepted), no tab indentation outside Makefiles, a final newline.
 #
@@ -71,7 +72,7 @@ mapfile -t all_files < <(list_files | under_paths)
 mapfile -t cxx_files < <(lines "${all_files[@]}" |
   grep -E '^(common|exercises|solutions|tests|tools|slurm/examples|slides/examples)/.*\.(cu|cuh|cpp|hpp|h|c)$' || true)
 mapfile -t python_files < <(lines "${all_files[@]}" |
-  grep -E '^(tools|tests|slurm|exercises|solutions)/.*\.py$' || true)
+  grep -E '^(tools|tests|slurm|exercises|solutions)/.*\.py$|^tools/course$' || true)
 
 failed=0
 skipped=()

@@ -1,6 +1,6 @@
 // Files built beside the running program: the PTX of an exercise's PTX_SOURCES, which
 // the build writes as <program>.<stem>.ptx (course_exercise in cmake/CourseExercise.cmake,
-// ptx_path in tools/nvcc.py), for the program to load at run time with the driver API.
+// ptx_path in tools/course_tools/student/nvcc.py), for the program to load at run time with the driver API.
 // The program's own path comes from /proc/self/exe, so it does not depend on the folder
 // the program was started from, nor on how (make run-NN, the check, compute-sanitizer).
 #pragma once

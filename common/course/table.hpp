@@ -1,5 +1,5 @@
 // Tables of measurements: printed for a person, and written as JSON for the benchmark
-// report (tools/report.py) when COURSE_REPORT_DIR names a folder.
+// report (tools/course report) when COURSE_REPORT_DIR names a folder.
 //
 // A demo declares its columns once (key for machines, heading and width for people),
 // then adds rows; each row is printed at once, aligned under the headings, and the whole
@@ -21,7 +21,7 @@
 // The JSON file: {"table": name, "title": title, "columns": [{"key", "heading", "unit",
 // "kind", "precision"}], "rows": [[cell, ...], ...]}; cells are strings, numbers or null.
 // When a row has a note, "notes": [note or null, ...] follows, one entry per row.
-// tools/report_data.py reads it (and writes the seeds' tables the same way).
+// tools/course_tools/report/data.py reads it (and writes the seeds' tables the same way).
 #pragma once
 
 #include <cmath>

@@ -1,6 +1,6 @@
 // Small examples of the patterns the exercises teach, each on a problem of its own, for the
 // students' decks: where an instructor's slide shows an exercise's solution, the students'
-// deck shows the exercise's skeleton and, on some slides, one of these (tools/slides.py, the
+// deck shows the exercise's skeleton and, on some slides, one of these (tools/course slides, the
 // `<!-- student: slides/examples/patterns.cu#REGION -->` lines of slides/*.md). None of them
 // is an exercise's answer; each is the same idea on other data.
 //

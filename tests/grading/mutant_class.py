@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A class of known-wrong variants, to prove on a GPU that the class report's hints are
-the known mistakes (tools/grading/class_report.py). Each student hands in the reference
+the known mistakes (tools/course_tools/grading/class_report.py). Each student hands in the reference
 solutions of the chosen exercises with one known-wrong variant applied
 (tests/mutants/NN_name/<variant>.mutant, the edits cmake/Mutants.cmake applies); a
 variant handed in by COPIES students makes its hint the more frequent. After grading,
@@ -8,7 +8,7 @@ variant handed in by COPIES students makes its hint the more frequent. After gra
 hints, on a row that names each of its students, and prints the hints most students got.
 
     tests/grading/mutant_class.py write CLASS --exercises 03,04,14 [--copies 03-no_bounds_check=3,...]
-    sudo tools/grade.py CLASS --class --results RESULTS --exercises 03,04,14 --jobs 8
+    sudo tools/course grade CLASS --class --results RESULTS --exercises 03,04,14 --jobs 8
     tests/grading/mutant_class.py check CLASS RESULTS
 
 A student is named NN-variant (NN-variant-2, -3... for the copies). Valid variants
@@ -27,9 +27,9 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import exercises as course_exercises  # noqa: E402
+from course_tools.student import exercises as course_exercises  # noqa: E402
 import run_catalog  # noqa: E402  (parse_edits, apply_edits: Mutants.cmake's edits in Python)
-from grading import class_report, reports  # noqa: E402
+from course_tools.grading import class_report, reports  # noqa: E402
 
 STUDENT = re.compile(r"(\d+)-(.+?)(?:-(\d+))?\Z")
 

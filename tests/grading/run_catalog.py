@@ -2,7 +2,7 @@
 """The catalog of hostile and broken submissions, graded and compared with what each
 must get.
 
-    tests/grading/run_catalog.py --grader tools/grade.py [--entries a,b] [--keep DIR]
+    tests/grading/run_catalog.py --grader tools/course [--entries a,b] [--keep DIR]
                                  [--jobs N] [--seed N] [--timeout SECONDS]
     tests/grading/run_catalog.py --check-only RESULTS [--class DIR] [--entries a,b]
     tests/grading/run_catalog.py --materialise DIR [--entries a,b]
@@ -31,7 +31,7 @@ every exercise's checks for nothing. Exit status: 1 if
 any entry failed, 77 if none failed but some were skipped (CTest's skip code), 0
 otherwise, 2 when the catalog or the command line is wrong.
 
-Python 3 standard library only (and the course's tools/grading/gpu.py, which is too).
+Python 3 standard library only (and the course's tools/course_tools/grading/gpu.py, which is too).
 """
 import argparse
 import dataclasses
@@ -55,8 +55,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 CATALOG = os.path.join(HERE, "catalog")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import exercises  # noqa: E402
-from grading import gpu  # noqa: E402
+from course_tools.grading import gpu  # noqa: E402
+from course_tools.student import exercises  # noqa: E402
 
 LAYOUTS = ("repository", "flat", "tar.gz", "git")
 STATUSES = ("graded", "build_failed", "missing", "incomplete", "skipped", "error")
@@ -1020,7 +1020,12 @@ def unexpected_results(results_dir, entries):
 # Command line
 # ---------------------------------------------------------------------------
 def grader_command(grader, class_dir, results_dir, jobs, seed, cpu_only=False, exercises=None):
-    command = [sys.executable, grader] if grader.endswith(".py") else [grader]
+    """`grader`: the course's tools/course (whose grade subcommand runs), or a stand-in
+    program taking the same arguments (a .py one runs with this Python)."""
+    if os.path.basename(grader) == "course":
+        command = [sys.executable, grader, "grade"]
+    else:
+        command = [sys.executable, grader] if grader.endswith(".py") else [grader]
     command += [class_dir, "--class", "--results", results_dir]
     if jobs:
         command += ["--jobs", str(jobs)]
@@ -1136,7 +1141,7 @@ def parse_arguments(argv):
         description="Grade the catalog of hostile and broken submissions and compare every result "
                     "with its entry's expectations.")
     mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--grader", help="the grading command (tools/grade.py)")
+    mode.add_argument("--grader", help="the course's tools/course (its grade subcommand), or a stand-in")
     mode.add_argument("--check-only", metavar="RESULTS", help="compare an existing results folder, without grading")
     mode.add_argument("--materialise", metavar="DIR", help="only write the class folder (one submission per entry)")
     parser.add_argument("--entries", help="comma-separated entry names (default: all)")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A class folder given without --class (issue 27: it was graded as one student named
-`class`, with no warning): tools/grade.py stops with status 2 and one message saying
+`class`, with no warning): tools/course grade stops with status 2 and one message saying
 what it saw and the command to type, before anything is written; --one-submission
 grades such a folder as one submission. Folders that are one submission (a copy of the
 repository, NN_name/ folders, flat files, one wrapped copy) are never taken for a
@@ -19,10 +19,10 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import exercises as course_exercises  # noqa: E402
-from grading import submissions  # noqa: E402
+from course_tools.grading import submissions  # noqa: E402
+from course_tools.student import exercises as course_exercises  # noqa: E402
 
-GRADER = [sys.executable, os.path.join(ROOT, "tools", "grade.py")]
+GRADER = [sys.executable, os.path.join(ROOT, "tools", "course"), "grade"]
 SOLUTION = os.path.join(ROOT, "solutions", "03_device_memory", "device_memory.cu")
 NO_GPU = dict(os.environ, CUDA_VISIBLE_DEVICES="")
 EVERY = course_exercises.load(ROOT)
@@ -84,7 +84,7 @@ class ForgottenClass(unittest.TestCase):
         self.assertIn("looks like a class, not one submission", stopped.stderr)
         self.assertIn("(alice, bob)", stopped.stderr)
         self.assertIn("one student named class", stopped.stderr)
-        self.assertIn(f"tools/grade.py {self.folder} --results {results} --exercises 03 --class", stopped.stderr)
+        self.assertIn(f"tools/course grade {self.folder} --results {results} --exercises 03 --class", stopped.stderr)
         self.assertIn("--one-submission", stopped.stderr)
         self.assertFalse(os.path.exists(results))
 

@@ -15,7 +15,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from grading import reports, submissions  # noqa: E402
+from course_tools.grading import reports, submissions  # noqa: E402
 
 EXERCISE = "03_device_memory"
 FILE = "device_memory.cu"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/grade.py on what breaks gradings without a GPU or with bad input (exercise 03
+"""tools/course grade on what breaks gradings without a GPU or with bad input (exercise 03
 only; about a minute on 2 cores, no GPU needed):
 
 - no GPU visible (CUDA_VISIBLE_DEVICES="" hides any): refused with a clear message,
@@ -25,9 +25,9 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from grading import engine, gpu  # noqa: E402
+from course_tools.grading import engine, gpu  # noqa: E402
 
-GRADER = [sys.executable, os.path.join(ROOT, "tools", "grade.py")]
+GRADER = [sys.executable, os.path.join(ROOT, "tools", "course"), "grade"]
 SOLUTION = os.path.join(ROOT, "solutions", "03_device_memory", "device_memory.cu")
 NO_GPU = dict(os.environ, CUDA_VISIBLE_DEVICES="")
 

@@ -16,9 +16,9 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from grading import submissions  # noqa: E402
+from course_tools.grading import submissions  # noqa: E402
 
-GRADER = [sys.executable, os.path.join(ROOT, "tools", "grade.py")]
+GRADER = [sys.executable, os.path.join(ROOT, "tools", "course"), "grade"]
 SOLUTION = os.path.join(ROOT, "solutions", "03_device_memory", "device_memory.cu")
 
 
@@ -29,7 +29,7 @@ def write(path, text=""):
 
 
 def make_results(folder):
-    """What tools/grade.py leaves in a results folder, as far as recognising it goes."""
+    """What tools/course grade leaves in a results folder, as far as recognising it goes."""
     write(os.path.join(folder, submissions.GRADER_LOCK))
     write(os.path.join(folder, submissions.GRADER_SETTINGS), '{"seed": 1, "exercises": ["03_device_memory"]}')
     write(os.path.join(folder, "submissions", "alice.json"), "{}")

@@ -2,7 +2,7 @@
 """Student names are data: a class of copies of exercise 03's reference solution, each
 under a name that once broke the grader (quotes, '$()', backticks, semicolons, HTML,
 accents, a leading dash, 200 bytes of UTF-8), is graded with one run of
-tools/grade.py, and every copy must get the same verdict as the plain one and every
+tools/course grade, and every copy must get the same verdict as the plain one and every
 report. A name that cannot name a report file (a newline) is refused before anything
 is graded, with a message, and nothing is written.
 
@@ -26,10 +26,10 @@ import urllib.parse
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import exercises as course_exercises  # noqa: E402
-from grading import gpu  # noqa: E402
+from course_tools.grading import gpu  # noqa: E402
+from course_tools.student import exercises as course_exercises  # noqa: E402
 
-GRADER = [sys.executable, os.path.join(ROOT, "tools", "grade.py")]
+GRADER = [sys.executable, os.path.join(ROOT, "tools", "course"), "grade"]
 SOLUTION = os.path.join(ROOT, "solutions", "03_device_memory", "device_memory.cu")
 NAMES = ["plain", 'say "hi"', "o'neil, <b>bold<i> & \"q\"", "semi;colon $(id)", "back`id`tick",
          "Hélène", "Jean-François N'Diaye", "with  spaces ", "-leading dash", "--results",

@@ -16,7 +16,7 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
-GRADER = [sys.executable, os.path.join(ROOT, "tools", "grade.py")]
+GRADER = [sys.executable, os.path.join(ROOT, "tools", "course"), "grade"]
 # --cpu-only, with a GPU or without: what resuming must get right (which submissions
 # are done, the gradebook of the two runs) does not depend on the checks running, and
 # the catalog grades on the GPU for real (grading.catalog).

@@ -7,7 +7,7 @@ the way, files 644), with a second readable clone of its solutions and tests bes
 the catalog's reads_reference_solution entry, which searches every folder it can read
 for a solution or another submission, is graded from the copy twice:
 
-  1. as an instructor does: tests/grading/run_catalog.py --grader COPY/tools/grade.py;
+  1. as an instructor does: tests/grading/run_catalog.py --grader COPY/tools/course;
   2. as the Slurm grading does: slurm/class_grading.py prepare, one
      slurm/jobs/grade-task.sbatch per submission (SLURM_ARRAY_TASK_ID set, as the array
      sets it), slurm/jobs/grade-collect.sbatch, then the catalog's --check-only.
@@ -33,7 +33,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from grading import gpu  # noqa: E402
+from course_tools.grading import gpu  # noqa: E402
 
 ENTRY = "reads_reference_solution"
 EXERCISES = "01,02,03,04"  # the ones its expectations name
@@ -81,7 +81,7 @@ def run(command, **options):
 
 def graded_by_the_catalog(copy):
     return run([sys.executable, os.path.join(copy, "tests", "grading", "run_catalog.py"),
-                "--grader", os.path.join(copy, "tools", "grade.py"), "--entries", ENTRY], cwd=copy)
+                "--grader", os.path.join(copy, "tools", "course"), "--entries", ENTRY], cwd=copy)
 
 
 def graded_by_slurm_jobs(copy, work):
@@ -123,7 +123,7 @@ def build_of_an_include(copy, clone, work, sandbox):
     with open(os.path.join(submission, "exercises", "03_device_memory", "device_memory.cu"), "w") as handle:
         handle.write(f'#include "{solution}"\n')
     results = submission + "-results"
-    command = [sys.executable, os.path.join(copy, "tools", "grade.py"), submission, "--results", results,
+    command = [sys.executable, os.path.join(copy, "tools", "course"), "grade", submission, "--results", results,
                "--exercises", "03", "--cpu-only"] + ([] if sandbox else ["--no-sandbox"])
     run(command, cwd=copy, capture_output=True)
     with open(os.path.join(results, "submissions", os.path.basename(submission) + ".json"),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves the confinement of the grader's builds (course_sandbox, which
-# tools/grading/engine.py runs every student build through), without a GPU: a
+# tools/course_tools/grading/engine.py runs every student build through), without a GPU: a
 # confined nvcc still compiles a .cu for sm_75 in its own tree, as the sandbox user,
 # and a source that includes a file of a readable copy of the course that nobody
 # listed (/srv/..., 755 all the way, the file 644) no longer compiles. The same

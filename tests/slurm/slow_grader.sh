@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A stand-in for tools/grade.py in the Slurm test (COURSE_GRADE_COMMAND): an array
+# A stand-in for tools/course grade in the Slurm test (COURSE_GRADE_COMMAND): an array
 # task (COURSE_STUDENT set) never finishes, so that it reaches its time limit; the
 # collecting job's --reports-only goes to the real grader. Its pid goes to
 # $COURSE_SLOW_GRADER_PIDS, so that the test can check that nothing outlives the task.
@@ -7,7 +7,7 @@
 #   COURSE_GRADE_COMMAND="tests/slurm/slow_grader.sh" slurm/grade-class ...
 set -euo pipefail
 if [[ -z ${COURSE_STUDENT:-} ]]; then
-  exec python3 "$(dirname "${BASH_SOURCE[0]}")/../../tools/grade.py" "$@"
+  exec python3 "$(dirname "${BASH_SOURCE[0]}")/../../tools/course" grade "$@"
 fi
 if [[ -n ${COURSE_SLOW_GRADER_PIDS:-} ]]; then
   echo "$$" >>"$COURSE_SLOW_GRADER_PIDS"

@@ -51,8 +51,12 @@ expect_output() {
 copy=$work/course
 mkdir -p "$copy/tools"
 cp -r "$repo/slurm" "$copy/"
-# slurm/submit reads an exercise's JOB_CPUS from its CMakeLists.txt through tools/exercises.py.
-cp "$repo/tools/exercises.py" "$copy/tools/"
+# slurm/submit reads an exercise's JOB_CPUS from its CMakeLists.txt through tools/course
+# exercises: the launcher and the package's student part, as a students' copy has them.
+cp "$repo/tools/course" "$copy/tools/"
+mkdir -p "$copy/tools/course_tools"
+cp "$repo/tools/course_tools/__init__.py" "$repo/tools/course_tools/cli.py" "$copy/tools/course_tools/"
+cp -r "$repo/tools/course_tools/student" "$copy/tools/course_tools/"
 for exercise in 03_device_memory 06_sgemm_cublas 25_two_gpus_nccl; do
   mkdir -p "$copy/exercises/$exercise"
   cp "$repo/exercises/$exercise/CMakeLists.txt" "$copy/exercises/$exercise/"

@@ -98,7 +98,7 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q 
   gpu=yes
 fi
 echo "this machine: $cpus CPU(s), GPU: $gpu"
-# Without a GPU tools/grade.py refuses to grade unless asked for the CPU side only.
+# Without a GPU tools/course grade refuses to grade unless asked for the CPU side only.
 cpu_only=()
 [[ $gpu == yes ]] || cpu_only=(--cpu-only)
 skipped_line='03: skipped; NOT COMPLETE: a grading on a GPU grades the skipped exercises'
@@ -171,7 +171,7 @@ if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
   tar -C "$repo" --exclude=./build --exclude=./logs --exclude=./.git -cf - . | tar -C "$student" -xf -
 fi
-[[ -f $student/slurm/submit && -f $student/tools/student.py ]] || fail "the copy of the course in $student is incomplete"
+[[ -f $student/slurm/submit && -f $student/tools/course ]] || fail "the copy of the course in $student is incomplete"
 
 modules=""
 if ! type module >/dev/null 2>&1 && [[ ! -e /etc/profile.d/modules.sh && ! -e /etc/profile.d/lmod.sh ]]; then

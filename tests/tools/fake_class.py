@@ -1,8 +1,8 @@
 """A fake graded class for the class report's tests (test_class_report.py and
 test_class_report_browser.py): the result files of 30 submissions, written the way
-tools/grade.py writes them (tools/grading/SCHEMA.md), with no grader and no GPU.
+tools/course grade writes them (tools/course_tools/grading/SCHEMA.md), with no grader and no GPU.
 
-    python3 tests/tools/fake_class.py RESULTS     write them (then: tools/grade.py --reports-only)
+    python3 tests/tools/fake_class.py RESULTS     write them (then: tools/course grade --reports-only)
 
 Exercises 03, 04 and 14, with their real case names, so that the page finds each case's
 description in the statement. Who made which mistake follows the student's index i

@@ -23,8 +23,8 @@ import tarfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import cuda_device  # noqa: E402
-import exercises  # noqa: E402
+from course_tools.student import cuda_device  # noqa: E402
+from course_tools.student import exercises  # noqa: E402
 
 SKIPPED = 77
 INSTRUCTOR_TARGETS = ("gpu-suite", "make report", "make release", "solutions")
@@ -60,7 +60,7 @@ def build(folder):
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
     archive = release + ".tar.gz"
-    run([sys.executable, os.path.join(ROOT, "tools", "release.py"), "--tar", archive], ROOT)
+    run([sys.executable, os.path.join(ROOT, "tools", "course"), "release", "--tar", archive], ROOT)
     with tarfile.open(archive) as packed:
         in_archive = sorted(m.name.split("/", 1)[1] for m in packed.getmembers() if m.isfile())
         if not shutil.which("git"):
@@ -68,7 +68,7 @@ def build(folder):
             packed.extractall(folder)
             print(f"git not found: the release as an archive only ({len(in_archive)} files), unpacked")
     if shutil.which("git"):
-        print(run([sys.executable, os.path.join(ROOT, "tools", "release.py"), release], ROOT))
+        print(run([sys.executable, os.path.join(ROOT, "tools", "course"), "release", release], ROOT))
         committed = sorted(run(["git", "ls-files"], release).split())
         clean = not run(["git", "status", "--porcelain"], release).strip()
         if run(["git", "rev-list", "--count", "HEAD"], release).strip() != "1" or not clean:
@@ -97,8 +97,8 @@ def build(folder):
     # The nvcc path too, for sm_75 in a folder of its own (build/make, make's own, is left to
     # release.skeletons, which builds for the GPU it runs on).
     print(run(["make", "03"], release, NVCC_ARCH="sm_75", BUILD_DIR="build/make-sm75").strip().splitlines()[-1])
-    print(run([sys.executable, "tools/slides.py", "--check", "--lang", "all", "--build-dir", "build/student"], release).strip())
-    print(run([sys.executable, os.path.join(ROOT, "tools", "release_leaks.py"), release], ROOT).strip())
+    print(run([sys.executable, "tools/course", "slides", "--check", "--lang", "all", "--build-dir", "build/student"], release).strip())
+    print(run([sys.executable, os.path.join(ROOT, "tools", "course"), "release-leaks", release], ROOT).strip())
 
 
 def skeletons(folder, gpu_lock):
@@ -111,7 +111,7 @@ def skeletons(folder, gpu_lock):
     release = os.path.join(folder, "course")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
-    run([sys.executable, os.path.join(ROOT, "tools", "release.py"), release], ROOT)
+    run([sys.executable, os.path.join(ROOT, "tools", "course"), "release", release], ROOT)
     expectations = "--expect fail --expect-clean --expect-score 0" + (f" --gpu-lock {gpu_lock}" if gpu_lock else "")
 
     def check(exercise):

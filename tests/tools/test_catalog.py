@@ -22,7 +22,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "grading"))
 import run_catalog as catalog  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import exercises as course_exercises  # noqa: E402
+from course_tools.student import exercises as course_exercises  # noqa: E402
 
 REQUIRED_ENTRIES = (
     "compile_error", "host_infinite_loop", "kernel_infinite_loop", "kernel_runs_past_time_limit",
@@ -526,7 +526,7 @@ class CommandLine(WithResults):
 
 
 FAKE_GRADER = '''\
-"""A stand-in for tools/grade.py: every exercise whose file is in the submission comes
+"""A stand-in for tools/course grade: every exercise whose file is in the submission comes
 back "skipped" (as on a machine without a GPU), the others "missing". FAKE_MODE makes
 it misbehave the way a broken sandbox would."""
 import json, os, sys
@@ -624,7 +624,7 @@ class TheCatalog(unittest.TestCase):
 
     def test_a_flat_hand_in_of_every_exercise_is_unambiguous(self):
         # The grader finds a flat submission's files by name, letter case aside
-        # (tools/grading/submissions.py): two exercises sharing a name would get one file.
+        # (tools/course_tools/grading/submissions.py): two exercises sharing a name would get one file.
         owners = {}
         for exercise in course_exercises.load(catalog.ROOT):
             for name in exercise.student_files:

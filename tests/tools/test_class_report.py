@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Tests of the class report (tools/grading/class_report.py) on a fake class of 30
+"""Tests of the class report (tools/course_tools/grading/class_report.py) on a fake class of 30
 submissions (fake_class.py: odd names, a skipped and a build-failed exercise, an
-unreadable archive, a submission without a result), rendered as tools/grade.py
+unreadable archive, a submission without a result), rendered as tools/course grade
 --reports-only and the Slurm collecting job render it. Its tables are read back from
 class.html and checked against counts made here from the fake results; the page is
 rendered again with matplotlib out of reach, where it must hold the same tables and say
@@ -25,8 +25,8 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, HERE)
 import fake_class  # noqa: E402
-import statement_cases  # noqa: E402
-from grading import class_plots, class_report, reports  # noqa: E402
+from course_tools.authoring import statement_cases  # noqa: E402
+from course_tools.grading import class_plots, class_report, reports  # noqa: E402
 
 
 class Page(html.parser.HTMLParser):
@@ -98,7 +98,7 @@ def render(folder, block_matplotlib=False):
     own; with block_matplotlib, one where no Python can give matplotlib."""
     script = ("import sys; sys.path.insert(0, sys.argv[1])\n"
               + ("sys.modules['matplotlib'] = None\n" if block_matplotlib else "")
-              + "from grading import class_report, reports\n"
+              + "from course_tools.grading import class_report, reports\n"
                 "class_report.write(sys.argv[2], reports.load_results(sys.argv[2]), sys.argv[3].split(','),\n"
                 "                   pythons=[] if sys.argv[4] == 'blocked' else None)\n")
     done = subprocess.run([sys.executable, "-c", script, os.path.join(ROOT, "tools"), folder,
@@ -323,7 +323,7 @@ class Wiring(unittest.TestCase):
         shutil.rmtree(self.scratch, ignore_errors=True)
 
     def grade(self, *arguments):
-        return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "grade.py"), *arguments],
+        return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "grade", *arguments],
                               capture_output=True, text=True)
 
     def test_reports_only_writes_the_class_report(self):
@@ -439,7 +439,7 @@ class MutantClass(unittest.TestCase):
                 entry = {"schema": 1, "student": student, "exercises": [record]}
                 with open(os.path.join(folder, f"{student}.json"), "w", encoding="utf-8") as handle:
                     json.dump(entry, handle)
-            done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "grade.py"), "--reports-only",
+            done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "grade", "--reports-only",
                                    "--results", self.results, "--exercises", "03"], capture_output=True, text=True)
             self.assertEqual(done.returncode, 0, done.stderr)
 

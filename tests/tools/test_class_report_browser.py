@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The class report (RESULTS/class.html) as a browser shows it: the fake class of
-fake_class.py rendered as tools/grade.py --reports-only renders it, opened in headless
+fake_class.py rendered as tools/course grade --reports-only renders it, opened in headless
 Chromium at 1280 px (headless_page.py). It fails on a console error, an uncaught
 exception, a failed load, an element wider than the page, or, at 1280 px, a table that
 must scroll sideways; at 800 px its tables may scroll inside their boxes, the page
@@ -93,7 +93,7 @@ class ThePage(unittest.TestCase):
         cls.scratch = tempfile.mkdtemp(prefix="test-class-report-page-")
         cls.results = os.path.join(cls.scratch, "results")
         fake_class.write(cls.results)
-        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "grade.py"), "--reports-only",
+        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "grade", "--reports-only",
                                "--results", cls.results], capture_output=True, text=True)
         if done.returncode != 0:
             raise AssertionError(f"grade.py --reports-only failed:\n{done.stdout}{done.stderr}")

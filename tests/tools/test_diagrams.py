@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Tests of the decks' diagrams (slides/diagrams/*.svg, drawn by tools/diagrams.py):
+"""Tests of the decks' diagrams (slides/diagrams/*.svg, drawn by tools/course diagrams):
 
-  - the committed SVGs are exactly what tools/diagrams.py draws: none stale, none missing,
+  - the committed SVGs are exactly what tools/course diagrams draws: none stale, none missing,
     none that no function draws; and the script refuses a stale copy (a known-wrong case);
   - every SVG is well-formed XML: an <svg> whose size fits a slide beside a title and a
     caption, with no text smaller than 14 px;
@@ -19,12 +19,12 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-TOOL = os.path.join(ROOT, "tools", "diagrams.py")
+TOOL = [os.path.join(ROOT, "tools", "course"), "diagrams"]
 DIAGRAMS = os.path.join(ROOT, "slides", "diagrams")
 SLIDES = os.path.join(ROOT, "slides")
 SVG = "{http://www.w3.org/2000/svg}"
 LEAST_DIAGRAMS = 12         # issue 29: at least twelve, each on the slide that teaches it
-LARGEST = (1100, 390)       # tools/diagrams.py's MAX_WIDTH x MAX_HEIGHT
+LARGEST = (1100, 390)       # authoring/diagrams.py's MAX_WIDTH x MAX_HEIGHT
 SMALLEST_TEXT = 14          # pixels of the slide: diagrams are shown at their own size
 IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?diagrams/([^)\s>]+)>?")
 
@@ -46,7 +46,7 @@ def shown_by_decks():
 
 class Diagrams(unittest.TestCase):
     def test_committed_svgs_are_what_the_script_draws(self):
-        done = subprocess.run([sys.executable, TOOL, "--check"], capture_output=True, text=True)
+        done = subprocess.run([sys.executable, *TOOL, "--check"], capture_output=True, text=True)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
 
     def test_a_stale_svg_is_refused(self):
@@ -60,15 +60,15 @@ class Diagrams(unittest.TestCase):
                 handle.write(text.replace("</svg>", "<rect/></svg>"))
             with open(os.path.join(copy, "orphan.svg"), "w", encoding="utf-8") as handle:
                 handle.write("<svg xmlns='http://www.w3.org/2000/svg'/>\n")
-            done = subprocess.run([sys.executable, TOOL, "--check", "--output", copy],
+            done = subprocess.run([sys.executable, *TOOL, "--check", "--output", copy],
                                   capture_output=True, text=True)
             self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
-            self.assertIn(f"{svg_files()[0]}: out of date: run tools/diagrams.py", done.stderr)
-            self.assertIn("orphan.svg: no function in tools/diagrams.py draws it", done.stderr)
+            self.assertIn(f"{svg_files()[0]}: out of date: run tools/course diagrams", done.stderr)
+            self.assertIn("orphan.svg: no function in tools/course_tools/authoring/diagrams.py draws it", done.stderr)
             os.remove(first)
-            done = subprocess.run([sys.executable, TOOL, "--check", "--output", copy],
+            done = subprocess.run([sys.executable, *TOOL, "--check", "--output", copy],
                                   capture_output=True, text=True)
-            self.assertIn(f"{svg_files()[0]}: missing: run tools/diagrams.py", done.stderr)
+            self.assertIn(f"{svg_files()[0]}: missing: run tools/course diagrams", done.stderr)
 
     def test_each_svg_is_well_formed_and_fits_a_slide(self):
         for name in svg_files():

@@ -4,19 +4,22 @@ written for the people its first line names. The test fails when README.md is lo
 than 250 lines, when a page's first line does not say who it is for ("# For students and
 instructors: ..."), when README.md or a page holds a marker block ([instructor-only],
 [release-only]: the release leaves whole pages out instead), or when a relative link of
-README.md or a page points at a missing file or at a heading its page lacks.
+README.md or a page points at a missing file or at a heading its page lacks. The examples
+meant to run do, as written: every `make new-exercise ...` of the pages and of make help,
+every `tools/course new-exercise ...`, run with DRY_RUN=1 (--dry-run) on this repository.
 
     python3 tests/tools/test_docs_pages.py
 """
 import glob
 import os
 import re
+import subprocess
 import sys
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import release  # noqa: E402  (its Markdown reading: markers, links, code blocks)
+from course_tools.release import write as release  # noqa: E402  (its Markdown reading: markers, links, code blocks)
 
 README_MAX_LINES = 250
 AUDIENCES = ("students", "instructors", "maintainers")
@@ -102,6 +105,14 @@ class TheRulesCatchWhatTheyShould(unittest.TestCase):
         self.assertFalse(marker_lines("p", "lines between `[instructor-only]` markers are left out\n"))
         self.assertFalse(marker_lines("p", "```\n# [instructor-only]\n```\n"))
 
+    def test_examples(self):
+        text = ("make new-exercise NN=next SLUG=a_b    # or: tools/course new-exercise next a_b\n"
+                "`make new-exercise NN=27 SLUG=c DRY_RUN=1`\n")
+        self.assertEqual(new_exercise_examples(text), [
+            ["make", "-s", "new-exercise", "NN=next", "SLUG=a_b", "DRY_RUN=1"],
+            ["make", "-s", "new-exercise", "NN=27", "SLUG=c", "DRY_RUN=1"],
+            [sys.executable, "tools/course", "new-exercise", "--dry-run", "next", "a_b"]])
+
     def test_links(self):
         texts = {"docs/a.md": "# For instructors: a\n## The heading\n", "README.md": "# Title\n"}
         read = texts.get
@@ -111,6 +122,23 @@ class TheRulesCatchWhatTheyShould(unittest.TestCase):
         self.assertEqual(broken_links("docs/a.md", "```\n[m](missing.md)\n```\n`![x](missing.png)`\n", read), [])
         self.assertEqual(broken_links("README.md", "[t](tools/no_such_tool.py)\n", read),
                          ["README.md:1: tools/no_such_tool.py: tools/no_such_tool.py does not exist"])
+
+
+# The new-exercise examples: make's form (variables to the end of the command), the tool's.
+MAKE_NEW_EXERCISE = re.compile(r"make new-exercise((?: [A-Z_]+=[^\s`]+)+)")
+TOOL_NEW_EXERCISE = re.compile(r"tools/course new-exercise((?: (?!#)[^\s`]+)+)")
+
+
+def new_exercise_examples(text):
+    """The commands of `text`'s new-exercise examples, as dry runs (argument lists)."""
+    examples = []
+    for match in MAKE_NEW_EXERCISE.finditer(text):
+        variables = [v for v in match.group(1).split() if not v.startswith("DRY_RUN=")]
+        examples.append(["make", "-s", "new-exercise", *variables, "DRY_RUN=1"])
+    for match in TOOL_NEW_EXERCISE.finditer(text):
+        arguments = [a for a in match.group(1).split() if a != "--dry-run"]
+        examples.append([sys.executable, "tools/course", "new-exercise", "--dry-run", *arguments])
+    return examples
 
 
 class TheCoursePages(unittest.TestCase):
@@ -129,6 +157,18 @@ class TheCoursePages(unittest.TestCase):
     def test_no_page_holds_a_marker_block(self):
         found = [line for p in pages() for line in marker_lines(p, read_course_file(p))]
         self.assertEqual(found, [], "write the text in the page of its audience instead:\n" + "\n".join(found))
+
+    def test_the_new_exercise_examples_run_as_written(self):
+        texts = [read_course_file(p) for p in pages()]
+        texts.append(subprocess.run(["make", "-s", "-C", ROOT, "help"], capture_output=True, text=True,
+                                    check=True).stdout)
+        examples = [e for text in texts for e in new_exercise_examples(text)]
+        self.assertTrue(any(e[0] == "make" for e in examples), "no page shows make new-exercise")
+        for example in dict.fromkeys(tuple(e) for e in examples):
+            with self.subTest(example=" ".join(example)):
+                done = subprocess.run(example, cwd=ROOT, capture_output=True, text=True, timeout=120)
+                self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+                self.assertIn("(dry run: nothing written)", done.stdout)
 
     def test_every_relative_link_resolves(self):
         found = [line for p in pages() for line in broken_links(p, read_course_file(p), read_course_file)]

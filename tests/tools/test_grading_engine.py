@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of the grading engine's sanitizer items (tools/grading/engine.py), with the
+"""Tests of the grading engine's sanitizer items (tools/course_tools/grading/engine.py), with the
 check's runs faked, so that they need no GPU and no compute-sanitizer:
 
     python3 tests/tools/test_grading_engine.py
@@ -16,8 +16,8 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import exercises  # noqa: E402
-from grading import engine  # noqa: E402
+from course_tools.grading import engine  # noqa: E402
+from course_tools.student import exercises  # noqa: E402
 
 RACE_TEXT = ("FAIL: compute-sanitizer racecheck found errors:\n"
              "    ========= Error: Race reported between Write access at tiled_sgemm_kernel"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Tests of the grading reports (tools/grading/reports.py) on a synthetic class of three
-students, whose result files are written here the way tools/grade.py writes them:
+"""Tests of the grading reports (tools/course_tools/grading/reports.py) on a synthetic class of three
+students, whose result files are written here the way tools/course grade writes them:
 
     python3 tests/tools/test_grading_reports.py
 
@@ -22,7 +22,7 @@ import xml.etree.ElementTree as ElementTree
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from grading import reports  # noqa: E402
+from course_tools.grading import reports  # noqa: E402
 
 EXERCISES = ["03_device_memory", "04_cpu_vs_gpu", "05_reduction"]
 NASTY = "\x1b[31mwrong\x1b[0m value\x00\x01\x0b\x1f <tag> & \"q\" \ud800 end"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of tools/new_exercise.py, each on a copy of the repository in a temporary folder:
+"""Tests of tools/course new-exercise, each on a copy of the repository in a temporary folder:
 exercise 99 is created there and built alone (COURSE_ONLY=^99_), as a maintainer would.
 
     python3 tests/tools/test_new_exercise.py [--cuda-architectures ARCHS]
@@ -23,12 +23,13 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import cuda_device  # noqa: E402
+from course_tools.student import cuda_device  # noqa: E402
 
 NUMBER, SLUG = "99", "scaffold_test"
 EXERCISE_ID = f"{NUMBER}_{SLUG}"
 MUTANT = "example_no_bounds_check"
-CREATED = (f"exercises/{EXERCISE_ID}/README.md", f"exercises/{EXERCISE_ID}/CMakeLists.txt",
+CREATED = (f"exercises/{EXERCISE_ID}/README.md", f"exercises/{EXERCISE_ID}/README.fr.md",
+           f"exercises/{EXERCISE_ID}/CMakeLists.txt",
            f"exercises/{EXERCISE_ID}/{SLUG}.cu", f"exercises/{EXERCISE_ID}/{SLUG}.hpp",
            f"exercises/{EXERCISE_ID}/harness/workload.hpp", f"exercises/{EXERCISE_ID}/harness/demo.cu",
            f"exercises/{EXERCISE_ID}/harness/cases.cu", f"exercises/{EXERCISE_ID}/harness/check.cpp",
@@ -98,7 +99,7 @@ class Scaffolded(unittest.TestCase):
         cls.copy = os.path.join(cls.scratch, "course")
         cls.build = os.path.join(cls.copy, "build", "one")
         copy_repository(cls.copy)
-        status, output = run([sys.executable, "tools/new_exercise.py", NUMBER, SLUG], cls.copy)
+        status, output = run([sys.executable, "tools/course", "new-exercise", NUMBER, SLUG], cls.copy)
         if status != 0:
             raise AssertionError(f"new_exercise.py {NUMBER} {SLUG} failed ({status}):\n{output}")
         configure = [OPTIONS.cmake, "-S", cls.copy, "-B", cls.build, f"-DCOURSE_ONLY=^{NUMBER}_",
@@ -128,7 +129,7 @@ class Scaffolded(unittest.TestCase):
 
 class OnTheCpu(Scaffolded):
     def tool(self, *args):
-        return run([sys.executable, "tools/new_exercise.py", *args], self.copy)
+        return run([sys.executable, "tools/course", "new-exercise", *args], self.copy)
 
     def test_it_writes_every_file_and_declares_the_exercise(self):
         for path in CREATED:
@@ -154,6 +155,8 @@ class OnTheCpu(Scaffolded):
             (("98", "scale_on_gpu"), "a name the generated code uses"),
             (("98", "device_memory"), "exercise 03 already has a student file device_memory.cu"),
             (("98", ""), "give the exercise's number and name"),
+            # next: one more than the highest number taken, here 99's: past two digits.
+            (("next", "fresh_name"), "two digits from 01 to 99 (e.g. 05), not '100'"),
         ]
         before = tree_state(self.copy)
         for args, reason in refusals:
@@ -172,6 +175,11 @@ class OnTheCpu(Scaffolded):
             os.rmdir(leftover)
         self.assertEqual(status, 2, output)
         self.assertIn("number 95 is taken: solutions/95_leftover exists", output)
+
+    def test_the_french_statement_has_the_english_one_s_structure(self):
+        status, output = run([sys.executable, "tools/course", "statement-parity", f"exercises/{EXERCISE_ID}"],
+                             self.copy)
+        self.assertEqual(status, 0, output)
 
     def test_dry_run_lists_the_files_and_writes_nothing(self):
         before = tree_state(self.copy)
@@ -204,7 +212,7 @@ class OnTheCpu(Scaffolded):
         self.assertNotIn(f"| {number} | {topic} | planned |", readme)
 
     def test_skeleton_and_solution_differ_only_in_student_regions(self):
-        status, output = run([sys.executable, "tools/check_student_regions.py", self.copy], self.copy)
+        status, output = run([sys.executable, "tools/course", "check-regions", self.copy], self.copy)
         self.assertEqual(status, 0, output)
         self.assertIn(", 0 problems", output)
         with open(os.path.join(self.copy, f"exercises/{EXERCISE_ID}/{SLUG}.cu"), encoding="utf-8") as f:
@@ -230,7 +238,7 @@ class OnTheCpu(Scaffolded):
 
     def test_the_students_path_builds_it(self):
         build_dir = os.path.join(self.scratch, "make")
-        status, output = run([sys.executable, "tools/student.py", "build", NUMBER], self.copy,
+        status, output = run([sys.executable, "tools/course", "build", NUMBER], self.copy,
                              {"BUILD_DIR": build_dir})
         self.assertEqual(status, 0, output)
         self.assertTrue(os.access(os.path.join(build_dir, EXERCISE_ID), os.X_OK), output)

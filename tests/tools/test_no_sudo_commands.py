@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """No command the course gives to type starts with sudo (issue 27: the README's
-`sudo tools/grade.py` failed with nothing said on images without sudo): the README and
+`sudo tools/course grade` failed with nothing said on images without sudo): the README and
 every other Markdown page, the messages of the Makefile, CMake, the tools and the Slurm
 scripts say "as root, or with sudo" after the command instead. Describing the
 condition `sudo -n` (sudo without a password question) stays allowed. The tests
@@ -10,10 +10,12 @@ themselves are not looked at: they fake sudo.
 """
 import os
 import re
-import subprocess
+import sys
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from course_tools.release import write as release  # noqa: E402  (course_files: git's list, or a walk)
 LOOKED_AT = re.compile(r"(\.md|\.py|\.sh|\.sbatch|\.cmake|\.txt|\.conf\.example)$"
                        r"|(^|/)(Makefile|grade-class|submit|interactive)$")
 # A command in backticks that starts with sudo (but the condition `sudo -n` or
@@ -24,8 +26,9 @@ BLOCK_LINE = re.compile(r"^\s*(\$\s+)?sudo\s")
 
 
 def course_files():
-    listed = subprocess.run(["git", "-C", ROOT, "ls-files"], capture_output=True, text=True, check=True)
-    return [path for path in listed.stdout.splitlines()
+    """The course's files that give commands: git's list where the course is a checkout, every
+    file outside the generated folders where it is not (a course downloaded as an archive)."""
+    return [path for path in release.course_files(ROOT)
             if LOOKED_AT.search(path) and not path.startswith("tests/")]
 
 
@@ -44,7 +47,7 @@ def sudo_commands(path, text):
 
 class NoSudoInFrontOfCommands(unittest.TestCase):
     def test_the_patterns_catch_what_the_issue_saw(self):
-        self.assertTrue(sudo_commands("README.md", "```\nsudo tools/grade.py CLASS --class\n```"))
+        self.assertTrue(sudo_commands("README.md", "```\nsudo tools/course grade CLASS --class\n```"))
         self.assertTrue(sudo_commands("README.md", "run `sudo apt-get install -y npm`"))
         self.assertTrue(sudo_commands("Makefile", "run `$(if $(APT_AS),sudo )apt-get install -y npm`"))
         self.assertFalse(sudo_commands("README.md", "(as root, or where `sudo -n` works)"))

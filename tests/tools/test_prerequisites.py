@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The prerequisite step of `make` (tools/prerequisites.py), proved without uninstalling
+"""The prerequisite step of `make` (tools/course prerequisites), proved without uninstalling
 anything: OpenBLAS and NumPy are hidden through the tool's test overrides, apt-get and sudo
 are fakes on PATH that only write down how they were called, and the package manager's lock
 is a scratch file this test locks as apt-get does (fcntl).
@@ -15,7 +15,7 @@ import time
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-TOOL = os.path.join(ROOT, "tools", "prerequisites.py")
+TOOL = [os.path.join(ROOT, "tools", "course"), "prerequisites"]
 FAKE = "#!/bin/sh\necho \"$(basename \"$0\") $*\" >> \"{calls}\"\nexit 0\n"
 
 
@@ -45,7 +45,7 @@ class Prerequisites(unittest.TestCase):
             self.environment.pop(name, None)
 
     def run_tool(self, *arguments, **environment):
-        return subprocess.run([sys.executable, TOOL] + list(arguments), capture_output=True,
+        return subprocess.run([sys.executable, *TOOL] + list(arguments), capture_output=True,
                               text=True, timeout=120, env=dict(self.environment, **environment))
 
     def calls_made(self):
@@ -126,7 +126,7 @@ class Prerequisites(unittest.TestCase):
         # a slow machine even started the tool).
         handle = self.hold_lock()
         start = time.monotonic()
-        tool = subprocess.Popen([sys.executable, TOOL, "--make"], stdout=subprocess.PIPE,
+        tool = subprocess.Popen([sys.executable, *TOOL, "--make"], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True,
                                 env=dict(self.environment, COURSE_PREREQ_PRIVILEGE="root",
                                          COURSE_APT_LOCK_SECONDS="30"))
@@ -205,7 +205,7 @@ class Prerequisites(unittest.TestCase):
     def test_present_prerequisites_are_summarised(self):
         # Nothing hidden: on a machine that has them all (CI), one summary and "ok".
         environment = {k: v for k, v in self.environment.items() if not k.startswith("COURSE_PREREQ_")}
-        done = subprocess.run([sys.executable, TOOL, "--make"], capture_output=True, text=True,
+        done = subprocess.run([sys.executable, *TOOL, "--make"], capture_output=True, text=True,
                               timeout=120, env=dict(environment, COURSE_PREREQ_PRIVILEGE="none"))
         if done.returncode != 0:
             self.skipTest(f"this machine lacks a prerequisite: {done.stdout.strip()}")

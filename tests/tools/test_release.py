@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of the students' release (tools/release.py, release_leaks.py, release_update.py)
+"""Tests of the students' release (tools/course release; release/leaks.py, release/update.py)
 on small copies, without building anything: the course's files filtered for students, the
 leak check fed deliberately leaky releases (a solution in place of a skeleton, a region
 pasted into a page, a program built from a solution, an instructor's folder), a release of a
@@ -22,10 +22,10 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import exercises  # noqa: E402
-import release  # noqa: E402
-import release_leaks  # noqa: E402
-import release_update  # noqa: E402
+from course_tools.release import leaks as release_leaks  # noqa: E402
+from course_tools.release import update as release_update  # noqa: E402
+from course_tools.release import write as release  # noqa: E402
+from course_tools.student import exercises  # noqa: E402
 
 EXERCISE = "03_device_memory"
 SKELETON = f"exercises/{EXERCISE}/device_memory.cu"
@@ -262,7 +262,7 @@ class Leaks(Scratch):
     def test_the_command_says_leak_and_fails(self):
         folder = self.honest_release()
         shutil.copy(os.path.join(ROOT, SOLUTION), os.path.join(folder, SKELETON))
-        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "release_leaks.py"), folder],
+        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "release-leaks", folder],
                               capture_output=True, text=True)
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
         self.assertIn("LEAK: ", done.stdout)
@@ -304,7 +304,7 @@ SOLUTION_CODE = SKELETON_CODE.replace("  // END", """  const int i = blockIdx.x 
 
 
 class WritingReleases(Scratch):
-    """tools/release.py on a small fake course (a git repository)."""
+    """tools/course release on a small fake course (a git repository)."""
 
     def fake_course(self):
         root = self.path("course")
@@ -313,9 +313,10 @@ class WritingReleases(Scratch):
         write(os.path.join(root, "Makefile"), "all:\n\t@echo course\n")
         fake_exercise(root, "01", "demo", SKELETON_CODE, SOLUTION_CODE)
         write(os.path.join(root, "tests", "mutants", "01_demo", "forgets_it.mutant"), "hint: x\n")
-        write(os.path.join(root, "tools", "grade.py"), "print('grader')\n")
-        write(os.path.join(root, "tools", "student.py"), "print('student')\n")
-        os.chmod(os.path.join(root, "tools", "student.py"), 0o755)
+        write(os.path.join(root, "tools", "course_tools", "grading", "grade.py"), "print('grader')\n")
+        write(os.path.join(root, "tools", "course_tools", "student", "commands.py"), "print('student')\n")
+        write(os.path.join(root, "tools", "course"), "print('tools')\n")
+        os.chmod(os.path.join(root, "tools", "course"), 0o755)
         write(os.path.join(root, "exercises", "01_demo", "untracked.txt"), "scratch\n")
         git = ["git", "-C", root]
         subprocess.run(git + ["init", "-q"], check=True)
@@ -327,7 +328,7 @@ class WritingReleases(Scratch):
         return root
 
     def release(self, root, *arguments):
-        return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "release.py"), "--root", root]
+        return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "release", "--root", root]
                               + list(arguments), capture_output=True, text=True)
 
     def test_git_release_and_archive(self):
@@ -339,7 +340,8 @@ class WritingReleases(Scratch):
                                 check=True).stdout.split()
         expected = [".course-release.json", "Makefile", "README.md", "exercises/01_demo/CMakeLists.txt",
                     "exercises/01_demo/README.md", "exercises/01_demo/check.cpp", "exercises/01_demo/demo.cu",
-                    "exercises/01_demo/untracked.txt", "tools/student.py"]
+                    "exercises/01_demo/untracked.txt", "tools/course",
+                    "tools/course_tools/student/commands.py"]
         # The working tree as it is: a new file not committed yet ships (and is named), an
         # ignored one does not.
         self.assertEqual(listed, expected)
@@ -349,7 +351,7 @@ class WritingReleases(Scratch):
         self.assertEqual(commits, "1")
         self.assertEqual(read(os.path.join(out, "README.md")), "# Course\n")
         self.assertNotIn("MUTANTS", read(os.path.join(out, "exercises/01_demo/CMakeLists.txt")))
-        self.assertTrue(os.access(os.path.join(out, "tools", "student.py"), os.X_OK))
+        self.assertTrue(os.access(os.path.join(out, "tools", "course"), os.X_OK))
         manifest = json.loads(read(os.path.join(out, ".course-release.json")))
         with open(os.path.join(out, "README.md"), "rb") as handle:
             self.assertEqual(manifest["files"]["README.md"], hashlib.sha256(handle.read()).hexdigest())
@@ -491,7 +493,7 @@ class Updates(Scratch):
         path = os.path.join(copy, "exercises/01_a/a.cu")
         write(path, read(path).replace("  // END", "  y[0] = 1;\n  // END"))
         new = self.release_folder("new", [("01", "a", SKELETON_CODE + "// TODO(student): more\n// END TODO(student)\n")])
-        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "release.py"), "--update", copy,
+        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "release", "--update", copy,
                                "--from", new], capture_output=True, text=True)
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
         self.assertIn("(1 here, 2 there: new: '// TODO(student): more')", done.stdout)

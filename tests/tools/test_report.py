@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The benchmark report without a GPU (tools/report.py, tools/report_render.py).
+"""The benchmark report without a GPU (tools/course report, tools/course report-render).
 
     test_report.py render      the report drawn from a small fake data set, written here in
                                the demos' JSON format: the HTML and Markdown hold every table,
@@ -7,7 +7,7 @@
                                such; the fake tables use the names and column keys that the
                                demos' sources declare (so the renderer reads what they write).
                                Exit 77 when no Python here imports matplotlib.
-    test_report.py no_gpu      tools/report.py on a machine without a usable GPU (forced with
+    test_report.py no_gpu      tools/course report on a machine without a usable GPU (forced with
                                CUDA_VISIBLE_DEVICES=""): one line, a failure status, and
                                nothing written.
 """
@@ -21,8 +21,9 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import report_data  # noqa: E402
-import report_render  # noqa: E402
+from course_tools.report import data as report_data  # noqa: E402
+from course_tools.report import render as report_render  # noqa: E402
+from course_tools.student import prerequisites  # noqa: E402
 
 SKIPPED = 77
 col = report_data.column
@@ -186,9 +187,9 @@ def write_fake_data(data_dir, leave_out=()):
 
 def source_of(folder):
     if folder == "device":
-        return os.path.join(ROOT, "tools", "report", "device_probe.cu")
+        return os.path.join(ROOT, "tools", "course_tools", "report", "device_probe.cu")
     if folder == "seeds":
-        return os.path.join(ROOT, "tools", "report_seeds.py")
+        return os.path.join(ROOT, "tools", "course_tools", "report", "seeds.py")
     # An exercise's demo is its harness/demo.cu.
     return os.path.join(ROOT, "exercises", folder, "harness", "demo.cu")
 
@@ -205,7 +206,7 @@ class Render(unittest.TestCase):
         shutil.rmtree(self.scratch, ignore_errors=True)
 
     def render(self):
-        done = subprocess.run([self.python, os.path.join(ROOT, "tools", "report_render.py"), self.data, self.out],
+        done = subprocess.run([self.python, os.path.join(ROOT, "tools", "course"), "report-render", self.data, self.out],
                               capture_output=True, text=True, timeout=300)
         return done.returncode, done.stdout + done.stderr
 
@@ -215,9 +216,9 @@ class Render(unittest.TestCase):
 
     def test_fake_tables_use_the_names_and_keys_the_sources_declare(self):
         # Columns shared by several tables are declared once: bench.hpp for the demos,
-        # report_data.py (measurement_columns) for the seed systems' tables.
+        # report/data.py (measurement_columns) for the seed systems' tables.
         bench = open(os.path.join(ROOT, "common", "course", "bench.hpp"), encoding="utf-8").read()
-        bench += open(os.path.join(ROOT, "tools", "report_data.py"), encoding="utf-8").read()
+        bench += open(os.path.join(ROOT, "tools", "course_tools", "report", "data.py"), encoding="utf-8").read()
         for folder, tables in fake_tables().items():
             source = open(source_of(folder), encoding="utf-8").read()
             for table in tables:
@@ -342,7 +343,7 @@ class Render(unittest.TestCase):
         fixtures = os.path.join(self.scratch, "fixtures")
         write_fake_data(fixtures)
         build = os.path.join(self.scratch, "build")
-        programs = {"device": os.path.join(build, "tools", "report", "report_device_probe")}
+        programs = {"device": os.path.join(build, "tools", "course_tools", "report", "report_device_probe")}
         for exercise in ("04_cpu_vs_gpu", "05_three_d_blocks"):
             programs[exercise] = os.path.join(build, "exercises", exercise, f"ex{exercise[:2]}_solution")
         for folder, program in programs.items():
@@ -354,7 +355,7 @@ class Render(unittest.TestCase):
         return build
 
     def run_report(self, build):
-        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "report.py"), "--no-build",
+        done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "report", "--no-build",
                                "--no-seeds", "--only", "4,05", "--build-dir", build, "--out", self.out],
                               capture_output=True, text=True, timeout=300,
                               env=dict(os.environ, COURSE_REPORT_FAKE_DEVICE="1"))
@@ -389,7 +390,7 @@ class NoDevice(unittest.TestCase):
         scratch = tempfile.mkdtemp(prefix="course_report_test_")
         try:
             out = os.path.join(scratch, "report")
-            done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "report.py"), "--out", out,
+            done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "report", "--out", out,
                                    "--build-dir", os.path.join(scratch, "no-build")],
                                   capture_output=True, text=True, timeout=120,
                                   env=dict(os.environ, CUDA_VISIBLE_DEVICES=""))
@@ -408,7 +409,7 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     if argv[1] == "render":
-        Render.python = report_render.python_with_matplotlib()
+        Render.python = prerequisites.python_with_matplotlib()
         if Render.python is None:
             print("SKIPPED: no Python here imports matplotlib (Debian: apt-get install python3-matplotlib)")
             return SKIPPED

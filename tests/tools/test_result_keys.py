@@ -18,7 +18,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import exercises  # noqa: E402
+from course_tools.student import exercises  # noqa: E402
 
 # `inline const course::check::Array<float> y{"y"};` and the like: the key's C++ name.
 KEY_TYPES = ("Value", "Array", "Text", "Family")

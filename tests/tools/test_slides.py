@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of tools/slides.py on a copy: a deck and the sources it cuts code from are copied
+"""Tests of tools/course slides on a copy: a deck and the sources it cuts code from are copied
 into a temporary repository, one thing is broken, and the tool must fail with the file,
 the line and the reason; the intact copy must pass, and a student build must hold no
 solution code.
@@ -31,7 +31,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-TOOL = os.path.join(ROOT, "tools", "slides.py")
+TOOL = [os.path.join(ROOT, "tools", "course"), "slides"]
 SKELETON = "exercises/03_device_memory/device_memory.cu"
 SOLUTION = "solutions/03_device_memory/device_memory.cu"
 HEADER = "exercises/03_device_memory/device_memory.hpp"
@@ -104,7 +104,7 @@ class SlidesOnACopy(unittest.TestCase):
         records += [f"source\t{self.path(p)}" for p in self.compiled]
         records += [f"include\t{self.path('exercises/03_device_memory')}"]
         write(os.path.join(build, "compiled_sources.tsv"), "\n".join(records) + "\n")
-        done = subprocess.run([sys.executable, TOOL, "--check", "--root", self.root,
+        done = subprocess.run([sys.executable, *TOOL, "--check", "--root", self.root,
                                "--build-dir", build, *extra], capture_output=True, text=True)
         return done.returncode, done.stdout + done.stderr
 
@@ -384,7 +384,7 @@ def pdf_page_counts(build_dir):
     count), then a known-wrong case: a deck split by Marp's headingDivider, whose pages
     are not separated by '---', must fail the comparison."""
     with tempfile.TemporaryDirectory(prefix="slides-pdf-") as scratch:
-        command = [sys.executable, TOOL, "--build-dir", build_dir, "--require-pdf"]
+        command = [sys.executable, *TOOL, "--build-dir", build_dir, "--require-pdf"]
         done = subprocess.run(command + ["--lang", "all", "--output", os.path.join(scratch, "decks")])
         if done.returncode != 0:
             return done.returncode  # 77 (a tool is missing) or the failure, already printed
@@ -421,7 +421,7 @@ def build_mode(build_dir):
 def fit(build_dir):
     """Every real deck laid out in chromium (the instructors' build, unless the build folder is
     a student one, and the students'), then the known-wrong deck above."""
-    command = [sys.executable, TOOL, "--check", "--fit", "--build-dir", build_dir]
+    command = [sys.executable, *TOOL, "--check", "--fit", "--build-dir", build_dir]
     every_deck = command + ["--lang", "all"]
     runs = [every_deck + ["--student"]] if build_mode(build_dir) == "student" \
         else [every_deck, every_deck + ["--student"]]
@@ -455,10 +455,10 @@ def fit(build_dir):
 def leaks(build_dir):
     """The students' decks of this course, expanded, searched by the release's leak check."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
-    import release_leaks
+    from course_tools.release import leaks as release_leaks
     with tempfile.TemporaryDirectory(prefix="slides-leaks-") as scratch:
         decks = os.path.join(scratch, "slides")
-        done = subprocess.run([sys.executable, TOOL, "--check", "--student", "--lang", "all",
+        done = subprocess.run([sys.executable, *TOOL, "--check", "--student", "--lang", "all",
                                "--build-dir", build_dir, "--output", decks])
         if done.returncode != 0:
             return done.returncode

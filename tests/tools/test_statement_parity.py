@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""tools/statement_parity.py catches each kind of difference between a statement and its
+"""tools/course statement-parity catches each kind of difference between a statement and its
 French version (a missing heading, a changed code block, a case's points changed, a link
 changed, a numbered list shortened, ...) and passes a matched pair; its two modes (every
 exercise in French, or only the pairs present) on small course trees in temporary folders.
-The same for the decks, tools/deck_parity.py: a slide missing, an include changed, a code
+The same for the decks, tools/course deck-parity: a slide missing, an include changed, a code
 block changed, ... each fails; a deck without its NAME.fr.md fails.
 
     python3 tests/tools/test_statement_parity.py
@@ -17,11 +17,11 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import deck_parity  # noqa: E402
-import statement_parity  # noqa: E402
+from course_tools.authoring import deck_parity  # noqa: E402
+from course_tools.authoring import statement_parity  # noqa: E402
 
-TOOL = os.path.join(ROOT, "tools", "statement_parity.py")
-DECK_TOOL = os.path.join(ROOT, "tools", "deck_parity.py")
+TOOL = [os.path.join(ROOT, "tools", "course"), "statement-parity"]
+DECK_TOOL = [os.path.join(ROOT, "tools", "course"), "deck-parity"]
 
 ENGLISH = """\
 # Exercise 42: a small statement
@@ -278,7 +278,7 @@ class TheCourseTree(unittest.TestCase):
             handle.write(text)
 
     def run_tool(self, *args):
-        return subprocess.run([sys.executable, TOOL, "--root", self.root, *args],
+        return subprocess.run([sys.executable, *TOOL, "--root", self.root, *args],
                               capture_output=True, text=True, timeout=60)
 
     def test_every_exercise_needs_its_french_statement(self):
@@ -312,7 +312,7 @@ class TheCourseTree(unittest.TestCase):
 
 
 
-# --- the decks (tools/deck_parity.py) ---------------------------------------------------------
+# --- the decks (tools/course deck-parity) ---------------------------------------------------------
 
 ENGLISH_DECK = """\
 ---
@@ -551,7 +551,7 @@ class TheCourseDecks(unittest.TestCase):
             handle.write(text)
 
     def run_tool(self, *args):
-        return subprocess.run([sys.executable, DECK_TOOL, "--root", self.root, *args],
+        return subprocess.run([sys.executable, *DECK_TOOL, "--root", self.root, *args],
                               capture_output=True, text=True, timeout=60)
 
     def test_every_deck_needs_its_french_version(self):

@@ -16,11 +16,11 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import check_student_regions  # noqa: E402
-import compile_database  # noqa: E402
-import cuda_device  # noqa: E402
-import exercises  # noqa: E402
-import nvcc  # noqa: E402
+from course_tools.authoring import regions as check_student_regions  # noqa: E402
+from course_tools.student import compile_database  # noqa: E402
+from course_tools.student import cuda_device  # noqa: E402
+from course_tools.student import exercises  # noqa: E402
+from course_tools.student import nvcc  # noqa: E402
 
 CALL = textwrap.dedent("""\
     course_exercise(
@@ -186,7 +186,7 @@ class StudentRegions(unittest.TestCase):
         self.assertIn("no 'TODO(student)' region", self.check("int x;\n", "int x;\n")[0])
 
     def test_the_repository_follows_the_rule(self):
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "check_student_regions.py"), ROOT],
+        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "check-regions", ROOT],
                                 capture_output=True, text=True)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
 
@@ -204,7 +204,7 @@ class Reports(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "junit.xml")
             write(path, junit)
-            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "test_summary.py"), path],
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "test-summary", path],
                                     capture_output=True, text=True)
         self.assertEqual(result.returncode, 1)
         self.assertIn("FAILED: 03_x.skeleton", result.stdout)
@@ -212,7 +212,7 @@ class Reports(unittest.TestCase):
         self.assertTrue(result.stdout.splitlines()[-1].startswith("2 passed, 1 failed, 1 skipped"))
 
     def test_test_summary_rejects_a_missing_file(self):
-        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "test_summary.py"), "/nonexistent.xml"],
+        result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "test-summary", "/nonexistent.xml"],
                                 capture_output=True, text=True)
         self.assertEqual(result.returncode, 2)
         self.assertIn("cannot read /nonexistent.xml", result.stderr)
@@ -223,7 +223,7 @@ class Reports(unittest.TestCase):
             first = found[0]
             write(os.path.join(build, "scores", f"{first.id}.solution.tsv"),
                   f"{first.id}\tsolution\t{first.points}\t{first.points}\tPASS\n")
-            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "score_table.py"), build],
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "score-table", build],
                                     capture_output=True, text=True)
         self.assertIn(f"{first.points}/{first.points}  PASS", result.stdout)
         if len(found) > 1:
@@ -232,7 +232,7 @@ class Reports(unittest.TestCase):
 
     def test_score_table_fails_when_nothing_was_graded(self):
         with tempfile.TemporaryDirectory() as build:
-            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "score_table.py"), build],
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "score-table", build],
                                     capture_output=True, text=True)
         self.assertEqual(result.returncode, 1)
         self.assertIn("0 of", result.stdout)
@@ -244,7 +244,7 @@ class Reports(unittest.TestCase):
         with tempfile.TemporaryDirectory() as build:
             junit = os.path.join(build, "solutions.junit.xml")
             write(junit, f"<testsuite>{cases}</testsuite>")
-            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "score_table.py"), build,
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "score-table", build,
                                      "solution", "--junit", junit], capture_output=True, text=True)
         self.assertEqual(result.returncode, 1)
         self.assertIn("not graded: skipped (no CUDA device)", result.stdout)
@@ -259,7 +259,7 @@ class Reports(unittest.TestCase):
             junit = os.path.join(build, "solutions.junit.xml")
             write(junit, f'<testsuite><testcase name="{first.id}.solution" status="fail">'
                          '<failure message="Failed"/></testcase></testsuite>')
-            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "score_table.py"), build,
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "score-table", build,
                                      "--junit", junit], capture_output=True, text=True)
         self.assertIn("the check failed before its score", result.stdout)
         self.assertNotIn("nothing graded", result.stdout)
@@ -299,7 +299,7 @@ class QuietRun(unittest.TestCase):
                   "sys.exit(3)\n")
         with tempfile.TemporaryDirectory() as folder:
             log = os.path.join(folder, "log")
-            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "quiet_run.py"), "--log", log,
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "quiet-run", "--log", log,
                                      "--progress", r"^\[ *([0-9]+)%\]", "--cut", "tests passed", "--label", "built",
                                      "--", sys.executable, "-c", script], capture_output=True, text=True)
             with open(log, encoding="utf-8") as handle:
@@ -326,7 +326,7 @@ class QuietRun(unittest.TestCase):
         for how in ("good", "bad"):
             with self.subTest(how=how), tempfile.TemporaryDirectory() as folder:
                 log = os.path.join(folder, "log")
-                result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "quiet_run.py"), "--log", log,
+                result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "quiet-run", "--log", log,
                                          "--progress", r"^\[ *([0-9]+)%\]", "--label", "built", "--",
                                          sys.executable, "-c", script, how], capture_output=True, text=True)
                 with open(log, encoding="utf-8") as handle:
@@ -389,10 +389,10 @@ class MakeHelp(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         named = help_names(done.stdout) | ({"all"} if re.search(r"^  make  ", done.stdout, re.M) else set())
         self.assertEqual(targets - named, set(), "targets that make help does not name")
-        self.assertIn("tools/grade.py", done.stdout)
+        self.assertIn("tools/course grade", done.stdout)
 
     def test_the_students_help_names_their_targets(self):
-        import release
+        from course_tools.release import write as release
         with open(os.path.join(ROOT, "Makefile"), "rb") as handle:
             students = release.filter_file("Makefile", handle.read()).decode("utf-8")
         # The instructors' targets only refuse there, with a line that says why.
@@ -435,14 +435,14 @@ class GpuSuiteWithoutGpu(unittest.TestCase):
 
 
 class SpeedMarginsTest(unittest.TestCase):
-    """tools/speed_margins.py: the GPU suite's margin test, fed records of known margins."""
+    """tools/course speed-margins: the GPU suite's margin test, fed records of known margins."""
 
     def run_tool(self, files):
         with tempfile.TemporaryDirectory() as scores:
             for name, text in files.items():
                 with open(os.path.join(scores, name), "w", encoding="utf-8") as handle:
                     handle.write(text)
-            return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "speed_margins.py"),
+            return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "speed-margins",
                                    "--scores", scores], capture_output=True, text=True)
 
     def test_no_record_is_skipped_never_passed(self):

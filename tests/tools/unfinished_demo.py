@@ -30,7 +30,7 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import cuda_device  # noqa: E402
+from course_tools.student import cuda_device  # noqa: E402
 
 SKIPPED = 77
 TIME_LIMIT = 120

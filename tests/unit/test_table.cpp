@@ -1,5 +1,5 @@
 // Unit tests of course/table.hpp: the printed layout the demos show, and the JSON side
-// that the benchmark report reads (tools/report_render.py).
+// that the benchmark report reads (tools/course report-render).
 #include <stdlib.h>
 #include <unistd.h>
 

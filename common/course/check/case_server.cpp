@@ -1,7 +1,7 @@
 // The check harness, the served program: one process that computes the check's cases one
 // after another (declared in case_server.hpp).
 // Compiled once into course_check, which every check links (CMakeLists.txt,
-// tools/nvcc.py): a check.cpp compiles its cases alone.
+// tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/case_server.hpp"
 
 namespace course::check {

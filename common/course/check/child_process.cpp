@@ -1,7 +1,7 @@
 // The check harness, running a child process under limits: its output, its end, its
 // confinement (declared in child_process.hpp).
 // Compiled once into course_check, which every check links (CMakeLists.txt,
-// tools/nvcc.py): a check.cpp compiles its cases alone.
+// tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/child_process.hpp"
 
 namespace course::check {

@@ -20,7 +20,7 @@
 // functions the linker looks for are defined in one alone, the course's main()
 // (common/course/program_main.cu), which defines COURSE_PROGRAM_MAIN first. The
 // wrapper flags live in
-// one place for each build path: cmake/CourseExercise.cmake and tools/nvcc.py.
+// one place for each build path: cmake/CourseExercise.cmake and tools/course_tools/student/nvcc.py.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -9,7 +9,7 @@
 //   --wrap=cuModuleLoadFatBinary,--wrap=cuModuleUnload,--wrap=cuDevicePrimaryCtxRetain,
 //   --wrap=cuDevicePrimaryCtxRelease_v2
 // (cuda.h spells cuDevicePrimaryCtxRelease as its _v2 symbol). The flags live in
-// cmake/CourseExercise.cmake and tools/nvcc.py. Include this header in exactly one
+// cmake/CourseExercise.cmake and tools/course_tools/student/nvcc.py. Include this header in exactly one
 // translation unit of such a program (its harness/cases.cu): it defines the wrappers the
 // linker looks for. The runtime reaches the driver through its own entry points, not through
 // these symbols: its retain of the primary context is not counted, only the calls of the

@@ -1,7 +1,7 @@
 // The check harness, taking the machine's GPU lock for one run, shared or alone (declared in
 // gpu_lock.hpp).
 // Compiled once into course_check, which every check links (CMakeLists.txt,
-// tools/nvcc.py): a check.cpp compiles its cases alone.
+// tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/gpu_lock.hpp"
 
 namespace course::check {

@@ -1,7 +1,7 @@
 // The check harness, the judge: a case's runs and verdicts (CaseContext), and
 // judge_main, which runs the cases and decides (declared in judge.hpp).
 // Compiled once into course_check, which every check links (CMakeLists.txt,
-// tools/nvcc.py): a check.cpp compiles its cases alone.
+// tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/judge.hpp"
 
 namespace course::check {

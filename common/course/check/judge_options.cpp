@@ -1,7 +1,7 @@
 // The check harness, the check's command line: --help's text and the parser (declared in
 // judge_options.hpp).
 // Compiled once into course_check, which every check links (CMakeLists.txt,
-// tools/nvcc.py): a check.cpp compiles its cases alone.
+// tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/judge_options.hpp"
 
 namespace course::check {
@@ -34,7 +34,7 @@ void print_usage(const std::string& exercise_number) {
       "  --plain-times FILE      case times of a plain run: under the sanitizer, each run's\n"
       "                          limit is 20x its case's time there (at least 5 s)\n"
       "  --speed-record FILE     write each speed bar's figure, bar and margin (one line each,\n"
-      "                          tab-separated; tools/speed_margins.py reads them)\n"
+      "                          tab-separated; tools/course speed-margins reads them)\n"
       "grading:\n"
       "  --report-json FILE      write every case's result as JSON to FILE\n"
       "  --stop-after-timeouts N after N runs over their time limit, fail the other cases unrun\n"

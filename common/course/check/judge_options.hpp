@@ -42,7 +42,7 @@ struct Options {
   int expect_score = -1;
   bool expect_clean = false;
   int declared_points = -1;
-  // Grading (tools/grade.py): a structured report, limits, and confinement.
+  // Grading (tools/course grade): a structured report, limits, and confinement.
   std::string report_json_path;
   int stop_after_timeouts = 0;  // 0: never; else the cases after that many time-outs are not run
   std::size_t memory_limit_mb = 0;  // resident memory of the program; 0: no limit

@@ -1,7 +1,7 @@
 // The check harness, Nsight Compute for the cases that read a kernel's metrics: where it is,
 // its CSV (declared in nsight_compute.hpp).
 // Compiled once into course_check, which every check links (CMakeLists.txt,
-// tools/nvcc.py): a check.cpp compiles its cases alone.
+// tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/nsight_compute.hpp"
 
 namespace course::check {

@@ -1,7 +1,7 @@
 // The check harness, judging a time that the student's code measured itself (declared in
 // reported_time.hpp).
 // Compiled once into course_check, which every check links (CMakeLists.txt,
-// tools/nvcc.py): a check.cpp compiles its cases alone.
+// tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/reported_time.hpp"
 
 namespace course::check {

@@ -1,6 +1,6 @@
 // The check harness, reading the result file a program under test wrote (declared in results.hpp).
 // Compiled once into course_check, which every check links (CMakeLists.txt,
-// tools/nvcc.py): a check.cpp compiles its cases alone.
+// tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/results.hpp"
 
 namespace course::check {

@@ -1,5 +1,5 @@
 // course_sandbox: runs one command confined as the check confines a student's program
-// (child_process.hpp), for the grader's builds (tools/grading/engine.py). A compiler
+// (child_process.hpp), for the grader's builds (tools/course_tools/grading/engine.py). A compiler
 // reads student sources, and an `#include` of an absolute path (the reference solution,
 // another student's file) must find nothing: the build sees the system folders, the
 // toolkit, its own tree, and nothing else.
@@ -8,7 +8,7 @@
 //
 // Run as root, from the folder the command starts in (kept visible). It becomes the
 // command (exec, no fork): its exit status and its end are the command's. Compiled by
-// the grader like the checks (tools/nvcc.py sandbox_command).
+// the grader like the checks (tools/course_tools/student/nvcc.py sandbox_command).
 #include <pwd.h>
 #include <unistd.h>
 

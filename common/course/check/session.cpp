@@ -1,7 +1,7 @@
 // The check harness, one check run's session: the served program, the sanitizer, the GPU
 // lock, the limits (declared in session.hpp).
 // Compiled once into course_check, which every check links (CMakeLists.txt,
-// tools/nvcc.py): a check.cpp compiles its cases alone.
+// tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/session.hpp"
 
 namespace course::check {

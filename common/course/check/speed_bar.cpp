@@ -1,7 +1,7 @@
 // The check harness, writing the speed records that the margin test reads (declared in
 // speed_bar.hpp).
 // Compiled once into course_check, which every check links (CMakeLists.txt,
-// tools/nvcc.py): a check.cpp compiles its cases alone.
+// tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/speed_bar.hpp"
 
 namespace course::check {

@@ -3,7 +3,7 @@
 // same step, a library, the copy ceiling) with a bar, through CaseContext::expect_speed.
 // Each judgement is printed for the student with the bar and what the reference solution
 // measured on the course's GPUs, and written for the course (--speed-record): the GPU
-// suite's margin test (tools/speed_margins.py, which holds the margin required: 10%) fails
+// suite's margin test (tools/course speed-margins, which holds the margin required: 10%) fails
 // when a reference solution clears a bar by less, so that a bar too close to one GPU's
 // figure is found by the suite, not by students on another GPU. tests/speed_bars.md lists
 // every bar.

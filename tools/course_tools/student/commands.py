@@ -1,0 +1,190 @@
+"""The students' path: build, run and check one exercise with nvcc directly, no CMake.
+
+    tools/course build 03          (make 03)
+    tools/course run 03 [ARGS]     (make run-03 ARGS="...")
+    tools/course check 03 [ARGS]   (make check-03 ARGS="--case n_is_one")
+
+Every nvcc command is printed before it runs, so the flags are visible. Programs go
+to build/make/ (BUILD_DIR overrides); the GPU architecture is this machine's GPU, or
+sm_75 (with PTX, which newer GPUs compile at load time) where none is visible;
+NVCC_ARCH overrides it, e.g. NVCC_ARCH=sm_90.
+
+Exit status: 0 done (the check: every case passed), 1 a case failed or the build failed,
+2 a usage error, 77 the program or the check could not run: no CUDA device here (the last
+line says what to do instead: the cluster's make submit-NN or make submit-check-NN), or no
+case could be graded (the check says why: compute-sanitizer not found, for exercise 24).
+Each compilation is also recorded in build/make/compile_commands.json, for editors (clangd).
+"""
+import os
+import shlex
+import subprocess
+import sys
+
+from course_tools.student import compile_database
+from course_tools.student import cuda_device
+from course_tools.student import exercises
+from course_tools.student import nvcc
+from course_tools.student.paths import ROOT
+
+HEADER_SUFFIXES = (".hpp", ".h", ".cuh")
+NO_DEVICE = 77  # the checks' own status for "no CUDA device" (CTest's SKIP_RETURN_CODE)
+
+
+def fail(message, status=2):
+    print(f"student.py: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+def up_to_date(output, inputs, folders):
+    """True when `output` is newer than its inputs and every header in `folders`."""
+    if not os.path.exists(output):
+        return False
+    built = os.path.getmtime(output)
+    watched = list(inputs)
+    for folder in folders:
+        for base, _, names in os.walk(folder):
+            watched += [os.path.join(base, n) for n in names if n.endswith(HEADER_SUFFIXES)]
+    return all(os.path.getmtime(path) <= built for path in watched if os.path.exists(path))
+
+
+def compile_if_needed(command, output, inputs, exercise, watched=None):
+    """Runs `command` unless `output` is newer than `inputs` and the headers in `watched`
+    (by default the course's and the exercise's folders)."""
+    for path in inputs:
+        if not os.path.isfile(path):
+            fail(f"missing file {os.path.relpath(path)}")
+    compile_database.record(os.path.join(os.path.dirname(output), "compile_commands.json"),
+                            ROOT, command, [p for p in inputs if p.endswith((".cu", ".cpp", ".c"))])
+    if watched is None:
+        watched = [os.path.join(ROOT, "common"), exercise.folder]
+    if up_to_date(output, inputs, watched):
+        print(f"{os.path.relpath(output)} is up to date")
+        return
+    os.makedirs(os.path.dirname(output), exist_ok=True)
+    print(" ".join(shlex.quote(word) for word in command), flush=True)
+    if subprocess.run(command).returncode != 0:
+        fail("compilation failed: read the first error above", 1)
+
+
+def relative_dirs(exercise):
+    return os.path.relpath(os.path.join(ROOT, "common")), os.path.relpath(exercise.folder)
+
+
+def build(exercise, build_dir, arch):
+    """Builds the exercise's program from the student's files; returns its path."""
+    sources = [os.path.join(exercise.folder, f) for f in exercise.program_files]
+    output = os.path.join(build_dir, exercise.id)
+    common_dir, exercise_dir = relative_dirs(exercise)
+    command = nvcc.program_command(exercise, [os.path.relpath(s) for s in sources],
+                                   os.path.relpath(output), common_dir, exercise_dir, arch)
+    compile_if_needed(command, output, sources, exercise)
+    # The shared library, the PTX files: each rebuilt when the student files it reads change.
+    student_paths = {name: os.path.relpath(os.path.join(exercise.folder, name))
+                     for name in exercise.student_files}
+    for command, side_output in nvcc.side_builds(exercise, os.path.relpath(output), student_paths.get,
+                                                 common_dir, exercise_dir, arch):
+        inputs = [path for path in student_paths.values() if path in command]
+        compile_if_needed(command, side_output, inputs, exercise)
+    return output
+
+
+def build_check_library(exercise, build_dir):
+    """The harness every check links, in build_dir/course_check/: each file rebuilt only
+    when it or a course header changed (an exercise's own headers are not its inputs), so
+    that the checks of all exercises share one build."""
+    common_dir, _ = relative_dirs(exercise)
+    library = None
+    for command, output, inputs in nvcc.check_library_builds(
+            common_dir, os.path.relpath(os.path.join(build_dir, "course_check"))):
+        compile_if_needed(command, output, inputs, exercise, watched=[os.path.join(ROOT, "common")])
+        library = output
+    return library
+
+
+def build_check(exercise, build_dir, arch):
+    library = build_check_library(exercise, build_dir)
+    output = os.path.join(build_dir, f"check_{exercise.number}")
+    common_dir, exercise_dir = relative_dirs(exercise)
+    command = nvcc.check_command(exercise, os.path.relpath(output), common_dir, exercise_dir, arch, library)
+    compile_if_needed(command, output, [os.path.join(exercise.folder, exercise.check), library], exercise)
+    return output
+
+
+def build_command(argv):
+    return main("build", argv)
+
+
+def run_command(argv):
+    return main("run", argv)
+
+
+def check_command(argv):
+    return main("check", argv)
+
+
+def main(action, argv):
+    """`action` (build, run or check) on the exercise argv[1] names; argv[2:] go to its program."""
+    if len(argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    number, extra = argv[1], argv[2:]
+    try:
+        exercise = exercises.find(ROOT, number)
+        arch = nvcc.gpu_arch()
+        nvcc.nvcc_path()
+    except (exercises.ExerciseError, nvcc.BuildError) as error:
+        fail(str(error))
+    default_dir = os.path.join(ROOT, "build", "make")
+    build_dir = os.environ.get("BUILD_DIR", default_dir)
+    if os.path.abspath(build_dir) == default_dir:
+        os.makedirs(build_dir, exist_ok=True)
+        compile_database.link_where_editors_look(os.path.join(build_dir, "compile_commands.json"),
+                                                 os.path.join(ROOT, "build", "compile_commands.json"))
+    program = build(exercise, build_dir, arch)
+    if action == "build":
+        return 0
+    if action == "run":
+        return run_program(exercise, program, extra)
+    check = build_check(exercise, build_dir, arch)
+    print(f"--- checking exercise {exercise.number}", flush=True)
+    library_args = []
+    if exercise.shared_library:
+        library_args = ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
+    # For the cases that run the program under a compute-sanitizer tool (exercise 24).
+    sanitizer = nvcc.compute_sanitizer_path()
+    sanitizer_args = ["--compute-sanitizer", sanitizer] if sanitizer else []
+    status = subprocess.run([check, "--program", program] + library_args + sanitizer_args + extra).returncode
+    if status == NO_DEVICE and cuda_device.absent_reason():
+        print(f"--- exercise {exercise.number} was not checked: this machine has no CUDA device. "
+              f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
+    return status
+
+
+def elsewhere(what, command):
+    """Where to go when this machine has no CUDA device: the cluster, or inside a Slurm
+    job (whose own last line explains), a job that asks for a GPU."""
+    if os.environ.get("SLURM_JOB_ID"):
+        return "This job's node has none: the job must ask for a GPU (COURSE_GPU_REQUEST in the site configuration)."
+    return f"{what[0].upper()}{what[1:]} on a GPU node of the cluster: {command}"
+
+
+def run_program(exercise, program, extra):
+    """Runs the program, unless this machine certainly cannot: then says what to do instead."""
+    def no_device(reason):
+        print(f"--- exercise {exercise.number} needs a CUDA device; this machine has none ({reason}).\n"
+              f"--- Your program is built ({os.path.relpath(program)}). "
+              f"{elsewhere('run it', f'make submit-{exercise.number}')}")
+        return NO_DEVICE
+
+    # Before running, only the cheap question (is there a driver at all?); after a failure,
+    # the full one, so a GPU machine pays nothing.
+    reason = cuda_device.absent_reason(deep=False)
+    if reason:
+        return no_device(reason)
+    print(f"--- running {os.path.relpath(program)} {' '.join(extra)}", flush=True)
+    status = subprocess.run([program] + extra).returncode
+    if status != 0:
+        reason = cuda_device.absent_reason()
+        if reason:
+            return no_device(reason)
+    return status
