@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/case_tables.py fails on each kind of difference between the pages and a check, and
+"""tools/course case-tables fails on each kind of difference between the pages and a check, and
 passes a course tree that agrees with it: a small tree in a temporary folder (one exercise's
 statements in English and French, a deck, tests/speed_bars.md) and the check's --list-json
 saved as a file. Each mismatch (wrong points, a case missing, a case the check lacks, a bar
@@ -18,7 +18,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-TOOL = os.path.join(ROOT, "tools", "case_tables.py")
+TOOL = os.path.join(ROOT, "tools", "course")
 
 CHECK = {
     "number": "42",
@@ -89,7 +89,7 @@ SPEED_BARS = """\
 
 Prose before the table stays.
 
-<!-- case_tables: begin (written by tools/case_tables.py speed-bars --write; edit the checks, not this table) -->
+<!-- case_tables: begin (written by tools/course case-tables speed-bars --write; edit the checks, not this table) -->
 <!-- case_tables: end -->
 
 Prose after the table stays.
@@ -130,7 +130,7 @@ class CaseTables(unittest.TestCase):
             json.dump(check, stream)
 
     def run_tool(self, what, *extra, checks=None):
-        run = subprocess.run([sys.executable, TOOL, what, "--root", self.tree, *extra,
+        run = subprocess.run([sys.executable, TOOL, "case-tables", what, "--root", self.tree, *extra,
                               "--checks", *(checks or [self.check])],
                              capture_output=True, text=True, timeout=60)
         return run.returncode, run.stdout + run.stderr

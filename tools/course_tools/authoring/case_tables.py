@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Each number in one place: the checks. Every check prints its cases (`check_NN --list-json`:
 name, points, and the speed bars a timed case judges, each with the reference solution's
 figures); this tool holds the pages that repeat them against that list.
@@ -28,10 +27,8 @@ The checks come from --checks: check executables (run with --list-json), saved J
 or folders of them. Exit status: 0 when every page agrees, 1 when one differs (each message
 names the file, the line, the case, what the check says and what the page says), 2 on misuse.
 
-    tools/case_tables.py all --checks build/exercises/*/check_[0-9][0-9]
-    tools/case_tables.py speed-bars --write --checks saved_json/
-
-Standard library only: it runs beside the build, from CTest, with no other tool.
+    tools/course case-tables all --checks build/default/exercises/*/check_[0-9][0-9]
+    tools/course case-tables speed-bars --write --checks saved_json/
 """
 import argparse
 import glob
@@ -42,7 +39,7 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from course_tools.student.paths import ROOT
 
 HEADINGS = {"en": "## What the check verifies", "fr": "## Ce que vérifie le correcteur"}
 TABLE_FIRST_CELL = {"case", "cas"}
@@ -57,7 +54,7 @@ AFTER_FIGURE = re.compile(r"\s*<!--\s*(bar|reference)\b")
 # carry the comment, so that a figure cannot be quoted where no test sees it.
 ANNOUNCES_FIGURE = re.compile(r"\bGraded\b|\bNoté\b|the check asks|le correcteur demande|the reference: *\d|"
                               r"la référence : *\d|reference solution reaches|solution de référence atteint", re.IGNORECASE)
-BEGIN = "<!-- case_tables: begin (written by tools/case_tables.py speed-bars --write; edit the checks, not this table) -->"
+BEGIN = "<!-- case_tables: begin (written by tools/course case-tables speed-bars --write; edit the checks, not this table) -->"
 END = "<!-- case_tables: end -->"
 SPEED_BARS = os.path.join("tests", "speed_bars.md")
 
@@ -372,7 +369,7 @@ def check_speed_bars(root, checks, write, problems):
             problems.add(path, 0, f"the checks give a row the page lacks: {line}")
     if len(problems.lines) == before:
         problems.add(path, 0, "the table differs from the checks (blank lines or order)")
-    problems.add(path, 0, "write it again: tools/case_tables.py speed-bars --write --checks ...")
+    problems.add(path, 0, "write it again: tools/course case-tables speed-bars --write --checks ...")
 
 
 # ---------------------------------------------------------------------------------------
@@ -465,9 +462,9 @@ def check_quoted(root, checks, problems, pages=None):
 
 # ---------------------------------------------------------------------------------------
 
-def main(argv=None):
+def main(argv):
     global ROOT_IN_USE
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog=argv[0], description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--checks", nargs="+", required=True, metavar="PATH",
                         help="check executables, their saved --list-json output, or folders of it")
@@ -475,7 +472,7 @@ def main(argv=None):
     parser.add_argument("what", choices=["statements", "statements-en", "statements-fr", "speed-bars", "quoted", "all"])
     parser.add_argument("--write", action="store_true", help="speed-bars: write the table instead of comparing")
     try:
-        arguments = parser.parse_args(argv)
+        arguments = parser.parse_args(argv[1:])
     except SystemExit as exit:
         return 0 if exit.code == 0 else 2
     root = os.path.abspath(arguments.root)
@@ -506,6 +503,3 @@ def main(argv=None):
     print(f"case_tables.py {arguments.what}: the pages agree with {len(checks)} check(s)")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
