@@ -112,6 +112,10 @@ STUDENT_INCLUDE = re.compile(r"^<!--\s*student:\s*(\S+?)#(" + NAME + r")\s*-->\s
 ANY_STUDENT = re.compile(r"^\s*<!--\s*student\b")
 AFTER_DEADLINE = re.compile(r"^<!--\s*after-deadline\s*-->\s*$")
 PENDING_FIGURE = re.compile(r"^<!--\s*figure:\s*(\S+)\s*-->\s*$")
+# The comment naming the case of a quoted bar or reference figure (tools/course case-tables
+# holds the number against the check): for the test, so taken out before Marp, which would
+# make it a speaker note.
+FIGURE_SOURCE = re.compile(r"<!--\s*(?:bar|reference)\s+\d+\s+\w+(?:\s+\d+)?\s*-->")
 IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
@@ -400,7 +404,7 @@ def expand(deck, regions, student, problems):
         for image in IMAGE.finditer(visible):
             deck.shown_figures.add(image.group(1))
             check_figure(deck, number, image.group(1), problems)
-        deck.lines.append(line)
+        deck.lines.append(FIGURE_SOURCE.sub("", line))
     deck.origins += [len(source)] * (len(deck.lines) - len(deck.origins))
     if fence:
         problems.add(deck.path, len(source), f"a code block opened with {fence} is never closed")
