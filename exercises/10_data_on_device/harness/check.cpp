@@ -446,22 +446,16 @@ void check_managed_speed(CaseContext& c) {
   // Under compute-sanitizer every access is instrumented: the values count, the times do not.
   if (c.under_sanitizer()) return;
   double on_demand = 0.0, prefetched = 0.0, device_memory = 0.0;
-  if (!c.read_value(run, result::on_demand_kernel_ms, on_demand) ||
-      !c.read_value(run, result::prefetch_kernel_ms, prefetched) ||
+  if (!c.read_times(run, {{result::on_demand_kernel_ms, on_demand},
+                          {result::prefetch_kernel_ms, prefetched}}) ||
       !c.read_value(run, result::device_memory_kernel_ms, device_memory)) {
-    return;
-  }
-  if (!(on_demand > 0.0) || !(prefetched > 0.0)) {
-    c.fail("the kernels of make_waveform_managed could not be timed");
     return;
   }
   const std::string figures =
       "kernels' time, median of " + std::to_string(kManagedSpeedRepetitions) + ": page faults " +
       course::format_number(on_demand) + " ms, prefetched " + course::format_number(prefetched) +
       " ms, cudaMalloc + cudaMemcpy " + course::format_number(device_memory) + " ms";
-  if (!c.expect_speed(kPrefetchBar, prefetched / on_demand, figures)) {
-    c.hint(kPrefetchToDeviceHint);
-  }
+  c.judge_speed(kPrefetchBar, prefetched / on_demand, figures, {kPrefetchToDeviceHint});
 }
 
 // ---------------------------------------------------------------------------

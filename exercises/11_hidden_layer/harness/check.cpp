@@ -178,15 +178,9 @@ void check_performance(CaseContext& c) {
   if (!timed) return;
 
   double copy_ms = 0.0, fused_ms = 0.0, three_ms = 0.0;
-  if (!c.read_value(run, result::copy_ms, copy_ms) ||
-      !c.read_value(run, result::fused_ms, fused_ms) ||
-      !c.read_value(run, result::three_ms, three_ms)) {
-    return;
-  }
-  if (!(copy_ms > 0.0 && fused_ms > 0.0 && three_ms > 0.0)) {
-    c.fail("the times measured are not all positive: copy " + course::format_number(copy_ms) +
-           " ms, fused " + course::format_number(fused_ms) + " ms, three kernels " +
-           course::format_number(three_ms) + " ms");
+  if (!c.read_times(run, {{result::copy_ms, copy_ms},
+                          {result::fused_ms, fused_ms},
+                          {result::three_ms, three_ms}})) {
     return;
   }
   const double array_bytes = static_cast<double>(n) * sizeof(float);
@@ -200,16 +194,14 @@ void check_performance(CaseContext& c) {
          course::format_number(array_bytes) + " B (2 arrays read + 1 written) / " +
          course::format_number(fused_ms) + " ms = " + course::format_number(100.0 * share) +
          "% of the copy ceiling; three kernels: " + course::format_number(three_ms) + " ms");
-  if (!c.expect_speed(kCopyCeilingBar, share)) {
-    c.hint("the fused kernel is slow: at each step of the loop, consecutive threads must touch "
-           "consecutive elements (coalesced: i = global index, then i += blockDim.x * "
-           "gridDim.x), and the grid must fill the GPU (kFusedBlocksPerMultiprocessor blocks "
-           "per multiprocessor).");
-  }
-  if (!c.expect_speed(kThreeKernelsBar, fused_ms / three_ms)) {
-    c.hint("fusing means one pass: read greyscales[i] and weights[i] once, write activated[i] "
-           "once, with no intermediate array.");
-  }
+  c.judge_speed(kCopyCeilingBar, share, "",
+                {"the fused kernel is slow: at each step of the loop, consecutive threads must "
+                 "touch consecutive elements (coalesced: i = global index, then i += blockDim.x * "
+                 "gridDim.x), and the grid must fill the GPU (kFusedBlocksPerMultiprocessor "
+                 "blocks per multiprocessor)."});
+  c.judge_speed(kThreeKernelsBar, fused_ms / three_ms, "",
+                {"fusing means one pass: read greyscales[i] and weights[i] once, write "
+                 "activated[i] once, with no intermediate array."});
 }
 
 // ---------------------------------------------------------------------------

@@ -286,13 +286,8 @@ void check_occupancy_speed(CaseContext& c) {
   const Run run =
       c.run(request::hypot_speed, {n, repetitions, !sanitized}, 0, kSpeedTimeoutSeconds);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
-  double student_ms = 0.0, reference_ms = 0.0;
   std::int64_t timed = 0;
-  if (!c.read_value(run, result::student_ms, student_ms) ||
-      !c.read_value(run, result::one_per_element_ms, reference_ms) ||
-      !c.read_value(run, result::timed_elements, timed)) {
-    return;
-  }
+  if (!c.read_value(run, result::timed_elements, timed)) return;
   // Only the runner's probe on the first elements ran: the launch was hopelessly slow
   // there, and the values of the whole array were never computed.
   const bool probe_only = timed != n;
@@ -304,20 +299,20 @@ void check_occupancy_speed(CaseContext& c) {
     c.note("(times are not judged under compute-sanitizer)");
     return;
   }
+  double student_ms = 0.0, reference_ms = 0.0;
+  if (!c.read_times(run, {{result::student_ms, student_ms},
+                          {result::one_per_element_ms, reference_ms}})) {
+    return;
+  }
   const std::string figures = "hypot_on_device took " + course::format_number(student_ms) +
                               " ms for " + n_text(static_cast<int>(timed)) +
                               "; the check's own hypot kernel, one thread per element, took " +
                               course::format_number(reference_ms) + " ms";
-  if (!(student_ms > 0.0) || !(reference_ms > 0.0)) {
-    c.fail("the times measured are not positive (" + figures + ")");
-    return;
-  }
-  if (!c.expect_speed(kOccupancyBar, student_ms / reference_ms, figures)) {
-    c.hint("the stride must be the whole grid, gridDim.x * blockDim.x: with blockDim.x alone "
-           "every block redoes the elements of the blocks before it.");
-    c.hint("the grid must be occupancy_grid_blocks(kHypotThreadsPerBlock) blocks of "
-           "kHypotThreadsPerBlock threads: enough to fill every multiprocessor.");
-  }
+  c.judge_speed(kOccupancyBar, student_ms / reference_ms, figures,
+                {"the stride must be the whole grid, gridDim.x * blockDim.x: with blockDim.x "
+                 "alone every block redoes the elements of the blocks before it.",
+                 "the grid must be occupancy_grid_blocks(kHypotThreadsPerBlock) blocks of "
+                 "kHypotThreadsPerBlock threads: enough to fill every multiprocessor."});
 }
 
 }  // namespace

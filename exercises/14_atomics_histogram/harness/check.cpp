@@ -282,13 +282,12 @@ void check_speed(CaseContext& c) {
       !expect_counts(c, run, result::shared_counts, h, true)) {
     return;
   }
-  double global_ms = 0.0, shared_ms = 0.0;
-  if (!c.read_value(run, result::global_ms, global_ms) ||
-      !c.read_value(run, result::shared_ms, shared_ms)) {
-    return;
-  }
   if (sanitized) {
     c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  double global_ms = 0.0, shared_ms = 0.0;
+  if (!c.read_times(run, {{result::global_ms, global_ms}, {result::shared_ms, shared_ms}})) {
     return;
   }
   const std::string figures = "on " + std::to_string(h.n) +
@@ -296,10 +295,10 @@ void check_speed(CaseContext& c) {
                               "global-atomic histogram took " +
                               course::format_number(global_ms) + " ms and the privatised one " +
                               course::format_number(shared_ms) + " ms";
-  if (!c.expect_speed(kPrivatisedBar, global_ms / shared_ms, figures)) {
-    c.hint("histogram_shared must count into the block's shared bins (atomicAdd on "
-           "block_counts[bin]) and touch global memory only in the merge, once per non-zero bin.");
-  }
+  c.judge_speed(kPrivatisedBar, global_ms / shared_ms, figures,
+                {"histogram_shared must count into the block's shared bins (atomicAdd on "
+                 "block_counts[bin]) and touch global memory only in the merge, once per "
+                 "non-zero bin."});
 }
 
 // ---------------------------------------------------------------------------

@@ -411,29 +411,24 @@ void check_kernel_speed(CaseContext& c) {
   if (!c.expect_array(run, result::out<float>, nvcc, course::kExact, kLaunchHint)) {
     return;
   }
-  double nvrtc_ms = 0.0, nvcc_ms = 0.0, compile_ms = 0.0;
-  if (!c.read_value(run, result::nvrtc_ms, nvrtc_ms) ||
-      !c.read_value(run, result::nvcc_ms, nvcc_ms) ||
-      !c.read_value(run, result::compile_ms, compile_ms)) {
-    return;
-  }
   if (sanitized) {
     c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  double nvrtc_ms = 0.0, nvcc_ms = 0.0, compile_ms = 0.0;
+  if (!c.read_times(run, {{result::nvrtc_ms, nvrtc_ms},
+                          {result::nvcc_ms, nvcc_ms},
+                          {result::compile_ms, compile_ms}})) {
     return;
   }
   const std::string figures = "saxpy<float> on " + std::to_string(n) + " elements: NVRTC's build " +
                               course::format_number(nvrtc_ms) + " ms, nvcc's " +
                               course::format_number(nvcc_ms) + " ms (compiling it took " +
                               course::format_number(compile_ms) + " ms)";
-  if (!(nvrtc_ms > 0.0) || !(nvcc_ms > 0.0)) {
-    c.fail("the times measured are not positive (" + figures + ")");
-    return;
-  }
-  if (!c.expect_speed(kSameSpeedBar, nvrtc_ms / nvcc_ms, figures)) {
-    c.hint("the same kernel on the same grid runs at the same speed: launch it on "
-           "kSaxpyThreadsPerBlock-thread blocks, one thread per element, compiled for this "
-           "GPU's sm_XY.");
-  }
+  c.judge_speed(kSameSpeedBar, nvrtc_ms / nvcc_ms, figures,
+                {"the same kernel on the same grid runs at the same speed: launch it on "
+                 "kSaxpyThreadsPerBlock-thread blocks, one thread per element, compiled for this "
+                 "GPU's sm_XY."});
 }
 
 // 16M floats: 128 MiB to copy in, 64 MiB back, a kernel of a fraction of that time.
@@ -480,16 +475,16 @@ void check_overlap(CaseContext& c) {
     c.hint(kSynchronizeHint);
     return;
   }
-  double in_ms = 0.0, kernel_ms = 0.0, out_ms = 0.0, one_ms = 0.0, chunked_ms = 0.0;
-  if (!c.read_value(run, result::to_device_ms, in_ms) ||
-      !c.read_value(run, result::kernel_ms, kernel_ms) ||
-      !c.read_value(run, result::to_host_ms, out_ms) ||
-      !c.read_value(run, result::one_stream_ms, one_ms) ||
-      !c.read_value(run, result::chunked_ms, chunked_ms)) {
-    return;
-  }
   if (sanitized) {
     c.note("(times are not judged under compute-sanitizer)");
+    return;
+  }
+  double in_ms = 0.0, kernel_ms = 0.0, out_ms = 0.0, one_ms = 0.0, chunked_ms = 0.0;
+  if (!c.read_times(run, {{result::to_device_ms, in_ms},
+                          {result::kernel_ms, kernel_ms},
+                          {result::to_host_ms, out_ms},
+                          {result::one_stream_ms, one_ms},
+                          {result::chunked_ms, chunked_ms}})) {
     return;
   }
   const std::string figures =
@@ -500,16 +495,13 @@ void check_overlap(CaseContext& c) {
       " chunks over " + std::to_string(kOverlapStreams) + " streams " +
       course::format_number(chunked_ms) + " ms (longest part " +
       course::format_number(std::max({in_ms, kernel_ms, out_ms})) + ")";
-  if (!(one_ms > 0.0) || !(chunked_ms > 0.0)) {
-    c.fail("the times measured are not positive (" + figures + ")");
-    return;
-  }
-  if (!c.expect_speed(kOverlapBar, one_ms / chunked_ms, figures)) {
-    if (pinned != 3) c.hint(kPinnedHint);
-    c.hint("give chunk k to stream streams[k % streams.size()], enqueue every chunk before "
-           "waiting, and wait only at the end: chunks on one stream, or a wait after each, "
-           "run one after the other.");
-  }
+  std::vector<std::string> hints;
+  if (pinned != 3) hints.push_back(kPinnedHint);
+  hints.push_back(
+      "give chunk k to stream streams[k % streams.size()], enqueue every chunk before waiting, "
+      "and wait only at the end: chunks on one stream, or a wait after each, run one after "
+      "the other.");
+  c.judge_speed(kOverlapBar, one_ms / chunked_ms, figures, hints);
 }
 
 }  // namespace
