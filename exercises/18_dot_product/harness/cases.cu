@@ -21,6 +21,7 @@ namespace {
 using dot_product::DeviceInputs;
 using dot_product::kSteps;
 using dot_product::Step;
+namespace asked = dot_product::request;
 namespace result = dot_product::result;
 
 const Step& step_named(const std::string& name) {
@@ -29,10 +30,6 @@ const Step& step_named(const std::string& name) {
   }
   std::fprintf(stderr, "check protocol: unknown step '%s'\n", name.c_str());
   std::exit(2);
-}
-
-dot_product::Values values_named(const std::string& name) {
-  return name == "positive" ? dot_product::Values::positive_unit : dot_product::Values::signed_unit;
 }
 
 // The tree with interleaved addressing, the textbook's first version that the statement
@@ -55,12 +52,12 @@ __global__ void interleaved_tree_first_pass(const float* x, const float* y, int 
 }
 
 // A step's first pass alone, on the grid the check chose.
-void run_kernel_case(const course::check::CaseRequest& request,
+void run_kernel_case(const asked::Kernel& p, std::uint64_t seed,
                      course::check::ResultWriter& results) {
-  const Step& step = step_named(request.param("step"));
-  const int n = static_cast<int>(request.param_int("n"));
-  const int blocks = static_cast<int>(request.param_int("blocks"));
-  DeviceInputs in(n, request.seed, dot_product::Values::signed_unit);
+  const Step& step = step_named(p.step);
+  const int n = static_cast<int>(p.n);
+  const int blocks = static_cast<int>(p.blocks);
+  DeviceInputs in(n, seed, dot_product::Values::signed_unit);
   course::DeviceBuffer<float> partials(static_cast<std::size_t>(blocks));
   step.kernel<<<blocks, kThreadsPerBlock>>>(in.x.data(), in.y.data(), n, partials.data());
   CUDA_CHECK_LAUNCH();
@@ -68,11 +65,11 @@ void run_kernel_case(const course::check::CaseRequest& request,
 }
 
 // The second pass alone, on `count` partials drawn from the seed.
-void run_sum_partials_case(const course::check::CaseRequest& request,
+void run_sum_partials_case(const asked::SumPartials& p, std::uint64_t seed,
                            course::check::ResultWriter& results) {
-  const int count = static_cast<int>(request.param_int("count"));
+  const int count = static_cast<int>(p.count);
   course::DeviceBuffer<float> partials(dot_product::padded(
-      dot_product::make_input(count, 0, request.seed, dot_product::Values::signed_unit)));
+      dot_product::make_input(count, 0, seed, dot_product::Values::signed_unit)));
   course::DeviceBuffer<float> total(1);
   sum_partials<<<1, kThreadsPerBlock>>>(partials.data(), count, total.data());
   CUDA_CHECK_LAUNCH();
@@ -80,20 +77,19 @@ void run_sum_partials_case(const course::check::CaseRequest& request,
 }
 
 // One launcher, on inputs of the kind the check asked for.
-void run_dot_case(const course::check::CaseRequest& request, course::check::ResultWriter& results) {
-  const Step& step = step_named(request.param("step"));
-  const int n = static_cast<int>(request.param_int("n"));
-  DeviceInputs in(n, request.seed, values_named(request.param("values")),
-                  dot_product::special_from_name(request.param("special")));
+void run_dot_case(const asked::Dot& p, std::uint64_t seed, course::check::ResultWriter& results) {
+  const Step& step = step_named(p.step);
+  const int n = static_cast<int>(p.n);
+  DeviceInputs in(n, seed, p.values, p.special);
   step.launcher(in.x.data(), in.y.data(), n, in.partials.data(), in.result.data());
   results.put(result::total, in.result.download());
 }
 
 // Every launcher on the same (large) inputs: result_<step>.
-void run_accuracy_case(const course::check::CaseRequest& request,
+void run_accuracy_case(const asked::Accuracy& p, std::uint64_t seed,
                        course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  DeviceInputs in(n, request.seed, dot_product::Values::positive_unit);
+  const int n = static_cast<int>(p.n);
+  DeviceInputs in(n, seed, dot_product::Values::positive_unit);
   for (const Step& step : kSteps) {
     in.result.poison();
     step.launcher(in.x.data(), in.y.data(), n, in.partials.data(), in.result.data());
@@ -108,11 +104,11 @@ constexpr int kSpeedWarmup = 2;
 
 // The first passes of steps 1 to 3 against CUB's whole dot product and the interleaved
 // tree's first pass: <step>_ms, cub_ms, interleaved_ms.
-void run_steps_speed_case(const course::check::CaseRequest& request,
+void run_steps_speed_case(const asked::Speed& p, std::uint64_t seed,
                           course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  DeviceInputs in(n, request.seed, dot_product::Values::signed_unit);
+  const int n = static_cast<int>(p.n);
+  const int repetitions = static_cast<int>(p.repetitions);
+  DeviceInputs in(n, seed, dot_product::Values::signed_unit);
   dot_product::CubDot cub_dot(in.x.data(), in.y.data(), n, in.result.data());
   // The first pass of step s, on as many blocks as it needs.
   const auto first_pass = [&](int s) {
@@ -154,11 +150,11 @@ void run_steps_speed_case(const course::check::CaseRequest& request,
 
 // dot_on_device against CUB, cuBLAS and the copy ceiling: its result first, then
 // final_ms, cub_ms, cublas_ms, copy_gbps.
-void run_final_speed_case(const course::check::CaseRequest& request,
+void run_final_speed_case(const asked::Speed& p, std::uint64_t seed,
                           course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  DeviceInputs in(n, request.seed, dot_product::Values::signed_unit);
+  const int n = static_cast<int>(p.n);
+  const int repetitions = static_cast<int>(p.repetitions);
+  DeviceInputs in(n, seed, dot_product::Values::signed_unit);
   auto final_dot = [&] {
     dot_on_device(in.x.data(), in.y.data(), n, in.partials.data(), in.result.data());
   };
@@ -173,27 +169,25 @@ void run_final_speed_case(const course::check::CaseRequest& request,
   results.put(result::final_ms, best[1]);
   results.put(result::cublas_ms, best[2]);
   // Not under compute-sanitizer (the check says ceiling=0): its buffers are hundreds of MiB.
-  const bool ceiling = request.param_int("ceiling") != 0;
-  results.put(result::copy_gbps, ceiling ? course::measure_copy_ceiling_gbps() : 0.0);
+  results.put(result::copy_gbps, p.ceiling ? course::measure_copy_ceiling_gbps() : 0.0);
 }
 
 }  // namespace
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "kernel") {
-    run_kernel_case(request, results);
-  } else if (kind == "sum_partials") {
-    run_sum_partials_case(request, results);
-  } else if (kind == "dot") {
-    run_dot_case(request, results);
-  } else if (kind == "accuracy") {
-    run_accuracy_case(request, results);
-  } else if (kind == "steps_speed") {
-    run_steps_speed_case(request, results);
-  } else if (kind == "final_speed") {
-    run_final_speed_case(request, results);
+  if (const auto p = request.as(asked::kernel)) {
+    run_kernel_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::sum_partials)) {
+    run_sum_partials_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::dot)) {
+    run_dot_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::accuracy)) {
+    run_accuracy_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::steps_speed)) {
+    run_steps_speed_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::final_speed)) {
+    run_final_speed_case(*p, request.seed, results);
   } else {
     course::check::unknown_case(request);
   }

@@ -20,7 +20,9 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+using dot_product::Special;
 using dot_product::Values;
+namespace request = dot_product::request;
 namespace result = dot_product::result;
 
 // ---------------------------------------------------------------------------
@@ -116,9 +118,7 @@ void check_kernel(CaseContext& c, const StepShape& step, int n, int blocks = 0) 
   if (step.elements_per_block > 0) {
     blocks = static_cast<int>(blocks_covering(n, step.elements_per_block));
   }
-  const Run run = c.run_case("kernel", {{"step", step.name},
-                                        {"n", std::to_string(n)},
-                                        {"blocks", std::to_string(blocks)}});
+  const Run run = c.run(request::kernel, {step.name, n, blocks});
   const std::string what = std::string("dot_") + step.name + "<<<" + std::to_string(blocks) + ", " +
                            std::to_string(kThreadsPerBlock) + ">>> on n = " + std::to_string(n);
   if (!c.finished(run)) return;
@@ -199,7 +199,7 @@ constexpr int kManyBlocksElements = (1 << 22) + 3;
 // ---------------------------------------------------------------------------
 void check_sum_partials(CaseContext& c) {
   for (const int count : {0, 1, 33, 1025, 100003}) {
-    const Run run = c.run_case("sum_partials", {{"count", std::to_string(count)}});
+    const Run run = c.run(request::sum_partials, {count});
     if (!c.finished(run)) return;
     // The partials are the seed's x; the sum is x . 1.
     const std::vector<float> p = dot_product::make_input(count, 0, c.seed(), Values::signed_unit);
@@ -217,14 +217,20 @@ void check_sum_partials(CaseContext& c) {
   }
 }
 
-void check_dot(CaseContext& c, const StepShape& step, int n, const std::string& special = "none") {
-  const Run run = c.run_case(
-      "dot",
-      {{"step", step.name}, {"n", std::to_string(n)}, {"values", "signed"}, {"special", special}});
+// The word a special value travels under (workload.hpp), for the messages.
+std::string special_name(Special special) {
+  for (const auto& [choice, name] : choices(special)) {
+    if (choice == special) return name;
+  }
+  return "?";
+}
+
+void check_dot(CaseContext& c, const StepShape& step, int n, Special special = Special::none) {
+  const Run run = c.run(request::dot, {step.name, n, Values::signed_unit, special});
   if (!c.finished(run)) return;
   const std::string what = launcher_name(step) + " on n = " + std::to_string(n);
   if (n > 0 && !c.expect_kernel_launched(run)) return;
-  if (special == "none") {
+  if (special == Special::none) {
     if (!expect_sum(c, run, result::total, exact_sums(n, c.seed(), Values::signed_unit),
                     launcher_depth(step, n), what)) {
       c.hint(kSecondPassHint);
@@ -241,11 +247,11 @@ void check_dot(CaseContext& c, const StepShape& step, int n, const std::string& 
     return;
   }
   const float got = total[0];
-  const bool infinity = special == "infinity";
+  const bool infinity = special == Special::infinity;
   const bool right =
       !course::is_poison(got) && (infinity ? std::isinf(got) && got > 0.0f : std::isnan(got));
   if (!right) {
-    c.fail(what + " with " + special + " among the values: expected " +
+    c.fail(what + " with " + special_name(special) + " among the values: expected " +
            (infinity ? "+infinity" : "NaN") + ", got " +
            (course::is_poison(got) ? std::string("<not written>") : course::format_number(got)));
     c.hint(course::is_poison(got) ? kSecondPassHint : kSpecialHint);
@@ -254,7 +260,7 @@ void check_dot(CaseContext& c, const StepShape& step, int n, const std::string& 
 
 // Every launcher on one size; stops at the first failure.
 void check_launchers(CaseContext& c, std::initializer_list<int> sizes,
-                     const std::string& special = "none") {
+                     Special special = Special::none) {
   for (const StepShape& step : kLaunchers) {
     for (const int n : sizes) {
       check_dot(c, step, n, special);
@@ -280,7 +286,7 @@ constexpr int kSanitizerAccuracyElements = 1 << 20;
 
 void check_accuracy(CaseContext& c) {
   const int n = c.under_sanitizer() ? kSanitizerAccuracyElements : kAccuracyElements;
-  const Run run = c.run_case("accuracy", {{"n", std::to_string(n)}});
+  const Run run = c.run(request::accuracy, {n});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   const dot_product::StreamedSums sums =
       dot_product::streamed_sums(n, c.seed(), Values::positive_unit);
@@ -354,18 +360,16 @@ int speed_elements(const CaseContext& c) {
   return c.under_sanitizer() ? kSanitizerSpeedElements : kSpeedElements;
 }
 
-Run run_speed_case(CaseContext& c, const std::string& kind) {
-  return c.run_case(kind,
-                    {{"n", std::to_string(speed_elements(c))},
-                     {"repetitions", std::to_string(c.under_sanitizer() ? kSanitizerSpeedRepetitions
-                                                                        : kSpeedRepetitions)},
-                     {"ceiling", c.under_sanitizer() ? "0" : "1"}});
+Run run_speed_case(CaseContext& c, const course::check::Request<request::Speed>& kind) {
+  return c.run(kind, {speed_elements(c),
+                      c.under_sanitizer() ? kSanitizerSpeedRepetitions : kSpeedRepetitions,
+                      !c.under_sanitizer()});
 }
 
 void check_steps_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const int n = speed_elements(c);
-  const Run run = run_speed_case(c, "steps_speed");
+  const Run run = run_speed_case(c, request::steps_speed);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   // Each timed first pass must have computed its partials: their sum is the dot product.
   const dot_product::Sums exact = exact_sums(n, c.seed(), Values::signed_unit);
@@ -413,7 +417,7 @@ void check_steps_speed(CaseContext& c) {
 void check_final_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const int n = speed_elements(c);
-  const Run run = run_speed_case(c, "final_speed");
+  const Run run = run_speed_case(c, request::final_speed);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!expect_sum(c, run, result::total, exact_sums(n, c.seed(), Values::signed_unit),
                   launcher_depth(kGridStride, n), "dot_on_device on n = " + std::to_string(n))) {
@@ -488,15 +492,18 @@ int main(int argc, char** argv) {
            }},
           {"launchers_nan_and_infinity", 2,
            [](CaseContext& c) {
-             for (const char* special : {"nan", "infinity", "opposite_infinities"}) {
+             for (const Special special :
+                  {Special::nan, Special::infinity, Special::opposite_infinities}) {
                check_launchers(c, {1025}, special);
                if (!c.passed()) return;
              }
            }},
           {"hidden_seeded", 2, check_hidden, course::check::kHiddenCase},
           {"accuracy_100_million", 3, check_accuracy},
-          timed({"steps_first_pass_speed", 2, check_steps_speed}),
-          timed({"final_80_percent_of_cub_and_copy", 4, check_final_speed}),
+          timed({"steps_first_pass_speed", 2, check_steps_speed},
+                {kTreeBar, kFirstAddBar, kWarpShuffleBar}),
+          timed({"final_80_percent_of_cub_and_copy", 4, check_final_speed},
+                {kFinalCubBar, kFinalCopyBar}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

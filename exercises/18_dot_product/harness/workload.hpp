@@ -12,8 +12,10 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -39,6 +41,9 @@ enum class Values {
   signed_unit,    // uniform in [-1, 1): sums that cancel
   positive_unit,  // uniform in [0, 1): sums that grow, the accuracy case
 };
+inline std::vector<std::pair<Values, std::string>> choices(Values) {
+  return {{Values::signed_unit, "signed"}, {Values::positive_unit, "positive"}};
+}
 
 // The seed of array 0 (x) or 1 (y) of a run.
 inline std::uint64_t array_seed(std::uint64_t seed, int array) {
@@ -56,11 +61,11 @@ inline float input_value(std::uint64_t array_seed, std::int64_t i, Values kind) 
 // whose products cancel into a NaN.
 enum class Special { none, nan, infinity, opposite_infinities };
 
-inline Special special_from_name(const std::string& name) {
-  if (name == "nan") return Special::nan;
-  if (name == "infinity") return Special::infinity;
-  if (name == "opposite_infinities") return Special::opposite_infinities;
-  return Special::none;
+inline std::vector<std::pair<Special, std::string>> choices(Special) {
+  return {{Special::none, "none"},
+          {Special::nan, "nan"},
+          {Special::infinity, "infinity"},
+          {Special::opposite_infinities, "opposite_infinities"}};
 }
 
 // What the caller of a kernel puts after the n elements of x and y: NaNs that poison
@@ -179,6 +184,67 @@ inline StreamedSums streamed_sums(std::int64_t n, std::uint64_t seed, Values kin
   }
   return {{dot.value(), abs.value()}, naive};
 }
+
+// ---------------------------------------------------------------------------
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+// A step is named as in harness/steps.cuh: tree, first_add, warp_shuffle, grid_stride.
+// ---------------------------------------------------------------------------
+namespace request {
+// One step's first pass alone, on `blocks` blocks (the grid-stride kernel's grid).
+struct Kernel {
+  std::string step;
+  std::int64_t n = 0;
+  std::int64_t blocks = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("step", step), visit("n", n), visit("blocks", blocks);
+  }
+};
+inline const course::check::Request<Kernel> kernel{"kernel"};
+// The second pass alone, on `count` partials drawn from the seed.
+struct SumPartials {
+  std::int64_t count = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("count", count);
+  }
+};
+inline const course::check::Request<SumPartials> sum_partials{"sum_partials"};
+// One step's launcher, on inputs of this kind with these special values planted.
+struct Dot {
+  std::string step;
+  std::int64_t n = 0;
+  Values values = Values::signed_unit;
+  Special special = Special::none;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("step", step), visit("n", n), visit("values", values), visit("special", special);
+  }
+};
+inline const course::check::Request<Dot> dot{"dot"};
+// Every launcher on the same n positive values.
+struct Accuracy {
+  std::int64_t n = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n);
+  }
+};
+inline const course::check::Request<Accuracy> accuracy{"accuracy"};
+// The speed cases: n elements, each time the median of `repetitions` calls; `ceiling`
+// measures the copy ceiling too (not under compute-sanitizer: its buffers are hundreds of MiB).
+struct Speed {
+  std::int64_t n = 0;
+  std::int64_t repetitions = 0;
+  bool ceiling = false;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("repetitions", repetitions), visit("ceiling", ceiling);
+  }
+};
+inline const course::check::Request<Speed> steps_speed{"steps_speed"};
+inline const course::check::Request<Speed> final_speed{"final_speed"};
+}  // namespace request
 
 // ---------------------------------------------------------------------------
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).

@@ -26,6 +26,7 @@
 namespace {
 
 namespace gk = generated_kernels;
+namespace asked = generated_kernels::request;
 namespace result = generated_kernels::result;
 using gk::kWarmup;
 using gk::launch_by_hand;
@@ -66,9 +67,8 @@ std::string joined_warnings(const KernelCache& cache) {
 
 // The case's cache folder, emptied first when the case asks for a fresh one (the
 // second process of a reuse case keeps what the first left).
-std::string case_folder(const course::check::CaseRequest& request) {
-  const std::string folder = request.param("folder");
-  if (request.params.count("fresh") != 0 && request.param("fresh") == "1") {
+std::string case_folder(const std::string& folder, bool fresh) {
+  if (fresh) {
     std::error_code ignored;
     std::filesystem::permissions(folder, std::filesystem::perms::owner_all, ignored);
     std::filesystem::remove_all(folder, ignored);
@@ -80,33 +80,29 @@ std::string case_folder(const course::check::CaseRequest& request) {
 // Check cases without a GPU: generation, keys and the cache (NVRTC only compiles)
 // ---------------------------------------------------------------------------
 
-void run_source_case(const course::check::CaseRequest& request,
-                     course::check::ResultWriter& results) {
-  const std::vector<Argument> arguments = parse_arguments(request.param("arguments"));
-  const std::string source =
-      generate_source(arguments, request.param("operation"), request.param("name"));
+void run_source_case(const asked::Source& p, course::check::ResultWriter& results) {
+  const std::vector<Argument> arguments = parse_arguments(p.arguments);
+  const std::string source = generate_source(arguments, p.operation, p.name);
   std::int64_t pointers = 0;
   for (const Argument& argument : arguments) pointers += argument.is_pointer;
   results.put(result::source, source);
   results.put(result::pointers, pointers);
   KernelCache memory_only;
-  const Build build = build_kernel(memory_only, request.param("name"), source,
-                                   static_cast<int>(request.param_int("architecture")));
+  const Build build = build_kernel(memory_only, p.name, source, static_cast<int>(p.architecture));
   results.put(result::succeeded, static_cast<std::int64_t>(build.succeeded));
   results.put(result::log, build.log);
   // Whether the CUBIN defines a symbol spelt exactly NAME (its string table holds each
   // name between two '\0'): a C++ name would be mangled, and cuModuleGetFunction(NAME)
   // would not find it. What the source looks like does not matter.
-  const std::string symbol = std::string(1, '\0') + request.param("name") + '\0';
+  const std::string symbol = std::string(1, '\0') + p.name + '\0';
   const std::string cubin(build.cubin.begin(), build.cubin.end());
   const bool defined = cubin.find(symbol) != std::string::npos;
   results.put(result::kernel_symbol, static_cast<std::int64_t>(defined));
 }
 
-void run_compile_error_case(const course::check::CaseRequest& request,
-                            course::check::ResultWriter& results) {
-  KernelCache cache(case_folder(request));
-  const int architecture = static_cast<int>(request.param_int("architecture"));
+void run_compile_error_case(const asked::CacheBuilds& p, course::check::ResultWriter& results) {
+  KernelCache cache(case_folder(p.folder, p.fresh));
+  const int architecture = static_cast<int>(p.architecture);
   const std::string source = lin_comb_source(gk::kBrokenOperation, gk::kLinCombName);
   const int before = nvrtc_compilations();
   const Build first = build_kernel(cache, gk::kLinCombName, source, architecture);
@@ -122,13 +118,12 @@ void run_compile_error_case(const course::check::CaseRequest& request,
 }
 
 // Two builds in one cache: (the same name, + and -) or (lin_comb for two architectures).
-void run_two_builds_case(const course::check::CaseRequest& request,
-                         course::check::ResultWriter& results) {
-  KernelCache cache(case_folder(request));
-  const bool same_name = request.param("vary") == "body";
-  const int first_architecture = static_cast<int>(request.param_int("architecture"));
+void run_two_builds_case(const asked::TwoBuilds& p, course::check::ResultWriter& results) {
+  KernelCache cache(case_folder(p.folder, p.fresh));
+  const bool same_name = p.vary == asked::Vary::body;
+  const int first_architecture = static_cast<int>(p.architecture);
   const int second_architecture =
-      same_name ? first_architecture : static_cast<int>(request.param_int("second_architecture"));
+      same_name ? first_architecture : static_cast<int>(p.second_architecture);
   const std::string name = same_name ? gk::kSharedName : gk::kLinCombName;
   const int before = nvrtc_compilations();
   const Build first =
@@ -150,9 +145,8 @@ void run_two_builds_case(const course::check::CaseRequest& request,
 // operation), the options (--fmad=false), the architecture (the options unchanged, so
 // that only the field itself can change the key), NVRTC's version (the next minor one);
 // and on the first set again.
-void run_key_fields_case(const course::check::CaseRequest& request,
-                         course::check::ResultWriter& results) {
-  const int architecture = static_cast<int>(request.param_int("architecture"));
+void run_key_fields_case(const asked::KeyFields& p, course::check::ResultWriter& results) {
+  const int architecture = static_cast<int>(p.architecture);
   const KeyParts first{gk::kLinCombName, lin_comb_source(gk::kLinCombOperation, gk::kLinCombName),
                        joined(nvrtc_options(architecture)), architecture, nvrtc_version()};
   results.put(result::first_key, cache_key(first));
@@ -167,7 +161,7 @@ void run_key_fields_case(const course::check::CaseRequest& request,
   other.options = joined(options);
   results.put(result::options_key, cache_key(other));
   other = first;
-  other.architecture = static_cast<int>(request.param_int("second_architecture"));
+  other.architecture = static_cast<int>(p.second_architecture);
   results.put(result::architecture_key, cache_key(other));
   other = first;
   other.nvrtc_version = first.nvrtc_version + 10;
@@ -175,10 +169,10 @@ void run_key_fields_case(const course::check::CaseRequest& request,
 }
 
 // Damages a cache file the way a crash (cut short) or a disk error (one byte changed) would.
-void damage(const std::string& path, const std::string& how) {
+void damage(const std::string& path, asked::Damage how) {
   std::vector<char> file;
   if (!read_whole_file(path, file)) return;
-  if (how == "truncate") {
+  if (how == asked::Damage::truncate) {
     file.resize(sizeof(gk::CacheFileHeader) + (file.size() - sizeof(gk::CacheFileHeader)) / 2);
   } else {
     file[sizeof(gk::CacheFileHeader) + (file.size() - sizeof(gk::CacheFileHeader)) / 2] ^= 0x5a;
@@ -189,10 +183,9 @@ void damage(const std::string& path, const std::string& how) {
   std::fclose(out);
 }
 
-void run_corrupt_case(const course::check::CaseRequest& request,
-                      course::check::ResultWriter& results) {
-  const std::string folder = case_folder(request);
-  const int architecture = static_cast<int>(request.param_int("architecture"));
+void run_corrupt_case(const asked::Corrupt& p, course::check::ResultWriter& results) {
+  const std::string folder = case_folder(p.folder, p.fresh);
+  const int architecture = static_cast<int>(p.architecture);
   const std::string source = lin_comb_source(gk::kLinCombOperation, gk::kLinCombName);
   Build first;
   std::string path;
@@ -203,7 +196,7 @@ void run_corrupt_case(const course::check::CaseRequest& request,
   }
   results.put(result::first_succeeded, static_cast<std::int64_t>(first.succeeded));
   results.put(result::written, static_cast<std::int64_t>(intact_on_disk(path)));
-  damage(path, request.param("damage"));
+  damage(path, p.damage);
   KernelCache fresh(folder);  // another process's view: nothing in memory
   const int before = nvrtc_compilations();
   const Build second = build_kernel(fresh, gk::kLinCombName, source, architecture);
@@ -234,10 +227,9 @@ std::string unwritable_folder(const std::string& folder) {
   return folder;
 }
 
-void run_read_only_case(const course::check::CaseRequest& request,
-                        course::check::ResultWriter& results) {
-  const std::string folder = unwritable_folder(case_folder(request));
-  const int architecture = static_cast<int>(request.param_int("architecture"));
+void run_read_only_case(const asked::CacheBuilds& p, course::check::ResultWriter& results) {
+  const std::string folder = unwritable_folder(case_folder(p.folder, p.fresh));
+  const int architecture = static_cast<int>(p.architecture);
   const std::string source = lin_comb_source(gk::kLinCombOperation, gk::kLinCombName);
   KernelCache cache(folder);
   const int before = nvrtc_compilations();
@@ -251,17 +243,16 @@ void run_read_only_case(const course::check::CaseRequest& request,
   results.put(result::warnings, joined_warnings(cache));
   results.put(result::files, files_in(folder));
   std::error_code ignored;  // writable again, so that the scratch folder can be removed
-  std::filesystem::permissions(request.param("folder"), std::filesystem::perms::owner_all, ignored);
+  std::filesystem::permissions(p.folder, std::filesystem::perms::owner_all, ignored);
 }
 
 // One process's build of lin_comb: the check runs it in two fresh processes in turn.
-void run_reuse_case(const course::check::CaseRequest& request,
-                    course::check::ResultWriter& results) {
-  KernelCache cache(case_folder(request));
+void run_reuse_case(const asked::CacheBuilds& p, course::check::ResultWriter& results) {
+  KernelCache cache(case_folder(p.folder, p.fresh));
   const std::string source = lin_comb_source(gk::kLinCombOperation, gk::kLinCombName);
   course::WallTimer timer;
-  const Build build = build_kernel(cache, gk::kLinCombName, source,
-                                   static_cast<int>(request.param_int("architecture")));
+  const Build build =
+      build_kernel(cache, gk::kLinCombName, source, static_cast<int>(p.architecture));
   results.put(result::build_ms, timer.elapsed_ms());
   results.put(result::succeeded, static_cast<std::int64_t>(build.succeeded));
   results.put(result::from_cache, static_cast<std::int64_t>(build.from_cache));
@@ -292,14 +283,14 @@ bool put_built(course::check::ResultWriter& results, bool built) {
   return built;
 }
 
-void run_lin_comb_case(const course::check::CaseRequest& request,
+void run_lin_comb_case(const asked::LinComb& p, std::uint64_t seed,
                        course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
-  const float a = static_cast<float>(request.param_double("a"));
-  const LaunchConfig config{static_cast<unsigned>(request.param_int("block")),
-                            static_cast<unsigned>(request.param_int("elements_per_thread"))};
-  KernelCache cache(case_folder(request));
-  LinCombBuffers buffers(n, request.seed);
+  const std::size_t n = static_cast<std::size_t>(p.n);
+  const float a = static_cast<float>(p.a);
+  const LaunchConfig config{static_cast<unsigned>(p.block),
+                            static_cast<unsigned>(p.elements_per_thread)};
+  KernelCache cache(case_folder(p.folder, p.fresh));
+  LinCombBuffers buffers(n, seed);
   const auto lin_comb = make_kernel(cache, results, gk::kLinCombOperation);
   if (!put_built(results, lin_comb != nullptr)) return;
   lin_comb->launch(n, config, nullptr, a, buffers.x.data(), buffers.y.data(), buffers.z.data());
@@ -307,12 +298,12 @@ void run_lin_comb_case(const course::check::CaseRequest& request,
   results.put(result::z, buffers.z.download());
 }
 
-void run_two_kernels_case(const course::check::CaseRequest& request,
+void run_two_kernels_case(const asked::Sized& p, std::uint64_t seed,
                           course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
+  const std::size_t n = static_cast<std::size_t>(p.n);
   const float a = gk::kDefaultFactor;
-  KernelCache cache(case_folder(request));
-  LinCombBuffers sum(n, request.seed), difference(n, request.seed);
+  KernelCache cache(case_folder(p.folder, p.fresh));
+  LinCombBuffers sum(n, seed), difference(n, seed);
   const auto plus = make_kernel(cache, results, gk::kLinCombOperation, gk::kSharedName);
   const auto minus = make_kernel(cache, results, gk::kLinDiffOperation, gk::kSharedName);
   if (!put_built(results, plus != nullptr && minus != nullptr)) return;
@@ -345,12 +336,12 @@ void put_tuning(course::check::ResultWriter& results, const std::string& prefix,
 
 // Tunes lin_comb twice in this process; the check runs the case in two fresh processes
 // on one folder.
-void run_tune_case(const course::check::CaseRequest& request,
+void run_tune_case(const asked::Sized& p, std::uint64_t seed,
                    course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
+  const std::size_t n = static_cast<std::size_t>(p.n);
   const float a = gk::kDefaultFactor;
-  KernelCache cache(case_folder(request));
-  LinCombBuffers buffers(n, request.seed);
+  KernelCache cache(case_folder(p.folder, p.fresh));
+  LinCombBuffers buffers(n, seed);
   const auto lin_comb = make_kernel(cache, results, gk::kLinCombOperation);
   if (!put_built(results, lin_comb != nullptr)) return;
   results.put(result::repetitions, static_cast<std::int64_t>(kTuningRepetitions));
@@ -366,14 +357,14 @@ void run_tune_case(const course::check::CaseRequest& request,
 // rising or a neighbour's burst cannot decide.
 constexpr std::size_t kSampledElements = 1 << 16;
 
-void run_speed_case(const course::check::CaseRequest& request,
+void run_speed_case(const asked::Speed& p, std::uint64_t seed,
                     course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  const int rounds = static_cast<int>(request.param_int("rounds"));
+  const std::size_t n = static_cast<std::size_t>(p.n);
+  const int repetitions = static_cast<int>(p.repetitions);
+  const int rounds = static_cast<int>(p.rounds);
   const float a = gk::kDefaultFactor;
-  KernelCache cache(case_folder(request));
-  LinCombBuffers buffers(n, request.seed);
+  KernelCache cache(case_folder(p.folder, p.fresh));
+  LinCombBuffers buffers(n, seed);
   course::DeviceBuffer<float> by_hand(n);
   const auto lin_comb = make_kernel(cache, results, gk::kLinCombOperation);
   if (!put_built(results, lin_comb != nullptr)) return;
@@ -413,29 +404,28 @@ void run_speed_case(const course::check::CaseRequest& request,
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "source") {
-    run_source_case(request, results);
-  } else if (kind == "compile_error") {
-    run_compile_error_case(request, results);
-  } else if (kind == "key_fields") {
-    run_key_fields_case(request, results);
-  } else if (kind == "two_builds") {
-    run_two_builds_case(request, results);
-  } else if (kind == "corrupt") {
-    run_corrupt_case(request, results);
-  } else if (kind == "read_only") {
-    run_read_only_case(request, results);
-  } else if (kind == "reuse") {
-    run_reuse_case(request, results);
-  } else if (kind == "lin_comb") {
-    run_lin_comb_case(request, results);
-  } else if (kind == "two_kernels") {
-    run_two_kernels_case(request, results);
-  } else if (kind == "tune") {
-    run_tune_case(request, results);
-  } else if (kind == "speed") {
-    run_speed_case(request, results);
+  if (const auto p = request.as(asked::source)) {
+    run_source_case(*p, results);
+  } else if (const auto p = request.as(asked::compile_error)) {
+    run_compile_error_case(*p, results);
+  } else if (const auto p = request.as(asked::key_fields)) {
+    run_key_fields_case(*p, results);
+  } else if (const auto p = request.as(asked::two_builds)) {
+    run_two_builds_case(*p, results);
+  } else if (const auto p = request.as(asked::corrupt)) {
+    run_corrupt_case(*p, results);
+  } else if (const auto p = request.as(asked::read_only)) {
+    run_read_only_case(*p, results);
+  } else if (const auto p = request.as(asked::reuse)) {
+    run_reuse_case(*p, results);
+  } else if (const auto p = request.as(asked::lin_comb)) {
+    run_lin_comb_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::two_kernels)) {
+    run_two_kernels_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::tune)) {
+    run_tune_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::speed)) {
+    run_speed_case(*p, request.seed, results);
   } else {
     course::check::unknown_case(request);
   }

@@ -23,10 +23,10 @@
 namespace {
 
 namespace gk = generated_kernels;
+namespace request = generated_kernels::request;
 namespace result = generated_kernels::result;
 using course::check::CaseContext;
 using course::check::Run;
-using Params = std::vector<std::pair<std::string, std::string>>;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -45,8 +45,6 @@ std::size_t occurrences(const std::string& text, const std::string& part) {
 std::string folder_of(CaseContext& c, const std::string& tag = "cache") {
   return c.scratch_dir() + "/" + c.name() + "-" + tag;
 }
-
-const std::string kArchitecture = std::to_string(gk::kFirstArchitecture);
 
 // A run that stopped in the middle: the likely mistake from the error the program printed.
 bool finished(CaseContext& c, const Run& run) {
@@ -88,10 +86,7 @@ const std::string kNotCompiledHint =
 
 void check_source(CaseContext& c, const std::string& arguments, const std::string& operation,
                   const std::string& name) {
-  const Run run = c.run_case("source", {{"arguments", arguments},
-                                        {"operation", operation},
-                                        {"name", name},
-                                        {"architecture", kArchitecture}});
+  const Run run = c.run(request::source, {arguments, operation, name, gk::kFirstArchitecture});
   std::int64_t pointers = 0, succeeded = 0;
   if (!finished(c, run) ||
       !read_all(c, run, {{result::pointers, &pointers}, {result::succeeded, &succeeded}})) {
@@ -140,8 +135,7 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
 }
 
 void check_compile_error(CaseContext& c) {
-  const Run run = c.run_case(
-      "compile_error", {{"folder", folder_of(c)}, {"fresh", "1"}, {"architecture", kArchitecture}});
+  const Run run = c.run(request::compile_error, {folder_of(c), true, gk::kFirstArchitecture});
   std::int64_t first = 0, second = 0, second_cached = 0, compilations = 0, entries = 0, files = 0;
   if (!finished(c, run) || !read_all(c, run,
                                      {{result::first_succeeded, &first},
@@ -205,9 +199,7 @@ const KeyField kKeyNvrtcVersion{result::nvrtc_version_key, "NVRTC's version (the
                                 "another NVRTC may write another CUBIN."};
 
 void check_key_field(CaseContext& c, const KeyField& field, const std::string& name) {
-  const Run run =
-      c.run_case("key_fields", {{"architecture", kArchitecture},
-                                {"second_architecture", std::to_string(gk::kSecondArchitecture)}});
+  const Run run = c.run(request::key_fields, {gk::kFirstArchitecture, gk::kSecondArchitecture});
   if (!finished(c, run)) return;
   const std::string first = CaseContext::text_or_empty(run, result::first_key);
   const std::string same = CaseContext::text_or_empty(run, result::same_key);
@@ -225,14 +217,10 @@ void check_key_field(CaseContext& c, const KeyField& field, const std::string& n
 // Two builds in one cache that must be two entries: the same name with another body, or
 // the same source for another architecture.
 void check_two_builds(CaseContext& c, bool vary_body) {
-  Params params = {{"folder", folder_of(c)},
-                   {"fresh", "1"},
-                   {"vary", vary_body ? "body" : "architecture"},
-                   {"architecture", kArchitecture}};
-  if (!vary_body) {
-    params.push_back({"second_architecture", std::to_string(gk::kSecondArchitecture)});
-  }
-  const Run run = c.run_case("two_builds", params);
+  const Run run =
+      c.run(request::two_builds,
+            {folder_of(c), true, vary_body ? request::Vary::body : request::Vary::architecture,
+             gk::kFirstArchitecture, gk::kSecondArchitecture});
   std::int64_t succeeded = 0, compilations = 0, cubins_differ = 0, files = 0;
   if (!finished(c, run) || !read_all(c, run,
                                      {{result::both_succeeded, &succeeded},
@@ -245,8 +233,8 @@ void check_two_builds(CaseContext& c, bool vary_body) {
   const std::string second_key = CaseContext::text_or_empty(run, result::second_key);
   const std::string what = vary_body ? std::string("two kernels named ") + gk::kSharedName +
                                            " (z = a x + y, z = a x - y)"
-                                     : "lin_comb for sm_" + kArchitecture + " then sm_" +
-                                           std::to_string(gk::kSecondArchitecture);
+                                     : "lin_comb for sm_" + std::to_string(gk::kFirstArchitecture) +
+                                           " then sm_" + std::to_string(gk::kSecondArchitecture);
   if (succeeded != 1) {
     c.fail("building " + what + " failed");
     c.hint(kNotCompiledHint);
@@ -278,11 +266,8 @@ void check_two_builds(CaseContext& c, bool vary_body) {
   }
 }
 
-void check_corrupt(CaseContext& c, const std::string& damage) {
-  const Run run = c.run_case("corrupt", {{"folder", folder_of(c)},
-                                         {"fresh", "1"},
-                                         {"damage", damage},
-                                         {"architecture", kArchitecture}});
+void check_corrupt(CaseContext& c, request::Damage damage) {
+  const Run run = c.run(request::corrupt, {folder_of(c), true, damage, gk::kFirstArchitecture});
   std::int64_t first = 0, written = 0, second = 0, from_cache = 0, compilations = 0, rejected = 0,
                intact_after = 0;
   if (!finished(c, run) || !read_all(c, run,
@@ -295,8 +280,9 @@ void check_corrupt(CaseContext& c, const std::string& damage) {
                                       {result::intact_after, &intact_after}})) {
     return;
   }
-  const std::string damaged =
-      damage == "truncate" ? "cut to half its payload" : "with one byte of its payload changed";
+  const std::string damaged = damage == request::Damage::truncate
+                                  ? "cut to half its payload"
+                                  : "with one byte of its payload changed";
   if (first != 1 || written != 1) {
     c.fail(first != 1 ? "lin_comb could not be built"
                       : "after building lin_comb, its file is missing or is not encode_entry of "
@@ -326,8 +312,7 @@ void check_corrupt(CaseContext& c, const std::string& damage) {
 }
 
 void check_read_only(CaseContext& c) {
-  const Run run = c.run_case(
-      "read_only", {{"folder", folder_of(c)}, {"fresh", "1"}, {"architecture", kArchitecture}});
+  const Run run = c.run(request::read_only, {folder_of(c), true, gk::kFirstArchitecture});
   std::int64_t succeeded = 0, compilations = 0, failed_writes = 0, memory_hits = 0, files = 0;
   if (!finished(c, run) || !read_all(c, run,
                                      {{result::both_succeeded, &succeeded},
@@ -363,9 +348,8 @@ void check_read_only(CaseContext& c) {
 void check_reuse(CaseContext& c) {
   const std::string folder = folder_of(c);
   const auto one_process = [&](bool fresh) {
-    return c.run_case_with(
-        {c.options().program}, "reuse",
-        {{"folder", folder}, {"fresh", fresh ? "1" : "0"}, {"architecture", kArchitecture}});
+    return c.run_with({c.options().program}, request::reuse,
+                      {folder, fresh, gk::kFirstArchitecture});
   };
   const Run first = one_process(true);
   std::int64_t succeeded = 0, from_cache = 0, compilations = 0, disk_hits = 0;
@@ -439,12 +423,7 @@ struct LinCombRun {
 
 void check_lin_comb(CaseContext& c, const LinCombRun& p) {
   const Run run =
-      c.run_case("lin_comb", {{"n", std::to_string(p.n)},
-                              {"a", course::format_number(p.a)},
-                              {"block", std::to_string(p.block)},
-                              {"elements_per_thread", std::to_string(p.elements_per_thread)},
-                              {"folder", folder_of(c)},
-                              {"fresh", "1"}});
+      c.run(request::lin_comb, {p.n, p.a, p.block, p.elements_per_thread, folder_of(c), true});
   if (!finished(c, run) || !expect_built(c, run)) return;
   const std::vector<float> expected =
       gk::lin_comb_reference(p.a, gk::make_x(p.n, c.seed()), gk::make_y(p.n, c.seed()));
@@ -471,8 +450,7 @@ void check_hidden(CaseContext& c) {
 
 void check_two_kernels(CaseContext& c) {
   constexpr std::size_t n = 5000;
-  const Run run = c.run_case("two_kernels",
-                             {{"n", std::to_string(n)}, {"folder", folder_of(c)}, {"fresh", "1"}});
+  const Run run = c.run(request::two_kernels, {n, folder_of(c), true});
   if (!finished(c, run) || !expect_built(c, run)) return;
   const std::vector<float> x = gk::make_x(n, c.seed()), y = gk::make_y(n, c.seed());
   const std::string key_hint =
@@ -487,9 +465,8 @@ void check_two_kernels(CaseContext& c) {
 constexpr std::size_t kTuneElements = std::size_t{1} << 24;
 constexpr std::size_t kSanitizerTuneElements = std::size_t{1} << 12;
 
-Params tune_params(CaseContext& c, const std::string& folder, bool fresh) {
-  const std::size_t n = c.under_sanitizer() ? kSanitizerTuneElements : kTuneElements;
-  return {{"n", std::to_string(n)}, {"folder", folder}, {"fresh", fresh ? "1" : "0"}};
+request::Sized tune_params(CaseContext& c, const std::string& folder, bool fresh) {
+  return {c.under_sanitizer() ? kSanitizerTuneElements : kTuneElements, folder, fresh};
 }
 
 // One process's two tunings: the first must time every candidate (or come from the
@@ -563,15 +540,15 @@ void judge_tunings(CaseContext& c, const Run& run, bool reused) {
 }
 
 void check_tune(CaseContext& c) {
-  judge_tunings(c, c.run_case("tune", tune_params(c, folder_of(c), true)), false);
+  judge_tunings(c, c.run(request::tune, tune_params(c, folder_of(c), true)), false);
 }
 
 void check_tuning_reused(CaseContext& c) {
   const std::string folder = folder_of(c);
-  const Run first = c.run_case_with({c.options().program}, "tune", tune_params(c, folder, true));
+  const Run first = c.run_with({c.options().program}, request::tune, tune_params(c, folder, true));
   judge_tunings(c, first, false);
   if (!c.passed()) return;
-  judge_tunings(c, c.run_case_with({c.options().program}, "tune", tune_params(c, folder, false)),
+  judge_tunings(c, c.run_with({c.options().program}, request::tune, tune_params(c, folder, false)),
                 true);
 }
 
@@ -597,13 +574,10 @@ constexpr double kSpeedTimeoutSeconds = 90.0;
 void check_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const std::size_t n = sanitized ? kSanitizerSpeedElements : kSpeedElements;
-  const Run run = c.run_case("speed",
-                             {{"n", std::to_string(n)},
-                              {"repetitions", sanitized ? "1" : std::to_string(kSpeedRepetitions)},
-                              {"rounds", sanitized ? "1" : std::to_string(kSpeedRounds)},
-                              {"folder", folder_of(c)},
-                              {"fresh", "1"}},
-                             0, kSpeedTimeoutSeconds);
+  const Run run = c.run(request::speed,
+                        {n, sanitized ? 1 : kSpeedRepetitions, sanitized ? 1 : kSpeedRounds,
+                         folder_of(c), true},
+                        0, kSpeedTimeoutSeconds);
   if (!finished(c, run) || !expect_built(c, run)) return;
   std::vector<float> reference;
   if (!CaseContext::reported(run, result::by_hand) ||
@@ -680,9 +654,10 @@ int main(int argc, char** argv) {
           host_only(
               {"key_changes_with_the_nvrtc_version", 1,
                [](CaseContext& c) { check_key_field(c, kKeyNvrtcVersion, "NVRTC's version"); }}),
-          host_only(
-              {"truncated_file_rebuilt", 2, [](CaseContext& c) { check_corrupt(c, "truncate"); }}),
-          host_only({"changed_byte_rebuilt", 1, [](CaseContext& c) { check_corrupt(c, "flip"); }}),
+          host_only({"truncated_file_rebuilt", 2,
+                     [](CaseContext& c) { check_corrupt(c, request::Damage::truncate); }}),
+          host_only({"changed_byte_rebuilt", 1,
+                     [](CaseContext& c) { check_corrupt(c, request::Damage::flip); }}),
           host_only({"read_only_folder_works_and_warns", 2, check_read_only}),
           host_only({"second_process_compiles_nothing", 2, check_reuse}),
           {"lin_comb_n_1000", 2, [](CaseContext& c) { check_lin_comb(c, {1000}); }},
@@ -700,7 +675,8 @@ int main(int argc, char** argv) {
           {"same_name_kernels_both_right", 1, check_two_kernels},
           {"autotuner_times_every_candidate", 2, check_tune},
           {"autotuner_choice_reused_by_a_second_process", 1, check_tuning_reused},
-          timed({"lin_comb_near_copy_ceiling_and_nvcc", 3, check_speed}),
+          timed({"lin_comb_near_copy_ceiling_and_nvcc", 3, check_speed},
+                {kByHandBar, kCopyCeilingBar}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

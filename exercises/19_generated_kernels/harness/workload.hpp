@@ -14,8 +14,10 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -119,6 +121,131 @@ inline std::vector<char> encode_entry(const std::vector<char>& payload) {
   file.insert(file.end(), payload.begin(), payload.end());
   return file;
 }
+
+// ---------------------------------------------------------------------------
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+// A case with a cache gets its folder, emptied first when `fresh` (the second process of
+// a reuse case keeps what the first left).
+// ---------------------------------------------------------------------------
+namespace request {
+// generate_source on these parts, then one build for `architecture` in a memory-only cache.
+struct Source {
+  std::string arguments;
+  std::string operation;
+  std::string name;
+  std::int64_t architecture = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("arguments", arguments), visit("operation", operation), visit("name", name),
+        visit("architecture", architecture);
+  }
+};
+inline const course::check::Request<Source> source{"source"};
+// A cache in `folder` and builds of lin_comb for `architecture`: a broken body built twice,
+// a folder that cannot be written, one process of two that share the folder.
+struct CacheBuilds {
+  std::string folder;
+  bool fresh = true;
+  std::int64_t architecture = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("folder", folder), visit("fresh", fresh), visit("architecture", architecture);
+  }
+};
+inline const course::check::Request<CacheBuilds> compile_error{"compile_error"};
+inline const course::check::Request<CacheBuilds> read_only{"read_only"};
+inline const course::check::Request<CacheBuilds> reuse{"reuse"};
+// cache_key on parts that differ from a first set in one field each.
+struct KeyFields {
+  std::int64_t architecture = 0;
+  std::int64_t second_architecture = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("architecture", architecture), visit("second_architecture", second_architecture);
+  }
+};
+inline const course::check::Request<KeyFields> key_fields{"key_fields"};
+// Two builds in one cache: the same name with another body, or lin_comb for
+// second_architecture after architecture.
+enum class Vary { body, architecture };
+inline std::vector<std::pair<Vary, std::string>> choices(Vary) {
+  return {{Vary::body, "body"}, {Vary::architecture, "architecture"}};
+}
+struct TwoBuilds {
+  std::string folder;
+  bool fresh = true;
+  Vary vary = Vary::body;
+  std::int64_t architecture = 0;
+  std::int64_t second_architecture = 0;  // read only when vary is architecture
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("folder", folder), visit("fresh", fresh), visit("vary", vary),
+        visit("architecture", architecture), visit("second_architecture", second_architecture);
+  }
+};
+inline const course::check::Request<TwoBuilds> two_builds{"two_builds"};
+// lin_comb built, its file damaged as a crash (cut short) or a disk error (a byte
+// changed) would, then built by a cache with nothing in memory.
+enum class Damage { truncate, flip };
+inline std::vector<std::pair<Damage, std::string>> choices(Damage) {
+  return {{Damage::truncate, "truncate"}, {Damage::flip, "flip"}};
+}
+struct Corrupt {
+  std::string folder;
+  bool fresh = true;
+  Damage damage = Damage::truncate;
+  std::int64_t architecture = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("folder", folder), visit("fresh", fresh), visit("damage", damage),
+        visit("architecture", architecture);
+  }
+};
+inline const course::check::Request<Corrupt> corrupt{"corrupt"};
+// lin_comb on n elements with this factor and launch configuration.
+struct LinComb {
+  std::uint64_t n = 0;
+  double a = 0.0;
+  std::int64_t block = 0;
+  std::int64_t elements_per_thread = 0;
+  std::string folder;
+  bool fresh = true;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("a", a), visit("block", block),
+        visit("elements_per_thread", elements_per_thread), visit("folder", folder),
+        visit("fresh", fresh);
+  }
+};
+inline const course::check::Request<LinComb> lin_comb{"lin_comb"};
+// n elements: the two kernels named alike, or two tunings of lin_comb in one process.
+struct Sized {
+  std::uint64_t n = 0;
+  std::string folder;
+  bool fresh = true;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("folder", folder), visit("fresh", fresh);
+  }
+};
+inline const course::check::Request<Sized> two_kernels{"two_kernels"};
+inline const course::check::Request<Sized> tune{"tune"};
+// lin_comb tuned, then timed against the copy and nvcc's kernel: the best of `rounds`
+// rounds, each the median of `repetitions` runs.
+struct Speed {
+  std::uint64_t n = 0;
+  std::int64_t repetitions = 0;
+  std::int64_t rounds = 0;
+  std::string folder;
+  bool fresh = true;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("repetitions", repetitions), visit("rounds", rounds),
+        visit("folder", folder), visit("fresh", fresh);
+  }
+};
+inline const course::check::Request<Speed> speed{"speed"};
+}  // namespace request
 
 // ---------------------------------------------------------------------------
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).

@@ -16,14 +16,14 @@
 namespace {
 
 namespace scg = sparse_conjugate_gradient;
+namespace asked = sparse_conjugate_gradient::request;
 namespace result = sparse_conjugate_gradient::result;
 using scg::CusparseProduct;
 using scg::DeviceMatrix;
 
-scg::CsrMatrix matrix_of(const course::check::CaseRequest& request) {
-  return scg::make_matrix(scg::kind_from_name(request.param("kind")),
-                          static_cast<int>(request.param_int("size")),
-                          course::derive_seed(request.seed, scg::kMatrixSalt));
+scg::CsrMatrix matrix_of(scg::MatrixKind kind, std::int64_t size, std::uint64_t seed) {
+  return scg::make_matrix(kind, static_cast<int>(size),
+                          course::derive_seed(seed, scg::kMatrixSalt));
 }
 
 using Product = void (*)(const DeviceCsr&, const float*, float*);
@@ -31,8 +31,7 @@ using Product = void (*)(const DeviceCsr&, const float*, float*);
 // The student's product that a case names: "scalar", "warp" (the vector kernel with a
 // whole warp per row, launched by the given spmv_vector_warp_per_row), "balanced", or
 // "vector" (the default).
-Product product_of(const course::check::CaseRequest& request) {
-  const std::string& kernel = request.param("kernel");
+Product product_of(const std::string& kernel) {
   if (kernel == "scalar") return spmv_scalar;
   if (kernel == "warp") return spmv_vector_warp_per_row;
   if (kernel == "balanced") return spmv_balanced;
@@ -45,13 +44,13 @@ Product product_of(const course::check::CaseRequest& request) {
 constexpr int kSpeedRounds = 3;
 constexpr int kSpeedWarmup = 3;
 
-void run_speed_case(const course::check::CaseRequest& request,
+void run_speed_case(const asked::SpmvSpeed& p, std::uint64_t seed,
                     course::check::ResultWriter& results) {
-  const scg::CsrMatrix a = matrix_of(request);
-  const Product product = product_of(request);
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
+  const scg::CsrMatrix a = matrix_of(p.kind, p.size, seed);
+  const Product product = product_of(p.kernel);
+  const int repetitions = static_cast<int>(p.repetitions);
   DeviceMatrix matrix(a);
-  course::DeviceBuffer<float> x(scg::make_x(a.rows, request.seed));
+  course::DeviceBuffer<float> x(scg::make_x(a.rows, seed));
   course::DeviceBuffer<float> y(static_cast<std::size_t>(a.rows));
   // The student's product alone first, so that the output reported is its own.
   product(matrix.csr, x.data(), y.data());
@@ -71,9 +70,9 @@ void run_speed_case(const course::check::CaseRequest& request,
   results.put(result::cusparse_ms, library_ms);
 }
 
-void run_dot_case(const course::check::CaseRequest& request, course::check::ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const std::vector<float> x = scg::make_dot_input(n, request.seed, request.param("data"));
+void run_dot_case(const asked::Dot& p, std::uint64_t seed, course::check::ResultWriter& results) {
+  const int n = static_cast<int>(p.n);
+  const std::vector<float> x = scg::make_dot_input(n, seed, p.data);
   course::DeviceBuffer<float> device_x(x);
   course::DeviceBuffer<double> device_result(1);
   results.put(result::dot, dot(device_x.data(), device_x.data(), n, device_result.data()));
@@ -83,34 +82,28 @@ void run_dot_case(const course::check::CaseRequest& request, course::check::Resu
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "spmv_speed") {
-    run_speed_case(request, results);
-    return;
-  }
-  if (kind == "dot") {
-    run_dot_case(request, results);
-    return;
-  }
-  const scg::CsrMatrix a = matrix_of(request);
-  DeviceMatrix matrix(a);
-  if (kind == "spmv") {
+  if (const auto p = request.as(asked::spmv_speed)) {
+    run_speed_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::dot)) {
+    run_dot_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::spmv)) {
+    const scg::CsrMatrix a = matrix_of(p->kind, p->size, request.seed);
+    DeviceMatrix matrix(a);
     course::DeviceBuffer<float> x(scg::make_x(a.rows, request.seed));
     course::DeviceBuffer<float> y(static_cast<std::size_t>(a.rows));
-    product_of(request)(matrix.csr, x.data(), y.data());
+    product_of(p->kernel)(matrix.csr, x.data(), y.data());
     results.put(result::y, y.download());
-    return;
-  }
-  if (kind == "cg") {
-    course::DeviceBuffer<float> b(scg::make_rhs(a, request.seed, request.param_double("scale")));
+  } else if (const auto p = request.as(asked::cg)) {
+    const scg::CsrMatrix a = matrix_of(p->kind, p->size, request.seed);
+    DeviceMatrix matrix(a);
+    course::DeviceBuffer<float> b(scg::make_rhs(a, request.seed, p->scale));
     course::DeviceBuffer<float> x(static_cast<std::size_t>(a.rows));
-    const CgResult solved =
-        conjugate_gradient(matrix.csr, b.data(), x.data(), request.param_double("tolerance"),
-                           static_cast<int>(request.param_int("max_iterations")));
+    const CgResult solved = conjugate_gradient(matrix.csr, b.data(), x.data(), p->tolerance,
+                                               static_cast<int>(p->max_iterations));
     results.put(result::x, x.download());
     results.put(result::status, static_cast<std::int64_t>(solved.status));
     results.put(result::iterations, static_cast<std::int64_t>(solved.iterations));
-    return;
+  } else {
+    course::check::unknown_case(request);
   }
-  course::check::unknown_case(request);
 }

@@ -20,6 +20,7 @@
 namespace {
 
 namespace scg = sparse_conjugate_gradient;
+namespace request = sparse_conjugate_gradient::request;
 namespace result = sparse_conjugate_gradient::result;
 using course::check::CaseContext;
 using course::check::Run;
@@ -158,8 +159,7 @@ bool product_reported(CaseContext& c, const Run& run, int rows, std::vector<floa
 // "warp": the vector kernel with a whole warp per row, launched by the runner); every row
 // must be within its bound, and written.
 bool check_product(CaseContext& c, const std::string& kernel, MatrixKind kind, int size) {
-  const Run run = c.run_case(
-      "spmv", {{"kernel", kernel}, {"kind", scg::kind_name(kind)}, {"size", std::to_string(size)}});
+  const Run run = c.run(request::spmv, {kernel, kind, size});
   const scg::CsrMatrix a =
       scg::make_matrix(kind, size, course::derive_seed(c.seed(), scg::kMatrixSalt));
   if (!c.finished(run)) {
@@ -233,7 +233,7 @@ double dot_reference(int n, std::uint64_t seed, const std::string& data) {
 }
 
 bool check_dot(CaseContext& c, int n, const std::string& data) {
-  const Run run = c.run_case("dot", {{"n", std::to_string(n)}, {"data", data}});
+  const Run run = c.run(request::dot, {n, data});
   double got = 0.0;
   if (!c.finished(run) || (n > 0 && !c.expect_kernel_launched(run)) ||
       !c.read_value(run, result::dot, got)) {
@@ -290,11 +290,7 @@ struct CgRun {
 // it did not finish or reported no status, iteration count and finite x.
 bool run_cg(CaseContext& c, MatrixKind kind, int size, double scale, int max_iterations,
             CgRun& out) {
-  const Run run = c.run_case("cg", {{"kind", scg::kind_name(kind)},
-                                    {"size", std::to_string(size)},
-                                    {"scale", number(scale)},
-                                    {"tolerance", number(kCgTolerance)},
-                                    {"max_iterations", std::to_string(max_iterations)}});
+  const Run run = c.run(request::cg, {kind, size, scale, kCgTolerance, max_iterations});
   std::int64_t status = 0, iterations = 0;
   if (!c.finished(run) || !c.expect_kernel_launched(run) || !c.expect_no_leak(run) ||
       !c.read_value(run, result::status, status) ||
@@ -440,12 +436,9 @@ constexpr SpeedCase kBalancedSpeed{
 void check_speed(CaseContext& c, const SpeedCase& speed) {
   const bool sanitized = c.under_sanitizer();
   const int size = sanitized ? speed.sanitizer_size : speed.size;
-  const Run run = c.run_case("spmv_speed",
-                             {{"kernel", speed.kernel},
-                              {"kind", scg::kind_name(speed.kind)},
-                              {"size", std::to_string(size)},
-                              {"repetitions", std::to_string(sanitized ? 1 : kSpeedRepetitions)}},
-                             0, kSpeedTimeoutSeconds);
+  const Run run = c.run(request::spmv_speed,
+                        {speed.kernel, speed.kind, size, sanitized ? 1 : kSpeedRepetitions}, 0,
+                        kSpeedTimeoutSeconds);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   const scg::CsrMatrix a =
       scg::make_matrix(speed.kind, size, course::derive_seed(c.seed(), scg::kMatrixSalt));
@@ -563,9 +556,11 @@ int main(int argc, char** argv) {
            [](CaseContext& c) { check_cg_converges(c, MatrixKind::banded, hidden_rows(c)); },
            course::check::kHiddenCase},
           timed({"spmv_vector_speed_vs_cusparse", 3,
-                 [](CaseContext& c) { check_speed(c, kVectorSpeed); }}),
+                 [](CaseContext& c) { check_speed(c, kVectorSpeed); }},
+                {kVectorSpeed.bar}),
           timed({"spmv_balanced_speed_vs_cusparse", 3,
-                 [](CaseContext& c) { check_speed(c, kBalancedSpeed); }}),
+                 [](CaseContext& c) { check_speed(c, kBalancedSpeed); }},
+                {kBalancedSpeed.bar}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

@@ -13,8 +13,10 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
@@ -65,13 +67,15 @@ inline const char* kind_name(MatrixKind kind) {
   return "?";
 }
 
-inline MatrixKind kind_from_name(const std::string& name) {
+// The kinds by name, as a request carries them (request_keys.hpp).
+inline std::vector<std::pair<MatrixKind, std::string>> choices(MatrixKind) {
+  std::vector<std::pair<MatrixKind, std::string>> named;
   for (MatrixKind kind :
        {MatrixKind::poisson, MatrixKind::negative_poisson, MatrixKind::banded,
         MatrixKind::power_law, MatrixKind::long_row, MatrixKind::empty, MatrixKind::one_by_one}) {
-    if (name == kind_name(kind)) return kind;
+    named.emplace_back(kind, kind_name(kind));
   }
-  return MatrixKind::poisson;
+  return named;
 }
 
 // ---------------------------------------------------------------------------
@@ -423,6 +427,62 @@ inline CgOutcome reference_cg(const CsrMatrix& a, const std::vector<float>& b, d
   out.iterations = max_iterations;
   return out;
 }
+
+// ---------------------------------------------------------------------------
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu)
+// ---------------------------------------------------------------------------
+
+namespace request {
+// y = A x by the student's `kernel` ("scalar", "vector", "balanced", or "warp": the vector
+// kernel with a whole warp per row) on the matrix of this kind and size.
+struct Spmv {
+  std::string kernel;
+  MatrixKind kind = MatrixKind::poisson;
+  std::int64_t size = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("kernel", kernel), visit("kind", kind), visit("size", size);
+  }
+};
+inline const course::check::Request<Spmv> spmv{"spmv"};
+// The same product timed against cuSPARSE, each time the median of `repetitions`.
+struct SpmvSpeed {
+  std::string kernel;
+  MatrixKind kind = MatrixKind::poisson;
+  std::int64_t size = 0;
+  std::int64_t repetitions = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("kernel", kernel), visit("kind", kind), visit("size", size),
+        visit("repetitions", repetitions);
+  }
+};
+inline const course::check::Request<SpmvSpeed> spmv_speed{"spmv_speed"};
+// dot(x, x) on n values of make_dot_input's `data` ("squares" or "huge").
+struct Dot {
+  std::int64_t n = 0;
+  std::string data;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("data", data);
+  }
+};
+inline const course::check::Request<Dot> dot{"dot"};
+// conjugate_gradient on the matrix of this kind and size, b = scale A x_true.
+struct Cg {
+  MatrixKind kind = MatrixKind::poisson;
+  std::int64_t size = 0;
+  double scale = 1.0;
+  double tolerance = 0.0;
+  std::int64_t max_iterations = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("kind", kind), visit("size", size), visit("scale", scale), visit("tolerance", tolerance),
+        visit("max_iterations", max_iterations);
+  }
+};
+inline const course::check::Request<Cg> cg{"cg"};
+}  // namespace request
 
 // ---------------------------------------------------------------------------
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp)

@@ -1,5 +1,6 @@
 // Exercise 21 - the cases the check asks for, computed with the student's functions.
 // They report what they found and decide nothing: harness/check.cpp judges.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -17,6 +18,7 @@ namespace {
 
 using tiled_sgemm::DeviceProblem;
 using tiled_sgemm::Step;
+namespace asked = tiled_sgemm::request;
 
 const Step& step_named(const std::string& name) {
   for (const Step& step : tiled_sgemm::kSteps) {
@@ -26,19 +28,18 @@ const Step& step_named(const std::string& name) {
   std::exit(2);
 }
 
-tiled_sgemm::Problem problem_of(const course::check::CaseRequest& request, int m, int n, int k) {
-  return sgemm::make_problem(tiled_sgemm::Shape::dense(m, n, k),
-                             static_cast<float>(request.param_double("alpha")),
-                             static_cast<float>(request.param_double("beta")), request.seed);
+tiled_sgemm::Problem problem_of(std::int64_t m, std::int64_t n, std::int64_t k, double alpha,
+                                double beta, std::uint64_t seed) {
+  return sgemm::make_problem(tiled_sgemm::Shape::dense(static_cast<int>(m), static_cast<int>(n),
+                                                       static_cast<int>(k)),
+                             static_cast<float>(alpha), static_cast<float>(beta), seed);
 }
 
 // One step on one problem: c, the whole m x n result.
-void run_sgemm_case(const course::check::CaseRequest& request,
+void run_sgemm_case(const asked::Sgemm& p, std::uint64_t seed,
                     course::check::ResultWriter& results) {
-  const Step& step = step_named(request.param("step"));
-  const tiled_sgemm::Problem problem = problem_of(request, static_cast<int>(request.param_int("m")),
-                                                  static_cast<int>(request.param_int("n")),
-                                                  static_cast<int>(request.param_int("k")));
+  const Step& step = step_named(p.step);
+  const tiled_sgemm::Problem problem = problem_of(p.m, p.n, p.k, p.alpha, p.beta, seed);
   DeviceProblem on_device(problem);
   on_device.run(step.launcher);
   results.put(tiled_sgemm::result::c, on_device.c.download());
@@ -53,17 +54,16 @@ constexpr int kSpeedWarmup = 2;
 // the sampled elements, then the step's and the yardstick's times when the case is timed
 // (under compute-sanitizer it is not: the step's launch alone is what is checked).
 template <typename Yardstick>
-void run_speed_case(const course::check::CaseRequest& request, const Step& step,
+void run_speed_case(const asked::Speed& p, std::uint64_t seed, const Step& step,
                     Yardstick&& yardstick, course::check::ResultWriter& results) {
-  const int size = static_cast<int>(request.param_int("size"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  const tiled_sgemm::Problem problem = problem_of(request, size, size, size);
+  const int repetitions = static_cast<int>(p.repetitions);
+  const tiled_sgemm::Problem problem = problem_of(p.size, p.size, p.size, p.alpha, p.beta, seed);
   DeviceProblem on_device(problem);
   on_device.run(step.launcher);
   results.put(tiled_sgemm::result::c_sampled,
               tiled_sgemm::values_at(on_device.c.download(), problem.shape,
-                                     tiled_sgemm::sampled_elements(problem.shape, request.seed)));
-  if (request.param_int("timed") == 0) return;
+                                     tiled_sgemm::sampled_elements(problem.shape, seed)));
+  if (!p.timed) return;
   const std::vector<double> ms = course::best_of_rounds_ms(
       kSpeedRounds, kSpeedWarmup, repetitions, [&] { yardstick(on_device); },
       [&] { on_device.run(step.launcher); });
@@ -74,12 +74,12 @@ void run_speed_case(const course::check::CaseRequest& request, const Step& step,
 
 // A step against cuBLAS: the final step, and the optional one. cuBLAS is loaded only for
 // a timed run: under compute-sanitizer its kernels cost seconds and are not the student's.
-void run_cublas_speed_case(const course::check::CaseRequest& request, const Step& step,
+void run_cublas_speed_case(const asked::Speed& p, std::uint64_t seed, const Step& step,
                            course::check::ResultWriter& results) {
   std::optional<tiled_sgemm::Cublas> cublas;
-  if (request.param_int("timed") != 0) cublas.emplace();
+  if (p.timed) cublas.emplace();
   run_speed_case(
-      request, step,
+      p, seed, step,
       [&](DeviceProblem& d) {
         cublas->sgemm(d.p.shape.m, d.p.shape.n, d.p.shape.k, 1.0f, d.a.data(), d.b.data(), 0.0f,
                       d.c.data());
@@ -91,21 +91,20 @@ void run_cublas_speed_case(const course::check::CaseRequest& request, const Step
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "sgemm") {
-    run_sgemm_case(request, results);
-  } else if (kind == "naive_speed") {
+  if (const auto p = request.as(asked::sgemm)) {
+    run_sgemm_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::naive_speed)) {
     run_speed_case(
-        request, tiled_sgemm::kNaiveStep,
+        *p, request.seed, tiled_sgemm::kNaiveStep,
         [](DeviceProblem& d) {
           tiled_sgemm::launch_yardstick(d.p.shape.m, d.p.shape.n, d.p.shape.k, d.a.data(),
                                         d.b.data(), d.c.data());
         },
         results);
-  } else if (kind == "final_speed") {
-    run_cublas_speed_case(request, tiled_sgemm::kFinalStep, results);
-  } else if (kind == "optional_speed") {
-    run_cublas_speed_case(request, tiled_sgemm::kOptionalStep, results);
+  } else if (const auto p = request.as(asked::final_speed)) {
+    run_cublas_speed_case(*p, request.seed, tiled_sgemm::kFinalStep, results);
+  } else if (const auto p = request.as(asked::optional_speed)) {
+    run_cublas_speed_case(*p, request.seed, tiled_sgemm::kOptionalStep, results);
   } else {
     course::check::unknown_case(request);
   }

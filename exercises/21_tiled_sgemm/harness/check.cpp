@@ -20,6 +20,7 @@ using course::check::CaseContext;
 using course::check::Run;
 using tiled_sgemm::Problem;
 using tiled_sgemm::Shape;
+namespace request = tiled_sgemm::request;
 
 // ---------------------------------------------------------------------------
 // Hints: each names one classic mistake (the known-wrong variants look for them)
@@ -136,12 +137,7 @@ void diagnose(CaseContext& c, const StepInfo& step, const Product& p,
 }
 
 bool check_product(CaseContext& c, const StepInfo& step, const Product& p) {
-  const Run run = c.run_case("sgemm", {{"step", step.name},
-                                       {"m", std::to_string(p.m)},
-                                       {"n", std::to_string(p.n)},
-                                       {"k", std::to_string(p.k)},
-                                       {"alpha", course::format_number(p.alpha)},
-                                       {"beta", course::format_number(p.beta)}});
+  const Run run = c.run(request::sgemm, {step.name, p.m, p.n, p.k, p.alpha, p.beta});
   const std::string what = describe(step, p);
   if (!c.finished(run)) {
     c.note("(" + what + ")");
@@ -257,15 +253,11 @@ constexpr int kSanitizerSpeedRepetitions = 1;
 
 // Runs a speed case on size^3 (alpha 1, beta 0); false, with the case failed, when the
 // timed step's sampled elements are wrong or its times are missing.
-bool run_speed(CaseContext& c, const std::string& kind, const StepInfo& step, int size,
-               double& step_ms, double& yardstick_ms) {
-  const Run run = c.run_case(
-      kind, {{"size", std::to_string(size)},
-             {"repetitions",
-              std::to_string(c.under_sanitizer() ? kSanitizerSpeedRepetitions : kSpeedRepetitions)},
-             {"alpha", "1"},
-             {"beta", "0"},
-             {"timed", c.under_sanitizer() ? "0" : "1"}});
+bool run_speed(CaseContext& c, const course::check::Request<request::Speed>& kind,
+               const StepInfo& step, int size, double& step_ms, double& yardstick_ms) {
+  const Run run =
+      c.run(kind, {size, c.under_sanitizer() ? kSanitizerSpeedRepetitions : kSpeedRepetitions, 1.0,
+                   0.0, !c.under_sanitizer()});
   const Product p{size, size, size, 1.0f, 0.0f};
   if (!c.finished(run)) {
     if (step.vectors) c.hint(kVectorHint);
@@ -299,7 +291,7 @@ void check_naive_speed(CaseContext& c) {
   const int size =
       c.under_sanitizer() ? tiled_sgemm::kSanitizerSpeedSize : tiled_sgemm::kNaiveSpeedSize;
   double naive_ms = 0.0, yardstick_ms = 0.0;
-  if (!run_speed(c, "naive_speed", kNaive, size, naive_ms, yardstick_ms)) return;
+  if (!run_speed(c, request::naive_speed, kNaive, size, naive_ms, yardstick_ms)) return;
   if (c.under_sanitizer()) {
     c.note("(times are not judged under compute-sanitizer)");
     return;
@@ -318,8 +310,9 @@ void check_naive_speed(CaseContext& c) {
 
 // `step` against cuBLAS at 4096^3 (the speed case `kind` of harness/cases.cu), judged
 // against `bar`; `hint` when it is too slow.
-void check_cublas_speed(CaseContext& c, const std::string& kind, const StepInfo& step,
-                        const course::check::SpeedBar& bar, const std::string& hint) {
+void check_cublas_speed(CaseContext& c, const course::check::Request<request::Speed>& kind,
+                        const StepInfo& step, const course::check::SpeedBar& bar,
+                        const std::string& hint) {
   const int size =
       c.under_sanitizer() ? tiled_sgemm::kSanitizerSpeedSize : tiled_sgemm::kFinalSpeedSize;
   double step_ms = 0.0, cublas_ms = 0.0;
@@ -342,7 +335,7 @@ void check_cublas_speed(CaseContext& c, const std::string& kind, const StepInfo&
 }
 
 void check_final_speed(CaseContext& c) {
-  check_cublas_speed(c, "final_speed", kVectorized, kFinalBar, kFinalSpeedHint);
+  check_cublas_speed(c, request::final_speed, kVectorized, kFinalBar, kFinalSpeedHint);
 }
 
 // Under compute-sanitizer the optional step's launches are proved by its own correctness
@@ -352,7 +345,7 @@ void check_warp_tiles_speed(CaseContext& c) {
     c.note("(not run under compute-sanitizer: the warp_tiles cases above check its launches)");
     return;
   }
-  check_cublas_speed(c, "optional_speed", kWarpTiles, kWarpTilesBar, kWarpTilesSpeedHint);
+  check_cublas_speed(c, request::optional_speed, kWarpTiles, kWarpTilesBar, kWarpTilesSpeedHint);
 }
 
 // ---------------------------------------------------------------------------
@@ -383,10 +376,11 @@ int main(int argc, char** argv) {
   std::vector<course::check::Case> cases;
   for (const StepInfo& step : kSteps) add_step_cases(cases, step);
   cases.push_back({"hidden_shape_from_seed", 3, check_hidden, course::check::kHiddenCase});
-  cases.push_back(timed({"naive_coalesced_vs_course_naive", 2, check_naive_speed}));
-  cases.push_back(timed({"final_45_percent_of_cublas_4096", 5, check_final_speed}));
+  cases.push_back(timed({"naive_coalesced_vs_course_naive", 2, check_naive_speed}, {kNaiveBar}));
+  cases.push_back(timed({"final_45_percent_of_cublas_4096", 5, check_final_speed}, {kFinalBar}));
   add_step_cases(cases, kWarpTiles);
-  cases.push_back(timed({"warp_tiles_60_percent_of_cublas_4096", 4, check_warp_tiles_speed}));
+  cases.push_back(
+      timed({"warp_tiles_60_percent_of_cublas_4096", 4, check_warp_tiles_speed}, {kWarpTilesBar}));
   course::check::Exercise exercise{"21", "tiled_sgemm", cases};
   return course::check::judge_main(argc, argv, exercise);
 }

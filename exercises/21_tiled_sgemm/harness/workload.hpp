@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 // The problem, its float64 reference and its error bound are exercise 06's: the same
@@ -141,6 +142,44 @@ inline constexpr int kFinalSpeedSize = 4096;
 inline constexpr int kNaiveSpeedSize = 2048;
 // Under compute-sanitizer the speed runs only prove the launches clean.
 inline constexpr int kSanitizerSpeedSize = 256;
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+// One step (by its name in harness/steps.cuh) on one m x n x k product.
+struct Sgemm {
+  std::string step;
+  std::int64_t m = 0;
+  std::int64_t n = 0;
+  std::int64_t k = 0;
+  double alpha = 1.0;
+  double beta = 0.0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("step", step), visit("m", m), visit("n", n), visit("k", k), visit("alpha", alpha),
+        visit("beta", beta);
+  }
+};
+inline const course::check::Request<Sgemm> sgemm{"sgemm"};
+// A step against its yardstick on a size^3 product, each time the median of `repetitions`
+// calls; `timed` false (under compute-sanitizer) runs the step once and times nothing.
+struct Speed {
+  std::int64_t size = 0;
+  std::int64_t repetitions = 0;
+  double alpha = 1.0;
+  double beta = 0.0;
+  bool timed = true;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("size", size), visit("repetitions", repetitions), visit("alpha", alpha),
+        visit("beta", beta), visit("timed", timed);
+  }
+};
+// The naive step against the course's coalesced naive kernel, the final and the optional
+// step against cuBLAS.
+inline const course::check::Request<Speed> naive_speed{"naive_speed"};
+inline const course::check::Request<Speed> final_speed{"final_speed"};
+inline const course::check::Request<Speed> optional_speed{"optional_speed"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

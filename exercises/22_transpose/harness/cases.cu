@@ -21,6 +21,7 @@ using transpose::kSteps;
 using transpose::launch;
 using transpose::launch_copy;
 using transpose::Step;
+namespace asked = transpose::request;
 
 const Step& step_named(const std::string& name) {
   for (const Step& step : kSteps) {
@@ -43,12 +44,12 @@ void run_grid_case(course::check::ResultWriter& results) {
 }
 
 // One kernel on one matrix: every element of its output.
-void run_transpose_case(const course::check::CaseRequest& request,
+void run_transpose_case(const asked::Transpose& p, std::uint64_t seed,
                         course::check::ResultWriter& results) {
-  const Step& step = step_named(request.param("kernel"));
-  const int rows = static_cast<int>(request.param_int("rows"));
-  const int cols = static_cast<int>(request.param_int("cols"));
-  DeviceMatrices m(rows, cols, request.seed);
+  const Step& step = step_named(p.kernel);
+  const int rows = static_cast<int>(p.rows);
+  const int cols = static_cast<int>(p.cols);
+  DeviceMatrices m(rows, cols, seed);
   launch(step, m.in.data(), m.out.data(), rows, cols);
   results.put(transpose::result::out, m.out.download());
 }
@@ -70,12 +71,12 @@ constexpr int kSpeedWarmup = 2;
 // sample of which is reported (<name>_sample: the check judges it before any time), then
 // the times copy_ms, <name>_ms, and the device-to-device copy's GB/s as copy_gbps (0 when
 // the check says ceiling=0: under compute-sanitizer its buffers are hundreds of MiB).
-void run_speed_case(const course::check::CaseRequest& request,
+void run_speed_case(const asked::Speed& p, std::uint64_t seed,
                     course::check::ResultWriter& results) {
-  const int rows = static_cast<int>(request.param_int("rows"));
-  const int cols = static_cast<int>(request.param_int("cols"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  DeviceMatrices m(rows, cols, request.seed);
+  const int rows = static_cast<int>(p.rows);
+  const int cols = static_cast<int>(p.cols);
+  const int repetitions = static_cast<int>(p.repetitions);
+  DeviceMatrices m(rows, cols, seed);
   for (const Step& step : kSteps) {
     m.out.poison();
     launch(step, m.in.data(), m.out.data(), rows, cols);
@@ -95,21 +96,19 @@ void run_speed_case(const course::check::CaseRequest& request,
   }
   results.put(transpose::result::copy_ms, copy_ms);
   for (int s = 0; s < 3; ++s) results.put(transpose::result::kernel_ms(kSteps[s].name), step_ms[s]);
-  const bool ceiling = request.param_int("ceiling") != 0;
-  results.put(transpose::result::copy_gbps, ceiling ? course::measure_copy_ceiling_gbps() : 0.0);
+  results.put(transpose::result::copy_gbps, p.ceiling ? course::measure_copy_ceiling_gbps() : 0.0);
 }
 
 }  // namespace
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "grid") {
+  if (request.is(asked::grid)) {
     run_grid_case(results);
-  } else if (kind == "transpose") {
-    run_transpose_case(request, results);
-  } else if (kind == "speed") {
-    run_speed_case(request, results);
+  } else if (const auto p = request.as(asked::transpose)) {
+    run_transpose_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::speed)) {
+    run_speed_case(*p, request.seed, results);
   } else {
     course::check::unknown_case(request);
   }

@@ -23,6 +23,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace request = transpose::request;
 
 // ---------------------------------------------------------------------------
 // Hints
@@ -60,16 +61,11 @@ std::string shape_text(int rows, int cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
 }
 
-std::vector<std::pair<std::string, std::string>> shape_params(const std::string& kernel, int rows,
-                                                              int cols) {
-  return {{"kernel", kernel}, {"rows", std::to_string(rows)}, {"cols", std::to_string(cols)}};
-}
-
 // ---------------------------------------------------------------------------
 // The grid
 // ---------------------------------------------------------------------------
 void check_grid(CaseContext& c) {
-  const Run run = c.run_case("grid");
+  const Run run = c.run(request::grid, {});
   if (!c.finished(run)) return;
   std::vector<std::int32_t> expected;
   for (const transpose::Shape& shape : transpose::kGridShapes) {
@@ -167,7 +163,7 @@ void hint_wrong_output(CaseContext& c, const Run& run, const std::string& kernel
 
 // One kernel on one matrix; true when every element is in its place.
 bool check_shape(CaseContext& c, const std::string& kernel, int rows, int cols) {
-  const Run run = c.run_case("transpose", shape_params(kernel, rows, cols));
+  const Run run = c.run(request::transpose, {kernel, rows, cols});
   const std::string what = "transpose_" + kernel + " on a " + shape_text(rows, cols) + " matrix";
   if (!c.finished(run) || !c.expect_kernel_launched(run)) {
     c.note("(" + what + ")");
@@ -247,12 +243,9 @@ bool run_speed(CaseContext& c, SpeedRun& s) {
   const bool sanitized = c.under_sanitizer();
   s.rows = sanitized ? kSanitizerSpeedRows : transpose::kSpeedExtent;
   s.cols = sanitized ? kSanitizerSpeedCols : transpose::kSpeedExtent;
-  const Run run = c.run_case("speed",
-                             {{"rows", std::to_string(s.rows)},
-                              {"cols", std::to_string(s.cols)},
-                              {"repetitions", std::to_string(sanitized ? 1 : kSpeedRepetitions)},
-                              {"ceiling", sanitized ? "0" : "1"}},
-                             0, kSpeedTimeoutSeconds);
+  const Run run =
+      c.run(request::speed, {s.rows, s.cols, sanitized ? 1 : kSpeedRepetitions, !sanitized}, 0,
+            kSpeedTimeoutSeconds);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return false;
   // What every timed kernel computed: every kSampleStride-th element of its output.
   std::vector<float> expected;
@@ -372,9 +365,11 @@ constexpr double kProfilerTimeoutSeconds = 180.0;
 bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   Run run;
   course::check::NcuReading reading;
-  if (!course::check::profile_case(c, ncu, kSharedMetrics, kPaddedKernel, "transpose",
-                                   shape_params("padded", kProfileRows, kProfileCols),
-                                   kProfilerTimeoutSeconds, run, reading)) {
+  // profile_case speaks the protocol's words: the typed request's, written once.
+  if (!course::check::profile_case(
+          c, ncu, kSharedMetrics, kPaddedKernel, request::transpose.name,
+          course::check::words_of(request::Transpose{"padded", kProfileRows, kProfileCols}),
+          kProfilerTimeoutSeconds, run, reading)) {
     return false;
   }
   c.note("graded by Nsight Compute (" + ncu + "): shared-memory accesses of " + kPaddedKernel +
@@ -489,8 +484,8 @@ int main(int argc, char** argv) {
     }
   }
   cases.push_back({"hidden_shape_from_seed", 2, check_hidden, course::check::kHiddenCase});
-  cases.push_back(timed({"padded_85_percent_of_copy", 4, check_speed}));
-  cases.push_back(timed({"padded_free_of_bank_conflicts", 3, check_bank_conflicts}));
+  cases.push_back(timed({"padded_85_percent_of_copy", 4, check_speed}, {kCopyBar}));
+  cases.push_back(timed({"padded_free_of_bank_conflicts", 3, check_bank_conflicts}, {kGainBar}));
   course::check::Exercise exercise{"22", "transpose", cases};
   return course::check::judge_main(argc, argv, exercise);
 }

@@ -11,8 +11,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -91,6 +93,38 @@ inline constexpr std::int64_t kSampleStride = 4099;
 inline double bytes_moved(int rows, int cols) {
   return 2.0 * sizeof(float) * static_cast<double>(rows) * static_cast<double>(cols);
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+// tile_grid on every shape of kGridShapes.
+inline const course::check::Request<course::check::NoParams> grid{"grid"};
+// One kernel ("naive", "tiled" or "padded") on a rows x cols matrix.
+struct Transpose {
+  std::string kernel;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("kernel", kernel), visit("rows", rows), visit("cols", cols);
+  }
+};
+inline const course::check::Request<Transpose> transpose{"transpose"};
+// Every kernel and the copy timed on a rows x cols matrix, each the median of `repetitions`
+// launches; `ceiling` measures the device-to-device copy's GB/s too (not under
+// compute-sanitizer: its buffers are hundreds of MiB).
+struct Speed {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::int64_t repetitions = 0;
+  bool ceiling = false;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("rows", rows), visit("cols", cols), visit("repetitions", repetitions),
+        visit("ceiling", ceiling);
+  }
+};
+inline const course::check::Request<Speed> speed{"speed"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp). The
 // speed case's records are per kernel, by the check's names: "naive", "tiled", "padded".

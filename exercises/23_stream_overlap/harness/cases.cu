@@ -26,26 +26,26 @@ using stream_overlap::kSampledElements;
 using stream_overlap::measure_parts;
 using stream_overlap::Parts;
 using stream_overlap::Workspace;
+namespace asked = stream_overlap::request;
 namespace result = stream_overlap::result;
 
-void run_pinned_case(const course::check::CaseRequest& request,
+void run_pinned_case(const asked::Pinned& p, std::uint64_t seed,
                      course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
+  const std::size_t n = static_cast<std::size_t>(p.n);
   float* host = allocate_pinned(n);
   results.put(result::allocated, static_cast<std::int64_t>(host != nullptr));
   results.put(result::pinned, static_cast<std::int64_t>(course::is_pinned_host(host)));
   if (host == nullptr) return;
   // Every element can be written and read back through a copy (the buffer is n floats).
-  course::DeviceBuffer<float> device(stream_overlap::make_input(n, request.seed));
+  course::DeviceBuffer<float> device(stream_overlap::make_input(n, seed));
   CUDA_CHECK(cudaMemcpy(host, device.data(), n * sizeof(float), cudaMemcpyDeviceToHost));
   results.put(result::copied, std::vector<float>(host, host + n));
   free_pinned(host);
   results.put(result::pinned_after_free, static_cast<std::int64_t>(course::is_pinned_host(host)));
 }
 
-void run_streams_case(const course::check::CaseRequest& request,
-                      course::check::ResultWriter& results) {
-  const int count = static_cast<int>(request.param_int("count"));
+void run_streams_case(const asked::Streams& p, course::check::ResultWriter& results) {
+  const int count = static_cast<int>(p.count);
   const long long live_before = course::check::live_streams();
   std::vector<cudaStream_t> streams = create_streams(count);
   std::vector<cudaStream_t> distinct = streams;
@@ -74,13 +74,13 @@ void run_streams_case(const course::check::CaseRequest& request,
 }
 
 // One chunk of a poisoned output: only [first, first + count) may change.
-void run_chunk_case(const course::check::CaseRequest& request,
+void run_chunk_case(const asked::Chunk& p, std::uint64_t seed,
                     course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
-  const std::size_t first = static_cast<std::size_t>(request.param_int("first"));
-  const std::size_t count = static_cast<std::size_t>(request.param_int("count"));
-  const int work = static_cast<int>(request.param_int("work"));
-  Workspace w(n, request.seed);
+  const std::size_t n = static_cast<std::size_t>(p.n);
+  const std::size_t first = static_cast<std::size_t>(p.first);
+  const std::size_t count = static_cast<std::size_t>(p.count);
+  const int work = static_cast<int>(p.work);
+  Workspace w(n, seed);
   const course::Streams stream(1);
   enqueue_chunk(w.buffers(), first, count, work, stream[0]);
   // The whole device, not the stream: the chunk is graded here, the stream it used elsewhere.
@@ -90,13 +90,13 @@ void run_chunk_case(const course::check::CaseRequest& request,
 
 // The student's run_pipeline on the runner's pinned buffers and non-blocking streams:
 // whether it waited, what it computed, the time it returned.
-void run_pipeline_case(const course::check::CaseRequest& request,
+void run_pipeline_case(const asked::Pipeline& p, std::uint64_t seed,
                        course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
-  const std::size_t chunk = static_cast<std::size_t>(request.param_int("chunk"));
-  const int work = static_cast<int>(request.param_int("work"));
-  Workspace w(n, request.seed);
-  const course::Streams streams(static_cast<int>(request.param_int("streams")));
+  const std::size_t n = static_cast<std::size_t>(p.n);
+  const std::size_t chunk = static_cast<std::size_t>(p.chunk);
+  const int work = static_cast<int>(p.work);
+  Workspace w(n, seed);
+  const course::Streams streams(static_cast<int>(p.streams));
   CUDA_CHECK(cudaDeviceSynchronize());
   const float reported_ms = run_pipeline(w.buffers(), n, work, chunk, streams.get());
   // Asked first, before anything else can let the queued work finish.
@@ -108,25 +108,24 @@ void run_pipeline_case(const course::check::CaseRequest& request,
 }
 
 // The shape a timed case asks for: the runner's own, or the student's choose_shape.
-PipelineShape requested_shape(const course::check::CaseRequest& request, std::size_t n) {
-  if (request.param("shape") == "student") return choose_shape(n);
-  return PipelineShape{static_cast<std::size_t>(request.param_int("chunk")),
-                       static_cast<int>(request.param_int("streams"))};
+PipelineShape requested_shape(const asked::Overlap& p, std::size_t n) {
+  if (p.shape == asked::Shape::student) return choose_shape(n);
+  return PipelineShape{static_cast<std::size_t>(p.chunk), static_cast<int>(p.streams)};
 }
 
 // The timed case: the parts, measured alone, with the work balanced (or the one given);
 // then the student's pipeline at the shape asked for, timed around the call.
-void run_overlap_case(const course::check::CaseRequest& request,
+void run_overlap_case(const asked::Overlap& p, std::uint64_t seed,
                       course::check::ResultWriter& results) {
-  const std::size_t n = static_cast<std::size_t>(request.param_int("n"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  const int rounds = static_cast<int>(request.param_int("rounds"));
-  const int given_work = static_cast<int>(request.param_int("work"));  // 0: balance
-  const bool markers = request.param_int("markers") != 0;
-  Workspace w(n, request.seed);
+  const std::size_t n = static_cast<std::size_t>(p.n);
+  const int repetitions = static_cast<int>(p.repetitions);
+  const int rounds = static_cast<int>(p.rounds);
+  const int given_work = static_cast<int>(p.work);  // 0: balance
+  const bool markers = p.markers;
+  Workspace w(n, seed);
   Parts parts = measure_parts(w, given_work, given_work == 0, repetitions);
   const int work = parts.work;
-  const PipelineShape shape = requested_shape(request, n);
+  const PipelineShape shape = requested_shape(p, n);
   results.put(result::chunk, static_cast<std::int64_t>(shape.chunk));
   results.put(result::streams, static_cast<std::int64_t>(shape.streams));
   results.put(result::work, static_cast<std::int64_t>(work));
@@ -207,17 +206,16 @@ void run_overlap_case(const course::check::CaseRequest& request,
 
 void course::program::run_check_case(const course::check::CaseRequest& request,
                                      course::check::ResultWriter& results) {
-  const std::string& kind = request.name;
-  if (kind == "pinned") {
-    run_pinned_case(request, results);
-  } else if (kind == "streams") {
-    run_streams_case(request, results);
-  } else if (kind == "chunk") {
-    run_chunk_case(request, results);
-  } else if (kind == "pipeline") {
-    run_pipeline_case(request, results);
-  } else if (kind == "overlap") {
-    run_overlap_case(request, results);
+  if (const auto p = request.as(asked::pinned)) {
+    run_pinned_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::streams)) {
+    run_streams_case(*p, results);
+  } else if (const auto p = request.as(asked::chunk)) {
+    run_chunk_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::pipeline)) {
+    run_pipeline_case(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::overlap)) {
+    run_overlap_case(*p, request.seed, results);
   } else {
     course::check::unknown_case(request);
   }

@@ -22,7 +22,9 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace request = stream_overlap::request;
 namespace result = stream_overlap::result;
+using request::Shape;
 
 // ---------------------------------------------------------------------------
 // Hints: the likely mistake behind each failure
@@ -66,7 +68,7 @@ const std::string kEventsHint =
 constexpr std::size_t kPinnedElements = 100003;
 
 void check_pinned(CaseContext& c) {
-  const Run run = c.run_case("pinned", {{"n", std::to_string(kPinnedElements)}});
+  const Run run = c.run(request::pinned, {kPinnedElements});
   std::int64_t allocated = 0, pinned = 0, after_free = 0;
   if (!c.finished(run) || !c.read_value(run, result::allocated, allocated)) return;
   if (allocated != 1) {
@@ -95,7 +97,7 @@ void check_pinned(CaseContext& c) {
 constexpr int kStreamCount = 5;
 
 void check_streams_non_blocking(CaseContext& c) {
-  const Run run = c.run_case("streams", {{"count", std::to_string(kStreamCount)}});
+  const Run run = c.run(request::streams, {kStreamCount});
   std::int64_t count = 0, distinct = 0, non_blocking = 0;
   if (!c.finished(run) || !c.read_value(run, result::count, count) ||
       !c.read_value(run, result::distinct, distinct) ||
@@ -117,7 +119,7 @@ void check_streams_non_blocking(CaseContext& c) {
 }
 
 void check_streams_destroyed(CaseContext& c) {
-  const Run run = c.run_case("streams", {{"count", std::to_string(kStreamCount)}});
+  const Run run = c.run(request::streams, {kStreamCount});
   std::int64_t created = 0, left = 0, emptied = 0;
   if (!c.finished(run) || !c.read_value(run, result::created, created) ||
       !c.read_value(run, result::left_after_destroy, left) ||
@@ -147,10 +149,7 @@ constexpr int kCheckWork = 32;
 
 void check_one_chunk(CaseContext& c) {
   constexpr std::size_t n = 10000, first = 3001, count = 4097;
-  const Run run = c.run_case("chunk", {{"n", std::to_string(n)},
-                                       {"first", std::to_string(first)},
-                                       {"count", std::to_string(count)},
-                                       {"work", std::to_string(kCheckWork)}});
+  const Run run = c.run(request::chunk, {n, first, count, kCheckWork});
   if (!c.finished(run)) return;
   // The key fixes the type: a record reported is read, then its size checked.
   std::vector<float> out;
@@ -192,10 +191,7 @@ std::string describe(const PipelineRun& p) {
 
 // What every pipeline must do: return with no work queued, and every element right.
 void check_pipeline(CaseContext& c, const PipelineRun& p) {
-  const Run run = c.run_case("pipeline", {{"n", std::to_string(p.n)},
-                                          {"chunk", std::to_string(p.chunk)},
-                                          {"streams", std::to_string(p.streams)},
-                                          {"work", std::to_string(p.work)}});
+  const Run run = c.run(request::pipeline, {p.n, p.chunk, p.streams, p.work});
   std::int64_t busy = 0, busy_default = 0;
   if (!c.finished(run) || !c.read_value(run, result::busy_streams, busy) ||
       !c.read_value(run, result::busy_default_stream, busy_default)) {
@@ -308,8 +304,6 @@ struct Overlap {
   }
 };
 
-enum class Shape { runner, student };
-
 // Runs the overlap case and judges what every timed case needs: a valid shape, no work
 // left on any stream, right values. False (the case failed) otherwise, or under the
 // sanitizer, where no time is judged.
@@ -317,17 +311,11 @@ bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, b
                  Overlap& o) {
   const bool sanitized = c.under_sanitizer();
   const std::size_t n = sanitized ? kSanitizerOverlapElements : kOverlapElements;
-  const Run run =
-      c.run_case("overlap",
-                 {{"n", std::to_string(n)},
-                  {"shape", shape == Shape::student ? "student" : "runner"},
-                  {"chunk", std::to_string(chunks == 0 ? 0 : (n + chunks - 1) / chunks)},
-                  {"streams", std::to_string(streams)},
-                  {"work", sanitized ? std::to_string(kSanitizerWork) : "0"},
-                  {"markers", markers ? "1" : "0"},
-                  {"repetitions", sanitized ? "1" : std::to_string(kOverlapRepetitions)},
-                  {"rounds", sanitized ? "1" : std::to_string(kOverlapRounds)}},
-                 0, kOverlapTimeoutSeconds);
+  const Run run = c.run(request::overlap,
+                        {n, shape, chunks == 0 ? 0 : (n + chunks - 1) / chunks, streams,
+                         sanitized ? kSanitizerWork : 0, markers,
+                         sanitized ? 1 : kOverlapRepetitions, sanitized ? 1 : kOverlapRounds},
+                        0, kOverlapTimeoutSeconds);
   if (!c.finished(run) || !c.read_value(run, result::chunk, o.chunk) ||
       !c.read_value(run, result::streams, o.streams) || !c.read_value(run, result::work, o.work)) {
     return false;
@@ -494,10 +482,12 @@ int main(int argc, char** argv) {
              check_pipeline(c, {n, std::size_t{1} << 18, 4, 16});
            }},
           {"hidden_shape", 1, check_hidden, course::check::kHiddenCase},
-          timed({"near_the_bound_at_your_shape", 3, check_bound_at_your_shape}),
-          timed({"faster_than_serial_16_chunks_4_streams", 3, check_faster_than_serial}),
-          timed({"event_time_covers_every_stream", 2, check_event_time}),
-          timed({"default_stream_launches_between_chunks", 2, check_default_stream_launches}),
+          timed({"near_the_bound_at_your_shape", 3, check_bound_at_your_shape}, {kBoundBar}),
+          timed({"faster_than_serial_16_chunks_4_streams", 3, check_faster_than_serial},
+                {kSerialBar, kBoundBar}),
+          timed({"event_time_covers_every_stream", 2, check_event_time}, {kEventBar}),
+          timed({"default_stream_launches_between_chunks", 2, check_default_stream_launches},
+                {kMarkerBar}),
       }};
   return course::check::judge_main(argc, argv, exercise);
 }

@@ -10,8 +10,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 
@@ -54,6 +57,79 @@ inline std::vector<float> reference(const std::vector<float>& in, int work) {
   for (std::size_t i = 0; i < in.size(); ++i) out[i] = transform(in[i], work);
   return out;
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+// allocate_pinned(n), filled through a copy, then free_pinned.
+struct Pinned {
+  std::uint64_t n = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n);
+  }
+};
+inline const course::check::Request<Pinned> pinned{"pinned"};
+// create_streams(count), then destroy_streams.
+struct Streams {
+  std::int64_t count = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("count", count);
+  }
+};
+inline const course::check::Request<Streams> streams{"streams"};
+// enqueue_chunk on [first, first + count) of n poisoned outputs, `work` iterations each.
+struct Chunk {
+  std::uint64_t n = 0;
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
+  std::int64_t work = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("first", first), visit("count", count), visit("work", work);
+  }
+};
+inline const course::check::Request<Chunk> chunk{"chunk"};
+// run_pipeline on n elements in chunks of `chunk` over `streams` non-blocking streams.
+struct Pipeline {
+  std::uint64_t n = 0;
+  std::uint64_t chunk = 0;
+  std::int64_t streams = 0;
+  std::int64_t work = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("chunk", chunk), visit("streams", streams), visit("work", work);
+  }
+};
+inline const course::check::Request<Pipeline> pipeline{"pipeline"};
+// Whose shape a timed case runs: the runner's (chunk and streams as asked) or the
+// student's choose_shape.
+enum class Shape { runner, student };
+inline std::vector<std::pair<Shape, std::string>> choices(Shape) {
+  return {{Shape::runner, "runner"}, {Shape::student, "student"}};
+}
+// The timed case: the parts measured alone with `work` iterations (0: balanced with the
+// copies), then run_pipeline at the shape, the best of `rounds` rounds of `repetitions`
+// calls; `markers` runs the chunks on the student's create_streams with and without an
+// empty kernel on the legacy default stream after each.
+struct Overlap {
+  std::uint64_t n = 0;
+  Shape shape = Shape::runner;
+  std::uint64_t chunk = 0;
+  std::int64_t streams = 0;
+  std::int64_t work = 0;
+  bool markers = false;
+  std::int64_t repetitions = 0;
+  std::int64_t rounds = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("shape", shape), visit("chunk", chunk), visit("streams", streams),
+        visit("work", work), visit("markers", markers), visit("repetitions", repetitions),
+        visit("rounds", rounds);
+  }
+};
+inline const course::check::Request<Overlap> overlap{"overlap"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp). A flag
 // is an i64 of 0 or 1.

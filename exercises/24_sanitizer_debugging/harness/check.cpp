@@ -19,6 +19,7 @@ namespace {
 using course::check::CaseContext;
 using course::check::Run;
 namespace workload = sanitizer_debugging;
+namespace request = sanitizer_debugging::request;
 
 // Not a multiple of the block size: the last block is partial, and its idle threads
 // must neither write nor skip a barrier the others wait at.
@@ -30,16 +31,16 @@ constexpr double kStepSeconds = 8.0;
 
 // One step of the program, as a case judges it.
 struct Step {
-  std::string kind;                    // the case the program computes (harness/cases.cu)
-  std::string function;                // the student's function it calls
-  course::check::Array<float> output;  // the record it reports
+  course::check::Request<request::Step> kind;  // the case the program computes (harness/cases.cu)
+  std::string function;                        // the student's function it calls
+  course::check::Array<float> output;          // the record it reports
   course::Tolerance tolerance;
   std::string wrong_hint;  // under wrong values
   // The reference, from the case's seed.
   std::function<std::vector<double>(std::uint64_t seed)> reference;
 };
 
-const Step kReverse{"reverse",
+const Step kReverse{request::reverse,
                     "reverse_on_device",
                     workload::result::out,
                     workload::kMoveTolerance,
@@ -49,7 +50,7 @@ const Step kReverse{"reverse",
                     [](std::uint64_t seed) {
                       return workload::reverse_reference(workload::make_input(kElements, seed));
                     }};
-const Step kSmooth{"smooth",
+const Step kSmooth{request::smooth,
                    "smooth_on_device",
                    workload::result::out,
                    workload::kMeanTolerance,
@@ -58,7 +59,7 @@ const Step kSmooth{"smooth",
                    [](std::uint64_t seed) {
                      return workload::smooth_reference(workload::make_input(kElements, seed));
                    }};
-const Step kBlockSums{"block_sums",
+const Step kBlockSums{request::block_sums,
                       "block_sums_on_device",
                       workload::result::sums,
                       workload::kBlockSumTolerance,
@@ -68,7 +69,7 @@ const Step kBlockSums{"block_sums",
                         return workload::block_sums_reference(workload::make_input(kElements, seed),
                                                               kThreadsPerBlock);
                       }};
-const Step kAverage{"average",
+const Step kAverage{request::average,
                     "average_frames_on_device",
                     workload::result::mean,
                     workload::kMeanTolerance,
@@ -79,12 +80,10 @@ const Step kAverage{"average",
                           workload::make_frames(kFrames, kElements, seed), kFrames, kElements);
                     }};
 
-// Runs the step under the case's tool (a report fails the case in run_case), then
+// Runs the step under the case's tool (a report fails the case in run), then
 // judges its output.
 void check_step(CaseContext& c, const Step& step) {
-  const Run run =
-      c.run_case(step.kind, {{"n", std::to_string(kElements)}, {"frames", std::to_string(kFrames)}},
-                 0, kStepSeconds);
+  const Run run = c.run(step.kind, {kElements, kFrames}, 0, kStepSeconds);
   if (!c.finished(run)) return;
   if (!c.expect_array(run, step.output, step.reference(c.seed()), step.tolerance,
                       step.wrong_hint)) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
@@ -62,6 +63,23 @@ inline std::vector<double> mean_reference(const std::vector<float>& frames, int 
   for (double& value : mean) value /= frame_count;
   return mean;
 }
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu): one
+// step on n elements (the average step on `frames` frames of n).
+namespace request {
+struct Step {
+  std::int64_t n = 0;
+  std::int64_t frames = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("frames", frames);
+  }
+};
+inline const course::check::Request<Step> reverse{"reverse"};
+inline const course::check::Request<Step> smooth{"smooth"};
+inline const course::check::Request<Step> block_sums{"block_sums"};
+inline const course::check::Request<Step> average{"average"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {

@@ -25,6 +25,7 @@ namespace {
 using namespace two_gpus_nccl;
 using course::check::CaseRequest;
 using course::check::ResultWriter;
+namespace asked = two_gpus_nccl::request;
 
 std::int64_t as_flag(bool value) { return value ? 1 : 0; }
 
@@ -79,10 +80,10 @@ struct HostTraffic {
 };
 
 // A copy of n floats from device 0 to device 1, peer or staged.
-void run_copy(const CaseRequest& request, ResultWriter& results) {
-  const auto n = static_cast<std::size_t>(request.param_int("n"));
-  const bool staged = request.param("kind") == "staged";
-  const std::vector<float> values = make_values(n, request.seed);
+void run_copy(const asked::CopyParams& p, std::uint64_t seed, ResultWriter& results) {
+  const auto n = static_cast<std::size_t>(p.n);
+  const bool staged = p.kind == asked::Copy::staged;
+  const std::vector<float> values = make_values(n, seed);
   DeviceFloats source(0, n, &values);
   DeviceFloats destination(1, n);  // poisoned by the accounting's cudaMalloc
   DeviceStreams streams;
@@ -118,10 +119,10 @@ struct Communicators {
   Communicators& operator=(const Communicators&) = delete;
 };
 
-void run_all_reduce(const CaseRequest& request, ResultWriter& results) {
-  const auto n = static_cast<std::size_t>(request.param_int("n"));
-  const std::vector<float> on_0 = make_values(n, request.seed);
-  const std::vector<float> on_1 = make_values(n, course::derive_seed(request.seed, 1));
+void run_all_reduce(const asked::Elements& p, std::uint64_t seed, ResultWriter& results) {
+  const auto n = static_cast<std::size_t>(p.n);
+  const std::vector<float> on_0 = make_values(n, seed);
+  const std::vector<float> on_1 = make_values(n, course::derive_seed(seed, 1));
   DeviceFloats buffer_0(0, n, &on_0);
   DeviceFloats buffer_1(1, n, &on_1);
   DeviceStreams streams;
@@ -137,8 +138,8 @@ void run_all_reduce(const CaseRequest& request, ResultWriter& results) {
 
 // Part 3: the ranks join one communicator, each from its own thread, at once, as the
 // processes of an MPI job would; then the course's own all-reduce proves it works.
-void run_join(const CaseRequest& request, ResultWriter& results) {
-  const auto n = static_cast<std::size_t>(request.param_int("n"));
+void run_join(const asked::Elements& p, std::uint64_t seed, ResultWriter& results) {
+  const auto n = static_cast<std::size_t>(p.n);
   ncclUniqueId id;
   NCCL_CHECK(ncclGetUniqueId(&id));
   ncclComm_t comms[kGpuCount] = {};
@@ -171,8 +172,8 @@ void run_join(const CaseRequest& request, ResultWriter& results) {
   bool placed = true;
   for (int r = 0; r < kGpuCount; ++r) placed = placed && devices[r] == join_device(r, kGpuCount);
   if (placed) {
-    const std::vector<float> on_0 = make_values(n, request.seed);
-    const std::vector<float> on_1 = make_values(n, course::derive_seed(request.seed, 1));
+    const std::vector<float> on_0 = make_values(n, seed);
+    const std::vector<float> on_1 = make_values(n, course::derive_seed(seed, 1));
     DeviceFloats buffer_0(join_device(0, kGpuCount), n, &on_0);
     DeviceFloats buffer_1(join_device(1, kGpuCount), n, &on_1);
     float* const buffers[kGpuCount] = {buffer_0.data, buffer_1.data};
@@ -202,10 +203,10 @@ struct DensityInputs {
   float* density[kGpuCount] = {density_0.data, density_1.data};
 };
 
-void run_density(const CaseRequest& request, ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const int bins = static_cast<int>(request.param_int("bins"));
-  const std::vector<float> samples = make_samples(static_cast<std::size_t>(n), request.seed);
+void run_density(const asked::Density& p, std::uint64_t seed, ResultWriter& results) {
+  const int n = static_cast<int>(p.n);
+  const int bins = static_cast<int>(p.bins);
+  const std::vector<float> samples = make_samples(static_cast<std::size_t>(n), seed);
   DensityInputs inputs(samples, bins);
   DeviceStreams streams;
   Communicators communicators;
@@ -220,11 +221,11 @@ void run_density(const CaseRequest& request, ResultWriter& results) {
 }
 
 // The whole step on two GPUs against the same work on device 0 alone, in turns.
-void run_speed(const CaseRequest& request, ResultWriter& results) {
-  const int n = static_cast<int>(request.param_int("n"));
-  const int bins = static_cast<int>(request.param_int("bins"));
-  const int repetitions = static_cast<int>(request.param_int("repetitions"));
-  const std::vector<float> samples = make_samples(static_cast<std::size_t>(n), request.seed);
+void run_speed(const asked::Speed& p, std::uint64_t seed, ResultWriter& results) {
+  const int n = static_cast<int>(p.n);
+  const int bins = static_cast<int>(p.bins);
+  const int repetitions = static_cast<int>(p.repetitions);
+  const std::vector<float> samples = make_samples(static_cast<std::size_t>(n), seed);
   DensityInputs inputs(samples, bins);
   DeviceStreams streams;
   Communicators communicators;
@@ -273,18 +274,18 @@ void course::program::run_check_case(const CaseRequest& request, ResultWriter& r
   CUDA_CHECK(cudaGetDeviceCount(&devices));
   results.put(result::devices, static_cast<std::int64_t>(devices));
   if (devices < kGpuCount) return;  // the check skips this exercise here
-  if (request.name == "peer_access") {
+  if (request.is(asked::peer_access)) {
     run_peer_access(results);
-  } else if (request.name == "copy") {
-    run_copy(request, results);
-  } else if (request.name == "all_reduce") {
-    run_all_reduce(request, results);
-  } else if (request.name == "density") {
-    run_density(request, results);
-  } else if (request.name == "join") {
-    run_join(request, results);
-  } else if (request.name == "speed") {
-    run_speed(request, results);
+  } else if (const auto p = request.as(asked::copy)) {
+    run_copy(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::all_reduce)) {
+    run_all_reduce(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::density)) {
+    run_density(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::join)) {
+    run_join(*p, request.seed, results);
+  } else if (const auto p = request.as(asked::speed)) {
+    run_speed(*p, request.seed, results);
   } else {
     course::check::unknown_case(request);
   }

@@ -18,6 +18,7 @@ namespace {
 
 using course::check::CaseContext;
 using course::check::Run;
+namespace request = two_gpus_nccl::request;
 namespace result = two_gpus_nccl::result;
 
 // The devices the program must see (kGpuCount in two_gpus_nccl.hpp, which needs NCCL's
@@ -85,7 +86,7 @@ bool communicators_made(CaseContext& c, const Run& run) {
 // ---------------------------------------------------------------------------
 
 void check_peer_access(CaseContext& c) {
-  const Run run = c.run_case("peer_access");
+  const Run run = c.run(request::peer_access, {});
   std::int64_t can_0_1 = 0, can_1_0 = 0, got_0_1 = 0, got_1_0 = 0, again = 0, left = 0;
   std::int64_t on_0_1 = 0, on_1_0 = 0;
   if (!finished(c, run) || !c.read_value(run, result::can_access_0_1, can_0_1) ||
@@ -124,8 +125,8 @@ void check_peer_access(CaseContext& c) {
 constexpr std::size_t kCopyElements = (std::size_t{1} << 21) + 3;
 
 void check_copy(CaseContext& c, bool staged) {
-  const Run run = c.run_case("copy", {{"n", std::to_string(kCopyElements)},
-                                      {"kind", staged ? "staged" : "peer"}});
+  const Run run =
+      c.run(request::copy, {kCopyElements, staged ? request::Copy::staged : request::Copy::peer});
   std::int64_t in = 0, out = 0;
   if (!finished(c, run) || !c.read_value(run, result::host_bytes_in, in) ||
       !c.read_value(run, result::host_bytes_out, out)) {
@@ -166,8 +167,7 @@ std::vector<double> expected_sum(std::uint64_t seed, std::size_t n) {
 }
 
 void check_all_reduce(CaseContext& c) {
-  const Run run =
-      c.run_case("all_reduce", {{"n", std::to_string(kReduceElements)}}, 0, kNcclTimeoutSeconds);
+  const Run run = c.run(request::all_reduce, {kReduceElements}, 0, kNcclTimeoutSeconds);
   if (!finished(c, run) || !communicators_made(c, run)) return;
   const std::vector<float> on_0 = two_gpus_nccl::make_values(kReduceElements, c.seed());
   const std::vector<double> expected = expected_sum(c.seed(), kReduceElements);
@@ -219,8 +219,7 @@ bool expect_per_rank(CaseContext& c, const Run& run, const course::check::Array<
 }
 
 void check_join(CaseContext& c) {
-  const Run run =
-      c.run_case("join", {{"n", std::to_string(kReduceElements)}}, 0, kJoinTimeoutSeconds);
+  const Run run = c.run(request::join, {kReduceElements}, 0, kJoinTimeoutSeconds);
   if (!c.finished(run)) {
     const std::string& output = run.child.output;
     if (run.child.timed_out) {
@@ -270,9 +269,7 @@ struct DensityRun {
 };
 
 void check_density(CaseContext& c, DensityRun d) {
-  const Run run =
-      c.run_case("density", {{"n", std::to_string(d.n)}, {"bins", std::to_string(d.bins)}}, 0,
-                 kNcclTimeoutSeconds);
+  const Run run = c.run(request::density, {d.n, d.bins}, 0, kNcclTimeoutSeconds);
   if (!finished(c, run) || !communicators_made(c, run)) return;
   std::int64_t busy = 0;
   if (!c.read_value(run, result::busy_streams, busy)) return;
@@ -336,11 +333,8 @@ void check_speed_up(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
   const int n = sanitized ? kSanitizerSpeedSamples : kSpeedSamples;
   const int bins = sanitized ? kSanitizerSpeedBins : kSpeedBins;
-  const Run run = c.run_case("speed",
-                             {{"n", std::to_string(n)},
-                              {"bins", std::to_string(bins)},
-                              {"repetitions", sanitized ? "1" : std::to_string(kSpeedRepetitions)}},
-                             0, kSpeedTimeoutSeconds);
+  const Run run =
+      c.run(request::speed, {n, bins, sanitized ? 1 : kSpeedRepetitions}, 0, kSpeedTimeoutSeconds);
   if (!finished(c, run) || !communicators_made(c, run)) return;
   std::int64_t busy = 0;
   double one_ms = 0.0, two_ms = 0.0;
@@ -409,7 +403,7 @@ int main(int argc, char** argv) {
              check_density(c, {300007, 333});
            }},
           {"density_hidden_size", 2, check_density_hidden, course::check::kHiddenCase},
-          course::check::timed({"two_gpus_at_least_1_5x_one", 4, check_speed_up}),
+          course::check::timed({"two_gpus_at_least_1_5x_one", 4, check_speed_up}, {kSpeedUpBar}),
           {"ranks_join_one_communicator", 3, check_join},
       }};
   exercise.devices = kDevicesNeeded;

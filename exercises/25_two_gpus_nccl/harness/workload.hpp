@@ -7,8 +7,10 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
 #include "course/data.hpp"
 #include "course/verify.hpp"
@@ -92,6 +94,58 @@ inline int join_device(int rank, int ranks) { return ranks - 1 - rank; }
 
 // The speed case compares this many bins, spread over all, with the CPU.
 inline constexpr std::size_t kSpeedCheckedBins = 8;
+
+// What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
+namespace request {
+// enable_peer_access both ways, twice, from a fresh process's state.
+inline const course::check::Request<course::check::NoParams> peer_access{"peer_access"};
+// A copy of n floats from device 0 to device 1: peer_copy, or staged_copy through the host.
+enum class Copy { peer, staged };
+inline std::vector<std::pair<Copy, std::string>> choices(Copy) {
+  return {{Copy::peer, "peer"}, {Copy::staged, "staged"}};
+}
+struct CopyParams {
+  std::uint64_t n = 0;
+  Copy kind = Copy::peer;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("kind", kind);
+  }
+};
+inline const course::check::Request<CopyParams> copy{"copy"};
+// An all-reduce of n floats per device: on create_communicators' communicators, or on the
+// one the ranks join, each from its own thread.
+struct Elements {
+  std::uint64_t n = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n);
+  }
+};
+inline const course::check::Request<Elements> all_reduce{"all_reduce"};
+inline const course::check::Request<Elements> join{"join"};
+// data_parallel_density on n samples and `bins` bins.
+struct Density {
+  std::int64_t n = 0;
+  std::int64_t bins = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("bins", bins);
+  }
+};
+inline const course::check::Request<Density> density{"density"};
+// The same step on two GPUs and on device 0 alone, in turns, `repetitions` times.
+struct Speed {
+  std::int64_t n = 0;
+  std::int64_t bins = 0;
+  std::int64_t repetitions = 0;
+  template <typename Visit>
+  void fields(Visit&& visit) {
+    visit("n", n), visit("bins", bins), visit("repetitions", repetitions);
+  }
+};
+inline const course::check::Request<Speed> speed{"speed"};
+}  // namespace request
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {
