@@ -55,6 +55,8 @@
 
 namespace course::check {
 
+struct NcuReading;  // nsight_compute.hpp
+
 // The lines a whole program printed, without compute-sanitizer's lines or blank ones,
 // trailing blanks and '\r' removed (indentation kept).
 std::vector<std::string> program_lines(const std::string& output);
@@ -106,31 +108,23 @@ class CaseContext {
                   const std::vector<std::string>& environment = {},
                   double timeout_seconds = kDefaultTimeoutSeconds);
 
-  // Runs one check case of an API exercise's program (runner.hpp) and reads its
-  // results. The program serves the check's cases one after the other (protocol.hpp).
-  Run run_case(const std::string& kind,
-               const std::vector<std::pair<std::string, std::string>>& params = {},
-               std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds);
-
-  // Runs one case of the kind `key` with these parameters (request_keys.hpp): the typed
-  // form of run_case, which every exercise uses.
+  // Runs one case of an API exercise's program (runner.hpp) and reads its results: the
+  // `key` request with these parameters (request_keys.hpp, declared in the exercise's
+  // workload.hpp). The program serves the check's cases one after the other (protocol.hpp).
   template <typename Params>
   Run run(const Request<Params>& key, const Params& params, std::uint64_t seed = 0,
           double timeout_seconds = kDefaultTimeoutSeconds) {
     return run_case(key.name, words_of(params), seed, timeout_seconds);
   }
+
+  // The same case protocol, spoken by another caller: `launcher` is the command the
+  // case arguments are appended to (e.g. {python, script, library}). One run per case.
   template <typename Params>
   Run run_with(const std::vector<std::string>& launcher, const Request<Params>& key,
                const Params& params, std::uint64_t seed = 0,
                double timeout_seconds = kDefaultTimeoutSeconds) {
     return run_case_with(launcher, key.name, words_of(params), seed, timeout_seconds);
   }
-
-  // The same case protocol, spoken by another caller: `launcher` is the command the
-  // case arguments are appended to (e.g. {python, script, library}). One run per case.
-  Run run_case_with(const std::vector<std::string>& launcher, const std::string& kind,
-                    const std::vector<std::pair<std::string, std::string>>& params = {},
-                    std::uint64_t seed = 0, double timeout_seconds = kDefaultTimeoutSeconds);
 
   // True when a whole program ended by itself, whatever its exit status; otherwise the
   // case fails here with how it ended (time limit, signal, output flood, sanitizer
@@ -347,6 +341,17 @@ class CaseContext {
 
   // Indents every line of a message under its case's line.
   void add_line(const std::string& message);
+
+  // The protocol's words of a request: private, so that every check asks through a typed
+  // request (run, run_with) and a misspelt name or parameter does not compile.
+  Run run_case(const std::string& kind, const Words& params, std::uint64_t seed,
+               double timeout_seconds);
+  Run run_case_with(const std::vector<std::string>& launcher, const std::string& kind,
+                    const Words& params, std::uint64_t seed, double timeout_seconds);
+  friend bool profile_case_words(CaseContext& c, const std::string& ncu,
+                                 const std::vector<std::string>& metrics, const std::string& kernel,
+                                 const std::string& kind, const Words& params,
+                                 double timeout_seconds, Run& run, NcuReading& reading);
 
   std::vector<std::string> case_words(
       const std::string& kind, const std::vector<std::pair<std::string, std::string>>& params,

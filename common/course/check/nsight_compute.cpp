@@ -127,10 +127,11 @@ std::string nsight_compute_for(CaseContext& c) {
   return ncu;
 }
 
-bool profile_case(CaseContext& c, const std::string& ncu, const std::vector<std::string>& metrics,
-                  const std::string& kernel, const std::string& kind,
-                  const std::vector<std::pair<std::string, std::string>>& params,
-                  double timeout_seconds, Run& run, NcuReading& reading) {
+bool profile_case_words(CaseContext& c, const std::string& ncu,
+                        const std::vector<std::string>& metrics, const std::string& kernel,
+                        const std::string& kind,
+                        const std::vector<std::pair<std::string, std::string>>& params,
+                        double timeout_seconds, Run& run, NcuReading& reading) {
   run = c.run_case_with(ncu_command(ncu, metrics, kernel, c.options().program), kind, params, 0,
                         timeout_seconds);
   reading = read_ncu_metrics(run.child, metrics);

@@ -8,8 +8,8 @@
 //   const std::string ncu = course::check::nsight_compute_for(c);  // "" with a note: none
 //   Run run;
 //   course::check::NcuReading reading;
-//   if (!ncu.empty() && course::check::profile_case(c, ncu, metrics, "my_kernel", "case",
-//                                                   params, timeout, run, reading)) {
+//   if (!ncu.empty() && course::check::profile_case(c, ncu, metrics, "my_kernel",
+//                                                   request::speed, {n}, timeout, run, reading)) {
 //     ... judge run.results and reading.values ...
 //   } else {
 //     ... the fallback, whose notes say "graded by timing" ...
@@ -50,7 +50,7 @@ std::string find_nsight_compute(std::string& why_not);
 
 // ncu collecting `metrics` for the first launch of `kernel_name` (its function name,
 // without parameters) in `program`, as CSV with unscaled units; the case's arguments
-// follow (CaseContext::run_case_with appends them).
+// follow (CaseContext::run_with appends them).
 std::vector<std::string> ncu_command(const std::string& ncu,
                                      const std::vector<std::string>& metrics,
                                      const std::string& kernel_name, const std::string& program);
@@ -73,12 +73,19 @@ NcuReading read_ncu_metrics(const ChildResult& child, const std::vector<std::str
 // (the case then grades with its fallback).
 std::string nsight_compute_for(CaseContext& c);
 
-// Runs case `kind` of the program under test under ncu, `metrics` of the first launch of
-// `kernel`; true when ncu measured them all (`run` and `reading` then hold what it ran and
-// read), false with a note that says why not (the caller falls back).
+// Runs the `key` request of the program under test under ncu, `metrics` of the first
+// launch of `kernel`; true when ncu measured them all (`run` and `reading` then hold what
+// it ran and read), false with a note that says why not (the caller falls back).
+bool profile_case_words(CaseContext& c, const std::string& ncu,
+                        const std::vector<std::string>& metrics, const std::string& kernel,
+                        const std::string& kind, const Words& params, double timeout_seconds,
+                        Run& run, NcuReading& reading);
+template <typename Params>
 bool profile_case(CaseContext& c, const std::string& ncu, const std::vector<std::string>& metrics,
-                  const std::string& kernel, const std::string& kind,
-                  const std::vector<std::pair<std::string, std::string>>& params,
-                  double timeout_seconds, Run& run, NcuReading& reading);
+                  const std::string& kernel, const Request<Params>& key, const Params& params,
+                  double timeout_seconds, Run& run, NcuReading& reading) {
+  return profile_case_words(c, ncu, metrics, kernel, key.name, words_of(params), timeout_seconds,
+                            run, reading);
+}
 
 }  // namespace course::check

@@ -48,18 +48,6 @@ struct CaseRequest {
   // Started by the check to serve its cases in turn (protocol.hpp), not to run one.
   bool serve = false;
 
-  const std::string& param(const std::string& key) const {
-    auto found = params.find(key);
-    if (found == params.end()) {
-      std::fprintf(stderr, "check protocol: case '%s' needs parameter '%s'\n", name.c_str(),
-                   key.c_str());
-      std::exit(2);
-    }
-    return found->second;
-  }
-  long long param_int(const std::string& key) const { return std::stoll(param(key)); }
-  double param_double(const std::string& key) const { return std::stod(param(key)); }
-
   // This request's parameters when it is a `key` request (request_keys.hpp), else nothing:
   //   if (const auto p = request.as(request::affine)) affine_on_gpu(..., p->n, ...);
   template <typename Params>

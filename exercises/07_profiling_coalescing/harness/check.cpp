@@ -144,11 +144,9 @@ constexpr course::check::SpeedBar kStridedBar{
 bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   Run run;
   course::check::NcuReading reading;
-  // profile_case (nsight_compute.hpp) takes the request's name and words.
-  if (!course::check::profile_case(
-          c, ncu, kLoadMetrics, kStudentKernel, request::gpu.name,
-          course::check::words_of(request::Shape{kProfileRows, kProfileCols}),
-          kProfilerTimeoutSeconds, run, reading)) {
+  if (!course::check::profile_case(c, ncu, kLoadMetrics, kStudentKernel, request::gpu,
+                                   {kProfileRows, kProfileCols}, kProfilerTimeoutSeconds, run,
+                                   reading)) {
     return false;
   }
   c.note("graded by Nsight Compute (" + ncu + "): global loads of " + kStudentKernel + " on a " +

@@ -456,17 +456,12 @@ void check_speed(CaseContext& c, const SpeedCase& speed) {
     hint_product_mistake(c, speed.kernel, a, x, y, comparison);
     return;
   }
-  double student_ms = 0.0, library_ms = 0.0;
-  if (!c.read_value(run, result::student_ms, student_ms) ||
-      !c.read_value(run, result::cusparse_ms, library_ms)) {
-    return;
-  }
   if (sanitized) {
     c.note("(times are not judged under compute-sanitizer)");
     return;
   }
-  if (!(student_ms > 0.0) || !(library_ms > 0.0)) {
-    c.fail("the times measured are not positive");
+  double student_ms = 0.0, library_ms = 0.0;
+  if (!c.read_times(run, {{result::student_ms, student_ms}, {result::cusparse_ms, library_ms}})) {
     return;
   }
   const double bytes = scg::product_bytes(a);
@@ -478,7 +473,7 @@ void check_speed(CaseContext& c, const SpeedCase& speed) {
       " nonzeros): " + number(student_ms) + " ms, " + number(student_gbps) +
       " GB/s; cusparseSpMV: " + number(library_ms) + " ms, " + number(library_gbps) +
       " GB/s (bytes = 8 nnz + 4 (rows + 1) + 8 rows = " + number(bytes) + ")";
-  if (!c.expect_speed(speed.bar, student_gbps / library_gbps, figures)) c.hint(speed.hint);
+  c.judge_speed(speed.bar, student_gbps / library_gbps, figures, {speed.hint});
 }
 
 }  // namespace

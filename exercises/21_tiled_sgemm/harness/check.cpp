@@ -279,8 +279,8 @@ bool run_speed(CaseContext& c, const course::check::Request<request::Speed>& kin
     return false;
   }
   if (c.under_sanitizer()) return true;  // no times: the launch alone is checked
-  return c.read_value(run, tiled_sgemm::result::step_ms, step_ms) &&
-         c.read_value(run, tiled_sgemm::result::yardstick_ms, yardstick_ms);
+  return c.read_times(run, {{tiled_sgemm::result::step_ms, step_ms},
+                            {tiled_sgemm::result::yardstick_ms, yardstick_ms}});
 }
 
 double gflops(int size, double ms) {
@@ -301,11 +301,7 @@ void check_naive_speed(CaseContext& c) {
                               course::format_number(gflops(size, naive_ms)) +
                               " GFLOP/s = 2 m n k / time); the course's coalesced naive kernel: " +
                               course::format_number(yardstick_ms) + " ms";
-  if (!(naive_ms > 0.0) || !(yardstick_ms > 0.0)) {
-    c.fail("the times measured are not positive (" + figures + ")");
-    return;
-  }
-  if (!c.expect_speed(kNaiveBar, yardstick_ms / naive_ms, figures)) c.hint(kCoalescingHint);
+  c.judge_speed(kNaiveBar, yardstick_ms / naive_ms, figures, {kCoalescingHint});
 }
 
 // `step` against cuBLAS at 4096^3 (the speed case `kind` of harness/cases.cu), judged
@@ -327,11 +323,7 @@ void check_cublas_speed(CaseContext& c, const course::check::Request<request::Sp
       " GFLOP/s (2 m n k / time); cuBLAS SGEMM (FP32, CUBLAS_DEFAULT_MATH): " +
       course::format_number(cublas_ms) + " ms, " + course::format_number(gflops(size, cublas_ms)) +
       " GFLOP/s";
-  if (!(step_ms > 0.0) || !(cublas_ms > 0.0)) {
-    c.fail("the times measured are not positive (" + figures + ")");
-    return;
-  }
-  if (!c.expect_speed(bar, cublas_ms / step_ms, figures)) c.hint(hint);
+  c.judge_speed(bar, cublas_ms / step_ms, figures, {hint});
 }
 
 void check_final_speed(CaseContext& c) {

@@ -323,11 +323,10 @@ void check_speed(CaseContext& c) {
     c.fail("the kernels' times could not be measured");
     return;
   }
-  if (!c.expect_speed(kCopyBar, share)) {
-    c.hint(kPaddingHint);
-    c.hint("both global accesses must be rows: the tile is read with threadIdx.x along the "
-           "input's columns, and written with threadIdx.x along out's columns.");
-  }
+  c.judge_speed(kCopyBar, share, "",
+                {kPaddingHint,
+                 "both global accesses must be rows: the tile is read with threadIdx.x along the "
+                 "input's columns, and written with threadIdx.x along out's columns."});
 }
 
 // ---------------------------------------------------------------------------
@@ -365,11 +364,9 @@ constexpr double kProfilerTimeoutSeconds = 180.0;
 bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   Run run;
   course::check::NcuReading reading;
-  // profile_case speaks the protocol's words: the typed request's, written once.
-  if (!course::check::profile_case(
-          c, ncu, kSharedMetrics, kPaddedKernel, request::transpose.name,
-          course::check::words_of(request::Transpose{"padded", kProfileRows, kProfileCols}),
-          kProfilerTimeoutSeconds, run, reading)) {
+  if (!course::check::profile_case(c, ncu, kSharedMetrics, kPaddedKernel, request::transpose,
+                                   {"padded", kProfileRows, kProfileCols}, kProfilerTimeoutSeconds,
+                                   run, reading)) {
     return false;
   }
   c.note("graded by Nsight Compute (" + ncu + "): shared-memory accesses of " + kPaddedKernel +
@@ -442,11 +439,10 @@ void grade_with_timing(CaseContext& c) {
                  "measured; Nsight Compute's counters would grade them (set COURSE_NCU)");
     return;
   }
-  if (!c.expect_speed(kGainBar, s.tiled_ms / s.padded_ms)) {
-    c.hint(kPaddingHint);
-    c.hint("transpose_tiled must keep the unpadded tile, [kTileDim][kTileDim]: it is what the "
-           "padding is measured against.");
-  }
+  c.judge_speed(kGainBar, s.tiled_ms / s.padded_ms, "",
+                {kPaddingHint,
+                 "transpose_tiled must keep the unpadded tile, [kTileDim][kTileDim]: it is what "
+                 "the padding is measured against."});
 }
 
 void check_bank_conflicts(CaseContext& c) {

@@ -386,13 +386,11 @@ std::string shape_words(const Overlap& o) {
 bool expect_near_bound(CaseContext& c, const Overlap& o) {
   const std::string figures = "parts: " + o.parts() + "; the pipeline, " + shape_words(o) + ": " +
                               course::format_number(o.pipeline_ms) + " ms";
-  if (!c.expect_speed(kBoundBar, o.pipeline_ms / o.bound_ms(), figures)) {
-    c.hint(kNoWaitInLoopHint);
-    c.hint("a few chunks per stream (16 chunks over 4 streams is a start): with few chunks the "
-           "ends of the pipeline, where nothing overlaps, take a large share.");
-    return false;
-  }
-  return true;
+  return c.judge_speed(
+      kBoundBar, o.pipeline_ms / o.bound_ms(), figures,
+      {kNoWaitInLoopHint,
+       "a few chunks per stream (16 chunks over 4 streams is a start): with few chunks the ends "
+       "of the pipeline, where nothing overlaps, take a large share."});
 }
 
 void check_bound_at_your_shape(CaseContext& c) {
@@ -403,11 +401,9 @@ void check_bound_at_your_shape(CaseContext& c) {
 void check_faster_than_serial(CaseContext& c) {
   Overlap o;
   if (!run_overlap(c, Shape::runner, kRunnerChunks, kRunnerStreams, false, o)) return;
-  if (!c.expect_speed(kSerialBar, o.serial_ms / o.pipeline_ms)) {
-    c.hint(kNoWaitInLoopHint);
-    return;
+  if (c.judge_speed(kSerialBar, o.serial_ms / o.pipeline_ms, "", {kNoWaitInLoopHint})) {
+    expect_near_bound(c, o);
   }
-  expect_near_bound(c, o);
 }
 
 void check_event_time(CaseContext& c) {
