@@ -101,7 +101,7 @@ class Fix:
 def space_before(masked, line, signs, space, rule, fixes):
     """`space` before each of `signs` that is punctuation (followed by a space, the line's end
     or a closing sign), after a word: a plain space replaced, a missing one added."""
-    for match in re.finditer(r"([ \t\u00a0\u202f]*)([" + re.escape(signs) + r"])(?=[\s)\]*_»\"'’.,]|$)", masked):
+    for match in re.finditer(r"([ \t\u00a0\u202f]*)([" + re.escape(signs) + r"])(?=[\s)\]*_»\"'’.,;:!?]|$)", masked):
         gap, at = match.group(1), match.start(2)
         if match.start() == 0 and not gap:
             continue
@@ -112,6 +112,8 @@ def space_before(masked, line, signs, space, rule, fixes):
             continue  # indentation, not a space before the sign (the line-start rule)
         if gap == space:
             continue
+        if rule == "colon" and at + 1 < len(masked) and masked[at + 1] == ":":
+            continue  # std::fma
         if rule == "colon":
             if not gap and before.isdigit() and at + 1 < len(masked) and masked[at + 1].isdigit():
                 continue  # 12:30
@@ -176,13 +178,15 @@ def prose_masks(lines):
     in_front_matter = bool(lines) and lines[0].strip() == "---"
     comment = None  # "note" or "directive" while inside a comment spanning lines
     quoting = False  # inside « » spanning lines
+    open_code = None  # the backticks of an inline code span that a line break cut
     list_indent = None  # where the text of the list item being read starts
     indented_code = False
     for number, line in enumerate(lines):
-        blank_before = number > 0 and not lines[number - 1].strip()
+        blank_before = number == 0 or not lines[number - 1].strip()
         indent = len(line) - len(line.lstrip(" "))
         if not line.strip():
             quoting = False
+            open_code = None
         elif fence is None and comment is None and not (in_front_matter or indented_code and indent >= 4):
             indented_code = False
             item = LIST_ITEM.match(line)
@@ -247,11 +251,23 @@ def prose_masks(lines):
                 break
             position = end
         text = "".join(masked)
+        # Inline code that a line break cuts in two: from the line before to its closing run.
+        if open_code is not None:
+            close = re.search(r"(?<!`)" + open_code + r"(?!`)", text)
+            end = len(text) if close is None else close.end()
+            mask(line, 0, end, masked)
+            open_code = None if close is not None else open_code
+            text = "".join(masked)
         for pattern in (INLINE_CODE, AUTOLINK, HTML_TAG, LINK_TARGET, URL, EMOJI, TODO_MARKER):
             for match in pattern.finditer(text):
                 # A link target keeps its `](`: only the target itself is code.
                 start = match.start() + 2 if pattern is LINK_TARGET else match.start()
                 mask(line, start, match.end(), masked)
+            text = "".join(masked)
+        unmatched = re.search(r"(?<!`)`+(?!`)", text)
+        if unmatched:
+            open_code = unmatched.group(0)
+            mask(line, unmatched.start(), len(text), masked)
             text = "".join(masked)
         # A quotation in « » is the program's message, kept as printed: only the spaces at its
         # edges are French.
