@@ -124,6 +124,7 @@ class Protected(unittest.TestCase):
         "<!-- TODO(maintainer): rien -->",
         "TODO(student): à écrire",
         "<sub>source : <a href=\"x.cu\">x</a></sub>",
+        "# For students and instructors: les TP\n",
     ]
 
     def test_protected_regions_are_left_alone(self):
@@ -148,6 +149,10 @@ class Protected(unittest.TestCase):
                          f"- «{NB}counts too low: lost{NB}»{NB}: un `+=`")
         self.assertEqual(typo.fix_text("[la page ?](a.md?x) et 1,15<!-- bar 17 a_b --> : oui")[0],
                          f"[la page{NN}?](a.md?x) et 1,15<!-- bar 17 a_b -->{NB}: oui")
+
+    def test_only_the_first_line_names_an_audience(self):
+        self.assertEqual(typo.problems("# For students: le glossaire"), [])
+        self.assertEqual(rules("Texte.\n# For students: le glossaire"), ["colon"])
 
     def test_speaker_notes_are_prose(self):
         text = "<!--\nUne note : à dire ?\n-->\n"

@@ -29,7 +29,8 @@ tags, HTML comments that are directives or markers (`<!-- include: ... -->`, Mar
 `<!-- _class: ... -->`, `<!-- bar 17 streams_overlap_copies -->`...; other comments are speaker
 notes, prose), Markdown link targets and reference definitions, table rule lines, emoji
 (`:warning:`), a `:` that starts a line (definition lists), a `:` between digits (12:30,
-16:9), indented code blocks, `TODO(maintainer):` markers, and the inside of a quotation in « »
+16:9), indented code blocks, `TODO(maintainer):` markers, a docs page's audience line
+(`# For students: ...`, the house's English), and the inside of a quotation in « »
 (the course quotes the programs' messages there, as printed: only the spaces at its edges are
 French).
 
@@ -72,6 +73,9 @@ URL = re.compile(r"(?:https?|ftp)://[^\s<>()\[\]]*(?:\([^\s()]*\)[^\s<>()\[\]]*)
 LINK_TARGET = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
 REFERENCE_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+.*$")
 EMOJI = re.compile(r":[a-z0-9_+-]+:")
+# A docs page's first line names its audience in English, by the house rule that
+# tests/tools/test_docs_pages.py checks: "# For students and instructors: ...".
+AUDIENCE = re.compile(r"^# For [a-z ,]+:")
 TODO_MARKER = re.compile(r"\bTODO\([\w-]+\):?")
 LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+")
 
@@ -294,6 +298,10 @@ def prose_masks(lines):
         text = "".join(masked)
         if not text.strip():
             quoting = False
+        audience = AUDIENCE.match(text) if number == 0 else None
+        if audience:
+            mask(line, 0, audience.end(), masked)
+            text = "".join(masked)
         # A `:` that starts a line is Markdown's (a definition list), never a French colon.
         stripped = len(text) - len(text.lstrip(" \t"))
         if text[stripped:stripped + 1] == ":":
