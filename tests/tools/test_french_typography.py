@@ -210,6 +210,25 @@ class CommandLine(unittest.TestCase):
             run = self.run_tool(page)
             self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
 
+    def test_a_deck_reports_code_cut_by_a_line_end(self):
+        text = "- `--default-stream\n  per-thread` fait du stream 0 un stream ordinaire\n"
+        self.assertEqual(typo.problems(text), [])
+        found = typo.problems(text, deck=True)
+        self.assertEqual([(line, column, rule) for line, column, rule, _ in found],
+                         [(1, 3, "code cut by a line end")])
+        self.assertEqual(typo.problems("- `--default-stream per-thread` fait\n", deck=True), [])
+        with tempfile.TemporaryDirectory() as folder:
+            os.mkdir(os.path.join(folder, "slides"))
+            deck = os.path.join(folder, "slides", "part3.fr.md")
+            with open(deck, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            run = self.run_tool(deck)
+            self.assertEqual(run.returncode, 1)
+            self.assertIn("part3.fr.md:1:3: code cut by a line end", run.stdout)
+            run = self.run_tool("--write", deck)
+            self.assertEqual(run.returncode, 1, "--write cannot mend it: it says so")
+            self.assertIn("by hand", run.stdout)
+
     def test_missing_file_and_bad_option(self):
         self.assertEqual(self.run_tool("/nonexistent/README.fr.md").returncode, 2)
         self.assertEqual(self.run_tool("--no-such-option").returncode, 2)
