@@ -91,6 +91,25 @@ class Mistakes(unittest.TestCase):
         self.assertEqual(typo.problems(text), [])
         self.assertEqual(typo.fix_text(text), (text, 0))
 
+    def test_an_indented_line_start_is_one_place(self):
+        self.assertEqual(rules("texte\n  ? suite"), ["line start"])
+        self.assertEqual(typo.fix_text("texte\n  ? suite")[0], f"texte{NN}?\n  suite")
+
+    def test_an_interval_is_one_place(self):
+        self.assertEqual(rules("a dans [0,5 ; 2) ici"), ["interval"])
+        self.assertEqual(typo.fix_text("a dans [0,5 ; 2) ici")[1], 1)
+
+    def test_a_quotation_left_open_ends_with_its_paragraph(self):
+        self.assertEqual(rules("« ouvert\nb : c"), ["guillemets"])
+        self.assertEqual(rules("« ouvert\n\nb : c"), ["guillemets", "colon"])
+
+    def test_inline_code_left_open_ends_with_its_paragraph(self):
+        self.assertEqual(rules("un `code\nb : c` fini"), [])
+        self.assertEqual(rules("un `code\n\nb : c"), ["colon"])
+
+    def test_cpp_scope_is_no_colon(self):
+        self.assertEqual(typo.problems("appelez std::fma puis"), [])
+
     def test_question_and_exclamation_together(self):
         self.assertEqual(typo.fix_text("Quoi ?!")[0], f"Quoi{NN}?!")
 
@@ -112,6 +131,8 @@ class Protected(unittest.TestCase):
         "Voir [la page](../docs/a.md#b:c?d) ici.",
         "[nvidia]: https://docs.nvidia.com/a?b : titre",
         "| a | b |\n|---|:---:|\n",
+        "| a | b |\n| :-- | --: |\n",
+        "Voir https://example.org/faq? ici, https://example.org/a: là.",
         "---\nmarp: true\nsize: 16:9\ntitle: \"Partie I : les GPU\"\n---\n\nTexte.\n",
         "Terme\n: sa définition\n",
         ":warning: à lire",
@@ -125,6 +146,8 @@ class Protected(unittest.TestCase):
         "TODO(student): à écrire",
         "<sub>source : <a href=\"x.cu\">x</a></sub>",
         "# For students and instructors: les TP\n",
+        "avec <span style=\"white-space: nowrap\">`-use_fast_math`</span> ici",
+        "[la page](faq.md#quoi?) et [l'autre](a.md#b:)",
     ]
 
     def test_protected_regions_are_left_alone(self):
@@ -136,7 +159,7 @@ class Protected(unittest.TestCase):
                 self.assertEqual(fixed.replace(NB, " ").replace(NN, " "), text.replace(NB, " ").replace(NN, " "))
 
     def test_inside_the_regions_nothing_is_found(self):
-        for text in ("```\na : b ; c ?\n```", "`a : b`", "https://x.org/?a=1;b=2", "<!-- bar 17 x_y -->",
+        for text in ("```\na : b ; c ?\n```", "`a : b`", "https://x.org/?a=1;b=2", "https://x.org/faq? ici", "| :-- | --: |", "<!-- bar 17 x_y -->",
                      "|---|---|", "---\nsize: 16:9\n---", ": définition", ":warning:", "12:30",
                      f"«{NB}counts too low: updates were lost{NB}»", "    a ; b : c\n", "<!-- figure: x.png -->"):
             with self.subTest(text=text):

@@ -72,7 +72,6 @@ DIRECTIVE_COMMENT = re.compile(r"<!--\s*(?:after-deadline\b|case_tables\b|(?:bar
                                + "|".join(DIRECTIVE_KEYS) + r")\s*:)")
 INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
-AUTOLINK = re.compile(r"<(?:https?|ftp|mailto):[^>\s]+>")
 URL = re.compile(r"(?:https?|ftp)://[^\s<>()\[\]]*(?:\([^\s()]*\)[^\s<>()\[\]]*)*")
 LINK_TARGET = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
 REFERENCE_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+.*$")
@@ -122,9 +121,6 @@ def space_before(masked, line, signs, space, rule, fixes):
             continue
         if rule == "colon" and at + 1 < len(masked) and masked[at + 1] == ":":
             continue  # std::fma
-        if rule == "colon":
-            if not gap and before.isdigit() and at + 1 < len(masked) and masked[at + 1].isdigit():
-                continue  # 12:30
         fixes.append(Fix(match.start(1), match.end(1), space, rule))
 
 
@@ -267,7 +263,7 @@ def prose_masks(lines, cut_code=None):
             mask(line, 0, end, masked)
             open_code = None if close is not None else open_code
             text = "".join(masked)
-        for pattern in (INLINE_CODE, AUTOLINK, HTML_TAG, LINK_TARGET, URL, EMOJI, TODO_MARKER):
+        for pattern in (INLINE_CODE, HTML_TAG, LINK_TARGET, URL, EMOJI, TODO_MARKER):
             for match in pattern.finditer(text):
                 # A link target keeps its `](`: only the target itself is code.
                 start = match.start() + 2 if pattern is LINK_TARGET else match.start()
