@@ -50,6 +50,8 @@ COMMANDS = [
     Command("deck-parity", "course_tools.authoring.deck_parity", "each French deck has its English one's structure"),
     Command("case-tables", "course_tools.authoring.case_tables",
             "statements, tests/speed_bars.md and quoted figures held against the checks"),
+    Command("french-typography", "course_tools.authoring.french_typography",
+            "French typography (no-break spaces) in every French page"),
     Command("diagrams", "course_tools.authoring.diagrams", "draw the slides' diagrams (slides/diagrams/)"),
     Command("speed-margins", "course_tools.suite.speed_margins", "how far each reference clears its speed bar"),
     Command("gpu-lock-summary", "course_tools.suite.gpu_lock_summary", "how long the GPU lock was held, from its log"),

@@ -52,8 +52,11 @@ ANY_MARKER = re.compile(r"<!--\s*(bar|reference)\b")
 AFTER_FIGURE = re.compile(r"\s*<!--\s*(bar|reference)\b")
 # Words that announce a bar or a reference figure: a line holding one and a number must
 # carry the comment, so that a figure cannot be quoted where no test sees it.
-ANNOUNCES_FIGURE = re.compile(r"\bGraded\b|\bNoté\b|the check asks|le correcteur demande|the reference: *\d|"
-                              r"la référence : *\d|reference solution reaches|solution de référence atteint", re.IGNORECASE)
+# French pages put a no-break space (U+00A0, U+202F) where English puts a space or none:
+# every space between words is \s.
+ANNOUNCES_FIGURE = re.compile(r"\bGraded\b|\bNoté\b|the\s+check\s+asks|le\s+correcteur\s+demande|the\s+reference\s*:\s*\d|"
+                              r"la\s+référence\s*:\s*\d|reference\s+solution\s+reaches|solution\s+de\s+référence\s+atteint",
+                              re.IGNORECASE)
 BEGIN = "<!-- case_tables: begin (written by tools/course case-tables speed-bars --write; edit the checks, not this table) -->"
 END = "<!-- case_tables: end -->"
 SPEED_BARS = os.path.join("tests", "speed_bars.md")
