@@ -13,7 +13,6 @@ Nothing here trusts the submission: archives are unpacked without links, devices
 absolute paths or '..', with caps on size and file count, and git is asked only for
 its objects (never for what a repository's own configuration could run).
 """
-import gzip
 import lzma
 import hashlib
 import os
@@ -32,7 +31,8 @@ ARCHIVE_SUFFIXES = TAR_SUFFIXES + (".zip", SEVEN_ZIP_SUFFIX)
 ARCHIVES_NAMED = ".zip, .tar, .tar.gz, .tar.xz, .tar.bz2 or .7z"
 # The 7-Zip commands, in the order tried: Debian's 7zip (7zz; 7z from trixie on), p7zip-full's.
 SEVEN_ZIP_COMMANDS = ("7z", "7zz", "7za")
-SEVEN_ZIP_MISSING = "a 7z archive, and no 7-Zip command is installed here: install 7zip (apt-get install 7zip) and run again"
+SEVEN_ZIP_MISSING = ("a 7z archive, and no 7-Zip command is installed here: install 7zip (apt-get install 7zip) "
+                     "and run again")
 # Archives nothing here opens, each with what to ask the student for.
 UNSUPPORTED = {".rar": "a RAR archive, which the grader does not open: ask for a .zip or .tar.gz"}
 # What sits beside a platform's one archive without being the student's: macOS's and Windows's own files.
