@@ -456,8 +456,9 @@ class SubmissionGrader:
                 data = handle.read()
             accepted = {hashlib.sha256(data).hexdigest()}
             try:
-                accepted.add(hashlib.sha256(release_write.filter_file(relative.replace(os.sep, "/"), data)).hexdigest())
-            except Exception:  # noqa: BLE001  a file the release would refuse ships nowhere: its own digest alone
+                shipped = release_write.filter_file(relative.replace(os.sep, "/"), data)
+                accepted.add(hashlib.sha256(shipped).hexdigest())
+            except Exception:  # a file the release would refuse ships nowhere: its own digest alone
                 pass
             self.course_index[relative] = accepted
         return self.course_index[relative]
