@@ -383,10 +383,16 @@ def warning_blocks(data):
 def not_graded_blocks(data):
     if not data.not_graded:
         return [("para", "Every exercise of every submission was graded." if data.found else "No submission yet.")]
-    students = len({entry[0] for entry in data.not_graded})
-    return [("alert", f"{students} submission(s) have work not graded: no result at all, or exercises that scored "
-                      f"nothing without being checked. Skipped exercises (no GPU) and grader errors are graded "
-                      f"by the next run of the same command; the others are final."),
+    students = len({entry[0] for entry in data.not_graded if entry[3] != LEFT_OUT})
+    others = ""
+    if data.left_out:
+        others = (f" {len(data.left_out)} other entr{'y' if len(data.left_out) == 1 else 'ies'} of the class folder "
+                  f"{'is' if len(data.left_out) == 1 else 'are'} no submission to grade (the reason says what to "
+                  f"do; a 7z archive is graded once 7-Zip is installed).")
+    said = (f"{students} submission(s) have work not graded: no result at all, or exercises that scored nothing "
+            f"without being checked. Skipped exercises (no GPU) and grader errors are graded by the next run of "
+            f"the same command; the others are final." if students else "Every submission was graded.")
+    return [("alert", said + others),
             ("table", "not-graded", ["student", "exercises", "status", "reason"],
              [[student_cell(student, has_result), text(numbers), text(status_word(status), "bad"), text(reason)]
               for student, has_result, numbers, status, reason in data.not_graded])]
