@@ -166,11 +166,11 @@ class ClassPage(unittest.TestCase):
         shutil.rmtree(cls.scratch, ignore_errors=True)
 
     def test_every_section_in_order(self):
-        self.assertEqual(self.page.headings, ["not-graded", "exercises", "cases", "hints", "grading-time"])
+        self.assertEqual(self.page.headings, ["not-graded", "warnings", "exercises", "cases", "hints", "grading-time"])
         for table in ("not-graded", "exercises", "cases", "hints", "times", "slowest"):
             self.assertIn(table, self.page.tables)
         self.assertTrue(os.path.exists(os.path.join(self.plotted_dir, "class.md")))
-        for title in ("## Not graded", "## Exercises", "## Cases", "## Hints", "## Grading time"):
+        for title in ("## Not graded", "## Warnings", "## Exercises", "## Cases", "## Hints", "## Grading time"):
             self.assertIn(title, self.markdown)
 
     def test_not_graded_comes_first_in_red_with_the_reason(self):
@@ -364,6 +364,32 @@ class Wiring(unittest.TestCase):
         self.assertEqual(first[:3], ["zoe", "all", "no result"])
         self.assertIn("stopped by SIGTERM", first[3])
         self.assertIn("incomplete/zoe.txt", first[3])
+
+    def test_left_out_entries_and_grade_warnings_are_listed(self):
+        fake_class.write(self.scratch)
+        class_report.write_left_out(self.scratch, [("notes.txt", "a file, not a submission"),
+                                                   ("ivan.7z", "a 7z archive, and no 7-Zip command is installed")])
+        path = os.path.join(self.scratch, "submissions", "student11.json")
+        with open(path, encoding="utf-8") as handle:
+            result = json.load(handle)
+        warning = "alice: graded the edited copy exercises/03_device_memory.bak/device_memory.cu <b>instead</b>"
+        result["warnings"] = result.get("warnings", []) + [warning]
+        result["grade_warnings"] = [warning]
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(result, handle)
+        done = self.grade("--reports-only", "--results", self.scratch)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        page = Page(read(os.path.join(self.scratch, "class.html")))
+        rows = page.tables["not-graded"][1:]
+        self.assertEqual(rows[0][:3], ["ivan.7z", "-", "not graded"])
+        self.assertIn("no 7-Zip", rows[0][3])
+        self.assertEqual(rows[1][:3], ["notes.txt", "-", "not graded"])
+        self.assertEqual(page.tables["grade-warnings"][1:], [["student11", warning]])
+        self.assertIn("grade-warnings", page.alert_tables)
+        self.assertIn("2 other entries of the class folder not graded", read(os.path.join(self.scratch, "class.html")))
+        markdown = read(os.path.join(self.scratch, "class.md"))
+        self.assertIn("ivan.7z", markdown)
+        self.assertIn("03_device_memory.bak", markdown)
 
     def test_no_submissions_folder_is_a_message(self):
         done = self.grade("--reports-only", "--results", self.scratch)

@@ -2,9 +2,13 @@
 RESULTS/class.html (and the same in class.md), rendered with the other reports from the
 result files alone (reports.py reads and checks them, SCHEMA.md). Its sections, in order:
 
-    not graded   first, in red: each submission with no result, and each exercise not
-                 graded (unreadable, grader error, skipped, incomplete, build failed,
-                 missing), with the reason
+    not graded   first, in red: each entry of the class folder that is no submission
+                 (a stray file, a 7z archive without 7-Zip: RESULTS/left_out.json), each
+                 submission with no result, and each exercise not graded (unreadable,
+                 grader error, skipped, incomplete, build failed, missing), with the reason
+    warnings     in red: the warnings that may change a grade (a backup copy graded, a
+                 file taken from an unexpected place, an archive unpacked from a folder,
+                 a git working tree that differs from its last commit), by student
     exercises    per exercise: how many graded, mean, median, full marks, how many not
                  graded and why; a histogram of the scores each (class_plots.py)
     cases        every case's pass rate across the class, worst first, with what the
@@ -23,6 +27,7 @@ Plots need matplotlib (Debian: python3-matplotlib), from this Python or another 
 without it the page holds its tables alone and says so.
 """
 import html
+import json
 import os
 import re
 import statistics
@@ -35,6 +40,8 @@ from course_tools.grading import class_plots, reports
 
 HTML_FILE, MARKDOWN_FILE = "class.html", "class.md"
 NOT_GRADED_FILE = "not_graded.txt"   # student<TAB>reason, written by slurm/class_grading.py collect
+LEFT_OUT_FILE = "left_out.json"      # the class folder's entries that are no submission (tools/course grade)
+LEFT_OUT = "left out"
 HINT = re.compile(r"^\s*hint:\s*(.+?)\s*$", re.M)
 NOT_RUN = "not run:"                 # a sanitizer item's output when the tool did not run (engine.py)
 MOST_HINTS = 25
@@ -43,7 +50,8 @@ REASON_CHARS = 240
 # The order of the not-graded list: what needs the instructor first.
 URGENCY = ("unreadable", "error", "skipped", "incomplete", "build_failed", "missing")
 NO_RESULT = "no result"
-STATUS_WORDS = {"build_failed": "build failed", "error": "grader error", NO_RESULT: "no result"}
+STATUS_WORDS = {"build_failed": "build failed", "error": "grader error", NO_RESULT: "no result",
+                LEFT_OUT: "not graded"}
 
 
 def status_word(status):
@@ -142,6 +150,8 @@ class ClassData:
     columns: list
     found: list                      # reports.Submission, by student
     no_result: list                  # (student, reason) of submissions without a result
+    left_out: list = field(default_factory=list)     # (entry, reason) of the class folder's other entries
+    warnings: list = field(default_factory=list)     # (student, warning) that may change a grade
     not_graded: list = field(default_factory=list)   # (student, has_result, numbers, status, reason)
     exercises: list = field(default_factory=list)    # dicts, one per column
     cases: list = field(default_factory=list)        # CaseStat
@@ -151,13 +161,16 @@ class ClassData:
     slowest: list = field(default_factory=list)      # (Submission, seconds, slowest row)
 
 
-def gather(results, exercises, no_result=()):
+def gather(results, exercises, no_result=(), left_out=()):
     columns = reports.columns_of(results, exercises)
     found = reports.submissions(results, columns)
     with_result = {submission.student for submission in found}
     data = ClassData(columns=columns, found=found,
                      no_result=sorted((student, reason) for student, reason in dict(no_result).items()
-                                      if student not in with_result))
+                                      if student not in with_result),
+                     left_out=sorted((str(entry), str(reason)) for entry, reason in left_out))
+    data.warnings = [(submission.student, warning) for submission in found
+                     for warning in submission.result.get("grade_warnings", [])]
     gather_not_graded(data)
     for index, column in enumerate(columns):
         rows = [submission.rows[index] for submission in found]
@@ -180,6 +193,8 @@ def gather(results, exercises, no_result=()):
 
 
 def gather_not_graded(data):
+    for entry, reason in data.left_out:
+        data.not_graded.append((entry, False, "-", LEFT_OUT, short(reports.clean(reason))))
     for student, reason in data.no_result:
         data.not_graded.append((student, False, "all", NO_RESULT, short(reports.clean(reason))))
     entries = []
@@ -318,13 +333,13 @@ def not_graded_text(why):
                      sorted(why.items(), key=lambda pair: (URGENCY + (NO_RESULT,)).index(pair[0]))) or "none"
 
 
-SECTIONS = (("not-graded", "Not graded"), ("exercises", "Exercises"), ("cases", "Cases"), ("hints", "Hints"),
-            ("grading-time", "Grading time"))
+SECTIONS = (("not-graded", "Not graded"), ("warnings", "Warnings"), ("exercises", "Exercises"), ("cases", "Cases"),
+            ("hints", "Hints"), ("grading-time", "Grading time"))
 
 
 def build_blocks(data, plots, plots_missing):
     blocks = summary_blocks(data)
-    for (anchor, title), section in zip(SECTIONS, (not_graded_blocks(data),
+    for (anchor, title), section in zip(SECTIONS, (not_graded_blocks(data), warning_blocks(data),
                                                    exercise_blocks(data, plots, plots_missing),
                                                    case_blocks(data), hint_blocks(data), time_blocks(data))):
         blocks += [("heading", title, anchor)] + section
@@ -337,6 +352,9 @@ def summary_blocks(data):
     numbers = ", ".join(reports.number_of({"id": column}) for column in data.columns) or "none"
     summary = (f"{len(data.found)} submission(s) with a result, {complete} with every exercise graded; "
                f"{len(data.no_result)} without a result. Exercises: {numbers}.")
+    if data.left_out:
+        summary += (f" {len(data.left_out)} other entr{'y' if len(data.left_out) == 1 else 'ies'} of the class "
+                    f"folder not graded (listed first below).")
     dates = sorted(reports.clean(submission.result["graded_at"]) for submission in data.found
                    if submission.result.get("graded_at"))
     if dates:
@@ -348,13 +366,33 @@ def summary_blocks(data):
     return blocks + [("toc", SECTIONS)]
 
 
+def warning_blocks(data):
+    if not data.warnings:
+        return [("para", "No warning that may change a grade." if data.found else "No submission yet.")]
+    students = len({student for student, _ in data.warnings})
+    return [("alert", f"{len(data.warnings)} warning(s) that may change a grade, for {students} submission(s): what "
+                      f"was graded is not plainly the student's hand-in (a backup copy, a file from an unexpected "
+                      f"place, an archive inside the submission, a git working tree that differs from its last "
+                      f"commit). Check these before publishing the grades; each is on the student's feedback "
+                      f"page too."),
+            ("table", "grade-warnings", ["student", "warning"],
+             [[student_cell(student), text(short(reports.clean(warning), 3 * REASON_CHARS))]
+              for student, warning in data.warnings])]
+
+
 def not_graded_blocks(data):
     if not data.not_graded:
         return [("para", "Every exercise of every submission was graded." if data.found else "No submission yet.")]
-    students = len({entry[0] for entry in data.not_graded})
-    return [("alert", f"{students} submission(s) have work not graded: no result at all, or exercises that scored "
-                      f"nothing without being checked. Skipped exercises (no GPU) and grader errors are graded "
-                      f"by the next run of the same command; the others are final."),
+    students = len({entry[0] for entry in data.not_graded if entry[3] != LEFT_OUT})
+    others = ""
+    if data.left_out:
+        others = (f" {len(data.left_out)} other entr{'y' if len(data.left_out) == 1 else 'ies'} of the class folder "
+                  f"{'is' if len(data.left_out) == 1 else 'are'} no submission to grade (the reason says what to "
+                  f"do; a 7z archive is graded once 7-Zip is installed).")
+    said = (f"{students} submission(s) have work not graded: no result at all, or exercises that scored nothing "
+            f"without being checked. Skipped exercises (no GPU) and grader errors are graded by the next run of "
+            f"the same command; the others are final." if students else "Every submission was graded.")
+    return [("alert", said + others),
             ("table", "not-graded", ["student", "exercises", "status", "reason"],
              [[student_cell(student, has_result), text(numbers), text(status_word(status), "bad"), text(reason)]
               for student, has_result, numbers, status, reason in data.not_graded])]
@@ -620,16 +658,43 @@ def listed_not_graded(results_dir):
     return listed
 
 
-def write(results_dir, results, exercises, no_result=None, pythons=None):
+def write_left_out(results_dir, left_out):
+    """Writes RESULTS/left_out.json: the class folder's entries that are no submission,
+    [[entry, reason], ...], for class.html, whichever run (an array task's, the collecting
+    job's, --reports-only) writes it."""
+    reports.write_atomic(os.path.join(results_dir, LEFT_OUT_FILE),
+                         reports.json_bytes([[entry, reason] for entry, reason in left_out]))
+
+
+def listed_left_out(results_dir):
+    """[(entry, reason)] of RESULTS/left_out.json; empty where there is none."""
+    path = os.path.join(results_dir, LEFT_OUT_FILE)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            listed = json.load(handle)
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as error:
+        raise reports.ReportError(f"cannot read {path} ({error}): remove it, then grade the class again") from error
+    if not isinstance(listed, list) or not all(isinstance(pair, list) and len(pair) == 2
+                                               and all(isinstance(part, str) for part in pair) for pair in listed):
+        raise reports.ReportError(f"{path} is not a list of [entry, reason]: remove it, then grade the class again")
+    return [tuple(pair) for pair in listed]
+
+
+def write(results_dir, results, exercises, no_result=None, pythons=None, left_out=None):
     """Writes class.html and class.md under results_dir from `results`
     (reports.load_results) with the configured exercise ids `exercises` as columns (None:
     every id some result has). `no_result`: {student: reason} of the class's submissions
     that have no result (default: RESULTS/not_graded.txt's); one that has a result by now
-    is not listed. `pythons`: where to look for matplotlib (class_plots.draw). Returns the
-    paths written."""
+    is not listed. `pythons`: where to look for matplotlib (class_plots.draw). `left_out`:
+    [(entry, reason)] of the class folder's entries that are no submission (default:
+    RESULTS/left_out.json's). Returns the paths written."""
     if no_result is None:
         no_result = listed_not_graded(results_dir)
-    data = gather(results, exercises, no_result)
+    if left_out is None:
+        left_out = listed_left_out(results_dir)
+    data = gather(results, exercises, no_result, left_out)
     distributions = [{"id": stats["id"], "max_score": stats["max_score"], "scores": stats["scores"]}
                      for stats in data.exercises if stats["graded"]]
     plots, missing = class_plots.draw(distributions, pythons)

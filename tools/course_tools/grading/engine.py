@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 
 from course_tools.grading import submissions
+from course_tools.release import write as release_write
 from course_tools.student import atomic_write
 from course_tools.student import nvcc
 
@@ -85,6 +86,7 @@ class Config:
     hidden_paths: list = field(default_factory=list)
     gpus: list = field(default_factory=list)  # CUDA_VISIBLE_DEVICES values, one per slot in turn
     cpu_only: bool = False        # build only: checks are recorded "skipped", for a GPU grading to complete
+    git_head: bool = False        # a git repository is graded at its last commit, not its working tree
     work_root: str = ""           # where submissions are unpacked and built (default: in the results)
     build_timeout: int = 300
     check_timeout: int = 3600
@@ -444,8 +446,21 @@ class SubmissionGrader:
         self.keyed_locks_lock = threading.Lock()
 
     def course_digest(self, relative):
+        """The digests a copy of the course file `relative` may have without being changed:
+        the course's own, and the one the students' release ships (tools/course release
+        filters Makefile, CMakePresets.json, the exercises' CMakeLists.txt...), computed by
+        the release's own filter, so that a copy of the release is no changed course."""
         if self.course_index.get(relative) is None:
-            self.course_index[relative] = submissions.digest(os.path.join(self.config.root, relative))
+            path = os.path.join(self.config.root, relative)
+            with open(path, "rb") as handle:
+                data = handle.read()
+            accepted = {hashlib.sha256(data).hexdigest()}
+            try:
+                shipped = release_write.filter_file(relative.replace(os.sep, "/"), data)
+                accepted.add(hashlib.sha256(shipped).hexdigest())
+            except Exception:  # a file the release would refuse ships nowhere: its own digest alone
+                pass
+            self.course_index[relative] = accepted
         return self.course_index[relative]
 
     def skeleton_digest(self, exercise, name):
@@ -470,7 +485,7 @@ class SubmissionGrader:
             if not candidates:
                 continue
             mine = submissions.digest(os.path.join(raw, found))
-            if all(self.course_digest(c) != mine for c in candidates):
+            if all(mine not in self.course_digest(c) for c in candidates):
                 course_copy = candidates[0] if len(candidates) == 1 else f"copies of {os.path.basename(found)}"
                 warnings.append(f"{found}: differs from the course's {course_copy}: ignored "
                                 f"(only the exercise files you edit are graded)")
@@ -486,8 +501,10 @@ class SubmissionGrader:
         if self.config.cpu_only:
             result["cpu_only"] = True
         unreadable = ""
+        graded_files = [name for exercise in self.config.exercises for name in exercise.student_files]
         try:
-            submissions.unpack(source, raw)
+            result["warnings"] += submissions.unpack(source, raw, git_head=self.config.git_head,
+                                                     student_files=graded_files)
             files = submissions.all_files(raw)
         except submissions.SubmissionError as error:
             unreadable = str(error)
@@ -521,6 +538,9 @@ class SubmissionGrader:
                                       "(expected e.g. exercises/03_device_memory/device_memory.cu)")
         result["score"] = sum(e["score"] for e in result["exercises"])
         result["max_score"] = sum(e["max_score"] for e in result["exercises"])
+        # The warnings that may change the grade go to the instructor too (console, class.html).
+        result["grade_warnings"] = [str(w) for w in result["warnings"] if isinstance(w, submissions.GradeWarning)]
+        result["warnings"] = [str(w) for w in result["warnings"]]
         result["seconds"] = round(time.monotonic() - started, 2)
         write_json_atomically(os.path.join(self.config.results, "submissions", f"{student}.json"), result)
         shutil.rmtree(work, ignore_errors=True)

@@ -4,9 +4,17 @@
     tools/course grade SUBMISSION --results RESULTS [options]
 
 A submission is a folder (a copy of the course repository, or only the exercise
-files), a .tar.gz/.tgz/.tar/.zip archive, or a git repository; a class is a folder
-of submissions, one per student; a results folder, or any other folder the grader
-made, is never taken for a submission, wherever it lies, and a folder given without
+files), an archive (.zip, .tar, .tar.gz, .tar.xz, .tar.bz2, and .7z where 7-Zip is
+installed), a folder holding nothing but one archive (a platform's bulk download), or a
+git repository, graded from its working tree (--git-head: from its last commit), with a
+warning wherever the two differ in the exercise files; a class is a folder of
+submissions, one per student, and each of its other entries is named with the reason it
+is not graded (--list, the summary at the end, class.html). Warnings that may change a
+grade (a backup copy graded, a file taken from an unexpected place, an archive unpacked
+from a folder, a git working tree that differs from its last commit) are listed in the
+summary and in class.html, besides each student's feedback. A results folder, or any
+other folder the grader made, is never taken for a submission, wherever it lies, and a
+folder given without
 --class that holds two or more submissions stops the grading with the command to type
 (--one-submission: grade it as one student's anyway). For each submission,
 results/submissions/<student>.json is written as soon as it is graded; rerunning the
@@ -72,6 +80,10 @@ def parse_arguments(argv):
                         help="write the per-submission results only (a collecting job makes the reports)")
     parser.add_argument("--reports-only", action="store_true", help="rebuild the reports from the results")
     parser.add_argument("--regrade", action="store_true", help="forget earlier results in RESULTS")
+    parser.add_argument("--git-head", action="store_true",
+                        help="grade a git repository's last commit (HEAD), not its working tree (the default: "
+                             "what the student sees); either way a difference between the two in the "
+                             "exercise files is named")
     parser.add_argument("--cpu-only", action="store_true",
                         help="without a GPU: unpack and build only, checks recorded as skipped (not 0) "
                              "for a later run on a GPU to grade")
@@ -269,17 +281,42 @@ def hidden_paths(arguments, results):
     return sorted(paths)
 
 
-def load_and_write_reports(results, exercise_ids, no_result=None):
+def left_out_text(class_folder, left_out):
+    """The lines naming the class folder's entries that are not graded, and why ("" if none)."""
+    if not left_out:
+        return ""
+    lines = [f"grade.py: {len(left_out)} entr{'y' if len(left_out) == 1 else 'ies'} of {class_folder} "
+             f"not graded (no row in the gradebook; class.html lists them too):"]
+    lines += [f"  not graded: {shown_name(name) if name.isprintable() else ascii(name)}: {reason}"
+              for name, reason in left_out]
+    return "\n".join(lines) + "\n"
+
+
+def grade_warnings_text(results):
+    """The warnings that may change a grade, by student, for the summary ("" if none)."""
+    found = [(result["student"], warning) for result in results for warning in result.get("grade_warnings", [])]
+    if not found:
+        return ""
+    lines = [f"grade.py: {len(found)} warning(s) that may change a grade, for "
+             f"{len({student for student, _ in found})} submission(s) (each is on the student's feedback page "
+             f"too; class.html lists them): check these before publishing the grades:"]
+    lines += [f"  {shown_name(student)}: {warning}" for student, warning in found]
+    return "\n".join(lines) + "\n"
+
+
+def load_and_write_reports(results, exercise_ids, no_result=None, left_out=None):
     """(results loaded, files written); the repairs made on the way are printed.
     `no_result`: {student: reason} of the submissions this run could not grade, for the
-    class report (default: those RESULTS/not_graded.txt lists)."""
+    class report (default: those RESULTS/not_graded.txt lists); `left_out`: [(entry,
+    reason)] of the class folder's entries that are no submission (default: those
+    RESULTS/left_out.json lists)."""
     notes = []
     try:
         graded = reports.load_results(results, notes)
         for note in notes:
             print(f"grade.py: repaired: {note}", file=sys.stderr)
         written = reports.write_all(results, graded, exercise_ids)
-        return graded, written + class_report.write(results, graded, exercise_ids, no_result)
+        return graded, written + class_report.write(results, graded, exercise_ids, no_result, left_out=left_out)
     except reports.ReportError as error:
         raise SystemExit(f"grade.py: the reports were not written: {error}")
 
@@ -309,10 +346,11 @@ def main(argv):
     if forgotten:
         print(forgotten, file=sys.stderr)
         return FORGOTTEN_CLASS_STATUS
+    left_out = []  # (entry, reason) of the class folder's entries that are no submission to grade
     try:
         notes = []
         if arguments.is_class:
-            class_list = submissions.list_class(arguments.path, skip=[results], notes=notes)
+            class_list = submissions.list_class(arguments.path, skip=[results], notes=notes, left_out=left_out)
         else:
             class_list = submissions.single(arguments.path, skip=[results])
     except submissions.SubmissionError as error:
@@ -322,6 +360,8 @@ def main(argv):
     if arguments.list:
         for index, (student, path) in enumerate(class_list):
             print(f"{index}\t{student}\t{path}")
+        # On stderr: stdout is the list of submissions, one "index<TAB>student<TAB>path" a line.
+        print(left_out_text(arguments.path, left_out), file=sys.stderr, end="")
         return 0
     if arguments.index is not None:
         if not 0 <= arguments.index < len(class_list):
@@ -336,6 +376,8 @@ def main(argv):
             os.remove(os.path.join(results, engine.CONFIG_FILE))
     os.makedirs(results, exist_ok=True)
     os.chmod(results, 0o700)  # results and hidden cases are the instructor's alone
+    if arguments.is_class:
+        class_report.write_left_out(results, left_out)  # for class.html, whichever run writes it
     # One whole-class grading per results folder at a time; array tasks (--index) each
     # grade their own submission and may share the folder.
     lock = open(os.path.join(results, submissions.GRADER_LOCK), "w")
@@ -375,7 +417,8 @@ def main(argv):
             timeout_scale=arguments.timeout_scale, memory_limit_mb=arguments.memory_limit_mb,
             sanitizer=sanitizer,
             shown_paths=shown_paths(arguments), hidden_paths=hidden_paths(arguments, results),
-            gpus=[g for g in (arguments.gpus or "").split(",") if g], cpu_only=arguments.cpu_only)
+            gpus=[g for g in (arguments.gpus or "").split(",") if g], cpu_only=arguments.cpu_only,
+            git_head=arguments.git_head)
         nvcc.nvcc_path()
         # Builds and checks at once, over all submissions: as many as the machine has cores
         # (a check mostly waits for its program, which mostly waits for the GPU).
@@ -455,7 +498,8 @@ def main(argv):
     reports_started = time.monotonic()
     no_result = {student: failed.get(student, "no result was recorded (the grading was interrupted?)")
                  for student, _ in class_list if not os.path.exists(os.path.join(done_dir, f"{student}.json"))}
-    graded, written = load_and_write_reports(results, stored["exercises"], no_result)
+    graded, written = load_and_write_reports(results, stored["exercises"], no_result,
+                                             left_out if arguments.is_class else None)
     reports_seconds = time.monotonic() - reports_started
     print(reports.summary_table(graded, stored["exercises"]))
     print(f"grade.py: reports in {results} ({len(written)} files): gradebook.csv, feedback/, junit.xml, "
@@ -463,6 +507,8 @@ def main(argv):
     print(phase_breakdown(setup_seconds, grading_seconds, phases, reports_seconds, len(todo)), flush=True)
     students = {student for student, _ in class_list}
     mine = [result for result in graded if result["student"] in students]
+    print(grade_warnings_text(mine), end="", file=sys.stderr)
+    print(left_out_text(arguments.path, left_out), end="", file=sys.stderr, flush=True)
     unreadable = [result["student"] for result in mine
                   if any(exercise["status"] == "unreadable" for exercise in result["exercises"])]
     if unreadable:

@@ -83,7 +83,8 @@ RESULT_FIELDS = (("schema", "a number", True), ("student", "a string", True),
                  ("exercises", "a list", True), ("warnings", "a list", False),
                  ("source", "a string", False), ("graded_at", "a string", False),
                  ("seconds", "a number", False), ("score", "a number", False),
-                 ("max_score", "a number", False), ("cpu_only", "true or false", False))
+                 ("max_score", "a number", False), ("cpu_only", "true or false", False),
+                 ("grade_warnings", "a list", False))
 EXERCISE_FIELDS = (("id", "a string", True), ("status", "a string", True),
                    ("score", "a number", True), ("max_score", "a number", True),
                    ("items", "a list", False), ("number", "a string", False),
@@ -168,8 +169,9 @@ def result_problem(result, file_stem):
         return f"student name {ascii(result['student'])} cannot name a report file: {name_problem(result['student'])}"
     if result["student"] != file_stem:
         return f"'student' is {result['student']!r} but the file is named {file_stem}.json"
-    if not all(isinstance(warning, str) for warning in result.get("warnings", [])):
-        return "'warnings' holds something other than strings"
+    for key in ("warnings", "grade_warnings"):
+        if not all(isinstance(warning, str) for warning in result.get(key, [])):
+            return f"'{key}' holds something other than strings"
     seen = set()
     for index, exercise in enumerate(result["exercises"]):
         problem = exercise_problem(exercise)
