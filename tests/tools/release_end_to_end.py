@@ -89,7 +89,7 @@ def build(folder):
     # The GPU hidden: here every check must report skipped (release.skeletons runs them).
     tested = run(["make", "test", "CUDA_ARCHS=75", f"JOBS={jobs}"], release, CUDA_VISIBLE_DEVICES="-1")
     found = exercises.load(release)
-    skipped = tested.count("not graded: skipped (no CUDA device)")
+    skipped = tested.count("not graded: skipped (")
     if skipped != len(found) or "nothing graded" not in tested:
         print(tested)
         raise Failure(f"make test in the release: {skipped} of {len(found)} checks reported skipped")

@@ -2,7 +2,8 @@
 # The students' path, end to end: `make NN` builds exercise NN's skeleton and
 # `make check-NN` runs its check, with nvcc alone (no CMake), into a scratch folder.
 #
-#   student_path.sh build NN   the program and the check compile (CPU-only test)
+#   student_path.sh build NN   the program compiles, and again after the student's file
+#                              changed without recompiling the course's objects (CPU-only test)
 #   student_path.sh check NN   the untouched skeleton's check fails case by case
 #                              (exit 77, skipped, where there is no GPU)
 set -u
@@ -19,6 +20,14 @@ case $mode in
     program=$(ls "$scratch"/"$number"_* 2>/dev/null | head -n 1)
     [ -x "$program" ] || { echo "FAIL: make $number left no program in $scratch"; exit 1; }
     echo "built $program"
+    # A fix to the student's file recompiles that file alone: the course's objects are reused.
+    touch -d '2000-01-01' "$program"
+    again=$(make -C "$root" "$number" 2>&1) || { echo "$again"; echo "FAIL: make $number did not build again"; exit 1; }
+    if grep -E -- ' -c [^ ]*(harness/|program_main)' <<<"$again"; then
+      echo "FAIL: make $number recompiled the course's own files (above), which had not changed"; exit 1
+    fi
+    grep -q "course_objects/.*is up to date" <<<"$again" || { echo "$again"; echo "FAIL: no course object was reused"; exit 1; }
+    echo "built again after a change to the student's file: the course's objects were reused"
     ;;
   check)
     output=$(make -s -C "$root" "check-$number" 2>&1)

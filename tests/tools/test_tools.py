@@ -253,6 +253,27 @@ class Reports(unittest.TestCase):
         if cuda_device.absent_reason():
             self.assertIn("this machine has no CUDA device", last)
 
+    def test_score_table_gives_each_skip_its_own_reason(self):
+        # A one-GPU machine: 25 needs two devices, and the table must say so, not "no CUDA device".
+        found = exercises.load(ROOT)
+        said = {e.id: (f"SKIPPED: check {e.number} {e.name} needs 2 CUDA devices, and this machine has 1"
+                       if e.job_gpus > 1 else "")
+                for e in found}
+        cases = "".join(f'<testcase name="{e.id}.solution" status="notrun"><skipped message="Skipped"/>'
+                        f'<system-out>== check\n{said[e.id]}\n</system-out></testcase>' for e in found)
+        with tempfile.TemporaryDirectory() as build:
+            junit = os.path.join(build, "solutions.junit.xml")
+            write(junit, f"<testsuite>{cases}</testsuite>")
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "score-table", build,
+                                     "solution", "--junit", junit], capture_output=True, text=True)
+        several = [e for e in found if e.job_gpus > 1]
+        self.assertTrue(several, "no exercise of several GPUs to try")
+        for exercise in several:
+            row = next(line for line in result.stdout.splitlines() if line.startswith(exercise.id))
+            self.assertIn("not graded: skipped (needs 2 CUDA devices, and this machine has 1)", row)
+        single = next(line for line in result.stdout.splitlines() if line.startswith(found[0].id))
+        self.assertIn("not graded: skipped (no CUDA device)", single)
+
     def test_score_table_tells_a_failed_check_from_a_skipped_one(self):
         first = exercises.load(ROOT)[0]
         with tempfile.TemporaryDirectory() as build:

@@ -70,14 +70,39 @@ def relative_dirs(exercise):
     return os.path.relpath(os.path.join(ROOT, "common")), os.path.relpath(exercise.folder)
 
 
+def object_name(source):
+    """The object of a course file in build_dir/course_objects/NN_name/ (as the grader names it)."""
+    return os.path.splitext(os.path.basename(source))[0] + ".o"
+
+
+def build_course_objects(exercise, build_dir, arch):
+    """The course's own files of the program (harness/demo.cu, harness/cases.cu, the course's
+    main(), C callers), each compiled once to an object in build_dir/course_objects/NN_name/
+    and rebuilt only when it or a header it may read changed: a fix to the student's file
+    recompiles that file alone. Returns the objects' relative paths."""
+    common_dir, exercise_dir = relative_dirs(exercise)
+    folder = os.path.join(build_dir, "course_objects", exercise.id)
+    objects = []
+    for name in exercise.course_files:
+        source = os.path.join(exercise.folder, name)
+        output = os.path.join(folder, object_name(name))
+        command = nvcc.object_command(exercise, os.path.relpath(source), os.path.relpath(output),
+                                      common_dir, exercise_dir, arch)
+        compile_if_needed(command, output, [source], exercise)
+        objects.append(os.path.relpath(output))
+    return objects
+
+
 def build(exercise, build_dir, arch):
-    """Builds the exercise's program from the student's files; returns its path."""
-    sources = [os.path.join(exercise.folder, f) for f in exercise.program_files]
+    """Builds the exercise's program from the student's files and the course's objects;
+    returns its path."""
+    objects = build_course_objects(exercise, build_dir, arch)
+    sources = [os.path.join(exercise.folder, f) for f in exercise.linked_student_files]
     output = os.path.join(build_dir, exercise.id)
     common_dir, exercise_dir = relative_dirs(exercise)
-    command = nvcc.program_command(exercise, [os.path.relpath(s) for s in sources],
+    command = nvcc.program_command(exercise, [os.path.relpath(s) for s in sources] + objects,
                                    os.path.relpath(output), common_dir, exercise_dir, arch)
-    compile_if_needed(command, output, sources, exercise)
+    compile_if_needed(command, output, sources + [os.path.abspath(o) for o in objects], exercise)
     # The shared library, the PTX files: each rebuilt when the student files it reads change.
     student_paths = {name: os.path.relpath(os.path.join(exercise.folder, name))
                      for name in exercise.student_files}
@@ -145,6 +170,15 @@ def main(action, argv):
         return 0
     if action == "run":
         return run_program(exercise, program, extra)
+    # Without a CUDA device the check could only say so: say it before compiling it (the
+    # student's file is built above, so its compile errors still show). An exercise with
+    # cases that need no GPU (HOST_CASES) builds its check, which grades those.
+    reason = None if exercise.host_cases else cuda_device.absent_reason(devices=exercise.job_gpus)
+    if reason:
+        print(f"SKIPPED: check {exercise.number} {exercise.name} was not built: {reason}")
+        print(f"--- exercise {exercise.number} was not checked. "
+              f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
+        return NO_DEVICE
     check = build_check(exercise, build_dir, arch)
     print(f"--- checking exercise {exercise.number}", flush=True)
     library_args = []
@@ -154,8 +188,9 @@ def main(action, argv):
     sanitizer = nvcc.compute_sanitizer_path()
     sanitizer_args = ["--compute-sanitizer", sanitizer] if sanitizer else []
     status = subprocess.run([check, "--program", program] + library_args + sanitizer_args + extra).returncode
-    if status == NO_DEVICE and cuda_device.absent_reason():
-        print(f"--- exercise {exercise.number} was not checked: this machine has no CUDA device. "
+    reason = cuda_device.absent_reason(devices=exercise.job_gpus) if status == NO_DEVICE else None
+    if reason:
+        print(f"--- exercise {exercise.number} was not checked: {reason}. "
               f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
     return status
 

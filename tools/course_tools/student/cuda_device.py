@@ -7,9 +7,14 @@ cuInit and a device count (no context is created).
 import ctypes
 
 
-def absent_reason(deep=True):
-    """None when the driver reports at least one CUDA device; otherwise why there is none.
-    deep=False only checks that the driver library loads (microseconds, no cuInit)."""
+NO_DEVICE_STATUS = 100  # CUDA_ERROR_NO_DEVICE: a driver, and no GPU it may use
+
+
+def absent_reason(deep=True, devices=1):
+    """None when the driver reports at least `devices` CUDA devices; otherwise the exact
+    reason: no driver at all, a driver that sees no GPU, one that fails, or fewer devices
+    than asked for. deep=False only checks that the driver library loads (microseconds,
+    no cuInit)."""
     try:
         driver = ctypes.CDLL("libcuda.so.1")
     except OSError:
@@ -17,13 +22,19 @@ def absent_reason(deep=True):
     if not deep:
         return None
     status = driver.cuInit(0)
+    if status == NO_DEVICE_STATUS:
+        return "the NVIDIA driver sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE; CUDA_VISIBLE_DEVICES?)"
     if status != 0:
         return f"the NVIDIA driver found no usable GPU (cuInit: {error_name(driver, status)})"
     count = ctypes.c_int(0)
     status = driver.cuDeviceGetCount(ctypes.byref(count))
     if status != 0:
         return f"the NVIDIA driver cannot count its GPUs ({error_name(driver, status)})"
-    return None if count.value > 0 else "the NVIDIA driver sees no GPU (CUDA_VISIBLE_DEVICES?)"
+    if count.value == 0:
+        return "the NVIDIA driver sees no GPU (CUDA_VISIBLE_DEVICES?)"
+    if count.value < devices:
+        return f"it needs {devices} CUDA devices and this machine has {count.value}"
+    return None
 
 
 def error_name(driver, status):

@@ -51,6 +51,7 @@ class Exercise:
     job_cpus: int = 1
     # The GPUs of one node its jobs need (a multi-GPU exercise: 2).
     job_gpus: int = 1
+    host_cases: bool = False      # some cases of its check need no GPU (HOST_CASES)
 
     @property
     def id(self):
@@ -83,6 +84,12 @@ class Exercise:
         """Every file the call names, relative to the exercise's folder."""
         return set(self.student_files + self.c_sources + self.ptx_sources + self.scripts
                    + self.driver + [self.check])
+
+    @property
+    def course_files(self):
+        """The instructor-owned files of the program (driver, the course's main(), C callers),
+        relative to the exercise's folder: compiled once to objects, reused by every build."""
+        return [f for f in self.program_files if f not in self.student_files]
 
     @property
     def linked_student_files(self):
@@ -161,6 +168,7 @@ def load(root):
             scripts=values.get("SCRIPTS", []),
             job_cpus=int(values.get("JOB_CPUS", ["1"])[0]),
             job_gpus=int(values.get("JOB_GPUS", ["1"])[0]),
+            host_cases="HOST_CASES" in values,
         ))
     return found
 
