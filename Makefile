@@ -93,6 +93,8 @@ endif
 
 # ctest's lines that a person does not read: the score table or the test summary replaces
 # its closing summary (which says "100% tests passed" when every test was skipped).
+# ctest's line for each test that ended well ("12/80 Test #7: ... Passed"): progress, not news.
+CTEST_PROGRESS = ^ *([0-9]+)/([0-9]+) Test +\#[0-9]+: .*[ *](?:Passed|Skipped|Not Run)
 CTEST_NOISE = --hide '^ +Start +[0-9]+: ' --hide '^Internal ctest changing into' --hide '^Test project '
 
 # [instructor-only]
@@ -100,7 +102,8 @@ all: build
 	@rm -rf $(BUILD)/scores
 	@echo "== grading the reference solutions"
 	@status=0; \
-	$(COURSE) quiet-run --log $(BUILD)/solutions.log $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
+	$(COURSE) quiet-run --log $(BUILD)/solutions.log --label graded --progress '$(CTEST_PROGRESS)' \
+	  $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
 	  ctest --test-dir $(BUILD) -L 'variant=solution' -L 'aspect=correctness' -j $(JOBS) \
 	  --output-on-failure --output-junit $(CURDIR)/$(BUILD)/solutions.junit.xml || status=$$?; \
 	$(COURSE) score-table $(BUILD) solution --junit $(BUILD)/solutions.junit.xml; exit $$status
@@ -147,7 +150,7 @@ test: build
 	@rm -rf $(BUILD)/scores
 	@status=0; \
 	$(COURSE) quiet-run --log $(BUILD)/test.log --label tested \
-	  --progress '^ *([0-9]+)/([0-9]+) Test +#[0-9]+: .*[ *](?:Passed|Skipped|Not Run)' \
+	  --progress '$(CTEST_PROGRESS)' \
 	  $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
 	  ctest --preset $(PRESET) -j $(JOBS) --output-junit $(CURDIR)/$(BUILD)/junit.xml || status=$$?; \
 	$(TEST_REPORT); exit $$status

@@ -326,9 +326,51 @@ class QuietRun(unittest.TestCase):
             with open(log, encoding="utf-8") as handle:
                 logged = handle.read().splitlines()
         self.assertEqual(result.returncode, 3)
-        self.assertEqual(result.stdout.splitlines(),
-                         [f"  built: {10 * i}%" for i in range(1, 11)] + ["warning: keep me"])
+        shown = result.stdout.splitlines()
+        # The first at once (0%), then one per tenth, each with its times; then the rest.
+        self.assertEqual([line.split(" (")[0] for line in shown],
+                         [f"  built: {10 * i}%" for i in range(0, 11)] + ["warning: keep me"])
         self.assertEqual(len(logged), 103)
+
+    def test_progress_lines_come_early_and_estimate_the_time_left(self):
+        from course_tools.student import quiet_run
+        now = [0.0]
+        pace = quiet_run.Progress("built", clock=lambda: now[0])
+        now[0] = 2.0
+        self.assertEqual(pace.line(1), "  built: 1% (2 s so far, about 3 min 18 s left)")
+        now[0] = 30.0
+        self.assertIsNone(pace.line(5))        # neither a new tenth nor a minute
+        now[0] = 70.0
+        self.assertEqual(pace.line(7), "  built: 7% (1 min 10 s so far, about 15 min 30 s left)")
+        now[0] = 80.0
+        self.assertEqual(pace.line(10), "  built: 10% (1 min 20 s so far, about 12 min 00 s left)")
+        now[0] = 200.0
+        self.assertIsNone(pace.line(10))       # a minute, but no progress: nothing new to say
+        self.assertEqual(quiet_run.duration(3 * 3600 + 5 * 60), "3 h 05 min")
+
+    def test_the_log_is_written_as_lines_come(self):
+        # A command that prints one line, then waits: the log holds the line meanwhile.
+        with tempfile.TemporaryDirectory() as folder:
+            log, gate = os.path.join(folder, "log"), os.path.join(folder, "gate")
+            script = ("import os, sys, time\n"
+                      "print('first line', flush=True)\n"
+                      f"while not os.path.exists({gate!r}): time.sleep(0.05)\n")
+            process = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "course"), "quiet-run",
+                                        "--log", log, "--", sys.executable, "-c", script],
+                                       stdout=subprocess.PIPE, text=True)
+            try:
+                self.assertEqual(process.stdout.readline(), "first line\n")
+                deadline = time.monotonic() + 20
+                while time.monotonic() < deadline:
+                    with open(log, encoding="utf-8") as handle:
+                        if handle.read() == "first line\n":
+                            break
+                    time.sleep(0.05)
+                with open(log, encoding="utf-8") as handle:
+                    self.assertEqual(handle.read(), "first line\n")
+            finally:
+                open(gate, "w").close()
+                process.communicate(timeout=30)
 
     def test_a_variants_warnings_go_to_the_log_and_its_errors_to_the_console(self):
         # Issue 27: nvcc's warnings about a known-wrong variant, printed between the progress
