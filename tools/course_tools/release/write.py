@@ -9,7 +9,7 @@
 
 What ships is chosen here (SHIPPED: the exercises with their skeletons, common/, the
 students' Slurm scripts, the slides, the students' tools, the Makefile, CMake files, the
-README and the students' page docs/cluster.md), from the files git tracks or would track (every file outside the ignored
+README, LICENSE, CHANGELOG.md and the students' page docs/cluster.md), from the files git tracks or would track (every file outside the ignored
 folders where this is not a git checkout); everything else stays behind: solutions/,
 tests/ (known-wrong variants, the grading catalog), the grader, the benchmark report, the
 GPU suite, CI, and the pages for instructors and maintainers (docs/instructors.md,
@@ -69,6 +69,8 @@ MANIFEST = ".course-release.json"
 # build test proves it works).
 SHIPPED = (
     "README.md", "Makefile", "CMakeLists.txt", "CMakePresets.json",
+    # The licences and the changelog; CONTRIBUTING.md is for maintainers and stays behind.
+    "LICENSE", "CHANGELOG.md",
     # The students' pages; docs/instructors.md and docs/maintainers.md stay behind.
     "docs/cluster.md", "docs/glossaire.md", "docs/labs-map.md", "docs/labs-map.fr.md",
     ".clang-format", ".clangd", ".editorconfig", ".gitignore",
