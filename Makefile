@@ -50,7 +50,7 @@
 # #                        C.UTF-8, fr_FR.UTF-8..., which leaves the decks in English)
 # [/release-only]
 # Students (nvcc directly, commands printed; NN is the exercise number):
-#   make NN              build exercise NN from your files
+#   make NN              build exercise NN from your files (make 3 is make 03)
 #   make run-NN          run it (ARGS="..." passes arguments)
 #   make check-NN        run its check (ARGS="--case NAME" for one case)
 #                        (without a CUDA device both say so and name the cluster's command)
@@ -89,7 +89,7 @@ export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
 .PHONY: all prerequisites configure build test gpu-suite slides report report-device release new-exercise list \
-  clean help submit-openmp $(EXERCISE_NUMBERS)
+  clean help submit-openmp $(EXERCISE_NUMBERS) $(SHORT_NUMBERS)
 
 # ctest's lines that a person does not read: the score table or the test summary replaces
 # its closing summary (which says "100% tests passed" when every test was skipped).
@@ -215,7 +215,9 @@ release:
 list:
 	@for dir in exercises/[0-9][0-9]_*; do echo "$$(basename $$dir)"; done
 
-$(EXERCISE_NUMBERS):
+# One rule for exercise numbers, as in tools/course and slurm/submit: make 3 is make 03.
+SHORT_NUMBERS := $(patsubst 0%,%,$(filter 0%,$(EXERCISE_NUMBERS)))
+$(EXERCISE_NUMBERS) $(SHORT_NUMBERS):
 	@$(COURSE) build $@
 
 # Without a CUDA device, tools/course exits 77 after saying what to do instead (the
@@ -247,4 +249,4 @@ help:
 
 # Any other target: a number names an exercise that does not exist (make 99).
 .DEFAULT:
-	@$(if $(shell echo '$@' | grep -E '^[0-9]+$$'),$(error no exercise $@; the exercises are $(EXERCISE_NUMBERS) (make list names them)),$(error no target '$@': make help lists them))
+	@$(if $(shell echo '$@' | grep -E '^[0-9]+$$'),$(error no exercise $@: the exercises are $(EXERCISE_NUMBERS) (make list names them)),$(error no target '$@': make help lists them))

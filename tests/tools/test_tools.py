@@ -117,7 +117,7 @@ class ExerciseDeclarations(unittest.TestCase):
         with tempfile.TemporaryDirectory() as root:
             write(os.path.join(root, "exercises", "07_demo", "CMakeLists.txt"), CALL)
             self.assertEqual(exercises.find(root, "7").id, "07_demo")
-            with self.assertRaisesRegex(exercises.ExerciseError, r"no exercise 8 \(available: 07\)"):
+            with self.assertRaisesRegex(exercises.ExerciseError, r"no exercise 8: the exercises are 07 \(make list names them\)"):
                 exercises.find(root, "8")
 
     def test_the_repository_declares_its_exercises(self):

@@ -176,12 +176,19 @@ def load(root):
 def find(root, number):
     """The exercise numbered `number` ('3' or '03'), or an ExerciseError naming those there are."""
     exercises = load(root)
-    wanted = number.zfill(2)
+    wanted = number.zfill(2) if re.fullmatch(r"[0-9]{1,2}", number) else None
     for exercise in exercises:
         if exercise.number == wanted:
             return exercise
-    available = ", ".join(e.number for e in exercises) or "none"
-    raise ExerciseError(f"no exercise {number} (available: {available})")
+    raise ExerciseError(unknown_message(number, [e.number for e in exercises]))
+
+
+# One rule for exercise numbers everywhere (make NN, tools/course, slurm/submit): one or two
+# digits, 3 meaning 03; any other is refused with this message.
+def unknown_message(number, numbers):
+    """The message for an exercise number that names no exercise; make's and slurm/submit's
+    say the same."""
+    return f"no exercise {number}: the exercises are {' '.join(numbers) or 'none'} (make list names them)"
 
 
 def main(argv):
