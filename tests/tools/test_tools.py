@@ -120,6 +120,23 @@ class ExerciseDeclarations(unittest.TestCase):
             with self.assertRaisesRegex(exercises.ExerciseError, r"no exercise 8: the exercises are 07 \(make list names them\)"):
                 exercises.find(root, "8")
 
+    def test_one_rule_for_exercise_numbers_in_make_and_the_tools(self):
+        # Issue 45: make 3 was refused while slurm/submit check 3 was accepted (tests/slurm/
+        # test_config.sh proves slurm/submit's side, with the same message).
+        environment = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+        shown = subprocess.run(["make", "-n", "-C", ROOT, "3"], capture_output=True, text=True, env=environment)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("tools/course build 3", shown.stdout)
+        numbers = " ".join(e.number for e in exercises.load(ROOT))
+        message = f"no exercise 99: the exercises are {numbers} (make list names them)"
+        refused = subprocess.run(["make", "-C", ROOT, "99"], capture_output=True, text=True, env=environment)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn(message, refused.stderr)
+        tool = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "build", "99"],
+                              capture_output=True, text=True)
+        self.assertEqual(tool.returncode, 2)
+        self.assertIn(message, tool.stderr)
+
     def test_the_repository_declares_its_exercises(self):
         found = exercises.load(ROOT)
         self.assertTrue(found)
@@ -417,7 +434,7 @@ class QuietRun(unittest.TestCase):
 
 
 # A rule's targets: a line that starts a rule (not a variable, not a recipe line).
-RULE = re.compile(r"^([^\s#:=$][^:=]*|\$\(EXERCISE_NUMBERS\)):(?!=)")
+RULE = re.compile(r"^([^\s#:=$][^:=]*|\$\(EXERCISE_NUMBERS\)[^:=]*):(?!=)")
 
 
 def makefile_targets(text):
