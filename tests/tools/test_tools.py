@@ -291,6 +291,25 @@ class Reports(unittest.TestCase):
         single = next(line for line in result.stdout.splitlines() if line.startswith(found[0].id))
         self.assertIn("not graded: skipped (no CUDA device)", single)
 
+    def test_each_skip_reason_is_exact(self):
+        # Issue 45: "insufficient driver" with no driver at all; "no CUDA device" for an
+        # exercise that needs two on a machine with one.
+        from unittest import mock
+        answers = {"no driver": (0, "no NVIDIA driver: libcuda.so.1 is not installed"),
+                   "no GPU": (0, "the NVIDIA driver sees no GPU (CUDA_VISIBLE_DEVICES?)"),
+                   "one GPU": (1, None), "two GPUs": (2, None)}
+        said = {}
+        for machine, answer in answers.items():
+            with mock.patch.object(cuda_device, "probe", return_value=answer):
+                said[machine] = (cuda_device.shortfall(1), cuda_device.shortfall(2))
+        self.assertEqual(said["no driver"][0], "needs a CUDA device, and this machine has none "
+                                               "(no NVIDIA driver: libcuda.so.1 is not installed)")
+        self.assertIn("sees no GPU", said["no GPU"][1])
+        self.assertEqual(said["one GPU"], (None, "needs 2 CUDA devices, and this machine has 1"))
+        self.assertEqual(said["two GPUs"], (None, None))
+        if not os.path.exists("/dev/nvidiactl"):
+            self.assertNotIn("insufficient", cuda_device.absent_reason() or "")
+
     def test_score_table_tells_a_failed_check_from_a_skipped_one(self):
         first = exercises.load(ROOT)[0]
         with tempfile.TemporaryDirectory() as build:

@@ -173,9 +173,9 @@ def main(action, argv):
     # Without a CUDA device the check could only say so: say it before compiling it (the
     # student's file is built above, so its compile errors still show). An exercise with
     # cases that need no GPU (HOST_CASES) builds its check, which grades those.
-    reason = None if exercise.host_cases else cuda_device.absent_reason(devices=exercise.job_gpus)
+    reason = None if exercise.host_cases else cuda_device.shortfall(exercise.job_gpus)
     if reason:
-        print(f"SKIPPED: check {exercise.number} {exercise.name} was not built: {reason}")
+        print(f"SKIPPED: check {exercise.number} {exercise.name} {reason}; the check was not built")
         print(f"--- exercise {exercise.number} was not checked. "
               f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
         return NO_DEVICE
@@ -188,9 +188,9 @@ def main(action, argv):
     sanitizer = nvcc.compute_sanitizer_path()
     sanitizer_args = ["--compute-sanitizer", sanitizer] if sanitizer else []
     status = subprocess.run([check, "--program", program] + library_args + sanitizer_args + extra).returncode
-    reason = cuda_device.absent_reason(devices=exercise.job_gpus) if status == NO_DEVICE else None
+    reason = cuda_device.shortfall(exercise.job_gpus) if status == NO_DEVICE else None
     if reason:
-        print(f"--- exercise {exercise.number} was not checked: {reason}. "
+        print(f"--- exercise {exercise.number} was not checked: it {reason}. "
               f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
     return status
 
