@@ -381,7 +381,8 @@ int visible_device_count(std::string& reason) {
   if (status != cudaSuccess) {
     // The runtime says "insufficient driver" when there is no driver at all: tell the two
     // apart by loading the driver library, as tools/course_tools/student/cuda_device.py does.
-    void* driver = status == cudaErrorInsufficientDriver ? dlopen("libcuda.so.1", RTLD_LAZY) : nullptr;
+    void* driver =
+        status == cudaErrorInsufficientDriver ? dlopen("libcuda.so.1", RTLD_LAZY) : nullptr;
     if (status == cudaErrorInsufficientDriver && driver == nullptr) {
       reason = "no NVIDIA driver: libcuda.so.1 is not installed";
     } else if (status == cudaErrorNoDevice) {
