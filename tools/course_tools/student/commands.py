@@ -47,9 +47,9 @@ def up_to_date(output, inputs, folders):
     return all(os.path.getmtime(path) <= built for path in watched if os.path.exists(path))
 
 
-def compile_if_needed(command, output, inputs, exercise, watched=None):
+def compile_if_needed(command, output, inputs, exercise, watched=None, say_up_to_date=True):
     """Runs `command` unless `output` is newer than `inputs` and the headers in `watched`
-    (by default the course's and the exercise's folders)."""
+    (by default the course's and the exercise's folders). Returns True when it compiled."""
     for path in inputs:
         if not os.path.isfile(path):
             fail(f"missing file {os.path.relpath(path)}")
@@ -58,12 +58,14 @@ def compile_if_needed(command, output, inputs, exercise, watched=None):
     if watched is None:
         watched = [os.path.join(ROOT, "common"), exercise.folder]
     if up_to_date(output, inputs, watched):
-        print(f"{os.path.relpath(output)} is up to date")
-        return
+        if say_up_to_date:
+            print(f"{os.path.relpath(output)} is up to date")
+        return False
     os.makedirs(os.path.dirname(output), exist_ok=True)
     print(" ".join(shlex.quote(word) for word in command), flush=True)
     if subprocess.run(command).returncode != 0:
         fail("compilation failed: read the first error above", 1)
+    return True
 
 
 def relative_dirs(exercise):
@@ -82,14 +84,16 @@ def build_course_objects(exercise, build_dir, arch):
     recompiles that file alone. Returns the objects' relative paths."""
     common_dir, exercise_dir = relative_dirs(exercise)
     folder = os.path.join(build_dir, "course_objects", exercise.id)
-    objects = []
+    objects, compiled = [], False
     for name in exercise.course_files:
         source = os.path.join(exercise.folder, name)
         output = os.path.join(folder, object_name(name))
         command = nvcc.object_command(exercise, os.path.relpath(source), os.path.relpath(output),
                                       common_dir, exercise_dir, arch)
-        compile_if_needed(command, output, [source], exercise)
+        compiled |= compile_if_needed(command, output, [source], exercise, say_up_to_date=False)
         objects.append(os.path.relpath(output))
+    if objects and not compiled:
+        print(f"the course's objects of exercise {exercise.number} are up to date ({os.path.relpath(folder)})")
     return objects
 
 
