@@ -373,7 +373,13 @@ class QuietRun(unittest.TestCase):
         now = [0.0]
         pace = quiet_run.Progress("built", clock=lambda: now[0])
         now[0] = 2.0
-        self.assertEqual(pace.line(1), "  built: 1% (2 s so far, about 3 min 18 s left)")
+        self.assertEqual(pace.line(1), "  built: 1%")  # at once, too early to estimate
+        now[0] = 6.0
+        self.assertEqual(pace.line(10), "  built: 10% (6 s so far, about 54 s left)")
+        now[0] = 0.0
+        pace = quiet_run.Progress("built", clock=lambda: now[0])
+        now[0] = 6.0
+        self.assertEqual(pace.line(1), "  built: 1% (6 s so far, about 9 min 54 s left)")
         now[0] = 30.0
         self.assertIsNone(pace.line(5))        # neither a new tenth nor a minute
         now[0] = 70.0

@@ -42,13 +42,17 @@ def duration(seconds):
     return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
+# Below this, the pace so far says too little to estimate the time left.
+ESTIMATE_AFTER_SECONDS = 5
+
+
 def progress_line(label, done, elapsed):
     """'  built: 30% (2 min 10 s so far, about 5 min 03 s left)'."""
-    if done <= 0 or elapsed < 1:
-        return f"  {label}: {done}% (started)"
-    left = elapsed * (100 - done) / done
     if done >= 100:
         return f"  {label}: 100% ({duration(elapsed)})"
+    if done <= 0 or elapsed < ESTIMATE_AFTER_SECONDS:
+        return f"  {label}: {done}%"
+    left = elapsed * (100 - done) / done
     return f"  {label}: {done}% ({duration(elapsed)} so far, about {duration(left)} left)"
 
 
