@@ -47,13 +47,14 @@ def up_to_date(output, inputs, folders):
     return all(os.path.getmtime(path) <= built for path in watched if os.path.exists(path))
 
 
-def compile_if_needed(command, output, inputs, exercise, watched=None, say_up_to_date=True):
+def compile_if_needed(command, output, inputs, exercise, watched=None, say_up_to_date=True, database=None):
     """Runs `command` unless `output` is newer than `inputs` and the headers in `watched`
-    (by default the course's and the exercise's folders). Returns True when it compiled."""
+    (by default the course's and the exercise's folders). Returns True when it compiled.
+    The command is recorded in `database` (by default compile_commands.json beside `output`)."""
     for path in inputs:
         if not os.path.isfile(path):
             fail(f"missing file {os.path.relpath(path)}")
-    compile_database.record(os.path.join(os.path.dirname(output), "compile_commands.json"),
+    compile_database.record(database or os.path.join(os.path.dirname(output), "compile_commands.json"),
                             ROOT, command, [p for p in inputs if p.endswith((".cu", ".cpp", ".c"))])
     if watched is None:
         watched = [os.path.join(ROOT, "common"), exercise.folder]
@@ -90,7 +91,9 @@ def build_course_objects(exercise, build_dir, arch):
         output = os.path.join(folder, object_name(name))
         command = nvcc.object_command(exercise, os.path.relpath(source), os.path.relpath(output),
                                       common_dir, exercise_dir, arch)
-        compiled |= compile_if_needed(command, output, [source], exercise, say_up_to_date=False)
+        # Recorded with the program's commands, where editors look (build/make/).
+        compiled |= compile_if_needed(command, output, [source], exercise, say_up_to_date=False,
+                                      database=os.path.join(build_dir, "compile_commands.json"))
         objects.append(os.path.relpath(output))
     if objects and not compiled:
         print(f"the course's objects of exercise {exercise.number} are up to date ({os.path.relpath(folder)})")
