@@ -50,7 +50,7 @@
 # #                        C.UTF-8, fr_FR.UTF-8..., which leaves the decks in English)
 # [/release-only]
 # Students (nvcc directly, commands printed; NN is the exercise number):
-#   make NN              build exercise NN from your files
+#   make NN              build exercise NN from your files (make 3 is make 03)
 #   make run-NN          run it (ARGS="..." passes arguments)
 #   make check-NN        run its check (ARGS="--case NAME" for one case)
 #                        (without a CUDA device both say so and name the cluster's command)
@@ -89,10 +89,12 @@ export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
 .PHONY: all prerequisites configure build test gpu-suite slides report report-device release new-exercise list \
-  clean help submit-openmp $(EXERCISE_NUMBERS)
+  clean help submit-openmp $(EXERCISE_NUMBERS) $(SHORT_NUMBERS)
 
 # ctest's lines that a person does not read: the score table or the test summary replaces
 # its closing summary (which says "100% tests passed" when every test was skipped).
+# ctest's line for each test that ended well ("12/80 Test #7: ... Passed"): progress, not news.
+CTEST_PROGRESS = ^ *([0-9]+)/([0-9]+) Test +\#[0-9]+: .*[ *](?:Passed|Skipped|Not Run)
 CTEST_NOISE = --hide '^ +Start +[0-9]+: ' --hide '^Internal ctest changing into' --hide '^Test project '
 
 # [instructor-only]
@@ -100,7 +102,8 @@ all: build
 	@rm -rf $(BUILD)/scores
 	@echo "== grading the reference solutions"
 	@status=0; \
-	$(COURSE) quiet-run --log $(BUILD)/solutions.log $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
+	$(COURSE) quiet-run --log $(BUILD)/solutions.log --label graded --progress '$(CTEST_PROGRESS)' \
+	  $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
 	  ctest --test-dir $(BUILD) -L 'variant=solution' -L 'aspect=correctness' -j $(JOBS) \
 	  --output-on-failure --output-junit $(CURDIR)/$(BUILD)/solutions.junit.xml || status=$$?; \
 	$(COURSE) score-table $(BUILD) solution --junit $(BUILD)/solutions.junit.xml; exit $$status
@@ -147,7 +150,7 @@ test: build
 	@rm -rf $(BUILD)/scores
 	@status=0; \
 	$(COURSE) quiet-run --log $(BUILD)/test.log --label tested \
-	  --progress '^ *([0-9]+)/([0-9]+) Test +#[0-9]+: .*[ *](?:Passed|Skipped|Not Run)' \
+	  --progress '$(CTEST_PROGRESS)' \
 	  $(CTEST_NOISE) --cut '^[0-9]+% tests passed' -- \
 	  ctest --preset $(PRESET) -j $(JOBS) --output-junit $(CURDIR)/$(BUILD)/junit.xml || status=$$?; \
 	$(TEST_REPORT); exit $$status
@@ -212,7 +215,9 @@ release:
 list:
 	@for dir in exercises/[0-9][0-9]_*; do echo "$$(basename $$dir)"; done
 
-$(EXERCISE_NUMBERS):
+# One rule for exercise numbers, as in tools/course and slurm/submit: make 3 is make 03.
+SHORT_NUMBERS := $(patsubst 0%,%,$(filter 0%,$(EXERCISE_NUMBERS)))
+$(EXERCISE_NUMBERS) $(SHORT_NUMBERS):
 	@$(COURSE) build $@
 
 # Without a CUDA device, tools/course exits 77 after saying what to do instead (the
@@ -244,4 +249,4 @@ help:
 
 # Any other target: a number names an exercise that does not exist (make 99).
 .DEFAULT:
-	@$(if $(shell echo '$@' | grep -E '^[0-9]+$$'),$(error no exercise $@; the exercises are $(EXERCISE_NUMBERS) (make list names them)),$(error no target '$@': make help lists them))
+	@$(if $(shell echo '$@' | grep -E '^[0-9]+$$'),$(error no exercise $@: the exercises are $(EXERCISE_NUMBERS) (make list names them)),$(error no target '$@': make help lists them))

@@ -114,6 +114,21 @@ course_need_slurm() {
   done
 }
 
+# What sbatch says on a machine where it is installed but no cluster answers (no slurm.conf,
+# no controller found through DNS, the controller down): raw lines no student can act on.
+COURSE_NO_CLUSTER_PATTERN='resolve_ctls_from_dns_srv|DNS SRV lookup failed|Could not establish a configuration source|failed to fetch config|Unable to contact slurm controller|Could not open.*slurm.conf'
+
+# course_sbatch_failed STATUS OUTPUT: after sbatch failed, one clear line when no cluster
+# answers (then exit 2), else sbatch's own message, which names what it refused.
+course_sbatch_failed() {
+  local status=$1 output=$2
+  if grep -qE "$COURSE_NO_CLUSTER_PATTERN" <<<"$output"; then
+    course_die "no Slurm cluster answers from this machine ($(hostname -s 2>/dev/null || echo here)): sbatch is installed, but finds no controller to ask. Run this on the cluster's login node; --print shows the command without asking Slurm"
+  fi
+  [[ -z $output ]] || echo "$output" >&2
+  return "$status"
+}
+
 course_need_python() {
   command -v python3 >/dev/null 2>&1 ||
     course_die "python3 not found (the course's tools need Python 3; load its module first)"

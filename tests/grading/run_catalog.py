@@ -90,9 +90,7 @@ CANARY_PREFIX = "course-catalog-canary"
 # core busy, such a run lasted 42 s. The daemon lives 240 s by itself and the fork
 # bomb's children 180 s, so that one that escaped is still seen well past this.
 PROCESS_GRACE_SECONDS = 120
-# How deep the sweep for planted files looks below /tmp (the entries plant 3 levels
-# down; unpackers that follow '..' land near their own temporary folders).
-TMP_SWEEP_DEPTH = 4
+# The most entries a sweep for planted files lists (sweep_planted).
 SWEEP_MAX_ENTRIES = 200000
 TREE_SKIPPED = {".git", "__pycache__", "build"}
 FIXED_MTIME = 1700000000  # archive members get one date, so archives are reproducible
@@ -564,27 +562,31 @@ def _is_planted(path):
         return False
 
 
-def sweep_planted(strings, class_dir, results_dir, root=ROOT, extra=True):
-    """{string: [paths]} of files named *string* under the class, results and
-    repository folders and, with `extra`, where an unconfined entry would also have
-    planted them (/tmp, the ancestors of those folders, $HOME). Those holding the
-    catalog's marker are removed, so that a failing sandbox leaves no litter."""
-    roots = [p for p in (class_dir, results_dir, root) if p]
-    found = find_named(roots, strings)
+def sweep_planted(strings, class_dir, results_dir, root=ROOT, extra=True, since=None):
+    """{string: [paths]} of files named *string* under the class and results folders (this
+    run's own: any such file counts) and, outside them, of this run's own planted files
+    only: those holding the catalog's marker, written since `since` (a time.time()), in
+    the repository and, with `extra`, where an unconfined entry would have planted them
+    (the top of /tmp, the ancestors of those folders, $HOME: their own entries only, never
+    another user's folders). A file another user or another run left there is not this
+    run's business (issue 45: a stranger's /tmp/x/PWNED failed the catalog). The files this
+    run planted are removed, so that a failing sandbox leaves no litter."""
+    own = [p for p in (class_dir, results_dir) if p]
+    found = find_named(own, strings)
+    outside = find_named([root], strings) if root else {s: [] for s in strings}
     if extra:
-        around = [tempfile.gettempdir(), "/tmp"]
-        shallow = {os.path.expanduser("~")}
-        for base in roots:
+        around = {tempfile.gettempdir(), "/tmp", os.path.expanduser("~")}
+        for base in own:
             parent = os.path.dirname(os.path.abspath(base))
             while True:
-                shallow.add(parent)
+                around.add(parent)
                 if parent == os.path.dirname(parent):
                     break
                 parent = os.path.dirname(parent)
-        for more in (find_named(sorted(set(around)), strings, max_depth=TMP_SWEEP_DEPTH),
-                     find_named(sorted(shallow), strings, max_depth=0)):
-            for s, paths in more.items():
-                found[s] += [p for p in paths if p not in found[s]]
+        for s, paths in find_named(sorted(around), strings, max_depth=0).items():
+            outside[s] += [p for p in paths if p not in outside[s]]
+    for s, paths in outside.items():
+        found[s] += [p for p in paths if p not in found[s] and _planted_since(p, since)]
     removed = set()
     for paths in found.values():
         for path in paths:
@@ -595,6 +597,17 @@ def sweep_planted(strings, class_dir, results_dir, root=ROOT, extra=True):
                 except OSError:
                     pass
     return found, removed
+
+
+def _planted_since(path, since):
+    """A file of the catalog's (its marker), written at `since` or later (None: any time)."""
+    try:
+        # The change time, which an unpacker cannot set back as it sets the modification
+        # time (tar_path_traversal's members carry FIXED_MTIME).
+        written = os.lstat(path).st_ctime
+    except OSError:
+        return False
+    return (since is None or written >= since - 2) and _is_planted(path)
 
 
 def plant_canaries(folders):
@@ -1102,6 +1115,7 @@ def grade_and_compare(args, entries):
     print(f"run_catalog: {len(entries)} submissions to grade; the grader prints a line as each starts and ends",
           flush=True)
     canaries = []
+    started = time.time()
     try:
         materialise(entries, class_dir)
         canaries = plant_canaries([class_dir, results_dir, os.path.join(ROOT, "build")])
@@ -1117,7 +1131,7 @@ def grade_and_compare(args, entries):
         elif status != 0:
             print(f"run_catalog: the grader exited with status {status}")
         strings = sorted({e.expect["no_file_named"] for e in entries if "no_file_named" in e.expect})
-        found, removed = sweep_planted(strings, class_dir, results_dir)
+        found, removed = sweep_planted(strings, class_dir, results_dir, since=started)
         context = Context(results_dir, found_files=found, removed_files=removed,
                           canaries={p: os.path.exists(p) for p in canaries}, processes=processes,
                           jobs=0 if cpu_only else (args.jobs or 2))

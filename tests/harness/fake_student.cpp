@@ -65,7 +65,7 @@ long long sum_of(const int* values, int n) {
   return correct_sum(values, n);
 #elif defined(BEHAVIOUR_WRITES_OUTSIDE)
   if (std::FILE* planted = std::fopen(OUTSIDE_DIR "/PWNED-by-student", "w")) std::fclose(planted);
-  if (std::FILE* planted = std::fopen("/tmp/PWNED-by-student", "w")) std::fclose(planted);
+  if (std::FILE* planted = std::fopen(TMP_PLANT, "w")) std::fclose(planted);
   return correct_sum(values, n);
 #elif defined(BEHAVIOUR_FORK_BOMB)
   // Forks until fork() fails (the process limit), at most 5000 times; the children

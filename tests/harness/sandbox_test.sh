@@ -7,10 +7,11 @@
 # pass vacuously, the same run without the protection must show the attack working
 # (--show / turns the allow-list off).
 #
-#   sandbox_test.sh BEHAVIOUR CHECK PROGRAM SANDBOX_DIR [COURSE_COPY_DIR]
+#   sandbox_test.sh BEHAVIOUR CHECK PROGRAM SANDBOX_DIR [COURSE_COPY_DIR [TMP_PLANT]]
+# (TMP_PLANT: the file in /tmp the program tries to write, named after the build)
 # Needs root (to switch users and mount); otherwise it reports skipped (77).
 set -u
-behaviour=$1 check=$2 program=$3 sandbox=$4 course_copy=${5:-}
+behaviour=$1 check=$2 program=$3 sandbox=$4 course_copy=${5:-} tmp_plant=${6:-/tmp/PWNED-by-student}
 # shellcheck source=tests/harness/sandbox_preamble.sh
 source "$(dirname "${BASH_SOURCE[0]}")/sandbox_preamble.sh"
 
@@ -64,10 +65,10 @@ case $behaviour in
   writes_outside)
     run "${unhidden[@]}" --expect pass >/dev/null
     [ -e "$outside_dir/PWNED-by-student" ] || fail "without --hide the write should succeed: the proof would be vacuous"
-    rm -f "$outside_dir/PWNED-by-student" /tmp/PWNED-by-student
+    rm -f "$outside_dir/PWNED-by-student" "$tmp_plant"
     run "${confined[@]}" --expect pass || fail "the confined program did not compute"
     [ -e "$outside_dir/PWNED-by-student" ] && fail "the program wrote into a hidden folder"
-    [ -e /tmp/PWNED-by-student ] && { rm -f /tmp/PWNED-by-student; fail "the program wrote into the machine's /tmp"; }
+    [ -e "$tmp_plant" ] && { rm -f "$tmp_plant"; fail "the program wrote into the machine's /tmp"; }
     ;;
   fork_bomb | leaves_a_daemon)
     run "${confined[@]}" --expect pass || fail "the program should still be graded"

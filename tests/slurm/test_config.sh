@@ -125,7 +125,7 @@ expect_error "a shell syntax error" 2 "could not be read" \
 export COURSE_SITE_CONFIG
 COURSE_SITE_CONFIG=$(config complete)
 expect_error "an exercise that does not exist" 2 "no exercise 99" "$copy/slurm/submit" --print check 99
-expect_error "not an exercise number" 2 "'x3' is not an exercise number" "$copy/slurm/submit" --print check x3
+expect_error "not an exercise number" 2 "no exercise x3: the exercises are 03 06 25" "$copy/slurm/submit" --print check x3
 expect_error "an unknown job" 2 "unknown job 'build'" "$copy/slurm/submit" --print build 03
 expect_error "an option without its value" 2 "--name=value form" "$copy/slurm/submit" --time 0:20:00 check 03
 
@@ -193,6 +193,44 @@ if "$repo/slurm/grade-class" --print "$class" "$work/results" --seed 77 2>&1 | g
 else
   ok "grade-class keeps the seed off the command lines (in RESULTS/grading.json)"
 fi
+
+# --test-only where sbatch is installed but no cluster answers: one clear line, not
+# sbatch's DNS errors (issue 45); a cluster's own refusal is shown as sbatch says it.
+fake_bin=$work/fake-bin
+mkdir -p "$fake_bin"
+cat >"$fake_bin/sbatch" <<'FAKE'
+#!/usr/bin/env bash
+if [[ ${FAKE_SBATCH:-} == refuses ]]; then
+  echo "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2
+  exit 1
+fi
+echo "sbatch: error: resolve_ctls_from_dns_srv: res_nsearch error: Unknown host" >&2
+echo "sbatch: error: fetch_config: DNS SRV lookup failed" >&2
+echo "sbatch: error: _establish_config_source: failed to fetch config" >&2
+echo "sbatch: fatal: Could not establish a configuration source" >&2
+exit 1
+FAKE
+chmod +x "$fake_bin/sbatch"
+expect_error "--test-only without a cluster" 2 "no Slurm cluster answers from this machine" \
+  env PATH="$fake_bin:$PATH" COURSE_SITE_CONFIG="$repo/slurm/site.conf.example" "$copy/slurm/submit" --test-only check 3
+if env PATH="$fake_bin:$PATH" COURSE_SITE_CONFIG="$repo/slurm/site.conf.example" "$copy/slurm/submit" --test-only check 3 2>&1 |
+  grep -q resolve_ctls; then
+  bad "--test-only without a cluster printed sbatch's DNS errors"
+else
+  ok "--test-only without a cluster: sbatch's DNS errors are not shown"
+fi
+expect_error "a submission without a cluster" 2 "no Slurm cluster answers from this machine" \
+  env PATH="$fake_bin:$PATH" COURSE_SITE_CONFIG="$repo/slurm/site.conf.example" "$copy/slurm/submit" check 3
+expect_error "--test-only refused by the cluster" 1 "Invalid partition name specified" \
+  env FAKE_SBATCH=refuses PATH="$fake_bin:$PATH" COURSE_SITE_CONFIG="$repo/slurm/site.conf.example" \
+  "$copy/slurm/submit" --test-only check 3
+
+# One rule for exercise numbers: 3 is 03 for slurm/submit as for make and tools/course; an
+# unknown number gets the same message from all three.
+expect_output "slurm/submit check 3 is check 03" "$copy/slurm/jobs/check.sbatch 03" \
+  env COURSE_SITE_CONFIG="$repo/slurm/site.conf.example" "$copy/slurm/submit" --print check 3
+expect_error "an unknown exercise, as make says it" 2 "no exercise 99: the exercises are 03 06 25 (make list names them)" \
+  env COURSE_SITE_CONFIG="$repo/slurm/site.conf.example" "$copy/slurm/submit" --print check 99
 
 # The documented example is complete: it reads without error.
 expect_output "site.conf.example: a complete configuration" "--partition=gpu --time=0:10:00" \

@@ -430,6 +430,23 @@ class Comparison(WithResults):
         unchecked = self.compare({"no_file_named": "PWNED"}, catalog.Context(self.results))
         self.assertEqual((unchecked.verdict, unchecked.notes), ("PASS", ["no_file_named not checked"]))
 
+    def test_outside_its_own_folders_only_this_runs_planted_files_count(self):
+        # Issue 45: a stranger's file named *PWNED* (or an earlier run's) outside the class and
+        # results folders is none of this run's business; one this run planted is.
+        stranger = os.path.join(self.course, "someone", "PWNED-theirs")
+        planted = os.path.join(self.course, "PWNED-escaped")
+        write(stranger, "not the catalog's\n")
+        write(planted, "PWNED-writes: " + catalog.PLANTED_MARKER + "\n")
+        found, removed = catalog.sweep_planted(["PWNED"], self.class_dir, self.results, root=self.course,
+                                               extra=False, since=time.time() - 60)
+        self.assertEqual(found["PWNED"], [planted])
+        self.assertEqual(removed, {planted})
+        self.assertTrue(os.path.exists(stranger))
+        write(planted, "PWNED-writes: " + catalog.PLANTED_MARKER + "\n")
+        earlier, _ = catalog.sweep_planted(["PWNED"], self.class_dir, self.results, root=self.course,
+                                           extra=False, since=time.time() + 60)
+        self.assertEqual(earlier["PWNED"], [], "a planted file older than the run was counted")
+
     def test_find_named_respects_depth(self):
         write(os.path.join(self.tmp, "d", "a", "b", "PWNED-deep"), "x")
         write(os.path.join(self.tmp, "d", "PWNED-top"), "x")

@@ -28,8 +28,8 @@ FIRST_LINE = re.compile(r"^# For ([a-z ,]+):")
 
 
 def pages():
-    """README.md and docs/*.md, as paths relative to the course's root."""
-    found = ["README.md"] + sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md")))
+    """README.md, CONTRIBUTING.md, CHANGELOG.md and docs/*.md, relative to the course's root."""
+    found = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"] + sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md")))
     return [p.replace(os.sep, "/") for p in found]
 
 

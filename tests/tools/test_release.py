@@ -145,7 +145,11 @@ class Filters(unittest.TestCase):
         self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
         tree = os.path.join(folder, "tree")
         release.write_tree(ROOT, tree)
-        pages = ["README.md"] + [f"docs/{name}" for name in sorted(os.listdir(os.path.join(tree, "docs")))]
+        # Every page of the release: the README, docs/, the statements, the decks (issue 45).
+        pages = sorted(os.path.relpath(os.path.join(base, name), tree).replace(os.sep, "/")
+                       for base, _, names in os.walk(tree) for name in names if name.endswith(".md"))
+        self.assertIn("README.md", pages)
+        self.assertIn("exercises/03_device_memory/README.fr.md", pages)
         self.assertIn("docs/cluster.md", pages)
         self.assertNotIn("docs/instructors.md", pages)
         self.assertNotIn("docs/maintainers.md", pages)
@@ -160,7 +164,11 @@ class Filters(unittest.TestCase):
 
         for page in pages:
             text = read(os.path.join(tree, page))
-            self.assertNotIn("solutions/", text, page)
+            if not page.startswith("slides/"):  # a deck may show a path as code
+                self.assertNotIn("solutions/", text, page)
+            # Nor does a page send a student to a page the release does not hold, link or not.
+            for behind in ("docs/instructors.md", "docs/maintainers.md", "CONTRIBUTING.md"):
+                self.assertNotIn(behind, text, page)
             for _, line in release.markdown_lines(text):
                 for link in release.markdown_links(line):
                     target = release.link_target(page, link)
@@ -284,6 +292,7 @@ def fake_exercise(root, number, name, skeleton, solution=None):
     folder = os.path.join(root, "exercises", f"{number}_{name}")
     write(os.path.join(folder, "CMakeLists.txt"), FAKE_CALL.format(number=number, name=name, file=f"{name}.cu"))
     write(os.path.join(folder, "README.md"), f"# Exercise {number}\n")
+    write(os.path.join(folder, "README.fr.md"), f"# Exercice {number}\n")
     write(os.path.join(folder, "check.cpp"), "int main() { return 0; }\n")
     write(os.path.join(folder, f"{name}.cu"), skeleton)
     if solution:
@@ -323,7 +332,8 @@ class WritingReleases(Scratch):
         write(os.path.join(root, ".git", "info", "exclude"), "*.log\n")
         write(os.path.join(root, "exercises", "01_demo", "ignored.log"), "build output\n")
         subprocess.run(git + ["add", "README.md", "docs", "Makefile", "exercises/01_demo/CMakeLists.txt",
-                              "exercises/01_demo/README.md", "exercises/01_demo/check.cpp",
+                              "exercises/01_demo/README.md", "exercises/01_demo/README.fr.md",
+                              "exercises/01_demo/check.cpp",
                               "exercises/01_demo/demo.cu", "solutions", "tests", "tools"], check=True)
         return root
 
@@ -339,7 +349,7 @@ class WritingReleases(Scratch):
         listed = subprocess.run(["git", "-C", out, "ls-files"], capture_output=True, text=True,
                                 check=True).stdout.split()
         expected = [".course-release.json", "Makefile", "README.md", "exercises/01_demo/CMakeLists.txt",
-                    "exercises/01_demo/README.md", "exercises/01_demo/check.cpp", "exercises/01_demo/demo.cu",
+                    "exercises/01_demo/README.fr.md", "exercises/01_demo/README.md", "exercises/01_demo/check.cpp", "exercises/01_demo/demo.cu",
                     "exercises/01_demo/untracked.txt", "tools/course",
                     "tools/course_tools/student/commands.py"]
         # The working tree as it is: a new file not committed yet ships (and is named), an
@@ -364,6 +374,38 @@ class WritingReleases(Scratch):
         done = self.release(root, self.path("out", "students"))
         self.assertEqual(done.returncode, 1)
         self.assertIn("exists already", done.stderr)
+
+    def test_an_unfinished_exercise_does_not_ship_and_the_map_says_so(self):
+        # Issue 45: an exercise just scaffolded by make new-exercise (a placeholder statement),
+        # or without its French statement, is not handed out; its course-map row says so.
+        root = self.fake_course()
+        fake_exercise(root, "02", "scaffolded", SKELETON_CODE)
+        write(os.path.join(root, "exercises", "02_scaffolded", "README.md"),
+              "# Exercise 02\n<!-- TODO(maintainer): tools/course new-exercise wrote this statement -->\n")
+        fake_exercise(root, "03", "english_only", SKELETON_CODE)
+        os.unlink(os.path.join(root, "exercises", "03_english_only", "README.fr.md"))
+        write(os.path.join(root, "README.md"),
+              "# Course\n\n| # | exercise | status |\n|---|---|---|\n"
+              "| 01 | [demo](exercises/01_demo/) | available |\n"
+              "| 02 | [scaffolded](exercises/02_scaffolded/README.md) | available |\n"
+              "| 03 | [english only](exercises/03_english_only/) | available |\n")
+        done = self.release(root, self.path("out", "students"))
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        out = self.path("out", "students")
+        self.assertTrue(os.path.isdir(os.path.join(out, "exercises", "01_demo")))
+        self.assertFalse(os.path.exists(os.path.join(out, "exercises", "02_scaffolded")))
+        self.assertFalse(os.path.exists(os.path.join(out, "exercises", "03_english_only")))
+        self.assertIn("exercises/02_scaffolded left out: its statement (README.md) is still a placeholder",
+                      done.stderr)
+        self.assertIn("exercises/03_english_only left out: it has no French statement (README.fr.md)", done.stderr)
+        self.assertEqual(read(os.path.join(out, "README.md")).splitlines()[4:],
+                         ["| 01 | [demo](exercises/01_demo/) | available |",
+                          "| 02 | scaffolded | not available yet |",
+                          "| 03 | english only | not available yet |"])
+
+    def test_every_exercise_of_the_course_ships(self):
+        # The course's own exercises are all finished: the release leaves none out.
+        self.assertEqual(release.unfinished_exercises(ROOT), {})
 
     def test_a_copy_without_git_ships_its_files_outside_the_generated_folders(self):
         root = self.fake_course()

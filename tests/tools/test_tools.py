@@ -117,8 +117,25 @@ class ExerciseDeclarations(unittest.TestCase):
         with tempfile.TemporaryDirectory() as root:
             write(os.path.join(root, "exercises", "07_demo", "CMakeLists.txt"), CALL)
             self.assertEqual(exercises.find(root, "7").id, "07_demo")
-            with self.assertRaisesRegex(exercises.ExerciseError, r"no exercise 8 \(available: 07\)"):
+            with self.assertRaisesRegex(exercises.ExerciseError, r"no exercise 8: the exercises are 07 \(make list names them\)"):
                 exercises.find(root, "8")
+
+    def test_one_rule_for_exercise_numbers_in_make_and_the_tools(self):
+        # Issue 45: make 3 was refused while slurm/submit check 3 was accepted (tests/slurm/
+        # test_config.sh proves slurm/submit's side, with the same message).
+        environment = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+        shown = subprocess.run(["make", "-n", "-C", ROOT, "3"], capture_output=True, text=True, env=environment)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("tools/course build 3", shown.stdout)
+        numbers = " ".join(e.number for e in exercises.load(ROOT))
+        message = f"no exercise 99: the exercises are {numbers} (make list names them)"
+        refused = subprocess.run(["make", "-C", ROOT, "99"], capture_output=True, text=True, env=environment)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn(message, refused.stderr)
+        tool = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "build", "99"],
+                              capture_output=True, text=True)
+        self.assertEqual(tool.returncode, 2)
+        self.assertIn(message, tool.stderr)
 
     def test_the_repository_declares_its_exercises(self):
         found = exercises.load(ROOT)
@@ -253,6 +270,46 @@ class Reports(unittest.TestCase):
         if cuda_device.absent_reason():
             self.assertIn("this machine has no CUDA device", last)
 
+    def test_score_table_gives_each_skip_its_own_reason(self):
+        # A one-GPU machine: 25 needs two devices, and the table must say so, not "no CUDA device".
+        found = exercises.load(ROOT)
+        said = {e.id: (f"SKIPPED: check {e.number} {e.name} needs 2 CUDA devices, and this machine has 1"
+                       if e.job_gpus > 1 else "")
+                for e in found}
+        cases = "".join(f'<testcase name="{e.id}.solution" status="notrun"><skipped message="Skipped"/>'
+                        f'<system-out>== check\n{said[e.id]}\n</system-out></testcase>' for e in found)
+        with tempfile.TemporaryDirectory() as build:
+            junit = os.path.join(build, "solutions.junit.xml")
+            write(junit, f"<testsuite>{cases}</testsuite>")
+            result = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "score-table", build,
+                                     "solution", "--junit", junit], capture_output=True, text=True)
+        several = [e for e in found if e.job_gpus > 1]
+        self.assertTrue(several, "no exercise of several GPUs to try")
+        for exercise in several:
+            row = next(line for line in result.stdout.splitlines() if line.startswith(exercise.id))
+            self.assertIn("not graded: skipped (needs 2 CUDA devices, and this machine has 1)", row)
+        single = next(line for line in result.stdout.splitlines() if line.startswith(found[0].id))
+        self.assertIn("not graded: skipped (no CUDA device)", single)
+
+    def test_each_skip_reason_is_exact(self):
+        # Issue 45: "insufficient driver" with no driver at all; "no CUDA device" for an
+        # exercise that needs two on a machine with one.
+        from unittest import mock
+        answers = {"no driver": (0, "no NVIDIA driver: libcuda.so.1 is not installed"),
+                   "no GPU": (0, "the NVIDIA driver sees no GPU (CUDA_VISIBLE_DEVICES?)"),
+                   "one GPU": (1, None), "two GPUs": (2, None)}
+        said = {}
+        for machine, answer in answers.items():
+            with mock.patch.object(cuda_device, "probe", return_value=answer):
+                said[machine] = (cuda_device.shortfall(1), cuda_device.shortfall(2))
+        self.assertEqual(said["no driver"][0], "needs a CUDA device, and this machine has none "
+                                               "(no NVIDIA driver: libcuda.so.1 is not installed)")
+        self.assertIn("sees no GPU", said["no GPU"][1])
+        self.assertEqual(said["one GPU"], (None, "needs 2 CUDA devices, and this machine has 1"))
+        self.assertEqual(said["two GPUs"], (None, None))
+        if not os.path.exists("/dev/nvidiactl"):
+            self.assertNotIn("insufficient", cuda_device.absent_reason() or "")
+
     def test_score_table_tells_a_failed_check_from_a_skipped_one(self):
         first = exercises.load(ROOT)[0]
         with tempfile.TemporaryDirectory() as build:
@@ -305,9 +362,57 @@ class QuietRun(unittest.TestCase):
             with open(log, encoding="utf-8") as handle:
                 logged = handle.read().splitlines()
         self.assertEqual(result.returncode, 3)
-        self.assertEqual(result.stdout.splitlines(),
-                         [f"  built: {10 * i}%" for i in range(1, 11)] + ["warning: keep me"])
+        shown = result.stdout.splitlines()
+        # The first at once (0%), then one per tenth, each with its times; then the rest.
+        self.assertEqual([line.split(" (")[0] for line in shown],
+                         [f"  built: {10 * i}%" for i in range(0, 11)] + ["warning: keep me"])
         self.assertEqual(len(logged), 103)
+
+    def test_progress_lines_come_early_and_estimate_the_time_left(self):
+        from course_tools.student import quiet_run
+        now = [0.0]
+        pace = quiet_run.Progress("built", clock=lambda: now[0])
+        now[0] = 2.0
+        self.assertEqual(pace.line(1), "  built: 1%")  # at once, too early to estimate
+        now[0] = 6.0
+        self.assertEqual(pace.line(10), "  built: 10% (6 s so far, about 54 s left)")
+        now[0] = 0.0
+        pace = quiet_run.Progress("built", clock=lambda: now[0])
+        now[0] = 6.0
+        self.assertEqual(pace.line(1), "  built: 1% (6 s so far, about 9 min 54 s left)")
+        now[0] = 30.0
+        self.assertIsNone(pace.line(5))        # neither a new tenth nor a minute
+        now[0] = 70.0
+        self.assertEqual(pace.line(7), "  built: 7% (1 min 10 s so far, about 15 min 30 s left)")
+        now[0] = 80.0
+        self.assertEqual(pace.line(10), "  built: 10% (1 min 20 s so far, about 12 min 00 s left)")
+        now[0] = 200.0
+        self.assertIsNone(pace.line(10))       # a minute, but no progress: nothing new to say
+        self.assertEqual(quiet_run.duration(3 * 3600 + 5 * 60), "3 h 05 min")
+
+    def test_the_log_is_written_as_lines_come(self):
+        # A command that prints one line, then waits: the log holds the line meanwhile.
+        with tempfile.TemporaryDirectory() as folder:
+            log, gate = os.path.join(folder, "log"), os.path.join(folder, "gate")
+            script = ("import os, sys, time\n"
+                      "print('first line', flush=True)\n"
+                      f"while not os.path.exists({gate!r}): time.sleep(0.05)\n")
+            process = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "course"), "quiet-run",
+                                        "--log", log, "--", sys.executable, "-c", script],
+                                       stdout=subprocess.PIPE, text=True)
+            try:
+                self.assertEqual(process.stdout.readline(), "first line\n")
+                deadline = time.monotonic() + 20
+                while time.monotonic() < deadline:
+                    with open(log, encoding="utf-8") as handle:
+                        if handle.read() == "first line\n":
+                            break
+                    time.sleep(0.05)
+                with open(log, encoding="utf-8") as handle:
+                    self.assertEqual(handle.read(), "first line\n")
+            finally:
+                open(gate, "w").close()
+                process.communicate(timeout=30)
 
     def test_a_variants_warnings_go_to_the_log_and_its_errors_to_the_console(self):
         # Issue 27: nvcc's warnings about a known-wrong variant, printed between the progress
@@ -354,7 +459,7 @@ class QuietRun(unittest.TestCase):
 
 
 # A rule's targets: a line that starts a rule (not a variable, not a recipe line).
-RULE = re.compile(r"^([^\s#:=$][^:=]*|\$\(EXERCISE_NUMBERS\)):(?!=)")
+RULE = re.compile(r"^([^\s#:=$][^:=]*|\$\(EXERCISE_NUMBERS\)[^:=]*):(?!=)")
 
 
 def makefile_targets(text):

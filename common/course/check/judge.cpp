@@ -4,6 +4,8 @@
 // tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/judge.hpp"
 
+#include <dlfcn.h>
+
 namespace course::check {
 
 std::vector<std::string> program_lines(const std::string& output) {
@@ -377,10 +379,21 @@ int visible_device_count(std::string& reason) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
-    reason = std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
+    // The runtime says "insufficient driver" when there is no driver at all: tell the two
+    // apart by loading the driver library, as tools/course_tools/student/cuda_device.py does.
+    void* driver =
+        status == cudaErrorInsufficientDriver ? dlopen("libcuda.so.1", RTLD_LAZY) : nullptr;
+    if (status == cudaErrorInsufficientDriver && driver == nullptr) {
+      reason = "no NVIDIA driver: libcuda.so.1 is not installed";
+    } else if (status == cudaErrorNoDevice) {
+      reason = "the NVIDIA driver sees no GPU (cudaErrorNoDevice; CUDA_VISIBLE_DEVICES?)";
+    } else {
+      reason = std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
+    }
+    if (driver != nullptr) dlclose(driver);
     return 0;
   }
-  if (count == 0) reason = "no device";
+  if (count == 0) reason = "the NVIDIA driver sees no GPU";
   return count;
 }
 

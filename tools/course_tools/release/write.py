@@ -9,7 +9,7 @@
 
 What ships is chosen here (SHIPPED: the exercises with their skeletons, common/, the
 students' Slurm scripts, the slides, the students' tools, the Makefile, CMake files, the
-README and the students' page docs/cluster.md), from the files git tracks or would track (every file outside the ignored
+README, LICENSE, CHANGELOG.md and the students' page docs/cluster.md), from the files git tracks or would track (every file outside the ignored
 folders where this is not a git checkout); everything else stays behind: solutions/,
 tests/ (known-wrong variants, the grading catalog), the grader, the benchmark report, the
 GPU suite, CI, and the pages for instructors and maintainers (docs/instructors.md,
@@ -23,7 +23,11 @@ Course files are filtered on the way (filter_file):
   - a Markdown page holds no marker block (one stops the release): each page is written for
     one audience, and the pages of the others stay behind. A list item that links to a
     course file that stays behind (the README's line on docs/instructors.md) is left out;
-    such a link anywhere else stops the release;
+    in a table row the link becomes its text (and a cell "available" says "not available
+    yet"); such a link anywhere else stops the release;
+  - an exercise whose statement is still a placeholder (TODO(maintainer), as make
+    new-exercise writes it) or that has no French statement (README.fr.md) stays behind,
+    named on the console; the course map's row says "not available yet";
   - CMakePresets.json keeps the presets that build the students' files (COURSE_MODE
     student), each written out whole (what it inherited included);
   - an exercise's CMakeLists.txt loses its MUTANTS list (the names of the known-wrong
@@ -65,6 +69,8 @@ MANIFEST = ".course-release.json"
 # build test proves it works).
 SHIPPED = (
     "README.md", "Makefile", "CMakeLists.txt", "CMakePresets.json",
+    # The licences and the changelog; CONTRIBUTING.md is for maintainers and stays behind.
+    "LICENSE", "CHANGELOG.md",
     # The students' pages; docs/instructors.md and docs/maintainers.md stay behind.
     "docs/cluster.md", "docs/glossaire.md", "docs/labs-map.md", "docs/labs-map.fr.md",
     ".clang-format", ".clangd", ".editorconfig", ".gitignore",
@@ -93,6 +99,7 @@ MARKER = re.compile(r"^\s*(#|//|<!--)?\s*\[(/?)(instructor-only|release-only)\]\
 # A Markdown link's target, and a line that is an item of a list.
 LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|[0-9]+\.)\s")
+TABLE_ROW = re.compile(r"^\s*\|")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 INLINE_CODE = re.compile(r"(`+).*?\1")
 
@@ -199,8 +206,9 @@ def link_target(page, link):
 
 def markdown_for_students(text, path, left_behind):
     """A shipped Markdown page: no marker block, and no link to a course file that stays
-    behind (`left_behind(course path)`): a list item holding one is left out."""
-    dropped = set()
+    behind (`left_behind(course path)`): a list item holding one is left out; in a table row
+    (the course map's row of an exercise that does not ship) the link becomes its text."""
+    dropped, rows = set(), {}
     for number, line in markdown_lines(text):
         if MARKER.match(line):
             raise ReleaseError(f"{path}:{number}: a marker block in a Markdown page; write the text in "
@@ -208,6 +216,9 @@ def markdown_for_students(text, path, left_behind):
         behind = [link for link in markdown_links(line)
                   if link_target(path, link) is not None and left_behind(link_target(path, link))]
         if not behind:
+            continue
+        if TABLE_ROW.match(line):
+            rows[number] = table_row_for_students(line, behind)
             continue
         if not LIST_ITEM.match(line):
             raise ReleaseError(f"{path}:{number}: a link to {behind[0]}, which stays behind: give it a list "
@@ -220,9 +231,17 @@ def markdown_for_students(text, path, left_behind):
             gap = gap or not kept or not kept[-1].strip()
             continue
         if not (gap and not line.strip()):
-            kept.append(line)
+            kept.append(rows.get(number, line))
         gap = False
     return "".join(kept)
+
+
+def table_row_for_students(line, behind):
+    """A table row whose links in `behind` stay behind: each such link becomes its text, and
+    a cell "available" becomes "not available yet"."""
+    for link in behind:
+        line = re.sub(r"\[([^\]]*)\]\(" + re.escape(link) + r"(?:\s+\"[^\"]*\")?\)", r"\1", line)
+    return re.sub(r"\|\s*available\s*\|", "| not available yet |", line)
 
 
 def student_presets(text, path):
@@ -339,6 +358,30 @@ def undeclared_extras(root, files):
     return found
 
 
+# What tools/course new-exercise writes at the top of a statement it scaffolds: a statement
+# that still holds it is the template's example, not the exercise's.
+PLACEHOLDER = "TODO(maintainer)"
+
+
+def unfinished_exercises(root):
+    """{exercise folder (relative): why it does not ship}: a statement that is still a
+    placeholder (PLACEHOLDER, as make new-exercise writes it), or no French statement
+    (README.fr.md). The course map's row of such an exercise says "not available yet"."""
+    unfinished = {}
+    for exercise in exercises.load(root):
+        folder = os.path.relpath(exercise.folder, root).replace(os.sep, "/")
+        for name, language in (("README.md", "statement"), ("README.fr.md", "French statement")):
+            path = os.path.join(exercise.folder, name)
+            if not os.path.isfile(path):
+                unfinished[folder] = f"it has no {language} ({name})"
+                break
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                if PLACEHOLDER in handle.read():
+                    unfinished[folder] = f"its {language} ({name}) is still a placeholder ({PLACEHOLDER})"
+                    break
+    return unfinished
+
+
 def new_files(root):
     """The files git does not track yet but would (not ignored): shipped, and named."""
     try:
@@ -350,7 +393,12 @@ def new_files(root):
 
 def write_tree(root, folder):
     """Writes the release's files into `folder` (which must not exist); returns the manifest."""
-    files = [p for p in course_files(root) if shipped(p)]
+    unfinished = unfinished_exercises(root)
+    for left_out, why in sorted(unfinished.items()):
+        print(f"release: {left_out} left out: {why}; the course map says it is not available yet",
+              file=sys.stderr)
+    files = [p for p in course_files(root)
+             if shipped(p) and not any(p.startswith(left_out + "/") for left_out in unfinished)]
     uncommitted = sorted(new_files(root).intersection(files))
     if uncommitted:
         print(f"release: {len(uncommitted)} file(s) not committed yet, shipped as they are: "

@@ -18,6 +18,7 @@ error: then nothing is written.
 import argparse
 import datetime
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -25,7 +26,7 @@ import time
 
 from course_tools.report import data as report_data
 from course_tools.report import render as report_render
-from course_tools.student import cuda_device, prerequisites
+from course_tools.student import cuda_device, prerequisites, quiet_run
 from course_tools.student.paths import LAUNCHER, ROOT
 
 # The exercises whose demos measure something, with the seconds each is expected to take
@@ -63,6 +64,9 @@ def probe_path(build_dir):
     return os.path.join(build_dir, "tools", "course_tools", "report", PROBE_TARGET)
 
 
+BUILD_PROGRESS = re.compile(r"^\[ *([0-9]+)%\]")
+
+
 def build(build_dir, exercises, jobs, log_path):
     """Builds the probe and the solutions' programs (cmake --build, those targets only)."""
     if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
@@ -73,9 +77,20 @@ def build(build_dir, exercises, jobs, log_path):
           flush=True)
     start = time.monotonic()
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
+    # Its progress as the main build shows it (quiet_run): a line at once, then per tenth or
+    # minute with the time left; the log written as it comes.
+    pace = quiet_run.Progress("built")
     with open(log_path, "w", encoding="utf-8") as log:
-        status = subprocess.run(["cmake", "--build", build_dir, "-j", str(jobs), "--target"] + targets,
-                                stdout=log, stderr=subprocess.STDOUT).returncode
+        process = subprocess.Popen(["cmake", "--build", build_dir, "-j", str(jobs), "--target"] + targets,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+        for line in process.stdout:
+            log.write(line)
+            log.flush()
+            match = BUILD_PROGRESS.search(line)
+            said = pace.line(int(match.group(1))) if match else None
+            if said:
+                print(said, flush=True)
+        status = process.wait()
     if status != 0:
         with open(log_path, encoding="utf-8", errors="replace") as log:
             print("".join(log.readlines()[-30:]), file=sys.stderr)

@@ -47,37 +47,69 @@ def up_to_date(output, inputs, folders):
     return all(os.path.getmtime(path) <= built for path in watched if os.path.exists(path))
 
 
-def compile_if_needed(command, output, inputs, exercise, watched=None):
+def compile_if_needed(command, output, inputs, exercise, watched=None, say_up_to_date=True, database=None):
     """Runs `command` unless `output` is newer than `inputs` and the headers in `watched`
-    (by default the course's and the exercise's folders)."""
+    (by default the course's and the exercise's folders). Returns True when it compiled.
+    The command is recorded in `database` (by default compile_commands.json beside `output`)."""
     for path in inputs:
         if not os.path.isfile(path):
             fail(f"missing file {os.path.relpath(path)}")
-    compile_database.record(os.path.join(os.path.dirname(output), "compile_commands.json"),
+    compile_database.record(database or os.path.join(os.path.dirname(output), "compile_commands.json"),
                             ROOT, command, [p for p in inputs if p.endswith((".cu", ".cpp", ".c"))])
     if watched is None:
         watched = [os.path.join(ROOT, "common"), exercise.folder]
     if up_to_date(output, inputs, watched):
-        print(f"{os.path.relpath(output)} is up to date")
-        return
+        if say_up_to_date:
+            print(f"{os.path.relpath(output)} is up to date")
+        return False
     os.makedirs(os.path.dirname(output), exist_ok=True)
     print(" ".join(shlex.quote(word) for word in command), flush=True)
     if subprocess.run(command).returncode != 0:
         fail("compilation failed: read the first error above", 1)
+    return True
 
 
 def relative_dirs(exercise):
     return os.path.relpath(os.path.join(ROOT, "common")), os.path.relpath(exercise.folder)
 
 
+def object_name(source):
+    """The object of a course file in build_dir/course_objects/NN_name/ (as the grader names it)."""
+    return os.path.splitext(os.path.basename(source))[0] + ".o"
+
+
+def build_course_objects(exercise, build_dir, arch):
+    """The course's own files of the program (harness/demo.cu, harness/cases.cu, the course's
+    main(), C callers), each compiled once to an object in build_dir/course_objects/NN_name/
+    and rebuilt only when it or a header it may read changed: a fix to the student's file
+    recompiles that file alone. Returns the objects' relative paths."""
+    common_dir, exercise_dir = relative_dirs(exercise)
+    folder = os.path.join(build_dir, "course_objects", exercise.id)
+    objects, compiled = [], False
+    for name in exercise.course_files:
+        source = os.path.join(exercise.folder, name)
+        output = os.path.join(folder, object_name(name))
+        command = nvcc.object_command(exercise, os.path.relpath(source), os.path.relpath(output),
+                                      common_dir, exercise_dir, arch)
+        # Recorded with the program's commands, where editors look (build/make/).
+        compiled |= compile_if_needed(command, output, [source], exercise, say_up_to_date=False,
+                                      database=os.path.join(build_dir, "compile_commands.json"))
+        objects.append(os.path.relpath(output))
+    if objects and not compiled:
+        print(f"the course's objects of exercise {exercise.number} are up to date ({os.path.relpath(folder)})")
+    return objects
+
+
 def build(exercise, build_dir, arch):
-    """Builds the exercise's program from the student's files; returns its path."""
-    sources = [os.path.join(exercise.folder, f) for f in exercise.program_files]
+    """Builds the exercise's program from the student's files and the course's objects;
+    returns its path."""
+    objects = build_course_objects(exercise, build_dir, arch)
+    sources = [os.path.join(exercise.folder, f) for f in exercise.linked_student_files]
     output = os.path.join(build_dir, exercise.id)
     common_dir, exercise_dir = relative_dirs(exercise)
-    command = nvcc.program_command(exercise, [os.path.relpath(s) for s in sources],
+    command = nvcc.program_command(exercise, [os.path.relpath(s) for s in sources] + objects,
                                    os.path.relpath(output), common_dir, exercise_dir, arch)
-    compile_if_needed(command, output, sources, exercise)
+    compile_if_needed(command, output, sources + [os.path.abspath(o) for o in objects], exercise)
     # The shared library, the PTX files: each rebuilt when the student files it reads change.
     student_paths = {name: os.path.relpath(os.path.join(exercise.folder, name))
                      for name in exercise.student_files}
@@ -145,6 +177,15 @@ def main(action, argv):
         return 0
     if action == "run":
         return run_program(exercise, program, extra)
+    # Without a CUDA device the check could only say so: say it before compiling it (the
+    # student's file is built above, so its compile errors still show). An exercise with
+    # cases that need no GPU (HOST_CASES) builds its check, which grades those.
+    reason = None if exercise.host_cases else cuda_device.shortfall(exercise.job_gpus)
+    if reason:
+        print(f"SKIPPED: check {exercise.number} {exercise.name} {reason}; the check was not built")
+        print(f"--- exercise {exercise.number} was not checked. "
+              f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
+        return NO_DEVICE
     check = build_check(exercise, build_dir, arch)
     print(f"--- checking exercise {exercise.number}", flush=True)
     library_args = []
@@ -154,8 +195,9 @@ def main(action, argv):
     sanitizer = nvcc.compute_sanitizer_path()
     sanitizer_args = ["--compute-sanitizer", sanitizer] if sanitizer else []
     status = subprocess.run([check, "--program", program] + library_args + sanitizer_args + extra).returncode
-    if status == NO_DEVICE and cuda_device.absent_reason():
-        print(f"--- exercise {exercise.number} was not checked: this machine has no CUDA device. "
+    reason = cuda_device.shortfall(exercise.job_gpus) if status == NO_DEVICE else None
+    if reason:
+        print(f"--- exercise {exercise.number} was not checked: it {reason}. "
               f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
     return status
 

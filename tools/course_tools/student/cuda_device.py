@@ -7,23 +7,54 @@ cuInit and a device count (no context is created).
 import ctypes
 
 
+NO_DEVICE_STATUS = 100  # CUDA_ERROR_NO_DEVICE: a driver, and no GPU it may use
+
+
 def absent_reason(deep=True):
-    """None when the driver reports at least one CUDA device; otherwise why there is none.
-    deep=False only checks that the driver library loads (microseconds, no cuInit)."""
+    """None when the driver reports at least one CUDA device; otherwise the exact reason:
+    no driver at all, a driver that sees no GPU, or one that fails. deep=False only checks
+    that the driver library loads (microseconds, no cuInit)."""
+    return probe(deep)[1]
+
+
+def device_count():
+    """How many CUDA devices the driver reports (0 without a driver or a GPU)."""
+    return probe()[0]
+
+
+def probe(deep=True):
+    """(device count, None) or (0, why there is none); (None, None) when deep=False found
+    the driver library (not counted)."""
     try:
         driver = ctypes.CDLL("libcuda.so.1")
     except OSError:
-        return "no NVIDIA driver: libcuda.so.1 is not installed"
+        return 0, "no NVIDIA driver: libcuda.so.1 is not installed"
     if not deep:
-        return None
+        return None, None
     status = driver.cuInit(0)
+    if status == NO_DEVICE_STATUS:
+        return 0, "the NVIDIA driver sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE; CUDA_VISIBLE_DEVICES?)"
     if status != 0:
-        return f"the NVIDIA driver found no usable GPU (cuInit: {error_name(driver, status)})"
+        return 0, f"the NVIDIA driver found no usable GPU (cuInit: {error_name(driver, status)})"
     count = ctypes.c_int(0)
     status = driver.cuDeviceGetCount(ctypes.byref(count))
     if status != 0:
-        return f"the NVIDIA driver cannot count its GPUs ({error_name(driver, status)})"
-    return None if count.value > 0 else "the NVIDIA driver sees no GPU (CUDA_VISIBLE_DEVICES?)"
+        return 0, f"the NVIDIA driver cannot count its GPUs ({error_name(driver, status)})"
+    if count.value == 0:
+        return 0, "the NVIDIA driver sees no GPU (CUDA_VISIBLE_DEVICES?)"
+    return count.value, None
+
+
+def shortfall(devices):
+    """Why a program that needs `devices` CUDA devices cannot run here, in the checks' words
+    ("needs a CUDA device, and this machine has none (REASON)", "needs 2 CUDA devices, and
+    this machine has 1"), or None."""
+    count, reason = probe()
+    if reason:
+        return f"needs a CUDA device, and this machine has none ({reason})"
+    if count < devices:
+        return f"needs {devices} CUDA devices, and this machine has {count}"
+    return None
 
 
 def error_name(driver, status):

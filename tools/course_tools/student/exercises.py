@@ -51,6 +51,7 @@ class Exercise:
     job_cpus: int = 1
     # The GPUs of one node its jobs need (a multi-GPU exercise: 2).
     job_gpus: int = 1
+    host_cases: bool = False      # some cases of its check need no GPU (HOST_CASES)
 
     @property
     def id(self):
@@ -83,6 +84,12 @@ class Exercise:
         """Every file the call names, relative to the exercise's folder."""
         return set(self.student_files + self.c_sources + self.ptx_sources + self.scripts
                    + self.driver + [self.check])
+
+    @property
+    def course_files(self):
+        """The instructor-owned files of the program (driver, the course's main(), C callers),
+        relative to the exercise's folder: compiled once to objects, reused by every build."""
+        return [f for f in self.program_files if f not in self.student_files]
 
     @property
     def linked_student_files(self):
@@ -161,6 +168,7 @@ def load(root):
             scripts=values.get("SCRIPTS", []),
             job_cpus=int(values.get("JOB_CPUS", ["1"])[0]),
             job_gpus=int(values.get("JOB_GPUS", ["1"])[0]),
+            host_cases="HOST_CASES" in values,
         ))
     return found
 
@@ -168,12 +176,19 @@ def load(root):
 def find(root, number):
     """The exercise numbered `number` ('3' or '03'), or an ExerciseError naming those there are."""
     exercises = load(root)
-    wanted = number.zfill(2)
+    wanted = number.zfill(2) if re.fullmatch(r"[0-9]{1,2}", number) else None
     for exercise in exercises:
         if exercise.number == wanted:
             return exercise
-    available = ", ".join(e.number for e in exercises) or "none"
-    raise ExerciseError(f"no exercise {number} (available: {available})")
+    raise ExerciseError(unknown_message(number, [e.number for e in exercises]))
+
+
+# One rule for exercise numbers everywhere (make NN, tools/course, slurm/submit): one or two
+# digits, 3 meaning 03; any other is refused with this message.
+def unknown_message(number, numbers):
+    """The message for an exercise number that names no exercise; make's and slurm/submit's
+    say the same."""
+    return f"no exercise {number}: the exercises are {' '.join(numbers) or 'none'} (make list names them)"
 
 
 def main(argv):

@@ -1,6 +1,9 @@
 """Runs a long build or test command and shows what a person reads: warnings, errors and
-failures as they come, and one progress line per tenth of the work instead of a line per
-target or per test. Every line still goes to the log file. Exit status: the command's.
+failures as they come, and progress lines instead of a line per target or per test: the
+first as soon as the command reports any progress, then one per tenth of the work or per
+minute, whichever comes first, each with the time spent and an estimate of the time left
+(from the pace so far). Every line goes to the log file as it comes (flushed: `tail -f`
+shows it). Exit status: the command's.
 
     tools/course quiet-run --log FILE [--progress REGEX] [--label WORD] [--hide REGEX]... [--cut REGEX] -- COMMAND...
 
@@ -18,6 +21,7 @@ import argparse
 import re
 import subprocess
 import sys
+import time
 
 LOG_ONLY = "[log only] "
 
@@ -28,11 +32,59 @@ def percent(match):
     return groups[0] if groups else None
 
 
+def duration(seconds):
+    """'45 s', '3 min 20 s', '1 h 05 min': what a person reads at a glance."""
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+# Below this, the pace so far says too little to estimate the time left.
+ESTIMATE_AFTER_SECONDS = 5
+
+
+def progress_line(label, done, elapsed):
+    """'  built: 30% (2 min 10 s so far, about 5 min 03 s left)'."""
+    if done >= 100:
+        return f"  {label}: 100% ({duration(elapsed)})"
+    if done <= 0 or elapsed < ESTIMATE_AFTER_SECONDS:
+        return f"  {label}: {done}%"
+    left = elapsed * (100 - done) / done
+    return f"  {label}: {done}% ({duration(elapsed)} so far, about {duration(left)} left)"
+
+
+class Progress:
+    """When to show a progress line: the first report at once, then each new tenth, or a
+    change after EVERY seconds without a line."""
+    EVERY = 60.0
+
+    def __init__(self, label, clock=time.monotonic):
+        self.label, self.clock = label, clock
+        self.start = clock()
+        self.shown_at, self.shown_done = None, None
+
+    def line(self, done):
+        """The line to show for `done` percent now, or None."""
+        now = self.clock()
+        first = self.shown_at is None
+        new_tenth = not first and done // 10 > self.shown_done // 10
+        late = not first and done > self.shown_done and now - self.shown_at >= self.EVERY
+        if not (first or new_tenth or late):
+            return None
+        self.shown_at, self.shown_done = now, done
+        return progress_line(self.label, done, now - self.start)
+
+
 def show(process, log, progress, hide, cut, label):
     """Copies every line to the log, and to the screen what a person reads."""
-    shown_tenth, cutting = 0, False
+    cutting = False
+    pace = Progress(label)
     for line in process.stdout:
         log.write(line)
+        log.flush()
         if cutting or (cut and cut.search(line)):
             cutting = True
             continue
@@ -41,9 +93,9 @@ def show(process, log, progress, hide, cut, label):
         match = progress.search(line) if progress else None
         if match:
             done = percent(match)
-            if done is not None and done // 10 > shown_tenth:
-                shown_tenth = done // 10
-                print(f"  {label}: {done}%", flush=True)
+            said = pace.line(done) if done is not None else None
+            if said:
+                print(said, flush=True)
             continue
         sys.stdout.write(line)
         sys.stdout.flush()

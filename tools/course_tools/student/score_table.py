@@ -10,6 +10,7 @@ be graded for want of a CUDA device. Exit status 0 when every graded exercise go
 """
 import glob
 import os
+import re
 import sys
 import xml.etree.ElementTree as ElementTree
 
@@ -31,7 +32,9 @@ def read_scores(build_dir, variant):
 
 
 def read_outcomes(junit):
-    """Test name -> passed / failed / skipped, from ctest's JUnit file ({} without one)."""
+    """Test name -> (passed / failed / skipped, why), from ctest's JUnit file ({} without
+    one). `why` is what a skipped check said after "SKIPPED: " (its exact reason: no
+    driver, no device, fewer devices than it needs), or ""."""
     if not junit or not os.path.exists(junit):
         return {}
     try:
@@ -41,17 +44,27 @@ def read_outcomes(junit):
     outcomes = {}
     for case in root.iter("testcase"):
         if case.find("failure") is not None or case.find("error") is not None:
-            outcomes[case.get("name")] = "failed"
+            outcomes[case.get("name")] = ("failed", "")
         elif case.find("skipped") is not None or case.get("status") in ("notrun", "disabled"):
-            outcomes[case.get("name")] = "skipped"
+            outcomes[case.get("name")] = ("skipped", skip_reason(case))
         else:
-            outcomes[case.get("name")] = "passed"
+            outcomes[case.get("name")] = ("passed", "")
     return outcomes
 
 
-def not_graded(outcome, have_outcomes):
+def skip_reason(case):
+    """The reason a skipped check printed ("SKIPPED: check 25 two_gpus_nccl needs 2 CUDA
+    devices, and this machine has 1"), without its "check NN name" prefix; "" if none."""
+    output = "".join(node.text or "" for node in case.iter("system-out"))
+    match = re.search(r"^SKIPPED: (.*)$", output, re.M)
+    if not match:
+        return ""
+    return re.sub(r"^check [0-9]+ \S+ ", "", match.group(1)).strip()
+
+
+def not_graded(outcome, have_outcomes, why=""):
     if outcome == "skipped":
-        return "not graded: skipped (no CUDA device)"
+        return f"not graded: skipped ({why or 'no CUDA device'})"
     if outcome == "failed":
         return "not graded: the check failed before its score (its output is above)"
     if have_outcomes:
@@ -82,9 +95,9 @@ def main(argv):
             graded += 1
             full += score == maximum
         else:
-            outcome = outcomes.get(f"{exercise.id}.{variant}")
+            outcome, why = outcomes.get(f"{exercise.id}.{variant}", (None, ""))
             skipped += outcome == "skipped"
-            rows.append((exercise.id, f"-/{exercise.points}", not_graded(outcome, bool(outcomes))))
+            rows.append((exercise.id, f"-/{exercise.points}", not_graded(outcome, bool(outcomes), why)))
     width = max(len(r[0]) for r in rows) if rows else 10
     print(f"{'exercise':<{width}}  {'score':>7}  verdict ({variant})")
     for name, score, verdict in rows:
@@ -100,6 +113,6 @@ def main(argv):
         closing = (f"nothing graded: {why}; every check reported skipped. "
                    f"Run {command} on a machine with an NVIDIA GPU to grade them")
     elif skipped:
-        closing += f"; {skipped} skipped (no CUDA device)"
+        closing += f"; {skipped} skipped (their reasons above)"
     print(f"{'total':<{width}}  {f'{total}/{total_max}':>7}  {closing}")
     return 0 if graded and full == graded else 1
