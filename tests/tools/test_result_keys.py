@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Every result an exercise's cases report is declared once and used on both sides
+"""Every result an exercise's cases report, and every request its check sends, is declared
+once and used on both sides
 (issue 27): the keys an exercise declares (course::check::Value, Array, Text, Family in
 its harness/ headers, common/course/check/result_keys.hpp) are each written by the
 program's side (harness/cases.cu and the other driver files) and read by the check's
@@ -34,6 +35,9 @@ def declaration(types):
 def record(types):
     """The same, with the record's name: `... y{"y"}` gives ("y", "y")."""
     return re.compile(declaration(types).pattern + r'\s*"([^"]*)"')
+# `inline const course::check::Request<Affine> affine{"affine"};`: a request's C++ name and
+# its name on the wire (request_keys.hpp).
+REQUEST = re.compile(r"\b(?:course::check::)?Request<[\w:]+>\s+(\w+)\s*\{\s*\"([^\"]*)\"")
 # A record named by a string where a key belongs: the writer's put calls, the reader's.
 WRITTEN_BY_STRING = re.compile(r"\b(?:put|put_value|put_text|report)\s*\(\s*(?:results\s*,\s*)?"
                                r"(?:\"|std::string\s*\()")
@@ -81,6 +85,17 @@ def problems_of(folder, writer_files, reader_files, script_files=()):
             problems.append(f"key '{name}' ({where}) is never written by {', '.join(writer_files)}")
         if not any(used.search(text) for text in readers.values()):
             problems.append(f"key '{name}' ({where}) is never read by {', '.join(reader_files)}")
+    # Every request the exercise declares is asked by the check and served by the program (or
+    # by a script, which reads the request's name on the wire).
+    requests = {name: (wire, os.path.relpath(header, folder))
+                for header, text in texts.items() for name, wire in REQUEST.findall(text)}
+    for name, (wire, where) in sorted(requests.items()):
+        used = re.compile(r"\b" + re.escape(name) + r"\b")
+        by_script = any(f'"{wire}"' in text for text in scripts)
+        if not by_script and not any(used.search(text) for text in writers.values()):
+            problems.append(f"request '{name}' ({where}) is never served by {', '.join(writer_files)}")
+        if not any(used.search(text) for text in readers.values()):
+            problems.append(f"request '{name}' ({where}) is never asked by {', '.join(reader_files)}")
     for path, text in writers.items():
         if WRITTEN_BY_STRING.search(text):
             problems.append(f"{path} writes a record by a string name, not by a declared key")
@@ -139,6 +154,24 @@ class ResultKeys(unittest.TestCase):
                 both[0], "c.expect_array(run, result::y, e, t);\n")
             self.assertEqual(len(aliased), 1)
             self.assertIn("'kernel_ms'", aliased[0])
+
+    def test_catches_a_request_never_asked_or_never_served(self):
+        workload = ('namespace demo::request {\nstruct Size { int n = 0; };\n'
+                    'inline const course::check::Request<Size> sum{"sum"};\n}\n'
+                    'namespace demo::result {\ninline const course::check::Value<double> s{"s"};\n}\n')
+        served = "if (const auto p = request.as(request::sum)) results.put(result::s, 1.0);\n"
+        asked = "const Run run = c.run(request::sum, {3});\nc.read_value(run, result::s, v);\n"
+        with tempfile.TemporaryDirectory() as folder:
+            self.assertEqual(self.write_exercise(os.path.join(folder, "a"), workload, served, asked), [])
+            unasked = self.write_exercise(os.path.join(folder, "b"), workload, served,
+                                          "c.read_value(run, result::s, v);\n")
+            self.assertEqual(len(unasked), 1)
+            self.assertIn("request 'sum'", unasked[0])
+            self.assertIn("never asked", unasked[0])
+            unserved = self.write_exercise(os.path.join(folder, "c"), workload,
+                                           "results.put(result::s, 1.0);\n", asked)
+            self.assertEqual(len(unserved), 1)
+            self.assertIn("never served", unserved[0])
 
 
 if __name__ == "__main__":
