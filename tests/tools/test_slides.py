@@ -393,8 +393,9 @@ def pdf_page_counts(build_dir):
               "---\nmarp: true\nheadingDivider: 2\n---\n\n## One\n\ntext\n\n<!--\n\n---\n\n-->\n\n"
               "## Two\n\ntext\n")
         write(os.path.join(scratch, "build", "compiled_sources.tsv"), "mode\tinstructor\nonly\t\n")
-        done = subprocess.run(command[:2] + ["--root", root, "--build-dir", os.path.join(scratch, "build"),
-                                             "--output", os.path.join(scratch, "divided")],
+        done = subprocess.run([sys.executable, *TOOL, "--root", root,
+                               "--build-dir", os.path.join(scratch, "build"),
+                               "--output", os.path.join(scratch, "divided")],
                               capture_output=True, text=True)
         expected = "divided.pdf has 2 page(s), but slides/divided.md has 1 slide(s)"
         if done.returncode != 1 or expected not in done.stderr:
@@ -435,8 +436,8 @@ def fit(build_dir):
         root = os.path.join(scratch, "course")
         write(os.path.join(root, "slides", "deck.md"), OVERFLOWING_DECK)
         write(os.path.join(scratch, "build", "compiled_sources.tsv"), "mode\tinstructor\nonly\t\n")
-        done = subprocess.run(command[:2] + ["--check", "--fit", "--root", root,
-                                             "--build-dir", os.path.join(scratch, "build")],
+        done = subprocess.run([sys.executable, *TOOL, "--check", "--fit", "--root", root,
+                               "--build-dir", os.path.join(scratch, "build")],
                               capture_output=True, text=True)
         output = done.stdout + done.stderr
         expected = [r'^deck:2: ul "item \d+ of a list too long for one slide" overflows by \d+ px \(bottom\) '

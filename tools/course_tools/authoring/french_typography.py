@@ -437,7 +437,9 @@ def main(argv):
         except OSError as error:
             print(f"french_typography: {path}: {error.strerror}", file=sys.stderr)
             return 2
-        shown = os.path.relpath(path, root) if os.path.isabs(path) else path
+        # A page of the course is named from its root; any other as it was given.
+        inside = os.path.abspath(path).startswith(os.path.join(os.path.abspath(root), ""))
+        shown = os.path.relpath(path, root) if os.path.isabs(path) and inside else path
         deck = os.path.basename(os.path.dirname(os.path.abspath(path))) == "slides"
         if args.write:
             fixed, count = fix_text(text)
