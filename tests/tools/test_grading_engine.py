@@ -205,5 +205,24 @@ class Declarations(unittest.TestCase):
         self.assertEqual(found["21"].max_score, 56)  # 50 points of cases, 2 for each of the three tools
 
 
+class FeedbackLanguage(unittest.TestCase):
+    # --feedback-lang is fixed with the seed at a results folder's first grading: a rerun
+    # continues in it, and a rerun that asks for the other language is refused.
+    def test_the_language_is_kept_and_another_is_refused(self):
+        with tempfile.TemporaryDirectory() as results:
+            first = engine.grading_settings(results, 5, None, ["03_device_memory"], feedback_lang="fr")
+            self.assertEqual(first["feedback_lang"], "fr")
+            again = engine.grading_settings(results, None, None, ["03_device_memory"])
+            self.assertEqual(again["feedback_lang"], "fr")
+            with self.assertRaisesRegex(engine.SettingsError, "feedback in 'fr', not 'en'"):
+                engine.grading_settings(results, None, None, ["03_device_memory"], feedback_lang="en")
+
+    def test_a_folder_from_before_the_setting_is_english(self):
+        with tempfile.TemporaryDirectory() as results:
+            engine.write_json_atomically(os.path.join(results, engine.CONFIG_FILE),
+                                         {"seed": 5, "exercises": ["03_device_memory"]})
+            self.assertEqual(engine.grading_settings(results, None, None, [])["feedback_lang"], "en")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -172,6 +172,24 @@ class ClassReports(unittest.TestCase):
         carol = read(self.path("feedback", "carol.md"))
         self.assertIn("## 04_cpu_vs_gpu: 0 / 5, missing", carol)
 
+    def test_feedback_in_french_and_the_class_reports_in_english(self):
+        # --feedback-lang fr (issue 41): the pages a student reads are French; the gradebook
+        # and junit.xml, the instructor's, are the same bytes as an English grading's.
+        english = {name: read(self.path(name), "rb") for name in ("gradebook.csv", "junit.xml")}
+        reports.write_all(self.dir, self.results, EXERCISES, "fr")
+        alice = read(self.path("feedback", "alice.md"))
+        self.assertTrue(alice.startswith("# alice: 9 / 19 pour l'instant (notation incomplète)\n"), alice[:80])
+        self.assertIn("## 05_reduction (reduction): - / 8, sauté", alice)
+        self.assertIn("| cas | points | résultat | temps |", alice)
+        self.assertIn("| hidden_size_from_seed (cas caché) | 0 / 2 | FAIL |", alice)
+        self.assertIn("Sauté\u00a0:", alice)
+        self.assertNotIn("Skipped:", alice)
+        self.assertIn('<html lang="fr">', read(self.path("feedback", "alice.html")))
+        bob = read(self.path("feedback", "bob.md"))
+        self.assertIn("## 03_device_memory (device memory): 0 / 6, échec de la compilation", bob)
+        for name, content in english.items():
+            self.assertEqual(read(self.path(name), "rb"), content, name)
+
     def test_feedback_html_is_escaped_and_self_contained(self):
         page = read(self.path("feedback", "alice.html"))
         self.assertIn("<title>alice: 9 / 19 so far (not completely graded)</title>", page)

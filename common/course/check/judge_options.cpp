@@ -4,16 +4,37 @@
 // tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/judge_options.hpp"
 
+#include "course/check/message.hpp"
+
 namespace course::check {
 
 void print_usage(const std::string& exercise_number) {
-  std::printf(
-      "usage: check_%s --program PATH [options]\n"
+  // What a student uses comes first, in the chosen language; the instructors' options follow
+  // in English (graders read them, and the docs quote them).
+  const Message students{
+      "usage: check_{} --program PATH [options]\n"
       "  --program PATH          the program under test (built from the student's files)\n"
-      "  --seed N                seed of the inputs (default %llu, or COURSE_CHECK_SEED;\n"
+      "  --seed N                seed of the inputs (default {}, or COURSE_CHECK_SEED;\n"
       "                          graders pick their own)\n"
       "  --case NAME             run only this case (repeatable)\n"
       "  --list                  list the cases and their points\n"
+      "language: the messages and hints are in French with COURSE_LANG=fr, or where COURSE_LANG\n"
+      "  is not set and the locale (LC_ALL, LC_MESSAGES, then LANG) starts with fr; in English\n"
+      "  otherwise (COURSE_LANG=en). make check-NN LANG=fr sets COURSE_LANG=fr.\n"
+      "instructors' options:\n",
+      "usage : check_{} --program CHEMIN [options]\n"
+      "  --program CHEMIN        le programme testé (construit à partir de vos fichiers)\n"
+      "  --seed N                la graine des entrées (par défaut {}, ou COURSE_CHECK_SEED ;\n"
+      "                          les enseignants choisissent la leur)\n"
+      "  --case NOM              n'exécuter que ce cas (répétable)\n"
+      "  --list                  lister les cas et leurs points\n"
+      "langue : les messages et les indices sont en français avec COURSE_LANG=fr, ou quand\n"
+      "  COURSE_LANG n'est pas défini et que la locale (LC_ALL, LC_MESSAGES, puis LANG) commence\n"
+      "  par fr ; en anglais sinon (COURSE_LANG=en). make check-NN LANG=fr définit "
+      "COURSE_LANG=fr.\n"
+      "Les options des enseignants, en anglais :\n"};
+  std::fputs(students.with(exercise_number, kDefaultSeed).text().c_str(), stdout);
+  std::fputs(
       "  --list-json             the same as JSON, with each case's speed bars (the source of\n"
       "                          the statements' case tables and tests/speed_bars.md)\n"
       "  --host-only             run only the cases that need no GPU (the CPU side)\n"
@@ -57,7 +78,7 @@ void print_usage(const std::string& exercise_number) {
       "  --expect-score N        ...and the score is N\n"
       "  --expect-clean          ...and no run crashed, hung or flooded its output\n"
       "  --declared-points N     the points CMake declared; must equal the cases' sum\n",
-      exercise_number.c_str(), static_cast<unsigned long long>(kDefaultSeed));
+      stdout);
 }
 
 bool parse_options(int argc, char** argv, Options& options, std::string& error) {

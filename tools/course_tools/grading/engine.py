@@ -74,6 +74,9 @@ class Config:
     seed: int
     exercises: list               # exercises.Exercise, in gradebook order
     arch: str
+    # The language of the checks' messages, hence of the feedback pages: "en" or "fr"
+    # (--feedback-lang, fixed with the seed at a results folder's first grading).
+    feedback_lang: str = "en"
     timeout_scale: float = 1.0
     memory_limit_mb: int = 8192
     stop_after_timeouts: int = 2
@@ -129,10 +132,12 @@ class SettingsError(Exception):
     """A results folder asked to continue a grading with other settings."""
 
 
-def grading_settings(results, seed, requested, default, create=True, notes=None):
-    """The seed and exercises of a results folder ({"seed", "exercises"}), fixed at its
-    first grading so that a rerun (or an array task) continues the same grading
-    instead of mixing two. `requested` is None when the caller named no exercises.
+def grading_settings(results, seed, requested, default, create=True, notes=None, feedback_lang=None):
+    """The seed, exercises and feedback language of a results folder ({"seed", "exercises",
+    "feedback_lang"}), fixed at its first grading so that a rerun (or an array task)
+    continues the same grading instead of mixing two (a folder from before the language
+    was recorded is English). `requested` is None when the caller named no exercises, and
+    `feedback_lang` when it named no language.
     An exercise listed twice (what `--exercises 03,03` left before duplicates were
     merged) is listed once, the file rewritten, and `notes` (a list) says so."""
     path = os.path.join(results, CONFIG_FILE)
@@ -161,8 +166,13 @@ def grading_settings(results, seed, requested, default, create=True, notes=None)
         if requested is not None and requested != stored["exercises"]:
             raise SettingsError(f"{results} was graded for exercises {','.join(stored['exercises'])}: "
                                 f"use another results folder")
+        stored.setdefault("feedback_lang", "en")
+        if feedback_lang is not None and feedback_lang != stored["feedback_lang"]:
+            raise SettingsError(f"{results} was graded with feedback in {stored['feedback_lang']!r}, not "
+                                f"{feedback_lang!r}: use another results folder")
         return stored
-    settings = {"seed": seed if seed is not None else secrets.randbits(62), "exercises": requested or default}
+    settings = {"seed": seed if seed is not None else secrets.randbits(62), "exercises": requested or default,
+                "feedback_lang": feedback_lang or "en"}
     if create:
         os.makedirs(results, exist_ok=True)
         os.chmod(results, 0o700)  # results and hidden cases are the instructor's alone
@@ -737,6 +747,8 @@ class SubmissionGrader:
         environment = dict(os.environ)
         # The seed goes through the environment: a command line is visible to every user.
         environment["COURSE_CHECK_SEED"] = str(self.config.seed)
+        # The messages the check writes into the results are in the feedback's language.
+        environment["COURSE_LANG"] = self.config.feedback_lang
         # CPU libraries get the threads a program is granted, not one spinning thread per core.
         for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
             environment[variable] = str(self.config.program_threads)

@@ -64,6 +64,9 @@ def parse_arguments(argv):
                              "(two or more folders or archives each holding exercise files)")
     parser.add_argument("--exercises", help="comma-separated numbers (default: every exercise)")
     parser.add_argument("--seed", type=int, help="seed of the hidden cases (default: drawn at the first grading)")
+    parser.add_argument("--feedback-lang", choices=("en", "fr"),
+                        help="language of the checks' messages and of the feedback pages (default en; fixed at "
+                             "the first grading, like the seed); class.html and the gradebook stay English")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
     parser.add_argument("--gpus", help="comma-separated CUDA_VISIBLE_DEVICES values, shared round-robin")
     parser.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every time limit")
@@ -304,7 +307,7 @@ def grade_warnings_text(results):
     return "\n".join(lines) + "\n"
 
 
-def load_and_write_reports(results, exercise_ids, no_result=None, left_out=None):
+def load_and_write_reports(results, exercise_ids, no_result=None, left_out=None, feedback_lang="en"):
     """(results loaded, files written); the repairs made on the way are printed.
     `no_result`: {student: reason} of the submissions this run could not grade, for the
     class report (default: those RESULTS/not_graded.txt lists); `left_out`: [(entry,
@@ -315,7 +318,7 @@ def load_and_write_reports(results, exercise_ids, no_result=None, left_out=None)
         graded = reports.load_results(results, notes)
         for note in notes:
             print(f"grade.py: repaired: {note}", file=sys.stderr)
-        written = reports.write_all(results, graded, exercise_ids)
+        written = reports.write_all(results, graded, exercise_ids, feedback_lang)
         return graded, written + class_report.write(results, graded, exercise_ids, no_result, left_out=left_out)
     except reports.ReportError as error:
         raise SystemExit(f"grade.py: the reports were not written: {error}")
@@ -331,13 +334,17 @@ def main(argv):
     exercise_ids = [e.id for e in chosen]
 
     if arguments.reports_only:
-        if not arguments.exercises and os.path.exists(os.path.join(results, engine.CONFIG_FILE)):
-            # The columns of the grading itself.
+        feedback_lang = arguments.feedback_lang or "en"
+        if os.path.exists(os.path.join(results, engine.CONFIG_FILE)):
+            # The columns and the language of the grading itself.
             try:
-                exercise_ids = engine.grading_settings(results, None, None, exercise_ids, create=False)["exercises"]
+                stored = engine.grading_settings(results, None, None, exercise_ids, create=False)
             except engine.SettingsError as error:
                 raise SystemExit(f"grade.py: {error}")
-        _, written = load_and_write_reports(results, exercise_ids)
+            feedback_lang = arguments.feedback_lang or stored["feedback_lang"]
+            if not arguments.exercises:
+                exercise_ids = stored["exercises"]
+        _, written = load_and_write_reports(results, exercise_ids, feedback_lang=feedback_lang)
         print(f"{len(written)} report files written in {results}; the class report: "
               f"{os.path.join(results, class_report.HTML_FILE)}")
         return 0
@@ -391,7 +398,7 @@ def main(argv):
         try:
             stored = engine.grading_settings(results, arguments.seed,
                                              exercise_ids if arguments.exercises else None, exercise_ids,
-                                             notes=notes)
+                                             notes=notes, feedback_lang=arguments.feedback_lang)
         except engine.SettingsError as error:
             raise SystemExit(f"grade.py: {error}, or --regrade")
         for note in notes:
@@ -414,6 +421,7 @@ def main(argv):
     try:
         config = engine.Config(
             root=ROOT, results=results, seed=stored["seed"], exercises=chosen, arch=nvcc.gpu_arch(),
+            feedback_lang=stored["feedback_lang"],
             timeout_scale=arguments.timeout_scale, memory_limit_mb=arguments.memory_limit_mb,
             sanitizer=sanitizer,
             shown_paths=shown_paths(arguments), hidden_paths=hidden_paths(arguments, results),
@@ -499,7 +507,8 @@ def main(argv):
     no_result = {student: failed.get(student, "no result was recorded (the grading was interrupted?)")
                  for student, _ in class_list if not os.path.exists(os.path.join(done_dir, f"{student}.json"))}
     graded, written = load_and_write_reports(results, stored["exercises"], no_result,
-                                             left_out if arguments.is_class else None)
+                                             left_out if arguments.is_class else None,
+                                             feedback_lang=stored["feedback_lang"])
     reports_seconds = time.monotonic() - reports_started
     print(reports.summary_table(graded, stored["exercises"]))
     print(f"grade.py: reports in {results} ({len(written)} files): gradebook.csv, feedback/, junit.xml, "

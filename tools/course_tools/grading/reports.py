@@ -37,6 +37,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 
 from course_tools.student import atomic_write
+from course_tools.student import language
 
 SCHEMA = 1
 STATUSES = ("graded", "build_failed", "missing", "incomplete", "skipped", "error", "unreadable")
@@ -55,6 +56,50 @@ EXPLANATIONS = {
     "error": "Grader error: the grader itself failed on this exercise (not the student's fault).",
     "unreadable": "Unreadable: the submission itself could not be read (a broken archive?), so no file of it was graded.",
 }
+# The feedback pages in French (--feedback-lang fr); the English is the pages' own text,
+# which class.html and junit.xml share (they stay in the instructor's English).
+SAY = language.Messages(__name__, {
+    **{f"status {status}": (sentence, french) for status, sentence, french in [
+        ("build_failed", EXPLANATIONS["build_failed"],
+         "Échec de la compilation : vos fichiers n'ont pas compilé."),
+        ("missing", EXPLANATIONS["missing"], "Absent : la soumission n'a aucun des fichiers de cet exercice."),
+        ("incomplete", EXPLANATIONS["incomplete"],
+         "Incomplet : certains fichiers de cet exercice manquent ou sont illisibles, ou l'un d'eux est là deux "
+         "fois avec des contenus différents sans que rien ne dise lequel noter (le message dit lequel)."),
+        ("skipped", EXPLANATIONS["skipped"],
+         "Sauté : le correcteur n'a pas pu s'exécuter sur la machine de notation (pas de GPU), l'exercice n'est "
+         "donc pas encore noté : ses points ne sont ni gagnés ni perdus avant une notation sur un GPU."),
+        ("error", EXPLANATIONS["error"],
+         "Erreur de l'outil de notation : il a lui-même échoué sur cet exercice (ce n'est pas votre faute)."),
+        ("unreadable", EXPLANATIONS["unreadable"],
+         "Illisible : la soumission elle-même n'a pas pu être lue (une archive abîmée ?), aucun de ses fichiers "
+         "n'a donc été noté."),
+    ]},
+    **{f"short {status}": (status, french) for status, french in [
+        ("build_failed", "échec de la compilation"), ("missing", "absent"), ("incomplete", "incomplet"),
+        ("skipped", "sauté"), ("error", "erreur de notation"), ("unreadable", "illisible")]},
+    "details": ("{sentence} Details: {message}", "{sentence} Détails : {message}"),
+    "hidden case": (" (hidden case)", " (cas caché)"),
+    "so far": (" so far (not completely graded)", " pour l'instant (notation incomplète)"),
+    "graded at": ("graded {when}", "notée le {when}"),
+    "took": ("in {seconds}", "en {seconds}"),
+    "from": ("from {source}", "depuis {source}"),
+    "seed": ("seed {seed}", "graine {seed}"),
+    "submission": ("Submission {facts}.", "Soumission {facts}."),
+    "not complete": ("Not completely graded: the checks of {exercises} could not run on the grading machine (no "
+                     "GPU). Their points are not counted yet, neither as earned nor as lost; a grading on a GPU "
+                     "completes this page.",
+                     "Notation incomplète : les correcteurs de {exercises} n'ont pas pu s'exécuter sur la machine "
+                     "de notation (pas de GPU). Leurs points ne sont pas encore comptés, ni gagnés ni perdus ; une "
+                     "notation sur un GPU complétera cette page."),
+    "extra": ("{exercise} is in the result but not in the grading configuration: not counted",
+              "{exercise} figure dans le résultat mais pas dans la configuration de la notation : non compté"),
+    "warnings": ("Warnings", "Avertissements"),
+    "no cases": ("No cases were recorded.", "Aucun cas n'a été enregistré."),
+    "columns": ("case|points|result|time", "cas|points|résultat|temps"),
+    "output of": ("{case}: output", "{case} : sortie"),
+    "no output": ("(no output)", "(aucune sortie)"),
+})
 SHORT = {"build_failed": "build", "missing": "missing", "incomplete": "incompl",
          "skipped": "skipped", "error": "error", "unreadable": "unread"}
 
@@ -350,19 +395,19 @@ def shown(text):
         f"[... {len(lines) - LOG_LINES} more lines not shown; the result file in submissions/ has them all]"])
 
 
-def explanation(exercise):
+def explanation(exercise, lang="en"):
     """Why an exercise that was not graded scored nothing, with the grader's message."""
-    sentence = EXPLANATIONS[exercise["status"]]
+    sentence = EXPLANATIONS[exercise["status"]] if lang == "en" else SAY(f"status {exercise['status']}", lang)
     message = clean(exercise.get("message", "")).strip()
-    return f"{sentence} Details: {message}" if message else sentence
+    return SAY("details", lang, sentence=sentence, message=message) if message else sentence
 
 
-def item_label(item):
+def item_label(item, lang="en"):
     label = clean(item["name"])
     if item.get("kind", "case") != "case":
         label += f" ({clean(item['kind'])})"
     if item.get("hidden"):
-        label += " (hidden case)"
+        label += SAY("hidden case", lang)
     return label
 
 
@@ -413,59 +458,59 @@ def gradebook(found, columns):
 # ---------------------------------------------------------------------------------------
 # feedback/<student>.md and .html: one list of blocks, two renderings, the same content
 
-def feedback_blocks(submission):
+def feedback_blocks(submission, lang="en"):
+    """The page of one submission, in `lang` ("en" or "fr": the grading's --feedback-lang,
+    the language its checks wrote their messages in)."""
     result = submission.result
-    so_far = "" if submission.complete else " so far (not completely graded)"
+    so_far = "" if submission.complete else SAY("so far", lang)
     blocks = [("title", f"{clean(submission.student)}: {points(submission.score)} / "
                         f"{points(submission.max_score)}{so_far}")]
     facts = []
     if result.get("graded_at"):
-        facts.append(f"graded {clean(result['graded_at'])}")
+        facts.append(SAY("graded at", lang, when=clean(result["graded_at"])))
     if is_number(result.get("seconds")):
-        facts.append(f"in {seconds_text(result['seconds'])}")
+        facts.append(SAY("took", lang, seconds=seconds_text(result["seconds"])))
     if result.get("source"):
         # The submission's own name: the instructor's folders are nobody else's business.
-        facts.append(f"from {clean(os.path.basename(os.path.normpath(result['source'])))}")
+        facts.append(SAY("from", lang, source=clean(os.path.basename(os.path.normpath(result["source"])))))
     if "seed" in result:
-        facts.append(f"seed {clean(result['seed'])}")
+        facts.append(SAY("seed", lang, seed=clean(result["seed"])))
     if facts:
-        blocks.append(("para", "Submission " + ", ".join(facts) + "."))
+        blocks.append(("para", SAY("submission", lang, facts=", ".join(facts))))
     if not submission.complete:
-        blocks.append(("para", "Not completely graded: the checks of " +
-                       ", ".join(clean(row["id"]) for row in submission.pending) +
-                       " could not run on the grading machine (no GPU). Their points are not counted yet, "
-                       "neither as earned nor as lost; a grading on a GPU completes this page."))
+        blocks.append(("para", SAY("not complete", lang,
+                                   exercises=", ".join(clean(row["id"]) for row in submission.pending))))
     warnings = [clean(warning) for warning in result.get("warnings", [])]
-    warnings += [f"{clean(extra)} is in the result but not in the grading configuration: not counted"
-                 for extra in submission.extras]
+    warnings += [SAY("extra", lang, exercise=clean(extra)) for extra in submission.extras]
     if warnings:
-        blocks += [("heading", "Warnings"), ("list", warnings)]
+        blocks += [("heading", SAY("warnings", lang)), ("list", warnings)]
     for row in submission.rows:
-        blocks += exercise_blocks(row)
+        blocks += exercise_blocks(row, lang)
     return blocks
 
 
-def exercise_blocks(exercise):
+def exercise_blocks(exercise, lang="en"):
     title = f" ({clean(exercise['title'])})" if exercise.get("title") else ""
     score = "-" if exercise["status"] == "skipped" else points(earned(exercise))
     heading = f"{clean(exercise['id'])}{title}: {score} / {points(exercise['max_score'])}"
     if exercise["status"] != "graded":
-        blocks = [("heading", f"{heading}, {exercise['status']}"), ("para", explanation(exercise))]
+        status = exercise["status"] if lang == "en" else SAY(f"short {exercise['status']}", lang)
+        blocks = [("heading", f"{heading}, {status}"), ("para", explanation(exercise, lang))]
         if exercise.get("build_log"):
             blocks.append(("code", shown(exercise["build_log"])))
         return blocks
     blocks = [("heading", heading)]
     items = exercise.get("items", [])
     if not items:
-        return blocks + [("para", "No cases were recorded.")]
-    blocks.append(("table", ["case", "points", "result", "time"],
-                   [[item_label(item), f"{points(item['score'])} / {points(item['max_score'])}",
+        return blocks + [("para", SAY("no cases", lang))]
+    blocks.append(("table", SAY("columns", lang).split("|"),
+                   [[item_label(item, lang), f"{points(item['score'])} / {points(item['max_score'])}",
                      "PASS" if item["passed"] else "FAIL", seconds_text(item.get("seconds"))]
                     for item in items]))
     for item in items:
         if not item["passed"]:
-            blocks += [("subheading", f"{item_label(item)}: output"),
-                       ("code", shown(item.get("output")) or "(no output)")]
+            blocks += [("subheading", SAY("output of", lang, case=item_label(item, lang))),
+                       ("code", shown(item.get("output")) or SAY("no output", lang))]
     return blocks
 
 
@@ -519,11 +564,11 @@ STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1
          "pre{background:#f4f4f4;padding:.6em;overflow-x:auto;white-space:pre-wrap}")
 
 
-def render_html(blocks):
-    """The same blocks as a self-contained page: everything escaped, no external asset."""
+def render_html(blocks, lang="en"):
+    """The same blocks as a self-contained page in `lang`: everything escaped, no external asset."""
     escape = html.escape
     title = blocks[0][1] if blocks and blocks[0][0] == "title" else "Feedback"
-    parts = ['<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">',
+    parts = ['<!DOCTYPE html>', f'<html lang="{lang}">', '<head>', '<meta charset="utf-8">',
              f"<title>{escape(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>"]
     for kind, *content in blocks:
         if kind == "title":
@@ -762,10 +807,11 @@ def json_bytes(value):
     return (json.dumps(value, indent=2) + "\n").encode("ascii")
 
 
-def write_all(results_dir, results, exercises):
+def write_all(results_dir, results, exercises, feedback_lang="en"):
     """Write every report under results_dir from `results` (load_results) with the
     configured exercise ids `exercises` as columns (None: every id some result has), and
-    return the paths written, in a fixed order. Reports of students no longer in
+    return the paths written, in a fixed order. The feedback pages are in `feedback_lang`
+    ("en" or "fr"), the other reports in English. Reports of students no longer in
     `results` are left where they are."""
     students = [result.get("student") for result in results]
     for student in students:
@@ -784,9 +830,9 @@ def write_all(results_dir, results, exercises):
 
     put("gradebook.csv", gradebook(found, columns))
     for submission in found:
-        blocks = feedback_blocks(submission)
+        blocks = feedback_blocks(submission, feedback_lang)
         put(os.path.join("feedback", f"{submission.student}.md"), render_markdown(blocks))
-        put(os.path.join("feedback", f"{submission.student}.html"), render_html(blocks))
+        put(os.path.join("feedback", f"{submission.student}.html"), render_html(blocks, feedback_lang))
     put("junit.xml", junit(found))
     for submission in found:
         put(os.path.join("gradescope", submission.student, "results.json"),

@@ -23,11 +23,37 @@ import sys
 from course_tools.student import compile_database
 from course_tools.student import cuda_device
 from course_tools.student import exercises
+from course_tools.student import language
 from course_tools.student import nvcc
 from course_tools.student.paths import ROOT
 
 HEADER_SUFFIXES = (".hpp", ".h", ".cuh")
 NO_DEVICE = 77  # the checks' own status for "no CUDA device" (CTest's SKIP_RETURN_CODE)
+
+# What a student reads, in the checks' language (language.py; "SKIPPED:" stays, for scripts).
+SAY = language.Messages(__name__, {
+    "compilation failed": ("compilation failed: read the first error above",
+                           "la compilation a échoué : lisez la première erreur plus haut"),
+    "skipped unbuilt": ("SKIPPED: check {number} {name} {reason}; the check was not built",
+                        "SKIPPED: le correcteur {number} {name} {reason} ; il n'a pas été construit"),
+    "not checked": ("--- exercise {number} was not checked. {elsewhere}",
+                    "--- l'exercice {number} n'a pas été vérifié. {elsewhere}"),
+    "not checked because": ("--- exercise {number} was not checked: it {reason}. {elsewhere}",
+                            "--- l'exercice {number} n'a pas été vérifié : il {reason}. {elsewhere}"),
+    "checking": ("--- checking exercise {number}", "--- vérification de l'exercice {number}"),
+    "job without GPU": ("This job's node has none: the job must ask for a GPU (COURSE_GPU_REQUEST in the site "
+                        "configuration).",
+                        "Le nœud de ce job n'en a pas : le job doit demander un GPU (COURSE_GPU_REQUEST dans la "
+                        "configuration du site)."),
+    "check it elsewhere": ("Check it on a GPU node of the cluster: {command}",
+                           "Vérifiez-le sur un nœud GPU du cluster : {command}"),
+    "run it elsewhere": ("Run it on a GPU node of the cluster: {command}",
+                         "Exécutez-le sur un nœud GPU du cluster : {command}"),
+    "needs a device": ("--- exercise {number} needs a CUDA device; this machine has none ({reason}).\n"
+                       "--- Your program is built ({program}). {elsewhere}",
+                       "--- l'exercice {number} demande un GPU CUDA ; cette machine n'en a aucun ({reason}).\n"
+                       "--- Votre programme est construit ({program}). {elsewhere}"),
+})
 
 
 def fail(message, status=2):
@@ -65,7 +91,7 @@ def compile_if_needed(command, output, inputs, exercise, watched=None, say_up_to
     os.makedirs(os.path.dirname(output), exist_ok=True)
     print(" ".join(shlex.quote(word) for word in command), flush=True)
     if subprocess.run(command).returncode != 0:
-        fail("compilation failed: read the first error above", 1)
+        fail(SAY("compilation failed"), 1)
     return True
 
 
@@ -182,12 +208,12 @@ def main(action, argv):
     # cases that need no GPU (HOST_CASES) builds its check, which grades those.
     reason = None if exercise.host_cases else cuda_device.shortfall(exercise.job_gpus)
     if reason:
-        print(f"SKIPPED: check {exercise.number} {exercise.name} {reason}; the check was not built")
-        print(f"--- exercise {exercise.number} was not checked. "
-              f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
+        print(SAY("skipped unbuilt", number=exercise.number, name=exercise.name, reason=reason))
+        print(SAY("not checked", number=exercise.number,
+                  elsewhere=elsewhere("check it elsewhere", f"make submit-check-{exercise.number}")))
         return NO_DEVICE
     check = build_check(exercise, build_dir, arch)
-    print(f"--- checking exercise {exercise.number}", flush=True)
+    print(SAY("checking", number=exercise.number), flush=True)
     library_args = []
     if exercise.shared_library:
         library_args = ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
@@ -197,25 +223,25 @@ def main(action, argv):
     status = subprocess.run([check, "--program", program] + library_args + sanitizer_args + extra).returncode
     reason = cuda_device.shortfall(exercise.job_gpus) if status == NO_DEVICE else None
     if reason:
-        print(f"--- exercise {exercise.number} was not checked: it {reason}. "
-              f"{elsewhere('check it', f'make submit-check-{exercise.number}')}")
+        print(SAY("not checked because", number=exercise.number, reason=reason,
+                  elsewhere=elsewhere("check it elsewhere", f"make submit-check-{exercise.number}")))
     return status
 
 
 def elsewhere(what, command):
-    """Where to go when this machine has no CUDA device: the cluster, or inside a Slurm
-    job (whose own last line explains), a job that asks for a GPU."""
+    """Where to go when this machine has no CUDA device: the cluster (`what`: SAY's "check
+    it elsewhere" or "run it elsewhere"), or inside a Slurm job (whose own last line
+    explains), a job that asks for a GPU."""
     if os.environ.get("SLURM_JOB_ID"):
-        return "This job's node has none: the job must ask for a GPU (COURSE_GPU_REQUEST in the site configuration)."
-    return f"{what[0].upper()}{what[1:]} on a GPU node of the cluster: {command}"
+        return SAY("job without GPU")
+    return SAY(what, command=command)
 
 
 def run_program(exercise, program, extra):
     """Runs the program, unless this machine certainly cannot: then says what to do instead."""
     def no_device(reason):
-        print(f"--- exercise {exercise.number} needs a CUDA device; this machine has none ({reason}).\n"
-              f"--- Your program is built ({os.path.relpath(program)}). "
-              f"{elsewhere('run it', f'make submit-{exercise.number}')}")
+        print(SAY("needs a device", number=exercise.number, reason=reason, program=os.path.relpath(program),
+                  elsewhere=elsewhere("run it elsewhere", f"make submit-{exercise.number}")))
         return NO_DEVICE
 
     # Before running, only the cheap question (is there a driver at all?); after a failure,

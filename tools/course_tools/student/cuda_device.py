@@ -6,8 +6,28 @@ cuInit and a device count (no context is created).
 """
 import ctypes
 
+from course_tools.student import language
+
 
 NO_DEVICE_STATUS = 100  # CUDA_ERROR_NO_DEVICE: a driver, and no GPU it may use
+
+# In the checks' words (common/course/check/judge.cpp's visible_device_count and skip reasons).
+SAY = language.Messages(__name__, {
+    "no driver": ("no NVIDIA driver: libcuda.so.1 is not installed",
+                  "pas de pilote NVIDIA : libcuda.so.1 n'est pas installé"),
+    "no device": ("the NVIDIA driver sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE; CUDA_VISIBLE_DEVICES?)",
+                  "le pilote NVIDIA ne voit aucun GPU (cuInit : CUDA_ERROR_NO_DEVICE ; CUDA_VISIBLE_DEVICES ?)"),
+    "no usable": ("the NVIDIA driver found no usable GPU (cuInit: {error})",
+                  "le pilote NVIDIA n'a trouvé aucun GPU utilisable (cuInit : {error})"),
+    "cannot count": ("the NVIDIA driver cannot count its GPUs ({error})",
+                     "le pilote NVIDIA ne sait pas compter ses GPU ({error})"),
+    "none visible": ("the NVIDIA driver sees no GPU (CUDA_VISIBLE_DEVICES?)",
+                     "le pilote NVIDIA ne voit aucun GPU (CUDA_VISIBLE_DEVICES ?)"),
+    "needs one": ("needs a CUDA device, and this machine has none ({reason})",
+                  "demande un GPU CUDA, et cette machine n'en a aucun ({reason})"),
+    "needs several": ("needs {devices} CUDA devices, and this machine has {count}",
+                      "demande {devices} GPU CUDA, et cette machine en a {count}"),
+})
 
 
 def absent_reason(deep=True):
@@ -28,32 +48,32 @@ def probe(deep=True):
     try:
         driver = ctypes.CDLL("libcuda.so.1")
     except OSError:
-        return 0, "no NVIDIA driver: libcuda.so.1 is not installed"
+        return 0, SAY("no driver")
     if not deep:
         return None, None
     status = driver.cuInit(0)
     if status == NO_DEVICE_STATUS:
-        return 0, "the NVIDIA driver sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE; CUDA_VISIBLE_DEVICES?)"
+        return 0, SAY("no device")
     if status != 0:
-        return 0, f"the NVIDIA driver found no usable GPU (cuInit: {error_name(driver, status)})"
+        return 0, SAY("no usable", error=error_name(driver, status))
     count = ctypes.c_int(0)
     status = driver.cuDeviceGetCount(ctypes.byref(count))
     if status != 0:
-        return 0, f"the NVIDIA driver cannot count its GPUs ({error_name(driver, status)})"
+        return 0, SAY("cannot count", error=error_name(driver, status))
     if count.value == 0:
-        return 0, "the NVIDIA driver sees no GPU (CUDA_VISIBLE_DEVICES?)"
+        return 0, SAY("none visible")
     return count.value, None
 
 
 def shortfall(devices):
     """Why a program that needs `devices` CUDA devices cannot run here, in the checks' words
-    ("needs a CUDA device, and this machine has none (REASON)", "needs 2 CUDA devices, and
-    this machine has 1"), or None."""
+    and language ("needs a CUDA device, and this machine has none (REASON)", "needs 2 CUDA
+    devices, and this machine has 1"), or None."""
     count, reason = probe()
     if reason:
-        return f"needs a CUDA device, and this machine has none ({reason})"
+        return SAY("needs one", reason=reason)
     if count < devices:
-        return f"needs {devices} CUDA devices, and this machine has {count}"
+        return SAY("needs several", devices=devices, count=count)
     return None
 
 

@@ -16,7 +16,32 @@ import xml.etree.ElementTree as ElementTree
 
 from course_tools.student import cuda_device
 from course_tools.student import exercises
+from course_tools.student import language
 from course_tools.student.paths import ROOT
+
+# The student's make test prints this table: in the checks' language (language.py).
+SAY = language.Messages(__name__, {
+    "skipped": ("not graded: skipped ({why})", "non noté : sauté ({why})"),
+    "no device": ("no CUDA device", "pas de GPU CUDA"),
+    "failed early": ("not graded: the check failed before its score (its output is above)",
+                     "non noté : le correcteur a échoué avant sa note (sa sortie est plus haut)"),
+    "not in build": ("not graded: not in this build (COURSE_ONLY?)",
+                     "non noté : absent de cette construction (COURSE_ONLY ?)"),
+    "not run": ("not graded (skipped: no GPU, or not run)", "non noté (sauté : pas de GPU, ou non exécuté)"),
+    "heading": ("{exercise}  {score}  verdict ({variant})", "{exercise}  {score}  verdict ({variant})"),
+    "exercise": ("exercise", "exercice"),
+    "score": ("score", "note"),
+    "graded": ("{graded} of {count} exercises graded", "{graded} exercices notés sur {count}"),
+    "no machine device": ("this machine has no CUDA device ({reason})",
+                          "cette machine n'a pas de GPU CUDA ({reason})"),
+    "no usable device": ("no usable CUDA device", "aucun GPU CUDA utilisable"),
+    "nothing graded": ("nothing graded: {why}; every check reported skipped. Run {command} on a machine with an "
+                       "NVIDIA GPU to grade them",
+                       "rien n'est noté : {why} ; chaque correcteur a répondu « sauté ». Lancez {command} sur une "
+                       "machine dotée d'un GPU NVIDIA pour les noter"),
+    "some skipped": ("; {skipped} skipped (their reasons above)", " ; {skipped} sautés (leurs raisons plus haut)"),
+    "total": ("total", "total"),
+})
 
 
 def read_scores(build_dir, variant):
@@ -59,17 +84,17 @@ def skip_reason(case):
     match = re.search(r"^SKIPPED: (.*)$", output, re.M)
     if not match:
         return ""
-    return re.sub(r"^check [0-9]+ \S+ ", "", match.group(1)).strip()
+    return re.sub(r"^(?:check|le correcteur) [0-9]+ \S+ ", "", match.group(1)).strip()
 
 
 def not_graded(outcome, have_outcomes, why=""):
     if outcome == "skipped":
-        return f"not graded: skipped ({why or 'no CUDA device'})"
+        return SAY("skipped", why=why or SAY("no device"))
     if outcome == "failed":
-        return "not graded: the check failed before its score (its output is above)"
+        return SAY("failed early")
     if have_outcomes:
-        return "not graded: not in this build (COURSE_ONLY?)"
-    return "not graded (skipped: no GPU, or not run)"
+        return SAY("not in build")
+    return SAY("not run")
 
 
 def main(argv):
@@ -99,20 +124,20 @@ def main(argv):
             skipped += outcome == "skipped"
             rows.append((exercise.id, f"-/{exercise.points}", not_graded(outcome, bool(outcomes), why)))
     width = max(len(r[0]) for r in rows) if rows else 10
-    print(f"{'exercise':<{width}}  {'score':>7}  verdict ({variant})")
+    width = max(width, len(SAY("exercise")))
+    print(SAY("heading", exercise=f"{SAY('exercise'):<{width}}", score=f"{SAY('score'):>7}", variant=variant))
     for name, score, verdict in rows:
         print(f"{name:<{width}}  {score:>7}  {verdict}")
-    closing = f"{graded} of {len(rows)} exercises graded"
+    closing = SAY("graded", graded=graded, count=len(rows))
     absent = sum(1 for exercise in exercises.load(ROOT)
                  if outcomes and f"{exercise.id}.{variant}" not in outcomes and exercise.id not in scores)
     # Every check that ran reported skipped: say why, rather than "0 of 15 graded".
     if skipped and not graded and skipped == len(rows) - absent:
         reason = cuda_device.absent_reason()
-        why = f"this machine has no CUDA device ({reason})" if reason else "no usable CUDA device"
+        why = SAY("no machine device", reason=reason) if reason else SAY("no usable device")
         command = "make test" if variant == "student" else "make"
-        closing = (f"nothing graded: {why}; every check reported skipped. "
-                   f"Run {command} on a machine with an NVIDIA GPU to grade them")
+        closing = SAY("nothing graded", why=why, command=command)
     elif skipped:
-        closing += f"; {skipped} skipped (their reasons above)"
-    print(f"{'total':<{width}}  {f'{total}/{total_max}':>7}  {closing}")
+        closing += SAY("some skipped", skipped=skipped)
+    print(f"{SAY('total'):<{width}}  {f'{total}/{total_max}':>7}  {closing}")
     return 0 if graded and full == graded else 1
