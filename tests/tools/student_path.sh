@@ -6,6 +6,9 @@
 #                              changed without recompiling the course's objects (CPU-only test)
 #   student_path.sh check NN   the untouched skeleton's check fails case by case
 #                              (exit 77, skipped, where there is no GPU)
+#   student_path.sh check-fr NN  the same with make check-NN LANG=fr: its failures, hints and
+#                              score in French (issue 41); without a GPU, the skip in French
+#                              and exit 77
 set -u
 mode=$1
 number=$2
@@ -13,6 +16,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export BUILD_DIR=$scratch
+# English unless a mode asks for French, whatever the caller's locale.
+export COURSE_LANG=en
 
 case $mode in
   build)
@@ -50,8 +55,28 @@ case $mode in
     grep -q "^score: 0/" <<<"$output" || { echo "FAIL: the skeleton scored points"; exit 1; }
     echo "the skeleton's check fails case by case, with hints, as it should"
     ;;
+  check-fr)
+    output=$(make -s -C "$root" "check-$number" LANG=fr 2>&1)
+    status=$?
+    echo "$output"
+    if grep -q "^SKIPPED:" <<<"$output"; then
+      grep -q "^SKIPPED: le correcteur $number .* demande un GPU CUDA" <<<"$output" ||
+        { echo "FAIL: the skip is not in French"; exit 1; }
+      grep -q "^--- l'exercice $number n'a pas été vérifié" <<<"$output" ||
+        { echo "FAIL: make's closing line is not in French"; exit 1; }
+      echo "the skip is in French; the failing cases need a GPU"
+      exit 77
+    fi
+    [ "$status" -ne 0 ] || { echo "FAIL: the skeleton's check passed"; exit 1; }
+    grep -q "^  FAIL" <<<"$output" || { echo "FAIL: no failing case was listed"; exit 1; }
+    if grep -q "hint:" <<<"$output"; then echo "FAIL: a hint is in English"; exit 1; fi
+    grep -q "^ *indice" <<<"$output" || { echo "FAIL: no hint (indice) was printed"; exit 1; }
+    grep -q "^note.*: 0/.* cas réussis sur" <<<"$output" || { echo "FAIL: the score line is not in French"; exit 1; }
+    grep -q "^== correcteur $number" <<<"$output" || { echo "FAIL: the heading is not in French"; exit 1; }
+    echo "the skeleton's check fails case by case, in French, as make check-$number LANG=fr asks"
+    ;;
   *)
-    echo "usage: student_path.sh build|check NN" >&2
+    echo "usage: student_path.sh build|check|check-fr NN" >&2
     exit 2
     ;;
 esac

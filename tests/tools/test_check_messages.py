@@ -2,11 +2,13 @@
 """Every message a check prints for a student has a French beside its English, kept in step
 (issue 41; common/course/check/message.hpp): each `Message{"english", "french"}` pair of the
 harness (common/course/check/) and of every converted check (an exercise's harness/check.cpp
-that no longer defines COURSE_CHECK_ENGLISH_ONLY_ALLOWED) must have a French text that
+that no longer defines COURSE_CHECK_ENGLISH_ONLY_ALLOWED), and each entry of the student
+tools' and the grader's message tables (tools/course_tools/student/language.py), must have a
+French text that
 
   - is there (not empty) and is no copy of the English, unless the text is code alone;
-  - has as many `{}` as the English (each takes the same piece, in order);
-  - puts a space before : ; ! ? and inside « » (message.hpp makes it a no-break one).
+  - has the English's placeholders (as many `{}` in C++, the same `{name}`s in Python);
+  - puts a space before : ; ! ? and inside « » (the type makes it a no-break one).
 
 The compiler already refuses a message with no French at all (unit.english_only_message).
 The checks not converted yet are named, not failed: the list is the files that still
@@ -17,12 +19,20 @@ define the switch, and a converted check is covered as soon as its define is del
     python3 tests/tools/test_check_messages.py --rules   each rule against a wrong pair
 """
 import glob
+import importlib
 import os
 import re
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from course_tools.student import language  # noqa: E402
+
 SWITCH = "COURSE_CHECK_ENGLISH_ONLY_ALLOWED"
+# The Python modules whose messages a student reads (each holds a language.Messages table).
+PYTHON_MODULES = ["course_tools.student.commands", "course_tools.student.cuda_device",
+                  "course_tools.student.score_table", "course_tools.grading.reports"]
+PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
 LITERAL = r'"(?:[^"\\\n]|\\.)*"'
 # One text: adjacent literals, as C++ joins them.
@@ -36,6 +46,7 @@ PAIR = re.compile(rf"(?:\bMessage(?:\s+\w+)?\s*[{{(]|\(\s*\{{|\breturn\s*\{{|=\s
 # the end of the sentence or a space (so that fichier:ligne and std:: are left alone).
 GLUED_SIGN = re.compile(r"[\w)}\]»'’][:;!?](?=\s|$)")
 GLUED_GUILLEMET = re.compile(r"«\S|\S»")
+SKIP_MARKER = "SKIPPED:"
 # A word of prose between spaces (letters, perhaps a sign after it): two in a row make a
 # sentence, which code (`cudaMalloc(&p, bytes)`, `{}: {}`) never has.
 PROSE_WORD = re.compile(r"^[A-Za-zÀ-ÿ'’]{2,}[,.;:!?]?$")
@@ -66,9 +77,12 @@ def pair_problems(english, french):
         problems.append("no French")
     elif french == english and not is_code(english):
         problems.append("the French is a copy of the English")
-    if english.count("{}") != french.count("{}"):
-        problems.append(f"{english.count('{}')} '{{}}' in the English, {french.count('{}')} in the French")
-    glued = GLUED_SIGN.findall(french) + GLUED_GUILLEMET.findall(french)
+    if sorted(PLACEHOLDER.findall(english)) != sorted(PLACEHOLDER.findall(french)):
+        problems.append(f"placeholders {PLACEHOLDER.findall(english)} in the English, "
+                        f"{PLACEHOLDER.findall(french)} in the French")
+    # "SKIPPED:" is the same word in both languages: scripts and CTest logs search for it.
+    prose = french.replace(SKIP_MARKER, "")
+    glued = GLUED_SIGN.findall(prose) + GLUED_GUILLEMET.findall(prose)
     if glued:
         problems.append("no space before a sign or inside « »: " + ", ".join(repr(g) for g in glued))
     return problems
@@ -101,6 +115,15 @@ def problems_of(root):
             pairs += 1
             for problem in pair_problems(english, french):
                 problems.append(f"{os.path.relpath(path, root)}:{line}: {problem}: {english[:60]!r}")
+    for module in PYTHON_MODULES:
+        importlib.import_module(module)
+    for table in language.TABLES:
+        for key, (english, french) in table.table.items():
+            pairs += 1
+            for problem in pair_problems(english, french):
+                problems.append(f"{table.module} {key!r}: {problem}: {english[:60]!r}")
+    missing = set(PYTHON_MODULES) - {table.module for table in language.TABLES}
+    problems += [f"{module} has no language.Messages table" for module in sorted(missing)]
     return problems, pairs, files, pending
 
 
@@ -111,10 +134,13 @@ RULES = [
     ("the sum is wrong", "the sum is wrong", "a copy"),
     ("cudaMalloc(&p, bytes)", "cudaMalloc(&p, bytes)", None),
     ("{} bytes", "octets", "in the French"),
+    ("{count} of {total}", "{total} sur {count}", None),
+    ("{count} of {total}", "{count} sur {totl}", "in the French"),
     ("does it launch?", "lance-t-il?", "no space before"),
     ("output: {}", "sortie: {}", "no space before"),
     ("output '{}'", "sortie «{}»", "inside « »"),
     ("see file:line", "voir fichier:ligne", None),
+    ("SKIPPED: no GPU", "SKIPPED: pas de GPU", None),
     ("call cudaFree; then return", "appelez cudaFree ; puis rendez la main", None),
 ]
 
