@@ -38,15 +38,17 @@ LITERAL = r'"(?:[^"\\\n]|\\.)*"'
 # One text: adjacent literals, as C++ joins them.
 TEXT = rf"{LITERAL}(?:\s*{LITERAL})*"
 # A pair where a Message is made: Message{...}, Message(...) or `Message kHint{...}`, a braced
-# pair passed to a call (`c.hint({...})`), returned or assigned (`return {...};`,
-# `reason = {...};`, which also finds other pairs of strings: harmless, they pass).
-PAIR = re.compile(rf"(?:\bMessage(?:\s+\w+)?\s*[{{(]|\(\s*\{{|\breturn\s*\{{|=\s*\{{|\?\s*\{{|:\s*\{{)\s*"
+# pair passed to a call (`c.hint({...})`) or in a list (`{{..., ...}, {..., ...}}`), returned
+# or assigned (`return {...};`, `reason = {...};`). Other pairs of strings are found too
+# (`{"--case", "n"}`): harmless, they pass.
+PAIR = re.compile(rf"(?:\bMessage(?:\s+\w+)?\s*[{{(]|[(,{{]\s*\{{|\breturn\s*\{{|=\s*\{{|\?\s*\{{|:\s*\{{)\s*"
                   rf"({TEXT})\s*,\s*({TEXT})\s*[}})]")
 # A sign that French spaces from the word before it: glued to a word or a closing sign, then
 # the end of the sentence or a space (so that fichier:ligne and std:: are left alone).
 GLUED_SIGN = re.compile(r"[\w)}\]»'’][:;!?](?=\s|$)")
 GLUED_GUILLEMET = re.compile(r"«\S|\S»")
 SKIP_MARKER = "SKIPPED:"
+CODE_IN_PARENTHESES = re.compile(r"\([^()]*[;=][^()]*\)")
 # A word of prose between spaces (letters, perhaps a sign after it): two in a row make a
 # sentence, which code (`cudaMalloc(&p, bytes)`, `{}: {}`) never has.
 PROSE_WORD = re.compile(r"^[A-Za-zÀ-ÿ'’]{2,}[,.;:!?]?$")
@@ -59,9 +61,11 @@ def strip_comments(text):
 
 def joined(text):
     """The C++ text of adjacent literals, escapes read as the compiler reads them."""
-    parts = re.findall(LITERAL, text)
-    return "".join(bytes(p[1:-1], "utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8")
-                   for p in parts)
+    escapes = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "'": "'"}
+    return "".join(re.sub(r"\\u([0-9a-fA-F]{4})|\\(.)",
+                          lambda m: chr(int(m.group(1), 16)) if m.group(1) else escapes.get(m.group(2), m.group(0)),
+                          p[1:-1])
+                   for p in re.findall(LITERAL, text))
 
 
 def is_code(text):
@@ -81,7 +85,8 @@ def pair_problems(english, french):
         problems.append(f"placeholders {PLACEHOLDER.findall(english)} in the English, "
                         f"{PLACEHOLDER.findall(french)} in the French")
     # "SKIPPED:" is the same word in both languages: scripts and CTest logs search for it.
-    prose = french.replace(SKIP_MARKER, "")
+    # Code keeps its own signs: a parenthesis with ; or = in it (`for (i = 0; i < n; ++i)`).
+    prose = CODE_IN_PARENTHESES.sub("", french.replace(SKIP_MARKER, ""))
     glued = GLUED_SIGN.findall(prose) + GLUED_GUILLEMET.findall(prose)
     if glued:
         problems.append("no space before a sign or inside « »: " + ", ".join(repr(g) for g in glued))
@@ -141,6 +146,8 @@ RULES = [
     ("output '{}'", "sortie «{}»", "inside « »"),
     ("see file:line", "voir fichier:ligne", None),
     ("SKIPPED: no GPU", "SKIPPED: pas de GPU", None),
+    ("stop before n: for (i = 0; i < n; ++i)", "arrêtez-vous avant n : for (i = 0; i < n; ++i)", None),
+    ("stop before n; then return", "arrêtez-vous avant n; puis rendez la main", "no space before"),
     ("call cudaFree; then return", "appelez cudaFree ; puis rendez la main", None),
 ]
 

@@ -4,9 +4,6 @@
 //
 //   make check-04                          (students)
 //   build/.../check_04 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -20,17 +17,23 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Request;
 using course::check::Run;
 namespace request = cpu_vs_gpu::request;
 namespace result = cpu_vs_gpu::result;
 
-const std::string kFormulaHint = "each element must be heavy(x[i]) = the sum over k = 1 .. " +
-                                 std::to_string(kHeavyTerms) +
-                                 " of g(x[i] / k), in float with "
-                                 "sinf, expf and sqrtf (the formula is in cpu_vs_gpu.hpp).";
-const std::string kBlockSizeHint = "the launch must use threads_per_block threads per block: the "
-                                   "number the block count was computed with.";
+const Message kFormulaHint =
+    Message{"each element must be heavy(x[i]) = the sum over k = 1 .. {} of g(x[i] / k), in float "
+            "with sinf, expf and sqrtf (the formula is in cpu_vs_gpu.hpp).",
+            "chaque élément doit valoir heavy(x[i]) = la somme pour k = 1 .. {} de g(x[i] / k), en "
+            "float avec sinf, expf et sqrtf (la formule est dans cpu_vs_gpu.hpp)."}
+        .with(kHeavyTerms);
+const Message kBlockSizeHint{
+    "the launch must use threads_per_block threads per block: the number the block count was "
+    "computed with.",
+    "le lancement doit utiliser threads_per_block threads par bloc : le nombre avec lequel le "
+    "nombre de blocs a été calculé."};
 
 // The threads per block of the cases that do not test the block size.
 constexpr int kDefaultThreads = 256;
@@ -44,12 +47,14 @@ std::vector<double> reference(int n, std::uint64_t seed) {
 }
 
 bool expect_gpu_guard_untouched(CaseContext& c, const Run& run) {
-  return c.expect_host_guard_untouched(run, result::y, "heavy_on_gpu",
-                                       "copy back n * sizeof(float) bytes into host_y, no more.");
+  return c.expect_host_guard_untouched(
+      run, result::y, "heavy_on_gpu",
+      {"copy back n * sizeof(float) bytes into host_y, no more.",
+       "recopiez n * sizeof(float) octets dans host_y, pas plus."});
 }
 
 // The values and the host guard of one heavy_on_gpu output.
-bool expect_gpu_output(CaseContext& c, const Run& run, int n, const std::string& wrong_hint) {
+bool expect_gpu_output(CaseContext& c, const Run& run, int n, const Message& wrong_hint) {
   return expect_gpu_guard_untouched(c, run) &&
          c.expect_array(run, result::y, reference(n, c.seed()), cpu_vs_gpu::kTolerance, wrong_hint);
 }
@@ -57,17 +62,19 @@ bool expect_gpu_output(CaseContext& c, const Run& run, int n, const std::string&
 // One heavy_on_gpu call (after an empty one for kind request::gpu_after_empty).
 bool check_gpu(CaseContext& c, int n, int threads_per_block,
                const Request<request::Gpu>& kind = request::gpu,
-               const std::string& wrong_hint = kFormulaHint) {
+               const Message& wrong_hint = kFormulaHint) {
   const Run run = c.run(kind, {n, threads_per_block});
   bool ok = c.finished(run) && c.expect_kernel_launched(run);
   if (ok && kind.name == request::gpu_after_empty.name) {
-    ok = c.expect_host_guard_untouched(run, result::empty_y, "heavy_on_gpu with n = 0",
-                                       "with n = 0 there is nothing to copy: return at once.");
+    ok = c.expect_host_guard_untouched(run, result::empty_y, "heavy_on_gpu (n = 0)",
+                                       {"with n = 0 there is nothing to copy: return at once.",
+                                        "avec n = 0 il n'y a rien à copier : rendez la main aussitôt."});
   }
   ok = ok && expect_gpu_output(c, run, n, wrong_hint);
   if (!ok) {
-    c.note("(heavy_on_gpu with n = " + std::to_string(n) +
-           ", threads_per_block = " + std::to_string(threads_per_block) + ")");
+    c.note(Message{"(heavy_on_gpu with n = {}, threads_per_block = {})",
+                   "(heavy_on_gpu avec n = {}, threads_per_block = {})"}
+               .with(n, threads_per_block));
   }
   return ok;
 }
@@ -77,7 +84,8 @@ bool check_cpu(CaseContext& c, int n) {
   if (!c.finished(run)) return false;
   if (!c.expect_host_guard_untouched(
           run, result::y, "heavy_on_cpu",
-          "the CPU loop must stop before i = n: for (i = 0; i < n; ++i).")) {
+          {"the CPU loop must stop before i = n: for (i = 0; i < n; ++i).",
+           "la boucle du CPU doit s'arrêter avant i = n : for (i = 0; i < n; ++i)."})) {
     return false;
   }
   return c.expect_array(run, result::y, reference(n, c.seed()), cpu_vs_gpu::kTolerance,
@@ -97,8 +105,9 @@ constexpr int kTimingElements = (1 << 24) + 43;
 void check_kernel_time(CaseContext& c) {
   const Run run = c.run(request::gpu_timing, {kTimingElements, kDefaultThreads});
   if (!c.finished(run)) return;
-  course::check::ReportedTime t{"heavy_on_gpu", "kernel",
-                                std::to_string(kTimingElements) + " elements"};
+  course::check::ReportedTime t{
+      "heavy_on_gpu", {"the kernel", "le kernel"},
+      Message{"{} elements", "{} éléments"}.with(kTimingElements)};
   if (!c.read_value(run, result::kernel_ms, t.reported_ms) ||
       !c.read_value(run, result::call_ms, t.call_ms) ||
       !c.read_value(run, result::reference_kernel_ms, t.fastest_ms) ||
@@ -111,7 +120,9 @@ void check_kernel_time(CaseContext& c) {
   std::vector<float> y;
   if (!c.read_array(run, result::y, y)) return;
   if (y.size() != static_cast<std::size_t>(kTimingElements)) {
-    c.fail("the program reported no output 'y' of " + std::to_string(kTimingElements) + " floats");
+    c.fail(Message{"the program reported no output 'y' of {} floats",
+                   "le programme n'a rendu aucune sortie « y » de {} floats"}
+               .with(kTimingElements));
     return;
   }
   std::size_t unwritten = 0;
@@ -119,25 +130,37 @@ void check_kernel_time(CaseContext& c) {
     if (course::is_poison(value)) ++unwritten;
   }
   if (unwritten > 0) {
-    c.fail("heavy_on_gpu left " + std::to_string(unwritten) + " of " +
-           std::to_string(kTimingElements) +
-           " elements of y unwritten: this is not the time "
-           "of the whole computation");
-    c.hint("the other cases say what is missing; this one needs every element computed.");
+    c.fail(Message{"heavy_on_gpu left {} of {} elements of y unwritten: this is not the time of "
+                   "the whole computation",
+                   "heavy_on_gpu a laissé {} éléments de y sur {} sans les écrire : ce n'est pas "
+                   "le temps du calcul entier"}
+               .with(unwritten, kTimingElements));
+    c.hint({"the other cases say what is missing; this one needs every element computed.",
+            "les autres cas disent ce qui manque ; celui-ci demande que chaque élément soit "
+            "calculé."});
     return;
   }
 
   course::check::expect_plausible_time(
       c, t,
-      {"time the kernel with a course::EventTimer: start() before the launch, stop() after "
-       "it, and return elapsed_ms().",
-       "return the kernel's own time in milliseconds (elapsed_ms() of one launch), not "
-       "microseconds nor a total over several calls.",
-       "time the kernel alone: start() right before the launch and stop() right after it, "
-       "with the copies and cudaMalloc/cudaFree outside the timed region.",
-       "the launch returns before the kernel ends: a host clock read right after it "
-       "measures the launch, not the kernel. Record CUDA events around the kernel and read "
-       "elapsed_ms(), which waits for the stop event."});
+      {{"time the kernel with a course::EventTimer: start() before the launch, stop() after "
+        "it, and return elapsed_ms().",
+        "mesurez le kernel avec un course::EventTimer : start() avant le lancement, stop() "
+        "après, et rendez elapsed_ms()."},
+       {"return the kernel's own time in milliseconds (elapsed_ms() of one launch), not "
+        "microseconds nor a total over several calls.",
+        "rendez le temps du kernel lui-même en millisecondes (elapsed_ms() d'un lancement), "
+        "ni en microsecondes ni en total de plusieurs appels."},
+       {"time the kernel alone: start() right before the launch and stop() right after it, "
+        "with the copies and cudaMalloc/cudaFree outside the timed region.",
+        "mesurez le kernel seul : start() juste avant le lancement et stop() juste après, "
+        "les copies et cudaMalloc/cudaFree hors de la zone mesurée."},
+       {"the launch returns before the kernel ends: a host clock read right after it "
+        "measures the launch, not the kernel. Record CUDA events around the kernel and read "
+        "elapsed_ms(), which waits for the stop event.",
+        "le lancement rend la main avant la fin du kernel : une horloge de l'hôte lue juste "
+        "après mesure le lancement, pas le kernel. Enregistrez des événements CUDA autour du "
+        "kernel et lisez elapsed_ms(), qui attend l'événement de fin."}});
 }
 
 // ---------------------------------------------------------------------------
