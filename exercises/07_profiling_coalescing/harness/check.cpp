@@ -8,9 +8,6 @@
 //   make check-07                          (students)
 //   build/.../check_07 --program PROGRAM   (instructors; --help lists the options)
 //   COURSE_NCU=/path/to/ncu or COURSE_NCU=none picks or turns off the profiler.
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -23,6 +20,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Request;
 using course::check::Run;
 namespace request = coalescing::request;
@@ -33,14 +31,20 @@ namespace request = coalescing::request;
 // from the wrong row differs by a factor between 1/4 and 4, a million times more.
 constexpr course::Tolerance kTolerance{0.0, 1.2e-7};
 
-const std::string kIndexHint = "x must run along the columns and y along the rows: col from "
-                               "blockIdx.x * blockDim.x + threadIdx.x, row from the y dimension, "
-                               "gridDim.x covering cols and gridDim.y covering rows, and "
-                               "out[row * cols + col] = gain[row] * in[row * cols + col].";
-const std::string kCoalescingHint = "adjacent threads must read adjacent addresses: take the "
-                                    "column from threadIdx.x, so that the 32 threads of a warp "
-                                    "read 32 consecutive floats of one row, and launch one thread "
-                                    "per element (a 2D grid), not one per row.";
+const Message kIndexHint{
+    "x must run along the columns and y along the rows: col from blockIdx.x * blockDim.x + "
+    "threadIdx.x, row from the y dimension, gridDim.x covering cols and gridDim.y covering rows, "
+    "and out[row * cols + col] = gain[row] * in[row * cols + col].",
+    "x doit parcourir les colonnes et y les lignes : col vient de blockIdx.x * blockDim.x + "
+    "threadIdx.x, row de la dimension y, gridDim.x couvre cols et gridDim.y couvre rows, et "
+    "out[row * cols + col] = gain[row] * in[row * cols + col]."};
+const Message kCoalescingHint{
+    "adjacent threads must read adjacent addresses: take the column from threadIdx.x, so that "
+    "the 32 threads of a warp read 32 consecutive floats of one row, and launch one thread per "
+    "element (a 2D grid), not one per row.",
+    "des threads voisins doivent lire des adresses voisines : prenez la colonne dans "
+    "threadIdx.x, pour que les 32 threads d'un warp lisent 32 floats consécutifs d'une ligne, "
+    "et lancez un thread par élément (une grille 2D), pas un par ligne."};
 
 std::string shape_text(int rows, int cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
@@ -81,15 +85,18 @@ bool looks_transposed(CaseContext& c, const Run& run, int rows, int cols,
 
 // The host guard and the values of one output of the student's kernel.
 bool expect_output(CaseContext& c, const Run& run, int rows, int cols) {
-  if (!c.expect_host_guard_untouched(run, coalescing::result::out, "the runner's copy back",
-                                     "the output must hold rows * cols floats.")) {
+  if (!c.expect_host_guard_untouched(run, coalescing::result::out, "cudaMemcpy (runner)",
+                                     {"the output must hold rows * cols floats.",
+                                      "la sortie doit contenir rows * cols floats."})) {
     return false;
   }
   const std::vector<double> expected = reference(rows, cols, c.seed());
   if (c.expect_array(run, coalescing::result::out, expected, kTolerance, kIndexHint)) return true;
   if (looks_transposed(c, run, rows, cols, expected)) {
-    c.hint("the result is written transposed, at out[col * rows + row]: a row-major "
-           "rows x cols matrix keeps element (row, col) at row * cols + col.");
+    c.hint({"the result is written transposed, at out[col * rows + row]: a row-major "
+            "rows x cols matrix keeps element (row, col) at row * cols + col.",
+            "le résultat est écrit transposé, en out[col * rows + row] : une matrice rows x cols "
+            "rangée par lignes garde l'élément (row, col) en row * cols + col."});
   }
   return false;
 }
@@ -101,7 +108,11 @@ bool check_shape(CaseContext& c, int rows, int cols,
   const Run run = c.run(kind, {rows, cols});
   const bool ok =
       c.finished(run) && c.expect_kernel_launched(run) && expect_output(c, run, rows, cols);
-  if (!ok) c.note("(launch_scale_rows_coalesced on a " + shape_text(rows, cols) + " matrix)");
+  if (!ok) {
+    c.note(Message{"(launch_scale_rows_coalesced on a {} matrix)",
+                   "(launch_scale_rows_coalesced sur une matrice {})"}
+               .with(shape_text(rows, cols)));
+  }
   return ok;
 }
 
@@ -152,8 +163,9 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
                                    reading)) {
     return false;
   }
-  c.note("graded by Nsight Compute (" + ncu + "): global loads of " + kStudentKernel + " on a " +
-         shape_text(kProfileRows, kProfileCols) + " matrix");
+  c.note(Message{"graded by Nsight Compute ({}): global loads of {} on a {} matrix",
+                 "noté par Nsight Compute ({}) : lectures globales de {} sur une matrice {}"}
+             .with(ncu, kStudentKernel, shape_text(kProfileRows, kProfileCols)));
   if (!c.finished(run) || !c.expect_kernel_launched(run) ||
       !expect_output(c, run, kProfileRows, kProfileCols)) {
     return true;
@@ -161,21 +173,26 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   const double sectors = reading.values.at(kLoadMetrics[0]);
   const double requests = reading.values.at(kLoadMetrics[1]);
   if (!(requests > 0.0)) {
-    c.fail(std::string(kStudentKernel) + " made no global load request: it does not read its "
-                                         "input from global memory");
+    c.fail(Message{"{} made no global load request: it does not read its input from global memory",
+                   "{} n'a fait aucune requête de lecture globale : il ne lit pas son entrée en "
+                   "mémoire globale"}
+               .with(kStudentKernel));
     c.hint(kIndexHint);
     return true;
   }
   const double per_request = sectors / requests;
-  c.note(course::format_number(sectors) + " sectors / " + course::format_number(requests) +
-         " requests = " + course::format_number(per_request) +
-         " sectors per request (about 3 "
-         "for a coalesced kernel, counting the 1-sector loads of the gain; 18 to 32 for one "
-         "whose warps read 32 rows at a time; at most " +
-         course::format_number(kMaxSectorsPerRequest) + " passes)");
+  c.note(Message{"{} sectors / {} requests = {} sectors per request (about 3 for a coalesced "
+                 "kernel, counting the 1-sector loads of the gain; 18 to 32 for one whose warps "
+                 "read 32 rows at a time; at most {} passes)",
+                 "{} secteurs / {} requêtes = {} secteurs par requête (environ 3 pour un kernel "
+                 "coalescent, en comptant les lectures d'un secteur du gain ; 18 à 32 pour un "
+                 "kernel dont les warps lisent 32 lignes à la fois ; au plus {} passe)"}
+             .with(sectors, requests, per_request, kMaxSectorsPerRequest));
   if (per_request > kMaxSectorsPerRequest) {
-    c.fail("the loads of " + std::string(kStudentKernel) + " are not coalesced: " +
-           course::format_number(per_request) + " sectors of 32 bytes per warp load request");
+    c.fail(Message{"the loads of {} are not coalesced: {} sectors of 32 bytes per warp load request",
+                   "les lectures de {} ne sont pas coalescentes : {} secteurs de 32 octets par "
+                   "requête de lecture d'un warp"}
+               .with(kStudentKernel, per_request));
     c.hint(kCoalescingHint);
   }
   return true;
@@ -183,10 +200,11 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
 
 void grade_with_timing(CaseContext& c) {
   const int rows = coalescing::kTimingRows, cols = coalescing::kTimingCols;
-  c.note("graded by timing: " + std::string(kStudentKernel) +
-         " against the given "
-         "scale_rows_strided on a " +
-         shape_text(rows, cols) + " matrix, same run");
+  c.note(Message{"graded by timing: {} against the given scale_rows_strided on a {} matrix, "
+                 "same run",
+                 "noté d'après les temps : {} contre le scale_rows_strided fourni sur une "
+                 "matrice {}, dans la même exécution"}
+             .with(kStudentKernel, shape_text(rows, cols)));
   const Run run = c.run(request::timing, {rows, cols}, 0, kTimingTimeoutSeconds);
   // (The runner launches the strided kernel too: the sample below, not the launch count,
   // proves that the student's kernel ran.)
@@ -204,8 +222,9 @@ void grade_with_timing(CaseContext& c) {
     expected_sample.push_back(all[i]);
   }
   if (!c.expect_array(run, coalescing::result::sample, expected_sample, kTolerance, kIndexHint)) {
-    c.note("(a sample of every " + std::to_string(coalescing::kSampleStride) +
-           "th element of the timed output)");
+    c.note(Message{"(a sample of every {}th element of the timed output)",
+                   "(un échantillon d'un élément sur {} de la sortie mesurée)"}
+               .with(coalescing::kSampleStride));
     return;
   }
   // Bytes moved: every element read and written once, plus one gain per row.
@@ -217,19 +236,22 @@ void grade_with_timing(CaseContext& c) {
   const double copy_gbps = gigabytes_per_second(copy_bytes, copy_ms);
   auto figure = [&](const char* name, double ms) {
     const double gbps = gigabytes_per_second(bytes, ms);
-    return std::string(name) + " " + course::format_number(ms) + " ms, " +
-           course::format_number(gbps) + " GB/s (" +
-           course::format_number(copy_gbps > 0.0 ? 100.0 * gbps / copy_gbps : 0.0) +
-           "% of the copy ceiling, " + course::format_number(copy_gbps) + " GB/s)";
+    return Message{"{} {} ms, {} GB/s ({}% of the copy ceiling, {} GB/s)",
+                   "{} {} ms, {} GB/s ({} % du plafond de la copie, {} GB/s)"}
+        .with(name, ms, gbps, copy_gbps > 0.0 ? 100.0 * gbps / copy_gbps : 0.0, copy_gbps);
   };
-  c.note(figure(kStudentKernel, student_ms) + "; " + figure("scale_rows_strided", strided_ms));
+  c.note(figure(kStudentKernel, student_ms) + Message::verbatim("; ") +
+         figure("scale_rows_strided", strided_ms));
   if (!(student_ms > 0.0) || !(strided_ms > 0.0)) {
-    c.fail("the kernels' times could not be measured");
+    c.fail({"the kernels' times could not be measured",
+            "les temps des kernels n'ont pas pu être mesurés"});
     return;
   }
   if (!c.expect_speed(kStridedBar, strided_ms / student_ms)) {
-    c.fail(std::string(kStudentKernel) + " is not much faster than the strided kernel: its reads "
-                                         "are not coalesced");
+    c.fail(Message{"{} is not much faster than the strided kernel: its reads are not coalesced",
+                   "{} n'est pas beaucoup plus rapide que le kernel à pas : ses lectures ne sont "
+                   "pas coalescentes"}
+               .with(kStudentKernel));
     c.hint(kCoalescingHint);
   }
 }
@@ -237,7 +259,8 @@ void grade_with_timing(CaseContext& c) {
 void check_coalescing(CaseContext& c) {
   if (c.under_sanitizer()) {
     // Under compute-sanitizer neither counters nor times mean anything: the values only.
-    c.note("performance is not graded under compute-sanitizer");
+    c.note({"performance is not graded under compute-sanitizer",
+            "les performances ne sont pas notées sous compute-sanitizer"});
     check_shape(c, kProfileRows, kProfileCols);
     return;
   }
