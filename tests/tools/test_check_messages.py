@@ -49,6 +49,8 @@ GLUED_SIGN = re.compile(r"[\w)}\]»'’][:;!?](?=\s|$)")
 GLUED_GUILLEMET = re.compile(r"«\S|\S»")
 SKIP_MARKER = "SKIPPED:"
 CODE_IN_PARENTHESES = re.compile(r"\([^()]*[;=][^()]*\)")
+# A quote that opens after no letter (not an elision: l'erreur), up to the next one.
+QUOTED = re.compile(r"(?<![A-Za-zÀ-ÿ])'[^']*'|\"[^\"]*\"")
 # A word of prose between spaces (letters, perhaps a sign after it): two in a row make a
 # sentence, which code (`cudaMalloc(&p, bytes)`, `{}: {}`) never has.
 PROSE_WORD = re.compile(r"^[A-Za-zÀ-ÿ'’]{2,}[,.;:!?]?$")
@@ -85,8 +87,9 @@ def pair_problems(english, french):
         problems.append(f"placeholders {PLACEHOLDER.findall(english)} in the English, "
                         f"{PLACEHOLDER.findall(french)} in the French")
     # "SKIPPED:" is the same word in both languages: scripts and CTest logs search for it.
-    # Code keeps its own signs: a parenthesis with ; or = in it (`for (i = 0; i < n; ++i)`).
-    prose = CODE_IN_PARENTHESES.sub("", french.replace(SKIP_MARKER, ""))
+    # Code keeps its own signs: a parenthesis with ; or = in it (`for (i = 0; i < n; ++i)`),
+    # and the quoted text a program must print ('Device <index>: <name>', "%.2f GiB").
+    prose = CODE_IN_PARENTHESES.sub("", QUOTED.sub("", french.replace(SKIP_MARKER, "")))
     glued = GLUED_SIGN.findall(prose) + GLUED_GUILLEMET.findall(prose)
     if glued:
         problems.append("no space before a sign or inside « »: " + ", ".join(repr(g) for g in glued))
@@ -146,6 +149,8 @@ RULES = [
     ("output '{}'", "sortie «{}»", "inside « »"),
     ("see file:line", "voir fichier:ligne", None),
     ("SKIPPED: no GPU", "SKIPPED: pas de GPU", None),
+    ("print 'Found: <n>'", "affichez l'en-tête 'Found: <n>' d'abord", None),
+    ("print 'Found: <n>'", "l'en-tête: 'Found: <n>'", "no space before"),
     ("stop before n: for (i = 0; i < n; ++i)", "arrêtez-vous avant n : for (i = 0; i < n; ++i)", None),
     ("stop before n; then return", "arrêtez-vous avant n; puis rendez la main", "no space before"),
     ("call cudaFree; then return", "appelez cudaFree ; puis rendez la main", None),

@@ -8,9 +8,6 @@
 // Every case but the last runs the program with every device visible and requires it
 // to end by itself with status 0; the last hides every GPU and requires the clean
 // "No CUDA device found" message and status 1.
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +25,7 @@ namespace {
 using course::DeviceSummary;
 using course::check::CaseContext;
 using course::check::ChildResult;
+using course::check::Message;
 using course::check::Run;
 
 // ---------------------------------------------------------------------------
@@ -96,9 +94,10 @@ std::string join_lines(const std::vector<std::string>& lines) {
 }
 
 // "the program printed nothing", or the start of what it printed, indented.
-std::string describe_output(const std::vector<std::string>& lines) {
-  if (lines.empty()) return "the program printed nothing";
-  return "the program printed:\n" + course::check::indent_excerpt(join_lines(lines));
+Message describe_output(const std::vector<std::string>& lines) {
+  if (lines.empty()) return {"the program printed nothing", "le programme n'a rien affiché"};
+  return Message{"the program printed:\n{}", "le programme a affiché :\n{}"}.with(
+      course::check::indent_excerpt(join_lines(lines)));
 }
 
 // The first line that starts with `prefix` once trimmed, trimmed; empty when none does.
@@ -207,27 +206,40 @@ const DeviceBlock* find_block(const std::vector<DeviceBlock>& blocks, int index)
 // ---------------------------------------------------------------------------
 // Explains a run that did not end by itself (time limit, signal) or ended with an
 // unexpected status, with the start of what it printed and the likely cause.
-void report_bad_end(CaseContext& c, const Run& run, const std::string& setting, int wanted_status) {
+void report_bad_end(CaseContext& c, const Run& run, const Message& setting, int wanted_status) {
   const ChildResult& child = run.child;
   const std::vector<std::string> lines = course::check::program_lines(child.output);
-  c.fail(setting + ", the program " + child.describe_end() + "; expected it to end with status " +
-         std::to_string(wanted_status) + "\n" + describe_output(lines));
+  c.fail(Message{"{}, the program {}; expected it to end with status {}\n{}",
+                 "{}, le programme {} ; il devait se terminer avec le code {}\n{}"}
+             .with(setting, course::check::how_it_ended(child), wanted_status,
+                   describe_output(lines)));
   if (child.timed_out) {
-    c.hint("the program must end by itself: a loop that never ends, or a wait for input?");
+    c.hint({"the program must end by itself: a loop that never ends, or a wait for input?",
+            "le programme doit se terminer de lui-même : une boucle sans fin, ou une attente "
+            "d'entrée ?"});
   } else if (!child.exited) {
-    c.hint("a crash on the host: give the runtime the address of your variables "
-           "(&count, &properties), never an uninitialised pointer.");
+    c.hint({"a crash on the host: give the runtime the address of your variables "
+            "(&count, &properties), never an uninitialised pointer.",
+            "un plantage sur l'hôte : donnez au runtime l'adresse de vos variables "
+            "(&count, &properties), jamais un pointeur non initialisé."});
   } else if (contains(child.output, "cudaErrorInvalidDevice")) {
-    c.hint("a device index out of range: devices are numbered 0 to count - 1.");
+    c.hint({"a device index out of range: devices are numbered 0 to count - 1.",
+            "un numéro de GPU hors bornes : les GPU sont numérotés de 0 à count - 1."});
   } else if (wanted_status == EXIT_SUCCESS && contains(child.output, kNoDevicePrefix)) {
-    c.hint("the program found no device, but this check sees " +
-           std::to_string(true_devices().size()) +
-           ": call cudaGetDeviceCount(&count) before reading count, and compare its status "
-           "with cudaSuccess.");
+    c.hint(Message{"the program found no device, but this check sees {}: call "
+                   "cudaGetDeviceCount(&count) before reading count, and compare its status "
+                   "with cudaSuccess.",
+                   "le programme n'a trouvé aucun GPU, mais ce correcteur en voit {} : appelez "
+                   "cudaGetDeviceCount(&count) avant de lire count, et comparez son statut à "
+                   "cudaSuccess."}
+               .with(true_devices().size()));
   } else if (contains(child.output, "CUDA runtime error")) {
-    c.hint("a CUDA call failed: the lines printed above name the call and the error.");
+    c.hint({"a CUDA call failed: the lines printed above name the call and the error.",
+            "un appel CUDA a échoué : les lignes affichées plus haut nomment l'appel et "
+            "l'erreur."});
   } else if (wanted_status == EXIT_SUCCESS) {
-    c.hint("main must return EXIT_SUCCESS (0) once every device has been described.");
+    c.hint({"main must return EXIT_SUCCESS (0) once every device has been described.",
+            "main doit rendre EXIT_SUCCESS (0) une fois chaque GPU décrit."});
   }
 }
 
@@ -237,7 +249,7 @@ std::optional<std::vector<std::string>> run_with_devices(CaseContext& c) {
   const Run run = c.run_program({});
   if (run.sanitizer_errors || run.child.output_limit_hit) return std::nullopt;  // reported
   if (!run.child.exited || run.child.exit_code != EXIT_SUCCESS) {
-    report_bad_end(c, run, "with every device visible", EXIT_SUCCESS);
+    report_bad_end(c, run, {"with every device visible", "avec chaque GPU visible"}, EXIT_SUCCESS);
     return std::nullopt;
   }
   return course::check::program_lines(run.child.output);
@@ -259,13 +271,17 @@ void check_every_device(CaseContext& c, const BlockCheck& check_block) {
       continue;
     }
     const std::string header = "Device " + std::to_string(truth.index) + ":";
-    std::string message = "expected a block headed " + quoted(header + " " + truth.name) +
-                          ", found no line starting " + quoted(header);
-    if (!output_shown) message += "\n" + describe_output(*lines);
+    Message message = Message{"expected a block headed {}, found no line starting {}",
+                              "attendu un bloc commençant par {}, aucune ligne ne commence par {}"}
+                          .with(quoted(header + " " + truth.name), quoted(header));
+    if (!output_shown) message += Message::verbatim("\n") + describe_output(*lines);
     output_shown = true;
     c.fail(message);
-    c.hint("describe every device in a block headed 'Device <index>: <name>' (cudaDeviceProp's "
-           "name), indices 0 to count - 1, each followed by its indented lines.");
+    c.hint({"describe every device in a block headed 'Device <index>: <name>' (cudaDeviceProp's "
+            "name), indices 0 to count - 1, each followed by its indented lines.",
+            "décrivez chaque GPU dans un bloc commençant par 'Device <index>: <name>' (le champ "
+            "name de cudaDeviceProp), numéros 0 à count - 1, chacun suivi de ses lignes "
+            "indentées."});
   }
 }
 
@@ -274,20 +290,25 @@ std::optional<std::string> field(CaseContext& c, const DeviceBlock& block, const
                                  const std::string& expected_value) {
   auto found = block.fields.find(key);
   if (found != block.fields.end()) return found->second;
-  c.fail("under " + quoted(trim(block.lines.front())) + ", expected the line " +
-         quoted(key + ": " + expected_value) + ", found no line starting " + quoted(key + ":") +
-         "; the block holds:\n" + course::check::indent_excerpt(join_lines(block.lines)));
-  c.hint("each device block has these lines, in this order and spelled exactly so: 'Device "
-         "<index>: <name>', '  compute capability: <major>.<minor>', '  multiprocessors: <count>', "
-         "'  global memory: <size> GiB'.");
+  c.fail(Message{"under {}, expected the line {}, found no line starting {}; the block holds:\n{}",
+                 "sous {}, attendu la ligne {}, aucune ligne ne commence par {} ; le bloc "
+                 "contient :\n{}"}
+             .with(quoted(trim(block.lines.front())), quoted(key + ": " + expected_value),
+                   quoted(key + ":"), course::check::indent_excerpt(join_lines(block.lines))));
+  c.hint({"each device block has these lines, in this order and spelled exactly so: 'Device "
+          "<index>: <name>', '  compute capability: <major>.<minor>', '  multiprocessors: "
+          "<count>', '  global memory: <size> GiB'.",
+          "chaque bloc de GPU a ces lignes, dans cet ordre et écrites exactement ainsi : 'Device "
+          "<index>: <name>', '  compute capability: <major>.<minor>', '  multiprocessors: "
+          "<count>', '  global memory: <size> GiB'."});
   return std::nullopt;
 }
 
 // "under 'Device 0: X', expected 'key: A', got 'key: B'"
 void fail_field(CaseContext& c, const DeviceBlock& block, const std::string& key,
                 const std::string& expected, const std::string& got) {
-  c.fail("under " + quoted(trim(block.lines.front())) + ", expected " +
-         quoted(key + ": " + expected) + ", got " + quoted(key + ": " + got));
+  c.fail(Message{"under {}, expected {}, got {}", "sous {}, attendu {}, obtenu {}"}.with(
+      quoted(trim(block.lines.front())), quoted(key + ": " + expected), quoted(key + ": " + got)));
 }
 
 // Reads "79.19 GiB": the number, how many decimals it has, and the unit after it.
@@ -335,16 +356,22 @@ void check_greeting(CaseContext& c) {
   const auto lines = run_with_devices(c);
   if (!lines) return;
   if (has_line(*lines, kGreeting)) return;
-  std::string message = "expected the line " + quoted(kGreeting);
   for (const std::string& line : *lines) {
     if (contains(lowercase(line), "hello")) {
-      c.fail(message + ", the closest line printed was " + quoted(trim(line)));
-      c.hint("print the host greeting exactly as given, capitals, comma and '!' included.");
+      c.fail(Message{"expected the line {}, the closest line printed was {}",
+                     "attendu la ligne {}, la ligne affichée la plus proche était {}"}
+                 .with(quoted(kGreeting), quoted(trim(line))));
+      c.hint({"print the host greeting exactly as given, capitals, comma and '!' included.",
+              "affichez le salut de l'hôte exactement comme donné, majuscules, virgule et '!' "
+              "compris."});
       return;
     }
   }
-  c.fail(message + ", found none; " + describe_output(*lines));
-  c.hint("print the host greeting first, with printf: " + kGreeting);
+  c.fail(Message{"expected the line {}, found none; {}", "attendu la ligne {}, aucune trouvée ; {}"}
+             .with(quoted(kGreeting), describe_output(*lines)));
+  c.hint(Message{"print the host greeting first, with printf: {}",
+                 "affichez d'abord le salut de l'hôte, avec printf : {}"}
+             .with(kGreeting));
 }
 
 void check_device_count(CaseContext& c) {
@@ -355,18 +382,26 @@ void check_device_count(CaseContext& c) {
   if (has_line(*lines, expected)) return;
   const std::string got = first_line_starting_with(*lines, "Found ");
   if (!got.empty()) {
-    c.fail("expected " + quoted(expected) + ", got " + quoted(got));
+    c.fail(Message{"expected {}, got {}", "attendu {}, obtenu {}"}.with(quoted(expected),
+                                                                        quoted(got)));
     if (starts_with(got, "Found 0 ")) {
-      c.hint("the count stayed 0: pass cudaGetDeviceCount the address of your count (&count), "
-             "and check the status of cudaGetDeviceCount.");
+      c.hint({"the count stayed 0: pass cudaGetDeviceCount the address of your count (&count), "
+              "and check the status of cudaGetDeviceCount.",
+              "le nombre est resté 0 : passez à cudaGetDeviceCount l'adresse de votre compteur "
+              "(&count), et vérifiez le statut de cudaGetDeviceCount."});
     } else {
-      c.hint("print the count that cudaGetDeviceCount returns, in exactly this form: " + expected);
+      c.hint(Message{"print the count that cudaGetDeviceCount returns, in exactly this form: {}",
+                     "affichez le nombre que rend cudaGetDeviceCount, exactement sous cette "
+                     "forme : {}"}
+                 .with(expected));
     }
     return;
   }
-  c.fail("expected the line " + quoted(expected) + ", found no line starting 'Found '; " +
-         describe_output(*lines));
-  c.hint("after counting the devices, print 'Found <count> CUDA device(s).'");
+  c.fail(Message{"expected the line {}, found no line starting 'Found '; {}",
+                 "attendu la ligne {}, aucune ligne ne commence par 'Found ' ; {}"}
+             .with(quoted(expected), describe_output(*lines)));
+  c.hint({"after counting the devices, print 'Found <count> CUDA device(s).'",
+          "après avoir compté les GPU, affichez 'Found <count> CUDA device(s).'"});
 }
 
 void check_device_names(CaseContext& c) {
@@ -380,25 +415,31 @@ void check_device_names(CaseContext& c) {
     const std::string expected = header + " " + trim(truth.name);
     const DeviceBlock* block = find_block(blocks, truth.index);
     if (block == nullptr) {
-      std::string message =
-          "expected the line " + quoted(expected) + ", found no line starting " + quoted(header);
-      if (!output_shown) message += "\n" + describe_output(*lines);
+      Message message = Message{"expected the line {}, found no line starting {}",
+                                "attendu la ligne {}, aucune ligne ne commence par {}"}
+                            .with(quoted(expected), quoted(header));
+      if (!output_shown) message += Message::verbatim("\n") + describe_output(*lines);
       output_shown = true;
       c.fail(message);
-      c.hint("describe every device in a block headed 'Device <index>: <name>', with the name "
-             "from cudaDeviceProp, indices 0 to count - 1.");
+      c.hint({"describe every device in a block headed 'Device <index>: <name>', with the name "
+              "from cudaDeviceProp, indices 0 to count - 1.",
+              "décrivez chaque GPU dans un bloc commençant par 'Device <index>: <name>', avec le "
+              "nom pris dans cudaDeviceProp, numéros 0 à count - 1."});
     } else if (block->name != trim(truth.name)) {
-      c.fail("expected " + quoted(expected) + ", got " + quoted(trim(block->lines.front())));
-      c.hint("the name is cudaDeviceProp's name field, printed as it is (%s), after "
-             "cudaGetDeviceProperties filled it for that device.");
+      c.fail(Message{"expected {}, got {}", "attendu {}, obtenu {}"}.with(
+          quoted(expected), quoted(trim(block->lines.front()))));
+      c.hint({"the name is cudaDeviceProp's name field, printed as it is (%s), after "
+              "cudaGetDeviceProperties filled it for that device.",
+              "le nom est le champ name de cudaDeviceProp, affiché tel quel (%s), après que "
+              "cudaGetDeviceProperties l'a rempli pour ce GPU."});
     }
   }
   for (const DeviceBlock& block : blocks) {
     if (block.index >= count) {
-      c.fail("the program printed " + quoted(trim(block.lines.front())) +
-             ", but this machine has " + std::to_string(count) + " device(s), numbered 0 to " +
-             std::to_string(count - 1));
-      c.hint("devices are numbered 0 to count - 1.");
+      c.fail(Message{"the program printed {}, but this machine has {} device(s), numbered 0 to {}",
+                     "le programme a affiché {}, mais cette machine a {} GPU, numérotés de 0 à {}"}
+                 .with(quoted(trim(block.lines.front())), count, count - 1));
+      c.hint({"devices are numbered 0 to count - 1.", "les GPU sont numérotés de 0 à count - 1."});
     }
   }
 }
@@ -410,14 +451,20 @@ void check_capability(CaseContext& c) {
     if (!got || *got == expected) return;
     fail_field(c, block, kCapabilityKey, expected, *got);
     if (*got == std::to_string(truth.cc_major)) {
-      c.hint("print the minor version too: a compute capability is major.minor "
-             "(cudaDeviceProp's major, a dot, then minor), and the minor version matters: "
-             "8.0 and 8.6 are different GPUs.");
+      c.hint({"print the minor version too: a compute capability is major.minor "
+              "(cudaDeviceProp's major, a dot, then minor), and the minor version matters: "
+              "8.0 and 8.6 are different GPUs.",
+              "affichez aussi la version mineure : une compute capability s'écrit major.minor "
+              "(le champ major de cudaDeviceProp, un point, puis minor), et la mineure compte : "
+              "8.0 et 8.6 sont des GPU différents."});
     } else if (*got == std::to_string(truth.cc_major) + std::to_string(truth.cc_minor)) {
-      c.hint("separate the major and minor versions with a dot: %d.%d.");
+      c.hint({"separate the major and minor versions with a dot: %d.%d.",
+              "séparez les versions majeure et mineure par un point : %d.%d."});
     } else {
-      c.hint("the compute capability is cudaDeviceProp's major and minor fields, printed as "
-             "major.minor, for the device of this block.");
+      c.hint({"the compute capability is cudaDeviceProp's major and minor fields, printed as "
+              "major.minor, for the device of this block.",
+              "la compute capability est faite des champs major et minor de cudaDeviceProp, "
+              "affichés major.minor, pour le GPU de ce bloc."});
     }
   });
 }
@@ -428,8 +475,10 @@ void check_multiprocessors(CaseContext& c) {
     const auto got = field(c, block, kMultiprocessorsKey, expected);
     if (!got || *got == expected) return;
     fail_field(c, block, kMultiprocessorsKey, expected, *got);
-    c.hint("the number of streaming multiprocessors (SMs) is cudaDeviceProp's "
-           "multiProcessorCount, printed as an integer.");
+    c.hint({"the number of streaming multiprocessors (SMs) is cudaDeviceProp's "
+            "multiProcessorCount, printed as an integer.",
+            "le nombre de multiprocesseurs (SM) est le champ multiProcessorCount de "
+            "cudaDeviceProp, affiché comme un entier."});
   });
 }
 
@@ -442,8 +491,10 @@ void check_memory(CaseContext& c) {
     const std::optional<Quantity> quantity = parse_quantity(*got);
     if (!quantity) {
       fail_field(c, block, kMemoryKey, expected, *got);
-      c.hint("print the size as a number followed by ' GiB', for example with "
-             "printf(\"  global memory: %.2f GiB\\n\", ...).");
+      c.hint({"print the size as a number followed by ' GiB', for example with "
+              "printf(\"  global memory: %.2f GiB\\n\", ...).",
+              "affichez la taille comme un nombre suivi de ' GiB', par exemple avec "
+              "printf(\"  global memory: %.2f GiB\\n\", ...)."});
       return;
     }
     const double got_value = quantity->value;
@@ -453,31 +504,44 @@ void check_memory(CaseContext& c) {
     }
     fail_field(c, block, kMemoryKey, expected, *got);
     if (value_right && quantity->unit != kMemoryUnit) {
-      c.hint("the value is right: follow it with its unit, ' GiB' (2^30 bytes).");
+      c.hint({"the value is right: follow it with its unit, ' GiB' (2^30 bytes).",
+              "la valeur est juste : faites-la suivre de son unité, ' GiB' (2^30 octets)."});
     } else if (value_right || quantity->number == format_number(expected_gib, quantity->decimals)) {
-      c.hint("the value is right but rounded differently: print it with two decimals (%.2f).");
+      c.hint({"the value is right but rounded differently: print it with two decimals (%.2f).",
+              "la valeur est juste mais arrondie autrement : affichez-la avec deux décimales "
+              "(%.2f)."});
     } else if (roughly(got_value, memory_in(truth, kBytesPerGB))) {
-      c.hint("that is the size in GB (10^9 bytes): divide totalGlobalMem by 2^30 "
-             "(kBytesPerGiB) to get GiB.");
+      c.hint({"that is the size in GB (10^9 bytes): divide totalGlobalMem by 2^30 "
+              "(kBytesPerGiB) to get GiB.",
+              "c'est la taille en Go (10^9 octets) : divisez totalGlobalMem par 2^30 "
+              "(kBytesPerGiB) pour avoir des GiB."});
     } else if (roughly(got_value, memory_in(truth, kBytesPerMiB))) {
-      c.hint("that is the size in MiB (2^20 bytes): divide totalGlobalMem by 2^30 "
-             "(kBytesPerGiB) to get GiB.");
+      c.hint({"that is the size in MiB (2^20 bytes): divide totalGlobalMem by 2^30 "
+              "(kBytesPerGiB) to get GiB.",
+              "c'est la taille en Mio (2^20 octets) : divisez totalGlobalMem par 2^30 "
+              "(kBytesPerGiB) pour avoir des GiB."});
     } else if (got_value == std::floor(expected_gib)) {
-      c.hint("the fraction is lost to an integer division: totalGlobalMem / (1024 * 1024 * "
-             "1024) divides integers. Divide by a double (kBytesPerGiB).");
+      c.hint({"the fraction is lost to an integer division: totalGlobalMem / (1024 * 1024 * "
+              "1024) divides integers. Divide by a double (kBytesPerGiB).",
+              "la partie fractionnaire est perdue dans une division entière : totalGlobalMem / "
+              "(1024 * 1024 * 1024) divise des entiers. Divisez par un double (kBytesPerGiB)."});
     } else {
-      c.hint("the size is cudaDeviceProp's totalGlobalMem (bytes) divided by 2^30 "
-             "(kBytesPerGiB), printed with %.2f.");
+      c.hint({"the size is cudaDeviceProp's totalGlobalMem (bytes) divided by 2^30 "
+              "(kBytesPerGiB), printed with %.2f.",
+              "la taille est le champ totalGlobalMem de cudaDeviceProp (en octets) divisé par "
+              "2^30 (kBytesPerGiB), affiché avec %.2f."});
     }
   });
 }
 
 void check_no_device(CaseContext& c) {
   if (c.under_sanitizer()) {
-    c.note("not run under compute-sanitizer: with every GPU hidden, the sanitizer cannot start");
+    c.note({"not run under compute-sanitizer: with every GPU hidden, the sanitizer cannot start",
+            "non exécuté sous compute-sanitizer : avec chaque GPU caché, il ne peut pas démarrer"});
     return;
   }
-  const std::string setting = "with every GPU hidden (CUDA_VISIBLE_DEVICES set to nothing)";
+  const Message setting{"with every GPU hidden (CUDA_VISIBLE_DEVICES set to nothing)",
+                        "avec chaque GPU caché (CUDA_VISIBLE_DEVICES vide)"};
   const Run run = c.run_program({}, kHideEveryDevice);
   const ChildResult& child = run.child;
   if (child.output_limit_hit) return;  // reported by run_program
@@ -490,28 +554,43 @@ void check_no_device(CaseContext& c) {
   bool ok = true;
   if (message.empty()) {
     ok = false;
-    c.fail(setting + ", expected a line starting " + quoted(kNoDevicePrefix) + ", found none");
+    c.fail(Message{"{}, expected a line starting {}, found none",
+                   "{}, attendu une ligne commençant par {}, aucune trouvée"}
+               .with(setting, quoted(kNoDevicePrefix)));
     if (contains(child.output, kCheckedDeviceCountCall)) {
-      c.hint("with no usable GPU, the failure of cudaGetDeviceCount is an answer to report, not "
-             "a bug to stop on: do not wrap it in CUDA_CHECK, compare its status with "
-             "cudaSuccess and print 'No CUDA device found (<name>: <text>)'.");
+      c.hint({"with no usable GPU, the failure of cudaGetDeviceCount is an answer to report, not "
+              "a bug to stop on: do not wrap it in CUDA_CHECK, compare its status with "
+              "cudaSuccess and print 'No CUDA device found (<name>: <text>)'.",
+              "sans GPU utilisable, l'échec de cudaGetDeviceCount est une réponse à signaler, "
+              "pas un bogue sur lequel s'arrêter : ne l'enveloppez pas dans CUDA_CHECK, comparez "
+              "son statut à cudaSuccess et affichez 'No CUDA device found (<name>: <text>)'."});
     } else {
-      c.hint("check the status of cudaGetDeviceCount: with no usable GPU it returns an error "
-             "(cudaErrorNoDevice) and the count stays 0. Then print 'No CUDA device found "
-             "(<name>: <text>)' and return EXIT_FAILURE.");
+      c.hint({"check the status of cudaGetDeviceCount: with no usable GPU it returns an error "
+              "(cudaErrorNoDevice) and the count stays 0. Then print 'No CUDA device found "
+              "(<name>: <text>)' and return EXIT_FAILURE.",
+              "vérifiez le statut de cudaGetDeviceCount : sans GPU utilisable, il rend une "
+              "erreur (cudaErrorNoDevice) et le nombre reste 0. Affichez alors 'No CUDA device "
+              "found (<name>: <text>)' et rendez EXIT_FAILURE."});
     }
   } else if (!contains(message, kErrorNamePrefix)) {
     ok = false;
-    c.fail(setting + ", the message " + quoted(message) + " does not name the error");
-    c.hint("follow 'No CUDA device found' with the error's name and text, from "
-           "cudaGetErrorName(status) and cudaGetErrorString(status).");
+    c.fail(Message{"{}, the message {} does not name the error",
+                   "{}, le message {} ne nomme pas l'erreur"}
+               .with(setting, quoted(message)));
+    c.hint({"follow 'No CUDA device found' with the error's name and text, from "
+            "cudaGetErrorName(status) and cudaGetErrorString(status).",
+            "faites suivre 'No CUDA device found' du nom et du texte de l'erreur, donnés par "
+            "cudaGetErrorName(status) et cudaGetErrorString(status)."});
   }
   if (child.exit_code != kExitNoDevice) {
     ok = false;
-    c.fail(setting + ", expected exit status " + std::to_string(kExitNoDevice) +
-           " (EXIT_FAILURE), got " + std::to_string(child.exit_code));
-    c.hint("return EXIT_FAILURE from main when no device is usable: scripts and Slurm jobs "
-           "read the exit status, not the text.");
+    c.fail(Message{"{}, expected exit status {} (EXIT_FAILURE), got {}",
+                   "{}, attendu le code de sortie {} (EXIT_FAILURE), obtenu {}"}
+               .with(setting, kExitNoDevice, child.exit_code));
+    c.hint({"return EXIT_FAILURE from main when no device is usable: scripts and Slurm jobs "
+            "read the exit status, not the text.",
+            "rendez EXIT_FAILURE depuis main quand aucun GPU n'est utilisable : les scripts et "
+            "les jobs Slurm lisent le code de sortie, pas le texte."});
   }
   if (!ok) c.note(describe_output(lines));
 }

@@ -66,9 +66,10 @@ bool check_gpu(CaseContext& c, int n, int threads_per_block,
   const Run run = c.run(kind, {n, threads_per_block});
   bool ok = c.finished(run) && c.expect_kernel_launched(run);
   if (ok && kind.name == request::gpu_after_empty.name) {
-    ok = c.expect_host_guard_untouched(run, result::empty_y, "heavy_on_gpu (n = 0)",
-                                       {"with n = 0 there is nothing to copy: return at once.",
-                                        "avec n = 0 il n'y a rien à copier : rendez la main aussitôt."});
+    ok = c.expect_host_guard_untouched(
+        run, result::empty_y, "heavy_on_gpu (n = 0)",
+        {"with n = 0 there is nothing to copy: return at once.",
+         "avec n = 0 il n'y a rien à copier : rendez la main aussitôt."});
   }
   ok = ok && expect_gpu_output(c, run, n, wrong_hint);
   if (!ok) {
@@ -105,9 +106,9 @@ constexpr int kTimingElements = (1 << 24) + 43;
 void check_kernel_time(CaseContext& c) {
   const Run run = c.run(request::gpu_timing, {kTimingElements, kDefaultThreads});
   if (!c.finished(run)) return;
-  course::check::ReportedTime t{
-      "heavy_on_gpu", {"the kernel", "le kernel"},
-      Message{"{} elements", "{} éléments"}.with(kTimingElements)};
+  course::check::ReportedTime t{"heavy_on_gpu",
+                                {"the kernel", "le kernel"},
+                                Message{"{} elements", "{} éléments"}.with(kTimingElements)};
   if (!c.read_value(run, result::kernel_ms, t.reported_ms) ||
       !c.read_value(run, result::call_ms, t.call_ms) ||
       !c.read_value(run, result::reference_kernel_ms, t.fastest_ms) ||

@@ -189,10 +189,11 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
                  "kernel dont les warps lisent 32 lignes à la fois ; au plus {} passe)"}
              .with(sectors, requests, per_request, kMaxSectorsPerRequest));
   if (per_request > kMaxSectorsPerRequest) {
-    c.fail(Message{"the loads of {} are not coalesced: {} sectors of 32 bytes per warp load request",
-                   "les lectures de {} ne sont pas coalescentes : {} secteurs de 32 octets par "
-                   "requête de lecture d'un warp"}
-               .with(kStudentKernel, per_request));
+    c.fail(
+        Message{"the loads of {} are not coalesced: {} sectors of 32 bytes per warp load request",
+                "les lectures de {} ne sont pas coalescentes : {} secteurs de 32 octets par "
+                "requête de lecture d'un warp"}
+            .with(kStudentKernel, per_request));
     c.hint(kCoalescingHint);
   }
   return true;
