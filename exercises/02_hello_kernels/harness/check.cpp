@@ -5,9 +5,6 @@
 //
 //   make check-02                          (students)
 //   build/.../check_02 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -43,48 +40,79 @@ constexpr int kHiddenMinBlocks = 2, kHiddenMaxBlocks = 16;
 constexpr int kHiddenMinThreads = 33, kHiddenMaxThreads = 255;  // never equal to the block count
 
 // Hints, shared by the cases; the known-wrong variants (tests/mutants) expect them.
-constexpr const char* kNoLinesHint =
+using course::check::Message;
+const Message kNoLinesHint{
     "no hello line at all: does hello_kernel print its line, is it launched, and does the "
     "host wait for the kernel with CUDA_CHECK(cudaDeviceSynchronize()) before main returns? "
     "A launch returns at once, and device printf output reaches the screen only when the "
-    "host synchronizes.";
-constexpr const char* kSomeLinesMissingHint =
+    "host synchronizes.",
+    "aucune ligne hello : hello_kernel affiche-t-il sa ligne, est-il lancé, et l'hôte "
+    "attend-il le kernel avec CUDA_CHECK(cudaDeviceSynchronize()) avant la fin de main ? "
+    "Un lancement rend la main aussitôt, et les printf du GPU n'arrivent à l'écran que quand "
+    "l'hôte se synchronise."};
+const Message kSomeLinesMissingHint{
     "some threads printed nothing: is the grid exactly <<<blocks, threads_per_block>>> as "
     "given on the command line, and does the host wait for the kernel "
-    "(cudaDeviceSynchronize()) before main returns?";
-constexpr const char* kSwappedHint =
+    "(cudaDeviceSynchronize()) before main returns?",
+    "certains threads n'ont rien affiché : la grille est-elle exactement "
+    "<<<blocks, threads_per_block>>> comme donné sur la ligne de commande, et l'hôte "
+    "attend-il le kernel (cudaDeviceSynchronize()) avant la fin de main ?"};
+const Message kSwappedHint{
     "blocks and threads look swapped in <<<...>>>: the first number is the number of blocks, "
-    "the second the number of threads in each block.";
-constexpr const char* kBlockSizeAsThreadHint =
+    "the second the number of threads in each block.",
+    "les blocs et les threads semblent inversés dans <<<...>>> : le premier nombre est le "
+    "nombre de blocs, le second le nombre de threads de chaque bloc."};
+const Message kBlockSizeAsThreadHint{
     "the lines outside the launch show a thread number equal to the block size: print "
-    "threadIdx.x (this thread's place in its block), not blockDim.x (the size of every block).";
-constexpr const char* kOutOfRangeHint =
+    "threadIdx.x (this thread's place in its block), not blockDim.x (the size of every block).",
+    "les lignes hors du lancement montrent un numéro de thread égal à la taille du bloc : "
+    "affichez threadIdx.x (la place de ce thread dans son bloc), pas blockDim.x (la taille de "
+    "chaque bloc)."};
+const Message kOutOfRangeHint{
     "lines name blocks or threads that this launch does not have: launch exactly "
     "<<<blocks, threads_per_block>>> from the command line, and print blockIdx.x and "
-    "threadIdx.x as they are.";
-constexpr const char* kNoBlockOffsetHint =
+    "threadIdx.x as they are.",
+    "des lignes nomment des blocs ou des threads que ce lancement n'a pas : lancez exactement "
+    "<<<blocks, threads_per_block>>> d'après la ligne de commande, et affichez blockIdx.x et "
+    "threadIdx.x tels quels."};
+const Message kNoBlockOffsetHint{
     "the global index forgets the block offset: it is blockIdx.x * blockDim.x + threadIdx.x, "
-    "so that block 1 starts where block 0 ends.";
-constexpr const char* kGridSizeHint =
+    "so that block 1 starts where block 0 ends.",
+    "l'indice global oublie le décalage du bloc : il vaut blockIdx.x * blockDim.x + "
+    "threadIdx.x, pour que le bloc 1 commence où finit le bloc 0."};
+const Message kGridSizeHint{
     "the global index multiplies blockIdx.x by the number of blocks (gridDim.x): multiply it "
-    "by the size of a block, blockDim.x.";
-constexpr const char* kIndexFormulaHint =
-    "the global index is blockIdx.x * blockDim.x + threadIdx.x.";
-constexpr const char* kDuplicatesHint =
+    "by the size of a block, blockDim.x.",
+    "l'indice global multiplie blockIdx.x par le nombre de blocs (gridDim.x) : multipliez-le "
+    "par la taille d'un bloc, blockDim.x."};
+const Message kIndexFormulaHint{"the global index is blockIdx.x * blockDim.x + threadIdx.x.",
+                                "l'indice global vaut blockIdx.x * blockDim.x + threadIdx.x."};
+const Message kDuplicatesHint{
     "each thread must print exactly one line: is the printf in a loop, or the kernel launched "
-    "more than once?";
-constexpr const char* kRunTogetherHint =
-    "several hello lines ran together on one line: end the printf format with a newline.";
-constexpr const char* kFormatHint =
+    "more than once?",
+    "chaque thread doit afficher exactement une ligne : le printf est-il dans une boucle, ou le "
+    "kernel lancé plus d'une fois ?"};
+const Message kRunTogetherHint{
+    "several hello lines ran together on one line: end the printf format with a newline.",
+    "plusieurs lignes hello se sont collées sur une seule ligne : terminez le format du printf "
+    "par un retour à la ligne."};
+const Message kFormatHint{
     "print exactly \"Hello from block %d, thread %d, global index %d\" and a newline, with "
-    "nothing else on the line.";
-constexpr const char* kUncheckedLaunchHint =
+    "nothing else on the line.",
+    "affichez exactement \"Hello from block %d, thread %d, global index %d\" et un retour à la "
+    "ligne, sans rien d'autre sur la ligne."};
+const Message kUncheckedLaunchHint{
     "the failed launch went unnoticed: call CUDA_CHECK_LAUNCH() right after the launch. An "
     "invalid launch configuration returns no error by itself: it is only reported by "
-    "cudaGetLastError(), which that macro reads.";
-constexpr const char* kPrintTheErrorHint =
+    "cudaGetLastError(), which that macro reads.",
+    "le lancement raté est passé inaperçu : appelez CUDA_CHECK_LAUNCH() juste après le "
+    "lancement. Une configuration de lancement invalide ne rend aucune erreur d'elle-même : "
+    "seul cudaGetLastError() la signale, et cette macro le lit."};
+const Message kPrintTheErrorHint{
     "print the CUDA error: CUDA_CHECK_LAUNCH() prints the error's name and text before it "
-    "exits with status 1.";
+    "exits with status 1.",
+    "affichez l'erreur CUDA : CUDA_CHECK_LAUNCH() affiche le nom et le texte de l'erreur avant "
+    "de quitter avec le code 1."};
 
 // ---------------------------------------------------------------------------
 // Launch shapes
@@ -99,14 +127,17 @@ struct Shape {
     if (!on_command_line) return {};
     return {std::to_string(blocks), std::to_string(threads_per_block)};
   }
-  std::string describe() const {
-    return std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of " +
-           std::to_string(threads_per_block) + (threads_per_block == 1 ? " thread" : " threads");
+  Message describe() const {
+    return Message{"{} {} of {} {}", "{} {} de {} {}"}.with(
+        blocks, blocks == 1 ? Message{"block", "bloc"} : Message{"blocks", "blocs"},
+        threads_per_block, Message::verbatim(threads_per_block == 1 ? "thread" : "threads"));
   }
-  std::string command() const {
+  // The command, between backquotes.
+  Message command() const {
     std::string text = "hello_kernels";
     for (const std::string& argument : arguments()) text += " " + argument;
-    return on_command_line ? text : text + " (no arguments)";
+    if (on_command_line) return Message::verbatim("`" + text + "`");
+    return Message{"`{}` (no arguments)", "`{}` (sans arguments)"}.with(text);
   }
 };
 
@@ -187,15 +218,19 @@ Output read_output(const std::string& text) {
   return output;
 }
 
+// A line as the report shows it, in the chosen language (the language is chosen once).
 std::string shown(const std::string& line) {
   if (line.size() <= kLongestLineShown) return "'" + line + "'";
-  return "'" + line.substr(0, kLongestLineShown) + "...' (" + std::to_string(line.size()) +
-         " characters)";
+  return Message{"'{}...' ({} characters)", "'{}...' ({} caractères)"}
+      .with(line.substr(0, kLongestLineShown), line.size())
+      .text();
 }
 
-std::string plural(long long count, const std::string& one, const std::string& many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
+Message plural(long long count, const Message& one, const Message& many) {
+  return Message::verbatim(std::to_string(count) + " ") + (count == 1 ? one : many);
 }
+
+const Message kHelloLine{"hello line", "ligne hello"}, kHelloLines{"hello lines", "lignes hello"};
 
 // ---------------------------------------------------------------------------
 // How the program ended
@@ -258,22 +293,25 @@ Tally tally(const Output& output, const Shape& shape) {
       if (g != b * blocks + thread) t.wrong_index_uses_block_count = false;
       if (t.wrong_index_examples.size() < kExamplesShown) {
         t.wrong_index_examples.push_back(
-            "block " + std::to_string(b) + ", thread " + std::to_string(thread) +
-            ": global index " + std::to_string(g) + " (expected " + std::to_string(right) + ")");
+            Message{"block {}, thread {}: global index {} (expected {})",
+                    "bloc {}, thread {} : indice global {} (attendu {})"}
+                .with(b, thread, g, right)
+                .text());
       }
     }
   }
   for (long long i = 0; i < t.expected; ++i) {
     const int count = times_printed[static_cast<std::size_t>(i)];
     const std::string who =
-        "block " + std::to_string(i / threads) + ", thread " + std::to_string(i % threads);
+        Message{"block {}, thread {}", "bloc {}, thread {}"}.with(i / threads, i % threads).text();
     if (count == 0) {
       ++t.missing;
       if (t.missing_examples.size() < kExamplesShown) t.missing_examples.push_back(who);
     } else if (count > 1) {
       ++t.duplicated;
       if (t.duplicated_examples.size() < kExamplesShown) {
-        t.duplicated_examples.push_back(who + " (" + std::to_string(count) + " times)");
+        t.duplicated_examples.push_back(
+            Message{"{} ({} times)", "{} ({} fois)"}.with(who, count).text());
       }
     }
   }
@@ -289,18 +327,25 @@ std::string joined(const std::vector<std::string>& items, long long total) {
 
 void check_valid_shape(CaseContext& c, const Shape& shape) {
   const Run run = c.run_program(shape.arguments());
-  if (!c.ended_by_itself(run, "`" + shape.command() + "`")) return;
+  if (!c.ended_by_itself(run, shape.command())) return;
   const Output output = read_output(run.child.output);
   const int status = run.child.exit_code;
   if (status != kExitSuccess) {
-    c.fail("`" + shape.command() + "` exited with status " + std::to_string(status) +
-           ", expected 0 (" + shape.describe() + " is a valid launch); its output began:\n" +
-           course::check::indent_excerpt(run.child.output, 10));
+    c.fail(Message{"{} exited with status {}, expected 0 ({} is a valid launch); its output "
+                   "began:\n{}",
+                   "{} s'est terminé avec le code {} au lieu de 0 ({} est un lancement valide) ; "
+                   "sa sortie commençait par :\n{}"}
+               .with(shape.command(), status, shape.describe(),
+                     course::check::indent_excerpt(run.child.output, 10)));
     if (status == kExitUsage) {
-      c.hint("the program rejected its command line: `hello_kernels BLOCKS THREADS` takes two "
-             "non-negative integers, and no arguments means 4 blocks of 16 threads.");
+      c.hint({"the program rejected its command line: `hello_kernels BLOCKS THREADS` takes two "
+              "non-negative integers, and no arguments means 4 blocks of 16 threads.",
+              "le programme a refusé sa ligne de commande : `hello_kernels BLOCKS THREADS` prend "
+              "deux entiers positifs ou nuls, et sans arguments il lance 4 blocs de 16 threads."});
     } else if (mentions_a_cuda_error(output)) {
-      c.hint("a CUDA call failed on a valid shape: read the error above, it names the call.");
+      c.hint({"a CUDA call failed on a valid shape: read the error above, it names the call.",
+              "un appel CUDA a échoué sur une forme valide : lisez l'erreur plus haut, elle nomme "
+              "l'appel."});
     }
     return;
   }
@@ -313,43 +358,58 @@ void check_valid_shape(CaseContext& c, const Shape& shape) {
     return;  // every thread printed its line once, and nothing else did
   }
 
-  std::string report = "`" + shape.command() + "`: expected " +
-                       plural(t.expected, "hello line", "hello lines") + " (" + shape.describe() +
-                       "), found " + std::to_string(found);
+  const Message threads_word = Message::verbatim("thread");
+  const Message threads_words = Message::verbatim("threads");
+  Message report =
+      Message{"{}: expected {} ({}), found {}", "{} : attendu {} ({}), trouvé {}"}.with(
+          shape.command(), plural(t.expected, kHelloLine, kHelloLines), shape.describe(), found);
   if (t.missing > 0 && !output.hellos.empty()) {
-    report += "\n  " + plural(t.missing, "thread", "threads") +
-              " printed nothing, e.g.: " + joined(t.missing_examples, t.missing);
+    report +=
+        Message{"\n  {} printed nothing, e.g.: {}", "\n  {} n'ont rien affiché, par ex. : {}"}.with(
+            plural(t.missing, threads_word, threads_words), joined(t.missing_examples, t.missing));
   }
   if (t.duplicated > 0) {
-    report += "\n  " + plural(t.duplicated, "thread", "threads") +
-              " printed more than once, e.g.: " + joined(t.duplicated_examples, t.duplicated);
+    report += Message{"\n  {} printed more than once, e.g.: {}",
+                      "\n  {} ont affiché plus d'une fois, par ex. : {}"}
+                  .with(plural(t.duplicated, threads_word, threads_words),
+                        joined(t.duplicated_examples, t.duplicated));
   }
   if (t.wrong_index > 0) {
-    report += "\n  " + plural(t.wrong_index, "line has", "lines have") +
-              " a wrong global index, e.g.: " + joined(t.wrong_index_examples, t.wrong_index);
+    report +=
+        Message{"\n  {} a wrong global index, e.g.: {}",
+                "\n  {} un indice global faux, par ex. : {}"}
+            .with(plural(t.wrong_index, {"line has", "ligne a"}, {"lines have", "lignes ont"}),
+                  joined(t.wrong_index_examples, t.wrong_index));
   }
   if (t.out_of_range > 0) {
-    report += "\n  " + plural(t.out_of_range, "line names", "lines name") +
-              " a block or thread outside the launch (blocks 0.." +
-              std::to_string(shape.blocks - 1) + ", threads 0.." +
-              std::to_string(shape.threads_per_block - 1) +
-              "), e.g.: " + joined(t.out_of_range_examples, t.out_of_range);
+    report += Message{"\n  {} a block or thread outside the launch (blocks 0..{}, threads 0..{}), "
+                      "e.g.: {}",
+                      "\n  {} un bloc ou un thread hors du lancement (blocs 0..{}, threads "
+                      "0..{}), par ex. : {}"}
+                  .with(plural(t.out_of_range, {"line names", "ligne nomme"},
+                               {"lines name", "lignes nomment"}),
+                        shape.blocks - 1, shape.threads_per_block - 1,
+                        joined(t.out_of_range_examples, t.out_of_range));
   }
   if (malformed) {
     const long long count = static_cast<long long>(output.malformed.size());
-    report += "\n  " + plural(count, "line starts", "lines start") + " with '" +
-              std::string(kHelloStart) + "' but " + (count == 1 ? "does" : "do") +
-              " not follow the format '" + std::string(kHelloFormat) +
-              "', e.g.: " + shown(output.malformed.front());
+    report += Message{"\n  {} with '{}' but {} not follow the format '{}', e.g.: {}",
+                      "\n  {} par '{}' sans {} le format '{}', par ex. : {}"}
+                  .with(plural(count, {"line starts", "ligne commence"},
+                               {"lines start", "lignes commencent"}),
+                        std::string(kHelloStart),
+                        count == 1 ? Message{"does", "suivre"} : Message{"do", "suivre"},
+                        std::string(kHelloFormat), shown(output.malformed.front()));
   }
   if (found == 0) {
-    report += "\n  the program printed:\n" +
-              (run.child.output.empty() ? std::string("  | (nothing)\n")
-                                        : course::check::indent_excerpt(run.child.output, 10));
+    report += Message{"\n  the program printed:\n{}", "\n  le programme a affiché :\n{}"}.with(
+        run.child.output.empty() ? std::string("  | (nothing)\n")
+                                 : course::check::indent_excerpt(run.child.output, 10));
   }
   if (run.child.output_bytes > run.child.output.size()) {
-    report += "\n  (only the first " + std::to_string(run.child.output.size()) + " of " +
-              std::to_string(run.child.output_bytes) + " bytes of output were read)";
+    report += Message{"\n  (only the first {} of {} bytes of output were read)",
+                      "\n  (seuls les {} premiers octets sur {} de la sortie ont été lus)"}
+                  .with(run.child.output.size(), run.child.output_bytes);
   }
   c.fail(report);
 
@@ -391,21 +451,30 @@ void check_valid_shape(CaseContext& c, const Shape& shape) {
 // ---------------------------------------------------------------------------
 // An invalid shape: the launch fails, the program says so and exits with status 1
 // ---------------------------------------------------------------------------
-void check_invalid_shape(CaseContext& c, const Shape& shape, const std::string& why_invalid) {
+void check_invalid_shape(CaseContext& c, const Shape& shape, const Message& why_invalid) {
   const Run run = c.run_program(shape.arguments());
-  if (!c.ended_by_itself(run, "`" + shape.command() + "`")) return;
+  if (!c.ended_by_itself(run, shape.command())) return;
   const Output output = read_output(run.child.output);
   const int status = run.child.exit_code;
   const long long printed = output.hello_like();
   const bool names_error = mentions_a_cuda_error(output);
   if (status == kExitCudaError && printed == 0 && names_error) return;
 
-  const std::string expectation = "`" + shape.command() + "` must fail to launch (" + why_invalid +
-                                  "), print the CUDA error and exit with status 1";
+  const Message expectation =
+      Message{"{} must fail to launch ({}), print the CUDA error and exit with status 1",
+              "{} doit échouer à lancer ({}), afficher l'erreur CUDA et quitter avec le code 1"}
+          .with(shape.command(), why_invalid);
+  const Message program_output = Message::verbatim(
+      run.child.output.empty() ? std::string("  | (nothing)\n")
+                               : course::check::indent_excerpt(run.child.output, 10));
   if (status == kExitSuccess) {
-    c.fail(expectation + "; it exited with status 0 " +
-           (printed == 0 ? std::string("and printed no hello line")
-                         : "after printing " + plural(printed, "hello line", "hello lines")));
+    c.fail(expectation +
+           (printed == 0
+                ? Message{"; it exited with status 0 and printed no hello line",
+                          " ; il s'est terminé avec le code 0 sans afficher de ligne hello"}
+                : Message{"; it exited with status 0 after printing {}",
+                          " ; il s'est terminé avec le code 0 après avoir affiché {}"}
+                      .with(plural(printed, kHelloLine, kHelloLines))));
     if (printed == 0) {
       c.hint(kUncheckedLaunchHint);
     } else if (shape.blocks == 1) {
@@ -418,23 +487,32 @@ void check_invalid_shape(CaseContext& c, const Shape& shape, const std::string& 
   }
   if (status == kExitCudaError) {
     if (printed > 0) {
-      c.fail(expectation + "; it did exit with status 1, but only after printing " +
-             plural(printed, "hello line", "hello lines") + ", which no thread can print");
+      c.fail(expectation +
+             Message{"; it did exit with status 1, but only after printing {}, which no thread can "
+                     "print",
+                     " ; il s'est bien terminé avec le code 1, mais après avoir affiché {}, "
+                     "qu'aucun thread ne peut afficher"}
+                 .with(plural(printed, kHelloLine, kHelloLines)));
       c.hint(kOutOfRangeHint);
     } else {
-      c.fail(expectation + "; it exited with status 1 but printed no CUDA error; its output:\n" +
-             (run.child.output.empty() ? std::string("  | (nothing)\n")
-                                       : course::check::indent_excerpt(run.child.output, 10)));
+      c.fail(expectation +
+             Message{"; it exited with status 1 but printed no CUDA error; its output:\n{}",
+                     " ; il s'est terminé avec le code 1 sans afficher d'erreur CUDA ; sa "
+                     "sortie :\n{}"}
+                 .with(program_output));
       c.hint(kPrintTheErrorHint);
     }
     return;
   }
-  c.fail(expectation + "; it exited with status " + std::to_string(status) + "; its output:\n" +
-         (run.child.output.empty() ? std::string("  | (nothing)\n")
-                                   : course::check::indent_excerpt(run.child.output, 10)));
+  c.fail(expectation + Message{"; it exited with status {}; its output:\n{}",
+                               " ; il s'est terminé avec le code {} ; sa sortie :\n{}"}
+                           .with(status, program_output));
   if (status == kExitUsage) {
-    c.hint("the program rejected its command line: the given argument parsing accepts any "
-           "non-negative count, so that the launch itself reports the bad shape.");
+    c.hint({"the program rejected its command line: the given argument parsing accepts any "
+            "non-negative count, so that the launch itself reports the bad shape.",
+            "le programme a refusé sa ligne de commande : la lecture des arguments fournie "
+            "accepte tout nombre positif ou nul, pour que le lancement lui-même signale la "
+            "mauvaise forme."});
   }
 }
 
@@ -444,8 +522,9 @@ int main(int argc, char** argv) {
   const auto valid = [](int blocks, int threads_per_block) {
     return [=](CaseContext& c) { check_valid_shape(c, Shape{blocks, threads_per_block}); };
   };
-  const std::string too_many_threads =
-      "a block has at most " + std::to_string(kMaxThreadsPerBlock) + " threads";
+  const Message too_many_threads =
+      Message{"a block has at most {} threads", "un bloc a au plus {} threads"}.with(
+          kMaxThreadsPerBlock);
   course::check::Exercise exercise{
       "02",
       "hello_kernels",
@@ -469,7 +548,8 @@ int main(int argc, char** argv) {
           {"rejects_zero_blocks", 2,
            [](CaseContext& c) {
              check_invalid_shape(c, Shape{0, kSeedThreadsPerBlock},
-                                 "a grid needs at least one block");
+                                 {"a grid needs at least one block",
+                                  "une grille demande au moins un bloc"});
            }},
       }};
   return course::check::judge_main(argc, argv, exercise);
