@@ -5,9 +5,6 @@
 //
 //   make check-05                          (students)
 //   build/.../check_05 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -54,34 +51,57 @@ constexpr Grid kOddGrid{37, 61, 19};
 // ---------------------------------------------------------------------------
 // Hints: the likely mistake behind each kind of failure
 // ---------------------------------------------------------------------------
-const std::string kFormulaHint =
+using course::check::Message;
+
+const Message kFormulaHint{
     "each point must be kCenterWeight * in[x, y, z] + kNeighbourWeight * (the sum of its 6 "
-    "neighbours), in float (the formula is in three_d_blocks.hpp).";
-const std::string kBorderHint =
+    "neighbours), in float (the formula is in three_d_blocks.hpp).",
+    "chaque point doit valoir kCenterWeight * in[x, y, z] + kNeighbourWeight * (la somme de "
+    "ses 6 voisins), en float (la formule est dans three_d_blocks.hpp)."};
+const Message kBorderHint{
     "a neighbour outside the grid counts as 0: test each coordinate against its own size "
     "(x > 0, x + 1 < nx, y > 0, y + 1 < ny, z > 0, z + 1 < nz), never the linear index, "
-    "which runs on from the end of one row to the start of the next.";
-const std::string kLayoutHint =
+    "which runs on from the end of one row to the start of the next.",
+    "un voisin hors de la grille compte pour 0 : comparez chaque coordonnée à sa propre "
+    "taille (x > 0, x + 1 < nx, y > 0, y + 1 < ny, z > 0, z + 1 < nz), jamais l'indice "
+    "linéaire, qui continue de la fin d'une ligne au début de la suivante."};
+const Message kLayoutHint{
     "the points are written as if z were the fastest index: x is the fastest, point (x, y, z) "
-    "is element (z * ny + y) * nx + x.";
-const std::string kSwapHint =
+    "is element (z * ny + y) * nx + x.",
+    "les points sont écrits comme si z était l'indice le plus rapide : c'est x, et le point "
+    "(x, y, z) est l'élément (z * ny + y) * nx + x."};
+const Message kSwapHint{
     "x and z are swapped in the kernel: x must come from the .x components (blockIdx.x * "
-    "blockDim.x + threadIdx.x) and z from the .z ones (dim3's leftmost index is the fastest).";
-const std::string kCoverageHint =
+    "blockDim.x + threadIdx.x) and z from the .z ones (dim3's leftmost index is the fastest).",
+    "x et z sont inversés dans le kernel : x doit venir des composantes .x (blockIdx.x * "
+    "blockDim.x + threadIdx.x) et z des composantes .z (l'indice le plus à gauche de dim3 est "
+    "le plus rapide)."};
+const Message kCoverageHint{
     "some points were never written: the grid must cover the whole box, ceil(nx / block.x) x "
     "ceil(ny / block.y) x ceil(nz / block.z) blocks, and each thread must take x, y and z from "
-    "the .x, .y and .z components.";
-const std::string kBoundsHint =
+    "the .x, .y and .z components.",
+    "certains points n'ont jamais été écrits : la grille doit couvrir toute la boîte, "
+    "ceil(nx / block.x) x ceil(ny / block.y) x ceil(nz / block.z) blocs, et chaque thread doit "
+    "prendre x, y et z dans les composantes .x, .y et .z."};
+const Message kBoundsHint{
     "the last block sticks out of the grid in every dimension: a thread may write only when "
-    "x < nx, y < ny and z < nz, all three.";
-const std::string kBlockShapeHint =
+    "x < nx, y < ny and z < nz, all three.",
+    "le dernier bloc dépasse de la grille dans chaque dimension : un thread ne peut écrire que "
+    "si x < nx, y < ny et z < nz, les trois à la fois."};
+const Message kBlockShapeHint{
     "stencil_on_gpu must launch stencil_kernel on blocks of exactly the shape it is given (its "
-    "dim3 block argument), and compute the grid from that shape.";
-const std::string kRaceHint =
+    "dim3 block argument), and compute the grid from that shape.",
+    "stencil_on_gpu doit lancer stencil_kernel sur des blocs exactement de la forme reçue (son "
+    "argument dim3 block), et calculer la grille d'après cette forme."};
+const Message kRaceHint{
     "points wrong or never written with several threads: a variable that the threads share "
     "is a data race. "
     "Declare every variable an iteration writes inside the loop, and compute each point's "
-    "index from x, y and z, never with a counter carried from one iteration to the next.";
+    "index from x, y and z, never with a counter carried from one iteration to the next.",
+    "des points faux ou jamais écrits avec plusieurs threads : une variable que les threads "
+    "partagent est une situation de compétition. Déclarez chaque variable qu'une itération "
+    "écrit dans la boucle, et calculez l'indice de chaque point à partir de x, y et z, jamais "
+    "avec un compteur reporté d'une itération à la suivante."};
 
 // The record `name` of a run when it has this type and count, else nullptr.
 const course::check::Record* find_record(const Run& run, const std::string& name,
@@ -128,10 +148,10 @@ int size_of(const Block& b, int dimension) {
 }
 constexpr const char* kAxis[3] = {"x", "y", "z"};
 
-std::string describe_point(std::size_t i, const Grid& g) {
+Message describe_point(std::size_t i, const Grid& g) {
   const Point p = point_of(i, g);
-  return "index " + std::to_string(i) + " is (x, y, z) = (" + std::to_string(p.x) + ", " +
-         std::to_string(p.y) + ", " + std::to_string(p.z) + ")";
+  return Message{"index {} is (x, y, z) = ({}, {}, {})", "l'indice {} est (x, y, z) = ({}, {}, {})"}
+      .with(i, p.x, p.y, p.z);
 }
 
 // True when the points that `predicate` selects are exactly the unwritten ones.
@@ -144,7 +164,7 @@ bool unwritten_are_exactly(const std::vector<bool>& unwritten, const Grid& g, Pr
 }
 
 // The smallest box holding every point of `selected`, as text.
-std::string bounding_box(const std::vector<bool>& selected, const Grid& g) {
+Message bounding_box(const std::vector<bool>& selected, const Grid& g) {
   int low[3] = {size_of(g, 0), size_of(g, 1), size_of(g, 2)};
   int high[3] = {-1, -1, -1};
   for (std::size_t i = 0; i < selected.size(); ++i) {
@@ -155,10 +175,10 @@ std::string bounding_box(const std::vector<bool>& selected, const Grid& g) {
       high[d] = std::max(high[d], coordinate(p, d));
     }
   }
-  std::string text;
+  Message text;
   for (int d = 0; d < 3; ++d) {
-    text += std::string(d > 0 ? ", " : "") + kAxis[d] + " from " + std::to_string(low[d]) + " to " +
-            std::to_string(high[d]);
+    if (d > 0) text += Message::verbatim(", ");
+    text += Message{"{} from {} to {}", "{} de {} à {}"}.with(kAxis[d], low[d], high[d]);
   }
   return text;
 }
@@ -173,12 +193,16 @@ void diagnose_unwritten_on_gpu(CaseContext& c, const std::vector<bool>& unwritte
           return coordinate(p, d) >= whole_blocks_end;
         })) {
       const std::string axis = kAxis[d];
-      c.note("exactly the points with " + axis + " >= " + std::to_string(whole_blocks_end) +
-             " are missing: the blocks stop at the last whole block in " + axis);
-      c.hint("the grid stops at the last whole block in " + axis +
-             ": round it up in each "
-             "dimension, grid." +
-             axis + " = (n" + axis + " + block." + axis + " - 1) / block." + axis + ".");
+      c.note(Message{"exactly the points with {} >= {} are missing: the blocks stop at the last "
+                     "whole block in {}",
+                     "il manque exactement les points où {} >= {} : les blocs s'arrêtent au "
+                     "dernier bloc entier en {}"}
+                 .with(axis, whole_blocks_end, axis));
+      c.hint(Message{"the grid stops at the last whole block in {}: round it up in each "
+                     "dimension, grid.{} = (n{} + block.{} - 1) / block.{}.",
+                     "la grille s'arrête au dernier bloc entier en {} : arrondissez au-dessus "
+                     "dans chaque dimension, grid.{} = (n{} + block.{} - 1) / block.{}."}
+                 .with(axis, axis, axis, axis, axis));
       return;
     }
   }
@@ -188,12 +212,15 @@ void diagnose_unwritten_on_gpu(CaseContext& c, const std::vector<bool>& unwritte
   const int reach_z = (g.nz + b.z - 1) / b.z * b.z;
   if (unwritten_are_exactly(unwritten, g,
                             [&](const Point& p) { return p.x >= reach_z || p.z >= reach_x; })) {
-    c.note("the points written are those with x < " + std::to_string(reach_z) + " and z < " +
-           std::to_string(reach_x) + ": what the grid reaches in z and in x, swapped");
+    c.note(Message{"the points written are those with x < {} and z < {}: what the grid reaches in "
+                   "z and in x, swapped",
+                   "les points écrits sont ceux où x < {} et z < {} : ce que la grille atteint en "
+                   "z et en x, inversés"}
+               .with(reach_z, reach_x));
     c.hint(kSwapHint);
     return;
   }
-  c.note("never written: " + bounding_box(unwritten, g));
+  c.note(Message{"never written: ", "jamais écrits : "} + bounding_box(unwritten, g));
   c.hint(kCoverageHint);
 }
 
@@ -250,13 +277,18 @@ bool diagnose_wrong_values(CaseContext& c, const std::vector<float>& got,
   }
   if (all_on_border) {
     const std::string faces = faces_with_errors(wrong, g);
-    c.note("every wrong point lies on the border of the grid" +
-           (faces.empty() ? std::string() : " (mostly on the faces " + faces + ")"));
+    c.note(Message{"every wrong point lies on the border of the grid",
+                   "chaque point faux est sur le bord de la grille"} +
+           (faces.empty()
+                ? Message()
+                : Message{" (mostly on the faces {})", " (surtout sur les faces {})"}.with(faces)));
     c.hint(kBorderHint);
     return true;
   }
   if (matches_z_fastest_layout(got, ref, g)) {
-    c.note("the values are right but each sits where a z-fastest layout would put it");
+    c.note({"the values are right but each sits where a z-fastest layout would put it",
+            "les valeurs sont justes mais chacune est là où la mettrait un rangement avec z le "
+            "plus rapide"});
     c.hint(kLayoutHint);
     return true;
   }
@@ -272,20 +304,29 @@ bool expect_grid(CaseContext& c, const Run& run, const Grid& g, Side side,
   std::vector<float> got;
   if (!CaseContext::reported(run, result::out) || !c.read_array(run, result::out, got) ||
       got.size() != g.points()) {
-    c.fail("the program reported no output 'out' of " + std::to_string(g.points()) + " floats");
+    c.fail(Message{"the program reported no output 'out' of {} floats",
+                   "le programme n'a rendu aucune sortie « out » de {} floats"}
+               .with(g.points()));
     return false;
   }
   const std::vector<double> ref = reference(g, c.seed());
   const course::Comparison comparison =
       course::compare(got.data(), ref.data(), ref.size(), three_d_blocks::kTolerance);
   if (comparison.ok()) return true;
-  c.fail(course::describe(comparison, three_d_blocks::kTolerance, "out (grid " + g.text() + ")"));
-  c.note("first wrong point: " + describe_point(comparison.first.front().index, g));
+  c.fail(course::check::describe_mismatch(
+      comparison, three_d_blocks::kTolerance,
+      Message{"out (grid {})", "out (grille {})"}.with(g.text()).text()));
+  c.note(Message{"first wrong point: ", "premier point faux : "} +
+         describe_point(comparison.first.front().index, g));
 
   if (comparison.unwritten == comparison.count) {
-    c.hint(side == Side::gpu ? "no point of out was written: does stencil_on_gpu launch the "
-                               "kernel and copy the result back into host_out?"
-                             : "no point of out was written: is the loop written?");
+    c.hint(side == Side::gpu
+               ? Message{"no point of out was written: does stencil_on_gpu launch the kernel and "
+                         "copy the result back into host_out?",
+                         "aucun point de out n'a été écrit : stencil_on_gpu lance-t-il le kernel "
+                         "et recopie-t-il le résultat dans host_out ?"}
+               : Message{"no point of out was written: is the loop written?",
+                         "aucun point de out n'a été écrit : la boucle est-elle écrite ?"});
     return false;
   }
   std::vector<bool> unwritten(got.size()), wrong(got.size());
@@ -299,7 +340,7 @@ bool expect_grid(CaseContext& c, const Run& run, const Grid& g, Side side,
     return false;
   }
   if (comparison.unwritten > 0) {
-    c.note("never written: " + bounding_box(unwritten, g));
+    c.note(Message{"never written: ", "jamais écrits : "} + bounding_box(unwritten, g));
   } else if (diagnose_wrong_values(c, got, ref, wrong, g)) {
     return false;
   }
@@ -308,7 +349,8 @@ bool expect_grid(CaseContext& c, const Run& run, const Grid& g, Side side,
   if (side == Side::openmp_threads) {
     c.hint(kRaceHint);
   } else if (comparison.unwritten > 0) {
-    c.hint("the loops must visit every point: 0 <= z < nz, 0 <= y < ny, 0 <= x < nx.");
+    c.hint({"the loops must visit every point: 0 <= z < nz, 0 <= y < ny, 0 <= x < nx.",
+            "les boucles doivent parcourir chaque point : 0 <= z < nz, 0 <= y < ny, 0 <= x < nx."});
   } else {
     c.hint(kFormulaHint);
   }
@@ -322,11 +364,17 @@ bool check_serial(CaseContext& c, const Grid& g) {
   const Run run = c.run(request::serial, {g.nx, g.ny, g.nz});
   const bool ok =
       c.finished(run) &&
-      c.expect_host_guard_untouched(run, result::out, "stencil_serial",
-                                    "the loops must stop before z = nz, y = ny and "
-                                    "x = nx, and write element (z * ny + y) * nx + x.") &&
+      c.expect_host_guard_untouched(
+          run, result::out, "stencil_serial",
+          {"the loops must stop before z = nz, y = ny and x = nx, and write element (z * ny + y) "
+           "* nx + x.",
+           "les boucles doivent s'arrêter avant z = nz, y = ny et x = nx, et écrire l'élément "
+           "(z * ny + y) * nx + x."}) &&
       expect_grid(c, run, g, Side::serial);
-  if (!ok) c.note("(stencil_serial on a " + g.text() + " grid)");
+  if (!ok) {
+    c.note(Message{"(stencil_serial on a {} grid)", "(stencil_serial sur une grille {})"}.with(
+        g.text()));
+  }
   return ok;
 }
 
@@ -335,11 +383,14 @@ bool check_openmp(CaseContext& c, const Grid& g, int threads) {
   const bool ok =
       c.finished(run) &&
       c.expect_host_guard_untouched(run, result::out, "stencil_openmp",
-                                    "the loops must stop before z = nz, y = ny and x = nx.") &&
+                                    {"the loops must stop before z = nz, y = ny and x = nx.",
+                                     "les boucles doivent s'arrêter avant z = nz, y = ny et "
+                                     "x = nx."}) &&
       expect_grid(c, run, g, threads > 1 ? Side::openmp_threads : Side::openmp_one_thread);
   if (!ok) {
-    c.note("(stencil_openmp on a " + g.text() + " grid with " + std::to_string(threads) +
-           " thread" + (threads > 1 ? "s)" : ")"));
+    c.note(Message{"(stencil_openmp on a {} grid with {} thread(s))",
+                   "(stencil_openmp sur une grille {} avec {} thread(s))"}
+               .with(g.text(), threads));
   }
   return ok;
 }
@@ -353,14 +404,17 @@ bool expect_block_shape(CaseContext& c, const Run& run, const Block& block) {
   const course::check::Record* record =
       find_record(run, course::check::kLastLaunchRecord, course::check::ValueType::i64, 6);
   if (record == nullptr) {
-    c.fail("the program reported no launch configuration");
+    c.fail({"the program reported no launch configuration",
+            "le programme n'a rendu aucune configuration de lancement"});
     return false;
   }
   const std::vector<std::int64_t> launch = record->values<std::int64_t>();
   if (launch[3] == block.x && launch[4] == block.y && launch[5] == block.z) return true;
-  c.fail("stencil_kernel was launched on blocks of " + std::to_string(launch[3]) + "x" +
-         std::to_string(launch[4]) + "x" + std::to_string(launch[5]) +
-         " threads, but stencil_on_gpu was asked for " + block.text());
+  c.fail(Message{"stencil_kernel was launched on blocks of {}x{}x{} threads, but stencil_on_gpu "
+                 "was asked for {}",
+                 "stencil_kernel a été lancé sur des blocs de {}x{}x{} threads, mais "
+                 "stencil_on_gpu avait reçu {}"}
+             .with(launch[3], launch[4], launch[5], block.text()));
   c.hint(kBlockShapeHint);
   return false;
 }
@@ -383,14 +437,18 @@ bool check_gpu_run(CaseContext& c, const Run& run, const Grid& g, const Block& b
   }
   if (!c.expect_kernel_launched(run) || !expect_block_shape(c, run, b)) return false;
   if (kind.name == request::gpu_after_empty.name &&
-      !c.expect_host_guard_untouched(run, result::empty_out, "stencil_on_gpu with nx = 0",
-                                     "a grid without points has nothing to copy: return at "
-                                     "once.")) {
+      !c.expect_host_guard_untouched(run, result::empty_out, "stencil_on_gpu (nx = 0)",
+                                     {"a grid without points has nothing to copy: return at "
+                                      "once.",
+                                      "une grille sans points n'a rien à copier : rendez la main "
+                                      "aussitôt."})) {
     return false;
   }
   return c.expect_host_guard_untouched(run, result::out, "stencil_on_gpu",
-                                       "copy back nx * ny * nz * sizeof(float) bytes into "
-                                       "host_out, no more.") &&
+                                       {"copy back nx * ny * nz * sizeof(float) bytes into "
+                                        "host_out, no more.",
+                                        "recopiez nx * ny * nz * sizeof(float) octets dans "
+                                        "host_out, pas plus."}) &&
          expect_grid(c, run, g, Side::gpu, b);
 }
 
@@ -398,7 +456,11 @@ bool check_gpu(CaseContext& c, const Grid& g, const Block& b,
                const Request<request::Gpu>& kind = request::gpu) {
   const Run run = c.run(kind, gpu_params(g, b));
   const bool ok = check_gpu_run(c, run, g, b, kind);
-  if (!ok) c.note("(stencil_on_gpu on a " + g.text() + " grid, blocks of " + b.text() + ")");
+  if (!ok) {
+    c.note(Message{"(stencil_on_gpu on a {} grid, blocks of {})",
+                   "(stencil_on_gpu sur une grille {}, blocs de {})"}
+               .with(g.text(), b.text()));
+  }
   return ok;
 }
 
@@ -411,7 +473,9 @@ constexpr Grid kTimingGrid{256, 256, 128};
 void check_kernel_time(CaseContext& c) {
   const Run run = c.run(request::gpu, gpu_params(kTimingGrid, kBlock32x4x2));
   if (!check_gpu_run(c, run, kTimingGrid, kBlock32x4x2, request::gpu)) return;
-  course::check::ReportedTime t{"stencil_on_gpu", "kernel", kTimingGrid.text() + " points"};
+  course::check::ReportedTime t{"stencil_on_gpu",
+                                {"the kernel", "le kernel"},
+                                Message{"{} points", "{} points"}.with(kTimingGrid.text())};
   if (!c.read_value(run, result::kernel_ms, t.reported_ms) ||
       !c.read_value(run, result::call_ms, t.call_ms) ||
       !course::check::read_watched_call(c, run, t)) {
@@ -419,12 +483,17 @@ void check_kernel_time(CaseContext& c) {
   }
   course::check::expect_plausible_time(
       c, t,
-      {"time the kernel with a course::EventTimer: start() before the launch, stop() after "
-       "it, and return elapsed_ms().",
-       "return the kernel's own time in milliseconds (elapsed_ms() of one launch).",
-       "time the kernel alone: start() right before the launch and stop() right after it, "
-       "with the copies and cudaMalloc/cudaFree outside the timed region.",
-       ""});
+      {{"time the kernel with a course::EventTimer: start() before the launch, stop() after "
+        "it, and return elapsed_ms().",
+        "mesurez le kernel avec un course::EventTimer : start() avant le lancement, stop() "
+        "après, et rendez elapsed_ms()."},
+       {"return the kernel's own time in milliseconds (elapsed_ms() of one launch).",
+        "rendez le temps du kernel lui-même en millisecondes (elapsed_ms() d'un lancement)."},
+       {"time the kernel alone: start() right before the launch and stop() right after it, "
+        "with the copies and cudaMalloc/cudaFree outside the timed region.",
+        "mesurez le kernel seul : start() juste avant le lancement et stop() juste après, "
+        "les copies et cudaMalloc/cudaFree hors de la zone mesurée."},
+       {}});
 }
 
 // A grid and a block shape the student has not seen: drawn from the seed, so graders
