@@ -70,7 +70,7 @@ case $mode in
     [ "$status" -ne 0 ] || { echo "FAIL: the skeleton's check passed"; exit 1; }
     grep -q "^  FAIL" <<<"$output" || { echo "FAIL: no failing case was listed"; exit 1; }
     if grep -q "hint:" <<<"$output"; then echo "FAIL: a hint is in English"; exit 1; fi
-    grep -q "^ *indice" <<<"$output" || { echo "FAIL: no hint (indice) was printed"; exit 1; }
+    grep -q "^ *piste" <<<"$output" || { echo "FAIL: no hint (piste) was printed"; exit 1; }
     grep -q "^note.*: 0/.* cas réussis sur" <<<"$output" || { echo "FAIL: the score line is not in French"; exit 1; }
     grep -q "^== correcteur $number" <<<"$output" || { echo "FAIL: the heading is not in French"; exit 1; }
     echo "the skeleton's check fails case by case, in French, as make check-$number LANG=fr asks"

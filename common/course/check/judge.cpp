@@ -56,7 +56,7 @@ Message describe_mismatch(const Comparison& comparison, Tolerance tolerance,
   if (c.unwritten > 0) {
     text += Message{" ({} never written)", " ({} jamais écrits)"}.with(c.unwritten);
   }
-  text += Message::verbatim("; ") + bound + Message::verbatim("\n");
+  text += Message{"; ", " ; "} + bound + Message::verbatim("\n");
   const Message not_written{"<not written>", "<non écrit>"};
   for (const Mismatch& m : c.first) {
     text +=

@@ -360,7 +360,7 @@ class CaseContext {
   int timeouts() const { return timeouts_; }
   std::string report() const {
     std::string text = lines_;
-    const std::string label = Message{"hint: ", "indice : "}.text();
+    const std::string label = Message{"hint: ", "piste : "}.text();
     for (const std::string& h : hints_) text += "         " + label + h + "\n";
     return text;
   }

@@ -6,15 +6,16 @@
 
 namespace course::check {
 
-std::string find_nsight_compute(std::string& why_not) {
+std::string find_nsight_compute(Message& why_not) {
   if (const char* chosen = std::getenv(kNcuVariable); chosen != nullptr && chosen[0] != '\0') {
     const std::string path = chosen;
     if (path == "none" || path == "off") {
-      why_not = std::string(kNcuVariable) + "=" + path + " turns it off";
+      why_not = Message{"{}={} turns it off", "{}={} le désactive"}.with(kNcuVariable, path);
       return "";
     }
     if (ncu_is_executable(path)) return path;
-    why_not = std::string(kNcuVariable) + "=" + path + " is not an executable";
+    why_not = Message{"{}={} is not an executable", "{}={} n'est pas un exécutable"}.with(
+        kNcuVariable, path);
     return "";
   }
   std::vector<std::string> folders;
@@ -35,8 +36,10 @@ std::string find_nsight_compute(std::string& why_not) {
   for (const std::string& folder : folders) {
     if (ncu_is_executable(folder + "/ncu")) return folder + "/ncu";
   }
-  why_not = "no ncu on PATH nor in /usr/local/cuda/bin (set " + std::string(kNcuVariable) +
-            " to its path)";
+  why_not = Message{"no ncu on PATH nor in /usr/local/cuda/bin (set {} to its path)",
+                    "pas de ncu dans le PATH ni dans /usr/local/cuda/bin (donnez son chemin dans "
+                    "{})"}
+                .with(kNcuVariable);
   return "";
 }
 
@@ -75,9 +78,12 @@ NcuReading read_ncu_metrics(const ChildResult& child, const std::vector<std::str
   const std::string& output = child.output;
   if (output.find(kNcuPermissionError) != std::string::npos) {
     reading.permission_denied = true;
-    reading.why_not = std::string("ncu may not read the GPU's counters (") + kNcuPermissionError +
-                      ": run as root, or load the driver with "
-                      "NVreg_RestrictProfilingToAdminUsers=0)";
+    reading.why_not = Message{"ncu may not read the GPU's counters ({}: run as root, or load the "
+                              "driver with NVreg_RestrictProfilingToAdminUsers=0)",
+                              "ncu n'a pas le droit de lire les compteurs du GPU ({} : lancez-le "
+                              "en root, ou chargez le pilote avec "
+                              "NVreg_RestrictProfilingToAdminUsers=0)"}
+                          .with(kNcuPermissionError);
     return reading;
   }
   int name_column = -1, value_column = -1;
@@ -111,8 +117,13 @@ NcuReading read_ncu_metrics(const ChildResult& child, const std::vector<std::str
   }
   for (const std::string& metric : metrics) {
     if (reading.values.count(metric) == 0) {
-      reading.why_not = "ncu " + child.describe_end() + " and reported no value of " + metric +
-                        (value_column < 0 ? " (no CSV metric table in its output)" : "");
+      reading.why_not = Message{"ncu {} and reported no value of {}{}",
+                                "ncu {} et n'a rendu aucune valeur de {}{}"}
+                            .with(how_it_ended(child), metric,
+                                  value_column < 0 ? Message{" (no CSV metric table in its output)",
+                                                             " (pas de table CSV de métriques dans "
+                                                             "sa sortie)"}
+                                                   : Message());
       return reading;
     }
   }
@@ -121,7 +132,7 @@ NcuReading read_ncu_metrics(const ChildResult& child, const std::vector<std::str
 }
 
 std::string nsight_compute_for(CaseContext& c) {
-  std::string why_not;
+  Message why_not;
   const std::string ncu = find_nsight_compute(why_not);
   if (ncu.empty()) {
     c.note(Message{"Nsight Compute not used: {}", "Nsight Compute non utilisé : {}"}.with(why_not));

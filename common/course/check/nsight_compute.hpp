@@ -46,7 +46,7 @@ inline bool ncu_is_executable(const std::string& path) {
 // The path of ncu, or "" with `why_not` set: COURSE_NCU, then PATH, then the CUDA
 // toolkit's bin folder (CUDA_HOME, CUDA_PATH, /usr/local/cuda), where compute-sanitizer
 // lives too.
-std::string find_nsight_compute(std::string& why_not);
+std::string find_nsight_compute(Message& why_not);
 
 // ncu collecting `metrics` for the first launch of `kernel_name` (its function name,
 // without parameters) in `program`, as CSV with unscaled units; the case's arguments
@@ -61,7 +61,7 @@ std::vector<std::string> split_csv_line(const std::string& line);
 struct NcuReading {
   bool ok = false;                       // every metric asked for has a value
   bool permission_denied = false;        // ncu could not read the counters (ERR_NVGPUCTRPERM)
-  std::string why_not;                   // when !ok: what went wrong, for a person
+  Message why_not;                       // when !ok: what went wrong, for a person
   std::map<std::string, double> values;  // metric name -> value, summed over the rows
 };
 

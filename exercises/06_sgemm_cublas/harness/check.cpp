@@ -4,9 +4,6 @@
 //
 //   make check-06                          (students)
 //   build/.../check_06 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -31,51 +28,89 @@ namespace result = sgemm_cublas::result;
 // ---------------------------------------------------------------------------
 // Hints: each names one classic mistake (the known-wrong variants look for them)
 // ---------------------------------------------------------------------------
-const std::string kLeadingDimensionHint =
+using course::check::Message;
+
+const Message kLeadingDimensionHint{
     "a leading dimension is wrong: the padding (filled with 1e30) was read, or rows were "
     "written at the wrong place. Row i of A starts at a + i * lda, not a + i * k; pass lda, ldb "
-    "and ldc to cuBLAS as they are, and copy the padded matrices whole (m * lda floats for A).";
-const std::string kSwappedHint =
+    "and ldc to cuBLAS as they are, and copy the padded matrices whole (m * lda floats for A).",
+    "une dimension principale est fausse : le remplissage (valant 1e30) a été lu, ou des lignes "
+    "ont été écrites au mauvais endroit. La ligne i de A commence en a + i * lda, pas en "
+    "a + i * k ; passez lda, ldb et ldc à cuBLAS tels quels, et copiez les matrices remplies en "
+    "entier (m * lda floats pour A)."};
+const Message kSwappedHint{
     "A and B are swapped: the result is B A. cuBLAS reads our row-major matrices as their "
     "transposes, and C = A B is C^T = B^T A^T: pass B (with ldb) first, then A (with lda), and "
-    "the sizes n, m, k.";
-const std::string kTransposedHint =
+    "the sizes n, m, k.",
+    "A et B sont inversées : le résultat est B A. cuBLAS lit nos matrices rangées par lignes "
+    "comme leurs transposées, et C = A B s'écrit C^T = B^T A^T : passez d'abord B (avec ldb), "
+    "puis A (avec lda), et les tailles n, m, k."};
+const Message kTransposedHint{
     "the result is transposed: transposing both operands (CUBLAS_OP_T) gives A B in column-major "
     "order, which row-major code reads as (A B)^T. Swap the operands instead: CUBLAS_OP_N twice, "
-    "B first, then A, sizes n, m, k.";
-const std::string kBetaHint =
+    "B first, then A, sizes n, m, k.",
+    "le résultat est transposé : transposer les deux opérandes (CUBLAS_OP_T) donne A B rangée "
+    "par colonnes, qu'un code rangé par lignes lit comme (A B)^T. Échangez plutôt les "
+    "opérandes : CUBLAS_OP_N deux fois, B d'abord, puis A, tailles n, m, k."};
+const Message kBetaHint{
     "beta C is missing: the result is alpha A B alone. Pass beta through (by address to "
-    "cublasSgemm), and copy C to the device before the call: beta C reads it.";
-const std::string kUninitialisedHint =
+    "cublasSgemm), and copy C to the device before the call: beta C reads it.",
+    "beta C manque : le résultat est alpha A B seul. Transmettez beta (par adresse à "
+    "cublasSgemm), et copiez C sur le GPU avant l'appel : beta C la lit."};
+const Message kUninitialisedHint{
     "the result is NaN: the multiply read device memory that was never written. With beta != 0, "
-    "C must be copied to the device before the call.";
-const std::string kUnchangedHint =
+    "C must be copied to the device before the call.",
+    "le résultat est NaN : le produit a lu de la mémoire du GPU jamais écrite. Avec beta != 0, "
+    "C doit être copiée sur le GPU avant l'appel."};
+const Message kUnchangedHint{
     "C came back unchanged: nothing was computed, or the result was not copied back to c. "
     "(cblas_sgemm with CblasColMajor rejects these leading dimensions, prints an error and "
-    "returns without computing.)";
-const std::string kInvalidValueHint =
+    "returns without computing.)",
+    "C est revenue inchangée : rien n'a été calculé, ou le résultat n'a pas été recopié dans c. "
+    "(cblas_sgemm avec CblasColMajor refuse ces dimensions principales, affiche une erreur et "
+    "rend la main sans calculer.)"};
+const Message kInvalidValueHint{
     "cuBLAS rejected the arguments (CUBLAS_STATUS_INVALID_VALUE): in its column-major terms "
     "each leading dimension must be at least the number of rows of its matrix. Row-major "
     "C = A B is column-major C^T = B^T A^T: cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, "
-    "k, &alpha, b, ldb, a, lda, &beta, c, ldc).";
-const std::string kOverrunHint =
+    "k, &alpha, b, ldb, a, lda, &beta, c, ldc).",
+    "cuBLAS a refusé les arguments (CUBLAS_STATUS_INVALID_VALUE) : dans ses termes, rangés par "
+    "colonnes, chaque dimension principale doit valoir au moins le nombre de lignes de sa "
+    "matrice. C = A B rangée par lignes s'écrit C^T = B^T A^T rangée par colonnes : "
+    "cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, ldb, a, lda, &beta, c, "
+    "ldc)."};
+const Message kOverrunHint{
     "cuBLAS wrote past the end of C: the sizes and leading dimension it was given describe a "
     "larger C than the m * ldc floats allocated (column-major: ldc rows per column, m columns "
-    "of C^T).";
-const std::string kPaddingHint =
+    "of C^T).",
+    "cuBLAS a écrit au-delà de la fin de C : les tailles et la dimension principale qu'il a "
+    "reçues décrivent une C plus grande que les m * ldc floats alloués (rangée par colonnes : "
+    "ldc lignes par colonne, m colonnes de C^T)."};
+const Message kPaddingHint{
     "the padding of C changed: elements n .. ldc - 1 of each row are not part of C. Pass ldc to "
     "cuBLAS, and copy C back as it went in (the whole m * ldc block, or only its n columns with "
-    "cudaMemcpy2D).";
-const std::string kNoSgemmHint =
+    "cudaMemcpy2D).",
+    "le remplissage de C a changé : les éléments n .. ldc - 1 de chaque ligne ne font pas partie "
+    "de C. Passez ldc à cuBLAS, et recopiez C comme elle est partie (tout le bloc m * ldc, ou "
+    "seulement ses n colonnes avec cudaMemcpy2D)."};
+const Message kNoSgemmHint{
     "sgemm_on_gpu must compute C on the GPU with cublasSgemm (through sgemm_on_device), inside a "
-    "cuBLAS handle of its own (cublasCreate).";
-const std::string kHandleHint =
+    "cuBLAS handle of its own (cublasCreate).",
+    "sgemm_on_gpu doit calculer C sur le GPU avec cublasSgemm (par sgemm_on_device), dans un "
+    "handle cuBLAS à lui (cublasCreate)."};
+const Message kHandleHint{
     "every cublasCreate needs its cublasDestroy: a handle holds device memory and other "
-    "resources until it is destroyed.";
-const std::string kTimingHint =
+    "resources until it is destroyed.",
+    "chaque cublasCreate demande son cublasDestroy : un handle garde de la mémoire du GPU et "
+    "d'autres ressources jusqu'à sa destruction."};
+const Message kTimingHint{
     "cublasSgemm returns before the multiply ends, like a kernel launch: a host clock read "
     "right after it measures the call, not the multiply. Record CUDA events around it "
-    "(course::EventTimer) and read elapsed_ms(), which waits for the stop event.";
+    "(course::EventTimer) and read elapsed_ms(), which waits for the stop event.",
+    "cublasSgemm rend la main avant la fin du produit, comme un lancement de kernel : une "
+    "horloge de l'hôte lue juste après mesure l'appel, pas le produit. Enregistrez des "
+    "événements CUDA autour (course::EventTimer) et lisez elapsed_ms(), qui attend l'événement "
+    "de fin."};
 
 // ---------------------------------------------------------------------------
 // The expected C, and the wrong formulas the classic mistakes compute
@@ -177,9 +212,12 @@ void diagnose(CaseContext& c, const Problem& pr, const std::vector<float>& got,
   } else if (s.m == s.n && fits(pr, got, positions, Formula::kTransposed)) {
     c.hint(kTransposedHint);
   } else {
-    c.hint("each element must be alpha sum_p A(i, p) B(p, j) + beta C(i, j) in float32 "
-           "arithmetic (cuBLAS's default math mode, not TF32): mind the operand order and the "
-           "leading dimensions.");
+    c.hint({"each element must be alpha sum_p A(i, p) B(p, j) + beta C(i, j) in float32 "
+            "arithmetic (cuBLAS's default math mode, not TF32): mind the operand order and the "
+            "leading dimensions.",
+            "chaque élément doit valoir alpha sum_p A(i, p) B(p, j) + beta C(i, j) en arithmétique "
+            "float32 (le mode de calcul par défaut de cuBLAS, pas TF32) : attention à l'ordre des "
+            "opérandes et aux dimensions principales."});
   }
 }
 
@@ -193,18 +231,22 @@ bool expect_c(CaseContext& c, const Run& run, const Problem& pr, const Positions
               const std::string& function) {
   const Shape& s = pr.shape;
   if (!c.expect_host_guard_untouched(run, result::c, function,
-                                     "C holds m * ldc floats: write no element after them.")) {
+                                     {"C holds m * ldc floats: write no element after them.",
+                                      "C contient m * ldc floats : n'écrivez aucun élément "
+                                      "après eux."})) {
     return false;
   }
   std::vector<float> got;
   if (!CaseContext::reported(run, result::c) || !c.read_array(run, result::c, got) ||
       got.size() != s.c_elements()) {
-    c.fail("the program reported no output 'c' of " + std::to_string(s.c_elements()) + " floats");
+    c.fail(Message{"the program reported no output 'c' of {} floats",
+                   "le programme n'a rendu aucune sortie « c » de {} floats"}
+               .with(s.c_elements()));
     return false;
   }
 
   std::size_t wrong = 0, unwritten = 0, huge = 0, nan = 0;
-  std::string first;
+  Message first;
   constexpr std::size_t kShownMismatches = 5;
   for (const auto& [i, j] : positions) {
     const float value = got[static_cast<std::size_t>(i) * s.ldc + j];
@@ -220,30 +262,37 @@ bool expect_c(CaseContext& c, const Run& run, const Problem& pr, const Positions
     }
     if (wrong <= kShownMismatches) {
       first +=
-          "    C(" + std::to_string(i) + ", " + std::to_string(j) + "): expected " +
-          course::format_number(e.value) + " +- " + course::format_number(e.bound) + ", got " +
-          (course::is_poison(value) ? std::string("<not written>") : course::format_number(value)) +
-          "\n";
+          Message{"    C({}, {}): expected {} +- {}, got {}\n",
+                  "    C({}, {}) : attendu {} +- {}, obtenu {}\n"}
+              .with(i, j, e.value, e.bound,
+                    course::is_poison(value) ? Message{"<not written>", "<non écrit>"}
+                                             : Message::verbatim(course::format_number(value)));
     }
   }
   bool ok = true;
   if (wrong > 0) {
     ok = false;
-    std::string summary =
-        function + ", " + s.text() + ", alpha = " + course::format_number(pr.alpha) +
-        ", beta = " + course::format_number(pr.beta) + ": " + std::to_string(wrong) + " of " +
-        std::to_string(positions.size()) + " elements of C wrong";
-    if (unwritten > 0) summary += " (" + std::to_string(unwritten) + " never written)";
+    Message summary = Message{"{}, {}, alpha = {}, beta = {}: {} of {} elements of C wrong",
+                              "{}, {}, alpha = {}, beta = {} : {} éléments de C faux sur {}"}
+                          .with(function, s.text(), pr.alpha, pr.beta, wrong, positions.size());
+    if (unwritten > 0) {
+      summary += Message{" ({} never written)", " ({} jamais écrits)"}.with(unwritten);
+    }
     c.fail(summary +
-           "; each may differ from the float64 reference by at most\n"
-           "    2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + |beta C(i, j)|)\n" +
+           Message{"; each may differ from the float64 reference by at most\n",
+                   " ; chacun peut s'écarter de la référence en float64 d'au plus\n"} +
+           Message::verbatim(
+               "    2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + |beta C(i, j)|)\n") +
            first +
            (wrong > kShownMismatches
-                ? "    ... and " + std::to_string(wrong - kShownMismatches) + " more\n"
-                : ""));
+                ? Message{"    ... and {} more\n", "    ... et {} de plus\n"}.with(wrong -
+                                                                                   kShownMismatches)
+                : Message()));
     if (unwritten == positions.size()) {
-      c.hint("no element of C was written: is the function implemented, and is C copied back to "
-             "the host?");
+      c.hint({"no element of C was written: is the function implemented, and is C copied back "
+              "to the host?",
+              "aucun élément de C n'a été écrit : la fonction est-elle écrite, et C est-elle "
+              "recopiée vers l'hôte ?"});
     } else {
       diagnose(c, pr, got, positions, huge, nan);
     }
@@ -259,10 +308,10 @@ bool expect_c(CaseContext& c, const Run& run, const Problem& pr, const Positions
   }
   if (padding_changed > 0) {
     ok = false;
-    c.fail(function + " changed " + std::to_string(padding_changed) + " of the " +
-           std::to_string(static_cast<std::size_t>(s.m) * (s.ldc - s.n)) +
-           " padding elements of C (ldc = " + std::to_string(s.ldc) +
-           ", n = " + std::to_string(s.n) + ")");
+    c.fail(Message{"{} changed {} of the {} padding elements of C (ldc = {}, n = {})",
+                   "{} a changé {} des {} éléments de remplissage de C (ldc = {}, n = {})"}
+               .with(function, padding_changed, static_cast<std::size_t>(s.m) * (s.ldc - s.n),
+                     s.ldc, s.n));
     c.hint(kPaddingHint);
   }
   return ok;
@@ -299,7 +348,7 @@ bool expect_sgemm_called(CaseContext& c, const Run& run) {
   const std::int64_t calls = count_of(c, run, result::cublas_sgemm_calls);
   if (calls > 0) return true;
   if (calls == 0) {
-    c.fail("sgemm_on_gpu called cublasSgemm 0 times");
+    c.fail({"sgemm_on_gpu called cublasSgemm 0 times", "sgemm_on_gpu a appelé cublasSgemm 0 fois"});
     c.hint(kNoSgemmHint);
   }
   return false;
@@ -339,8 +388,11 @@ void check_sgemm_time(CaseContext& c) {
   const Request r{Shape::dense(kTimingSize, kTimingSize, kTimingSize), 1.0f, 0.0f};
   const Run run = c.run(request::gpu_timing, params(r));
   if (!finished(c, run) || !expect_sgemm_called(c, run)) return;
-  const std::string size = std::to_string(kTimingSize);
-  course::check::ReportedTime t{"sgemm_on_gpu", "multiply", size + " x " + size + " x " + size};
+  course::check::ReportedTime t{"sgemm_on_gpu",
+                                {"the multiply", "le produit"},
+                                Message::verbatim(std::to_string(kTimingSize) + " x " +
+                                                  std::to_string(kTimingSize) + " x " +
+                                                  std::to_string(kTimingSize))};
   if (!c.read_value(run, result::sgemm_ms, t.reported_ms) ||
       !c.read_value(run, result::call_ms, t.call_ms) ||
       !c.read_value(run, result::reference_sgemm_ms, t.fastest_ms) ||
@@ -360,12 +412,18 @@ void check_sgemm_time(CaseContext& c) {
 
   course::check::expect_plausible_time(
       c, t,
-      {"time the multiply with a course::EventTimer: start() before sgemm_on_device, stop() "
-       "after it, and return elapsed_ms().",
-       "return the multiply's own time in milliseconds (elapsed_ms() of one call), not "
-       "microseconds nor a total over several calls.",
-       "time the multiply alone: start() right before sgemm_on_device and stop() right after "
-       "it, with the copies, cudaMalloc/cudaFree and the handle's creation outside.",
+      {{"time the multiply with a course::EventTimer: start() before sgemm_on_device, stop() "
+        "after it, and return elapsed_ms().",
+        "mesurez le produit avec un course::EventTimer : start() avant sgemm_on_device, stop() "
+        "après, et rendez elapsed_ms()."},
+       {"return the multiply's own time in milliseconds (elapsed_ms() of one call), not "
+        "microseconds nor a total over several calls.",
+        "rendez le temps du produit lui-même en millisecondes (elapsed_ms() d'un appel), ni en "
+        "microsecondes ni en total de plusieurs appels."},
+       {"time the multiply alone: start() right before sgemm_on_device and stop() right after "
+        "it, with the copies, cudaMalloc/cudaFree and the handle's creation outside.",
+        "mesurez le produit seul : start() juste avant sgemm_on_device et stop() juste après, "
+        "les copies, cudaMalloc/cudaFree et la création du handle en dehors."},
        kTimingHint});
 }
 
@@ -381,11 +439,12 @@ void check_handle_destroyed(CaseContext& c) {
   const std::int64_t destroyed = count_of(c, run, result::cublas_handles_destroyed);
   if (created < 0 || destroyed < 0) return;
   if (created == 0) {
-    c.fail("sgemm_on_gpu created no cuBLAS handle");
+    c.fail({"sgemm_on_gpu created no cuBLAS handle", "sgemm_on_gpu n'a créé aucun handle cuBLAS"});
     c.hint(kNoSgemmHint);
   } else if (destroyed != created) {
-    c.fail("sgemm_on_gpu created " + std::to_string(created) + " cuBLAS handle(s) and destroyed " +
-           std::to_string(destroyed));
+    c.fail(Message{"sgemm_on_gpu created {} cuBLAS handle(s) and destroyed {}",
+                   "sgemm_on_gpu a créé {} handle(s) cuBLAS et en a détruit {}"}
+               .with(created, destroyed));
     c.hint(kHandleHint);
   }
 }

@@ -5,9 +5,6 @@
 //
 //   make check-08                                         (students)
 //   build/.../check_08 --program PROGRAM --library LIB.so --exercise-dir DIR   (instructors)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <unistd.h>
 
 #include <cmath>
@@ -46,17 +43,34 @@ constexpr course::Tolerance kSaxpyTolerance{1e-6, 1e-6};
 // clamp returns one of x, lo or hi: exactly.
 constexpr course::Tolerance kClampTolerance = course::kExact;
 
-const std::string kExitHint =
+using course::check::Message;
+
+const Message kExitHint{
     "the library ended the program: a library must return a status to its caller, never "
     "call exit() or abort() - the course's CUDA_CHECK exits, so veclib uses its own "
-    "VECLIB_RETURN_IF_FAILED.";
+    "VECLIB_RETURN_IF_FAILED.",
+    "la bibliothèque a terminé le programme : une bibliothèque doit rendre un statut à son "
+    "appelant, jamais appeler exit() ni abort() - le CUDA_CHECK du cours quitte, donc veclib "
+    "utilise son propre VECLIB_RETURN_IF_FAILED."};
+const Message kValidCallHint{"a valid call must return VECLIB_SUCCESS.",
+                             "un appel valide doit rendre VECLIB_SUCCESS."};
+const Message kClampHint{"each element must be fminf(fmaxf(x[i], lo), hi).",
+                         "chaque élément doit valoir fminf(fmaxf(x[i], lo), hi)."};
+const Message kReversedRangeHint{
+    "lo > hi is an invalid range: return VECLIB_ERROR_INVALID_VALUE.",
+    "lo > hi est un intervalle invalide : rendez VECLIB_ERROR_INVALID_VALUE."};
+
+// "vec_saxpy with n = 1000": a call, for the messages.
+Message call_with_n(const std::string& function, const std::string& n) {
+  return Message{"{} with n = {}", "{} avec n = {}"}.with(function, n);
+}
 
 std::string status_name(std::int64_t status) {
   static const char* const names[] = {"VECLIB_SUCCESS", "VECLIB_ERROR_NULL_POINTER",
                                       "VECLIB_ERROR_INVALID_VALUE", "VECLIB_ERROR_OUT_OF_MEMORY",
                                       "VECLIB_ERROR_CUDA"};
   if (status >= 0 && status < static_cast<std::int64_t>(std::size(names))) return names[status];
-  return "the unknown status " + std::to_string(status);
+  return Message{"the unknown status {}", "le statut inconnu {}"}.with(status).text();
 }
 
 // ---------------------------------------------------------------------------
@@ -97,11 +111,12 @@ bool finished(CaseContext& c, const Run& run) {
 
 // The status `name` is `expected`; `call` says which call, `hint` what to change.
 bool expect_status(CaseContext& c, const Run& run, const course::check::Value<std::int32_t>& key,
-                   Status expected, const std::string& call, const std::string& hint) {
+                   Status expected, const Message& call, const Message& hint) {
   std::int32_t got = 0;
   if (!c.read_value(run, key, got)) return false;
   if (got == expected) return true;
-  c.fail(call + " returned " + status_name(got) + ", expected " + status_name(expected));
+  c.fail(Message{"{} returned {}, expected {}", "{} a rendu {} au lieu de {}"}.with(
+      call, status_name(got), status_name(expected)));
   c.hint(hint);
   return false;
 }
@@ -109,35 +124,47 @@ bool expect_status(CaseContext& c, const Run& run, const course::check::Value<st
 bool expect_guard(CaseContext& c, const Run& run, const course::check::Array<float>& key,
                   const std::string& function) {
   return c.expect_host_guard_untouched(run, key, function,
-                                       "copy exactly n * sizeof(float) bytes back, no more.");
+                                       {"copy exactly n * sizeof(float) bytes back, no more.",
+                                        "recopiez exactement n * sizeof(float) octets, pas plus."});
 }
 
 // result::status is success and result::y is saxpy's result for n elements.
 // `guarded`: the array came from the C program, which guards it (Python's does not).
-bool expect_saxpy_result(CaseContext& c, const Run& run, std::size_t n,
-                         const std::string& after = "", bool guarded = true) {
-  const std::string call = "vec_saxpy with n = " + std::to_string(n) + after;
-  return expect_status(c, run, result::status, kSuccess, call,
-                       after.empty() ? "a valid call must return VECLIB_SUCCESS."
-                                     : "a failure must leave the library usable: clear the "
-                                       "runtime's last error (cudaGetLastError) when you report "
-                                       "one, and free what the failed call allocated.") &&
+bool expect_saxpy_result(CaseContext& c, const Run& run, std::size_t n, const Message& after = {},
+                         bool guarded = true) {
+  const Message call = call_with_n("vec_saxpy", std::to_string(n)) + after;
+  return expect_status(
+             c, run, result::status, kSuccess, call,
+             after.empty()
+                 ? kValidCallHint
+                 : Message{"a failure must leave the library usable: clear the "
+                           "runtime's last error (cudaGetLastError) when you report "
+                           "one, and free what the failed call allocated.",
+                           "un échec doit laisser la bibliothèque utilisable : effacez "
+                           "la dernière erreur du runtime (cudaGetLastError) quand vous "
+                           "en signalez une, et libérez ce que l'appel raté a alloué."}) &&
          (!guarded || expect_guard(c, run, result::y, "vec_saxpy")) &&
          c.expect_array(run, result::y, saxpy_reference(n, c.seed()), kSaxpyTolerance,
-                        "each element must be a * x[i] + y[i], with y copied in before "
-                        "the kernel and out after it.");
+                        {"each element must be a * x[i] + y[i], with y copied in before "
+                         "the kernel and out after it.",
+                         "chaque élément doit valoir a * x[i] + y[i], y étant copié avant le "
+                         "kernel et recopié après."});
 }
 
 // An array a failing call must have left as it was.
 bool expect_unchanged(CaseContext& c, const Run& run, const course::check::Array<float>& key,
-                      const std::vector<float>& before, const std::string& what) {
+                      const std::vector<float>& before, const Message& what) {
   std::vector<float> after;
   if (CaseContext::reported(run, key) && c.read_array(run, key, after) && after == before) {
     return true;
   }
-  c.fail(what + " changed the array although it failed");
-  c.hint("check the arguments before touching anything: a failing call leaves its arrays as "
-         "they were.");
+  c.fail(
+      Message{"{} changed the array although it failed", "{} a modifié le tableau malgré son échec"}
+          .with(what));
+  c.hint({"check the arguments before touching anything: a failing call leaves its arrays as "
+          "they were.",
+          "vérifiez les arguments avant de toucher à quoi que ce soit : un appel qui échoue "
+          "laisse ses tableaux tels quels."});
   return false;
 }
 
@@ -155,23 +182,24 @@ void check_saxpy_after_empty(CaseContext& c) {
   const std::size_t n = 1000;
   const Run run = c.run(request::saxpy_after_empty, {n});
   if (!finished(c, run)) return;
-  if (!expect_status(c, run, result::empty_status, kSuccess, "vec_saxpy with n = 0",
-                     "n = 0 is valid and there is nothing to do: return VECLIB_SUCCESS before "
-                     "allocating or launching (a grid of zero blocks is a CUDA error).") ||
-      !expect_guard(c, run, result::empty_y, "vec_saxpy with n = 0")) {
+  if (!expect_status(c, run, result::empty_status, kSuccess, call_with_n("vec_saxpy", "0"),
+                     {"n = 0 is valid and there is nothing to do: return VECLIB_SUCCESS before "
+                      "allocating or launching (a grid of zero blocks is a CUDA error).",
+                      "n = 0 est valide et il n'y a rien à faire : rendez VECLIB_SUCCESS avant "
+                      "d'allouer ou de lancer (une grille de zéro bloc est une erreur CUDA)."}) ||
+      !expect_guard(c, run, result::empty_y, "vec_saxpy (n = 0)")) {
     return;
   }
-  expect_saxpy_result(c, run, n, " after a call with n = 0");
+  expect_saxpy_result(c, run, n, {" after a call with n = 0", " après un appel avec n = 0"});
 }
 
 void check_clamp(CaseContext& c, std::size_t n) {
   const Run run = c.run(request::clamp, {n});
   if (finished(c, run) &&
-      expect_status(c, run, result::status, kSuccess, "vec_clamp with n = " + std::to_string(n),
-                    "a valid call must return VECLIB_SUCCESS.") &&
+      expect_status(c, run, result::status, kSuccess, call_with_n("vec_clamp", std::to_string(n)),
+                    kValidCallHint) &&
       expect_guard(c, run, result::x, "vec_clamp") &&
-      c.expect_array(run, result::x, clamp_reference(n, c.seed()), kClampTolerance,
-                     "each element must be fminf(fmaxf(x[i], lo), hi).")) {
+      c.expect_array(run, result::x, clamp_reference(n, c.seed()), kClampTolerance, kClampHint)) {
     c.expect_kernel_launched(run);
   }
 }
@@ -180,19 +208,24 @@ void check_null_pointers(CaseContext& c) {
   const std::size_t n = 1000;
   const Run run = c.run(request::null_pointers, {n});
   if (!finished(c, run)) return;
-  const std::string hint = "test every array argument against NULL first, before n = 0 and "
-                           "before any CUDA call, and return VECLIB_ERROR_NULL_POINTER.";
+  const Message hint{"test every array argument against NULL first, before n = 0 and before any "
+                     "CUDA call, and return VECLIB_ERROR_NULL_POINTER.",
+                     "comparez d'abord chaque tableau reçu à NULL, avant n = 0 et avant tout "
+                     "appel CUDA, et rendez VECLIB_ERROR_NULL_POINTER."};
   const bool ok = expect_status(c, run, result::null_x_status, kNullPointer,
-                                "vec_saxpy(a, NULL, y, n)", hint) &&
+                                Message::verbatim("vec_saxpy(a, NULL, y, n)"), hint) &&
                   expect_status(c, run, result::null_y_status, kNullPointer,
-                                "vec_saxpy(a, x, NULL, n)", hint) &&
+                                Message::verbatim("vec_saxpy(a, x, NULL, n)"), hint) &&
                   expect_status(c, run, result::null_y_empty_status, kNullPointer,
-                                "vec_saxpy(a, x, NULL, 0)", hint) &&
+                                Message::verbatim("vec_saxpy(a, x, NULL, 0)"), hint) &&
                   expect_status(c, run, result::null_clamp_status, kNullPointer,
-                                "vec_clamp(NULL, n, lo, hi)", hint) &&
+                                Message::verbatim("vec_clamp(NULL, n, lo, hi)"), hint) &&
                   expect_unchanged(c, run, result::y_after_errors, saxpy_y(n, c.seed()),
-                                   "vec_saxpy with NULL x");
-  if (ok) expect_saxpy_result(c, run, n, " after the NULL pointer errors");
+                                   {"vec_saxpy with NULL x", "vec_saxpy avec x NULL"});
+  if (ok) {
+    expect_saxpy_result(c, run, n,
+                        {" after the NULL pointer errors", " après les erreurs de pointeur NULL"});
+  }
 }
 
 void check_invalid_values(CaseContext& c) {
@@ -200,22 +233,28 @@ void check_invalid_values(CaseContext& c) {
   const Run run = c.run(request::invalid_values, {n});
   if (!finished(c, run)) return;
   const bool ok =
-      expect_status(c, run, result::reversed_status, kInvalidValue, "vec_clamp(x, n, 2, 1)",
-                    "lo > hi is an invalid range: return VECLIB_ERROR_INVALID_VALUE.") &&
-      expect_status(c, run, result::nan_status, kInvalidValue, "vec_clamp(x, n, NaN, 1)",
-                    "a NaN bound is invalid too: every comparison with NaN is false, so test "
-                    "!(lo <= hi), not lo > hi.") &&
+      expect_status(c, run, result::reversed_status, kInvalidValue,
+                    Message::verbatim("vec_clamp(x, n, 2, 1)"), kReversedRangeHint) &&
+      expect_status(c, run, result::nan_status, kInvalidValue,
+                    Message::verbatim("vec_clamp(x, n, NaN, 1)"),
+                    {"a NaN bound is invalid too: every comparison with NaN is false, so test "
+                     "!(lo <= hi), not lo > hi.",
+                     "une borne NaN est invalide aussi : toute comparaison avec NaN est fausse, "
+                     "testez donc !(lo <= hi), pas lo > hi."}) &&
       expect_status(c, run, result::overflow_status, kInvalidValue,
-                    "vec_clamp with n = SIZE_MAX / 2",
-                    "n * sizeof(float) must not overflow: n > SIZE_MAX / sizeof(float) is "
-                    "VECLIB_ERROR_INVALID_VALUE.") &&
+                    call_with_n("vec_clamp", "SIZE_MAX / 2"),
+                    {"n * sizeof(float) must not overflow: n > SIZE_MAX / sizeof(float) is "
+                     "VECLIB_ERROR_INVALID_VALUE.",
+                     "n * sizeof(float) ne doit pas déborder : n > SIZE_MAX / sizeof(float) "
+                     "donne VECLIB_ERROR_INVALID_VALUE."}) &&
       expect_unchanged(c, run, result::x_after_errors, clamp_x(n, c.seed()),
-                       "vec_clamp with lo > hi");
+                       {"vec_clamp with lo > hi", "vec_clamp avec lo > hi"});
   if (!ok) return;
-  if (expect_status(c, run, result::status, kSuccess, "vec_clamp after the invalid calls",
-                    "a failure must leave the library usable.")) {
-    c.expect_array(run, result::x, clamp_reference(n, c.seed()), kClampTolerance,
-                   "each element must be fminf(fmaxf(x[i], lo), hi).");
+  if (expect_status(c, run, result::status, kSuccess,
+                    {"vec_clamp after the invalid calls", "vec_clamp après les appels invalides"},
+                    {"a failure must leave the library usable.",
+                     "un échec doit laisser la bibliothèque utilisable."})) {
+    c.expect_array(run, result::x, clamp_reference(n, c.seed()), kClampTolerance, kClampHint);
   }
 }
 
@@ -223,10 +262,14 @@ void check_out_of_memory(CaseContext& c) {
   const std::size_t n = 1000;
   const Run run = c.run(request::out_of_memory, {n});
   if (!finished(c, run)) return;
-  if (!expect_status(c, run, result::oom_status, kOutOfMemory, "vec_saxpy with n = 2^40 (4 TiB)",
-                     "a failed cudaMalloc (cudaErrorMemoryAllocation) must become "
-                     "VECLIB_ERROR_OUT_OF_MEMORY, and be returned, not replaced by "
-                     "VECLIB_SUCCESS.")) {
+  if (!expect_status(c, run, result::oom_status, kOutOfMemory,
+                     call_with_n("vec_saxpy", "2^40 (4 TiB)"),
+                     {"a failed cudaMalloc (cudaErrorMemoryAllocation) must become "
+                      "VECLIB_ERROR_OUT_OF_MEMORY, and be returned, not replaced by "
+                      "VECLIB_SUCCESS.",
+                      "un cudaMalloc raté (cudaErrorMemoryAllocation) doit devenir "
+                      "VECLIB_ERROR_OUT_OF_MEMORY, et être rendu, pas remplacé par "
+                      "VECLIB_SUCCESS."})) {
     return;
   }
   std::int64_t message_length = 0, text_length = 0;
@@ -235,15 +278,18 @@ void check_out_of_memory(CaseContext& c) {
     return;
   }
   if (message_length == 0 || text_length == 0) {
-    c.fail(std::string("after the failure, ") +
-           (message_length == 0 ? "veclib_last_error_message()" : "veclib_status_string()") +
-           " returned an empty text");
-    c.hint("record the failed call and its CUDA error (cudaGetErrorName) in the message.");
+    c.fail(
+        Message{"after the failure, {} returned an empty text",
+                "après l'échec, {} a rendu un texte vide"}
+            .with(message_length == 0 ? "veclib_last_error_message()" : "veclib_status_string()"));
+    c.hint({"record the failed call and its CUDA error (cudaGetErrorName) in the message.",
+            "notez dans le message l'appel raté et son erreur CUDA (cudaGetErrorName)."});
     return;
   }
   if (expect_unchanged(c, run, result::y_after_errors, saxpy_y(n, c.seed()),
-                       "vec_saxpy with n = 2^40")) {
-    expect_saxpy_result(c, run, n, " after the out-of-memory error");
+                       call_with_n("vec_saxpy", "2^40"))) {
+    expect_saxpy_result(c, run, n,
+                        {" after the out-of-memory error", " après l'erreur de mémoire épuisée"});
   }
 }
 
@@ -254,14 +300,19 @@ void check_error_path_frees(CaseContext& c) {
   const Run run = c.run(request::error_path_frees, {kErrorPathElements});
   if (!finished(c, run)) return;
   if (expect_status(c, run, result::status, kOutOfMemory,
-                    "vec_saxpy when its second cudaMalloc fails (the device is full)",
-                    "a failed cudaMalloc (cudaErrorMemoryAllocation) must become "
-                    "VECLIB_ERROR_OUT_OF_MEMORY.") &&
+                    {"vec_saxpy when its second cudaMalloc fails (the device is full)",
+                     "vec_saxpy quand son second cudaMalloc échoue (le GPU est plein)"},
+                    {"a failed cudaMalloc (cudaErrorMemoryAllocation) must become "
+                     "VECLIB_ERROR_OUT_OF_MEMORY.",
+                     "un cudaMalloc raté (cudaErrorMemoryAllocation) doit devenir "
+                     "VECLIB_ERROR_OUT_OF_MEMORY."}) &&
       expect_unchanged(c, run, result::y_after_errors, saxpy_y(kErrorPathElements, c.seed()),
-                       "vec_saxpy without device memory") &&
+                       {"vec_saxpy without device memory", "vec_saxpy sans mémoire du GPU"}) &&
       !c.expect_no_leak(run)) {
-    c.hint("the error path leaks: when the second cudaMalloc fails, free what was allocated "
-           "before returning the error.");
+    c.hint({"the error path leaks: when the second cudaMalloc fails, free what was allocated "
+            "before returning the error.",
+            "le chemin d'erreur fuit : quand le second cudaMalloc échoue, libérez ce qui était "
+            "alloué avant de rendre l'erreur."});
   }
 }
 
@@ -333,16 +384,20 @@ const std::string& python_with_numpy(std::string& tried) {
 std::vector<std::string> python_launcher(CaseContext& c) {
   const course::check::Options& options = c.options();
   if (options.library.empty() || options.exercise_dir.empty()) {
-    c.not_graded("the check was not given --library and --exercise-dir (the student's "
-                 "veclib.cu built as a shared library, and the folder of veclib.py)");
+    c.not_graded({"the check was not given --library and --exercise-dir (the student's "
+                  "veclib.cu built as a shared library, and the folder of veclib.py)",
+                  "le correcteur n'a pas reçu --library et --exercise-dir (votre veclib.cu "
+                  "construit en bibliothèque partagée, et le dossier de veclib.py)"});
     return {};
   }
   std::string tried;
   const std::string& python = python_with_numpy(tried);
   if (python.empty()) {
-    c.not_graded("no Python 3 with NumPy found (tried " + tried +
-                 "); install NumPy or set "
-                 "COURSE_PYTHON to such an interpreter");
+    c.not_graded(Message{"no Python 3 with NumPy found (tried {}); install NumPy or set "
+                         "COURSE_PYTHON to such an interpreter",
+                         "aucun Python 3 avec NumPy trouvé (essayés : {}) ; installez NumPy ou "
+                         "donnez un tel interpréteur dans COURSE_PYTHON"}
+                     .with(tried));
     return {};
   }
   return {python, options.exercise_dir + "/veclib.py", options.library};
@@ -355,13 +410,20 @@ std::string write_input(CaseContext& c, const std::string& tag, const std::vecto
   const bool ok = file != nullptr &&
                   std::fwrite(values.data(), sizeof(float), values.size(), file) == values.size();
   if (file != nullptr) std::fclose(file);
-  if (!ok) c.fail("the check could not write its input file " + path);
+  if (!ok) {
+    c.fail(Message{"the check could not write its input file {}",
+                   "le correcteur n'a pas pu écrire son fichier d'entrée {}"}
+               .with(path));
+  }
   return ok ? path : "";
 }
 
-const std::string kPythonHint =
+const Message kPythonHint{
     "the Python caller loads the same veclib.cu as a shared library: fix the C cases first; "
-    "then run `python3 exercises/08_interfacing_c_python/veclib.py LIBRARY.so` to see it work.";
+    "then run `python3 exercises/08_interfacing_c_python/veclib.py LIBRARY.so` to see it work.",
+    "l'appelant Python charge le même veclib.cu en bibliothèque partagée : corrigez d'abord "
+    "les cas en C ; lancez ensuite `python3 exercises/08_interfacing_c_python/veclib.py "
+    "LIBRARY.so` pour le voir marcher."};
 
 void check_python_saxpy(CaseContext& c) {
   const std::vector<std::string> launcher = python_launcher(c);
@@ -373,10 +435,12 @@ void check_python_saxpy(CaseContext& c) {
     const Run run = c.run_with(launcher, request::python::saxpy, {kSaxpyA, x_file, y_file});
     if (!finished(c, run)) return;
     if (!expect_status(c, run, result::status, kSuccess,
-                       "VecLib.saxpy with n = " + std::to_string(n), kPythonHint) ||
+                       call_with_n("VecLib.saxpy", std::to_string(n)), kPythonHint) ||
         !c.expect_array(run, result::y, saxpy_reference(n, c.seed()), kSaxpyTolerance,
                         kPythonHint)) {
-      c.note("(from Python: veclib.py's VecLib.saxpy, n = " + std::to_string(n) + ")");
+      c.note(Message{"(from Python: veclib.py's VecLib.saxpy, n = {})",
+                     "(depuis Python : VecLib.saxpy de veclib.py, n = {})"}
+                 .with(n));
       return;
     }
   }
@@ -390,8 +454,8 @@ void check_python_clamp(CaseContext& c) {
   if (x_file.empty()) return;
   const Run run = c.run_with(launcher, request::python::clamp, {kClampLo, kClampHi, x_file});
   if (finished(c, run) &&
-      expect_status(c, run, result::status, kSuccess, "VecLib.clamp with n = " + std::to_string(n),
-                    kPythonHint)) {
+      expect_status(c, run, result::status, kSuccess,
+                    call_with_n("VecLib.clamp", std::to_string(n)), kPythonHint)) {
     c.expect_array(run, result::x, clamp_reference(n, c.seed()), kClampTolerance, kPythonHint);
   }
 }
@@ -407,23 +471,29 @@ void check_python_errors(CaseContext& c) {
   if (!finished(c, run)) return;
   std::int32_t refused = 0;
   std::int64_t message_length = 0;
-  const bool ok =
-      expect_status(c, run, result::reversed_status, kInvalidValue,
-                    "VecLib.clamp(x, 2, 1) (the VecLibError's status)",
-                    "lo > hi is an invalid range: return VECLIB_ERROR_INVALID_VALUE.") &&
-      expect_status(c, run, result::oom_status, kOutOfMemory,
-                    "VecLib.saxpy with n = 2^40 (the VecLibError's status)",
-                    "a failed cudaMalloc must become VECLIB_ERROR_OUT_OF_MEMORY.") &&
-      c.read_value(run, result::oom_message_length, message_length) &&
-      c.read_value(run, result::float64_refused, refused);
+  const bool ok = expect_status(c, run, result::reversed_status, kInvalidValue,
+                                {"VecLib.clamp(x, 2, 1) (the VecLibError's status)",
+                                 "VecLib.clamp(x, 2, 1) (le statut de la VecLibError)"},
+                                kReversedRangeHint) &&
+                  expect_status(c, run, result::oom_status, kOutOfMemory,
+                                {"VecLib.saxpy with n = 2^40 (the VecLibError's status)",
+                                 "VecLib.saxpy avec n = 2^40 (le statut de la VecLibError)"},
+                                {"a failed cudaMalloc must become VECLIB_ERROR_OUT_OF_MEMORY.",
+                                 "un cudaMalloc raté doit devenir VECLIB_ERROR_OUT_OF_MEMORY."}) &&
+                  c.read_value(run, result::oom_message_length, message_length) &&
+                  c.read_value(run, result::float64_refused, refused);
   if (!ok) return;
   if (refused != 1) {
-    c.fail("a float64 array reached the library: ctypes did not refuse it");
-    c.hint("veclib.py's argtypes must say float32 (ndpointer(dtype=np.float32, ...)).");
+    c.fail({"a float64 array reached the library: ctypes did not refuse it",
+            "un tableau float64 a atteint la bibliothèque : ctypes ne l'a pas refusé"});
+    c.hint({"veclib.py's argtypes must say float32 (ndpointer(dtype=np.float32, ...)).",
+            "les argtypes de veclib.py doivent dire float32 (ndpointer(dtype=np.float32, ...))."});
     return;
   }
-  if (expect_unchanged(c, run, result::y_after_errors, saxpy_y(n, c.seed()), "the failing calls")) {
-    expect_saxpy_result(c, run, n, " from Python after the errors", false);
+  if (expect_unchanged(c, run, result::y_after_errors, saxpy_y(n, c.seed()),
+                       {"the failing calls", "les appels qui échouent"})) {
+    expect_saxpy_result(
+        c, run, n, {" from Python after the errors", " depuis Python après les erreurs"}, false);
   }
 }
 

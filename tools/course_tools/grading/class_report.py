@@ -43,8 +43,8 @@ NOT_GRADED_FILE = "not_graded.txt"   # student<TAB>reason, written by slurm/clas
 LEFT_OUT_FILE = "left_out.json"      # the class folder's entries that are no submission (tools/course grade)
 LEFT_OUT = "left out"
 # A hint line of a check's report, in English or in French (a grading with --feedback-lang fr:
-# "indice", then a no-break space before the colon).
-HINT = re.compile(r"^\s*(?:hint|indice)\s*:\s*(.+?)\s*$", re.M)
+# "piste", then a no-break space before the colon).
+HINT = re.compile(r"^\s*(?:hint|piste)\s*:\s*(.+?)\s*$", re.M)
 NOT_RUN = "not run:"                 # a sanitizer item's output when the tool did not run (engine.py)
 MOST_HINTS = 25
 SLOWEST = 10
