@@ -257,6 +257,14 @@ class ClassPage(unittest.TestCase):
         self.assertTrue(any(note.startswith("03_device_memory: 1 other hint(s)") for note in self.page.notes),
                         self.page.notes)
 
+    def test_hints_of_a_french_grading_are_counted_too(self):
+        # --feedback-lang fr: the checks print "piste\u00a0: ..."; an index line is no hint.
+        output = ("    indice 3\u00a0: attendu 1, obtenu 2\n"
+                  "         piste\u00a0: arrondissez le nombre de blocs au-dessus.\n"
+                  "         hint: round the block count up.\n")
+        self.assertEqual(class_report.HINT.findall(output),
+                         ["arrondissez le nombre de blocs au-dessus.", "round the block count up."])
+
     def test_every_link_opens_a_feedback_page_of_the_class(self):
         names = set(fake_class.STUDENTS)
         links = [href for table in self.page.cells.values() for row in table for cell in row for href in cell["links"]]
