@@ -31,7 +31,8 @@ from course_tools.student import language  # noqa: E402
 SWITCH = "COURSE_CHECK_ENGLISH_ONLY_ALLOWED"
 # The Python modules whose messages a student reads (each holds a language.Messages table).
 PYTHON_MODULES = ["course_tools.student.commands", "course_tools.student.cuda_device",
-                  "course_tools.student.score_table", "course_tools.grading.reports"]
+                  "course_tools.student.quiet_run", "course_tools.student.score_table",
+                  "course_tools.grading.reports"]
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
 LITERAL = r'"(?:[^"\\\n]|\\.)*"'

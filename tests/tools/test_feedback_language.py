@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 from course_tools.student import cuda_device  # noqa: E402
 from course_tools.student import exercises  # noqa: E402
 from course_tools.student import language  # noqa: E402
+from course_tools.student import quiet_run  # noqa: E402
 
 CHECK = None  # check_03's path, from the command line
 NO_BREAK_SPACE = "\u00a0"
@@ -92,6 +93,13 @@ class TheStudentTools(unittest.TestCase):
         with mock.patch.dict(os.environ, {"COURSE_LANG": "en"}), \
                 mock.patch.object(cuda_device, "probe", return_value=(1, None)):
             self.assertEqual(cuda_device.shortfall(2), "needs 2 CUDA devices, and this machine has 1")
+
+    def test_progress_lines_in_french(self):
+        with mock.patch.dict(os.environ, {"COURSE_LANG": "fr"}):
+            self.assertEqual(quiet_run.progress_line("built", 10, 6),
+                             "  construit\u00a0: 10\u00a0% (6 s écoulées, environ 54 s restantes)")
+        with mock.patch.dict(os.environ, {"COURSE_LANG": "en"}):
+            self.assertEqual(quiet_run.progress_line("built", 10, 6), "  built: 10% (6 s so far, about 54 s left)")
 
     def test_the_score_table_in_french(self):
         found = exercises.load(ROOT)

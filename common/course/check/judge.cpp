@@ -342,11 +342,11 @@ bool CaseContext::expect_speed(const SpeedBar& bar, double measured, const Messa
   // A zero or missing time gives an infinite or undefined ratio: never a pass.
   const bool measurement = std::isfinite(measured) && measured > 0.0;
   if (measurement && clears(bar, measured)) {
-    add_line(describe_speed(bar, measured));
+    add_line(describe_speed(bar, measured).text());
     return true;
   }
-  fail(Message::verbatim(describe_speed(bar, measured)) +
-       (measurement ? Message{": on the wrong side of the bar", " : du mauvais côté de la barre"}
+  fail(describe_speed(bar, measured) +
+       (measurement ? Message{": on the wrong side of the bar", " : du mauvais côté du seuil"}
                     : Message{": not a measurement (a time of 0?)",
                               " : ce n'est pas une mesure (un temps de 0 ?)"}));
   return false;

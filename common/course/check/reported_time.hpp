@@ -26,8 +26,13 @@ namespace course::check {
 
 // An honest measurement of one run is about as long as the fastest run the runner timed,
 // never four times shorter.
-inline constexpr SpeedBar kHonestTimeBar{"the time returned over the fastest run the check timed",
-                                         BarKind::at_least, 0.25, "about 1 on H100 and H200"};
+inline constexpr SpeedBar kHonestTimeBar{
+    "the time returned over the fastest run the check timed",
+    BarKind::at_least,
+    0.25,
+    "about 1 on H100 and H200",
+    "le temps rendu divisé par l'exécution la plus rapide mesurée par le correcteur",
+    "environ 1 sur H100 et H200"};
 // An honest measurement of the student's own kernels is theirs plus what separates the
 // student's events from the check's: microseconds, or milliseconds when the machine is
 // busy and the host thread waits for a core while the GPU idles. Beyond this, the time

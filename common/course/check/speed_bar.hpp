@@ -15,6 +15,7 @@
 #include <system_error>
 #include <vector>
 
+#include "course/check/message.hpp"
 #include "course/verify.hpp"
 
 namespace course::check {
@@ -26,6 +27,11 @@ struct SpeedBar {
   BarKind kind;        // at_least: higher is better; at_most: lower is better
   double bar;
   const char* reference;  // the reference solution's figures, e.g. "0.55-0.56 on H100 and H200"
+  // The same two texts in French, for the check's report (message.hpp); a bar without them
+  // shows its English there. --list-json, the statements' tables and tests/speed_bars.md
+  // hold the English.
+  const char* french_figure = nullptr;
+  const char* french_reference = nullptr;
 };
 
 // How a speed case's program times each version: the best of `rounds` rounds, each the
@@ -62,10 +68,16 @@ inline double margin_over(const SpeedBar& bar, double measured) {
 
 // "share of cuBLAS's GFLOP/s 0.553 (bar: at least 0.45; the reference solution: 0.55-0.56 on
 // H100 and H200)": the line a student reads under a speed case.
-inline std::string describe_speed(const SpeedBar& bar, double measured) {
-  return std::string(bar.figure) + " " + format_number(measured) +
-         " (bar: " + (bar.kind == BarKind::at_least ? "at least " : "at most ") +
-         format_number(bar.bar) + "; the reference solution: " + bar.reference + ")";
+inline Message describe_speed(const SpeedBar& bar, double measured) {
+  const Message figure{bar.figure, bar.french_figure ? bar.french_figure : bar.figure};
+  const Message reference{bar.reference,
+                          bar.french_reference ? bar.french_reference : bar.reference};
+  return Message{"{} {} (bar: {} {}; the reference solution: {})",
+                 "{} {} (seuil : {} {} ; la solution de référence : {})"}
+      .with(figure, measured,
+            bar.kind == BarKind::at_least ? Message{"at least", "au moins"}
+                                          : Message{"at most", "au plus"},
+            bar.bar, reference);
 }
 
 // The records of one check run, one tab-separated line each: case, figure, kind, bar,

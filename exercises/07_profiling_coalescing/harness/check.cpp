@@ -151,8 +151,12 @@ constexpr double kTimingTimeoutSeconds = 60.0;
 // faster than the strided one has fixed its access pattern; one that is not, has not
 // (a copy of the strided kernel measures 1x).
 constexpr course::check::SpeedBar kStridedBar{
-    "speed-up of the coalesced kernel over the strided one", course::check::BarKind::at_least, 3.0,
-    "8 to 32 (graded by Nsight Compute on the H100 and the H200)"};
+    "speed-up of the coalesced kernel over the strided one",
+    course::check::BarKind::at_least,
+    3.0,
+    "8 to 32 (graded by Nsight Compute on the H100 and the H200)",
+    "accélération du kernel coalescent par rapport au kernel à pas",
+    "8 à 32 (noté par Nsight Compute sur H100 et H200)"};
 
 // Graded with the counters; false when ncu could not measure (the caller falls back).
 bool grade_with_profiler(CaseContext& c, const std::string& ncu) {

@@ -23,7 +23,21 @@ import subprocess
 import sys
 import time
 
+from course_tools.student import language
+
 LOG_ONLY = "[log only] "
+
+# The progress lines in the checks' language (language.py); the Makefile's labels too.
+SAY = language.Messages(__name__, {
+    "so far": ("{label}: {done}% ({elapsed} so far, about {left} left)",
+               "{label} : {done}\u00a0% ({elapsed} écoulées, environ {left} restantes)"),
+    "done": ("{label}: 100% ({elapsed})", "{label} : 100\u00a0% ({elapsed})"),
+    "started": ("{label}: {done}%", "{label} : {done}\u00a0%"),
+    "label built": ("built", "construit"),
+    "label graded": ("graded", "noté"),
+    "label tested": ("tested", "testé"),
+    "label progress": ("progress", "avancement"),
+})
 
 def percent(match):
     groups = [int(g) for g in match.groups() if g is not None and g.isdigit()]
@@ -48,12 +62,14 @@ ESTIMATE_AFTER_SECONDS = 5
 
 def progress_line(label, done, elapsed):
     """'  built: 30% (2 min 10 s so far, about 5 min 03 s left)'."""
+    if f"label {label}" in SAY.table:
+        label = SAY(f"label {label}")
     if done >= 100:
-        return f"  {label}: 100% ({duration(elapsed)})"
+        return "  " + SAY("done", label=label, elapsed=duration(elapsed))
     if done <= 0 or elapsed < ESTIMATE_AFTER_SECONDS:
-        return f"  {label}: {done}%"
+        return "  " + SAY("started", label=label, done=done)
     left = elapsed * (100 - done) / done
-    return f"  {label}: {done}% ({duration(elapsed)} so far, about {duration(left)} left)"
+    return "  " + SAY("so far", label=label, done=done, elapsed=duration(elapsed), left=duration(left))
 
 
 class Progress:
