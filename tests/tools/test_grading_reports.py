@@ -187,6 +187,12 @@ class ClassReports(unittest.TestCase):
         self.assertIn('<html lang="fr">', read(self.path("feedback", "alice.html")))
         bob = read(self.path("feedback", "bob.md"))
         self.assertIn("## 03_device_memory (device memory): 0 / 6, échec de la compilation", bob)
+        gradescope = json.loads(read(self.path("gradescope", "alice", "results.json")))
+        self.assertIn("05_reduction\u00a0: pas encore noté (sauté)", [test["name"] for test in gradescope["tests"]])
+        self.assertTrue(gradescope["output"].startswith("INCOMPLET\u00a0:"), gradescope["output"][:40])
+        classroom = json.loads(read(self.path("classroom", "bob.json")))
+        self.assertIn("03_device_memory\u00a0: échec de la compilation", [test["name"] for test in classroom["tests"]])
+        self.assertEqual(classroom["status"], "fail")                      # the reporter's word
         for name, content in english.items():
             self.assertEqual(read(self.path(name), "rb"), content, name)
 

@@ -99,6 +99,19 @@ SAY = language.Messages(__name__, {
     "columns": ("case|points|result|time", "cas|points|résultat|temps"),
     "output of": ("{case}: output", "{case} : sortie"),
     "no output": ("(no output)", "(aucune sortie)"),
+    "points of": ("{score} of {maximum} points", "{score} points sur {maximum}"),
+    "graded": ("{exercise}: graded", "{exercise} : noté"),
+    "not graded yet": ("{exercise}: not graded yet", "{exercise} : pas encore noté"),
+    "not graded yet test": ("{exercise}: not graded yet (skipped)", "{exercise} : pas encore noté (sauté)"),
+    "status of": ("{exercise}: {status}", "{exercise} : {status}"),
+    "note": ("Note: {warning}", "Remarque : {warning}"),
+    "incomplete result": ("NOT COMPLETE: some exercises could not be checked on the grading machine (no GPU); "
+                          "they are not graded yet, and a grading on a GPU completes this result.",
+                          "INCOMPLET : certains exercices n'ont pas pu être vérifiés sur la machine de notation "
+                          "(pas de GPU) ; ils ne sont pas encore notés, et une notation sur un GPU complétera ce "
+                          "résultat."),
+    "hidden failed": ("hidden case failed: {points} (its output is kept for the instructor)",
+                      "cas caché échoué : {points} (sa sortie est gardée pour l'enseignant)"),
 })
 SHORT = {"build_failed": "build", "missing": "missing", "incomplete": "incompl",
          "skipped": "skipped", "error": "error", "unreadable": "unread"}
@@ -364,8 +377,8 @@ def points(value):
     return str(tidy(value))
 
 
-def points_of(item):
-    return f"{points(item['score'])} of {points(item['max_score'])} points"
+def points_of(item, lang="en"):
+    return SAY("points of", lang, score=points(item["score"]), maximum=points(item["max_score"]))
 
 
 # ---------------------------------------------------------------------------------------
@@ -694,31 +707,36 @@ def gradescope_test(name, score, max_score, passed, output, hidden=False):
             "visibility": "hidden" if hidden else "visible"}
 
 
-def gradescope_result(submission):
+def status_word(row, lang):
+    return row["status"] if lang == "en" else SAY(f"short {row['status']}", lang)
+
+
+def gradescope_result(submission, lang="en"):
+    """Gradescope's results.json, its words in `lang` (the feedback's language)."""
     tests, summary = [], []
     for row in submission.rows:
         exercise_id = clean(row["id"])
         if row["status"] == "graded":
-            summary.append(f"{exercise_id}: graded")
+            summary.append(SAY("graded", lang, exercise=exercise_id))
             for item in row.get("items", []):
                 tests.append(gradescope_test(f"{exercise_id}: {clean(item['name'])}", item["score"],
                                              item["max_score"], item["passed"], shown(item.get("output")),
                                              item.get("hidden", False)))
         elif row["status"] == "skipped":
-            summary.append(f"{exercise_id}: not graded yet")
-            tests.append({"name": f"{exercise_id}: not graded yet (skipped)", "output": explanation(row),
-                          "visibility": "visible"})
+            summary.append(SAY("not graded yet", lang, exercise=exercise_id))
+            tests.append({"name": SAY("not graded yet test", lang, exercise=exercise_id),
+                          "output": explanation(row, lang), "visibility": "visible"})
         else:
-            summary.append(f"{exercise_id}: {row['status']}")
-            text = explanation(row)
+            label = SAY("status of", lang, exercise=exercise_id, status=status_word(row, lang))
+            summary.append(label)
+            text = explanation(row, lang)
             if row.get("build_log"):
                 text += "\n\n" + shown(row["build_log"])
-            tests.append(gradescope_test(f"{exercise_id}: {row['status']}", 0, row["max_score"], False, text))
+            tests.append(gradescope_test(label, 0, row["max_score"], False, text))
     # Per-exercise scores stay out of the summary: they would tell what hidden cases did.
-    summary += [f"Note: {clean(warning)}" for warning in submission.result.get("warnings", [])]
+    summary += [SAY("note", lang, warning=clean(warning)) for warning in submission.result.get("warnings", [])]
     if not submission.complete:
-        summary.insert(0, "NOT COMPLETE: some exercises could not be checked on the grading machine (no GPU); "
-                          "they are not graded yet, and a grading on a GPU completes this result.")
+        summary.insert(0, SAY("incomplete result", lang))
     result = {"score": submission.score, "output": "\n".join(summary), "output_format": "text",
               "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
     if not submission.complete:
@@ -759,30 +777,34 @@ def student_file(exercise):
     return clean(paths[0]) if paths else ""
 
 
-def classroom_result(submission):
+def classroom_result(submission, lang="en"):
+    """GitHub Classroom's result, its words in `lang` (the feedback's language); the
+    statuses stay the reporter's own words."""
     tests = []
     for row in submission.rows:
         exercise_id, filename = clean(row["id"]), student_file(row)
         if row["status"] != "graded":
-            text = explanation(row)
+            text = explanation(row, lang)
             if row.get("build_log"):
                 text += "\n\n" + shown(row["build_log"])
             if row["status"] == "skipped":
-                test = classroom_test(f"{exercise_id}: not graded yet (skipped)", "error", 0, text, filename)
+                test = classroom_test(SAY("not graded yet test", lang, exercise=exercise_id), "error", 0, text,
+                                      filename)
                 del test["score"]
                 tests.append(test)
                 continue
             # error is the grading machine's doing, not the student's.
             status = "error" if row["status"] == "error" else "fail"
-            tests.append(classroom_test(f"{exercise_id}: {row['status']}", status, 0, text, filename))
+            tests.append(classroom_test(SAY("status of", lang, exercise=exercise_id, status=status_word(row, lang)),
+                                        status, 0, text, filename))
             continue
         for item in row.get("items", []):
             if item["passed"]:
                 message = ""
             elif item.get("hidden"):
-                message = f"hidden case failed: {points_of(item)} (its output is kept for the instructor)"
+                message = SAY("hidden failed", lang, points=points_of(item, lang))
             else:
-                message = shown(item.get("output")) or points_of(item)
+                message = shown(item.get("output")) or points_of(item, lang)
             tests.append(classroom_test(f"{exercise_id}: {clean(item['name'])}",
                                         "pass" if item["passed"] else "fail", item["score"], message, filename))
     statuses = {test["status"] for test in tests}
@@ -810,8 +832,9 @@ def json_bytes(value):
 def write_all(results_dir, results, exercises, feedback_lang="en"):
     """Write every report under results_dir from `results` (load_results) with the
     configured exercise ids `exercises` as columns (None: every id some result has), and
-    return the paths written, in a fixed order. The feedback pages are in `feedback_lang`
-    ("en" or "fr"), the other reports in English. Reports of students no longer in
+    return the paths written, in a fixed order. What students read (the feedback pages, the
+    Gradescope and Classroom results) is in `feedback_lang` ("en" or "fr"); the gradebook
+    and junit.xml, the instructor's, in English. Reports of students no longer in
     `results` are left where they are."""
     students = [result.get("student") for result in results]
     for student in students:
@@ -836,9 +859,9 @@ def write_all(results_dir, results, exercises, feedback_lang="en"):
     put("junit.xml", junit(found))
     for submission in found:
         put(os.path.join("gradescope", submission.student, "results.json"),
-            json_bytes(gradescope_result(submission)))
+            json_bytes(gradescope_result(submission, feedback_lang)))
     for submission in found:
-        classroom = classroom_result(submission)
+        classroom = classroom_result(submission, feedback_lang)
         put(os.path.join("classroom", f"{submission.student}.json"), json_bytes(classroom))
         compact = json.dumps(classroom, separators=(",", ":")).encode("ascii")
         put(os.path.join("classroom", f"{submission.student}.b64"), base64.b64encode(compact) + b"\n")
