@@ -181,6 +181,7 @@ $(MARP_INSTALLED): tools/marp/package-lock.json
 	@npm ci --prefix tools/marp --no-audit --no-fund --loglevel=error
 	@touch $@
 
+slides: PREREQUISITES_FOR = --slides
 slides: configure $(MARP_INSTALLED)
 	@$(COURSE) slides --build-dir $(BUILD) --lang $(or $(SLIDES_LANG),en)
 

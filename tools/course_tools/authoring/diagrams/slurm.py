@@ -1,0 +1,3 @@
+"""The diagrams of the cluster deck (slides/slurm.md and slurm.fr.md), exercise 25 among them."""
+
+DIAGRAMS = []
