@@ -143,7 +143,33 @@ class Svg:
         self.items.append(f'<polyline points="{coordinates}" fill="none" stroke="{colour}" '
                           f'stroke-width="{number(width)}"{extra}/>')
 
+    def circle(self, cx, cy, r, colours, stroke_width=1.5):
+        fill, stroke = colours
+        self.items.append(f'<circle cx="{number(cx)}" cy="{number(cy)}" r="{number(r)}" fill="{fill}" '
+                          f'stroke="{stroke}" stroke-width="{number(stroke_width)}"/>')
+
+    def polygon(self, points, colours, stroke_width=1.5):
+        fill, stroke = colours
+        coordinates = " ".join(f"{number(x)},{number(y)}" for x, y in points)
+        self.items.append(f'<polygon points="{coordinates}" fill="{fill}" stroke="{stroke}" '
+                          f'stroke-width="{number(stroke_width)}"/>')
+
+    def path(self, d, colour=INK, width=1.5, fill="none", arrow=False, dash=None):
+        """An SVG path (`d` in its own syntax: curves, arcs), e.g. a curved arrow."""
+        extra = f' stroke-dasharray="{dash}"' if dash else ""
+        if arrow:
+            self.arrows.add(colour)
+            extra += f' marker-end="url(#arrow-{colour[1:]})"'
+        self.items.append(f'<path d="{d}" fill="{fill}" stroke="{colour}" stroke-width="{number(width)}"{extra}/>')
+
     # text
+    def lines(self, x, y, contents, size=18, leading=1.3, **options):
+        """Several lines of text, one under the other from baseline y; returns the next baseline."""
+        for content in contents:
+            self.text(x, y, content, size, **options)
+            y += size * leading
+        return y
+
     def text(self, x, y, content, size=16, anchor="start", bold=False, colour=INK, box=None, mono=False):
         """`content` at baseline y; backquoted parts in monospace (all of it with mono=True).
         `box` (x, y, w, h): the text must fit inside it."""
