@@ -29,7 +29,7 @@ class Say:
 
     def __call__(self, english, french):
         if self.lang == "fr":
-            return fix_text(french).rstrip("\n") if french.strip() else french
+            return fix_text(french)[0]
         return english
 
 
