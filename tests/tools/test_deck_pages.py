@@ -20,8 +20,8 @@ SLIDES = os.path.join(ROOT, "slides")
 TITLE = re.compile(r"^#{1,2} (.+?)\s*$")
 QUESTIONS = {"en": re.compile(r"^Questions: (\d\d) · \S"), "fr": re.compile(r"^Questions : (\d\d) · \S")}
 TAGGED = {"en": re.compile(r"^Exercise (\d\d): \S"), "fr": re.compile(r"^Exercice (\d\d) : \S")}
-# A title that names an exercise: "exercise 02", "exercises 03 and 04", "(02)", "· 16 ·"...
-NAMES_AN_EXERCISE = re.compile(r"\bexerci[sc]es?\s+\d\d\b|\(\d\d\)|\b[Qq]uestions\b.*\b\d\d\b", re.I)
+# A title that names an exercise: "exercise 02", "exercises 03 and 04", "(02)", "09 · ..."...
+NAMES_AN_EXERCISE = re.compile(r"\bexerci[sc]es?\s+\d\d\b|\(\d\d\)|^\d\d\s*[·:.-]|\b[Qq]uestions\b.*\b\d\d\b", re.I)
 
 
 def titles(text):
@@ -81,7 +81,7 @@ class DeckPages(unittest.TestCase):
         for title, lang in [("Kernels (exercise 02)", "en"), ("Exercises 01 and 02: questions", "en"),
                             ("Questions the statements ask: 09 and 10", "en"), ("Questions: 16 the driver API", "en"),
                             ("Les kernels (exercice 02)", "fr"), ("Questions: 16 · l'API driver", "fr"),
-                            ("Exercise 02 : kernels", "en")]:
+                            ("Exercise 02 : kernels", "en"), ("09 · Elementwise kernels", "en")]:
             with self.subTest(title):
                 self.assertIsNotNone(title_problems(title, lang))
 
