@@ -26,7 +26,7 @@ on a small tree (a term without a row, a row without an exercise, emphasis, code
 import glob
 import os
 import re
-import sys
+import shutil
 import tempfile
 import unittest
 
@@ -183,7 +183,7 @@ Un *bloc* de threads, des *warps*, des lectures *coalescées*, un *thread block*
 
     def tree(self, glossary=GLOSSARY_TEXT, statement=STATEMENT, deck=None):
         root = tempfile.mkdtemp()
-        self.addCleanup(lambda: __import__("shutil").rmtree(root))
+        self.addCleanup(shutil.rmtree, root)
         os.makedirs(os.path.join(root, "docs"))
         os.makedirs(os.path.join(root, "exercises", "42_x"))
         os.makedirs(os.path.join(root, "slides"))
