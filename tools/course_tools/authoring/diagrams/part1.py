@@ -472,7 +472,7 @@ def round_trip(say):
     svg.text(584, 98, say("2. `cudaMemcpy`, host to device", "2. `cudaMemcpy`, hôte vers GPU"), 18, "middle", bold=True)
     svg.line(958, 142, 958, 238, DEVICE[1], 3, arrow=True)
     svg.text(948, 186, say("3. kernel:", "3. kernel :"), 18, "end", bold=True)
-    svg.text(948, 212, "`y = a x + b`", 18, "end")
+    svg.text(948, 212, "`affine_kernel`", 18, "end")
     svg.line(806, 270, 362, 270, HOST[1], 3, arrow=True)
     svg.text(584, 258, say("4. `cudaMemcpy`, device to host", "4. `cudaMemcpy`, GPU vers hôte"), 18, "middle", bold=True)
     svg.text(584, 170, say("1. `cudaMalloc` both", "1. `cudaMalloc` des deux"), 18, "middle", bold=True)
@@ -700,7 +700,7 @@ def grid_2d(say):
 def ctypes_path(say):
     svg = Svg("ctypes_path", 1168, 420, say("From Python or C to the GPU: ctypes, a shared library with C names, the CUDA runtime",
                                              "De Python ou de C au GPU : ctypes, une bibliothèque partagée aux noms C, le runtime CUDA"))
-    w, h, top = 210, 110, 60
+    w, h, top = 200, 110, 60
     stages = [
         (WHITE_HOST, ["Python", "`veclib.py`", say("NumPy arrays", "tableaux NumPy")]),
         (HOST, ["ctypes", "`CDLL(path)`", "`argtypes`"]),
@@ -709,11 +709,11 @@ def ctypes_path(say):
         (WHITE_DEVICE, ["GPU", "`saxpy_kernel`"]),
     ]
     for i, (colours, lines) in enumerate(stages):
-        x = 10 + i * (w + 29)
+        x = 10 + i * (w + 37)
         box(svg, x, top, w, h, colours, lines)
         if i:
-            svg.line(x - 27, top + 40, x - 2, top + 40, INK, 2, arrow=True)
-            svg.line(x - 2, top + 80, x - 27, top + 80, BAD[1], 2, arrow=True)
+            svg.line(x - 35, top + 40, x - 2, top + 40, INK, 2, arrow=True)
+            svg.line(x - 2, top + 80, x - 35, top + 80, BAD[1], 2, arrow=True)
     svg.text(10, top + h + 40, say("down: the call, by its C name; back (red): a `veclib_status`, never an exit",
                                    "à l'aller : l'appel, par son nom C ; au retour (rouge) : un `veclib_status`, jamais un exit"),
              18, bold=True)
