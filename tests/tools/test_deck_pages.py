@@ -18,8 +18,11 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SLIDES = os.path.join(ROOT, "slides")
 TITLE = re.compile(r"^#{1,2} (.+?)\s*$")
-QUESTIONS = {"en": re.compile(r"^Questions: (\d\d) · \S"), "fr": re.compile(r"^Questions : (\d\d) · \S")}
-TAGGED = {"en": re.compile(r"^Exercise (\d\d): \S"), "fr": re.compile(r"^Exercice (\d\d) : \S")}
+# French puts a space before the colon: the no-break space of French typography (tools/course
+# french-typography writes it), or a plain one in a page not yet typeset.
+FRENCH_COLON = "[ \u00a0\u202f]:"
+QUESTIONS = {"en": re.compile(r"^Questions: (\d\d) · \S"), "fr": re.compile(rf"^Questions{FRENCH_COLON} (\d\d) · \S")}
+TAGGED = {"en": re.compile(r"^Exercise (\d\d): \S"), "fr": re.compile(rf"^Exercice (\d\d){FRENCH_COLON} \S")}
 # A title that names an exercise: "exercise 02", "exercises 03 and 04", "(02)", "09 · ..."...
 NAMES_AN_EXERCISE = re.compile(r"\bexerci[sc]es?\s+\d\d\b|\(\d\d\)|^\d\d\s*[·:.-]|\b[Qq]uestions\b.*\b\d\d\b", re.I)
 
@@ -77,11 +80,14 @@ class DeckPages(unittest.TestCase):
         self.assertIsNone(title_problems("Questions: 16 · the driver API", "en"))
         self.assertIsNone(title_problems("Exercice 02 : les kernels", "fr"))
         self.assertIsNone(title_problems("Questions : 16 · l'API driver", "fr"))
+        self.assertIsNone(title_problems("Exercice 02\u00a0: les kernels", "fr"))
+        self.assertIsNone(title_problems("Questions\u00a0: 16 · l'API driver", "fr"))
         self.assertIsNone(title_problems("Launches", "en"))
         for title, lang in [("Kernels (exercise 02)", "en"), ("Exercises 01 and 02: questions", "en"),
                             ("Questions the statements ask: 09 and 10", "en"), ("Questions: 16 the driver API", "en"),
                             ("Les kernels (exercice 02)", "fr"), ("Questions: 16 · l'API driver", "fr"),
-                            ("Exercise 02 : kernels", "en"), ("09 · Elementwise kernels", "en")]:
+                            ("Exercise 02 : kernels", "en"), ("09 · Elementwise kernels", "en"),
+                            ("Exercice 02\u00a0:les kernels", "fr"), ("Exercise 02\u00a0: kernels", "en")]:
             with self.subTest(title):
                 self.assertIsNotNone(title_problems(title, lang))
 

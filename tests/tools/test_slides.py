@@ -200,14 +200,15 @@ class SlidesOnACopy(unittest.TestCase):
         self.assert_fails_with(
             f"slides/deck.md:{KERNEL_INCLUDE_LINE}: include solutions/03_device_memory/device_memory.cu"
             "#affine-kernel: solutions/03_device_memory/device_memory.cu has no region 'affine-kernel' "
-            "(its regions: affine-kernels, round-trip)")
+            "(its regions: affine-kernels, round-trip, round-trip-steps)")
 
     def test_deleted_end_marker_of_the_last_region(self):
         text = read(self.path(SOLUTION))
         start = line_of(text, "// [slide:round-trip]")
         last_end = text.rindex("// [/slide]\n")
         write(self.path(SOLUTION), text[:last_end] + text[last_end + len("// [/slide]\n"):])
-        self.assertEqual(read(self.path(SOLUTION)).count("// [/slide]"), 1)
+        # The narrower region inside it (round-trip-steps) keeps its end.
+        self.assertEqual(read(self.path(SOLUTION)).count("// [/slide]"), 2)
         self.assert_fails_with(f"{SOLUTION}:{start}: region 'round-trip' is never ended")
 
     def test_deleted_end_marker_leaves_the_outer_region_open(self):

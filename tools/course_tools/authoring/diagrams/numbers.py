@@ -40,3 +40,8 @@ WARP = 32
 # Latencies: orders of magnitude in SM clock cycles, approximate (they vary with the access
 # and the clock; the diagram says "about").
 LATENCY = {"registers": "~1", "shared": "~30", "l2": "~200-300", "hbm": "~500-800"}
+
+# H100 SXM specifications drawn by Part I's whole-chip diagram.
+H100_GPCS = 8              # graphics processing clusters, each a group of SMs
+GH100_FULL_SMS = 144       # the full GH100 die; the SXM card enables 132 of them
+H100_HBM_STACKS = 5        # HBM3 stacks in use on the 80 GB card
