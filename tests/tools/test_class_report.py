@@ -502,10 +502,12 @@ class Statements(unittest.TestCase):
         text = ("| call | what |\n|---|---|\n| `cudaMalloc` | not a case |\n\n"
                 "| case | points | runs under | what it catches |\n|---|---|---|---|\n"
                 "| `a_case` | 2 | `memcheck` | a \\| b, `code` |\n"
-                "| `<step>_edges` | 1 each | `racecheck` | edges |\n")
+                "| `<step>_edges` | 1 each | `racecheck` | edges |\n"
+                "| `timed` | 2 | `-` | at least 0.25<!-- bar 04 timed --> of the time |\n")
         cases = statement_cases.Cases(statement_cases.parse(text))
         self.assertEqual(cases.describe("a_case"), "runs under memcheck: a | b, `code`")
         self.assertEqual(cases.describe("tiled_edges"), "runs under racecheck: edges")
+        self.assertEqual(cases.describe("timed"), "runs under -: at least 0.25 of the time")
         self.assertEqual(cases.describe("cudaMalloc"), "")
         self.assertEqual(cases.describe("edges"), "")
 
