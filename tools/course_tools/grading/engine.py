@@ -31,7 +31,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from course_tools.grading import submissions
+from course_tools.grading import similarity, submissions
 from course_tools.release import write as release_write
 from course_tools.student import atomic_write
 from course_tools.student import nvcc
@@ -542,6 +542,8 @@ class SubmissionGrader:
         result["grade_warnings"] = [str(w) for w in result["warnings"] if isinstance(w, submissions.GradeWarning)]
         result["warnings"] = [str(w) for w in result["warnings"]]
         result["seconds"] = round(time.monotonic() - started, 2)
+        # The files graded, kept for the class report's comparison of submissions (similarity.py).
+        similarity.keep_sources(self.config.results, student, raw, result["exercises"])
         write_json_atomically(os.path.join(self.config.results, "submissions", f"{student}.json"), result)
         shutil.rmtree(work, ignore_errors=True)
         return result
