@@ -293,6 +293,14 @@ class ClassPage(unittest.TestCase):
         self.assertEqual(blocks, [("note", "sim_c is not installed (Debian and Ubuntu: apt-get install "
                                            "similarity-tester).")])
 
+    def test_not_graded_lists_only_the_exercises_the_grading_asked_for(self):
+        # The results hold 03, 04 and 14; a grading configured for 03 alone names no 04 or 14.
+        data = class_report.gather(results_by_index(), ["03_device_memory"])
+        listed = {numbers for _, _, numbers, _, _ in data.not_graded}
+        self.assertEqual(listed, {"-", "03", "all"} & listed)
+        self.assertTrue(listed, "the unreadable submission at least")
+        self.assertEqual(data.columns, ["03_device_memory"])
+
     def test_times_and_slowest(self):
         table = {row[0]: row for row in self.page.tables["times"][1:]}
         self.assertEqual(table["04_cpu_vs_gpu"][4:6], ["42.0 s", "student11"])

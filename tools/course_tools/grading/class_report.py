@@ -574,7 +574,7 @@ def render_markdown(blocks):
 STYLE = """
 body{font-family:sans-serif;max-width:1200px;margin:1.5em auto;padding:0 1em;color:#222;line-height:1.35}
 h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid #ccc}
-nav a{margin-right:1em}
+nav{display:flex;flex-wrap:wrap;gap:.2em 1em}
 .scroll{overflow-x:auto;max-width:100%;margin:.6em 0}
 table{border-collapse:collapse;font-size:.92em}
 th,td{border:1px solid #bbb;padding:.25em .5em;text-align:left;vertical-align:top;overflow-wrap:break-word}
