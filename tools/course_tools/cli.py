@@ -27,6 +27,7 @@ COMMANDS = [
     Command("build", f"{STUDENT}.commands", "build one exercise with nvcc (make NN)", "build_command"),
     Command("run", f"{STUDENT}.commands", "build and run it (make run-NN)", "run_command"),
     Command("check", f"{STUDENT}.commands", "build it and run its check (make check-NN)", "check_command"),
+    Command("profile", f"{STUDENT}.profile", "build it and profile its kernels with Nsight Compute (make profile-NN)"),
     Command("prerequisites", f"{STUDENT}.prerequisites", "check (and install) what the course needs"),
     Command("quiet-run", f"{STUDENT}.quiet_run", "run a command, its output to a log, a progress line on screen"),
     Command("score-table", f"{STUDENT}.score_table", "the points each exercise earned in a build"),
