@@ -23,6 +23,8 @@ description in the statement. Who made which mistake follows the student's index
         changed, its comments rewritten and its lines moved about; DISTINCT_14's students
         each one of their own; in 03, every student of SHORT_03 the same few right lines
         (too short to compare)
+    answers: ANSWERED_03's students handed in 03's answers file, the first with two answers
+        (one quoting HTML), the second with none filled in
     all UNREADABLE: an archive that could not be read (every exercise unreadable)
     and NO_RESULT ("zoe") has no result file at all: RESULTS/not_graded.txt names her.
 
@@ -100,6 +102,17 @@ def not_graded(exercise_id, status, max_score, message="", build_log="", seconds
     return record
 
 
+ANSWERED_03 = ("student13", ODD_NAMES[2])
+ANSWER_WITH_HTML = "It would read <script>alert(1)</script> from the device: a segfault."
+
+
+def answers_03(student):
+    if student == ANSWERED_03[0]:
+        return {"file": "exercises/03_device_memory/answers.md", "questions": 5,
+                "answered": {"1": ANSWER_WITH_HTML, "3": "Because cudaMemcpy waits for the kernel."}}
+    return {"file": "answers.fr.md", "questions": 5, "answered": {}}
+
+
 def exercise_03(index):
     items = []
     for name, points in CASES_03:
@@ -161,6 +174,8 @@ def result(index, student):
                                                  ("14_atomics_histogram", 13))]
     else:
         exercises = [exercise_03(index), exercise_04(index), exercise_14(index)]
+        if student in ANSWERED_03:
+            exercises[0]["answers"] = answers_03(student)
     timed = [entry["seconds"] for entry in exercises if "seconds" in entry]
     return {"schema": 1, "student": student, "source": f"/class/{student}.tar.gz", "seed": SEED,
             "graded_at": f"2026-11-22T00:{10 + index:02d}:00Z", "seconds": max(timed or [1.0]) + 2.5,

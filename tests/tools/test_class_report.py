@@ -9,6 +9,7 @@ that the plots are absent. No GPU, no browser (test_class_report_browser.py open
 
     python3 tests/tools/test_class_report.py
 """
+import html
 import html.parser
 import json
 import os
@@ -166,13 +167,13 @@ class ClassPage(unittest.TestCase):
         shutil.rmtree(cls.scratch, ignore_errors=True)
 
     def test_every_section_in_order(self):
-        self.assertEqual(self.page.headings, ["not-graded", "warnings", "exercises", "cases", "hints", "similar-code",
-                                              "grading-time"])
+        self.assertEqual(self.page.headings, ["not-graded", "warnings", "exercises", "cases", "hints", "answers",
+                                              "similar-code", "grading-time"])
         for table in ("not-graded", "exercises", "cases", "hints", "times", "slowest"):
             self.assertIn(table, self.page.tables)
         self.assertTrue(os.path.exists(os.path.join(self.plotted_dir, "class.md")))
-        for title in ("## Not graded", "## Warnings", "## Exercises", "## Cases", "## Hints", "## Similar code",
-                      "## Grading time"):
+        for title in ("## Not graded", "## Warnings", "## Exercises", "## Cases", "## Hints", "## Answers",
+                      "## Similar code", "## Grading time"):
             self.assertIn(title, self.markdown)
 
     def test_not_graded_comes_first_in_red_with_the_reason(self):
@@ -286,6 +287,18 @@ class ClassPage(unittest.TestCase):
         # 03's own code is two lines: too short to compare, and the page says so.
         self.assertIn("Not compared, the students&#x27; own code being too short", self.html)
         self.assertIn("03 (", self.html.split("Not compared", 1)[1].split("</p>", 1)[0])
+
+    def test_the_answers_question_by_question_escaped(self):
+        header, *rows = self.page.tables["answers"]
+        self.assertEqual(rows, [["03_device_memory", "2", "1", "5"]])
+        self.assertIn("<summary>03_device_memory, question 1: 1 answer(s)</summary>", self.html)
+        self.assertIn(html.escape(fake_class.ANSWER_WITH_HTML), self.html)
+        self.assertNotIn(fake_class.ANSWER_WITH_HTML, self.html)
+        found = reports.submissions(reports.load_results(self.plotted_dir), fake_class.EXERCISES)
+        student = next(sub for sub in found if sub.student == fake_class.ANSWERED_03[0])
+        feedback = reports.render_html(reports.feedback_blocks(student))
+        self.assertIn("Your answers (exercises/03_device_memory/answers.md): 2 of 5 questions answered", feedback)
+        self.assertIn(html.escape(fake_class.ANSWER_WITH_HTML), feedback)
 
     def test_without_similarity_tester_the_page_says_what_to_install(self):
         blocks = class_report.similar_blocks(similarity.Outcome(missing_tool="sim_c is not installed (Debian and "

@@ -54,6 +54,7 @@ COMMANDS = [
     Command("french-typography", "course_tools.authoring.french_typography",
             "French typography (no-break spaces) in every French page"),
     Command("diagrams", "course_tools.authoring.diagrams", "draw the slides' diagrams (slides/diagrams/)"),
+    Command("answers", "course_tools.authoring.answers", "the answers files from the statements' Questions"),
     Command("speed-margins", "course_tools.suite.speed_margins", "how far each reference clears its speed bar"),
     Command("gpu-lock-summary", "course_tools.suite.gpu_lock_summary", "how long the GPU lock was held, from its log"),
 ]

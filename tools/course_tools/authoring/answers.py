@@ -127,5 +127,5 @@ def main(argv):
             return 1
         print(f"answers: the {len(files)} answers files hold their statements' questions")
         return 0
-    print(f"answers: wrote {len(stale)} of {len(files)} answers files" + (f": {', '.join(shown)}" if shown else ""))
+    print(f"answers: wrote {len(stale)} of {len(files)} answers files")
     return 0

@@ -15,6 +15,8 @@ result files alone (reports.py reads and checks them, SCHEMA.md). Its sections, 
                  statement's cases table says it catches (statement_cases.py)
     hints        the hints the checks printed most often (the known mistakes), with the
                  students who got each, linked to their feedback pages
+    answers      the answers the students wrote to each statement's Questions
+                 (answers.md, answers.fr.md), question by question
     similar code the pairs of submissions whose own code for an exercise is nearly the
                  same (similarity.py: what it compares, what it cannot see), each pair's
                  two files side by side, the skeleton's lines left out
@@ -339,15 +341,16 @@ def not_graded_text(why):
 
 
 SECTIONS = (("not-graded", "Not graded"), ("warnings", "Warnings"), ("exercises", "Exercises"), ("cases", "Cases"),
-            ("hints", "Hints"), ("similar-code", "Similar code"), ("grading-time", "Grading time"))
+            ("hints", "Hints"), ("answers", "Answers"), ("similar-code", "Similar code"),
+            ("grading-time", "Grading time"))
 
 
 def build_blocks(data, plots, plots_missing, alike):
     blocks = summary_blocks(data)
     for (anchor, title), section in zip(SECTIONS, (not_graded_blocks(data), warning_blocks(data),
                                                    exercise_blocks(data, plots, plots_missing),
-                                                   case_blocks(data), hint_blocks(data), similar_blocks(alike),
-                                                   time_blocks(data))):
+                                                   case_blocks(data), hint_blocks(data), answers_blocks(data),
+                                                   similar_blocks(alike), time_blocks(data))):
         blocks += [("heading", title, anchor)] + section
     return blocks
 
@@ -420,6 +423,34 @@ def exercise_blocks(data, plots, plots_missing):
     elif drawn:
         blocks.append(("figures", [(exercise_id, plots.get(exercise_id)) for exercise_id in drawn]))
     return blocks
+
+
+def answers_blocks(data):
+    """The students' answers to each statement's Questions (answers.md, answers.fr.md): how
+    many answered, then each question's answers, student by student, for the teacher to read."""
+    rows, readings = [], []
+    for index, column in enumerate(data.columns):
+        handed = [(submission.student, submission.rows[index]["answers"]) for submission in data.found
+                  if isinstance(submission.rows[index].get("answers"), dict)
+                  and isinstance(submission.rows[index]["answers"].get("answered"), dict)]
+        if not handed:
+            continue
+        questions = max(int(given.get("questions") or 0) for _, given in handed)
+        answered = sum(1 for _, given in handed if given["answered"])
+        rows.append([text(column, "id"), text(len(handed), "num"), text(answered, "num"),
+                     text(questions or "-", "num")])
+        by_question = {}
+        for student, given in handed:
+            for question, answer in given["answered"].items():
+                by_question.setdefault(question, []).append((reports.clean(student), reports.shown(answer)))
+        for question in sorted(by_question, key=lambda q: int(q) if str(q).isdigit() else 0):
+            readings.append(("answers", f"{column}, question {reports.clean(question)}", by_question[question]))
+    if not rows:
+        return [("para", "No submission holds a filled answers file (exercises/NN_name/answers.md or answers.fr.md).")]
+    return [("para", "The answers the students wrote to each statement's Questions (no points: for you to read), "
+                     "in exercises/NN_name/answers.md or answers.fr.md; each question's answers below, student "
+                     "by student."),
+            ("table", "answers", ["exercise", "answers files", "with an answer", "questions"], rows)] + readings
 
 
 def similar_blocks(alike):
@@ -562,6 +593,8 @@ def render_markdown(blocks):
             parts.append("\n".join(lines))
         elif kind == "figures":
             parts.append(f"*The score histograms are in {HTML_FILE}.*")
+        elif kind == "answers":
+            parts.append(f"*{reports.markdown_text(content[0])}: {len(content[1])} answer(s), in {HTML_FILE}.*")
         elif kind == "sidebyside":
             exercise, first, second = content[:3]
             parts.append(f"*{reports.markdown_text(f'{exercise}: {first} and {second}')}: side by side in {HTML_FILE}.*")
@@ -595,7 +628,7 @@ p.note{color:#555;font-style:italic}
 .figures figure{margin:0;border:1px solid #ddd;padding:.3em}
 .figures img{max-width:100%;height:auto;display:block}
 code{background:#f4f4f4;padding:0 .2em}
-details{margin:.4em 0}summary{cursor:pointer}
+details{margin:.4em 0}summary{cursor:pointer}details pre{white-space:pre-wrap;background:#f7f7f7;padding:.4em}
 table.diff{font-family:monospace;font-size:.85em}table.diff td{border:none;padding:0 .3em;white-space:pre-wrap}
 .diff_add{background:#ddffdd}.diff_chg{background:#ffffaa}.diff_sub{background:#ffdddd}.diff_next{display:none}
 """
@@ -667,6 +700,10 @@ def render_html(blocks):
             if in_alert:
                 parts.append("</section>")
                 in_alert = False
+        elif kind == "answers":
+            title, given = content
+            inner = "".join(f"<h4>{html.escape(student)}</h4><pre>{html.escape(answer)}</pre>" for student, answer in given)
+            parts.append(f"<details><summary>{html.escape(title)}: {len(given)} answer(s)</summary>{inner}</details>")
         elif kind == "sidebyside":
             exercise, first, second, first_lines, second_lines = content
             # difflib escapes the lines; the column titles are ours to escape.
