@@ -55,7 +55,7 @@ NNBSP = "\u202f"
 SPACES = " \t" + NBSP + NNBSP
 MASK = "\x00"
 
-FRENCH_PAGES = ("exercises/*/README.fr.md", "slides/*.fr.md", "docs/*.fr.md", "docs/glossaire.md",
+FRENCH_PAGES = ("exercises/*/README.fr.md", "exercises/*/answers.fr.md", "slides/*.fr.md", "docs/*.fr.md", "docs/glossaire.md",
                 "tools/course_tools/authoring/templates/*.fr.md.in")
 
 # --- what is not prose --------------------------------------------------------------------------

@@ -31,7 +31,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from course_tools.grading import submissions
+from course_tools.authoring import answers
+from course_tools.grading import similarity, submissions
 from course_tools.release import write as release_write
 from course_tools.student import atomic_write
 from course_tools.student import nvcc
@@ -542,6 +543,8 @@ class SubmissionGrader:
         result["grade_warnings"] = [str(w) for w in result["warnings"] if isinstance(w, submissions.GradeWarning)]
         result["warnings"] = [str(w) for w in result["warnings"]]
         result["seconds"] = round(time.monotonic() - started, 2)
+        # The files graded, kept for the class report's comparison of submissions (similarity.py).
+        similarity.keep_sources(self.config.results, student, raw, result["exercises"])
         write_json_atomically(os.path.join(self.config.results, "submissions", f"{student}.json"), result)
         shutil.rmtree(work, ignore_errors=True)
         return result
@@ -568,6 +571,7 @@ class SubmissionGrader:
                 return record
             record["files"][wanted] = found
             shutil.copyfile(os.path.join(raw, found), os.path.join(tree, "exercises", exercise.id, wanted))
+        self.read_answers(exercise, raw, files, record, warnings)
         if missing:
             status = "missing" if len(missing) == len(exercise.student_files) else "incomplete"
             record.update(status=status, message="not in the submission: " + ", ".join(missing))
@@ -583,6 +587,32 @@ class SubmissionGrader:
         self.run_checks(exercise, program, work, record, phases, build_key)
         record["seconds"] = round(time.monotonic() - started, 2)
         return record
+
+    def read_answers(self, exercise, raw, files, record, warnings):
+        """The student's answers to the statement's Questions (answers.md or answers.fr.md,
+        authoring/answers.py), where the file was filled in: record["answers"] is
+        {"file", "answered": {question: text}, "questions"}. Graded nothing: the teacher reads them."""
+        for lang, (_, name) in answers.FILES.items():
+            course_copy = os.path.join("exercises", exercise.id, name)
+            try:
+                found, _ = submissions.locate(raw, files, exercise.id, name,
+                                              skeleton_digest=self.course_digest_of(course_copy))
+            except submissions.SubmissionError as error:
+                warnings.append(f"{name} of exercise {exercise.number}: {error}")
+                continue
+            if found is None or submissions.digest(os.path.join(raw, found)) == self.course_digest_of(course_copy):
+                continue
+            with open(os.path.join(raw, found), encoding="utf-8", errors="replace") as handle:
+                text = handle.read(answers.LARGEST_ANSWERS + 1)
+            given = answers.parse(text, lang)
+            record["answers"] = {"file": found, "questions": len(given),
+                                 "answered": {str(n): a for n, a in sorted(given.items()) if a}}
+            return
+
+    def course_digest_of(self, relative):
+        """The digest of the course's own copy of a file, or None where the course has none."""
+        path = os.path.join(self.config.root, relative)
+        return submissions.digest(path) if os.path.isfile(path) else None
 
     def build_key(self, exercise, tree):
         """What a build's output depends on: the course (its fingerprint covers common/

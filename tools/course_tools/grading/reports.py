@@ -90,7 +90,7 @@ EXERCISE_FIELDS = (("id", "a string", True), ("status", "a string", True),
                    ("items", "a list", False), ("number", "a string", False),
                    ("title", "a string", False), ("message", "a string", False),
                    ("build_log", "a string", False), ("seconds", "a number", False),
-                   ("files", "an object", False))
+                   ("files", "an object", False), ("answers", "an object", False))
 ITEM_FIELDS = (("name", "a string", True), ("passed", "true or false", True),
                ("score", "a number", True), ("max_score", "a number", True),
                ("kind", "a string", False), ("hidden", "true or false", False),
@@ -446,6 +446,23 @@ def feedback_blocks(submission):
 
 
 def exercise_blocks(exercise):
+    return graded_blocks(exercise) + answer_blocks(exercise)
+
+
+def answer_blocks(exercise):
+    """The student's answers to the statement's Questions, as handed in (no points)."""
+    given = exercise.get("answers")
+    if not isinstance(given, dict) or not isinstance(given.get("answered"), dict):
+        return []
+    answered = given["answered"]
+    blocks = [("subheading", f"Your answers ({clean(given.get('file', 'answers.md'))}): {len(answered)} of "
+                             f"{clean(given.get('questions', '?'))} questions answered, for your teacher to read")]
+    for question, text in answered.items():
+        blocks += [("para", f"Question {clean(question)}"), ("code", shown(text))]
+    return blocks
+
+
+def graded_blocks(exercise):
     title = f" ({clean(exercise['title'])})" if exercise.get("title") else ""
     score = "-" if exercise["status"] == "skipped" else points(earned(exercise))
     heading = f"{clean(exercise['id'])}{title}: {score} / {points(exercise['max_score'])}"
