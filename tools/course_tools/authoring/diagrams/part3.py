@@ -115,6 +115,51 @@ def csr(say):
 
 
 @diagram("16")
+def runtime_over_driver(say):
+    svg = Svg("runtime_over_driver", 1100, 450, say("The runtime API is built on the driver API; exercise 16 calls the "
+                                                    "driver itself", "L'API runtime repose sur l'API driver ; "
+                                                    "l'exercice 16 appelle le pilote lui-même"))
+    left, width = 10, 700
+    layers = [
+        (HOST, say("your program", "votre programme"),
+         ["`cudaMalloc`, `kernel<<<grid, block>>>(a, x, y, n)`, `cudaMemcpy`"]),
+        (THREAD, say("the runtime API: `cuda_runtime.h`, libcudart", "l'API runtime : `cuda_runtime.h`, libcudart"),
+         [say("first call: `cuInit`, the primary context retained, current", "premier appel : `cuInit`, le contexte "
+              "primaire retenu, courant"),
+          say("the executable's kernels: loaded at first use", "les kernels de l'exécutable : chargés au premier "
+              "usage"),
+          say("`<<<...>>>`: the argument array, built by nvcc", "`<<<...>>>` : le tableau d'arguments, fait par nvcc")]),
+        (DEVICE, say("the driver API: `cuda.h`, libcuda", "l'API driver : `cuda.h`, libcuda"),
+         ["`cuInit`, `cuDevicePrimaryCtxRetain`, `cuModuleLoadData`,", "`cuModuleGetFunction`, `cuLaunchKernel`"]),
+    ]
+    y = 10
+    tops = []
+    for colours, heading, lines in layers:
+        height = 44 + 26 * len(lines)
+        svg.rect(left, y, width, height, colours, 2)
+        svg.text(left + 14, y + 30, heading, 20, bold=True, colour=colours[1], box=(left, y, width, height))
+        svg.lines(left + 14, y + 60, lines, 18, leading=1.45)
+        tops.append((y, height))
+        y += height + 24
+        svg.line(left + width / 2, y - 22, left + width / 2, y - 4, INK, 2, arrow=True)
+    svg.rect(left, y, width, 40, ("#ffffff", DEVICE[1]), 2)
+    svg.label_in(left, y, width, 40, say("the GPU", "le GPU"), 20, bold=True)
+    # Exercise 16's path, around the runtime.
+    program_y = tops[0][0] + tops[0][1] / 2
+    driver_y = tops[2][0] + tops[2][1] / 2
+    svg.polyline([(left + width + 2, program_y), (780, program_y), (780, driver_y), (left + width + 6, driver_y)],
+                 DEVICE[1], 2.5, arrow=True)
+    svg.lines(800, program_y + 60, [say("Exercise 16:", "Exercice 16 :"), say("the program calls", "le programme"),
+                                    say("the driver itself,", "appelle le pilote"), say("and does what", "lui-même et"),
+                                    say("the runtime did", "fait ce que faisait"), say("", "le runtime")], 18,
+              leading=1.35)
+    svg.text(10, 440, say("Runtime and driver share the primary context: `cudaMalloc`'s buffers are valid in "
+                          "`cuLaunchKernel`'s launches.", "Runtime et pilote partagent le contexte primaire : les "
+                          "tampons de `cudaMalloc` servent à `cuLaunchKernel`."), 18, colour=MUTED)
+    return svg
+
+
+@diagram("16")
 def driver_objects(say):
     svg = Svg("driver_objects", 1100, 470, say("The driver API's objects: a device, its primary context, a module "
                                                "and its functions, a launch", "Les objets de l'API driver : un "
@@ -840,5 +885,5 @@ def streams_timeline(say):
     return svg
 
 
-DIAGRAMS = [driver_objects, nvrtc_path, ptx_vs_cubin, application_time, dot_two_stage, reduction_tree,
+DIAGRAMS = [runtime_over_driver, driver_objects, nvrtc_path, ptx_vs_cubin, application_time, dot_two_stage, reduction_tree,
             generated_kernels, kernel_cache, csr, spmv_balanced, cg_loop, sgemm_tiles, register_blocking, transpose_tile, transpose_banks, streams_timeline]
