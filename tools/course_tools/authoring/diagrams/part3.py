@@ -448,20 +448,21 @@ def kernel_cache(say):
     # The lookup.
     steps = [(SHARED, say("memory", "mémoire"), [say("a map in the process,", "une table du processus,"),
                                                   say("looked up first", "consultée d'abord")]),
-             (L2, say("disk", "disque"), [say("a file per key: magic,", "un fichier par clé : magie,"),
-                                          say("length, checksum", "longueur, somme de contrôle")]),
+             (L2, say("disk", "disque"), [say("a file per key:", "un fichier par clé :"),
+                                          say("magic, length,", "magie, longueur,"),
+                                          say("checksum", "somme de contrôle")]),
              (THREAD, say("NVRTC (a miss)", "NVRTC (un échec)"), [say("tens of milliseconds", "des dizaines de ms"),
                                                                   say("then stored in both", "puis rangé dans les deux")])]
     for i, (colours, heading, lines) in enumerate(steps):
         x = 10 + i * 300
-        box = (x, 130, 260, 110)
+        box = (x, 130, 250, 120)
         svg.rect(*box, colours, 2)
         svg.text(x + 12, 158, heading, 20, bold=True, colour=colours[1], box=box)
         svg.lines(x + 12, 190, lines, 18, leading=1.35)
         if i:
-            svg.line(x - 38, 185, x - 4, 185, INK, 2, arrow=True)
-            svg.text(x - 21, 176, say("no", "non"), 18, "middle", colour=MUTED)
-        svg.line(x + 130, 242, x + 130, 300, DEVICE[1], 2, arrow=True)
+            svg.line(x - 48, 190, x - 4, 190, INK, 2, arrow=True)
+            svg.text(x - 26, 180, say("no", "non"), 18, "middle", colour=MUTED)
+        svg.line(x + 125, 252, x + 125, 300, DEVICE[1], 2, arrow=True)
     svg.line(545, 86, 140, 128, INK, 1.5, arrow=True)
     svg.rect(10, 302, 860, 44, DEVICE, 2)
     svg.label_in(10, 302, 860, 44, say("the CUBIN → `cuModuleLoadData` → `cuLaunchKernel`",
