@@ -16,6 +16,14 @@ COPY_CEILING_GBS = 2905    # exercise 09: device-to-device cudaMemcpy of 2^26 fl
 #                            (bytes read + bytes written) / time
 HISTOGRAM_SPEEDUP = "241-283"  # exercise 14's check (its bar's reference, tests/speed_bars.md): every value in
 #                                one bin, global-atomic time / privatised time, H100
+APP_INIT_MS = 222           # exercise 17's demo, H100, CUDA 13.0: CUDA's initialisation, once per process
+APP_NVRTC_MS = 74.7         # ...its whole SAXPY application (16M floats, pageable) through NVRTC,
+APP_NVRTC_COMPILE_MS = 56.3  # of which NVRTC's compile
+APP_NVCC_MS = 22.7          # ...the same application with the kernel built by nvcc,
+APP_KERNEL_MS = 0.10        # of which the kernel
+SPMV_ENTRIES_PER_THREAD = 8  # exercise 20: kEntriesPerThread of the balanced product
+SPMV_POWER_LAW_SCALAR = 133  # exercise 20's statement, measured on an H200 (not the H100): power-law rows,
+SPMV_POWER_LAW_BALANCED = 1.14  # time over cuSPARSE's: a thread per row, then 8 non-zeros a thread
 TRANSPOSE_WAVEFRONTS = 1056    # exercise 22 (Nsight Compute): per 32 x 32 tile, unpadded...
 TRANSPOSE_CONFLICTS = 992      # ...of which bank conflicts
 PADDED_WAVEFRONTS = 64         # padded tile: no conflict
