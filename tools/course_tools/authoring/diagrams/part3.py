@@ -244,7 +244,7 @@ def register_blocking(say):
 @diagram("22")
 def transpose_tile(say):
     svg = Svg("transpose_tile", 1160, 410, say("Transpose through a shared-memory tile",
-                                                 "Transposée à travers une tuile de mémoire partagée"))
+                                                 "Transposition à travers une tuile de mémoire partagée"))
     side, tiles = 200, 4
     t = side / tiles
     in_x, out_x, y0 = 10, 950, 50
@@ -461,8 +461,8 @@ def streams_timeline(say):
                                 f"{STREAM_SPEEDUP_MEASURED.replace('.', ',')}x."), 18, bold=True)
     source_line(svg, say(f"Schematic from exercise 23's figures: 128 MiB each way, {PCIE_ONE_WAY_GBS} GB/s one way, "
                          f"{PCIE_BOTH_WAYS_GBS} GB/s both, kernel = copy time.",
-                         f"Schéma d'après l'exercice 23 : 128 Mio par sens, {PCIE_ONE_WAY_GBS} Go/s dans un sens, "
-                         f"{PCIE_BOTH_WAYS_GBS} Go/s à deux, kernel = copie."), y=460)
+                         f"Schéma d'après l'exercice 23 : 128 MiB par sens, {PCIE_ONE_WAY_GBS} GB/s dans un sens, "
+                         f"{PCIE_BOTH_WAYS_GBS} GB/s à deux, kernel = copie."), y=460)
     return svg
 
 
@@ -556,7 +556,7 @@ def float4_loads(say):
 @diagram("22")
 def transpose_naive(say):
     svg = Svg("transpose_naive", 1160, 440, say("The naive transpose: a warp reads a row, writes a column",
-                                                  "La transposée naïve : un warp lit une ligne, écrit une colonne"))
+                                                  "La transposition naïve : un warp lit une ligne, écrit une colonne"))
     floats_per_sector = SECTOR_BYTES // 4
     cell = 17  # pixels per float; the pictures show 32 floats of a row, and 8 rows of a column
     # The read: 32 consecutive floats, 4 sectors.
@@ -783,8 +783,8 @@ def nccl_all_reduce(say):
                           "Chaque GPU envoie n/2 + n/2 octets d'un tampon de n octets : busbw = octets / temps "
                           "x 2 (N - 1) / N = algbw pour N = 2."), 18)
     svg.text(10, 388, say(f"Measured on two H200s (NVLink, exercise 25): busbw {ALL_REDUCE_BUSBW_GBS} GB/s for 256 MiB.",
-                          f"Mesuré sur deux H200 (NVLink, exercice 25) : busbw de {ALL_REDUCE_BUSBW_GBS} Go/s pour "
-                          f"256 Mio."), 18, bold=True, colour=DEVICE[1])
+                          f"Mesuré sur deux H200 (NVLink, exercice 25) : busbw de {ALL_REDUCE_BUSBW_GBS} GB/s pour "
+                          f"256 MiB."), 18, bold=True, colour=DEVICE[1])
     source_line(svg, say("`ncclAllReduce(..., ncclSum, ...)` on both ranks; NCCL chooses its algorithm: a ring is shown.",
                          "`ncclAllReduce(..., ncclSum, ...)` sur les deux rangs ; NCCL choisit l'algorithme : ici un "
                          "anneau."), y=440)
@@ -808,7 +808,7 @@ def peer_access(say):
     # Peer: straight across.
     svg.line(364, 272, 796, 272, DEVICE[1], 5, arrow=True)
     svg.text(580, 262, say(f"peer: `cudaMemcpyPeerAsync`, {PEER_COPY_GBS} GB/s",
-                           f"pair à pair : `cudaMemcpyPeerAsync`, {PEER_COPY_GBS} Go/s"), 18, "middle", bold=True,
+                           f"pair à pair : `cudaMemcpyPeerAsync`, {PEER_COPY_GBS} GB/s"), 18, "middle", bold=True,
              colour=DEVICE[1])
     svg.text(580, 298, say("NVLink, the host not involved", "NVLink, sans passer par l'hôte"), 18, "middle")
     # Staged: up, then down, over PCIe twice.
@@ -817,7 +817,7 @@ def peer_access(say):
     svg.text(20, 150, say("1. PCIe up", "1. PCIe, montée"), 18, bold=True, colour=HOST[1])
     svg.text(1140, 150, say("2. PCIe down", "2. PCIe, descente"), 18, "end", bold=True, colour=HOST[1])
     svg.text(580, 150, say(f"staged through the host: {STAGED_COPY_GBS} GB/s",
-                           f"relayée par l'hôte : {STAGED_COPY_GBS} Go/s".replace(".", ",")), 18, "middle", bold=True,
+                           f"relayée par l'hôte : {STAGED_COPY_GBS} GB/s".replace(".", ",")), 18, "middle", bold=True,
              colour=HOST[1])
     svg.text(10, 352, say("`cudaDeviceEnablePeerAccess` once each way; every call acts on the current device "
                           "(`cudaSetDevice`).", "`cudaDeviceEnablePeerAccess` une fois dans chaque sens ; chaque appel "
@@ -826,7 +826,7 @@ def peer_access(say):
                           "`nvidia-smi topo -m` montre le lien : NV18 pour 18 NVLinks ; PIX, PHB, SYS pour des chemins PCIe."),
              18)
     source_line(svg, say("Measured by exercise 25 on two H200s linked by 18 NVLinks: 256 MiB from GPU 0 to GPU 1.",
-                         "Mesuré par l'exercice 25 sur deux H200 reliés par 18 NVLinks : 256 Mio du GPU 0 au GPU 1."),
+                         "Mesuré par l'exercice 25 sur deux H200 reliés par 18 NVLinks : 256 MiB du GPU 0 au GPU 1."),
                 y=430)
     return svg
 
