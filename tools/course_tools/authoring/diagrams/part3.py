@@ -585,8 +585,8 @@ def transpose_naive(say):
     svg.text(x1 + 2 * floats_per_sector * cell * 1.5 + 14, y1 + 40 + 7 * 34, say("row col + 7", "ligne col + 7"), 18,
              colour=MUTED)
     svg.text(x1 + 2 * floats_per_sector * cell * 1.5 + 14, y1 + 40 + 3.5 * 34, "…", 18, colour=MUTED)
-    svg.lines(x1, y1 + 14 + shown * 34 + 30, [say(f"… 32 rows: 32 sectors for 128 useful bytes",
-                                                  f"… 32 lignes : 32 secteurs pour 128 octets utiles"),
+    svg.lines(x1, y1 + 14 + shown * 34 + 30, [say(f"… {WARP} rows: {WARP} sectors for {WARP * 4} useful bytes",
+                                                  f"… {WARP} lignes : {WARP} secteurs pour {WARP * 4} octets utiles"),
                                               say(f"({SECTOR_BYTES * WARP} bytes moved, 1 in 8 used)",
                                                   f"({SECTOR_BYTES * WARP} octets transférés, 1 sur 8 utile)")],
               18, bold=True, colour=BAD[1])
