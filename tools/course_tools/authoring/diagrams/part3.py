@@ -553,6 +553,44 @@ def float4_loads(say):
     return svg
 
 
+@diagram("21")
+def double_buffer(say):
+    """Exercise 21's step 6 over time: its statement's order of the loads, stores and barrier."""
+    svg = Svg("double_buffer", 1160, 360, say("Double-buffered tiles: the next slice loads while this one is used",
+                                                "Tuiles en double tampon : la tranche suivante se charge pendant "
+                                                "l'usage de celle-ci"))
+    left, slice_w, lane_h = 250, 220, 56
+    lanes = [(say("global → registers", "globale → registres"), HBM), (say("shared buffer 0", "tampon partagé 0"), SHARED),
+             (say("shared buffer 1", "tampon partagé 1"), SHARED)]
+    for i, (name, colours) in enumerate(lanes):
+        y = 40 + i * lane_h
+        svg.text(left - 12, y + 32, name, 18, "end", bold=True, colour=colours[1])
+        svg.line(left, y + lane_h - 4, left + 4 * slice_w, y + lane_h - 4, "#dddddd", 1)
+    for k in range(4):
+        x = left + k * slice_w
+        svg.text(x + slice_w / 2, 28, say(f"slice {k}", f"tranche {k}"), 18, "middle", bold=True)
+        read_y = 40 + (1 + k % 2) * lane_h
+        write_y = 40 + (1 + (k + 1) % 2) * lane_h
+        svg.rect(x + 4, 44, 92, 40, HBM, 1.5)
+        svg.label_in(x + 4, 44, 92, 40, say(f"load {k + 1}", f"charge {k + 1}"), 18)
+        svg.rect(x + 4, read_y + 4, 150, 40, DEVICE, 1.5)
+        svg.label_in(x + 4, read_y + 4, 150, 40, say(f"read {k}: FMA", f"lit {k} : FMA"), 18, bold=True)
+        svg.rect(x + 158, write_y + 4, 56, 40, SHARED, 1.5)
+        svg.label_in(x + 158, write_y + 4, 56, 40, say(f"st {k + 1}", f"éc {k + 1}"), 18)
+        svg.line(x + slice_w, 36, x + slice_w, 40 + 3 * lane_h + 6, INK, 2.5, dash="8,5")
+    svg.text(left + 4 * slice_w, 40 + 3 * lane_h + 30, "`__syncthreads()`", 18, "end")
+    svg.lines(10, 270, [say("Loads of slice k + 1 go to registers first: their latency hides behind slice k's multiply-adds.",
+                            "Les chargements de la tranche k + 1 vont d'abord en registres : leur latence se cache"),
+                        say("They are stored (st) into the buffer nobody reads: no WAR, so one barrier per slice,",
+                            "derrière les FMA de la tranche k ; puis écrits (éc) dans le tampon que personne ne lit :"),
+                        say("which orders those stores before their reads (RAW).",
+                            "pas de WAR, une seule barrière par tranche, qui les place avant leurs lectures (RAW).")], 18)
+    source_line(svg, say("Exercise 21, step 6 (optional): slices of 16 values of k, two tiles of A and two of B in "
+                         "shared memory; a schematic.", "Exercice 21, étape 6 (facultative) : tranches de 16 valeurs "
+                         "de k, deux tuiles de A et deux de B ; un schéma."), y=350)
+    return svg
+
+
 @diagram("22")
 def transpose_naive(say):
     svg = Svg("transpose_naive", 1160, 440, say("The naive transpose: a warp reads a row, writes a column",
@@ -870,5 +908,5 @@ def nccl_processes(say):
 
 
 DIAGRAMS = [reduction_tree, csr, sgemm_tiles, register_blocking, transpose_tile, transpose_banks, streams_timeline,
-            sgemm_steps, float4_loads, transpose_naive, default_stream, sanitizer_tools, barrier_hazards,
+            sgemm_steps, float4_loads, double_buffer, transpose_naive, default_stream, sanitizer_tools, barrier_hazards,
             nccl_all_reduce, peer_access, nccl_processes]
