@@ -29,6 +29,14 @@ TRANSPOSE_CONFLICTS = 992      # ...of which bank conflicts
 PADDED_WAVEFRONTS = 64         # padded tile: no conflict
 STREAM_BYTES = 128 * 2**20     # exercise 23's timed runs: 32M floats, 128 MiB each way
 STREAM_CHUNKS, STREAM_COUNT = 16, 4  # its "16 chunks over 4 streams" case
+STREAM_SPEEDUP_MEASURED = "2.34-2.43"  # exercise 23's check (tests/speed_bars.md): that case's
+#                                        pipeline, serial time / pipeline time, H100
+SGEMM_SHARE_OF_CUBLAS = (11, 18, 33, 42, 53, 84)  # exercise 21, steps 1-6, % of cuBLAS's GFLOP/s at
+#                                                   4096^3, FP32, H100 (make report: figures/21_sgemm_steps.png)
+SGEMM_CUBLAS_TFLOPS = 51.4                        # cuBLAS SGEMM in that run
+# Exercise 25, measured on two H200s linked by 18 NVLinks (its statement): 256 MiB from device
+# 0 to device 1, peer to peer and staged through pinned host memory; the all-reduce's busbw.
+PEER_COPY_GBS, STAGED_COPY_GBS, ALL_REDUCE_BUSBW_GBS = 389, 27.6, "278-288"
 
 # H100 SXM specifications.
 H100_SMS = 132
