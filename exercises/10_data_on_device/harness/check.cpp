@@ -192,7 +192,7 @@ bool expect_pinned_waveforms(CaseContext& c, const Run& run, int runs = kPinnedR
     if (!c.expect_array(run, key, expected_waveform(c, run, key, noise, pinned_run_shape(r)),
                         kWaveformTolerance, changed > 0 ? kSyncHint : kValuesHint)) {
       c.note(Message{"(waveform {} of the pinned run: n = {})",
-                     "(signal {} de l'exécution épinglée : n = {})"}
+                     "(signal {} de l'exécution avec tampons épinglés : n = {})"}
                  .with(r, kPinnedRunSamples[r]));
       return false;
     }
@@ -317,7 +317,7 @@ const Message kPrefetchToHostHint{
     "page after page.",
     "après les kernels, préchargez le signal vers l'hôte (l'emplacement "
     "cudaMemLocation{cudaMemLocationTypeHost, 0}), pour que les lectures de l'hôte ne "
-    "provoquent pas un défaut de page après l'autre."};
+    "déclenchent pas un défaut de page à chaque page."};
 
 // The speed bar: the prefetched pipeline's kernels against the same kernels taking page
 // faults (tests/speed_bars.md). Prefetching only one of the two buffers leaves about half
@@ -353,11 +353,12 @@ bool managed_gradable_here(CaseContext& c, const Run& run) {
     return false;
   }
   if (concurrent != 0) return true;
-  c.not_graded({"this GPU cannot prefetch managed memory nor fault its pages in while kernels run "
-                "(cudaDevAttrConcurrentManagedAccess is 0)",
-                "ce GPU ne peut ni précharger la mémoire unifiée ni en charger les pages sur "
-                "défaut pendant que des kernels tournent (cudaDevAttrConcurrentManagedAccess "
-                "vaut 0)"});
+  c.not_graded(
+      {"this GPU cannot prefetch managed memory nor fault its pages in while kernels run "
+       "(cudaDevAttrConcurrentManagedAccess is 0)",
+       "ce GPU ne peut ni précharger la mémoire unifiée ni en migrer les pages sur "
+       "défaut de page pendant que des kernels tournent (cudaDevAttrConcurrentManagedAccess "
+       "vaut 0)"});
   return false;
 }
 

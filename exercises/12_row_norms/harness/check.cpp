@@ -186,8 +186,9 @@ const Message kWeightedHint{
     "so a weight never copied is 0. The kernel multiplies matrix[row][c] by the weight of "
     "column c, c_column_weights[c], whatever its row.",
     "set_column_weights copie les poids avec CUDA_CHECK(cudaMemcpyToSymbol(c_column_weights, "
-    "host_weights, cols * sizeof(float))) : la taille est en octets, et la table part de zéro, "
-    "si bien qu'un poids jamais copié vaut 0. Le kernel multiplie matrix[row][c] par le poids "
+    "host_weights, cols * sizeof(float))) : la taille est en octets, et la table est remplie "
+    "de zéros au départ, si bien qu'un poids jamais copié vaut 0. Le kernel multiplie "
+    "matrix[row][c] par le poids "
     "de la colonne c, c_column_weights[c], quelle que soit sa ligne."};
 const Message kTooLargeRefusedHint{
     "set_column_weights returns false, copying nothing, when cols > kMaxConstantColumns.",

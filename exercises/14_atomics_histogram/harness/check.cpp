@@ -34,7 +34,7 @@ std::vector<std::int32_t> reference_counts(const Histogram& h, std::uint64_t see
 }
 
 Message describe(const Histogram& h) {
-  return Message{"{} bins over [{}, {}), {} input", "{} classes sur [{}, {}), entrée {}"}.with(
+  return Message{"{} bins over [{}, {}), {} input", "{} classes sur [{} ; {}[, entrée {}"}.with(
       h.bins, h.lo, h.hi, h.input);
 }
 
@@ -68,13 +68,13 @@ const Message kZeroHint{
     "counts from garbage (too high, or so high that they wrapped around below zero): the "
     "block's shared bins must be set to 0 before counting (shared memory starts with "
     "whatever the last kernel left there).",
-    "des comptes faits de valeurs résiduelles (trop hauts, ou si hauts qu'ils ont débordé "
+    "des comptes partis de valeurs résiduelles (trop hauts, ou si hauts qu'ils ont débordé "
     "sous zéro) : les classes du bloc en mémoire partagée doivent être mises à 0 avant de "
     "compter (la mémoire partagée contient au départ ce qu'y a laissé le dernier kernel)."};
 const Message kRangeHint{
     "values outside [lo, hi), infinities and NaN must not be counted: test "
     "`v >= lo && v < hi` (false for NaN) before computing the bin.",
-    "les valeurs hors de [lo, hi), les infinis et NaN ne doivent pas être comptés : testez "
+    "les valeurs hors de [lo ; hi[, les infinis et NaN ne doivent pas être comptés : testez "
     "`v >= lo && v < hi` (faux pour NaN) avant de calculer la classe."};
 const Message kUpperEdgeHint{
     "the upper edge: hi itself is out of range, and a value just below hi is in the last bin "

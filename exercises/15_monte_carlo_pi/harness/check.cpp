@@ -119,7 +119,7 @@ void check_predicate(CaseContext& c) {
     c.hint({"the points on the circle count: x^2 + y^2 <= 1, not < 1. curand_uniform returns "
             "values in (0, 1], so x = 1 does occur, and x^2 + y^2 can be exactly 1.",
             "les points du cercle comptent : x^2 + y^2 <= 1, pas < 1. curand_uniform rend des "
-            "valeurs dans (0, 1], donc x = 1 se produit bel et bien, et x^2 + y^2 peut valoir "
+            "valeurs dans ]0 ; 1], donc x = 1 se produit bel et bien, et x^2 + y^2 peut valoir "
             "exactement 1."});
   } else if (rounding_wrong) {
     c.hint({"compute x^2 + y^2 in double: in float these points just outside the circle round "
@@ -210,7 +210,7 @@ bool expect_same_count(CaseContext& c, std::uint64_t n, int blocks, int threads_
     c.hint({"more hits than samples: the device counter must start at 0. cudaMalloc does not "
             "clear memory: cudaMemset it before the launch.",
             "plus de succès que d'échantillons : le compteur du GPU doit partir de 0. cudaMalloc "
-            "ne met pas la mémoire à zéro : passez-le à cudaMemset avant le lancement."});
+            "ne met pas la mémoire à zéro : mettez-le à zéro avec cudaMemset avant le lancement."});
   } else if (expected > kLow32 && (hits & kLow32) == (expected & kLow32)) {
     c.hint({"the count wrapped around at 2^32: every counter must be an unsigned long long "
             "(atomicAdd has an unsigned long long overload).",

@@ -147,7 +147,7 @@ void check_context(CaseContext& c) {
   if (opened && before != 0) {
     c.fail({"the primary context was already active before open_primary_context (the check's "
             "runner should not hold it: tell your instructor)",
-            "le contexte primaire était déjà actif avant open_primary_context (le lanceur du "
+            "le contexte primaire était déjà actif avant open_primary_context (le runner du "
             "correcteur ne devrait pas le détenir : prévenez votre enseignant)"});
   } else if (opened && (after_open != 1 || primary != 1)) {
     c.fail(Message{"after open_primary_context the device's primary context is {}, and the "
