@@ -57,6 +57,8 @@
 #                        FP32 FLOP/s, occupancy, sectors per request), the report kept in
 #                        build/profile/NN.ncu-rep (without ncu, one line says what to install)
 #                        (without a CUDA device these say so and name the cluster's command)
+#   make check-NN LANG=fr  the same, its messages and hints in French (COURSE_LANG=fr, or a
+#                        French locale, does the same for every check; COURSE_LANG=en: English)
 #   make list            the exercises available
 #   make clean           remove build/ (every build, its logs, the slides)
 #   make help            this text
@@ -171,11 +173,14 @@ gpu-suite:
 # Their language is LANG=fr or LANG=en, exactly. LANG is every shell's locale too: any other
 # value (C.UTF-8, fr_FR.UTF-8) is a locale, and leaves the decks English. fr and en are no
 # locales: where one is given, the programs make runs (and sub-makes: MAKEOVERRIDES) get
-# LANG=C.UTF-8 instead.
+# LANG=C.UTF-8 instead, and COURSE_LANG=fr or en, the language of the checks' messages and
+# hints (make check-NN LANG=fr; without it, COURSE_LANG or a French locale chooses French:
+# common/course/check/message.hpp).
 SLIDES_LANG := $(filter fr en,$(LANG))
 ifneq ($(SLIDES_LANG),)
 override LANG := C.UTF-8
 export LANG
+export COURSE_LANG := $(SLIDES_LANG)
 MAKEOVERRIDES := $(filter-out LANG=%,$(MAKEOVERRIDES))
 endif
 MARP_INSTALLED := tools/marp/node_modules/.installed

@@ -2,6 +2,9 @@
 // except that it needs no GPU. Built with FAKE_CHECK_TOOL_CASE, its second case runs
 // under compute-sanitizer racecheck (under_tool), as exercise 24's cases run under theirs:
 // CTest gives it a fake compute-sanitizer (fake_sanitizer.sh), or none.
+// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
+// once every message is a Message{english, french} (course/check/message.hpp).
+#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -13,6 +13,7 @@
 #include "course/check/child_process.hpp"
 #include "course/check/gpu_lock.hpp"
 #include "course/check/judge.hpp"
+#include "course/check/message.hpp"
 #include "course/check/protocol.hpp"
 #include "course/check/results.hpp"
 #include "course/check/runner.hpp"

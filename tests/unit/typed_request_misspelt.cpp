@@ -1,5 +1,5 @@
 // A misspelt request or parameter does not compile (request_keys.hpp's promise).
-// tests/unit/typed_request_misspelt.sh compiles this file as it is, which must work, and
+// tests/unit/must_not_compile.sh compiles this file as it is, which must work, and
 // once with each MISSPELT_* switch, which must fail, naming the misspelt word.
 #include "course/check/judge.hpp"
 #include "course/check/runner.hpp"

@@ -43,23 +43,69 @@ std::string indent_excerpt(const std::string& text, std::size_t max_lines,
   return out;
 }
 
-std::string sanitizer_hint(const std::string& tool) {
+Message describe_mismatch(const Comparison& comparison, Tolerance tolerance,
+                          const std::string& what) {
+  const Comparison& c = comparison;
+  const Message bound = tolerance.atol == 0.0 && tolerance.rtol == 0.0
+                            ? Message{"exact match required", "égalité exacte exigée"}
+                            : Message{"tolerance |got - ref| <= {} + {} * |ref|",
+                                      "tolérance |obtenu - réf| <= {} + {} * |réf|"}
+                                  .with(tolerance.atol, tolerance.rtol);
+  Message text = Message{"{}: {} of {} elements wrong", "{} : {} éléments faux sur {}"}.with(
+      what, c.wrong, c.count);
+  if (c.unwritten > 0) {
+    text += Message{" ({} never written)", " ({} jamais écrits)"}.with(c.unwritten);
+  }
+  text += Message::verbatim("; ") + bound + Message::verbatim("\n");
+  const Message not_written{"<not written>", "<non écrit>"};
+  for (const Mismatch& m : c.first) {
+    text +=
+        Message{"    index {}: expected {}, got {}\n", "    indice {} : attendu {}, obtenu {}\n"}
+            .with(m.index, m.expected,
+                  m.unwritten ? not_written : Message::verbatim(format_number(m.got)));
+  }
+  if (c.wrong > c.first.size()) {
+    text +=
+        Message{"    ... and {} more\n", "    ... et {} de plus\n"}.with(c.wrong - c.first.size());
+  }
+  if (c.max_abs_error > 0.0) {
+    text += Message{"    max abs error {} at index {}\n",
+                    "    plus grande erreur absolue {} à l'indice {}\n"}
+                .with(c.max_abs_error, c.max_error_index);
+  }
+  return text;
+}
+
+Message sanitizer_hint(const std::string& tool) {
   if (tool == "racecheck") {
-    return "a shared-memory race: two threads of a block touch the same shared location, one "
-           "of them writing, with no __syncthreads() between; the report names both accesses "
-           "(build with -lineinfo for file:line).";
+    return {"a shared-memory race: two threads of a block touch the same shared location, one "
+            "of them writing, with no __syncthreads() between; the report names both accesses "
+            "(build with -lineinfo for file:line).",
+            "une situation de compétition en mémoire partagée : deux threads d'un bloc accèdent "
+            "au même emplacement partagé, l'un d'eux en écriture, sans __syncthreads() entre "
+            "les deux ; le rapport nomme les deux accès (compiler avec -lineinfo pour avoir "
+            "fichier:ligne)."};
   }
   if (tool == "synccheck") {
-    return "a barrier that not every thread of the block reaches: a __syncthreads() inside a "
-           "branch that some threads skip (an if on threadIdx.x or on the bounds) is divergent; "
-           "the report names the kernel, the thread and the line of the barrier.";
+    return {"a barrier that not every thread of the block reaches: a __syncthreads() inside a "
+            "branch that some threads skip (an if on threadIdx.x or on the bounds) is divergent; "
+            "the report names the kernel, the thread and the line of the barrier.",
+            "une barrière que certains threads du bloc n'atteignent pas : un __syncthreads() "
+            "dans une branche que certains threads sautent (un if sur threadIdx.x ou sur les "
+            "bornes) est divergent ; le rapport nomme le kernel, le thread et la ligne de la "
+            "barrière."};
   }
   if (tool == "initcheck") {
-    return "a read of device memory that nothing wrote: cudaMalloc gives memory with no "
-           "defined contents; write it (cudaMemset, a copy, a kernel) before a kernel reads it.";
+    return {"a read of device memory that nothing wrote: cudaMalloc gives memory with no "
+            "defined contents; write it (cudaMemset, a copy, a kernel) before a kernel reads it.",
+            "une lecture de mémoire du GPU que rien n'a écrite : cudaMalloc rend une mémoire au "
+            "contenu indéfini ; écrivez-la (cudaMemset, une copie, un kernel) avant qu'un "
+            "kernel la lise."};
   }
-  return "read the first error of compute-sanitizer's report: it names the kernel, the thread "
-         "and the address (build with -lineinfo for file:line).";
+  return {"read the first error of compute-sanitizer's report: it names the kernel, the thread "
+          "and the address (build with -lineinfo for file:line).",
+          "lisez la première erreur du rapport de compute-sanitizer : elle nomme le kernel, le "
+          "thread et l'adresse (compiler avec -lineinfo pour avoir fichier:ligne)."};
 }
 
 Run CaseContext::run_program(const std::vector<std::string>& args,
@@ -120,19 +166,45 @@ Run CaseContext::run_case_with(const std::vector<std::string>& launcher, const s
   return run;
 }
 
-bool CaseContext::ended_by_itself(const Run& run, const std::string& what_ran) {
+Message how_it_ended(const ChildResult& child) {
+  if (!child.started) return {"could not be started", "n'a pas pu être lancé"};
+  if (child.timed_out) {
+    return {"was stopped: time limit exceeded", "a été arrêté : limite de temps dépassée"};
+  }
+  if (child.output_limit_hit) {
+    return {"was stopped: output limit exceeded", "a été arrêté : limite de sortie dépassée"};
+  }
+  if (child.memory_limit_hit) {
+    return Message{"was stopped: memory limit exceeded ({} MiB resident)",
+                   "a été arrêté : limite de mémoire dépassée ({} Mio résidents)"}
+        .with(child.peak_memory_bytes >> 20);
+  }
+  if (child.exited) {
+    return Message{"exited with status {}", "s'est terminé avec le code {}"}.with(child.exit_code);
+  }
+  return Message{"was killed by signal {} ({})", "a été tué par le signal {} ({})"}.with(
+      child.signal, strsignal(child.signal));
+}
+
+bool CaseContext::ended_by_itself(const Run& run, const Message& what_ran) {
   const ChildResult& child = run.child;
   if (run.sanitizer_errors || child.output_limit_hit) return false;  // reported by note_run
   if (child.exited) return true;
-  fail(what_ran + " " + child.describe_end() +
-       (child.output.empty() ? "; it printed nothing"
-                             : "; its output began:\n" + indent_excerpt(child.output, 10)));
+  fail(what_ran + Message::verbatim(" ") + how_it_ended(child) +
+       (child.output.empty()
+            ? Message{"; it printed nothing", " ; il n'a rien affiché"}
+            : Message{"; its output began:\n{}", " ; sa sortie commençait par :\n{}"}.with(
+                  indent_excerpt(child.output, 10))));
   if (child.timed_out) {
-    hint("the program never ended: every loop and every kernel thread must reach its end, "
-         "and the program must not wait for input.");
+    hint({"the program never ended: every loop and every kernel thread must reach its end, "
+          "and the program must not wait for input.",
+          "le programme ne s'est jamais terminé : chaque boucle et chaque thread de kernel "
+          "doivent arriver à leur fin, et le programme ne doit pas attendre d'entrée."});
   } else if (child.started) {
-    hint("the program crashed on the host: check pointers and array sizes around the line "
-         "where its output stops.");
+    hint({"the program crashed on the host: check pointers and array sizes around the line "
+          "where its output stops.",
+          "le programme a planté sur l'hôte : vérifiez les pointeurs et les tailles de tableaux "
+          "autour de la ligne où sa sortie s'arrête."});
   }
   return false;
 }
@@ -140,50 +212,74 @@ bool CaseContext::ended_by_itself(const Run& run, const std::string& what_ran) {
 bool CaseContext::finished(const Run& run) {
   if (run.sanitizer_errors) return false;  // already reported by note_run
   if (!run.results.format_error.empty()) {
-    fail("the program's result file is malformed (" + run.results.format_error + ")");
+    fail(Message{"the program's result file is malformed ({})",
+                 "le fichier de résultats du programme est mal formé ({})"}
+             .with(run.results.format_error));
     return false;
   }
   if (!run.results.finished) {
-    std::string what = "the program " + run.child.describe_end() + " before finishing this case";
-    fail(what + (run.child.output.empty() ? "; it printed nothing"
-                                          : "; its output:\n" + indent_excerpt(run.child.output)));
+    fail(Message{"the program {} before finishing this case",
+                 "le programme {} avant la fin de ce cas"}
+             .with(how_it_ended(run.child)) +
+         (run.child.output.empty() ? Message{"; it printed nothing", " ; il n'a rien affiché"}
+                                   : Message{"; its output:\n{}", " ; sa sortie :\n{}"}.with(
+                                         indent_excerpt(run.child.output))));
     if (run.child.timed_out) {
-      hint("a loop that never ends, or a kernel that never returns? Every thread must reach "
-           "the end of the kernel.");
+      hint({"a loop that never ends, or a kernel that never returns? Every thread must reach "
+            "the end of the kernel.",
+            "une boucle qui ne finit jamais, ou un kernel qui ne rend jamais la main ? Chaque "
+            "thread doit arriver à la fin du kernel."});
     } else if (run.child.exited && run.child.exit_code == 0) {
-      hint("the program exited in the middle of the case: code under test must return to its "
-           "caller, never call exit().");
+      hint({"the program exited in the middle of the case: code under test must return to its "
+            "caller, never call exit().",
+            "le programme s'est terminé au milieu du cas : le code testé doit rendre la main à "
+            "son appelant, jamais appeler exit()."});
     } else if (run.child.output.find("call:  kernel launch") != std::string::npos &&
                (run.child.output.find("cudaErrorInvalidConfiguration") != std::string::npos ||
                 run.child.output.find("cudaErrorInvalidValue") != std::string::npos)) {
-      hint("invalid launch configuration: a grid needs at least one block (when n = 0, launch "
-           "nothing) and a block at most 1024 threads.");
+      hint({"invalid launch configuration: a grid needs at least one block (when n = 0, launch "
+            "nothing) and a block at most 1024 threads.",
+            "configuration de lancement invalide : une grille a au moins un bloc (quand n = 0, "
+            "ne lancez rien) et un bloc au plus 1024 threads."});
     } else if (run.child.output.find("cudaErrorMisalignedAddress") != std::string::npos) {
-      hint("misaligned address: a float4 access needs an address that is a multiple of 16 bytes "
-           "(x + 1 is not). Test every pointer with course::is_float4_aligned first, and fall "
-           "back to one float per access when one of them is not aligned.");
+      hint({"misaligned address: a float4 access needs an address that is a multiple of 16 bytes "
+            "(x + 1 is not). Test every pointer with course::is_float4_aligned first, and fall "
+            "back to one float per access when one of them is not aligned.",
+            "adresse mal alignée : un accès float4 demande une adresse multiple de 16 octets "
+            "(x + 1 ne l'est pas). Testez d'abord chaque pointeur avec course::is_float4_aligned, "
+            "et revenez à un float par accès quand l'un d'eux n'est pas aligné."});
     } else if (run.child.output.find("cudaErrorIllegalAddress") != std::string::npos) {
-      hint("illegal address: a kernel read or wrote far outside its arrays. Check every index "
-           "and every loop's bound against the length of what it reads (a float4 loop over "
-           "n floats runs while v < n / 4).");
+      hint({"illegal address: a kernel read or wrote far outside its arrays. Check every index "
+            "and every loop's bound against the length of what it reads (a float4 loop over "
+            "n floats runs while v < n / 4).",
+            "adresse illégale : un kernel a lu ou écrit loin hors de ses tableaux. Comparez "
+            "chaque indice et la borne de chaque boucle à la longueur de ce qu'elle lit (une "
+            "boucle float4 sur n floats tourne tant que v < n / 4)."});
     } else if (run.child.signal != 0) {
-      hint("a crash on the host: check host pointers, array sizes and that device pointers are "
-           "never dereferenced on the host.");
+      hint({"a crash on the host: check host pointers, array sizes and that device pointers are "
+            "never dereferenced on the host.",
+            "un plantage sur l'hôte : vérifiez les pointeurs de l'hôte, les tailles de tableaux, "
+            "et qu'aucun pointeur du GPU n'est déréférencé sur l'hôte."});
     }
     return false;
   }
   const std::int64_t overruns = value_or(run, kOverrunRecord, 0);
   if (overruns > 0) {
-    std::string detail;
+    Message detail;
     auto found = run.results.records.find(kOverrunDetailRecord);
     if (found != run.results.records.end() && found->second.count == 2) {
       const auto values = found->second.values<std::int64_t>();
-      detail = " (a buffer of " + std::to_string(values[0]) + " bytes was written at byte offset " +
-               std::to_string(values[1]) + ")";
+      detail = Message{" (a buffer of {} bytes was written at byte offset {})",
+                       " (un tampon de {} octets a été écrit à l'octet {})"}
+                   .with(values[0], values[1]);
     }
-    fail("a kernel wrote past the end of a device buffer" + detail);
-    hint("out of bounds: threads beyond the last element must not write. Does the kernel "
-         "check its index against n?");
+    fail(Message{"a kernel wrote past the end of a device buffer",
+                 "un kernel a écrit au-delà de la fin d'un tampon du GPU"} +
+         detail);
+    hint({"out of bounds: threads beyond the last element must not write. Does the kernel "
+          "check its index against n?",
+          "hors bornes : les threads au-delà du dernier élément ne doivent pas écrire. Le "
+          "kernel compare-t-il son indice à n ?"});
     return false;
   }
   return true;
@@ -191,9 +287,12 @@ bool CaseContext::finished(const Run& run) {
 
 bool CaseContext::expect_kernel_launched(const Run& run) {
   if (value_or(run, kKernelLaunchesRecord, 0) > 0) return true;
-  fail("the result was computed without launching a kernel");
-  hint("this exercise computes on the GPU: the work must be done by a kernel launched with "
-       "<<<blocks, threads>>>, not by a loop on the host.");
+  fail({"the result was computed without launching a kernel",
+        "le résultat a été calculé sans lancer de kernel"});
+  hint({"this exercise computes on the GPU: the work must be done by a kernel launched with "
+        "<<<blocks, threads>>>, not by a loop on the host.",
+        "cet exercice calcule sur le GPU : le travail doit être fait par un kernel lancé avec "
+        "<<<blocs, threads>>>, pas par une boucle sur l'hôte."});
   return false;
 }
 
@@ -201,14 +300,16 @@ bool CaseContext::expect_no_leak(const Run& run) {
   const std::int64_t bytes = value_or(run, kLeakedBytesRecord, 0);
   const std::int64_t count = value_or(run, kLeakedAllocationsRecord, 0);
   if (bytes == 0 && count == 0) return true;
-  fail("device memory leaked: " + std::to_string(count) + " allocation(s), " +
-       std::to_string(bytes) + " bytes still allocated at the end");
-  hint("every cudaMalloc needs its cudaFree once the data is back on the host.");
+  fail(Message{"device memory leaked: {} allocation(s), {} bytes still allocated at the end",
+               "fuite de mémoire du GPU : {} allocation(s), {} octets encore alloués à la fin"}
+           .with(count, bytes));
+  hint({"every cudaMalloc needs its cudaFree once the data is back on the host.",
+        "chaque cudaMalloc demande son cudaFree une fois les données revenues sur l'hôte."});
   return false;
 }
 
 bool CaseContext::expect_transfer_bytes(const Run& run, std::int64_t host_to_device,
-                                        std::int64_t device_to_host, const std::string& fix) {
+                                        std::int64_t device_to_host, const Message& fix) {
   std::int64_t to_device = 0, to_host = 0, copies_in = 0, copies_out = 0;
   if (!read_value(run, kHostToDeviceBytesRecord, to_device) ||
       !read_value(run, kDeviceToHostBytesRecord, to_host) ||
@@ -217,34 +318,37 @@ bool CaseContext::expect_transfer_bytes(const Run& run, std::int64_t host_to_dev
     return false;
   }
   if (to_device == host_to_device && to_host == device_to_host) return true;
-  fail("host -> device: " + std::to_string(to_device) + " bytes in " + std::to_string(copies_in) +
-       " copies, expected " + std::to_string(host_to_device) + " bytes; device -> host: " +
-       std::to_string(to_host) + " bytes in " + std::to_string(copies_out) + " copies, expected " +
-       std::to_string(device_to_host) + " bytes");
+  fail(Message{"host -> device: {} bytes in {} copies, expected {} bytes; device -> host: {} "
+               "bytes in {} copies, expected {} bytes",
+               "hôte -> GPU : {} octets en {} copies au lieu de {} octets ; GPU -> hôte : {} "
+               "octets en {} copies au lieu de {} octets"}
+           .with(to_device, copies_in, host_to_device, to_host, copies_out, device_to_host));
   hint(fix);
   return false;
 }
 
-bool CaseContext::expect_speed(const SpeedBar& bar, double measured, const std::string& figures) {
+bool CaseContext::expect_speed(const SpeedBar& bar, double measured, const Message& figures) {
   const bool declared = std::any_of(declared_bars_.begin(), declared_bars_.end(),
                                     [&](const SpeedBar& own) { return same_bar(own, bar); });
   if (!declared) {
     // The course's mistake, not the student's: the statements and the margin test read
     // each case's bars from its declaration, so a bar judged elsewhere would escape them.
-    fail(std::string("the check judges a bar its case does not declare (\"") + bar.figure +
-         "\"): declare it in timed(case, {bars})");
+    fail(Message::verbatim(std::string("the check judges a bar its case does not declare (\"") +
+                           bar.figure + "\"): declare it in timed(case, {bars})"));
     return false;
   }
   speed_records_.push_back({name_, bar, measured});
-  if (!figures.empty()) add_line(figures);
+  if (!figures.empty()) add_line(figures.text());
   // A zero or missing time gives an infinite or undefined ratio: never a pass.
   const bool measurement = std::isfinite(measured) && measured > 0.0;
   if (measurement && clears(bar, measured)) {
     add_line(describe_speed(bar, measured));
     return true;
   }
-  fail(describe_speed(bar, measured) +
-       (measurement ? ": on the wrong side of the bar" : ": not a measurement (a time of 0?)"));
+  fail(Message::verbatim(describe_speed(bar, measured)) +
+       (measurement ? Message{": on the wrong side of the bar", " : du mauvais côté de la barre"}
+                    : Message{": not a measurement (a time of 0?)",
+                              " : ce n'est pas une mesure (un temps de 0 ?)"}));
   return false;
 }
 
@@ -256,24 +360,30 @@ bool CaseContext::read_times(const Run& run, std::initializer_list<TimeRead> tim
     all_positive = all_positive && time.ms > 0.0 && std::isfinite(time.ms);
     measured += (measured.empty() ? "" : ", ") + time.key.name + " " + format_number(time.ms);
   }
-  if (!all_positive) fail("the times measured are not all positive: " + measured + " (ms)");
+  if (!all_positive) {
+    fail(Message{"the times measured are not all positive: {} (ms)",
+                 "les temps mesurés ne sont pas tous positifs : {} (ms)"}
+             .with(measured));
+  }
   return all_positive;
 }
 
-bool CaseContext::judge_speed(const SpeedBar& bar, double ratio, const std::string& figures,
-                              const std::vector<std::string>& hints) {
+bool CaseContext::judge_speed(const SpeedBar& bar, double ratio, const Message& figures,
+                              const std::vector<Message>& hints) {
   if (under_sanitizer()) {
-    note("(times are not judged under compute-sanitizer)");
+    note({"(times are not judged under compute-sanitizer)",
+          "(les temps ne sont pas jugés sous compute-sanitizer)"});
     return true;
   }
   if (expect_speed(bar, ratio, figures)) return true;
-  for (const std::string& text : hints) hint(text);
+  for (const Message& text : hints) hint(text);
   return false;
 }
 
 bool CaseContext::read_text(const Run& run, const std::string& name, std::string& text) {
   if (!find_text(run, name, text)) {
-    fail("the program reported no text '" + name + "'");
+    fail(Message{"the program reported no text '{}'", "le programme n'a rendu aucun texte « {} »"}
+             .with(name));
     return false;
   }
   return true;
@@ -287,14 +397,15 @@ bool CaseContext::find_text(const Run& run, const std::string& name, std::string
   return true;
 }
 
-void CaseContext::not_graded(const std::string& reason) {
+void CaseContext::not_graded(const Message& reason) {
   not_graded_ = true;
   lines_.clear();
   hints_.clear();
-  add_line("not graded here: " + reason);
+  add_line((Message{"not graded here: ", "non noté ici : "} + reason).text());
 }
 
-void CaseContext::hint(const std::string& text) {
+void CaseContext::hint(const Message& message) {
+  const std::string& text = message.text();
   for (const std::string& known : hints_) {
     if (known == text) return;
   }
@@ -318,39 +429,51 @@ void CaseContext::note_run(Run& run) {
   }
   if (c.timed_out) ++timeouts_;
   if (c.memory_limit_hit) {
-    fail("the program used more than " + std::to_string(options_.memory_limit_mb) +
-         " MiB of host memory and was stopped");
-    hint("a buffer sized with the wrong count, or an allocation inside a loop?");
+    fail(Message{"the program used more than {} MiB of host memory and was stopped",
+                 "le programme a utilisé plus de {} Mio de mémoire de l'hôte et a été arrêté"}
+             .with(options_.memory_limit_mb));
+    hint({"a buffer sized with the wrong count, or an allocation inside a loop?",
+          "un tampon dimensionné avec le mauvais nombre, ou une allocation dans une boucle ?"});
   }
   if (c.output_limit_hit) {
-    fail("the program printed more than " + std::to_string(c.output_bytes >> 20) +
-         " MiB and was stopped");
-    hint("printing inside a large loop or kernel? Print a summary instead.");
+    fail(Message{"the program printed more than {} MiB and was stopped",
+                 "le programme a affiché plus de {} Mio et a été arrêté"}
+             .with(c.output_bytes >> 20));
+    hint({"printing inside a large loop or kernel? Print a summary instead.",
+          "un affichage dans une grande boucle ou dans un kernel ? Affichez plutôt un résumé."});
   }
   if (under_sanitizer() &&
       ((c.exited && c.exit_code == kSanitizerErrorExit) || sanitizer_found_errors(c.output))) {
     run.sanitizer_errors = true;
-    fail("compute-sanitizer " + tool_ + " found errors:\n" +
-         indent_excerpt(sanitizer_lines(c.output), 40));
+    fail(Message{"compute-sanitizer {} found errors:\n{}",
+                 "compute-sanitizer {} a trouvé des erreurs :\n{}"}
+             .with(tool_, indent_excerpt(sanitizer_lines(c.output), 40)));
     hint(sanitizer_hint(tool_));
   }
 }
 
 void CaseContext::note_stayed_busy(const Run& run) {
-  const std::string what = "the program was still busy on the GPU " +
-                           format_number(run.busy_grace_seconds) +
-                           " s after writing its result (a kernel left running?) and was stopped";
+  const Message what =
+      Message{"the program was still busy on the GPU {} s after writing its result (a kernel "
+              "left running?) and was stopped",
+              "le programme occupait encore le GPU {} s après avoir écrit son résultat (un "
+              "kernel laissé en cours ?) et a été arrêté"}
+          .with(run.busy_grace_seconds);
   if (!under_sanitizer()) {
-    note("note: " + what);
+    note(Message{"note: ", "remarque : "} + what);
     return;
   }
   // Under the sanitizer every such case costs the grace and a new start of the tool:
   // it counts as a time-out, so that --stop-after-timeouts bounds them.
   abnormal_ = true;
   ++timeouts_;
-  fail("compute-sanitizer could not check the program to its end: " + what);
-  hint("every kernel a function launches must have finished when it returns: wait for it "
-       "(a copy back, cudaDeviceSynchronize) or do not launch it.");
+  fail(Message{"compute-sanitizer could not check the program to its end: ",
+               "compute-sanitizer n'a pas pu vérifier le programme jusqu'à sa fin : "} +
+       what);
+  hint({"every kernel a function launches must have finished when it returns: wait for it "
+        "(a copy back, cudaDeviceSynchronize) or do not launch it.",
+        "chaque kernel qu'une fonction lance doit être terminé quand elle rend la main : "
+        "attendez-le (une copie de retour, cudaDeviceSynchronize) ou ne le lancez pas."});
 }
 
 void CaseContext::add_line(const std::string& message) {
@@ -375,7 +498,7 @@ std::vector<std::string> CaseContext::case_words(
   return words;
 }
 
-int visible_device_count(std::string& reason) {
+int visible_device_count(Message& reason) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
@@ -384,16 +507,19 @@ int visible_device_count(std::string& reason) {
     void* driver =
         status == cudaErrorInsufficientDriver ? dlopen("libcuda.so.1", RTLD_LAZY) : nullptr;
     if (status == cudaErrorInsufficientDriver && driver == nullptr) {
-      reason = "no NVIDIA driver: libcuda.so.1 is not installed";
+      reason = {"no NVIDIA driver: libcuda.so.1 is not installed",
+                "pas de pilote NVIDIA : libcuda.so.1 n'est pas installé"};
     } else if (status == cudaErrorNoDevice) {
-      reason = "the NVIDIA driver sees no GPU (cudaErrorNoDevice; CUDA_VISIBLE_DEVICES?)";
+      reason = {"the NVIDIA driver sees no GPU (cudaErrorNoDevice; CUDA_VISIBLE_DEVICES?)",
+                "le pilote NVIDIA ne voit aucun GPU (cudaErrorNoDevice ; CUDA_VISIBLE_DEVICES ?)"};
     } else {
-      reason = std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
+      reason = Message::verbatim(std::string(cudaGetErrorName(status)) + ": " +
+                                 cudaGetErrorString(status));
     }
     if (driver != nullptr) dlclose(driver);
     return 0;
   }
-  if (count == 0) reason = "the NVIDIA driver sees no GPU";
+  if (count == 0) reason = {"the NVIDIA driver sees no GPU", "le pilote NVIDIA ne voit aucun GPU"};
   return count;
 }
 
@@ -504,23 +630,37 @@ std::string case_block(const CaseOutcome& outcome) {
 void judge_sanitizer_end(CaseContext& last, const ServerEnd& end, const CheckSession& session) {
   if (!end.was_running || !last.under_sanitizer()) return;
   if (!end.exited) {
-    last.fail("compute-sanitizer could not check the program to its end: it did not end "
-              "after its last case (a process or a kernel it left running?) and was stopped" +
-              (end.output.empty() ? std::string()
-                                  : ":\n" + indent_excerpt(sanitizer_lines(end.output), 20)));
-    last.hint("every kernel a function launches must have finished when it returns, and the "
-              "program must not leave processes behind.");
+    last.fail(Message{"compute-sanitizer could not check the program to its end: it did not end "
+                      "after its last case (a process or a kernel it left running?) and was "
+                      "stopped",
+                      "compute-sanitizer n'a pas pu vérifier le programme jusqu'à sa fin : il "
+                      "ne s'est pas terminé après son dernier cas (un processus ou un kernel "
+                      "laissé en cours ?) et a été arrêté"} +
+              (end.output.empty() ? Message()
+                                  : Message{":\n{}", " :\n{}"}.with(
+                                        indent_excerpt(sanitizer_lines(end.output), 20))));
+    last.hint({"every kernel a function launches must have finished when it returns, and the "
+               "program must not leave processes behind.",
+               "chaque kernel qu'une fonction lance doit être terminé quand elle rend la main, "
+               "et le programme ne doit pas laisser de processus derrière lui."});
     return;
   }
   const bool errors = end.exit_code == kSanitizerErrorExit || sanitizer_found_errors(end.output);
   if (!errors || session.instance_flagged()) return;
   const bool memcheck = last.sanitizer_tool() == "memcheck";
-  last.fail("compute-sanitizer " + last.sanitizer_tool() +
-            " found errors, reported when the program ended after this case" +
-            (memcheck ? " (leaks are reported then)" : "") + ":\n" +
-            indent_excerpt(sanitizer_lines(end.output), 40));
-  last.hint(memcheck ? "read the first error of compute-sanitizer's report: a leak names the "
-                       "cudaMalloc whose cudaFree is missing."
+  last.fail(Message{"compute-sanitizer {} found errors, reported when the program ended after "
+                    "this case{}:\n{}",
+                    "compute-sanitizer {} a trouvé des erreurs, signalées quand le programme "
+                    "s'est terminé après ce cas{} :\n{}"}
+                .with(last.sanitizer_tool(),
+                      memcheck ? Message{" (leaks are reported then)",
+                                         " (les fuites sont signalées à ce moment)"}
+                               : Message(),
+                      indent_excerpt(sanitizer_lines(end.output), 40)));
+  last.hint(memcheck ? Message{"read the first error of compute-sanitizer's report: a leak names "
+                               "the cudaMalloc whose cudaFree is missing.",
+                               "lisez la première erreur du rapport de compute-sanitizer : une "
+                               "fuite nomme le cudaMalloc dont le cudaFree manque."}
                      : sanitizer_hint(last.sanitizer_tool()));
 }
 
@@ -551,9 +691,16 @@ std::string exercise_json(const Exercise& exercise) {
 }
 
 int judge_main(int argc, char** argv, const Exercise& exercise) {
+  choose_language(language_from_environment());
   Options options;
   std::string error;
-  if (!parse_options(argc, argv, options, error)) {
+  const bool parsed = parse_options(argc, argv, options, error);
+  // A self-test's expected hints (--expect-hint) are English texts: a French locale must
+  // not fail it. COURSE_LANG still chooses (the French acceptance test sets it).
+  if (parsed && !options.expect.empty() && std::getenv("COURSE_LANG") == nullptr) {
+    choose_language(Language::english);
+  }
+  if (!parsed) {
     print_usage(exercise.number);
     if (error == "help") return kExitPass;
     std::fprintf(stderr, "check_%s: %s\n", exercise.number.c_str(), error.c_str());
@@ -567,11 +714,16 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
   }
   if (options.list_only) {
     // Points first, in a column of their own: a long case name cannot shift them.
+    const Message hidden{" (hidden)", " (caché)"};
+    const Message no_gpu{" (no GPU needed)", " (sans GPU)"};
+    const Message point{"point", "point"}, points{"points", "points"};
     for (const Case& c : exercise.cases) {
-      std::printf("%3d %-6s %s%s%s\n", c.points, c.points == 1 ? "point" : "points", c.name.c_str(),
-                  c.hidden ? " (hidden)" : "", c.needs_gpu ? "" : " (no GPU needed)");
+      std::printf("%3d %-6s %s%s%s\n", c.points, (c.points == 1 ? point : points).text().c_str(),
+                  c.name.c_str(), c.hidden ? hidden.text().c_str() : "",
+                  c.needs_gpu ? "" : no_gpu.text().c_str());
     }
-    std::printf("%3d %-6s total\n", total_points, total_points == 1 ? "point" : "points");
+    std::printf("%3d %-6s %s\n", total_points, (total_points == 1 ? point : points).text().c_str(),
+                Message{"total", "au total"}.text().c_str());
     return kExitPass;
   }
   if (options.declared_points >= 0 && options.declared_points != total_points) {
@@ -597,11 +749,12 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
     return kExitMisuse;
   }
   const std::string variant = options.variant.empty() ? options.program : options.variant;
-  auto skip = [&](const std::string& why) {
-    std::printf("SKIPPED: %s\n", why.c_str());
+  // "SKIPPED:" in both languages: scripts and people search for it (a CTest skip).
+  auto skip = [&](const Message& why) {
+    std::printf("SKIPPED: %s\n", why.text().c_str());
     if (!options.report_json_path.empty()) {
       write_report_json(options.report_json_path, exercise.number, exercise.name, variant,
-                        options.seed, {}, why);
+                        options.seed, {}, why.text());
     }
     return kExitSkip;
   };
@@ -627,19 +780,22 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
                  options.host_only ? ": this exercise has no case that runs without a GPU" : "");
     return kExitMisuse;
   }
-  std::string reason;
+  Message reason;
   const int devices = needs_gpu ? visible_device_count(reason) : 0;
   if (needs_gpu && devices == 0) {
-    return skip("check " + exercise.number + " " + exercise.name +
-                " needs a CUDA device, and this machine has none (" + reason + ")");
+    return skip(Message{"check {} {} needs a CUDA device, and this machine has none ({})",
+                        "le correcteur {} {} demande un GPU CUDA, et cette machine n'en a "
+                        "aucun ({})"}
+                    .with(exercise.number, exercise.name, reason));
   }
   if (needs_gpu && devices < exercise.devices) {
-    return skip("check " + exercise.number + " " + exercise.name + " needs " +
-                std::to_string(exercise.devices) + " CUDA devices, and this machine has " +
-                std::to_string(devices));
+    return skip(Message{"check {} {} needs {} CUDA devices, and this machine has {}",
+                        "le correcteur {} {} demande {} GPU CUDA, et cette machine en a {}"}
+                    .with(exercise.number, exercise.name, exercise.devices, devices));
   }
   if (options.sanitizer_requested && options.sanitizer.empty()) {
-    return skip("compute-sanitizer was not found on this machine");
+    return skip({"compute-sanitizer was not found on this machine",
+                 "compute-sanitizer est introuvable sur cette machine"});
   }
 
   // A confined program gets private, empty temporary folders: its scratch folder, which
@@ -656,12 +812,18 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
     std::filesystem::remove_all(scratch);
     return kExitMisuse;
   }
-  std::printf("== check %s %s: %s, seed %llu%s%s ==\n", exercise.number.c_str(),
-              exercise.name.c_str(), variant.c_str(), static_cast<unsigned long long>(options.seed),
-              options.sanitizer_requested
-                  ? (", under compute-sanitizer " + options.sanitizer_tool).c_str()
-                  : "",
-              options.host_only ? ", the cases that need no GPU" : "");
+  const Message heading =
+      Message{"== check {} {}: {}, seed {}", "== correcteur {} {} : {}, graine {}"}.with(
+          exercise.number, exercise.name, variant, options.seed) +
+      (options.sanitizer_requested
+           ? Message{", under compute-sanitizer {}", ", sous compute-sanitizer {}"}.with(
+                 options.sanitizer_tool)
+           : Message()) +
+      (options.host_only
+           ? Message{", the cases that need no GPU", ", les cas qui se passent de GPU"}
+           : Message()) +
+      Message::verbatim(" ==");
+  std::printf("%s\n", heading.text().c_str());
   if (needs_gpu) std::printf("[%s]\n", describe_device(query_device(0)).c_str());
   std::fflush(stdout);
 
@@ -722,14 +884,19 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
     session.use_tool(tool);
     WallTimer timer;
     if (outcome.run && !tool.empty() && options.sanitizer.empty()) {
-      context.not_graded("compute-sanitizer not found: this case runs the program under "
-                         "compute-sanitizer " +
-                         tool + " (give its path with --compute-sanitizer PATH)");
+      context.not_graded(Message{"compute-sanitizer not found: this case runs the program under "
+                                 "compute-sanitizer {} (give its path with --compute-sanitizer "
+                                 "PATH)",
+                                 "compute-sanitizer introuvable : ce cas exécute le programme "
+                                 "sous compute-sanitizer {} (donnez son chemin avec "
+                                 "--compute-sanitizer CHEMIN)"}
+                             .with(tool));
     } else if (outcome.run) {
       c.body(context);
     } else {
-      context.fail("not run: the program already exceeded its time limit " +
-                   std::to_string(timeouts) + " times");
+      context.fail(Message{"not run: the program already exceeded its time limit {} times",
+                           "non exécuté : le programme a déjà dépassé sa limite de temps {} fois"}
+                       .with(timeouts));
     }
     outcome.seconds = timer.elapsed_ms() / 1e3;
     if (!context.is_not_graded()) timeouts += context.timeouts();
@@ -797,12 +964,20 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
   const bool passed = cases_passed == cases_run;
   const char* verdict = passed ? "PASS" : "FAIL";
   if (cases_run == 0) verdict = "NOT GRADED";
-  std::printf("score: %d/%d points, %d of %d cases passed: %s\n", score, max_score, cases_passed,
-              cases_run, verdict);
+  std::printf("%s\n", Message{"score: {}/{} points, {} of {} cases passed: {}",
+                              "note : {}/{} points, {} cas réussis sur {} : {}"}
+                          .with(score, max_score, cases_passed, cases_run, verdict)
+                          .text()
+                          .c_str());
   if (cases_not_graded > 0) {
-    std::printf("SKIPPED: %d case(s) worth %d points could not run here and are not graded "
-                "(see SKIP above)\n",
-                cases_not_graded, points_not_graded);
+    std::printf("SKIPPED: %s\n",
+                Message{"{} case(s) worth {} points could not run here and are not graded (see "
+                        "SKIP above)",
+                        "{} cas valant {} points n'ont pas pu s'exécuter ici et ne sont pas notés "
+                        "(voir SKIP plus haut)"}
+                    .with(cases_not_graded, points_not_graded)
+                    .text()
+                    .c_str());
   }
   if (!options.summary_path.empty() &&
       !write_summary(options.summary_path, exercise, variant, score, max_score, passed)) {

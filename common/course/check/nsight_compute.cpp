@@ -123,7 +123,9 @@ NcuReading read_ncu_metrics(const ChildResult& child, const std::vector<std::str
 std::string nsight_compute_for(CaseContext& c) {
   std::string why_not;
   const std::string ncu = find_nsight_compute(why_not);
-  if (ncu.empty()) c.note("Nsight Compute not used: " + why_not);
+  if (ncu.empty()) {
+    c.note(Message{"Nsight Compute not used: {}", "Nsight Compute non utilisé : {}"}.with(why_not));
+  }
   return ncu;
 }
 
@@ -136,7 +138,9 @@ bool profile_case_words(CaseContext& c, const std::string& ncu,
                         timeout_seconds);
   reading = read_ncu_metrics(run.child, metrics);
   if (!reading.ok) {
-    c.note("Nsight Compute could not measure: " + reading.why_not + "; graded by timing instead");
+    c.note(Message{"Nsight Compute could not measure: {}; graded by timing instead",
+                   "Nsight Compute n'a pas pu mesurer : {} ; noté d'après les temps à la place"}
+               .with(reading.why_not));
   }
   return reading.ok;
 }

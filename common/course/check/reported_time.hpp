@@ -37,8 +37,8 @@ inline constexpr double kMeasurementSlackMs = 2.0;
 
 struct ReportedTime {
   std::string function;  // the student's function that returned it, e.g. "heavy_on_gpu"
-  std::string work;      // what it timed, for messages: "kernel", "multiply"
-  std::string size;      // the size of that work, for messages ("16777259 elements"); may be empty
+  Message work;          // what it timed, for messages: {"the kernel", "le kernel"}
+  Message size;          // the size of that work, for messages ("16777259 elements"); may be empty
   double reported_ms = 0.0;
   double call_ms = 0.0;     // the whole call, timed by the check around it
   double fastest_ms = 0.0;  // the same work timed by the runner with events; 0: not timed
@@ -51,10 +51,10 @@ struct ReportedTime {
 
 // The exercise's own words for each mistake: how to time with its function's names.
 struct ReportedTimeHints {
-  std::string not_positive;
-  std::string longer_than_call;
-  std::string longer_than_work;
-  std::string shorter_than_work;
+  Message not_positive;
+  Message longer_than_call;
+  Message longer_than_work;
+  Message shorter_than_work;
 };
 
 // Reads what the runner saw of the student's call (StudentKernelTimer) into `t`: the

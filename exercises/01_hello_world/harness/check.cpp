@@ -8,6 +8,9 @@
 // Every case but the last runs the program with every device visible and requires it
 // to end by itself with status 0; the last hides every GPU and requires the clean
 // "No CUDA device found" message and status 1.
+// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
+// once every message is a Message{english, french} (course/check/message.hpp).
+#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

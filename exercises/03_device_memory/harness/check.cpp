@@ -13,6 +13,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Request;
 using course::check::Run;
 namespace request = device_memory::request;
@@ -22,8 +23,12 @@ namespace request = device_memory::request;
 // most 4 * 10 here; 1e-5 covers two ulps of 40 with room to spare.
 constexpr course::Tolerance kTolerance{1e-5, 1e-6};
 
-const char* kFormulaHint = "each element must be y[i] = scale * x[i] + offset, with i the "
-                           "global index blockIdx.x * blockDim.x + threadIdx.x.";
+// Every message a student reads is a Message: the English, then the French (message.hpp).
+const Message kFormulaHint{
+    "each element must be y[i] = scale * x[i] + offset, with i the global index "
+    "blockIdx.x * blockDim.x + threadIdx.x.",
+    "chaque élément doit valoir y[i] = scale * x[i] + offset, où i est l'indice global "
+    "blockIdx.x * blockDim.x + threadIdx.x."};
 
 // Runs one affine case and compares every element.
 bool check_affine(CaseContext& c, int n, double scale, double offset,

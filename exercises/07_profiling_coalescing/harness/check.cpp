@@ -8,6 +8,9 @@
 //   make check-07                          (students)
 //   build/.../check_07 --program PROGRAM   (instructors; --help lists the options)
 //   COURSE_NCU=/path/to/ncu or COURSE_NCU=none picks or turns off the profiler.
+// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
+// once every message is a Message{english, french} (course/check/message.hpp).
+#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <string>

@@ -5,6 +5,9 @@
 //
 //   make check-08                                         (students)
 //   build/.../check_08 --program PROGRAM --library LIB.so --exercise-dir DIR   (instructors)
+// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
+// once every message is a Message{english, french} (course/check/message.hpp).
+#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <unistd.h>
 
 #include <cmath>

@@ -8,6 +8,9 @@
 //
 //   make check-17                          (students)
 //   build/.../check_17 --program PROGRAM   (instructors; --help lists the options)
+// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
+// once every message is a Message{english, french} (course/check/message.hpp).
+#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <cstring>

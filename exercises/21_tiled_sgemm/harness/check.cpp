@@ -6,6 +6,9 @@
 //
 //   make check-21                          (students)
 //   build/.../check_21 --program PROGRAM   (instructors; --help lists the options)
+// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
+// once every message is a Message{english, french} (course/check/message.hpp).
+#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <string>

@@ -5,6 +5,9 @@
 //
 //   make check-24                          (students; compute-sanitizer found beside nvcc)
 //   build/.../check_24 --program PROGRAM --compute-sanitizer PATH   (instructors)
+// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
+// once every message is a Message{english, french} (course/check/message.hpp).
+#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cstdint>
 #include <functional>
 #include <string>
