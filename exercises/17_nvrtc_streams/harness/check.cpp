@@ -453,12 +453,13 @@ void check_pipeline(CaseContext& c, const PipelineRun& p, Judge what = Judge::va
       nvrtc_streams::saxpy_reference<float>(static_cast<float>(a),
                                             nvrtc_streams::make_x<float>(p.n, c.seed()),
                                             nvrtc_streams::make_y<float>(p.n, c.seed()));
-  if (!c.expect_array(run, result::out<float>, expected, course::kExact,
-                      {"each chunk k covers elements [k * chunk, min((k + 1) * chunk, n)) of "
-                       "every buffer; device addresses count bytes (first * sizeof(float))",
-                       "chaque morceau k couvre les éléments [k * chunk ; min((k + 1) * chunk, "
-                       "n)[ de chaque tampon ; les adresses du GPU comptent en octets "
-                       "(first * sizeof(float))"})) {
+  if (!c.expect_array(
+          run, result::out<float>, expected, course::kExact,
+          Message{"each chunk k covers elements [k * chunk, min((k + 1) * chunk, n)) of "
+                  "every buffer; device addresses count bytes (first * sizeof(float))",
+                  "chaque morceau k couvre les éléments [k * chunk ; min((k + 1) * chunk, "
+                  "n)[ de chaque tampon ; les adresses du GPU comptent en octets "
+                  "(first * sizeof(float))"})) {
     c.note(Message::verbatim("({})").with(describe(p)));
     if (busy > 0) c.hint(kSynchronizeHint);
     return;
@@ -532,13 +533,14 @@ void check_kernel_speed(CaseContext& c) {
               "saxpy<float> sur {} éléments : version de NVRTC {} ms, de nvcc {} ms (sa "
               "compilation a pris {} ms)"}
           .with(n, nvrtc_ms, nvcc_ms, compile_ms);
-  c.judge_speed(kSameSpeedBar, nvrtc_ms / nvcc_ms, figures,
-                {{"the same kernel on the same grid runs at the same speed: launch it on "
-                  "kSaxpyThreadsPerBlock-thread blocks, one thread per element, compiled for this "
-                  "GPU's sm_XY.",
-                  "le même kernel sur la même grille s'exécute à la même vitesse : lancez-le sur "
-                  "des blocs de kSaxpyThreadsPerBlock threads, un thread par élément, compilé "
-                  "pour le sm_XY de ce GPU."}});
+  c.judge_speed(
+      kSameSpeedBar, nvrtc_ms / nvcc_ms, figures,
+      {Message{"the same kernel on the same grid runs at the same speed: launch it on "
+               "kSaxpyThreadsPerBlock-thread blocks, one thread per element, compiled for this "
+               "GPU's sm_XY.",
+               "le même kernel sur la même grille s'exécute à la même vitesse : lancez-le sur "
+               "des blocs de kSaxpyThreadsPerBlock threads, un thread par élément, compilé "
+               "pour le sm_XY de ce GPU."}});
 }
 
 // 16M floats: 128 MiB to copy in, 64 MiB back, a kernel of a fraction of that time.
