@@ -252,7 +252,7 @@ void check_sum_partials(CaseContext& c) {
       c.hint({"sum_partials: each thread sums partials[t], partials[t + blockDim.x], ... below "
               "count; then the block's sum, written by thread 0 (0 when count is 0).",
               "sum_partials : chaque thread somme partials[t], partials[t + blockDim.x]... "
-              "en dessous de count ; puis la somme du bloc, écrite par le thread 0 (0 quand "
+              "d'indice inférieur à count ; puis la somme du bloc, écrite par le thread 0 (0 quand "
               "count vaut 0)."});
       c.hint(kShuffleHint);
       return;

@@ -72,9 +72,10 @@ const Message kBalancedSearchHint{
     "the binary search must find the last row whose offset is <= the thread's first entry "
     "(row_offsets[row] <= first < row_offsets[row + 1], so row < a.rows), not the first row "
     "past it.",
-    "la recherche dichotomique doit trouver la dernière ligne dont le décalage est <= au "
-    "premier coefficient du thread (row_offsets[row] <= first < row_offsets[row + 1], donc "
-    "row < a.rows), pas la première ligne au-delà."};
+    "la recherche dichotomique doit trouver la dernière ligne dont le décalage est inférieur ou "
+    "égal à l'indice du premier coefficient du thread "
+    "(row_offsets[row] <= first < row_offsets[row + 1], donc row < a.rows), pas la première "
+    "ligne au-delà."};
 const Message kBalancedAtomicHint{
     "a row shared by several threads gets a partial sum from each: add them with "
     "atomicAdd(&y[row], sum), never y[row] = sum (only the last store stays).",

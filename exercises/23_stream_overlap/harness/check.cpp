@@ -61,8 +61,8 @@ const Message kPartialChunkHint{
     "the last, partial chunk: loop while first < n, and give each chunk min(chunk, n - first) "
     "elements (a count of n / chunk chunks, rounded down, drops it).",
     "le dernier morceau, incomplet : bouclez tant que first < n, et donnez à chaque morceau "
-    "min(chunk, n - first) éléments (compter n / chunk morceaux, arrondi en dessous, le "
-    "perd)."};
+    "min(chunk, n - first) éléments (prendre n / chunk morceaux, arrondi à l'entier inférieur, "
+    "l'oublie)."};
 const Message kWaitHint{
     "run_pipeline must return with host_out complete: synchronize every stream it used "
     "(cudaStreamSynchronize) after the last chunk is enqueued.",
@@ -87,7 +87,7 @@ const Message kEventsHint{
     "(cudaStreamWaitEvent), then record stop on streams[0].",
     "l'événement de fin doit suivre le travail de TOUS les streams : un événement sur "
     "streams[0] ne chronomètre que streams[0]. Enregistrez un événement sur chacun des autres "
-    "streams, faites-le attendre par streams[0] (cudaStreamWaitEvent), puis enregistrez stop "
+    "streams, faites attendre streams[0] sur chacun (cudaStreamWaitEvent), puis enregistrez stop "
     "sur streams[0]."};
 
 // ---------------------------------------------------------------------------
@@ -220,7 +220,7 @@ void check_one_chunk(CaseContext& c) {
   c.fail(Message{"enqueue_chunk(first = {}, count = {}) on {} elements: {} element(s) of the chunk "
                  "wrong or missing{}, {} element(s) outside it written",
                  "enqueue_chunk(first = {}, count = {}) sur {} éléments : {} élément(s) du "
-                 "morceau faux ou manquants{}, {} élément(s) écrits hors de lui"}
+                 "morceau faux ou manquant(s){}, {} élément(s) écrit(s) hors du morceau"}
              .with(first, count, n, wrong,
                    wrong > 0
                        ? Message{" (the first at index {})", " (le premier à l'indice {})"}.with(
