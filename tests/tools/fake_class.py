@@ -23,6 +23,9 @@ description in the statement. Who made which mistake follows the student's index
         changed, its comments rewritten and its lines moved about; DISTINCT_14's students
         each one of their own; in 03, every student of SHORT_03 the same few right lines
         (too short to compare)
+    speed: 14's shared_lab_128x64 is timed: each graded student's speed-up of the privatised
+        histogram over the global one is 1 + index / 4 (SPEED_BAR passes it from index 4 on),
+        measured on SPEED_GPU
     answers: ANSWERED_03's students handed in 03's answers file, the first with two answers
         (one quoting HTML), the second with none filled in
     all UNREADABLE: an archive that could not be read (every exercise unreadable)
@@ -146,6 +149,15 @@ def exercise_04(index):
     return exercise("04_cpu_vs_gpu", items, 10.0 + index % 3 + (30.0 if index == 11 else 0.0))
 
 
+SPEED_FIGURE = "speed-up of the privatised histogram over the global one"
+SPEED_BAR = 2.0
+SPEED_GPU = "NVIDIA H200"
+
+
+def speed_up(index):
+    return 1.0 + index / 4
+
+
 def exercise_14(index):
     if index in SKIPPED_14:
         return not_graded("14_atomics_histogram", "skipped", 13, "no CUDA device visible (CUDA_VISIBLE_DEVICES=)",
@@ -160,10 +172,15 @@ def exercise_14(index):
     lost = index % 4 == 1
     items = [item(name, points, not (lost and name == "shared_skewed_one_bin"), case_output(name, LOST))
              for name, points in CASES_14]
+    timed = next(entry for entry in items if entry["name"] == "shared_lab_128x64")
+    timed["speed"] = [{"figure": SPEED_FIGURE, "direction": "at_least", "bar": SPEED_BAR, "measured": speed_up(index),
+                       "reference": "241-283 on H100"}]
+    timed["passed"] = timed["passed"] and speed_up(index) >= SPEED_BAR
+    timed["score"] = timed["max_score"] if timed["passed"] else 0
     items.append(item("memcheck", 2, True, kind="sanitizer", seconds=7.0))
     items.append(item("racecheck", 2, not lost, f"shared_skewed_one_bin:\n========= Race reported\nhint: {RACE_HINT}",
                       kind="sanitizer", seconds=9.0))
-    return exercise("14_atomics_histogram", items, 20.0 + index % 5)
+    return dict(exercise("14_atomics_histogram", items, 20.0 + index % 5), gpu=SPEED_GPU)
 
 
 def result(index, student):

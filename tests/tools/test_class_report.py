@@ -167,13 +167,13 @@ class ClassPage(unittest.TestCase):
         shutil.rmtree(cls.scratch, ignore_errors=True)
 
     def test_every_section_in_order(self):
-        self.assertEqual(self.page.headings, ["not-graded", "warnings", "exercises", "cases", "hints", "answers",
-                                              "similar-code", "grading-time"])
+        self.assertEqual(self.page.headings, ["not-graded", "warnings", "exercises", "cases", "hints", "leaderboard",
+                                              "answers", "similar-code", "grading-time"])
         for table in ("not-graded", "exercises", "cases", "hints", "times", "slowest"):
             self.assertIn(table, self.page.tables)
         self.assertTrue(os.path.exists(os.path.join(self.plotted_dir, "class.md")))
-        for title in ("## Not graded", "## Warnings", "## Exercises", "## Cases", "## Hints", "## Answers",
-                      "## Similar code", "## Grading time"):
+        for title in ("## Not graded", "## Warnings", "## Exercises", "## Cases", "## Hints", "## Leaderboard",
+                      "## Answers", "## Similar code", "## Grading time"):
             self.assertIn(title, self.markdown)
 
     def test_not_graded_comes_first_in_red_with_the_reason(self):
@@ -287,6 +287,44 @@ class ClassPage(unittest.TestCase):
         # 03's own code is two lines: too short to compare, and the page says so.
         self.assertIn("Not compared, the students&#x27; own code being too short", self.html)
         self.assertIn("03 (", self.html.split("Not compared", 1)[1].split("</p>", 1)[0])
+
+    def test_the_leaderboard_best_first_with_the_bar_and_the_gpu(self):
+        graded = [(index, student) for index, student, record in rows_of("14_atomics_histogram")
+                  if any(entry.get("speed") for entry in record.get("items", []))]
+        expected = sorted(graded, key=lambda pair: (-fake_class.speed_up(pair[0]), pair[1]))
+        header, *rows = self.page.tables["leaderboard-14_atomics_histogram-shared_lab_128x64"]
+        self.assertEqual(header, ["rank", "student", "figure", "passed"])
+        self.assertEqual([row[1] for row in rows], [reports.clean(student) for _, student in expected])
+        self.assertEqual([row[0] for row in rows], [str(rank) for rank in range(1, len(expected) + 1)])
+        self.assertEqual([row[3] for row in rows],
+                         ["yes" if fake_class.speed_up(index) >= fake_class.SPEED_BAR else "no" for index, _ in expected])
+        self.assertIn(f"Bar &gt;= 2; reference 241-283 on H100; measured on {fake_class.SPEED_GPU}.", self.html)
+
+    def test_the_projected_leaderboard_names_no_one(self):
+        page = read(os.path.join(self.plotted_dir, class_report.LEADERBOARD_FILE))
+        for student in fake_class.STUDENTS:
+            if len(student) > 3:
+                self.assertNotIn(html.escape(student), page)
+        table = Page(page).tables["leaderboard-14_atomics_histogram-shared_lab_128x64"]
+        ids = [row[1] for row in table[1:]]
+        best = max((index for index, _, record in rows_of("14_atomics_histogram")
+                    if any(entry.get("speed") for entry in record.get("items", []))), key=fake_class.speed_up)
+        self.assertEqual(ids[0], reports.leaderboard_id(fake_class.STUDENTS[best], fake_class.SEED))
+        found = reports.submissions(reports.load_results(self.plotted_dir), fake_class.EXERCISES)
+        student = next(sub for sub in found if sub.student == fake_class.STUDENTS[best])
+        self.assertIn(f"class leaderboard of the timed cases: {ids[0]}.",
+                      reports.render_markdown(reports.feedback_blocks(student)))
+
+    def test_a_bar_at_most_ranks_the_smallest_first(self):
+        data = class_report.gather(results_by_index(), fake_class.EXERCISES)
+        for submission in data.found:
+            for row in submission.rows:
+                for entry in row.get("items", []):
+                    for speed in entry.get("speed", []):
+                        speed["direction"] = "at_most"
+        (_, _, _, direction, _, _, _, rows), = class_report.speed_boards(data)
+        self.assertEqual(direction, "at_most")
+        self.assertEqual([measured for _, measured, _ in rows], sorted(measured for _, measured, _ in rows))
 
     def test_the_answers_question_by_question_escaped(self):
         header, *rows = self.page.tables["answers"]

@@ -46,6 +46,7 @@ from course_tools.grading import class_plots, reports, similarity
 from course_tools.student.paths import ROOT
 
 HTML_FILE, MARKDOWN_FILE = "class.html", "class.md"
+LEADERBOARD_FILE = "leaderboard.html"   # the leaderboard alone, students by id: to project in class
 NOT_GRADED_FILE = "not_graded.txt"   # student<TAB>reason, written by slurm/class_grading.py collect
 LEFT_OUT_FILE = "left_out.json"      # the class folder's entries that are no submission (tools/course grade)
 LEFT_OUT = "left out"
@@ -341,15 +342,16 @@ def not_graded_text(why):
 
 
 SECTIONS = (("not-graded", "Not graded"), ("warnings", "Warnings"), ("exercises", "Exercises"), ("cases", "Cases"),
-            ("hints", "Hints"), ("answers", "Answers"), ("similar-code", "Similar code"),
-            ("grading-time", "Grading time"))
+            ("hints", "Hints"), ("leaderboard", "Leaderboard"), ("answers", "Answers"),
+            ("similar-code", "Similar code"), ("grading-time", "Grading time"))
 
 
 def build_blocks(data, plots, plots_missing, alike):
     blocks = summary_blocks(data)
     for (anchor, title), section in zip(SECTIONS, (not_graded_blocks(data), warning_blocks(data),
                                                    exercise_blocks(data, plots, plots_missing),
-                                                   case_blocks(data), hint_blocks(data), answers_blocks(data),
+                                                   case_blocks(data), hint_blocks(data), leaderboard_blocks(data),
+                                                   answers_blocks(data),
                                                    similar_blocks(alike), time_blocks(data))):
         blocks += [("heading", title, anchor)] + section
     return blocks
@@ -422,6 +424,58 @@ def exercise_blocks(data, plots, plots_missing):
                                f"rebuild the reports (tools/course grade --reports-only --results RESULTS) for them."))
     elif drawn:
         blocks.append(("figures", [(exercise_id, plots.get(exercise_id)) for exercise_id in drawn]))
+    return blocks
+
+
+def speed_boards(data):
+    """[(exercise, case, figure, direction, bar, reference, gpu, [(student, measured, passed)])],
+    one per bar a timed case judged, the best figure first ('at_least': highest)."""
+    boards = {}
+    for index, column in enumerate(data.columns):
+        for submission in data.found:
+            row = submission.rows[index]
+            if row["status"] != "graded":
+                continue
+            for item in row.get("items", []):
+                for speed in item.get("speed", []) if isinstance(item.get("speed"), list) else []:
+                    key = (column, item["name"], speed.get("figure", ""))
+                    board = boards.setdefault(key, {"direction": speed.get("direction"), "bar": speed.get("bar"),
+                                                    "reference": speed.get("reference", ""), "gpus": set(),
+                                                    "rows": []})
+                    board["gpus"].add(row.get("gpu") or "")
+                    board["rows"].append((submission.student, speed.get("measured"), bool(item.get("passed"))))
+    found = []
+    for (column, case, figure), board in boards.items():
+        best_first = board["direction"] == "at_least"
+        rows = sorted(board["rows"], key=lambda r: (-(r[1] or 0) if best_first else (r[1] or float("inf")), r[0]))
+        gpus = ", ".join(sorted(g for g in board["gpus"] if g)) or "the grading GPU"
+        found.append((column, case, figure, board["direction"], board["bar"], board["reference"], gpus, rows))
+    return found
+
+
+def leaderboard_blocks(data, anonymous_seed=None):
+    """Per timed case and bar: each student's figure and rank, the bar, the reference
+    solution's figures the check declares, and the GPU it was measured on. With
+    `anonymous_seed`, students by leaderboard_id (the page to project in class)."""
+    boards = speed_boards(data)
+    if not boards:
+        return [("para", "No timed case was graded (no speed figure in the results).")]
+    blocks = [("para", "The figure each student's code reached in each timed case, best first, measured on the "
+                       "grading GPU in the same run as the check's own yardstick (a ratio, never a time); the bar "
+                       "is the pass mark, the reference the course's solution on the cards the check names. "
+                       + ("Students appear by their leaderboard id, which each one's feedback page gives."
+                          if anonymous_seed is not None else
+                          f"A page without names, to project in class: {LEADERBOARD_FILE}."))]
+    for column, case, figure, direction, bar, reference, gpus, rows in boards:
+        sign = ">=" if direction == "at_least" else "<="
+        blocks.append(("subheading", f"{column} {case}: {figure}"))
+        blocks.append(("para", f"Bar {sign} {number(bar, 3)}; reference {reference or 'not declared'}; measured on {gpus}."))
+        blocks.append(("table", f"leaderboard-{column}-{case}", ["rank", "student", "figure", "passed"],
+                       [[text(rank, "num"),
+                         text(reports.leaderboard_id(student, anonymous_seed), "id") if anonymous_seed is not None
+                         else student_cell(student),
+                         text(number(measured, 3), "num"), text("yes" if passed else "no", None if passed else "bad")]
+                        for rank, (student, measured, passed) in enumerate(rows, start=1)]))
     return blocks
 
 
@@ -787,8 +841,11 @@ def write(results_dir, results, exercises, no_result=None, pythons=None, left_ou
     plots, missing = class_plots.draw(distributions, pythons)
     alike = similarity.compare(results_dir, ROOT, data.columns, [submission.student for submission in data.found])
     blocks = build_blocks(data, plots, missing, alike)
+    seed = next((submission.result.get("seed") for submission in data.found if "seed" in submission.result), "")
+    projected = [("title", "Leaderboard")] + leaderboard_blocks(data, anonymous_seed=seed)
     written = []
-    for name, rendered in ((HTML_FILE, render_html(blocks)), (MARKDOWN_FILE, render_markdown(blocks))):
+    for name, rendered in ((HTML_FILE, render_html(blocks)), (MARKDOWN_FILE, render_markdown(blocks)),
+                           (LEADERBOARD_FILE, render_html(projected))):
         path = os.path.join(results_dir, name)
         reports.write_atomic(path, rendered.encode("utf-8"))
         written.append(path)

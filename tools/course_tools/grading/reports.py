@@ -27,6 +27,7 @@ it skipped. A later grading on a GPU grades it (SCHEMA.md).
 """
 import base64
 import csv
+import hashlib
 import html
 import io
 import json
@@ -90,11 +91,11 @@ EXERCISE_FIELDS = (("id", "a string", True), ("status", "a string", True),
                    ("items", "a list", False), ("number", "a string", False),
                    ("title", "a string", False), ("message", "a string", False),
                    ("build_log", "a string", False), ("seconds", "a number", False),
-                   ("files", "an object", False), ("answers", "an object", False))
+                   ("files", "an object", False), ("answers", "an object", False), ("gpu", "a string", False))
 ITEM_FIELDS = (("name", "a string", True), ("passed", "true or false", True),
                ("score", "a number", True), ("max_score", "a number", True),
                ("kind", "a string", False), ("hidden", "true or false", False),
-               ("seconds", "a number", False), ("output", "a string", False))
+               ("seconds", "a number", False), ("output", "a string", False), ("speed", "a list", False))
 
 # A student name becomes a file name in every report (feedback/<name>.html, and the
 # temporary file of its atomic write, ".<name>.html.<pid>.<8 hex>.tmp", within the 255
@@ -440,9 +441,19 @@ def feedback_blocks(submission):
                  for extra in submission.extras]
     if warnings:
         blocks += [("heading", "Warnings"), ("list", warnings)]
+    if any(item.get("speed") for row in submission.rows for item in row.get("items", [])):
+        blocks.append(("para", f"Your id on the class leaderboard of the timed cases: "
+                               f"{leaderboard_id(submission.student, result.get('seed', ''))}."))
     for row in submission.rows:
         blocks += exercise_blocks(row)
     return blocks
+
+
+def leaderboard_id(student, seed):
+    """A student's name on the projected leaderboard (class_report.LEADERBOARD_FILE): six
+    hexadecimal digits that only the student's own feedback page gives away, drawn from the
+    name and the grading seed."""
+    return hashlib.sha256(f"{seed}\0{student}".encode()).hexdigest()[:6]
 
 
 def exercise_blocks(exercise):
