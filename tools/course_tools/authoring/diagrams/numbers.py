@@ -40,3 +40,7 @@ WARP = 32
 # Latencies: orders of magnitude in SM clock cycles, approximate (they vary with the access
 # and the clock; the diagram says "about").
 LATENCY = {"registers": "~1", "shared": "~30", "l2": "~200-300", "hbm": "~500-800"}
+
+# Exercise 09's statement: its Gaussian kernels (1024 blocks of 256, 2^26 floats in and out, median of
+# 21 runs), each as a share of the copy ceiling of that run, in percent.
+GAUSSIAN_SHARES = (("divisions", 71), ("factors", 79), ("copy kernel", 80), ("float4", 93))
