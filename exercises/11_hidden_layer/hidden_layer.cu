@@ -93,6 +93,7 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
   //   Consecutive threads then touch consecutive elements at every step (coalesced).
   //   Once the fused cases pass, four neurons per access (README.md, "Four neurons per
   //   access"):
+  // [slide:fused-float4-steps]
   //   4. Before that loop, if greyscales, weights and activated are all 16-byte aligned
   //      (course::is_float4_aligned of each), run the same grid-stride loop over the
   //      n / course::kFloatsPerFloat4 float4 vectors: vector v from start, by stride, while
@@ -100,6 +101,7 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
   //      of the four neurons of their x, y, z and w lanes (make_float4) to activated's v.
   //   5. The loop of steps 1-3 then starts at 4 * (n / 4) + start: it does the last n % 4
   //      neurons. When a pointer is not aligned, it starts at start and does every neuron.
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]
@@ -110,6 +112,7 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
 // [slide:launch_three_kernels]
 void launch_three_kernels(const float* greyscales, const float* weights, float* activated, int n) {
   // TODO(student): the three kernels, one after the other.
+  // [slide:three-kernels-steps]
   //   1. When n == 0, return: a grid of zero blocks is an error.
   //   2. Take enough blocks of kThreadsPerBlock threads to cover n (rounded up).
   //   3. Launch, in this order:
@@ -117,6 +120,7 @@ void launch_three_kernels(const float* greyscales, const float* weights, float* 
   //        weigh_kernel      activated, weights -> activated
   //        activate_kernel   activated -> activated
   // Put CUDA_CHECK_LAUNCH() after each launch. Kernels in one stream run in order.
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

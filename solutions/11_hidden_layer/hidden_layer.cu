@@ -94,6 +94,7 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
   const int start = blockIdx.x * blockDim.x + threadIdx.x;
   const int stride = blockDim.x * gridDim.x;
   int scalar_first = 0;  // the first neuron left to the scalar loop below
+  // [slide:fused-float4]
   if (course::is_float4_aligned(greyscales) && course::is_float4_aligned(weights) &&
       course::is_float4_aligned(activated)) {
     const int vectors = n / course::kFloatsPerFloat4;
@@ -107,6 +108,7 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
     }
     scalar_first = vectors * course::kFloatsPerFloat4;
   }
+  // [/slide]
   for (int i = scalar_first + start; i < n; i += stride) {
     activated[i] = neuron(greyscales[i], weights[i]);
   }
