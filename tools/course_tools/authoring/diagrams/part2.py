@@ -34,7 +34,7 @@ def copy_ceiling(say):
     labels = {"divisions": say("two divisions per element", "deux divisions par élément"),
               "factors": say("factors computed on the host", "facteurs calculés sur l'hôte"),
               "copy kernel": say("a plain copy kernel", "un simple kernel de copie"),
-              "float4": say("`float4` chunks, no division", "blocs `float4`, sans division")}
+              "float4": say("`float4` chunks, no division", "paquets `float4`, sans division")}
     for row, (key, share) in enumerate(GAUSSIAN_SHARES):
         y = top + 42 + row * 34
         svg.rect(left, y, share * scale, 26, DEVICE, 1.2, rx=0)
@@ -133,7 +133,7 @@ def float4_tail(say):
     n, cell, left = 22, 47, 30
     chunks = n // 4
     svg.text(10, 28, say(f"n = {n} floats: {chunks} `float4` chunks, then the last {n % 4} one by one",
-                         f"n = {n} floats : {chunks} blocs `float4`, puis les {n % 4} derniers un par un"),
+                         f"n = {n} floats : {chunks} paquets `float4`, puis les {n % 4} derniers un par un"),
              20, bold=True)
     for k in range(n):
         chunk = k // 4
@@ -143,14 +143,14 @@ def float4_tail(say):
     for c in range(chunks):
         x0, x1 = left + c * 4 * cell, left + (c + 1) * 4 * cell - 4
         svg.polyline([(x0, 98), (x0, 108), (x1, 108), (x1, 98)], INK, 1.5)
-        svg.text((x0 + x1) / 2, 132, say(f"chunk {c}", f"bloc {c}"), 18, "middle", bold=True)
+        svg.text((x0 + x1) / 2, 132, say(f"chunk {c}", f"paquet {c}"), 18, "middle", bold=True)
     tail = left + chunks * 4 * cell
     svg.polyline([(tail, 98), (tail, 108), (tail + (n % 4) * cell - 4, 108), (tail + (n % 4) * cell - 4, 98)],
                  SHARED[1], 1.5)
     svg.text(tail + (n % 4) * cell / 2, 132, say("tail", "reste"), 18, "middle", bold=True, colour=SHARED[1])
     svg.lines(10, 182, [
         say("Loop 1: `i` over the n / 4 chunks, `float4 v = reinterpret_cast<const float4*>(a)[i];`",
-            "Boucle 1 : `i` parcourt les n / 4 blocs, `float4 v = reinterpret_cast<const float4*>(a)[i];`"),
+            "Boucle 1 : `i` parcourt les n / 4 paquets, `float4 v = reinterpret_cast<const float4*>(a)[i];`"),
         say("Loop 2: the last n % 4 floats, one per thread", "Boucle 2 : les n % 4 derniers floats, un par thread"),
         say("Only where every pointer is 16-byte aligned; otherwise the scalar loop does all n",
             "Seulement si chaque pointeur est aligné sur 16 octets ; sinon la boucle scalaire fait les n")], 19,
@@ -370,14 +370,14 @@ def row_lanes(say):
     # One thread per row: thread r walks along row r.
     svg.text(10, 28, say("one thread per row", "un thread par ligne"), 20, bold=True)
     matrix(10, 44, 4, lambda r, c: palette[r], lambda r, c: str(r))
-    svg.lines(10, 190, [say("at each step lanes 0..3 read a row", "à chaque pas, les lanes 0..3 lisent"),
-                        say("apart: not coalesced; 7 long rows,", "à une ligne d'écart : non coalescent ;"),
+    svg.lines(10, 190, [say("at each step lanes 0..3 read a row", "à chaque pas, les voies 0..3 lisent"),
+                        say("apart: not coalesced; 7 long rows,", "à une ligne d'écart : non coalescés ;"),
                         say("7 busy threads", "7 lignes longues, 7 threads")], 18)
     # A group of 4 lanes per row.
     gx = 430
-    svg.text(gx, 28, say("a group of 4 lanes per row", "un groupe de 4 lanes par ligne"), 20, bold=True)
+    svg.text(gx, 28, say("a group of 4 lanes per row", "un groupe de 4 voies par ligne"), 20, bold=True)
     matrix(gx, 44, 4, lambda r, c: palette[r], lambda r, c: str(r * 4 + c % 4))
-    svg.lines(gx, 190, [say("lane `l` of a group: columns `l`,", "la lane `l` d'un groupe : colonnes `l`,"),
+    svg.lines(gx, 190, [say("lane `l` of a group: columns `l`,", "la voie `l` d'un groupe : colonnes `l`,"),
                         say("`l + 4`, ...: consecutive floats;", "`l + 4`, ... : floats consécutifs ;"),
                         say("then shuffles sum the group", "puis des shuffles somment le groupe")], 18)
     # One block per long row.
@@ -396,12 +396,12 @@ def row_lanes(say):
     svg.text(654, 416, say("`__syncthreads()`, then warp 0 adds them", "`__syncthreads()`, puis le warp 0 les "
                            "additionne"), 18)
     svg.text(10, 450, say("Numbers in the cells: the lane that reads the column (schematic, 12 columns shown).",
-                          "Nombres dans les cases : la lane qui lit la colonne (schéma, 12 colonnes montrées)."), 18,
+                          "Nombres dans les cases : la voie qui lit la colonne (schéma, 12 colonnes montrées)."), 18,
              colour=MUTED)
     # The right-hand panel: why the group width follows the row length.
     svg.rect(860, 40, 230, 130, ("#ffffff", MUTED), 1.2)
     svg.lines(874, 70, [say("row length", "longueur de ligne"), say("→ group width", "→ largeur du groupe"),
-                        say("1 to 32 lanes,", "1 à 32 lanes,"), say("a warp at most;", "un warp au plus ;"),
+                        say("1 to 32 lanes,", "1 à 32 voies,"), say("a warp at most;", "un warp au plus ;"),
                         say("beyond: a block", "au-delà : un bloc")], 18)
     return svg
 
@@ -416,7 +416,7 @@ def constant_broadcast(say):
             svg.rect(x + lane * cell, y, cell - 3, 30, THREAD, 1, rx=2)
         svg.text(x + lanes * cell + 6, y + 22, "…", 18)
 
-    svg.text(10, 28, say("all lanes read `c_column_weights[c]`", "toutes les lanes lisent `c_column_weights[c]`"), 20,
+    svg.text(10, 28, say("all lanes read `c_column_weights[c]`", "toutes les voies lisent `c_column_weights[c]`"), 20,
              bold=True)
     svg.rect(150, 48, 240, 40, L2, 1.5)
     svg.label_in(150, 48, 240, 40, say("one address", "une adresse"), 19, bold=True)
@@ -424,7 +424,7 @@ def constant_broadcast(say):
         svg.line(270, 90, 20 + lane * cell + 13, 168, L2[1], 1.2, arrow=True)
     warp(20, 170)
     svg.text(20, 236, say("one read, broadcast to the warp", "une lecture, diffusée au warp"), 19, bold=True)
-    svg.text(600, 28, say("lanes read k different addresses", "les lanes lisent k adresses différentes"), 20, bold=True)
+    svg.text(600, 28, say("lanes read k different addresses", "les voies lisent k adresses différentes"), 20, bold=True)
     for k in range(4):
         svg.rect(600 + k * 118, 48, 110, 40, L2, 1.5)
         svg.label_in(600 + k * 118, 48, 110, 40, say(f"address {k}", f"adresse {k}"), 18)
@@ -477,7 +477,7 @@ def grid_stride(say):
         say("Thread `t` does elements `t`, `t + T`, `t + 2T`, ...: correct with any grid, any n",
             "Le thread `t` traite `t`, `t + T`, `t + 2T`, ... : juste pour toute grille et tout n"),
         say("At every step the grid reads T consecutive elements: coalesced",
-            "À chaque étape, la grille lit T éléments consécutifs : accès coalescents"),
+            "À chaque étape, la grille lit T éléments consécutifs : accès coalescés"),
         say("Size the grid to the GPU (one full wave), not to the data",
             "Dimensionner la grille d'après le GPU (une vague pleine), pas d'après les données")], 19, leading=1.5)
     return svg
@@ -486,7 +486,7 @@ def grid_stride(say):
 @diagram("14")
 def atomic_contention(say):
     svg = Svg("atomic_contention", 1100, 430, "Atomics on one address are served one after another")
-    svg.text(10, 28, say("every value in one bin: one address", "toutes les valeurs dans une case : une adresse"), 20,
+    svg.text(10, 28, say("every value in one bin: one address", "toutes les valeurs dans une classe : une adresse"), 20,
              bold=True)
     for t in range(8):
         svg.rect(10 + t * 62, 50, 56, 32, THREAD, 1.2, rx=2)
@@ -507,7 +507,7 @@ def atomic_contention(say):
         svg.line(628 + t * 62, 84, 628 + t * 62, 190, DEVICE[1], 1.2, arrow=True)
         svg.rect(600 + t * 62, 192, 56, 46, DEVICE, 1.5)
         svg.label_in(600 + t * 62, 192, 56, 46, str(t), 18)
-    svg.text(600, 272, say("different bins: served side by side", "cases différentes : servies en parallèle"), 19,
+    svg.text(600, 272, say("different bins: served side by side", "classes différentes : servies en parallèle"), 19,
              bold=True, colour=DEVICE[1])
     svg.lines(10, 372, [
         say("`atomicAdd`: one indivisible read-modify-write; never lost, but never at once on one address",
@@ -544,12 +544,12 @@ def histogram_privatised(say):
             bx = x + 14 + k * 39
             svg.rect(bx, 138, 36, 36, SHARED, 1.5)
             svg.label_in(bx, 138, 36, 36, str(counts[b][k]), 19, bold=True)
-        svg.lines(x + 12, 200, [say("`atomicAdd` on its shared bins", "`atomicAdd` sur ses cases"),
+        svg.lines(x + 12, 200, [say("`atomicAdd` on its shared bins", "`atomicAdd` sur ses classes"),
                                 say("only its threads compete", "seuls ses threads s'y disputent"),
                                 say("a barrier before and after", "une barrière avant et après")], 18)
         svg.line(x + block_w / 2, 292, 330 + 4 * 60 - (1 - b) * 150, 358, SHARED[1], 2, arrow=True)
     svg.lines(10, 330, [say("merge: one global `atomicAdd`", "fusion : un `atomicAdd` global"),
-                        say("per non-zero bin of each block", "par case non nulle de chaque bloc")], 18, bold=True)
+                        say("per non-zero bin of each block", "par classe non nulle de chaque bloc")], 18, bold=True)
     # The global histogram.
     svg.text(320, 390, "`counts[]`", 19, "end", bold=True)
     for k in range(bins):
@@ -558,8 +558,8 @@ def histogram_privatised(say):
         svg.label_in(330 + k * 60, 362, 56, 40, str(total), 19, bold=True)
     svg.text(330 + bins * 60 + 12, 390, say("global memory", "mémoire globale"), 18, colour=MUTED)
     source_line(svg, say(f"{CARD}, exercise 14's check (4M values in one bin, 1024 blocks of 256): privatised "
-                         f"{HISTOGRAM_SPEEDUP}x faster", f"{CARD}, vérification de l'exercice 14 (4M valeurs dans "
-                         f"une case, 1024 blocs de 256) : privatisé {HISTOGRAM_SPEEDUP} fois plus rapide"), y=444)
+                         f"{HISTOGRAM_SPEEDUP}x faster", f"{CARD}, correcteur de l'exercice 14 (4M valeurs dans "
+                         f"une classe, 1024 blocs de 256) : privatisé {HISTOGRAM_SPEEDUP} fois plus vite"), y=444)
     source_line(svg, say("than a global atomicAdd per value (tests/speed_bars.md).",
                          "qu'un atomicAdd global par valeur (tests/speed_bars.md)."), y=470)
     return svg
@@ -589,7 +589,7 @@ def monte_carlo_pi(say):
                                      f"{4 * hits / total:.2f}".replace(".", ",")), 19)
     # One stream per thread.
     left = 450
-    svg.text(left, 36, say("one random stream per thread (Philox)", "un flux aléatoire par thread (Philox)"), 20,
+    svg.text(left, 36, say("one random stream per thread (Philox)", "une suite aléatoire par thread (Philox)"), 20,
              bold=True)
     for t in range(4):
         y = 56 + t * 54
@@ -615,9 +615,9 @@ def warp_shuffle(say):
     svg = Svg("warp_shuffle", 1130, 440, "A warp sum with __shfl_down_sync in five steps")
     cell, left, row_h, gap = 31.5, 112, 28, 26
     svg.text(10, 24, "v += __shfl_down_sync(0xffffffff, v, offset);", 20, mono=True, bold=False)
-    svg.text(1120, 24, say("lane i adds the v of lane i + offset", "la lane i ajoute le v de la lane i + offset"), 19,
+    svg.text(1120, 24, say("lane i adds the v of lane i + offset", "la voie i ajoute le v de la voie i + offset"), 19,
              "end", bold=True)
-    svg.text(left - 10, 58, "lane", 18, "end")
+    svg.text(left - 10, 58, say("lane", "voie"), 18, "end")
     for lane in range(0, WARP, 4):
         svg.text(left + lane * cell + cell / 2, 58, str(lane), 18, "middle")
     top = 68
@@ -641,10 +641,10 @@ def warp_shuffle(say):
                 svg.line(x_to, above + 1, x_to, y - 2, REGISTERS[1], 1.2)
     svg.lines(10, 400, [
         say("The numbers: how many lanes' values each sum holds. Lane 0 ends with the warp's sum, in 5 steps.",
-            "Les nombres : combien de valeurs chaque somme contient. La lane 0 finit avec la somme du warp, en 5 "
+            "Les nombres : combien de valeurs chaque somme contient. La voie 0 finit avec la somme du warp, en 5 "
             "étapes."),
         say("Grey: sums nobody reads; those lanes still execute the shuffle, as the mask says every lane does.",
-            "Gris : des sommes que personne ne lit ; ces lanes exécutent le shuffle, comme le masque le dit.")], 18)
+            "Gris : des sommes que personne ne lit ; ces voies exécutent le shuffle, comme le masque le dit.")], 18)
     return svg
 
 
