@@ -10,7 +10,8 @@ WHITE_HOST = ("#ffffff", HOST[1])
 
 @diagram()
 def copy_ceiling(say):
-    svg = Svg("copy_ceiling", 1100, 440, "A kernel's GB/s as a share of the copy ceiling measured in the same run")
+    svg = Svg("copy_ceiling", 1100, 440, say("A kernel's GB/s as a share of the copy ceiling measured in the same run",
+              "Les Go/s d'un kernel en part du plafond de copie mesuré dans la même exécution"))
     svg.text(10, 28, say("Both timed in the same run, on the same GPU:", "Les deux, chronométrés dans la même "
                          "exécution, sur le même GPU :"), 20, bold=True)
     # The two measurements, side by side.
@@ -48,7 +49,8 @@ def copy_ceiling(say):
 
 @diagram("09")
 def elementwise_launch(say):
-    svg = Svg("elementwise_launch", 1100, 440, "One thread per element; the block count rounded up")
+    svg = Svg("elementwise_launch", 1100, 440, say("One thread per element; the block count rounded up",
+              "Un thread par élément ; le nombre de blocs arrondi au-dessus"))
     svg.text(10, 28, say("One thread per element: thread `i` computes `y[i] = f(a[i], b[i])`",
                          "Un thread par élément : le thread `i` calcule `y[i] = f(a[i], b[i])`"), 20, bold=True)
     # The three arrays, and one thread's element.
@@ -92,7 +94,8 @@ def elementwise_launch(say):
 
 @diagram("09")
 def functor_transform(say):
-    svg = Svg("functor_transform", 1100, 420, "A functor carried by value into one template kernel")
+    svg = Svg("functor_transform", 1100, 420, say("A functor carried by value into one template kernel",
+              "Un foncteur passé par valeur à un kernel modèle unique"))
     # The host side: the functor object.
     svg.rect(10, 10, 400, 330, HOST, 2)
     svg.text(28, 42, say("host", "hôte"), 22, bold=True, colour=HOST[1])
@@ -129,7 +132,8 @@ def functor_transform(say):
 
 @diagram("09", "13")
 def float4_tail(say):
-    svg = Svg("float4_tail", 1100, 420, "Chunks of four floats, then the last n % 4 one by one")
+    svg = Svg("float4_tail", 1100, 420, say("Chunks of four floats, then the last n % 4 one by one",
+              "Des paquets de quatre floats, puis les n % 4 derniers un par un"))
     n, cell, left = 22, 47, 30
     chunks = n // 4
     svg.text(10, 28, say(f"n = {n} floats: {chunks} `float4` chunks, then the last {n % 4} one by one",
@@ -170,7 +174,8 @@ def float4_tail(say):
 
 @diagram("10")
 def round_trips(say):
-    svg = Svg("round_trips", 1100, 440, "A round trip over the bus at every step, or the data kept on the device")
+    svg = Svg("round_trips", 1100, 440, say("A round trip over the bus at every step, or the data kept on the device",
+              "Un aller-retour sur le bus à chaque étape, ou les données gardées sur le device"))
     unit, left = 29, 200
 
     def bar(x, y, w, colours, label):
@@ -216,7 +221,8 @@ def round_trips(say):
 
 @diagram("10")
 def pinned_pageable(say):
-    svg = Svg("pinned_pageable", 1100, 420, "Pageable copies go through a pinned staging buffer; pinned ones go by DMA")
+    svg = Svg("pinned_pageable", 1100, 420, say("Pageable copies go through a pinned staging buffer; pinned ones go by DMA",
+              "Les copies paginables passent par un tampon épinglé ; les épinglées partent par DMA"))
 
     def box(x, y, w, colours, line1, line2=None):
         svg.rect(x, y, w, 76, colours, 1.8)
@@ -258,7 +264,8 @@ def pinned_pageable(say):
 
 @diagram("10")
 def unified_memory(say):
-    svg = Svg("unified_memory", 1100, 440, "Managed memory: a page fault per first touch, or one prefetch")
+    svg = Svg("unified_memory", 1100, 440, say("Managed memory: a page fault per first touch, or one prefetch",
+              "Mémoire gérée : un défaut de page par premier accès, ou un préchargement"))
     pages, page_w, left = 8, 56, 250
     svg.text(10, 28, say("`cudaMallocManaged`: one pointer; the driver moves its pages between host and device",
                          "`cudaMallocManaged` : un seul pointeur ; le pilote déplace ses pages entre hôte et device"),
@@ -301,7 +308,8 @@ def unified_memory(say):
 
 @diagram("11")
 def fusion(say):
-    svg = Svg("fusion", 1100, 450, "Three kernels move 7 arrays through memory; the fused kernel 3")
+    svg = Svg("fusion", 1100, 450, say("Three kernels move 7 arrays through memory; the fused kernel 3",
+              "Trois kernels font passer 7 tableaux par la mémoire ; le kernel fusionné 3"))
     memory_y = 300
 
     def kernel(x, w, label):
@@ -354,7 +362,8 @@ def fusion(say):
 
 @diagram("12")
 def row_lanes(say):
-    svg = Svg("row_lanes", 1100, 460, "Who reads a row: one thread, a group of lanes, or a whole block")
+    svg = Svg("row_lanes", 1100, 460, say("Who reads a row: one thread, a group of lanes, or a whole block",
+              "Qui lit une ligne : un thread, un groupe de voies ou un bloc entier"))
     cols, cell = 12, 32
 
     def matrix(x, y, rows, colour_of, label_of=None):
@@ -408,7 +417,8 @@ def row_lanes(say):
 
 @diagram("12")
 def constant_broadcast(say):
-    svg = Svg("constant_broadcast", 1100, 380, "Constant memory: one address is broadcast, k addresses are served in turn")
+    svg = Svg("constant_broadcast", 1100, 380, say("Constant memory: one address is broadcast, k addresses are served in turn",
+              "Mémoire constante : une adresse est diffusée, k adresses sont servies à tour de rôle"))
     lanes, cell = 16, 28
 
     def warp(x, y):
@@ -446,7 +456,8 @@ def constant_broadcast(say):
 
 @diagram("13")
 def grid_stride(say):
-    svg = Svg("grid_stride", 1100, 420, "A grid-stride loop: T threads sweep the array in steps of T")
+    svg = Svg("grid_stride", 1100, 420, say("A grid-stride loop: T threads sweep the array in steps of T",
+              "Une boucle à pas de grille : T threads parcourent le tableau par pas de T"))
     threads, steps, cell, left = 8, 4, 30, 100
     n = threads * steps - 3
     svg.text(10, 28, say(f"a grid of T = {threads} threads (2 blocks of 4), n = {n} elements",
@@ -485,7 +496,8 @@ def grid_stride(say):
 
 @diagram("14")
 def atomic_contention(say):
-    svg = Svg("atomic_contention", 1100, 430, "Atomics on one address are served one after another")
+    svg = Svg("atomic_contention", 1100, 430, say("Atomics on one address are served one after another",
+              "Les opérations atomiques sur une même adresse sont servies l'une après l'autre"))
     svg.text(10, 28, say("every value in one bin: one address", "toutes les valeurs dans une classe : une adresse"), 20,
              bold=True)
     for t in range(8):
@@ -520,7 +532,8 @@ def atomic_contention(say):
 
 @diagram("14")
 def histogram_privatised(say):
-    svg = Svg("histogram_privatised", 1100, 480, "A privatised histogram: per-block bins in shared memory")
+    svg = Svg("histogram_privatised", 1100, 480, say("A privatised histogram: per-block bins in shared memory",
+              "Un histogramme privatisé : des classes par bloc en mémoire partagée"))
     counts = [[3, 0, 5, 1, 0, 2, 4, 1], [0, 2, 6, 0, 1, 3, 2, 2], [1, 0, 4, 2, 0, 1, 5, 3]]
     bins = len(counts[0])
     # The input: a grid-stride loop hands each block a block's width of values in turn.
@@ -567,7 +580,8 @@ def histogram_privatised(say):
 
 @diagram("15")
 def monte_carlo_pi(say):
-    svg = Svg("monte_carlo_pi", 1100, 440, "Monte Carlo pi: points in the quarter disc, one random stream per thread")
+    svg = Svg("monte_carlo_pi", 1100, 440, say("Monte Carlo pi: points in the quarter disc, one random stream per thread",
+              "Pi par Monte-Carlo : des points dans le quart de disque, une suite aléatoire par thread"))
     side, x0, y0 = 340, 40, 50
     svg.rect(x0, y0, side, side, ("#ffffff", INK), 1.5, rx=0)
     svg.path(f"M{x0},{y0} A{side},{side} 0 0,1 {x0 + side},{y0 + side} L{x0},{y0 + side} Z", INK, 1.5,
@@ -612,7 +626,8 @@ def monte_carlo_pi(say):
 
 @diagram("12")
 def warp_shuffle(say):
-    svg = Svg("warp_shuffle", 1130, 440, "A warp sum with __shfl_down_sync in five steps")
+    svg = Svg("warp_shuffle", 1130, 440, say("A warp sum with __shfl_down_sync in five steps",
+              "Une somme dans un warp avec __shfl_down_sync en cinq étapes"))
     cell, left, row_h, gap = 31.5, 112, 28, 26
     svg.text(10, 24, "v += __shfl_down_sync(0xffffffff, v, offset);", 20, mono=True, bold=False)
     svg.text(1120, 24, say("lane i adds the v of lane i + offset", "la voie i ajoute le v de la voie i + offset"), 19,

@@ -13,7 +13,8 @@ def gpu(svg, x, y, w, h, label, size=18):
 
 @diagram()
 def cluster(say):
-    svg = Svg("cluster", 1100, 476, "A cluster: login nodes, compute nodes with GPUs, a network and a shared file system")
+    svg = Svg("cluster", 1100, 476, say("A cluster: login nodes, compute nodes with GPUs, a network and a shared file system",
+              "Un cluster : nœuds de connexion, nœuds de calcul avec GPU, un réseau et un système de fichiers partagé"))
     # You, and the login node.
     svg.rect(10, 40, 150, 70, IDLE, 1.5)
     svg.label_in(10, 40, 150, 40, say("you", "vous"), 20, bold=True)
@@ -61,7 +62,8 @@ def cluster(say):
 
 @diagram()
 def node(say):
-    svg = Svg("node", 1100, 460, "Inside a GPU node: CPUs and their memory, GPUs on PCIe, NVLink between GPUs")
+    svg = Svg("node", 1100, 460, say("Inside a GPU node: CPUs and their memory, GPUs on PCIe, NVLink between GPUs",
+              "L'intérieur d'un nœud GPU : les CPU et leur mémoire, les GPU sur PCIe, NVLink entre les GPU"))
     # Two CPU sockets with their memory.
     for s in range(2):
         x = 10 + s * 550
@@ -100,7 +102,8 @@ def node(say):
 
 @diagram()
 def job_path(say):
-    svg = Svg("job_path", 1100, 470, "A job's path: sbatch on the login node, slurmctld, slurmd on a GPU node, the log")
+    svg = Svg("job_path", 1100, 470, say("A job's path: sbatch on the login node, slurmctld, slurmd on a GPU node, the log",
+              "Le chemin d'un job : sbatch sur le nœud de connexion, slurmctld, slurmd sur un nœud GPU, le journal"))
 
     def station(x, y, w, colours, title, lines):
         svg.rect(x, y, w, 130, colours, 2)
@@ -137,7 +140,8 @@ def job_path(say):
 
 @diagram()
 def batch_interactive(say):
-    svg = Svg("batch_interactive", 1100, 420, "Batch or interactive: a script in the queue, or a shell on an allocation")
+    svg = Svg("batch_interactive", 1100, 420, say("Batch or interactive: a script in the queue, or a shell on an allocation",
+              "Batch ou interactif : un script dans la file, ou un shell sur une allocation"))
     # Batch.
     svg.text(10, 30, say("batch: `sbatch job.sh`", "batch : `sbatch job.sh`"), 20, bold=True)
     steps = [(HOST, say("script", "script")), (SHARED, say("waits in the queue", "attend dans la file")),
@@ -178,7 +182,8 @@ def batch_interactive(say):
 
 @diagram()
 def course_scripts(say):
-    svg = Svg("course_scripts", 1100, 440, "The course's scripts: the site configuration becomes the sbatch line")
+    svg = Svg("course_scripts", 1100, 440, say("The course's scripts: the site configuration becomes the sbatch line",
+              "Les scripts du cours : la configuration du site devient la ligne sbatch"))
     svg.rect(10, 10, 420, 250, L2, 2)
     svg.text(26, 40, "`slurm/site.conf`", 20, bold=True)
     svg.lines(26, 74, ["COURSE_PARTITION=gpu", 'COURSE_GPU_REQUEST="--gres=gpu:1"', "COURSE_TIME_STUDENT=0:10:00",
@@ -210,7 +215,8 @@ def course_scripts(say):
 
 @diagram()
 def job_array(say):
-    svg = Svg("job_array", 1100, 430, "Grading a class: a job array, one task per submission, then a collecting job")
+    svg = Svg("job_array", 1100, 430, say("Grading a class: a job array, one task per submission, then a collecting job",
+              "Corriger une promotion : un tableau de jobs, une tâche par rendu, puis un job de collecte"))
     svg.text(10, 30, "sbatch --array=0-11%4 grade-task.sbatch", 20, mono=True, bold=True)
     svg.text(1090, 30, say("at most 4 tasks at a time", "au plus 4 tâches à la fois"), 19, "end", bold=True)
     tasks, per_row, w = 12, 4, 258
