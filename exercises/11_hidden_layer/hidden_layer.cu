@@ -76,10 +76,12 @@ __global__ void activate_kernel(const float* values, float* activated, int n) {
 // ---------------------------------------------------------------------------
 // Kernel: the three steps fused, in a grid-stride loop, four neurons per access
 // ---------------------------------------------------------------------------
+// [slide:neuron]
 // One neuron, the three steps composed.
 __device__ float neuron(float greyscale, float weight) {
   return activate_value(weigh_value(normalize_value(greyscale), weight));
 }
+// [/slide]
 
 // [slide:hidden_layer_fused_kernel]
 __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
@@ -93,7 +95,6 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
   //   Consecutive threads then touch consecutive elements at every step (coalesced).
   //   Once the fused cases pass, four neurons per access (README.md, "Four neurons per
   //   access"):
-  // [slide:fused-float4-steps]
   //   4. Before that loop, if greyscales, weights and activated are all 16-byte aligned
   //      (course::is_float4_aligned of each), run the same grid-stride loop over the
   //      n / course::kFloatsPerFloat4 float4 vectors: vector v from start, by stride, while
@@ -101,7 +102,6 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
   //      of the four neurons of their x, y, z and w lanes (make_float4) to activated's v.
   //   5. The loop of steps 1-3 then starts at 4 * (n / 4) + start: it does the last n % 4
   //      neurons. When a pointer is not aligned, it starts at start and does every neuron.
-  // [/slide]
   // END TODO(student)
 }
 // [/slide]

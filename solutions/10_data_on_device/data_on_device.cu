@@ -97,10 +97,10 @@ void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
   add_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, device_noise,
                                                              device_waveform, n);
   CUDA_CHECK_LAUNCH();
-  // [/slide]
   zero_suppress_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, n,
                                                                        shape.threshold);
   CUDA_CHECK_LAUNCH();
+  // [/slide]
   // [/slide]
   // END TODO(student)
 }

@@ -80,10 +80,12 @@ __global__ void activate_kernel(const float* values, float* activated, int n) {
 // ---------------------------------------------------------------------------
 // Kernel: the three steps fused, in a grid-stride loop, four neurons per access
 // ---------------------------------------------------------------------------
+// [slide:neuron]
 // One neuron, the three steps composed.
 __device__ float neuron(float greyscale, float weight) {
   return activate_value(weigh_value(normalize_value(greyscale), weight));
 }
+// [/slide]
 
 // [slide:hidden_layer_fused_kernel]
 __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
@@ -94,7 +96,6 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
   const int start = blockIdx.x * blockDim.x + threadIdx.x;
   const int stride = blockDim.x * gridDim.x;
   int scalar_first = 0;  // the first neuron left to the scalar loop below
-  // [slide:fused-float4]
   if (course::is_float4_aligned(greyscales) && course::is_float4_aligned(weights) &&
       course::is_float4_aligned(activated)) {
     const int vectors = n / course::kFloatsPerFloat4;
@@ -108,7 +109,6 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
     }
     scalar_first = vectors * course::kFloatsPerFloat4;
   }
-  // [/slide]
   for (int i = scalar_first + start; i < n; i += stride) {
     activated[i] = neuron(greyscales[i], weights[i]);
   }
