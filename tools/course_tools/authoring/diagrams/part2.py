@@ -213,9 +213,9 @@ def round_trips(say):
     svg.text(50, 389, say("a copy over PCIe", "une copie sur PCIe"), 19)
     svg.rect(290, 370, 30, 24, DEVICE, 1.2, rx=2)
     svg.text(330, 389, say("a kernel", "un kernel"), 19)
-    svg.text(10, 428, say("Schematic: the bars' lengths are not measured; copies cost far more than these kernels.",
+    source_line(svg, say("Schematic: the bars' lengths are not measured; copies cost far more than these kernels.",
                           "Schéma : la longueur des barres n'est pas mesurée ; les copies coûtent bien plus que ces "
-                          "kernels."), 18, colour=MUTED)
+                          "kernels."), y=428)
     return svg
 
 
@@ -354,9 +354,9 @@ def fusion(say):
                  HBM[1] if up else DEVICE[1], 2, arrow=True)
     svg.text(1090, memory_y + 80, say("→ about 3/7 of the three kernels' time", "→ environ 3/7 du temps des trois "
                                       "kernels"), 19, "end", bold=True)
-    svg.text(10, 430, say("Memory-bound: one or two flops per element, the time follows the bytes moved. Schematic.",
+    source_line(svg, say("Memory-bound: one or two flops per element, the time follows the bytes moved. Schematic.",
                           "Limité par la mémoire : un ou deux flops par élément, le temps suit les octets déplacés. "
-                          "Schéma."), 18, colour=MUTED)
+                          "Schéma."), y=430)
     return svg
 
 

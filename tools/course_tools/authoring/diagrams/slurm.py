@@ -1,6 +1,6 @@
 """The diagrams of the cluster deck (slides/slurm.md and slurm.fr.md), in the order the deck shows them.
 They are schematics of how a cluster is built and how Slurm runs a job: no measured number."""
-from course_tools.authoring.diagrams.svg import (Svg, diagram, INK, MUTED, HOST, DEVICE, THREAD, SHARED, L2, HBM,
+from course_tools.authoring.diagrams.svg import (Svg, source_line, diagram, INK, MUTED, HOST, DEVICE, THREAD, SHARED, L2, HBM,
                                                  IDLE)
 
 WHITE = ("#ffffff", INK)
@@ -207,9 +207,9 @@ def course_scripts(say):
     svg.lines(24, 326, ["sbatch --job-name=course-03-check --output=logs/03-check-%j.log",
                         "  --partition=gpu --time=0:10:00 --cpus-per-task=1 --mem=4G --gres=gpu:1",
                         "  slurm/jobs/check.sbatch 03"], 18, mono=True, leading=1.4)
-    svg.text(10, 424, say("Schematic: the line `slurm/submit --print check 03` prints with the example site "
+    source_line(svg, say("Schematic: the line `slurm/submit --print check 03` prints with the example site "
                           "configuration, paths shortened.", "Schéma : la ligne qu'affiche `slurm/submit --print "
-                          "check 03` avec la configuration d'exemple, chemins raccourcis."), 18, colour=MUTED)
+                          "check 03` avec la configuration d'exemple, chemins raccourcis."), y=424)
     return svg
 
 
