@@ -18,9 +18,8 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SLIDES = os.path.join(ROOT, "slides")
 TITLE = re.compile(r"^#{1,2} (.+?)\s*$")
-# French typography puts a no-break space before the colon (U+00A0, which \s matches).
-QUESTIONS = {"en": re.compile(r"^Questions: (\d\d) · \S"), "fr": re.compile(r"^Questions\s:\s(\d\d)\s·\s\S")}
-TAGGED = {"en": re.compile(r"^Exercise (\d\d): \S"), "fr": re.compile(r"^Exercice\s(\d\d)\s:\s\S")}
+QUESTIONS = {"en": re.compile(r"^Questions: (\d\d) · \S"), "fr": re.compile(r"^Questions : (\d\d) · \S")}
+TAGGED = {"en": re.compile(r"^Exercise (\d\d): \S"), "fr": re.compile(r"^Exercice (\d\d) : \S")}
 # A title that names an exercise: "exercise 02", "exercises 03 and 04", "(02)", "09 · ..."...
 NAMES_AN_EXERCISE = re.compile(r"\bexerci[sc]es?\s+\d\d\b|\(\d\d\)|^\d\d\s*[·:.-]|\b[Qq]uestions\b.*\b\d\d\b", re.I)
 
@@ -78,8 +77,6 @@ class DeckPages(unittest.TestCase):
         self.assertIsNone(title_problems("Questions: 16 · the driver API", "en"))
         self.assertIsNone(title_problems("Exercice 02 : les kernels", "fr"))
         self.assertIsNone(title_problems("Questions : 16 · l'API driver", "fr"))
-        self.assertIsNone(title_problems("Questions\u00a0: 16 · l'API driver", "fr"))  # as french-typography writes it
-        self.assertIsNone(title_problems("Exercice 09\u00a0: kernels", "fr"))
         self.assertIsNone(title_problems("Launches", "en"))
         for title, lang in [("Kernels (exercise 02)", "en"), ("Exercises 01 and 02: questions", "en"),
                             ("Questions the statements ask: 09 and 10", "en"), ("Questions: 16 the driver API", "en"),
