@@ -12,6 +12,9 @@ CARD = "H100"  # the course's measuring card: NVIDIA H100 80GB HBM3 (SXM), on PC
 # Measured by the course (the statements quote them).
 PCIE_ONE_WAY_GBS = 55      # exercise 23: 128 MiB from pinned memory, one direction alone
 PCIE_BOTH_WAYS_GBS = 69    # exercise 23: both directions at once, the two together
+GAUSSIAN_SHARES = (("divisions", 71), ("factors", 79), ("copy kernel", 80), ("float4", 93))
+#                            exercise 09's statement: its Gaussian kernels (1024 blocks of 256, 2^26 floats
+#                            in and out, median of 21 runs), % of the copy ceiling of that run
 COPY_CEILING_GBS = 2905    # exercise 09: device-to-device cudaMemcpy of 2^26 floats,
 #                            (bytes read + bytes written) / time
 HISTOGRAM_SPEEDUP = "241-283"  # exercise 14's check (its bar's reference, tests/speed_bars.md): every value in
