@@ -124,7 +124,7 @@ def host_device(say):
                                        say("where `cudaMalloc` allocates", "là où alloue `cudaMalloc`")], size=20)
     source_line(svg, say(f"{CARD} SXM on PCIe, measured: the bus by exercise 23 (128 MiB, pinned), the copy by "
                          "exercise 09 (2^26 floats).",
-                         f"{CARD} SXM sur PCIe, mesuré : le bus par l'exercice 23 (128 Mio, verrouillée), la copie "
+                         f"{CARD} SXM sur PCIe, mesuré : le bus par l'exercice 23 (128 MiB, verrouillée), la copie "
                          "par l'exercice 09 (2^26 float)."), y=424)
     source_line(svg, say("Pageable memory is first copied into a pinned buffer by the CPU.",
                          "La mémoire paginable est d'abord copiée par le CPU dans un tampon verrouillé."), y=456)

@@ -11,7 +11,7 @@ WHITE_HOST = ("#ffffff", HOST[1])
 @diagram()
 def copy_ceiling(say):
     svg = Svg("copy_ceiling", 1100, 440, say("A kernel's GB/s as a share of the copy ceiling measured in the same run",
-              "Les Go/s d'un kernel en part du plafond de copie mesuré dans la même exécution"))
+              "Les GB/s d'un kernel en part du plafond de copie mesuré dans la même exécution"))
     svg.text(10, 28, say("Both timed in the same run, on the same GPU:", "Les deux, chronométrés dans la même "
                          "exécution, sur le même GPU :"), 20, bold=True)
     # The two measurements, side by side.
@@ -25,7 +25,7 @@ def copy_ceiling(say):
         svg.rect(x, 46, 530, 118, colours, 2)
         svg.text(x + 16, 78, title, 20, bold=True, colour=colours[1])
         svg.lines(x + 16, 110, lines, 19)
-    svg.text(550, 206, say("share = kernel GB/s ÷ ceiling GB/s", "part = Go/s du kernel ÷ Go/s du plafond"), 22,
+    svg.text(550, 206, say("share = kernel GB/s ÷ ceiling GB/s", "part = GB/s du kernel ÷ GB/s du plafond"), 22,
              "middle", bold=True)
     # Exercise 09's Gaussian kernels, measured against the ceiling.
     left, scale, top = 420, 620 / 100, 226
@@ -204,8 +204,8 @@ def round_trips(say):
     svg.text(left, 124, say("every step copies its inputs in and its output back: 3 n floats each way",
                             "chaque étape copie ses entrées et renvoie sa sortie : 3 n floats dans chaque sens"), 19)
     svg.text(left, 156, say(f"bus: {PCIE_ONE_WAY_GBS} GB/s ({CARD}, pinned); device memory: "
-                            f"{COPY_CEILING_GBS} GB/s", f"bus : {PCIE_ONE_WAY_GBS} Go/s ({CARD}, mémoire "
-                            f"épinglée) ; mémoire du device : {COPY_CEILING_GBS} Go/s"), 19, colour=MUTED)
+                            f"{COPY_CEILING_GBS} GB/s", f"bus : {PCIE_ONE_WAY_GBS} GB/s ({CARD}, mémoire "
+                            f"épinglée) ; mémoire du device : {COPY_CEILING_GBS} GB/s"), 19, colour=MUTED)
     svg.text(left, 316, say("the noise in, the waveform out: n floats each way, nothing else crosses",
                             "le bruit à l'aller, la forme d'onde au retour : n floats dans chaque sens"), 19)
     # Legend.
@@ -250,7 +250,7 @@ def pinned_pageable(say):
     box(10, 240, 250, HOST, say("your buffer", "votre tampon"), say("pinned", "épinglé"))
     svg.line(264, 278, 834, 278, HOST[1], 3, arrow=True)
     svg.text(549, 266, say(f"DMA over PCIe: {PCIE_ONE_WAY_GBS} GB/s one way ({CARD})",
-                           f"DMA sur PCIe : {PCIE_ONE_WAY_GBS} Go/s dans un sens ({CARD})"), 18, "middle", bold=True)
+                           f"DMA sur PCIe : {PCIE_ONE_WAY_GBS} GB/s dans un sens ({CARD})"), 18, "middle", bold=True)
     box(838, 240, 252, HBM, say("device memory", "mémoire du device"))
     svg.lines(10, 356, [
         say("The OS never moves a pinned page, so the GPU may read it while the CPU works on.",
@@ -258,7 +258,7 @@ def pinned_pageable(say):
         say("Pinning is slow to allocate and takes RAM from the system: allocate once, reuse.",
             "Épingler est lent et prend de la RAM au système : allouer une fois, réutiliser.")], 19)
     source_line(svg, say("Bus figure: exercise 23, 128 MiB from pinned memory.",
-                         "Débit du bus : exercice 23, 128 Mio depuis la mémoire épinglée."), y=410)
+                         "Débit du bus : exercice 23, 128 MiB depuis la mémoire épinglée."), y=410)
     return svg
 
 
@@ -445,7 +445,7 @@ def constant_broadcast(say):
              bold=True, colour=BAD[1])
     svg.lines(10, 300, [
         say("`__constant__ float c_column_weights[2048];` read-only in kernels, cached (64 KiB in all)",
-            "`__constant__ float c_column_weights[2048];` lecture seule, en cache (64 Kio en tout)"),
+            "`__constant__ float c_column_weights[2048];` lecture seule, en cache (64 KiB en tout)"),
         say("Filled from the host: `cudaMemcpyToSymbol(c_column_weights, host, bytes)`",
             "Rempli depuis l'hôte : `cudaMemcpyToSymbol(c_column_weights, host, octets)`"),
         say("Row norms: the whole warp is at column `c` together, so every read is one address",
