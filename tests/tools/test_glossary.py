@@ -71,6 +71,11 @@ ROW = re.compile(r"^\|(.+)\|\s*$")
 RULE = re.compile(r"^\|?\s*:?-{2,}")
 
 
+def read(path):
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 def words_of(name):
     """A name as matching sees it: lower case, plain spaces, no article, each word singular
     and masculine."""
@@ -139,13 +144,13 @@ def problems(root):
     glossary_path = os.path.join(root, GLOSSARY)
     if not os.path.isfile(glossary_path):
         return [f"{GLOSSARY}: missing"]
-    rows, found = read_glossary(open(glossary_path, encoding="utf-8").read())
+    rows, found = read_glossary(read(glossary_path))
     known = set().union(*(names for _, names, _ in rows)) if rows else set()
     excepted = {words_of(term) for group in EXCEPTIONS.values() for term in group}
     for pattern in PAGES:
         for path in sorted(glob.glob(os.path.join(root, pattern))):
             page = os.path.relpath(path, root).replace(os.sep, "/")
-            for number, term in italic_terms(open(path, encoding="utf-8").read()):
+            for number, term in italic_terms(read(path)):
                 key = words_of(term)
                 if key in known or key in excepted:
                     continue
