@@ -53,7 +53,10 @@
 #   make NN              build exercise NN from your files (make 3 is make 03)
 #   make run-NN          run it (ARGS="..." passes arguments)
 #   make check-NN        run its check (ARGS="--case NAME" for one case)
-#                        (without a CUDA device both say so and name the cluster's command)
+#   make profile-NN      run it under Nsight Compute: one line per kernel (time, DRAM GB/s,
+#                        FP32 FLOP/s, occupancy, sectors per request), the report kept in
+#                        build/profile/NN.ncu-rep (without ncu, one line says what to install)
+#                        (without a CUDA device these say so and name the cluster's command)
 #   make check-NN LANG=fr  the same, its messages and hints in French (COURSE_LANG=fr, or a
 #                        French locale, does the same for every check; COURSE_LANG=en: English)
 #   make list            the exercises available
@@ -62,6 +65,7 @@
 # On a cluster (Slurm; the site's settings in slurm/site.conf; logs in logs/):
 #   make submit-NN       submit a job that builds and runs exercise NN on a GPU node
 #   make submit-check-NN submit a job that runs its check (the log says PASS/FAIL/SKIPPED)
+#   make submit-profile-NN  submit a job that profiles it (make profile-NN on a GPU node)
 #   make submit-openmp   submit the CPU-only OpenMP example
 
 # [instructor-only]
@@ -186,6 +190,7 @@ $(MARP_INSTALLED): tools/marp/package-lock.json
 	@npm ci --prefix tools/marp --no-audit --no-fund --loglevel=error
 	@touch $@
 
+slides: PREREQUISITES_FOR = --slides
 slides: configure $(MARP_INSTALLED)
 	@$(COURSE) slides --build-dir $(BUILD) --lang $(or $(SLIDES_LANG),en)
 
@@ -234,9 +239,15 @@ run-%:
 check-%:
 	@$(COURSE) check $* $(ARGS) || { status=$$?; [ $$status -eq 77 ] || exit $$status; }
 
+profile-%:
+	@$(COURSE) profile $* $(ARGS) || { status=$$?; [ $$status -eq 77 ] || exit $$status; }
+
 # Slurm: the same builds, runs and checks as jobs on the cluster's GPU nodes.
 submit-check-%:
 	@slurm/submit check $* $(ARGS)
+
+submit-profile-%:
+	@slurm/submit profile $* $(ARGS)
 
 submit-openmp:
 	@slurm/submit openmp

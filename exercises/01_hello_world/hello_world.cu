@@ -52,6 +52,7 @@ int main() {
   // END TODO(student)
 
   // TODO(student): find the devices and describe each one.
+  // [slide:find-devices]
   //   1. Ask cudaGetDeviceCount how many devices there are. Keep its status instead of
   //      wrapping it in CUDA_CHECK: on a machine without a usable GPU it fails, and
   //      that failure is an answer to report, not a bug.
@@ -61,6 +62,7 @@ int main() {
   //        No CUDA device found (<error name>: <error text>)
   //   3. Otherwise print "Found <count> CUDA device(s)." and call print_device for every
   //      device, numbered 0 to count - 1.
+  // [/slide]
   // END TODO(student)
   return EXIT_SUCCESS;
 }

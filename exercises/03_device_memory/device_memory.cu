@@ -29,6 +29,7 @@ __global__ void affine_kernel(const float* x, float* y, int n, float scale, floa
 void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float offset) {
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
   // TODO(student): the round trip, in five steps.
+  // [slide:round-trip-steps]
   //   1. Declare float* device_x and device_y. Allocate each with cudaMalloc (bytes).
   //   2. Copy host_x into device_x (cudaMemcpyHostToDevice).
   //   3. Launch affine_kernel on (n + kThreadsPerBlock - 1) / kThreadsPerBlock blocks of
@@ -37,6 +38,7 @@ void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float
   //   4. Copy device_y back into host_y (cudaMemcpyDeviceToHost).
   //   5. Free device_x and device_y.
   // Wrap every call in CUDA_CHECK(...). Put CUDA_CHECK_LAUNCH() right after the launch.
+  // [/slide]
   // With n == 0 only the launch is skipped. cudaMalloc, cudaMemcpy and cudaFree of 0
   // bytes succeed and do nothing, so steps 1, 2, 4 and 5 may stay. Returning before
   // step 1 is accepted too.

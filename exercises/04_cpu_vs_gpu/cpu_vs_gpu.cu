@@ -55,6 +55,7 @@ __global__ void heavy_kernel(const float* x, float* y, int n) {
 float heavy_on_gpu(const float* host_x, float* host_y, int n, int threads_per_block) {
   float kernel_ms = 0.0f;
   // TODO(student): the round trip, with the kernel timed, in five steps.
+  // [slide:heavy-on-gpu-steps]
   //   1. When n == 0, return 0 at once: there is nothing to compute, and a grid of zero
   //      blocks is an error.
   //   2. Allocate two device buffers of n floats. Copy host_x into the first.
@@ -64,6 +65,7 @@ float heavy_on_gpu(const float* host_x, float* host_y, int n, int threads_per_bl
   //      start(), launch, CUDA_CHECK_LAUNCH(), stop(), then kernel_ms = elapsed_ms().
   //   5. Copy the second buffer back into host_y. Free both buffers.
   // Wrap every CUDA call in CUDA_CHECK(...).
+  // [/slide]
   // END TODO(student)
   return kernel_ms;
 }

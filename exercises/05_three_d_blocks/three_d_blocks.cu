@@ -85,6 +85,7 @@ __global__ void stencil_kernel(const float* in, float* out, int nx, int ny, int 
 float stencil_on_gpu(const float* host_in, float* host_out, int nx, int ny, int nz, dim3 block) {
   float kernel_ms = 0.0f;
   // TODO(student): the round trip, with the kernel timed, in five steps.
+  // [slide:stencil-on-gpu-steps]
   //   1. When the grid has no point (nx, ny or nz is 0), return 0 at once: a launch grid
   //      with a dimension 0 is an error.
   //   2. Allocate two device buffers of nx * ny * nz floats. Copy host_in into the first.
@@ -95,6 +96,7 @@ float stencil_on_gpu(const float* host_in, float* host_out, int nx, int ny, int 
   //      exercise 04: start(), launch, CUDA_CHECK_LAUNCH(), stop(), elapsed_ms().
   //   5. Copy the second buffer back into host_out. Free both buffers.
   // Wrap every CUDA call in CUDA_CHECK(...).
+  // [/slide]
   // END TODO(student)
   return kernel_ms;
 }

@@ -23,8 +23,10 @@
 void sgemm_on_cpu(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
                   int ldb, float beta, float* c, int ldc) {
   // TODO(student): one call of cblas_sgemm.
+  // [slide:cblas-sgemm]
   //   Row-major storage (CblasRowMajor), neither matrix transposed (CblasNoTrans
   //   twice), then the arguments in the order this function received them.
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]
@@ -36,12 +38,14 @@ void sgemm_on_cpu(int m, int n, int k, float alpha, const float* a, int lda, con
 void sgemm_on_device(cublasHandle_t handle, int m, int n, int k, float alpha, const float* a,
                      int lda, const float* b, int ldb, float beta, float* c, int ldc) {
   // TODO(student): one call of cublasSgemm, with the operands swapped.
+  // [slide:cublas-sgemm]
   //   Read as column-major, our row-major C is C^T (n x m, leading dimension ldc), and
   //   likewise A is A^T and B is B^T. Since C = A B is the same as C^T = B^T A^T, ask
   //   cuBLAS for the column-major product B^T A^T: no transposes (CUBLAS_OP_N twice),
   //   the sizes n, m, k, then B with ldb first, A with lda second, and C with ldc.
   //   alpha and beta are passed by address. a, b and c are device pointers with the
   //   same leading dimensions as on the host. Wrap the call in CUBLAS_CHECK(...).
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

@@ -141,12 +141,14 @@ veclib_status record_cuda_error(cudaError_t error, const char* call) {
 // [slide:vec-saxpy]
 extern "C" veclib_status vec_saxpy(float a, const float* x, float* y, size_t n) {
   // TODO(student): the checks, then the work, in this order.
+  // [slide:vec-saxpy-cleanup]
   //   1. x or y NULL: return VECLIB_ERROR_NULL_POINTER, whatever n is.
   //   2. n too large to count its bytes (byte_count_fits): VECLIB_ERROR_INVALID_VALUE.
   //   3. n == 0: return VECLIB_SUCCESS at once. A grid of zero blocks is a CUDA error.
   //   4. Allocate both device buffers (allocate_floats) and run saxpy_on_device.
   //   5. Free what was allocated on every path, the error paths too. Return the first
   //      failure's status.
+  // [/slide]
   (void)a, (void)x, (void)y, (void)n;
   return record_error(VECLIB_ERROR_CUDA, "not implemented yet: vec_saxpy");
   // END TODO(student)

@@ -180,6 +180,7 @@ void free_managed_waveform(ManagedWaveform& buffers) {
 void make_waveform_managed(ManagedWaveform& buffers, const PulseShape& shape, Migration migration,
                            cudaStream_t stream) {
   // TODO(student): the pipeline on the managed buffers, in four steps.
+  // [slide:managed-steps]
   //   1. With Migration::prefetch, prefetch both buffers to the device the kernels run
   //      on: cudaGetDevice(&device), the location cudaMemLocation{cudaMemLocationTypeDevice,
   //      device}, then cudaMemPrefetchAsync(pointer, bytes, location, 0, stream) for each.
@@ -189,6 +190,7 @@ void make_waveform_managed(ManagedWaveform& buffers, const PulseShape& shape, Mi
   //      the location cudaMemLocation{cudaMemLocationTypeHost, 0}.
   //   4. Wait for the stream (cudaStreamSynchronize): the host reads the waveform as soon
   //      as this function returns, and the kernels may still be writing it until then.
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

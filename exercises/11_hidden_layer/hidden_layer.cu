@@ -76,10 +76,12 @@ __global__ void activate_kernel(const float* values, float* activated, int n) {
 // ---------------------------------------------------------------------------
 // Kernel: the three steps fused, in a grid-stride loop, four neurons per access
 // ---------------------------------------------------------------------------
+// [slide:neuron]
 // One neuron, the three steps composed.
 __device__ float neuron(float greyscale, float weight) {
   return activate_value(weigh_value(normalize_value(greyscale), weight));
 }
+// [/slide]
 
 // [slide:hidden_layer_fused_kernel]
 __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
@@ -110,6 +112,7 @@ __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,
 // [slide:launch_three_kernels]
 void launch_three_kernels(const float* greyscales, const float* weights, float* activated, int n) {
   // TODO(student): the three kernels, one after the other.
+  // [slide:three-kernels-steps]
   //   1. When n == 0, return: a grid of zero blocks is an error.
   //   2. Take enough blocks of kThreadsPerBlock threads to cover n (rounded up).
   //   3. Launch, in this order:
@@ -117,6 +120,7 @@ void launch_three_kernels(const float* greyscales, const float* weights, float* 
   //        weigh_kernel      activated, weights -> activated
   //        activate_kernel   activated -> activated
   // Put CUDA_CHECK_LAUNCH() after each launch. Kernels in one stream run in order.
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

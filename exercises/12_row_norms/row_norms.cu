@@ -147,12 +147,14 @@ bool set_column_weights(const float* host_weights, int cols) {
 // [slide:weighted_row_norms_kernel]
 __global__ void weighted_row_norms_kernel(const float* matrix, float* norms, int rows, int cols) {
   // TODO(student): one thread per row, the weights from constant memory.
+  // [slide:weighted-steps]
   //   1. row = blockIdx.x * blockDim.x + threadIdx.x; return if row >= rows (no shuffle
   //      here: a thread may leave early).
   //   2. Add (c_column_weights[c] * matrix[row * cols + c])^2 for c = 0 to cols - 1, in
   //      float, the row's start in std::size_t. The weight is the column's, c: at each
   //      step the 32 lanes of a warp read the same weight, one address, broadcast.
   //   3. norms[row] = sqrtf(sum).
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

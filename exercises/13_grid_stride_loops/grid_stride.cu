@@ -45,6 +45,7 @@ __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
   //   3. Step i by the number of threads in the whole grid, stride = gridDim.x * blockDim.x.
   //   Once the check's hypot cases pass, four floats per access (README.md, "Four floats
   //   per access"):
+  // [slide:hypot-float4-steps]
   //   4. Before that loop, if a, b and c are all 16-byte aligned (course::is_float4_aligned
   //      of each), run the same grid-stride loop over the n / course::kFloatsPerFloat4
   //      float4 vectors: vector v from start, by stride, while v < n / 4. Read the vectors
@@ -52,6 +53,7 @@ __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
   //      c4[v] = make_float4 of the hypotf of their x, y, z and w lanes.
   //   5. The loop of steps 1-3 then starts at 4 * (n / 4) + start: it does the last n % 4
   //      elements. When a pointer is not aligned, it starts at start and does every element.
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

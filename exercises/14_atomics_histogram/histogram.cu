@@ -63,7 +63,9 @@ void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int b
 // [slide:histogram_global]
 __global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts, int bins) {
   // TODO(student): one global atomic per counted element.
+  // [slide:global-atomics-step]
   //   A grid-stride loop over x. For each counted value, atomicAdd 1 to its bin in counts.
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]
@@ -109,10 +111,12 @@ void histogram_global_on_device(const float* x, int n, float lo, float hi, int* 
 void histogram_shared_on_device(const float* x, int n, float lo, float hi, int* counts, int bins,
                                 int blocks, int threads) {
   // TODO(student): zero the counts, then launch, with dynamic shared memory.
+  // [slide:shared-launch-steps]
   //   1. cudaMemset counts to 0 (bins ints).
   //   2. Launch histogram_shared on blocks x threads with bins * sizeof(int) bytes of
   //      dynamic shared memory: kernel<<<blocks, threads, shared_bytes>>>(...).
   //   3. Then CUDA_CHECK_LAUNCH().
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

@@ -39,10 +39,12 @@ void histogram_cpu(const float* x, int n, float lo, float hi, int* counts, int b
 __global__ void histogram_global(const float* x, int n, float lo, float hi, int* counts, int bins);
 
 // [slide:shared-declaration]
+// [slide:shared-idea]
 // The same with a private histogram per block in shared memory: zero `bins` ints of
 // dynamic shared memory, count into them with shared-memory atomics (grid-stride loop),
 // then add each non-zero bin to counts with one global atomicAdd. Launched with
 // bins * sizeof(int) bytes of dynamic shared memory.
+// [/slide]
 __global__ void histogram_shared(const float* x, int n, float lo, float hi, int* counts, int bins);
 // [/slide]
 

@@ -24,6 +24,7 @@
 // Part 1: the context
 // ---------------------------------------------------------------------------
 // [slide:primary-context]
+// [slide:open-context]
 DriverContext open_primary_context(int ordinal) {
   DriverContext opened;
   // TODO(student): the device's primary context, made current, in four calls.
@@ -35,6 +36,7 @@ DriverContext open_primary_context(int ordinal) {
   // END TODO(student)
   return opened;
 }
+// [/slide]
 
 void close_primary_context(DriverContext& context) {
   // TODO(student): give the primary context back.
@@ -164,6 +166,7 @@ void free_saxpy_buffers(SaxpyBuffers& buffers) {
 bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float* y, std::size_t n,
                     std::string& error) {
   // TODO(student): the whole program with the functions above, in six steps.
+  // [slide:clean-up]
   //   1. open_primary_context(0).
   //   2. load_kernels. On failure close the context and return false.
   //   3. allocate_saxpy_buffers(n).
@@ -171,6 +174,7 @@ bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float*
   //   5. The clean-up in the reverse order: free_saxpy_buffers, unload_kernels,
   //      close_primary_context.
   //   6. Return true.
+  // [/slide]
   return false;
   // END TODO(student)
 }

@@ -64,16 +64,20 @@ Compilation compile_to_cubin(const std::string& source,
                              const std::vector<std::string>& name_expressions, CUdevice device) {
   Compilation result;
   // TODO(student): compile with NVRTC, in six steps.
+  // [slide:compile-steps]
   //   1. nvrtcCreateProgram, with no headers.
   //   2. nvrtcAddNameExpression for each name expression.
   //   3. nvrtcCompileProgram with the options below. A source with errors makes it
   //      return NVRTC_ERROR_COMPILATION: that is the caller's to handle, not a reason to
   //      exit, so this call is not checked. Set result.succeeded.
+  // [/slide]
+  // [slide:cubin-steps]
   //   4. Always read the log (nvrtcGetProgramLogSize, nvrtcGetProgramLog) into result.log.
   //   5. When it compiled: the CUBIN (nvrtcGetCUBINSize, nvrtcGetCUBIN) and the lowered
   //      name of each expression (nvrtcGetLoweredName), in the same order.
   //   6. nvrtcDestroyProgram, last: the lowered names belong to the program.
   // NVRTC_CHECK every other call.
+  // [/slide]
   // END TODO(student)
   return result;
 }

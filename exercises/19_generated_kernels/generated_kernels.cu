@@ -32,6 +32,7 @@ std::string generate_source(const std::vector<Argument>& arguments, const std::s
                             const std::string& name) {
   std::string source;
   // TODO(student): the kernel's text, piece by piece.
+  // [slide:generate-steps]
   //   1. extern "C" __global__ void NAME(
   //   2. Each argument as "TYPE NAME, ", with __restrict__ after the type of a pointer
   //      ("const float* __restrict__ x, ").
@@ -39,6 +40,7 @@ std::string generate_source(const std::vector<Argument>& arguments, const std::s
   //   4. A grid-stride loop over i, in size_t: start at the thread's global index, step
   //      by blockDim.x * gridDim.x.
   //   5. OPERATION followed by ';' as the loop's body, then the closing braces.
+  // [/slide]
   // END TODO(student)
   return source;
 }
@@ -117,11 +119,13 @@ Build build_kernel(KernelCache& cache, const std::string& name, const std::strin
 double time_launches_ms(const std::function<void()>& launch, int repetitions, CUstream stream) {
   double mean_ms = 0.0;
   // TODO(student): a warm-up, then the repetitions between two events.
+  // [slide:timing-steps]
   //   1. One warm-up call of launch().
   //   2. Create two events (cuEventCreate). Record the first on `stream`.
   //   3. Call launch() `repetitions` times, then record the second.
   //   4. Wait for it (cuEventSynchronize) before cuEventElapsedTime.
   //   5. Destroy both. mean_ms = the time divided by repetitions.
+  // [/slide]
   // END TODO(student)
   return mean_ms;
 }

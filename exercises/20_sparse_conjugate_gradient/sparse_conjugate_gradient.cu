@@ -176,6 +176,7 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
                             int max_iterations) {
   CgResult result;
   // TODO(student): the solver, every vector on the device.
+  // [slide:cg-steps]
   //   1. Allocate r, p, q (a.rows floats each) and one double for dot.
   //   2. x = 0, r = b, p = b (cudaMemset, cudaMemcpy device to device).
   //   3. rr = r . r. Stop once rr <= tolerance^2 * (b . b).
@@ -185,6 +186,7 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
   //        rr_next = r . r; beta = rr_next / rr; p = r + beta p; rr = rr_next.
   //   5. Set result.status and result.iterations (the products computed).
   //   6. Free what you allocated.
+  // [/slide]
   // END TODO(student)
   return result;
 }

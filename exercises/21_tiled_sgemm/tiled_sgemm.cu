@@ -46,6 +46,7 @@ __device__ __forceinline__ void write_result(float* c_element, float alpha, floa
 __global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b,
                             float beta, float* c) {
   // TODO(student): step 1, one thread per element of C.
+  // [slide:naive-body]
   //   1. Compute j from blockIdx.x, blockDim.x and threadIdx.x, and i likewise from the .y
   //      fields. threadIdx.x walks the columns j: the 32 threads of a warp then read 32
   //      consecutive floats of a row of B and write 32 consecutive floats of C (one
@@ -53,6 +54,7 @@ __global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, co
   //   2. Return when (i, j) is outside C.
   //   3. Sum A(i, p) B(p, j) over p < k.
   //   4. write_result.
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]
@@ -75,6 +77,7 @@ __global__ void sgemm_shared_tiles(int m, int n, int k, float alpha, const float
   // TODO(student): step 2, tiles of A and B in shared memory.
   //   The tiles: __shared__ float a_tile[kTile][kTile], b_tile[kTile][kTile].
   //   Thread (x, y) computes C(i, j), i = blockIdx.y * kTile + y, j = blockIdx.x * kTile + x.
+  // [slide:shared-tiles-loop]
   //   For each tile t of k (t = 0, kTile, 2 kTile, ...):
   //   1. Each thread loads one element of A's tile, A(i, t + x), into a_tile[y][x], and one
   //      of B's, B(t + y, j), into b_tile[y][x]. It loads 0 where the element lies outside
@@ -83,6 +86,7 @@ __global__ void sgemm_shared_tiles(int m, int n, int k, float alpha, const float
   //   3. Add a_tile[y][p] * b_tile[p][x] for p < kTile.
   //   4. __syncthreads(): nobody overwrites the tiles with the next ones while others
   //      still read them.
+  // [/slide]
   //   Every thread takes part in the loads and barriers, even outside C. Then only the
   //   threads inside C write_result.
   // END TODO(student)

@@ -53,15 +53,19 @@ template <int kPitch>
 __device__ void transpose_through_tile(const float* in, float* out, int rows, int cols,
                                        float (*tile)[kPitch]) {
   // TODO(student): the tile in, a barrier, the tile out.
+  // [slide:tile-in]
   //   1. Read: for j = 0, kBlockRows, ... below kTileDim, the element of input row
   //      blockIdx.y * kTileDim + threadIdx.y + j and input column
   //      blockIdx.x * kTileDim + threadIdx.x goes to tile[threadIdx.y + j][threadIdx.x],
   //      where it lies inside the matrix.
   //   2. __syncthreads(): a warp reads a column of the tile, which other warps wrote.
+  // [/slide]
+  // [slide:tile-out]
   //   3. Write: the block's tile lands at the mirrored place, so the block indices swap.
   //      Out's row blockIdx.x * kTileDim + threadIdx.y + j and column
   //      blockIdx.y * kTileDim + threadIdx.x receive tile[threadIdx.x][threadIdx.y + j],
   //      where they lie inside out (cols rows of `rows` floats).
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]
@@ -74,6 +78,7 @@ __global__ void transpose_tiled(const float* in, float* out, int rows, int cols)
   // END TODO(student)
 }
 
+// [slide:padded-tile]
 // Row t of a padded tile starts 33 floats after row t - 1, so a column's 32 floats fall
 // in 32 different banks.
 __global__ void transpose_padded(const float* in, float* out, int rows, int cols) {
@@ -81,4 +86,5 @@ __global__ void transpose_padded(const float* in, float* out, int rows, int cols
   //   As transpose_tiled, with __shared__ float tile[kTileDim][kTileDim + 1].
   // END TODO(student)
 }
+// [/slide]
 // [/slide]

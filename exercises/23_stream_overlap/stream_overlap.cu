@@ -81,11 +81,13 @@ float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t 
                    const std::vector<cudaStream_t>& streams) {
   float elapsed_ms = 0.0f;
   // TODO(student): the pipeline, timed with events, in four steps.
+  // [slide:pipeline-enqueue]
   //   1. Create two events, start and stop, and record start on streams[0]. Make every
   //      other stream wait for it (cudaStreamWaitEvent), so that nothing starts before it.
   //   2. Enqueue chunk k (elements [k * chunk, min((k + 1) * chunk, n))) on
   //      streams[k % streams.size()], for every k up to the last, partial chunk. No wait
   //      inside this loop.
+  // [/slide]
   //   3. The stop event must come after the work of EVERY stream: record an event on each
   //      other stream and make streams[0] wait for it, then record stop on streams[0].
   //   4. Synchronize every stream, read the time (cudaEventElapsedTime) into elapsed_ms,

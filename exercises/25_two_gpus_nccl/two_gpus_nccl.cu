@@ -21,6 +21,7 @@
 bool enable_peer_access(int device, int peer) {
   bool enabled = false;
   // TODO(student): peer access from `device` to `peer`.
+  // [slide:enable-peer-core]
   //   1. Ask cudaDeviceCanAccessPeer(&can_access, device, peer); leave `enabled` false
   //      when it says 0.
   //   2. Make `device` current (cudaSetDevice): enabling acts on the current device.
@@ -28,6 +29,7 @@ bool enable_peer_access(int device, int peer) {
   //      not a failure (a second call, or a library that enabled it first): read it
   //      away with cudaGetLastError(), then go on. Any other error goes to CUDA_CHECK.
   //   4. Set enabled = true.
+  // [/slide]
   // END TODO(student)
   return enabled;
 }

@@ -34,6 +34,7 @@ void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float
   // TODO(student): the round trip, in five steps.
   float* device_x = nullptr;
   float* device_y = nullptr;
+  // [slide:round-trip-steps]
   CUDA_CHECK(cudaMalloc(&device_x, bytes));
   CUDA_CHECK(cudaMalloc(&device_y, bytes));
   CUDA_CHECK(cudaMemcpy(device_x, host_x, bytes, cudaMemcpyHostToDevice));
@@ -47,6 +48,7 @@ void affine_on_gpu(const float* host_x, float* host_y, int n, float scale, float
   CUDA_CHECK(cudaMemcpy(host_y, device_y, bytes, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(device_x));
   CUDA_CHECK(cudaFree(device_y));
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

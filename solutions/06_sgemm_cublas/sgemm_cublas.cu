@@ -23,8 +23,10 @@
 void sgemm_on_cpu(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
                   int ldb, float beta, float* c, int ldc) {
   // TODO(student): one call of cblas_sgemm.
+  // [slide:cblas-sgemm]
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c,
               ldc);
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]
@@ -36,8 +38,10 @@ void sgemm_on_cpu(int m, int n, int k, float alpha, const float* a, int lda, con
 void sgemm_on_device(cublasHandle_t handle, int m, int n, int k, float alpha, const float* a,
                      int lda, const float* b, int ldb, float beta, float* c, int ldc) {
   // TODO(student): one call of cublasSgemm, with the operands swapped.
+  // [slide:cublas-sgemm]
   CUBLAS_CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, ldb, a, lda, &beta,
                            c, ldc));
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

@@ -150,6 +150,7 @@ extern "C" veclib_status vec_saxpy(float a, const float* x, float* y, size_t n) 
     return record_error(VECLIB_ERROR_INVALID_VALUE, "vec_saxpy: n floats do not fit in a size_t");
   }
   if (n == 0) return VECLIB_SUCCESS;
+  // [slide:vec-saxpy-cleanup]
   float* device_x = nullptr;
   float* device_y = nullptr;
   veclib_status status = allocate_floats(&device_x, n, "cudaMalloc of x");
@@ -159,6 +160,7 @@ extern "C" veclib_status vec_saxpy(float a, const float* x, float* y, size_t n) 
   cudaFree(device_x);
   cudaFree(device_y);
   return status;
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]

@@ -84,9 +84,11 @@ template <class Op, class... In>
 void transform(float* out, std::size_t n, Op op, const In*... in) {
   // TODO(student): the launch of transform_kernel, in three steps.
   // [slide:transform-launch]
+  // [slide:transform-blocks]
   if (n == 0) return;
   const std::size_t chunks = (n + kTransformChunk - 1) / kTransformChunk;
   const std::size_t blocks_needed = (chunks + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  // [/slide]
   const auto blocks =
       static_cast<unsigned>(std::min(blocks_needed, static_cast<std::size_t>(kMaxTransformBlocks)));
   transform_kernel<<<blocks, kThreadsPerBlock>>>(out, n, op, in...);

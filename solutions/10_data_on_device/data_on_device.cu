@@ -93,12 +93,14 @@ void enqueue_pipeline(const float* device_noise, float* device_waveform, int n,
   make_pulses_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, n,
                                                                      shape.period, shape.amplitude);
   CUDA_CHECK_LAUNCH();
+  // [slide:enqueue-add]
   add_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, device_noise,
                                                              device_waveform, n);
   CUDA_CHECK_LAUNCH();
   zero_suppress_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(device_waveform, n,
                                                                        shape.threshold);
   CUDA_CHECK_LAUNCH();
+  // [/slide]
   // [/slide]
   // END TODO(student)
 }

@@ -80,10 +80,12 @@ __global__ void activate_kernel(const float* values, float* activated, int n) {
 // ---------------------------------------------------------------------------
 // Kernel: the three steps fused, in a grid-stride loop, four neurons per access
 // ---------------------------------------------------------------------------
+// [slide:neuron]
 // One neuron, the three steps composed.
 __device__ float neuron(float greyscale, float weight) {
   return activate_value(weigh_value(normalize_value(greyscale), weight));
 }
+// [/slide]
 
 // [slide:hidden_layer_fused_kernel]
 __global__ void hidden_layer_fused_kernel(const float* __restrict__ greyscales,

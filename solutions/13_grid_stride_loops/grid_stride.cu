@@ -48,6 +48,7 @@ __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
   const int start = blockIdx.x * blockDim.x + threadIdx.x;
   const int stride = gridDim.x * blockDim.x;
   int scalar_first = 0;  // the first element left to the scalar loop below
+  // [slide:hypot-float4]
   if (course::is_float4_aligned(a) && course::is_float4_aligned(b) &&
       course::is_float4_aligned(c)) {
     const int vectors = n / course::kFloatsPerFloat4;
@@ -60,6 +61,7 @@ __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
     }
     scalar_first = vectors * course::kFloatsPerFloat4;
   }
+  // [/slide]
   for (int i = scalar_first + start; i < n; i += stride) {
     c[i] = hypotf(a[i], b[i]);
   }

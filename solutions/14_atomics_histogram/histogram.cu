@@ -90,6 +90,7 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
   // TODO(student): count in the block's histogram, then merge it, in three steps.
   // [slide:privatised]
   // [slide:privatised-count]
+  // [slide:privatised-zero-count]
   for (int b = threadIdx.x; b < bins; b += blockDim.x) block_counts[b] = 0;
   __syncthreads();
 
@@ -97,6 +98,7 @@ __global__ void histogram_shared(const float* x, int n, float lo, float hi, int*
     const int bin = bin_of(v, lo, hi, bins);
     if (bin >= 0) atomicAdd(&block_counts[bin], 1);
   };
+  // [/slide]
   const int start = blockIdx.x * blockDim.x + threadIdx.x;
   const int stride = gridDim.x * blockDim.x;
   int scalar_first = 0;  // the first value left to the scalar loop below

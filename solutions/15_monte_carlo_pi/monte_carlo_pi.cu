@@ -133,6 +133,7 @@ __global__ void count_hits_kernel(unsigned long long n, unsigned long long seed,
   // TODO(student): the block's sum, then one atomicAdd(hits, block_sum) per block.
   // [slide:block-sum]
   constexpr int kMaxWarpsPerBlock = 32;
+  // [slide:block-sum-core]
   __shared__ unsigned long long warp_hits[kMaxWarpsPerBlock];
   const int lane = static_cast<int>(threadIdx.x) % warpSize;
   const int warp = static_cast<int>(threadIdx.x) / warpSize;
@@ -147,6 +148,7 @@ __global__ void count_hits_kernel(unsigned long long n, unsigned long long seed,
     // instead of billions.
     if (lane == 0) atomicAdd(hits, block_hits);
   }
+  // [/slide]
   // [/slide]
   // END TODO(student)
 }

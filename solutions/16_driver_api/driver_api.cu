@@ -24,6 +24,7 @@
 // Part 1: the context
 // ---------------------------------------------------------------------------
 // [slide:primary-context]
+// [slide:open-context]
 DriverContext open_primary_context(int ordinal) {
   DriverContext opened;
   // TODO(student): the device's primary context, made current, in four calls.
@@ -34,6 +35,7 @@ DriverContext open_primary_context(int ordinal) {
   // END TODO(student)
   return opened;
 }
+// [/slide]
 
 void close_primary_context(DriverContext& context) {
   // TODO(student): give the primary context back.
@@ -173,6 +175,7 @@ void free_saxpy_buffers(SaxpyBuffers& buffers) {
 bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float* y, std::size_t n,
                     std::string& error) {
   // TODO(student): the whole program with the functions above, in six steps.
+  // [slide:clean-up]
   DriverContext context = open_primary_context(0);
   Kernels kernels;
   if (!load_kernels(ptx_path, kernels, error)) {
@@ -184,6 +187,7 @@ bool saxpy_from_ptx(const std::string& ptx_path, float a, const float* x, float*
   free_saxpy_buffers(buffers);
   unload_kernels(kernels);
   close_primary_context(context);
+  // [/slide]
   return true;
   // END TODO(student)
 }

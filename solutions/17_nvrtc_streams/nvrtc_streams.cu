@@ -68,11 +68,13 @@ Compilation compile_to_cubin(const std::string& source,
   Compilation result;
   // TODO(student): compile with NVRTC, in six steps.
   // [slide:nvrtc-compile]
+  // [slide:nvrtc-options]
   nvrtcProgram program = nullptr;
   NVRTC_CHECK(nvrtcCreateProgram(&program, source.c_str(), "saxpy.cu", 0, nullptr, nullptr));
   for (const std::string& expression : name_expressions) {
     NVRTC_CHECK(nvrtcAddNameExpression(program, expression.c_str()));
   }
+  // [/slide]
   const std::string architecture = architecture_option(device);
   const char* options[] = {architecture.c_str(), "-default-device", "--std=c++17", "--fmad=true"};
   const nvrtcResult compiled =

@@ -166,6 +166,7 @@ __global__ void spmv_balanced_kernel(DeviceCsr a, const float* x, float* y) {
   // Unrolled, with a test rather than a loop bound of count: products stays in registers.
 #pragma unroll
   // [slide:spmv-balanced]
+  // [slide:balanced-walk]
   for (int e = 0; e < kEntriesPerThread; ++e) {
     if (e < count) {
       // Past its row's end: the row's partial sum goes to y, and the walk moves on to the
@@ -179,6 +180,7 @@ __global__ void spmv_balanced_kernel(DeviceCsr a, const float* x, float* y) {
       sum += products[e];
     }
   }
+  // [/slide]
   // The last row's partial sum. A long row fills whole warps: when all 32 lanes hold
   // the same row, the warp folds first and adds once instead of 32 times.
   if (__match_any_sync(kFullWarpMask, row) == kFullWarpMask) {
@@ -293,6 +295,7 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
   const double limit = tolerance * tolerance * rr;
   result.status = CgStatus::not_converged;
   result.iterations = max_iterations;
+  // [slide:cg-test]
   for (int k = 0; k <= max_iterations; ++k) {
     if (rr <= limit) {
       result = {CgStatus::converged, k};
@@ -305,6 +308,7 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
       result = {CgStatus::breakdown, k};
       break;
     }
+  // [/slide]
     // [/slide]
     // [slide:cg-update]
     const float alpha = static_cast<float>(rr / pq);

@@ -45,12 +45,14 @@ __device__ __forceinline__ void write_result(float* c_element, float alpha, floa
 __global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b,
                             float beta, float* c) {
   // TODO(student): step 1, one thread per element of C.
+  // [slide:naive-body]
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   const int i = blockIdx.y * blockDim.y + threadIdx.y;
   if (i >= m || j >= n) return;
   float dot = 0.0f;
   for (int p = 0; p < k; ++p) dot += a[i * k + p] * b[p * n + j];
   write_result(&c[i * n + j], alpha, dot, beta);
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]
@@ -77,6 +79,7 @@ __global__ void sgemm_shared_tiles(int m, int n, int k, float alpha, const float
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int i = blockIdx.y * kTile + ty;
   const int j = blockIdx.x * kTile + tx;
+  // [slide:shared-tiles-loop]
   float dot = 0.0f;
   for (int t = 0; t < k; t += kTile) {
     a_tile[ty][tx] = i < m && t + tx < k ? a[i * k + t + tx] : 0.0f;
@@ -86,6 +89,7 @@ __global__ void sgemm_shared_tiles(int m, int n, int k, float alpha, const float
     __syncthreads();
   }
   if (i < m && j < n) write_result(&c[i * n + j], alpha, dot, beta);
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]
@@ -176,6 +180,7 @@ __global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float*
     __syncthreads();
     // [/slide]
     // [slide:blocking-2d-sums]
+    // [slide:blocking-2d-product]
     for (int p = 0; p < kBlocking2dK; ++p) {
       for (int r = 0; r < kBlocking2dRows; ++r) a_column[r] = a_tile[first_row + r][p];
       for (int q = 0; q < kBlocking2dCols; ++q) b_row[q] = b_tile[p][first_col + q];
@@ -183,6 +188,7 @@ __global__ void sgemm_blocking_2d(int m, int n, int k, float alpha, const float*
         for (int q = 0; q < kBlocking2dCols; ++q) sums[r][q] += a_column[r] * b_row[q];
       }
     }
+    // [/slide]
     __syncthreads();
   }
   for (int r = 0; r < kBlocking2dRows; ++r) {

@@ -56,6 +56,7 @@ template <int kPitch>
 __device__ void transpose_through_tile(const float* in, float* out, int rows, int cols,
                                        float (*tile)[kPitch]) {
   // TODO(student): the tile in, a barrier, the tile out.
+  // [slide:tile-in]
   const int in_col = blockIdx.x * kTileDim + threadIdx.x;
   const int in_row = blockIdx.y * kTileDim + threadIdx.y;
   for (int j = 0; j < kTileDim; j += kBlockRows) {
@@ -65,6 +66,8 @@ __device__ void transpose_through_tile(const float* in, float* out, int rows, in
   }
   // Every element of the tile must be in place before any warp reads a column of it.
   __syncthreads();
+  // [/slide]
+  // [slide:tile-out]
   // Out's row index is an input column, its column index an input row.
   const int out_col = blockIdx.y * kTileDim + threadIdx.x;
   const int out_row = blockIdx.x * kTileDim + threadIdx.y;
@@ -74,6 +77,7 @@ __device__ void transpose_through_tile(const float* in, float* out, int rows, in
       out[(out_row + j) * rows + out_col] = tile[threadIdx.x][threadIdx.y + j];
     }
   }
+  // [/slide]
   // END TODO(student)
 }
 // [/slide]
@@ -86,6 +90,7 @@ __global__ void transpose_tiled(const float* in, float* out, int rows, int cols)
   // END TODO(student)
 }
 
+// [slide:padded-tile]
 // Row t of a padded tile starts 33 floats after row t - 1, so a column's 32 floats fall
 // in 32 different banks.
 __global__ void transpose_padded(const float* in, float* out, int rows, int cols) {
@@ -94,4 +99,5 @@ __global__ void transpose_padded(const float* in, float* out, int rows, int cols
   transpose_through_tile(in, out, rows, cols, tile);
   // END TODO(student)
 }
+// [/slide]
 // [/slide]

@@ -86,6 +86,7 @@ float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t 
   cudaEvent_t start = nullptr, stop = nullptr;
   CUDA_CHECK(cudaEventCreate(&start));
   CUDA_CHECK(cudaEventCreate(&stop));
+  // [slide:pipeline-enqueue]
   CUDA_CHECK(cudaEventRecord(start, streams[0]));
   for (std::size_t s = 1; s < stream_count; ++s) {
     CUDA_CHECK(cudaStreamWaitEvent(streams[s], start, 0));
@@ -95,6 +96,7 @@ float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t 
     const std::size_t count = std::min(chunk, n - first);
     enqueue_chunk(buffers, first, count, work, streams[k % stream_count]);
   }
+  // [/slide]
   // [/slide]
   // [slide:pipeline-join]
   // An event on streams[0] times streams[0] only: the other streams join it first.

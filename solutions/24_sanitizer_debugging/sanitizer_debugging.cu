@@ -71,6 +71,7 @@ void smooth_on_device(const float* x, float* out, int n) {
 __global__ void block_sums_kernel(const float* x, float* sums, int n) {
   __shared__ float partial[kThreadsPerBlock];
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  // [slide:block-sums-barriers]
   partial[threadIdx.x] = i < n ? x[i] : 0.0f;
   // Outside the bounds check: every thread of the block reaches this barrier, those past
   // n included (they loaded a 0).
@@ -82,6 +83,7 @@ __global__ void block_sums_kernel(const float* x, float* sums, int n) {
     __syncthreads();
   }
   if (threadIdx.x == 0) sums[blockIdx.x] = partial[0];
+  // [/slide]
 }
 // [/slide]
 
@@ -106,6 +108,7 @@ __global__ void accumulate_kernel(const float* frame, float* total, int n) {
 void average_frames_on_device(const float* frames, int frame_count, int n, float* host_mean) {
   if (n == 0) return;
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+  // [slide:average-frames-loop]
   float* total = nullptr;
   CUDA_CHECK(cudaMalloc(&total, bytes));
   // cudaMalloc's memory holds whatever was there: the sum starts from zeros written here.
@@ -118,6 +121,7 @@ void average_frames_on_device(const float* frames, int frame_count, int n, float
   }
   CUDA_CHECK(cudaMemcpy(host_mean, total, bytes, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(total));
+  // [/slide]
   for (int i = 0; i < n; ++i) host_mean[i] /= static_cast<float>(frame_count);
 }
 // [/slide]

@@ -21,6 +21,7 @@
 bool enable_peer_access(int device, int peer) {
   bool enabled = false;
   // TODO(student): peer access from `device` to `peer`.
+  // [slide:enable-peer-core]
   int can_access = 0;
   CUDA_CHECK(cudaDeviceCanAccessPeer(&can_access, device, peer));
   if (can_access) {
@@ -35,6 +36,7 @@ bool enable_peer_access(int device, int peer) {
     }
     enabled = true;
   }
+  // [/slide]
   // END TODO(student)
   return enabled;
 }

@@ -232,6 +232,12 @@ expect_output "slurm/submit check 3 is check 03" "$copy/slurm/jobs/check.sbatch 
 expect_error "an unknown exercise, as make says it" 2 "no exercise 99: the exercises are 03 06 25 (make list names them)" \
   env COURSE_SITE_CONFIG="$repo/slurm/site.conf.example" "$copy/slurm/submit" --print check 99
 
+# A profile is run.sbatch's --profile step, under the profile's own name and log.
+expect_output "slurm/submit profile 3 is run.sbatch --profile 03" "$copy/slurm/jobs/run.sbatch --profile 03" \
+  env COURSE_SITE_CONFIG="$repo/slurm/site.conf.example" "$copy/slurm/submit" --print profile 3
+expect_output "a profile job's log" "logs/03-profile-%j.log" \
+  env COURSE_SITE_CONFIG="$repo/slurm/site.conf.example" "$copy/slurm/submit" --print profile 03
+
 # The documented example is complete: it reads without error.
 expect_output "site.conf.example: a complete configuration" "--partition=gpu --time=0:10:00" \
   env COURSE_SITE_CONFIG="$repo/slurm/site.conf.example" "$copy/slurm/submit" --print check 03

@@ -18,6 +18,16 @@ description in the statement. Who made which mistake follows the student's index
     14  SKIPPED_14 skipped (no GPU), MISSING_14 missing; i % 4 == 1 lose updates in
         shared_skewed_one_bin (hint "updates were lost") and fail racecheck; i == 9
         scores 0 on its cases, so its sanitizer runs are "not run"
+    sources (RESULTS/sources/, what the grader keeps for the similarity check): in 14,
+        COPIED_14's two students hold one histogram kernel, the second with its names
+        changed, its comments rewritten and its lines moved about; DISTINCT_14's students
+        each one of their own; in 03, every student of SHORT_03 the same few right lines
+        (too short to compare)
+    speed: 14's shared_lab_128x64 is timed: each graded student's speed-up of the privatised
+        histogram over the global one is 1 + index / 4 (SPEED_BAR passes it from index 4 on),
+        measured on SPEED_GPU
+    answers: ANSWERED_03's students handed in 03's answers file, the first with two answers
+        (one quoting HTML), the second with none filled in
     all UNREADABLE: an archive that could not be read (every exercise unreadable)
     and NO_RESULT ("zoe") has no result file at all: RESULTS/not_graded.txt names her.
 
@@ -95,6 +105,17 @@ def not_graded(exercise_id, status, max_score, message="", build_log="", seconds
     return record
 
 
+ANSWERED_03 = ("student13", ODD_NAMES[2])
+ANSWER_WITH_HTML = "It would read <script>alert(1)</script> from the device: a segfault."
+
+
+def answers_03(student):
+    if student == ANSWERED_03[0]:
+        return {"file": "exercises/03_device_memory/answers.md", "questions": 5,
+                "answered": {"1": ANSWER_WITH_HTML, "3": "Because cudaMemcpy waits for the kernel."}}
+    return {"file": "answers.fr.md", "questions": 5, "answered": {}}
+
+
 def exercise_03(index):
     items = []
     for name, points in CASES_03:
@@ -128,6 +149,15 @@ def exercise_04(index):
     return exercise("04_cpu_vs_gpu", items, 10.0 + index % 3 + (30.0 if index == 11 else 0.0))
 
 
+SPEED_FIGURE = "speed-up of the privatised histogram over the global one"
+SPEED_BAR = 2.0
+SPEED_GPU = "NVIDIA H200"
+
+
+def speed_up(index):
+    return 1.0 + index / 4
+
+
 def exercise_14(index):
     if index in SKIPPED_14:
         return not_graded("14_atomics_histogram", "skipped", 13, "no CUDA device visible (CUDA_VISIBLE_DEVICES=)",
@@ -142,10 +172,15 @@ def exercise_14(index):
     lost = index % 4 == 1
     items = [item(name, points, not (lost and name == "shared_skewed_one_bin"), case_output(name, LOST))
              for name, points in CASES_14]
+    timed = next(entry for entry in items if entry["name"] == "shared_lab_128x64")
+    timed["speed"] = [{"figure": SPEED_FIGURE, "direction": "at_least", "bar": SPEED_BAR, "measured": speed_up(index),
+                       "reference": "241-283 on H100"}]
+    timed["passed"] = timed["passed"] and speed_up(index) >= SPEED_BAR
+    timed["score"] = timed["max_score"] if timed["passed"] else 0
     items.append(item("memcheck", 2, True, kind="sanitizer", seconds=7.0))
     items.append(item("racecheck", 2, not lost, f"shared_skewed_one_bin:\n========= Race reported\nhint: {RACE_HINT}",
                       kind="sanitizer", seconds=9.0))
-    return exercise("14_atomics_histogram", items, 20.0 + index % 5)
+    return dict(exercise("14_atomics_histogram", items, 20.0 + index % 5), gpu=SPEED_GPU)
 
 
 def result(index, student):
@@ -156,6 +191,8 @@ def result(index, student):
                                                  ("14_atomics_histogram", 13))]
     else:
         exercises = [exercise_03(index), exercise_04(index), exercise_14(index)]
+        if student in ANSWERED_03:
+            exercises[0]["answers"] = answers_03(student)
     timed = [entry["seconds"] for entry in exercises if "seconds" in entry]
     return {"schema": 1, "student": student, "source": f"/class/{student}.tar.gz", "seed": SEED,
             "graded_at": f"2026-11-22T00:{10 + index:02d}:00Z", "seconds": max(timed or [1.0]) + 2.5,
@@ -165,6 +202,151 @@ def result(index, student):
 
 
 EXERCISES = ["03_device_memory", "04_cpu_vs_gpu", "14_atomics_histogram"]
+
+COPIED_14 = (ODD_NAMES[0], "student11")  # a name to escape, in the pair's title and columns
+DISTINCT_14 = ("student13", "student14", "student15")
+SHORT_03 = ("student13", "student14", "student15", "student16")
+
+# Three histogram kernels written three ways, and one copied with its names changed.
+HISTOGRAM_SHARED = """\
+__global__ void histogram_shared(const int* values, int n, int* bins, int bin_count) {
+  extern __shared__ int local[];
+  for (int b = threadIdx.x; b < bin_count; b += blockDim.x) local[b] = 0;
+  __syncthreads();
+  // one pass over the input, a grid-wide stride
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    int v = values[i];
+    if (v >= 0 && v < bin_count) atomicAdd(&local[v], 1);
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < bin_count; b += blockDim.x) {
+    int count = local[b];
+    if (count != 0) atomicAdd(&bins[b], count);
+  }
+}
+
+void launch_shared(const int* values, int n, int* bins, int bin_count, int blocks, int threads) {
+  size_t bytes = bin_count * sizeof(int);
+  histogram_shared<<<blocks, threads, bytes>>>(values, n, bins, bin_count);
+  CUDA_CHECK_LAUNCH();
+}
+"""
+HISTOGRAM_COPIED = """\
+// privatised histogram: my own version
+__global__ void histogram_shared(const int* input, int count, int* out, int nbins) {
+  extern __shared__ int priv[];
+  for (int k = threadIdx.x; k < nbins; k += blockDim.x) priv[k] = 0;
+  __syncthreads();
+  for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < count; j += gridDim.x * blockDim.x) {
+    int x = input[j];
+    if (x >= 0 && x < nbins) atomicAdd(&priv[x], 1);
+  }
+  __syncthreads();
+  for (int k = threadIdx.x; k < nbins; k += blockDim.x) {
+    int c = priv[k];
+    if (c != 0) atomicAdd(&out[k], c);
+  }
+}
+
+void launch_shared(const int* input, int count, int* out, int nbins, int grid, int block) {
+  size_t shared_bytes = nbins * sizeof(int);
+  histogram_shared<<<grid, block, shared_bytes>>>(input, count, out, nbins);
+  CUDA_CHECK_LAUNCH();
+}
+"""
+HISTOGRAM_OTHERS = [
+    """\
+__global__ void histogram_shared(const int* values, int n, int* bins, int bin_count) {
+  extern __shared__ unsigned int counts[];
+  unsigned int tid = threadIdx.x;
+  while (tid < (unsigned)bin_count) { counts[tid] = 0u; tid += blockDim.x; }
+  __syncthreads();
+  const int stride = blockDim.x * gridDim.x;
+  int index = threadIdx.x + blockDim.x * blockIdx.x;
+  while (index < n) {
+    const int bin = values[index];
+    if (bin < bin_count && bin >= 0) { atomicAdd(counts + bin, 1u); }
+    index = index + stride;
+  }
+  __syncthreads();
+  tid = threadIdx.x;
+  while (tid < (unsigned)bin_count) {
+    if (counts[tid] > 0u) { atomicAdd(bins + tid, (int)counts[tid]); }
+    tid += blockDim.x;
+  }
+}
+""",
+    """\
+namespace {
+constexpr int kWarp = 32;
+__device__ void clear(int* table, int size) {
+  for (int slot = threadIdx.x; slot < size; slot += blockDim.x) { table[slot] = 0; }
+}
+__device__ void merge(const int* table, int* global_bins, int size) {
+  for (int slot = threadIdx.x; slot < size; slot += blockDim.x) {
+    const int mine = table[slot];
+    if (mine) { atomicAdd(global_bins + slot, mine); }
+  }
+}
+}  // namespace
+
+__global__ void histogram_shared(const int* values, int n, int* bins, int bin_count) {
+  extern __shared__ int table[];
+  clear(table, bin_count);
+  __syncthreads();
+  const int first = (blockIdx.x * blockDim.x + threadIdx.x);
+  const int step = gridDim.x * blockDim.x;
+  for (int at = first; at < n; at += step) {
+    const int value = __ldg(values + at);
+    if (static_cast<unsigned>(value) < static_cast<unsigned>(bin_count)) { atomicAdd(table + value, 1); }
+  }
+  __syncthreads();
+  merge(table, bins, bin_count);
+  (void)kWarp;
+}
+""",
+    """\
+template <int kBlock>
+__global__ void histogram_fixed(const int* __restrict__ values, int n, int* __restrict__ bins, int bin_count) {
+  extern __shared__ int hist[];
+  #pragma unroll 4
+  for (int h = threadIdx.x; h < bin_count; h += kBlock) hist[h] = 0;
+  __syncthreads();
+  int base = blockIdx.x * kBlock * 4 + threadIdx.x;
+  for (; base < n; base += gridDim.x * kBlock * 4) {
+    #pragma unroll
+    for (int part = 0; part < 4; ++part) {
+      const int where = base + part * kBlock;
+      if (where < n) {
+        const int v = values[where];
+        if (v >= 0 && v < bin_count) atomicAdd_block(&hist[v], 1);
+      }
+    }
+  }
+  __syncthreads();
+  for (int h = threadIdx.x; h < bin_count; h += kBlock) if (hist[h]) atomicAdd(bins + h, hist[h]);
+}
+""",
+]
+SHORT_AFFINE = """\
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = scale * x[i] + offset;
+"""
+
+
+def write_sources(results_dir):
+    """The files the grader would have kept for the similarity check (see the top)."""
+    def put(student, exercise_id, name, text):
+        path = os.path.join(results_dir, "sources", student, exercise_id, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    put(COPIED_14[0], "14_atomics_histogram", "atomics_histogram.cu", HISTOGRAM_SHARED)
+    put(COPIED_14[1], "14_atomics_histogram", "atomics_histogram.cu", HISTOGRAM_COPIED)
+    for student, text in zip(DISTINCT_14, HISTOGRAM_OTHERS):
+        put(student, "14_atomics_histogram", "atomics_histogram.cu", text)
+    for student in SHORT_03:
+        put(student, "03_device_memory", "device_memory.cu", SHORT_AFFINE)
 
 
 def write(results_dir):
@@ -178,6 +360,7 @@ def write(results_dir):
         json.dump({"seed": SEED, "exercises": EXERCISES}, handle)
     with open(os.path.join(results_dir, "not_graded.txt"), "w", encoding="utf-8") as handle:
         handle.write(f"{NO_RESULT}\t{NO_RESULT_REASON}\n")
+    write_sources(results_dir)
 
 
 if __name__ == "__main__":

@@ -59,8 +59,11 @@ LAYOUT = r"""
       scrolling.push({element: describe(element), width: element.clientWidth, content: element.scrollWidth});
     }
   }
+  // The sections a reader sees: each h2 with an id, laid out (not hidden).
+  const sections = Array.from(document.querySelectorAll('h2[id]'))
+    .filter(h => h.getBoundingClientRect().height > 0).map(h => h.id);
   return {width, window: window.innerWidth, pageWidth: document.documentElement.scrollWidth,
-          height: document.documentElement.scrollHeight, wide, scrolling};
+          height: document.documentElement.scrollHeight, wide, scrolling, sections};
 })()
 """
 
@@ -212,8 +215,8 @@ def console_problems(events):
 
 
 def inspect(page, width=1280, height=900, screenshot=None, chromium=None):
-    """{'console': [...], 'wide': [...], 'scrolling': [...], 'window', 'width', 'pageWidth',
-    'height'} of the page in a window `width` CSS pixels wide ('width': the page's, the
+    """{'console': [...], 'wide': [...], 'scrolling': [...], 'sections': [h2 ids shown], 'window',
+    'width', 'pageWidth', 'height'} of the page in a window `width` CSS pixels wide ('width': the page's, the
     window's less a scroll bar); writes the whole page as a PNG to `screenshot`."""
     chromium = chromium or find_chromium()
     if not chromium:

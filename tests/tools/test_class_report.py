@@ -9,6 +9,7 @@ that the plots are absent. No GPU, no browser (test_class_report_browser.py open
 
     python3 tests/tools/test_class_report.py
 """
+import html
 import html.parser
 import json
 import os
@@ -26,7 +27,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, HERE)
 import fake_class  # noqa: E402
 from course_tools.authoring import statement_cases  # noqa: E402
-from course_tools.grading import class_plots, class_report, reports  # noqa: E402
+from course_tools.grading import class_plots, class_report, reports, similarity  # noqa: E402
 
 
 class Page(html.parser.HTMLParser):
@@ -166,11 +167,13 @@ class ClassPage(unittest.TestCase):
         shutil.rmtree(cls.scratch, ignore_errors=True)
 
     def test_every_section_in_order(self):
-        self.assertEqual(self.page.headings, ["not-graded", "warnings", "exercises", "cases", "hints", "grading-time"])
+        self.assertEqual(self.page.headings, ["not-graded", "warnings", "exercises", "cases", "hints", "leaderboard",
+                                              "answers", "similar-code", "grading-time"])
         for table in ("not-graded", "exercises", "cases", "hints", "times", "slowest"):
             self.assertIn(table, self.page.tables)
         self.assertTrue(os.path.exists(os.path.join(self.plotted_dir, "class.md")))
-        for title in ("## Not graded", "## Warnings", "## Exercises", "## Cases", "## Hints", "## Grading time"):
+        for title in ("## Not graded", "## Warnings", "## Exercises", "## Cases", "## Hints", "## Leaderboard",
+                      "## Answers", "## Similar code", "## Grading time"):
             self.assertIn(title, self.markdown)
 
     def test_not_graded_comes_first_in_red_with_the_reason(self):
@@ -273,6 +276,89 @@ class ClassPage(unittest.TestCase):
             self.assertIn(href_student(href), names, href)
             self.assertNotIn(" ", href)
             self.assertNotIn("#", href)
+
+    def test_the_copied_pair_is_flagged_side_by_side_and_nothing_else(self):
+        if not shutil.which(similarity.SIM):
+            self.skipTest(f"{similarity.SIM} is not installed ({similarity.PACKAGE}); CI installs it")
+        header, *rows = self.page.tables["similar-code"]
+        self.assertEqual(header, ["exercise", "student", "student", "alike"])
+        self.assertEqual(len(rows), 1, rows)
+        exercise, first, second, alike = rows[0]
+        self.assertEqual(exercise, "14_atomics_histogram")
+        self.assertEqual({first, second}, {reports.clean(name) for name in fake_class.COPIED_14})
+        self.assertRegex(alike, r"^\d+% / \d+%$")
+        # The two files side by side, with the student's name escaped in the titles.
+        self.assertIn("<details><summary>14_atomics_histogram: ", self.html)
+        self.assertIn(html.escape(reports.clean(fake_class.COPIED_14[0])), self.html)
+        self.assertNotIn(fake_class.COPIED_14[0], self.html)
+        self.assertIn("histogram_shared", self.html.split('id="similar-code"', 1)[1])
+        # 03's own code is two lines: too short to compare, and the page says so.
+        self.assertIn("Not compared, the students&#x27; own code being too short", self.html)
+        self.assertIn("03 (", self.html.split("Not compared", 1)[1].split("</p>", 1)[0])
+
+    def test_the_leaderboard_best_first_with_the_bar_and_the_gpu(self):
+        graded = [(index, student) for index, student, record in rows_of("14_atomics_histogram")
+                  if any(entry.get("speed") for entry in record.get("items", []))]
+        expected = sorted(graded, key=lambda pair: (-fake_class.speed_up(pair[0]), pair[1]))
+        header, *rows = self.page.tables["leaderboard-14_atomics_histogram-shared_lab_128x64"]
+        self.assertEqual(header, ["rank", "student", "figure", "passed"])
+        self.assertEqual([row[1] for row in rows], [reports.clean(student) for _, student in expected])
+        self.assertEqual([row[0] for row in rows], [str(rank) for rank in range(1, len(expected) + 1)])
+        self.assertEqual([row[3] for row in rows],
+                         ["yes" if fake_class.speed_up(index) >= fake_class.SPEED_BAR else "no" for index, _ in expected])
+        self.assertIn(f"Bar &gt;= 2; reference 241-283 on H100; measured on {fake_class.SPEED_GPU}.", self.html)
+
+    def test_the_projected_leaderboard_names_no_one(self):
+        page = read(os.path.join(self.plotted_dir, class_report.LEADERBOARD_FILE))
+        for student in fake_class.STUDENTS:
+            if len(student) > 3:
+                self.assertNotIn(html.escape(student), page)
+        table = Page(page).tables["leaderboard-14_atomics_histogram-shared_lab_128x64"]
+        ids = [row[1] for row in table[1:]]
+        best = max((index for index, _, record in rows_of("14_atomics_histogram")
+                    if any(entry.get("speed") for entry in record.get("items", []))), key=fake_class.speed_up)
+        self.assertEqual(ids[0], reports.leaderboard_id(fake_class.STUDENTS[best], fake_class.SEED))
+        found = reports.submissions(reports.load_results(self.plotted_dir), fake_class.EXERCISES)
+        student = next(sub for sub in found if sub.student == fake_class.STUDENTS[best])
+        self.assertIn(f"class leaderboard of the timed cases: {ids[0]}.",
+                      reports.render_markdown(reports.feedback_blocks(student)))
+
+    def test_a_bar_at_most_ranks_the_smallest_first(self):
+        data = class_report.gather(results_by_index(), fake_class.EXERCISES)
+        for submission in data.found:
+            for row in submission.rows:
+                for entry in row.get("items", []):
+                    for speed in entry.get("speed", []):
+                        speed["direction"] = "at_most"
+        (_, _, _, direction, _, _, _, rows), = class_report.speed_boards(data)
+        self.assertEqual(direction, "at_most")
+        self.assertEqual([measured for _, measured, _ in rows], sorted(measured for _, measured, _ in rows))
+
+    def test_the_answers_question_by_question_escaped(self):
+        header, *rows = self.page.tables["answers"]
+        self.assertEqual(rows, [["03_device_memory", "2", "1", "5"]])
+        self.assertIn("<summary>03_device_memory, question 1: 1 answer(s)</summary>", self.html)
+        self.assertIn(html.escape(fake_class.ANSWER_WITH_HTML), self.html)
+        self.assertNotIn(fake_class.ANSWER_WITH_HTML, self.html)
+        found = reports.submissions(reports.load_results(self.plotted_dir), fake_class.EXERCISES)
+        student = next(sub for sub in found if sub.student == fake_class.ANSWERED_03[0])
+        feedback = reports.render_html(reports.feedback_blocks(student))
+        self.assertIn("Your answers (exercises/03_device_memory/answers.md): 2 of 5 questions answered", feedback)
+        self.assertIn(html.escape(fake_class.ANSWER_WITH_HTML), feedback)
+
+    def test_without_similarity_tester_the_page_says_what_to_install(self):
+        blocks = class_report.similar_blocks(similarity.Outcome(missing_tool="sim_c is not installed (Debian and "
+                                                                "Ubuntu: apt-get install similarity-tester)"))
+        self.assertEqual(blocks, [("note", "sim_c is not installed (Debian and Ubuntu: apt-get install "
+                                           "similarity-tester).")])
+
+    def test_not_graded_lists_only_the_exercises_the_grading_asked_for(self):
+        # The results hold 03, 04 and 14; a grading configured for 03 alone names no 04 or 14.
+        data = class_report.gather(results_by_index(), ["03_device_memory"])
+        listed = {numbers for _, _, numbers, _, _ in data.not_graded}
+        self.assertEqual(listed, {"-", "03", "all"} & listed)
+        self.assertTrue(listed, "the unreadable submission at least")
+        self.assertEqual(data.columns, ["03_device_memory"])
 
     def test_times_and_slowest(self):
         table = {row[0]: row for row in self.page.tables["times"][1:]}
@@ -505,15 +591,39 @@ class HintSources(unittest.TestCase):
                                  ("racecheck", True, ["quoted"])])
 
 
+class KeptSources(unittest.TestCase):
+    def test_the_graded_files_are_kept_and_nothing_from_outside(self):
+        with tempfile.TemporaryDirectory(prefix="kept-sources-") as scratch:
+            raw, results = os.path.join(scratch, "raw"), os.path.join(scratch, "results")
+            os.makedirs(os.path.join(raw, "exercises", "14_atomics_histogram"))
+            with open(os.path.join(raw, "exercises", "14_atomics_histogram", "atomics_histogram.cu"), "w") as handle:
+                handle.write("// mine\n")
+            with open(os.path.join(scratch, "secret.txt"), "w") as handle:
+                handle.write("not the student's\n")
+            os.symlink(os.path.join(scratch, "secret.txt"), os.path.join(raw, "link.cu"))
+            stale = os.path.join(results, "sources", "kim", "03_device_memory", "device_memory.cu")
+            os.makedirs(os.path.dirname(stale))
+            open(stale, "w").close()
+            similarity.keep_sources(results, "kim", raw, [
+                {"id": "14_atomics_histogram", "files": {"atomics_histogram.cu":
+                                                         "exercises/14_atomics_histogram/atomics_histogram.cu"}},
+                {"id": "03_device_memory", "files": {"device_memory.cu": "link.cu"}}])
+            kept = sorted(os.path.relpath(os.path.join(folder, name), results)
+                          for folder, _, names in os.walk(results) for name in names)
+            self.assertEqual(kept, ["sources/kim/14_atomics_histogram/atomics_histogram.cu"])
+
+
 class Statements(unittest.TestCase):
     def test_a_cases_table_is_read(self):
         text = ("| call | what |\n|---|---|\n| `cudaMalloc` | not a case |\n\n"
                 "| case | points | runs under | what it catches |\n|---|---|---|---|\n"
                 "| `a_case` | 2 | `memcheck` | a \\| b, `code` |\n"
-                "| `<step>_edges` | 1 each | `racecheck` | edges |\n")
+                "| `<step>_edges` | 1 each | `racecheck` | edges |\n"
+                "| `timed` | 2 | `-` | at least 0.25<!-- bar 04 timed --> of the time |\n")
         cases = statement_cases.Cases(statement_cases.parse(text))
         self.assertEqual(cases.describe("a_case"), "runs under memcheck: a | b, `code`")
         self.assertEqual(cases.describe("tiled_edges"), "runs under racecheck: edges")
+        self.assertEqual(cases.describe("timed"), "runs under -: at least 0.25 of the time")
         self.assertEqual(cases.describe("cudaMalloc"), "")
         self.assertEqual(cases.describe("edges"), "")
 

@@ -2,9 +2,9 @@
 """The class report (RESULTS/class.html) as a browser shows it: the fake class of
 fake_class.py rendered as tools/course grade --reports-only renders it, opened in headless
 Chromium at 1280 px (headless_page.py). It fails on a console error, an uncaught
-exception, a failed load, an element wider than the page, or, at 1280 px, a table that
-must scroll sideways; at 800 px its tables may scroll inside their boxes, the page
-itself not. The checker is first proved on a deliberately broken page (a 3000 px wide
+exception, a failed load, an element wider than the page, a section missing, or, at 1280
+px, a table that must scroll sideways; at 800 px and on a phone (390 px) its tables may
+scroll inside their boxes, the page itself not. The checker is first proved on a deliberately broken page (a 3000 px wide
 element, a console error, an exception, a missing image), and a page without fault.
 
     python3 tests/tools/test_class_report_browser.py [--screenshot OUT.png]
@@ -24,8 +24,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
 import fake_class  # noqa: E402
 import headless_page  # noqa: E402
+from course_tools.grading import class_report  # noqa: E402
 
 SCREENSHOT = None   # --screenshot
 
@@ -118,9 +120,17 @@ class ThePage(unittest.TestCase):
         self.assertGreaterEqual(height, min(self.wide["height"], headless_page.MAX_HEIGHT))
         print(f"\nscreenshot: {self.screenshot} ({width} x {height})", file=sys.stderr)
 
+    def test_every_section_is_shown(self):
+        self.assertEqual(self.wide["sections"], [anchor for anchor, _ in class_report.SECTIONS])
+
     def test_at_800_px_only_tables_scroll(self):
         narrow = headless_page.inspect(self.page, 800)
         self.assertEqual(headless_page.findings(narrow), [])
+
+    def test_on_a_phone_only_tables_scroll(self):
+        phone = headless_page.inspect(self.page, 390, height=800)
+        self.assertEqual(headless_page.findings(phone), [])
+        self.assertEqual(phone["sections"], [anchor for anchor, _ in class_report.SECTIONS])
 
 
 def main():

@@ -3,12 +3,18 @@
 
   - the committed SVGs are exactly what tools/course diagrams draws: none stale, none missing,
     none that no function draws; and the script refuses a stale copy (a known-wrong case);
-  - every SVG is well-formed XML: an <svg> whose size fits a slide beside a title and a
-    caption, with no text smaller than 14 px;
-  - every SVG is shown by a deck, and there are at least 12 of them.
+  - every SVG is well-formed XML: an <svg> whose size fits a slide beside a title, with no
+    text smaller than 18 px (figure labels read from the back of a room);
+  - there are at least 45 diagrams, and every exercise has one (each drawing function names
+    the exercises whose ideas it shows);
+  - each diagram is drawn in both languages, its French version with French words (it differs
+    from the English one), the English decks show the English SVGs and the French decks the
+    French ones, and every SVG is shown by a deck of its language.
 
     python3 tests/tools/test_diagrams.py
 """
+import glob
+import json
 import os
 import re
 import shutil
@@ -23,14 +29,18 @@ TOOL = [os.path.join(ROOT, "tools", "course"), "diagrams"]
 DIAGRAMS = os.path.join(ROOT, "slides", "diagrams")
 SLIDES = os.path.join(ROOT, "slides")
 SVG = "{http://www.w3.org/2000/svg}"
-LEAST_DIAGRAMS = 12         # issue 29: at least twelve, each on the slide that teaches it
-LARGEST = (1100, 390)       # authoring/diagrams.py's MAX_WIDTH x MAX_HEIGHT
-SMALLEST_TEXT = 14          # pixels of the slide: diagrams are shown at their own size
+LEAST_DIAGRAMS = 45         # issue 40: a picture for every idea the decks teach
+LARGEST = (1168, 560)       # authoring/diagrams/svg.py's MAX_WIDTH x MAX_HEIGHT
+SMALLEST_TEXT = 18          # pixels of the slide: diagrams are shown at their own size
 IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?diagrams/([^)\s>]+)>?")
 
 
 def svg_files():
     return sorted(n for n in os.listdir(DIAGRAMS) if n.endswith(".svg"))
+
+
+def is_french(name):
+    return name.endswith(".fr.svg")
 
 
 def shown_by_decks():
@@ -42,6 +52,16 @@ def shown_by_decks():
         for match in IMAGE.finditer(text):
             shown.setdefault(match.group(1), []).append(deck)
     return shown
+
+
+def listed():
+    done = subprocess.run([sys.executable, *TOOL, "--list"], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def texts(path):
+    root = ElementTree.parse(path).getroot()
+    return ["".join(t.itertext()) for t in root.iter(SVG + "text")]
 
 
 class Diagrams(unittest.TestCase):
@@ -64,7 +84,7 @@ class Diagrams(unittest.TestCase):
                                   capture_output=True, text=True)
             self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
             self.assertIn(f"{svg_files()[0]}: out of date: run tools/course diagrams", done.stderr)
-            self.assertIn("orphan.svg: no function in tools/course_tools/authoring/diagrams.py draws it", done.stderr)
+            self.assertIn("orphan.svg: no function in tools/course_tools/authoring/diagrams/ draws it", done.stderr)
             os.remove(first)
             done = subprocess.run([sys.executable, *TOOL, "--check", "--output", copy],
                                   capture_output=True, text=True)
@@ -84,13 +104,35 @@ class Diagrams(unittest.TestCase):
                 self.assertTrue(sizes, "no text")
                 self.assertGreaterEqual(min(sizes), SMALLEST_TEXT)
 
-    def test_every_svg_is_shown_by_a_deck(self):
+    def test_enough_diagrams_and_one_for_every_exercise(self):
+        diagrams = listed()
+        self.assertGreaterEqual(len(diagrams), LEAST_DIAGRAMS, "diagrams in all")
+        exercises = sorted(os.path.basename(p)[:2] for p in glob.glob(os.path.join(ROOT, "exercises", "[0-9][0-9]_*")))
+        shown = {number for d in diagrams for number in d["exercises"]}
+        self.assertEqual([n for n in exercises if n not in shown], [], "exercises without a diagram")
+        self.assertEqual(sorted(shown - set(exercises)), [], "diagrams naming an exercise that does not exist")
+
+    def test_each_diagram_is_drawn_in_french_with_french_words(self):
+        for diagram in listed():
+            english, french = diagram["files"]
+            with self.subTest(diagram["name"]):
+                self.assertTrue(is_french(french))
+                english_texts = texts(os.path.join(DIAGRAMS, english))
+                french_texts = texts(os.path.join(DIAGRAMS, french))
+                self.assertNotEqual(english_texts, french_texts, "the French diagram has the English words")
+                self.assertEqual(ElementTree.parse(os.path.join(DIAGRAMS, french)).getroot().find(SVG + "title").text
+                                 == ElementTree.parse(os.path.join(DIAGRAMS, english)).getroot().find(SVG + "title").text,
+                                 False, "the French diagram's title is the English one")
+
+    def test_every_svg_is_shown_by_a_deck_of_its_language(self):
         shown = shown_by_decks()
         unused = [n for n in svg_files() if n not in shown]
         self.assertEqual(unused, [], "diagrams that no deck shows")
-        self.assertGreaterEqual(len(svg_files()), LEAST_DIAGRAMS)
         missing = sorted(n for n in shown if n not in svg_files())
         self.assertEqual(missing, [], "diagrams a deck shows that slides/diagrams/ lacks")
+        wrong = sorted(f"{deck} shows {name}" for name, decks in shown.items() for deck in decks
+                       if is_french(name) != deck.endswith(".fr.md"))
+        self.assertEqual(wrong, [], "a deck showing a diagram in the other language")
 
 
 if __name__ == "__main__":

@@ -200,14 +200,15 @@ class SlidesOnACopy(unittest.TestCase):
         self.assert_fails_with(
             f"slides/deck.md:{KERNEL_INCLUDE_LINE}: include solutions/03_device_memory/device_memory.cu"
             "#affine-kernel: solutions/03_device_memory/device_memory.cu has no region 'affine-kernel' "
-            "(its regions: affine-kernels, round-trip)")
+            "(its regions: affine-kernels, round-trip, round-trip-steps)")
 
     def test_deleted_end_marker_of_the_last_region(self):
         text = read(self.path(SOLUTION))
         start = line_of(text, "// [slide:round-trip]")
         last_end = text.rindex("// [/slide]\n")
         write(self.path(SOLUTION), text[:last_end] + text[last_end + len("// [/slide]\n"):])
-        self.assertEqual(read(self.path(SOLUTION)).count("// [/slide]"), 1)
+        # The narrower region inside it (round-trip-steps) keeps its end.
+        self.assertEqual(read(self.path(SOLUTION)).count("// [/slide]"), 2)
         self.assert_fails_with(f"{SOLUTION}:{start}: region 'round-trip' is never ended")
 
     def test_deleted_end_marker_leaves_the_outer_region_open(self):
@@ -414,6 +415,51 @@ OVERFLOWING_DECK = ("---\nmarp: true\ntheme: course\npaginate: true\nfooter: a f
                     + "\n---\n\n# Too wide\n\n```cpp\nint x = " + " + ".join(["value"] * 40) + ";\n```\n")
 
 
+# A deck whose every slide but the first breaks a rule of type that reads projected: small
+# body text, small code, 15 lines of code, class dense on a slide that asks no questions, a
+# diagram whose labels are 14 px, a diagram shown at half its size. The fit check must name
+# each, and pass the question page and the first slide.
+SMALL_LABELS_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="100" viewBox="0 0 600 100">'
+                    '<text x="10" y="40" font-size="14">a label too small</text></svg>\n')
+LARGE_LABELS_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="100" viewBox="0 0 1000 100">'
+                    '<text x="10" y="40" font-size="20">a label</text></svg>\n')
+ILLEGIBLE_DECK = ("---\nmarp: true\ntheme: course\npaginate: true\n---\n\n"
+                  "# Reads well\n\n- one line at 24 px\n\n---\n\n"
+                  "# Small body text\n\n<p style=\"font-size: 16px\">small words here</p>\n\n---\n\n"
+                  "# Small code\n\n<pre style=\"font-size: 15px\">int small = 0;</pre>\n\n---\n\n"
+                  "# Too many lines\n\n```cpp\n" + "".join(f"int line_{i} = {i};\n" for i in range(15)) + "```\n\n---\n\n"
+                  "<!-- _class: dense -->\n\n# Not a question page\n\n- text\n\n---\n\n"
+                  "# Small labels\n\n![small](diagrams/small.svg)\n\n---\n\n"
+                  "# Shown at half size\n\n<img src=\"diagrams/large.svg\" width=\"500\">\n\n---\n\n"
+                  "<!-- _class: dense -->\n\n# Questions: 03 · device memory\n\n1. Why?\n")
+
+
+def illegible_deck_is_refused(scratch):
+    root = os.path.join(scratch, "course")
+    write(os.path.join(root, "slides", "deck.md"), ILLEGIBLE_DECK)
+    write(os.path.join(root, "slides", "diagrams", "small.svg"), SMALL_LABELS_SVG)
+    write(os.path.join(root, "slides", "diagrams", "large.svg"), LARGE_LABELS_SVG)
+    write(os.path.join(scratch, "build", "compiled_sources.tsv"), "mode\tinstructor\nonly\t\n")
+    done = subprocess.run([sys.executable, *TOOL, "--check", "--fit", "--root", root,
+                           "--build-dir", os.path.join(scratch, "build")], capture_output=True, text=True)
+    output = done.stdout + done.stderr
+    expected = [r'^deck:2: body text at 16 px \(at least 24\): "small words here"',
+                r'^deck:3: code text at 15 px \(at least 20\)',
+                r'^deck:4: 15 lines of code \(at most 14',
+                r'^deck:5: class dense on "Not a question page"',
+                r'^deck:6: diagrams/small\.svg: a label shown at 14\.0 px',
+                r'^deck:7: diagrams/large\.svg: a label shown at 10\.0 px',
+                r"^slides: 6 slide\(s\) do not fit or do not read projected"]
+    missing = [e for e in expected if not re.search(e, output, re.M)]
+    if done.returncode != 1 or missing or re.search(r"^deck:[18]:", output, re.M):
+        print(f"FAIL: the illegible deck was not refused as expected (status {done.returncode}; "
+              f"not found: {missing}):\n{output}")
+        return False
+    print("a deck with small type, long code, a misplaced dense and small labels is refused, each named:\n"
+          + output.strip())
+    return True
+
+
 def build_mode(build_dir):
     with open(os.path.join(build_dir, "compiled_sources.tsv"), encoding="utf-8") as handle:
         return next((line.split("\t", 1)[1].strip() for line in handle if line.startswith("mode\t")), "instructor")
@@ -443,13 +489,16 @@ def fit(build_dir):
         expected = [r'^deck:2: ul "item \d+ of a list too long for one slide" overflows by \d+ px \(bottom\) '
                     r'\[slides/deck\.md:14\]$',
                     r'^deck:3: pre ".*value \+ value.*" overflows by \d+ px \(right\) \[slides/deck\.md:49\]$',
-                    r"^slides: 2 slide\(s\) do not fit"]
+                    r"^slides: 2 slide\(s\) do not fit or do not read projected"]
         missing = [e for e in expected if not re.search(e, output, re.M)]
         if done.returncode != 1 or missing or "deck:1:" in output:
             print(f"FAIL: the overflowing deck was not refused as expected (status {done.returncode}; "
                   f"not found: {missing}):\n{output}")
             return 1
         print("a deck with a slide too long and one too wide is refused, each named:\n" + output.strip())
+    with tempfile.TemporaryDirectory(prefix="slides-legible-") as scratch:
+        if not illegible_deck_is_refused(scratch):
+            return 1
     return status
 
 

@@ -501,6 +501,12 @@ class EachKindOfDeckDifference(unittest.TestCase):
         self.assertCaught(edited(FRENCH_DECK, "Voir [le guide](https://docs.nvidia.com/cuda/).", "Voir le guide."),
                           "slide 3: missing link: https://docs.nvidia.com/cuda/")
 
+    def test_the_french_version_of_a_diagram_or_a_page_is_its_counterpart(self):
+        french = edited(FRENCH_DECK, "(diagrams/03_grid.svg)", "(diagrams/03_grid.fr.svg)")
+        self.assertEqual(deck_differences(french), [])
+        self.assertCaught(edited(FRENCH_DECK, "(diagrams/03_grid.svg)", "(diagrams/03_other.fr.svg)"),
+                          "link diagrams/03_other.fr.svg where the English has diagrams/03_grid.svg")
+
     def test_a_table_s_shape(self):
         self.assertCaught(edited(FRENCH_DECK, "| 1 Go | 9 ms |\n", ""),
                           "slide 4: table 1 has 2 rows of 2 columns")

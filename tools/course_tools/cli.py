@@ -27,6 +27,7 @@ COMMANDS = [
     Command("build", f"{STUDENT}.commands", "build one exercise with nvcc (make NN)", "build_command"),
     Command("run", f"{STUDENT}.commands", "build and run it (make run-NN)", "run_command"),
     Command("check", f"{STUDENT}.commands", "build it and run its check (make check-NN)", "check_command"),
+    Command("profile", f"{STUDENT}.profile", "build it and profile its kernels with Nsight Compute (make profile-NN)"),
     Command("prerequisites", f"{STUDENT}.prerequisites", "check (and install) what the course needs"),
     Command("quiet-run", f"{STUDENT}.quiet_run", "run a command, its output to a log, a progress line on screen"),
     Command("score-table", f"{STUDENT}.score_table", "the points each exercise earned in a build"),
@@ -53,6 +54,7 @@ COMMANDS = [
     Command("french-typography", "course_tools.authoring.french_typography",
             "French typography (no-break spaces) in every French page"),
     Command("diagrams", "course_tools.authoring.diagrams", "draw the slides' diagrams (slides/diagrams/)"),
+    Command("answers", "course_tools.authoring.answers", "the answers files from the statements' Questions"),
     Command("speed-margins", "course_tools.suite.speed_margins", "how far each reference clears its speed bar"),
     Command("gpu-lock-summary", "course_tools.suite.gpu_lock_summary", "how long the GPU lock was held, from its log"),
 ]

@@ -4,9 +4,6 @@
 //
 //   make check-09                          (students)
 //   build/.../check_09 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -18,6 +15,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Request;
 using course::check::Run;
 using namespace elementwise;
@@ -67,26 +65,42 @@ std::vector<std::int32_t> zero_suppress_reference(const std::vector<std::int16_t
 // Hints
 // ---------------------------------------------------------------------------
 
-const std::string kGaussianHint =
+// Every message a student reads is a Message: the English, then the French (message.hpp).
+const Message kGaussianHint{
     "y must be expf(-z * z / 2) / (sigma * sqrt(2 pi)) with z = (x - mean) / sigma: check the "
-    "normalisation 1 / (sigma * sqrt(2 pi)) (elementwise::kSqrt2Pi) and where mean and sigma go.";
-const std::string kTransformHint =
+    "normalisation 1 / (sigma * sqrt(2 pi)) (elementwise::kSqrt2Pi) and where mean and sigma go.",
+    "y doit valoir expf(-z * z / 2) / (sigma * sqrt(2 pi)) avec z = (x - mean) / sigma : "
+    "vérifiez la normalisation 1 / (sigma * sqrt(2 pi)) (elementwise::kSqrt2Pi) et la place de "
+    "mean et de sigma."};
+const Message kTransformHint{
     "transform must cover every element even when n is larger than its grid (at most "
     "kMaxTransformBlocks blocks of kTransformChunk elements per thread): a grid-stride loop "
     "over the chunks, chunk += gridDim.x * blockDim.x, while chunk < n / kTransformChunk "
-    "rounded up.";
-const std::string kCartesianHint =
-    "polar_to_cartesian must return x = rho cos(theta), y = rho sin(theta): in that order.";
-const std::string kDistanceHint =
+    "rounded up.",
+    "transform doit couvrir chaque élément même quand n dépasse sa grille (au plus "
+    "kMaxTransformBlocks blocs de kTransformChunk éléments par thread) : une boucle à pas de "
+    "grille sur les paquets, chunk += gridDim.x * blockDim.x, tant que chunk < n / "
+    "kTransformChunk arrondi au-dessus."};
+const Message kCartesianHint{
+    "polar_to_cartesian must return x = rho cos(theta), y = rho sin(theta): in that order.",
+    "polar_to_cartesian doit rendre x = rho cos(theta), y = rho sin(theta) : dans cet ordre."};
+const Message kDistanceHint{
     "distance = sqrtf(dx * dx + dy * dy) with dx, dy the differences of the cartesian "
-    "coordinates of the two points (polar_to_cartesian).";
-const std::string kCancellationHint =
+    "coordinates of the two points (polar_to_cartesian).",
+    "distance = sqrtf(dx * dx + dy * dy), où dx et dy sont les différences des coordonnées "
+    "cartésiennes des deux points (polar_to_cartesian)."};
+const Message kCancellationHint{
     "these points almost coincide: a distance computed as a difference of large numbers "
     "(the law of cosines) loses its digits to cancellation. Subtract the cartesian "
-    "coordinates instead, as the lab does.";
-const std::string kZeroSuppressHint =
+    "coordinates instead, as the lab does.",
+    "ces points sont presque confondus : une distance calculée comme la différence de grands "
+    "nombres (la loi des cosinus) perd ses chiffres par annulation. Soustrayez plutôt les "
+    "coordonnées cartésiennes, comme le fait le TP."};
+const Message kZeroSuppressHint{
     "out[i] must be 0 where waveform[i] < threshold and waveform[i] otherwise: a sample "
-    "exactly at the threshold is kept (< threshold, not <=).";
+    "exactly at the threshold is kept (< threshold, not <=).",
+    "out[i] doit valoir 0 là où waveform[i] < threshold, et waveform[i] ailleurs : un "
+    "échantillon exactement au seuil est gardé (< threshold, pas <=)."};
 
 // ---------------------------------------------------------------------------
 // Cases
@@ -97,8 +111,8 @@ bool ran_on_gpu(CaseContext& c, const Run& run) {
   return c.finished(run) && c.expect_kernel_launched(run);
 }
 
-void note_call(CaseContext& c, const std::string& call, int n) {
-  c.note("(" + call + " with n = " + std::to_string(n) + ")");
+void note_call(CaseContext& c, const Message& call, int n) {
+  c.note(Message{"({} with n = {})", "({} avec n = {})"}.with(call, n));
 }
 
 bool check_gaussian(CaseContext& c, int n, bool lab,
@@ -109,7 +123,7 @@ bool check_gaussian(CaseContext& c, int n, bool lab,
                                            kGaussianTolerance, kGaussianHint);
   if (!ok) {
     if (n > kMaxTransformBlocks * kThreadsPerBlock) c.hint(kTransformHint);
-    note_call(c, "gaussian_pdf_gpu", n);
+    note_call(c, Message::verbatim("gaussian_pdf_gpu"), n);
   }
   return ok;
 }
@@ -124,7 +138,9 @@ bool check_add(CaseContext& c, int n) {
       ran_on_gpu(c, run) && c.expect_array(run, result::sum, sum, kAddTolerance, kTransformHint);
   if (!ok) {
     c.hint(kTransformHint);
-    note_call(c, "add_gpu (transform with two inputs)", n);
+    note_call(
+        c, Message{"add_gpu (transform with two inputs)", "add_gpu (transform avec deux entrées)"},
+        n);
   }
   return ok;
 }
@@ -142,7 +158,7 @@ void check_cartesian(CaseContext& c, int n) {
       c.expect_array(run, result::y, y, kCartesianTolerance, kCartesianHint)) {
     return;
   }
-  note_call(c, "polar_to_cartesian_gpu", n);
+  note_call(c, Message::verbatim("polar_to_cartesian_gpu"), n);
 }
 
 bool check_distance(CaseContext& c, int n, bool nearby) {
@@ -152,7 +168,7 @@ bool check_distance(CaseContext& c, int n, bool nearby) {
   const bool ok = ran_on_gpu(c, run) &&
                   c.expect_array(run, result::distance, distance_reference(p), kDistanceTolerance,
                                  nearby ? kCancellationHint : kDistanceHint);
-  if (!ok) note_call(c, "polar_distance_gpu", n);
+  if (!ok) note_call(c, Message::verbatim("polar_distance_gpu"), n);
   return ok;
 }
 
@@ -165,7 +181,13 @@ bool check_zero_suppress(CaseContext& c, int n, std::int16_t threshold, bool edg
   const bool ok = ran_on_gpu(c, run) &&
                   c.expect_array(run, result::out, zero_suppress_reference(waveform, threshold),
                                  course::kExact, kZeroSuppressHint);
-  if (!ok) note_call(c, "zero_suppress_gpu with threshold " + std::to_string(threshold), n);
+  if (!ok) {
+    note_call(
+        c,
+        Message{"zero_suppress_gpu with threshold {}", "zero_suppress_gpu avec le seuil {}"}.with(
+            threshold),
+        n);
+  }
   return ok;
 }
 

@@ -8,9 +8,6 @@
 //
 //   make check-10                          (students)
 //   build/.../check_10 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -24,6 +21,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 using namespace data_on_device;
 using data_on_device::request::Migration;
@@ -82,24 +80,41 @@ std::vector<double> expected_waveform(CaseContext& c, const Run& run,
 // Hints
 // ---------------------------------------------------------------------------
 
-const std::string kValuesHint =
+// Every message a student reads is a Message: the English, then the French (message.hpp).
+const Message kValuesHint{
     "the waveform is make_pulses, then + noise, then zero suppression, in this order, on the "
     "same n samples (enqueue_pipeline): check the order of the steps and the buffers each one "
-    "reads and writes.";
-const std::string kOnDeviceBytesHint =
+    "reads and writes.",
+    "le signal, c'est make_pulses, puis + bruit, puis la suppression des valeurs faibles, dans "
+    "cet ordre, sur les mêmes n échantillons (enqueue_pipeline) : vérifiez l'ordre des étapes "
+    "et les tampons que chacune lit et écrit."};
+const Message kOnDeviceBytesHint{
     "the data must stay on the device between the steps: copy the noise in once (n floats), "
     "launch the three kernels, copy the waveform out once (n floats). No copy of the output "
     "to the device, of an intermediate result to the host, nor a call of the round-trip "
-    "version.";
-const std::string kPinnedBytesHint =
+    "version.",
+    "les données doivent rester sur le GPU entre les étapes : copiez le bruit à l'aller une "
+    "fois (n floats), lancez les trois kernels, copiez le signal au retour une fois (n floats). "
+    "Aucune copie de la sortie vers le GPU, ni d'un résultat intermédiaire vers l'hôte, ni "
+    "appel de la version aller-retour."};
+const Message kPinnedBytesHint{
     "each make_waveform_pinned call copies n noise samples in and n results out: n, not "
-    "buffers.capacity, and nothing else.";
-const std::string kSyncHint =
+    "buffers.capacity, and nothing else.",
+    "chaque appel de make_waveform_pinned copie n échantillons de bruit à l'aller et n "
+    "résultats au retour : n, pas buffers.capacity, et rien d'autre."};
+const Message kSyncHint{
     "make_waveform_pinned returned before its result was in host_waveform: cudaMemcpyAsync "
-    "returns at once; wait for the stream (cudaStreamSynchronize(stream)) before returning.";
-const std::string kPinnedHint =
+    "returns at once; wait for the stream (cudaStreamSynchronize(stream)) before returning.",
+    "make_waveform_pinned a rendu la main avant que son résultat soit dans host_waveform : "
+    "cudaMemcpyAsync rend la main aussitôt ; attendez le stream "
+    "(cudaStreamSynchronize(stream)) avant de rendre la main."};
+const Message kPinnedHint{
     "the host staging buffers must be pinned: allocate them with cudaMallocHost (and free them "
-    "with cudaFreeHost); memory from new or malloc is pageable.";
+    "with cudaFreeHost); memory from new or malloc is pageable.",
+    "les tampons de transit de l'hôte doivent être épinglés : allouez-les avec cudaMallocHost "
+    "(et libérez-les avec cudaFreeHost) ; la mémoire de new ou de malloc est paginable."};
+const Message kNothingToCopyHint{"with n = 0 there is nothing to copy: return at once.",
+                                 "avec n = 0, il n'y a rien à copier : rendez la main aussitôt."};
 
 // ---------------------------------------------------------------------------
 // Part 1: make_waveform_on_device
@@ -115,7 +130,8 @@ void check_on_device(CaseContext& c, int n, Also also) {
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!c.expect_host_guard_untouched(
           run, result::waveform, "make_waveform_on_device",
-          "copy back n * sizeof(float) bytes into host_waveform, no more.")) {
+          Message{"copy back n * sizeof(float) bytes into host_waveform, no more.",
+                  "recopiez n * sizeof(float) octets dans host_waveform, pas plus."})) {
     return;
   }
   const std::vector<float> noise = make_noise(n, c.seed());
@@ -123,7 +139,8 @@ void check_on_device(CaseContext& c, int n, Also also) {
   if (!c.expect_array(run, result::waveform,
                       expected_waveform(c, run, result::waveform, noise, shape), kWaveformTolerance,
                       kValuesHint)) {
-    c.note("(make_waveform_on_device with n = " + std::to_string(n) + ")");
+    c.note(Message{"(make_waveform_on_device with n = {})", "(make_waveform_on_device avec n = {})"}
+               .with(n));
     return;
   }
   if (also == Also::bytes) {
@@ -140,9 +157,8 @@ void check_empty_then_some(CaseContext& c) {
   const Run empty = c.run(request::on_device, {0});
   if (!c.finished(empty)) return;
   if (!c.expect_host_guard_untouched(empty, result::waveform, "make_waveform_on_device with n = 0",
-                                     "with n = 0 there is nothing to copy: return at once.") ||
-      !c.expect_transfer_bytes(empty, 0, 0,
-                               "with n = 0 there is nothing to copy: return at once.")) {
+                                     kNothingToCopyHint) ||
+      !c.expect_transfer_bytes(empty, 0, 0, kNothingToCopyHint)) {
     return;
   }
   check_on_device(c, kAfterEmptySamples, Also::bytes);
@@ -157,8 +173,12 @@ bool pinned_buffers_exist(CaseContext& c, const Run& run) {
   std::int64_t allocated = 0;
   if (!c.finished(run) || !c.read_value(run, result::buffers_allocated, allocated)) return false;
   if (allocated != 0) return true;
-  c.fail("allocate_waveform_buffers returned a null pointer for at least one of its four buffers");
-  c.hint("allocate every buffer of WaveformBuffers: two with cudaMallocHost, two with cudaMalloc.");
+  c.fail({"allocate_waveform_buffers returned a null pointer for at least one of its four buffers",
+          "allocate_waveform_buffers a rendu un pointeur nul pour au moins un de ses quatre "
+          "tampons"});
+  c.hint({"allocate every buffer of WaveformBuffers: two with cudaMallocHost, two with cudaMalloc.",
+          "allouez chaque tampon de WaveformBuffers : deux avec cudaMallocHost, deux avec "
+          "cudaMalloc."});
   return false;
 }
 
@@ -171,8 +191,9 @@ bool expect_pinned_waveforms(CaseContext& c, const Run& run, int runs = kPinnedR
     const std::vector<float> noise = make_pinned_run_noise(r, c.seed());
     if (!c.expect_array(run, key, expected_waveform(c, run, key, noise, pinned_run_shape(r)),
                         kWaveformTolerance, changed > 0 ? kSyncHint : kValuesHint)) {
-      c.note("(waveform " + std::to_string(r) +
-             " of the pinned run: n = " + std::to_string(kPinnedRunSamples[r]) + ")");
+      c.note(Message{"(waveform {} of the pinned run: n = {})",
+                     "(signal {} de l'exécution avec tampons épinglés : n = {})"}
+                 .with(r, kPinnedRunSamples[r]));
       return false;
     }
   }
@@ -188,12 +209,16 @@ void check_pinned_buffers(CaseContext& c) {
     return;
   }
   if (pinned == 0) {
-    c.fail("host_noise or host_waveform is not pinned (page-locked) host memory");
+    c.fail({"host_noise or host_waveform is not pinned (page-locked) host memory",
+            "host_noise ou host_waveform n'est pas de la mémoire épinglée (page-locked) de "
+            "l'hôte"});
     c.hint(kPinnedHint);
   }
   if (on_device == 0) {
-    c.fail("device_noise or device_waveform is not device memory");
-    c.hint("allocate the device buffers with cudaMalloc.");
+    c.fail({"device_noise or device_waveform is not device memory",
+            "device_noise ou device_waveform n'est pas de la mémoire du GPU"});
+    c.hint({"allocate the device buffers with cudaMalloc.",
+            "allouez les tampons du GPU avec cudaMalloc."});
   }
 }
 
@@ -209,9 +234,11 @@ void check_pinned_ready_on_return(CaseContext& c) {
   std::int64_t changed = 0;
   if (!c.read_value(run, result::changed_after_sync, changed)) return;
   if (changed > 0) {
-    c.fail(std::to_string(changed) +
-           " samples of host_waveform changed after "
-           "make_waveform_pinned had returned (the check waited for the device and looked again)");
+    c.fail(Message{"{} samples of host_waveform changed after make_waveform_pinned had returned "
+                   "(the check waited for the device and looked again)",
+                   "{} échantillons de host_waveform ont changé après le retour de "
+                   "make_waveform_pinned (le correcteur a attendu le GPU et regardé de nouveau)"}
+               .with(changed));
     c.hint(kSyncHint);
     return;
   }
@@ -234,10 +261,14 @@ void check_pinned_allocates_once(CaseContext& c) {
   std::int64_t allocations = 0;
   if (!c.read_value(run, result::allocations_during_runs, allocations)) return;
   if (allocations > 0) {
-    c.fail("make_waveform_pinned called cudaMalloc " + std::to_string(allocations) + " times in " +
-           std::to_string(kPinnedRuns) + " calls");
-    c.hint("make_waveform_pinned allocates nothing: it uses the buffers allocate_waveform_buffers "
-           "made once (an allocation costs far more than a small copy).");
+    c.fail(Message{"make_waveform_pinned called cudaMalloc {} times in {} calls",
+                   "make_waveform_pinned a appelé cudaMalloc {} fois en {} appels"}
+               .with(allocations, kPinnedRuns));
+    c.hint(
+        {"make_waveform_pinned allocates nothing: it uses the buffers allocate_waveform_buffers "
+         "made once (an allocation costs far more than a small copy).",
+         "make_waveform_pinned n'alloue rien : il utilise les tampons qu'allocate_waveform_buffers "
+         "a alloués une fois pour toutes (une allocation coûte bien plus qu'une petite copie)."});
   }
 }
 
@@ -247,8 +278,11 @@ void check_pinned_frees(CaseContext& c) {
   std::int64_t still_pinned = 0;
   if (!c.read_value(run, result::pinned_still_allocated, still_pinned)) return;
   if (still_pinned != 0) {
-    c.fail("after free_waveform_buffers, a host staging buffer is still pinned memory");
-    c.hint("free the host buffers with cudaFreeHost.");
+    c.fail({"after free_waveform_buffers, a host staging buffer is still pinned memory",
+            "après free_waveform_buffers, un tampon de transit de l'hôte est encore de la mémoire "
+            "épinglée"});
+    c.hint({"free the host buffers with cudaFreeHost.",
+            "libérez les tampons de l'hôte avec cudaFreeHost."});
     return;
   }
   c.expect_no_leak(run);
@@ -258,21 +292,32 @@ void check_pinned_frees(CaseContext& c) {
 // Part 3: unified (managed) memory
 // ---------------------------------------------------------------------------
 
-const std::string kManagedSyncHint =
+const Message kManagedSyncHint{
     "make_waveform_managed returned while the kernels (or the prefetch back to the host) were "
     "still running, and the host read the waveform before it was there: wait for the stream "
-    "(cudaStreamSynchronize(stream)) before returning.";
-const std::string kPrefetchToDeviceHint =
+    "(cudaStreamSynchronize(stream)) before returning.",
+    "make_waveform_managed a rendu la main alors que les kernels (ou le préchargement de retour "
+    "vers l'hôte) tournaient encore, et l'hôte a lu le signal avant qu'il soit là : attendez le "
+    "stream (cudaStreamSynchronize(stream)) avant de rendre la main."};
+const Message kPrefetchToDeviceHint{
     "with Migration::prefetch, prefetch both buffers to the GPU before the kernels: "
     "cudaMemPrefetchAsync(pointer, bytes, location, 0, stream) with the location "
-    "cudaMemLocation{cudaMemLocationTypeDevice, device}.";
-const std::string kPrefetchDeviceHint =
+    "cudaMemLocation{cudaMemLocationTypeDevice, device}.",
+    "avec Migration::prefetch, préchargez les deux tampons sur le GPU avant les kernels : "
+    "cudaMemPrefetchAsync(pointer, bytes, location, 0, stream) avec l'emplacement "
+    "cudaMemLocation{cudaMemLocationTypeDevice, device}."};
+const Message kPrefetchDeviceHint{
     "a prefetch to the GPU must name the device the kernels run on: get its number with "
-    "cudaGetDevice(&device).";
-const std::string kPrefetchToHostHint =
+    "cudaGetDevice(&device).",
+    "un préchargement sur le GPU doit désigner le GPU où tournent les kernels : obtenez son "
+    "numéro avec cudaGetDevice(&device)."};
+const Message kPrefetchToHostHint{
     "after the kernels, prefetch the waveform back to the host (the location "
     "cudaMemLocation{cudaMemLocationTypeHost, 0}), so that the host's reads do not fault "
-    "page after page.";
+    "page after page.",
+    "après les kernels, préchargez le signal vers l'hôte (l'emplacement "
+    "cudaMemLocation{cudaMemLocationTypeHost, 0}), pour que les lectures de l'hôte ne "
+    "déclenchent pas un défaut de page à chaque page."};
 
 // The speed bar: the prefetched pipeline's kernels against the same kernels taking page
 // faults (tests/speed_bars.md). Prefetching only one of the two buffers leaves about half
@@ -290,8 +335,11 @@ bool managed_run_finished(CaseContext& c, const Run& run) {
   if (output.find("cudaMemPrefetchAsync") != std::string::npos &&
       (output.find("cudaErrorInvalidDevice") != std::string::npos ||
        output.find("cudaErrorInvalidValue") != std::string::npos)) {
-    c.hint("cudaMemPrefetchAsync refused its arguments: " + kPrefetchDeviceHint +
-           " The bytes are those of the buffer, no more.");
+    c.hint(Message{"cudaMemPrefetchAsync refused its arguments: {} The bytes are those of the "
+                   "buffer, no more.",
+                   "cudaMemPrefetchAsync a refusé ses arguments : {} La taille est celle du "
+                   "tampon, pas plus."}
+               .with(kPrefetchDeviceHint));
   }
   return false;
 }
@@ -305,8 +353,12 @@ bool managed_gradable_here(CaseContext& c, const Run& run) {
     return false;
   }
   if (concurrent != 0) return true;
-  c.not_graded("this GPU cannot prefetch managed memory nor fault its pages in while kernels run "
-               "(cudaDevAttrConcurrentManagedAccess is 0)");
+  c.not_graded(
+      {"this GPU cannot prefetch managed memory nor fault its pages in while kernels run "
+       "(cudaDevAttrConcurrentManagedAccess is 0)",
+       "ce GPU ne peut ni précharger la mémoire unifiée ni en migrer les pages sur "
+       "défaut de page pendant que des kernels tournent (cudaDevAttrConcurrentManagedAccess "
+       "vaut 0)"});
   return false;
 }
 
@@ -316,8 +368,10 @@ bool managed_buffers_exist(CaseContext& c, const Run& run) {
   std::int64_t allocated = 0;
   if (!c.read_value(run, result::managed_allocated, allocated)) return false;
   if (allocated != 0) return true;
-  c.fail("allocate_managed_waveform returned a null pointer for noise or waveform");
-  c.hint("allocate both buffers of ManagedWaveform with cudaMallocManaged.");
+  c.fail({"allocate_managed_waveform returned a null pointer for noise or waveform",
+          "allocate_managed_waveform a rendu un pointeur nul pour noise ou waveform"});
+  c.hint({"allocate both buffers of ManagedWaveform with cudaMallocManaged.",
+          "allouez les deux tampons de ManagedWaveform avec cudaMallocManaged."});
   return false;
 }
 
@@ -344,7 +398,8 @@ bool expect_managed_waveform(CaseContext& c, const Run& run) {
                      kWaveformTolerance, changed > 0 ? kManagedSyncHint : kValuesHint)) {
     return true;
   }
-  c.note("(make_waveform_managed with n = " + std::to_string(kManagedSamples) + ")");
+  c.note(Message{"(make_waveform_managed with n = {})", "(make_waveform_managed avec n = {})"}.with(
+      kManagedSamples));
   return false;
 }
 
@@ -357,11 +412,14 @@ void check_managed_buffers(CaseContext& c) {
     return;
   }
   if (managed == 0) {
-    c.fail("noise or waveform is not managed memory");
-    c.hint("allocate them with cudaMallocManaged: one pointer for the host and the device.");
+    c.fail({"noise or waveform is not managed memory",
+            "noise ou waveform n'est pas de la mémoire unifiée (managed)"});
+    c.hint({"allocate them with cudaMallocManaged: one pointer for the host and the device.",
+            "allouez-les avec cudaMallocManaged : un seul pointeur pour l'hôte et le GPU."});
   } else if (still_allocated != 0) {
-    c.fail("after free_managed_waveform, a buffer is still allocated managed memory");
-    c.hint("free both buffers with cudaFree.");
+    c.fail({"after free_managed_waveform, a buffer is still allocated managed memory",
+            "après free_managed_waveform, un tampon est encore de la mémoire unifiée allouée"});
+    c.hint({"free both buffers with cudaFree.", "libérez les deux tampons avec cudaFree."});
   }
 }
 
@@ -388,10 +446,12 @@ void check_managed_ready_on_return(CaseContext& c) {
       return;
     }
     if (changed > 0) {
-      c.fail(std::to_string(changed) +
-             " samples of the waveform changed after make_waveform_managed had returned "
-             "(Migration::" +
-             name_of(migration) + "; the check waited for the device and looked again)");
+      c.fail(Message{"{} samples of the waveform changed after make_waveform_managed had "
+                     "returned (Migration::{}; the check waited for the device and looked again)",
+                     "{} échantillons du signal ont changé après le retour de "
+                     "make_waveform_managed (Migration::{} ; le correcteur a attendu le GPU et "
+                     "regardé de nouveau)"}
+                 .with(changed, name_of(migration)));
       c.hint(kManagedSyncHint);
       return;
     }
@@ -401,10 +461,13 @@ void check_managed_ready_on_return(CaseContext& c) {
 }
 
 // Where a buffer was last prefetched, in words.
-std::string prefetch_place(std::int64_t location) {
-  if (location == kPrefetchedToHost) return "the host";
-  if (location == kNeverPrefetched) return "nowhere (never prefetched, or not all its pages alike)";
-  return "device " + std::to_string(location);
+Message prefetch_place(std::int64_t location) {
+  if (location == kPrefetchedToHost) return {"the host", "l'hôte"};
+  if (location == kNeverPrefetched) {
+    return {"nowhere (never prefetched, or not all its pages alike)",
+            "nulle part (jamais préchargé, ou pas toutes ses pages au même endroit)"};
+  }
+  return Message{"device {}", "le GPU {}"}.with(location);
 }
 
 void check_managed_prefetch_places(CaseContext& c) {
@@ -417,13 +480,17 @@ void check_managed_prefetch_places(CaseContext& c) {
     return;
   }
   if (noise_at != device) {
-    c.fail("the noise was last prefetched to " + prefetch_place(noise_at) +
-           "; the kernels ran on device " + std::to_string(device));
+    c.fail(Message{"the noise was last prefetched to {}; the kernels ran on device {}",
+                   "le bruit a été préchargé en dernier vers {} ; les kernels ont tourné sur le "
+                   "GPU {}"}
+               .with(prefetch_place(noise_at), device));
     c.hint(noise_at >= 0 ? kPrefetchDeviceHint : kPrefetchToDeviceHint);
   }
   if (waveform_at != kPrefetchedToHost) {
-    c.fail("the waveform was last prefetched to " + prefetch_place(waveform_at) +
-           "; the host reads it next");
+    c.fail(Message{"the waveform was last prefetched to {}; the host reads it next",
+                   "le signal a été préchargé en dernier vers {} ; c'est l'hôte qui le lit "
+                   "ensuite"}
+               .with(prefetch_place(waveform_at)));
     c.hint(kPrefetchToHostHint);
   }
 }
@@ -441,9 +508,10 @@ void check_managed_speed(CaseContext& c) {
                         lab_pulse_shape(kManagedSpeedSamples),
                         managed_sample_indices(kManagedSpeedSamples));
   if (!c.expect_array(run, result::prefetch_samples, expected, kWaveformTolerance, kValuesHint)) {
-    c.note("(one sample in " + std::to_string(kManagedSampleStride) +
-           " of make_waveform_managed's prefetched result, n = " +
-           std::to_string(kManagedSpeedSamples) + ")");
+    c.note(Message{"(one sample in {} of make_waveform_managed's prefetched result, n = {})",
+                   "(un échantillon sur {} du résultat préchargé de make_waveform_managed, "
+                   "n = {})"}
+               .with(kManagedSampleStride, kManagedSpeedSamples));
     return;
   }
   // Under compute-sanitizer every access is instrumented: the values count, the times do not.
@@ -454,10 +522,12 @@ void check_managed_speed(CaseContext& c) {
       !c.read_value(run, result::device_memory_kernel_ms, device_memory)) {
     return;
   }
-  const std::string figures =
-      "kernels' time, median of " + std::to_string(kManagedSpeedRepetitions) + ": page faults " +
-      course::format_number(on_demand) + " ms, prefetched " + course::format_number(prefetched) +
-      " ms, cudaMalloc + cudaMemcpy " + course::format_number(device_memory) + " ms";
+  const Message figures =
+      Message{"kernels' time, median of {}: page faults {} ms, prefetched {} ms, cudaMalloc + "
+              "cudaMemcpy {} ms",
+              "temps des kernels, médiane de {} : défauts de page {} ms, préchargé {} ms, "
+              "cudaMalloc + cudaMemcpy {} ms"}
+          .with(kManagedSpeedRepetitions, on_demand, prefetched, device_memory);
   c.judge_speed(kPrefetchBar, prefetched / on_demand, figures, {kPrefetchToDeviceHint});
 }
 

@@ -4,9 +4,6 @@
 //
 //   make check-11                          (students)
 //   build/.../check_11 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -19,28 +16,44 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Request;
 using course::check::Run;
 namespace request = hidden_layer::request;
 namespace result = hidden_layer::result;
 
-const std::string kFormulaHint =
+// Every message a student reads is a Message: the English, then the French (message.hpp).
+const Message kFormulaHint{
     "each element must be tanh(greyscales[i] / 255 * weights[i]) in float: normalise (scale by "
-    "1.0f / 255, not 1 / 256, not with an integer division), weigh, then activate with tanhf.";
-const std::string kThreeKernelsHint =
+    "1.0f / 255, not 1 / 256, not with an integer division), weigh, then activate with tanhf.",
+    "chaque élément doit valoir tanh(greyscales[i] / 255 * weights[i]) en float : normalisez "
+    "(multipliez par 1.0f / 255, pas par 1 / 256, ni avec une division entière), pondérez, puis "
+    "activez avec tanhf."};
+const Message kThreeKernelsHint{
     "launch_three_kernels must run normalize_kernel, then weigh_kernel, then activate_kernel, "
-    "in this order, each on enough blocks to cover n.";
-const std::string kFusedHint =
+    "in this order, each on enough blocks to cover n.",
+    "launch_three_kernels doit exécuter normalize_kernel, puis weigh_kernel, puis "
+    "activate_kernel, dans cet ordre, chacun sur assez de blocs pour couvrir n."};
+const Message kFusedHint{
     "the fused kernel's grid-stride loops must start at the global index blockIdx.x * "
     "blockDim.x + threadIdx.x and advance by blockDim.x * gridDim.x: over the float4 vectors "
-    "while v < n / 4, then over the neurons while i < n.";
-const std::string kTailHint =
+    "while v < n / 4, then over the neurons while i < n.",
+    "les boucles à pas de grille du kernel fusionné doivent partir de l'indice global "
+    "blockIdx.x * blockDim.x + threadIdx.x et avancer de blockDim.x * gridDim.x : sur les "
+    "vecteurs float4 tant que v < n / 4, puis sur les neurones tant que i < n."};
+const Message kTailHint{
     "the last n % 4 neurons are wrong: after the float4 loop over the n / 4 vectors, the "
     "scalar loop must do neurons 4 * (n / 4) + global index, stepping by the whole grid, "
-    "while i < n.";
-const std::string kDimPixelsHint =
+    "while i < n.",
+    "les n % 4 derniers neurones sont faux : après la boucle float4 sur les n / 4 vecteurs, "
+    "la boucle scalaire doit traiter les neurones 4 * (n / 4) + indice global, en avançant de "
+    "toute la grille, tant que i < n."};
+const Message kDimPixelsHint{
     "for dim pixels the argument of tanh is a few thousandths: (exp(v) - exp(-v)) / (exp(v) "
-    "+ exp(-v)) loses most of its digits there to cancellation. Use tanhf.";
+    "+ exp(-v)) loses most of its digits there to cancellation. Use tanhf.",
+    "pour des pixels sombres, l'argument de tanh ne vaut que quelques millièmes : (exp(v) - "
+    "exp(-v)) / (exp(v) + exp(-v)) y perd la plupart de ses chiffres par annulation. Utilisez "
+    "tanhf."};
 
 std::string method_name(bool fused) { return fused ? "fused" : "three_kernels"; }
 
@@ -64,16 +77,19 @@ bool check_gpu(CaseContext& c, int n, bool fused, const Request<request::Gpu>& k
   const Run run = c.run(kind, gpu_params(n, fused, levels));
   bool ok = c.finished(run) && c.expect_kernel_launched(run);
   if (ok && kind.name == request::gpu_after_empty.name) {
-    ok = c.expect_host_guard_untouched(run, result::empty_activated,
-                                       "create_hidden_layer_gpu with n = 0",
-                                       "with n = 0 there is nothing to copy: return at once.");
+    ok = c.expect_host_guard_untouched(
+        run, result::empty_activated, "create_hidden_layer_gpu with n = 0",
+        Message{"with n = 0 there is nothing to copy: return at once.",
+                "avec n = 0, il n'y a rien à copier : rendez la main "
+                "aussitôt."});
   }
   ok = ok && c.expect_host_guard_untouched(run, result::activated, "create_hidden_layer_gpu",
-                                           "copy back n * sizeof(float) bytes, no more.");
-  const std::string wrong_hint =
+                                           Message{"copy back n * sizeof(float) bytes, no more.",
+                                                   "recopiez n * sizeof(float) octets, pas plus."});
+  const Message wrong_hint =
       levels == hidden_layer::kDimLevels
           ? kDimPixelsHint
-          : kFormulaHint + (fused ? " " + kFusedHint : " " + kThreeKernelsHint);
+          : kFormulaHint + Message::verbatim(" ") + (fused ? kFusedHint : kThreeKernelsHint);
   const std::vector<double> expected = reference(n, c.seed(), levels);
   if (ok &&
       !c.expect_array(run, result::activated, expected, hidden_layer::kTolerance, wrong_hint)) {
@@ -84,8 +100,9 @@ bool check_gpu(CaseContext& c, int n, bool fused, const Request<request::Gpu>& k
     }
   }
   if (!ok) {
-    c.note("(create_hidden_layer_gpu with n = " + std::to_string(n) + ", method " +
-           method_name(fused) + ")");
+    c.note(Message{"(create_hidden_layer_gpu with n = {}, method {})",
+                   "(create_hidden_layer_gpu avec n = {}, méthode {})"}
+               .with(n, method_name(fused)));
   }
   return ok;
 }
@@ -108,14 +125,14 @@ void check_fused_unaligned(CaseContext& c) {
     const Run run = c.run(request::fused_offsets, offsets);
     if (!c.finished(run) || !c.expect_kernel_launched(run) ||
         !c.expect_array(run, result::activated, reference(n, c.seed()), hidden_layer::kTolerance,
-                        kFormulaHint + " " + kFusedHint)) {
-      c.note("(launch_fused with n = " + std::to_string(n) +
-             ", greyscales, weights and "
-             "activated starting " +
-             std::to_string(offsets.greyscales_offset) + ", " +
-             std::to_string(offsets.weights_offset) + " and " +
-             std::to_string(offsets.activated_offset) +
-             " floats into their buffers: not 16-byte aligned unless 0)");
+                        kFormulaHint + Message::verbatim(" ") + kFusedHint)) {
+      c.note(Message{"(launch_fused with n = {}, greyscales, weights and activated starting {}, "
+                     "{} and {} floats into their buffers: not 16-byte aligned unless 0)",
+                     "(launch_fused avec n = {}, greyscales, weights et activated commençant à "
+                     "{}, {} et {} floats du début de leurs tampons : non alignés sur 16 octets, "
+                     "sauf à 0)"}
+                 .with(n, offsets.greyscales_offset, offsets.weights_offset,
+                       offsets.activated_offset));
       return;
     }
   }
@@ -170,8 +187,9 @@ void check_performance(CaseContext& c) {
   for (const std::size_t i : hidden_layer::sample_indices(inputs.greyscales.size())) {
     expected.push_back(hidden_layer::neuron_reference(inputs.greyscales[i], inputs.weights[i]));
   }
-  const std::string sampled = "(every " + std::to_string(hidden_layer::kSampleStride) +
-                              "-th element of a layer of " + std::to_string(n) + " neurons)";
+  const Message sampled = Message{"(every {}-th element of a layer of {} neurons)",
+                                  "(un élément sur {} d'une couche de {} neurones)"}
+                              .with(hidden_layer::kSampleStride, n);
   if (!c.expect_array(run, result::fused_sample, expected, hidden_layer::kTolerance, kFusedHint) ||
       !c.expect_array(run, result::three_sample, expected, hidden_layer::kTolerance,
                       kThreeKernelsHint)) {
@@ -190,21 +208,31 @@ void check_performance(CaseContext& c) {
   const double copy_gbps = kCopyArraysMoved * array_bytes / (copy_ms * 1e-3) / 1e9;
   const double fused_gbps = kFusedArraysMoved * array_bytes / (fused_ms * 1e-3) / 1e9;
   const double share = fused_gbps / copy_gbps;
-  c.note("copy ceiling: " + course::format_number(copy_gbps) + " GB/s = 2 x " +
-         course::format_number(array_bytes) + " B (read + written) / " +
-         course::format_number(copy_ms) + " ms");
-  c.note("fused kernel: " + course::format_number(fused_gbps) + " GB/s = 3 x " +
-         course::format_number(array_bytes) + " B (2 arrays read + 1 written) / " +
-         course::format_number(fused_ms) + " ms = " + course::format_number(100.0 * share) +
-         "% of the copy ceiling; three kernels: " + course::format_number(three_ms) + " ms");
-  c.judge_speed(kCopyCeilingBar, share, "",
-                {"the fused kernel is slow: at each step of the loop, consecutive threads must "
-                 "touch consecutive elements (coalesced: i = global index, then i += blockDim.x * "
-                 "gridDim.x), and the grid must fill the GPU (kFusedBlocksPerMultiprocessor "
-                 "blocks per multiprocessor)."});
-  c.judge_speed(kThreeKernelsBar, fused_ms / three_ms, "",
-                {"fusing means one pass: read greyscales[i] and weights[i] once, write "
-                 "activated[i] once, with no intermediate array."});
+  c.note(Message{"copy ceiling: {} GB/s = 2 x {} B (read + written) / {} ms",
+                 "plafond de copie : {} GB/s = 2 x {} B (lus + écrits) / {} ms"}
+             .with(copy_gbps, array_bytes, copy_ms));
+  c.note(Message{"fused kernel: {} GB/s = 3 x {} B (2 arrays read + 1 written) / {} ms = {}% of "
+                 "the copy ceiling; three kernels: {} ms",
+                 "kernel fusionné : {} GB/s = 3 x {} B (2 tableaux lus + 1 écrit) / {} ms = {} % "
+                 "du plafond de copie ; trois kernels : {} ms"}
+             .with(fused_gbps, array_bytes, fused_ms, 100.0 * share, three_ms));
+  c.judge_speed(
+      kCopyCeilingBar, share, {},
+      {Message{
+          "the fused kernel is slow: at each step of the loop, consecutive threads must touch "
+          "consecutive elements (coalesced: i = global index, then i += blockDim.x * gridDim.x), "
+          "and the grid must fill the GPU (kFusedBlocksPerMultiprocessor blocks per "
+          "multiprocessor).",
+          "le kernel fusionné est lent : à chaque tour de boucle, des threads consécutifs doivent "
+          "toucher des éléments consécutifs (accès coalescés : i = indice global, puis i += "
+          "blockDim.x * gridDim.x), et la grille doit remplir le GPU "
+          "(kFusedBlocksPerMultiprocessor blocs par multiprocesseur)."}});
+  c.judge_speed(
+      kThreeKernelsBar, fused_ms / three_ms, {},
+      {Message{"fusing means one pass: read greyscales[i] and weights[i] once, write "
+               "activated[i] once, with no intermediate array.",
+               "fusionner, c'est ne faire qu'un passage : lire greyscales[i] et weights[i] "
+               "une fois, écrire activated[i] une fois, sans tableau intermédiaire."}});
 }
 
 // ---------------------------------------------------------------------------

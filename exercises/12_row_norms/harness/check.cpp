@@ -6,9 +6,6 @@
 //
 //   make check-12                          (students)
 //   build/.../check_12 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +19,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 namespace request = row_norms::request;
 namespace result = row_norms::result;
@@ -35,21 +33,35 @@ constexpr int kShortestBlockRow = 2048;
 constexpr int kRowBlockThreads = 256;
 constexpr int kGroupBlockThreads = 256;
 
-const std::string kNormHint =
+// Every message a student reads is a Message: the English, then the French (message.hpp).
+const Message kNormHint{
     "norms[r] = sqrtf(sum of the squares of row r): every lane accumulates its columns' "
-    "squares, the group folds them, and the square root is taken once, of the total.";
-const std::string kFoldHint =
+    "squares, the group folds them, and the square root is taken once, of the total.",
+    "norms[r] = sqrtf(somme des carrés de la ligne r) : chaque lane accumule les carrés de ses "
+    "colonnes, le groupe les replie, et la racine carrée est prise une seule fois, sur le "
+    "total."};
+const Message kFoldHint{
     "a group of kLanesPerRow lanes folds with __shfl_down_sync(kFullWarpMask, v, offset) for "
     "offset = kLanesPerRow / 2, ..., 2, 1 (16, 8, 4, 2, 1 for a whole warp; none for 1 lane): "
     "from a smaller first offset the upper lanes' columns are lost, from a larger one a group "
     "adds its neighbours' rows. Its first lane, threadIdx.x % kLanesPerRow == 0, writes the "
-    "row's norm.";
-const std::string kShortRowHint =
+    "row's norm.",
+    "un groupe de kLanesPerRow lanes replie avec __shfl_down_sync(kFullWarpMask, v, offset) "
+    "pour offset = kLanesPerRow / 2, ..., 2, 1 (16, 8, 4, 2, 1 pour un warp entier ; aucun "
+    "pour 1 lane) : avec un premier décalage plus petit, les colonnes des lanes du haut sont "
+    "perdues ; avec un plus grand, un groupe ajoute les lignes de ses voisins. Sa première "
+    "lane, threadIdx.x % kLanesPerRow == 0, écrit la norme de la ligne."};
+const Message kShortRowHint{
     "a lane whose column is past the end of the row (c >= cols) must add nothing: the "
-    "elements after the row belong to the next row.";
-const std::string kLongRowHint =
+    "elements after the row belong to the next row.",
+    "une lane dont la colonne dépasse la fin de la ligne (c >= cols) ne doit rien ajouter : "
+    "les éléments qui suivent la ligne appartiennent à la ligne suivante."};
+const Message kLongRowHint{
     "long rows (cols >= 2048) go to the block-per-row kernel: every warp's sum goes to "
-    "shared memory, __syncthreads(), then warp 0 adds all the warps' sums.";
+    "shared memory, __syncthreads(), then warp 0 adds all the warps' sums.",
+    "les lignes longues (cols >= 2048) vont au kernel à un bloc par ligne : la somme de chaque "
+    "warp va en mémoire partagée, __syncthreads(), puis le warp 0 additionne les sommes de "
+    "tous les warps."};
 
 std::vector<double> reference(int rows, int cols, std::uint64_t seed,
                               row_norms::MatrixKind kind = row_norms::MatrixKind::uniform) {
@@ -65,9 +77,10 @@ int fewest_threads_per_row(int cols) { return cols >= kShortestBlockRow ? kRowBl
 // The norms of a rows x cols matrix, whichever launch computed them.
 bool expect_norms(CaseContext& c, const Run& run, int rows, int cols, int threads,
                   row_norms::MatrixKind kind = row_norms::MatrixKind::uniform) {
-  std::string hint = kNormHint + " " + kFoldHint;
-  if (cols % 32 != 0) hint += " " + kShortRowHint;
-  if (cols >= kShortestBlockRow) hint += " " + kLongRowHint;
+  const Message space = Message::verbatim(" ");
+  Message hint = kNormHint + space + kFoldHint;
+  if (cols % 32 != 0) hint += space + kShortRowHint;
+  if (cols >= kShortestBlockRow) hint += space + kLongRowHint;
   return c.expect_array(run, result::norms, reference(rows, cols, c.seed(), kind),
                         row_norms::tolerance_for(cols, threads), hint);
 }
@@ -80,13 +93,18 @@ bool check_norms(CaseContext& c, int rows, int cols,
                  row_norms::MatrixKind kind = row_norms::MatrixKind::uniform) {
   const bool circle = kind == row_norms::MatrixKind::unit_circle;
   const Run run = run_norms(c, rows, cols, kind);
-  const bool ok = c.finished(run) && (rows == 0 || c.expect_kernel_launched(run)) &&
-                  c.expect_host_guard_untouched(run, result::norms, "row_norms_gpu",
-                                                "copy back rows * sizeof(float) bytes, no more.") &&
-                  expect_norms(c, run, rows, cols, fewest_threads_per_row(cols), kind);
+  const bool ok =
+      c.finished(run) && (rows == 0 || c.expect_kernel_launched(run)) &&
+      c.expect_host_guard_untouched(run, result::norms, "row_norms_gpu",
+                                    Message{"copy back rows * sizeof(float) bytes, no more.",
+                                            "recopiez rows * sizeof(float) octets, pas plus."}) &&
+      expect_norms(c, run, rows, cols, fewest_threads_per_row(cols), kind);
   if (!ok) {
-    c.note("(row_norms_gpu on a " + std::to_string(rows) + " x " + std::to_string(cols) +
-           (circle ? " matrix of points on the unit circle)" : " matrix)"));
+    c.note((circle ? Message{"(row_norms_gpu on a {} x {} matrix of points on the unit circle)",
+                             "(row_norms_gpu sur une matrice {} x {} de points du cercle unité)"}
+                   : Message{"(row_norms_gpu on a {} x {} matrix)",
+                             "(row_norms_gpu sur une matrice {} x {})"})
+               .with(rows, cols));
   }
   return ok;
 }
@@ -101,7 +119,8 @@ bool expect_group_launch(CaseContext& c, const Run& run, int rows, int lanes) {
   const auto found = run.results.records.find(course::check::kLastLaunchRecord);
   if (found == run.results.records.end() || found->second.type != course::check::ValueType::i64 ||
       found->second.count != 6) {
-    c.fail("the program reported no launch configuration");
+    c.fail({"the program reported no launch configuration",
+            "le programme n'a rendu aucune configuration de lancement"});
     return false;
   }
   const std::vector<std::int64_t> launch = found->second.values<std::int64_t>();
@@ -111,15 +130,18 @@ bool expect_group_launch(CaseContext& c, const Run& run, int rows, int lanes) {
       launch[4] == 1 && launch[5] == 1) {
     return true;
   }
-  c.fail("launch_row_norms_group with " + std::to_string(lanes) + " lanes per row on " +
-         std::to_string(rows) + " rows launched " + std::to_string(launch[0]) + "x" +
-         std::to_string(launch[1]) + "x" + std::to_string(launch[2]) + " blocks of " +
-         std::to_string(launch[3]) + "x" + std::to_string(launch[4]) + "x" +
-         std::to_string(launch[5]) + " threads; expected " + std::to_string(blocks) +
-         " blocks of " + std::to_string(kGroupBlockThreads));
-  c.hint("launch_row_norms_group launches row_norms_group_kernel<lanes>, the width it is "
-         "given, on course::blocks_for(rows * lanes, kGroupBlockThreads) blocks of "
-         "kGroupBlockThreads threads.");
+  c.fail(Message{"launch_row_norms_group with {} lanes per row on {} rows launched {}x{}x{} "
+                 "blocks of {}x{}x{} threads; expected {} blocks of {}",
+                 "launch_row_norms_group avec {} lanes par ligne sur {} lignes a lancé {}x{}x{} "
+                 "blocs de {}x{}x{} threads au lieu de {} blocs de {}"}
+             .with(lanes, rows, launch[0], launch[1], launch[2], launch[3], launch[4], launch[5],
+                   blocks, kGroupBlockThreads));
+  c.hint({"launch_row_norms_group launches row_norms_group_kernel<lanes>, the width it is "
+          "given, on course::blocks_for(rows * lanes, kGroupBlockThreads) blocks of "
+          "kGroupBlockThreads threads.",
+          "launch_row_norms_group lance row_norms_group_kernel<lanes>, à la largeur reçue, sur "
+          "course::blocks_for(rows * lanes, kGroupBlockThreads) blocs de kGroupBlockThreads "
+          "threads."});
   return false;
 }
 
@@ -137,9 +159,15 @@ void check_group(CaseContext& c, int lanes) {
     const Run run = c.run(request::group, {rows, cols, lanes});
     if (!c.finished(run) || !c.expect_kernel_launched(run) ||
         !expect_group_launch(c, run, rows, lanes) || !expect_norms(c, run, rows, cols, lanes)) {
-      c.note("(launch_row_norms_group with " + std::to_string(lanes) + " lane" +
-             (lanes > 1 ? "s" : "") + " per row on a " + std::to_string(rows) + " x " +
-             std::to_string(cols) + " matrix)");
+      c.note((lanes > 1 ? Message{"(launch_row_norms_group with {} lanes per row on a {} x {} "
+                                  "matrix)",
+                                  "(launch_row_norms_group avec {} lanes par ligne sur une "
+                                  "matrice {} x {})"}
+                        : Message{"(launch_row_norms_group with {} lane per row on a {} x {} "
+                                  "matrix)",
+                                  "(launch_row_norms_group avec {} lane par ligne sur une "
+                                  "matrice {} x {})"})
+                 .with(lanes, rows, cols));
       return;
     }
   }
@@ -152,23 +180,36 @@ void check_group(CaseContext& c, int lanes) {
 // row_norms.hpp's table size, which the check does not include.
 constexpr int kMaxConstantColumns = 2048;
 
-const std::string kWeightedHint =
+const Message kWeightedHint{
     "set_column_weights copies the weights with CUDA_CHECK(cudaMemcpyToSymbol(c_column_weights, "
     "host_weights, cols * sizeof(float))): the count is in bytes, and the table starts zeroed, "
     "so a weight never copied is 0. The kernel multiplies matrix[row][c] by the weight of "
-    "column c, c_column_weights[c], whatever its row.";
+    "column c, c_column_weights[c], whatever its row.",
+    "set_column_weights copie les poids avec CUDA_CHECK(cudaMemcpyToSymbol(c_column_weights, "
+    "host_weights, cols * sizeof(float))) : la taille est en octets, et la table est remplie "
+    "de zéros au départ, si bien qu'un poids jamais copié vaut 0. Le kernel multiplie "
+    "matrix[row][c] par le poids "
+    "de la colonne c, c_column_weights[c], quelle que soit sa ligne."};
+const Message kTooLargeRefusedHint{
+    "set_column_weights returns false, copying nothing, when cols > kMaxConstantColumns.",
+    "set_column_weights rend false, sans rien copier, quand cols > kMaxConstantColumns."};
 
 // launch_weighted_row_norms on a rows x cols matrix after set_column_weights, and, when
 // `too_large`, a table of kMaxConstantColumns + 1 floats refused in between.
 bool check_weighted(CaseContext& c, int rows, int cols, bool too_large = false) {
   const Run run = c.run(request::weighted, {rows, cols, too_large});
-  const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
+  const Message weighted_call{
+      "(set_column_weights then launch_weighted_row_norms on a {} x {} matrix{})",
+      "(set_column_weights puis launch_weighted_row_norms sur une matrice {} x {}{})"};
   if (!c.finished(run)) {
     if (too_large) {
-      c.hint("set_column_weights returns false, copying nothing, when cols > "
-             "kMaxConstantColumns: cudaMemcpyToSymbol past the end of the table is an error.");
+      c.hint({"set_column_weights returns false, copying nothing, when cols > "
+              "kMaxConstantColumns: cudaMemcpyToSymbol past the end of the table is an error.",
+              "set_column_weights rend false, sans rien copier, quand cols > "
+              "kMaxConstantColumns : un cudaMemcpyToSymbol au-delà de la fin de la table est une "
+              "erreur."});
     }
-    c.note("(set_column_weights then launch_weighted_row_norms on a " + shape + " matrix)");
+    c.note(weighted_call.with(rows, cols, ""));
     return false;
   }
   std::int64_t accepted = 0, too_large_accepted = 0;
@@ -177,14 +218,20 @@ bool check_weighted(CaseContext& c, int rows, int cols, bool too_large = false) 
     return false;
   }
   if (accepted != 1) {
-    c.fail("set_column_weights refused a table of " + std::to_string(cols) + " weights");
-    c.hint("set_column_weights copies and returns true for 1 to kMaxConstantColumns weights.");
+    c.fail(Message{"set_column_weights refused a table of {} weights",
+                   "set_column_weights a refusé une table de {} poids"}
+               .with(cols));
+    c.hint({"set_column_weights copies and returns true for 1 to kMaxConstantColumns weights.",
+            "set_column_weights copie et rend true pour 1 à kMaxConstantColumns poids."});
     return false;
   }
   if (too_large && too_large_accepted != 0) {
-    c.fail("set_column_weights accepted a table of " + std::to_string(kMaxConstantColumns + 1) +
-           " weights, one more than the __constant__ table holds");
-    c.hint("set_column_weights returns false, copying nothing, when cols > kMaxConstantColumns.");
+    c.fail(Message{"set_column_weights accepted a table of {} weights, one more than the "
+                   "__constant__ table holds",
+                   "set_column_weights a accepté une table de {} poids, un de plus que ce que "
+                   "contient la table __constant__"}
+               .with(kMaxConstantColumns + 1));
+    c.hint(kTooLargeRefusedHint);
     return false;
   }
   const std::vector<double> expected =
@@ -192,9 +239,11 @@ bool check_weighted(CaseContext& c, int rows, int cols, bool too_large = false) 
                                           row_norms::make_weights(cols, c.seed()), rows, cols);
   if (!c.expect_kernel_launched(run) ||
       !c.expect_array(run, result::norms, expected, row_norms::tolerance_for(cols, 1),
-                      kWeightedHint + " " + kNormHint)) {
-    c.note("(set_column_weights then launch_weighted_row_norms on a " + shape + " matrix" +
-           (too_large ? ", a table too large refused in between)" : ")"));
+                      kWeightedHint + Message::verbatim(" ") + kNormHint)) {
+    c.note(weighted_call.with(rows, cols,
+                              too_large ? Message{", a table too large refused in between",
+                                                  ", une table trop grande refusée entre les deux"}
+                                        : Message{}));
     return false;
   }
   return true;
@@ -226,12 +275,14 @@ void check_short_rows_speed(CaseContext& c) {
       c.run(request::speed, {rows, kSpeedCols, sanitized ? 1 : kSpeedRepetitions, !sanitized});
   if (!c.finished(run) || !c.expect_kernel_launched(run) ||
       !expect_norms(c, run, rows, kSpeedCols, fewest_threads_per_row(kSpeedCols))) {
-    c.note("(launch_row_norms on a " + std::to_string(rows) + " x " + std::to_string(kSpeedCols) +
-           " matrix)");
+    c.note(Message{"(launch_row_norms on a {} x {} matrix)",
+                   "(launch_row_norms sur une matrice {} x {})"}
+               .with(rows, kSpeedCols));
     return;
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note({"(times are not judged under compute-sanitizer)",
+            "(les temps ne sont pas jugés sous compute-sanitizer)"});
     return;
   }
   double launch_ms = 0.0, copy_gbps = 0.0;
@@ -241,16 +292,22 @@ void check_short_rows_speed(CaseContext& c) {
   }
   const double bytes = (static_cast<double>(rows) * kSpeedCols + rows) * sizeof(float);
   const double gbps = bytes / (launch_ms * 1e-3) / 1e9;
-  const std::string figures = "launch_row_norms on " + std::to_string(rows) + " x " +
-                              std::to_string(kSpeedCols) + ": " + course::format_number(launch_ms) +
-                              " ms, " + course::format_number(gbps) +
-                              " GB/s = (rows * cols + rows) * 4 B / time; copy ceiling " +
-                              course::format_number(copy_gbps) + " GB/s";
-  c.judge_speed(kShortRowsBar, gbps / copy_gbps, figures,
-                {"short rows need few lanes: launch_row_norms calls launch_row_norms_group with "
-                 "lanes_per_row(cols) lanes per row (1 for 3 columns). A whole warp on a row of 3 "
-                 "leaves 29 of its 32 lanes idle and reads 3 floats per step where one lane per "
-                 "row reads 96."});
+  const Message figures =
+      Message{"launch_row_norms on {} x {}: {} ms, {} GB/s = (rows * cols + rows) * 4 B / time; "
+              "copy ceiling {} GB/s",
+              "launch_row_norms sur {} x {} : {} ms, {} GB/s = (rows * cols + rows) * 4 B / "
+              "temps ; plafond de copie {} GB/s"}
+          .with(rows, kSpeedCols, launch_ms, gbps, copy_gbps);
+  c.judge_speed(
+      kShortRowsBar, gbps / copy_gbps, figures,
+      {Message{
+          "short rows need few lanes: launch_row_norms calls launch_row_norms_group with "
+          "lanes_per_row(cols) lanes per row (1 for 3 columns). A whole warp on a row of 3 leaves "
+          "29 of its 32 lanes idle and reads 3 floats per step where one lane per row reads 96.",
+          "les lignes courtes demandent peu de lanes : launch_row_norms appelle "
+          "launch_row_norms_group avec lanes_per_row(cols) lanes par ligne (1 pour 3 colonnes). Un "
+          "warp entier sur une ligne de 3 laisse 29 de ses 32 lanes inactives et lit 3 floats par "
+          "tour là où une lane par ligne en lit 96."}});
 }
 
 // A shape the student has not seen: drawn from the seed, so graders change it with --seed.

@@ -6,9 +6,6 @@
 //
 //   make check-13                          (students)
 //   build/.../check_13 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -21,6 +18,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Request;
 using course::check::Run;
 namespace request = grid_stride::request;
@@ -70,12 +68,17 @@ std::vector<double> hypot_reference(int n, std::uint64_t seed) {
 // Part 1: one thread per element
 // ---------------------------------------------------------------------------
 
-const std::string kAddHint = "out[i] = x[i] + y[i] at the thread's global index "
-                             "i = blockIdx.x * blockDim.x + threadIdx.x.";
-const std::string kCoverHint = "round the block count up: blocks_to_cover(n, t) = (n + t - 1) / t, "
-                               "and launch with the block size it was computed for.";
-
-std::string n_text(int n) { return "n = " + std::to_string(n); }
+// Every message a student reads is a Message: the English, then the French (message.hpp).
+const Message kAddHint{
+    "out[i] = x[i] + y[i] at the thread's global index i = blockIdx.x * blockDim.x + "
+    "threadIdx.x.",
+    "out[i] = x[i] + y[i] à l'indice global du thread, i = blockIdx.x * blockDim.x + "
+    "threadIdx.x."};
+const Message kCoverHint{
+    "round the block count up: blocks_to_cover(n, t) = (n + t - 1) / t, and launch with the "
+    "block size it was computed for.",
+    "arrondissez le nombre de blocs au-dessus : blocks_to_cover(n, t) = (n + t - 1) / t, et "
+    "lancez avec la taille de bloc pour laquelle il a été calculé."};
 
 void check_blocks_to_cover(CaseContext& c) {
   struct Example {
@@ -88,9 +91,9 @@ void check_blocks_to_cover(CaseContext& c) {
     if (!c.finished(run) || !c.read_value(run, result::blocks, blocks)) return;
     const std::int64_t expected = (example.n + example.threads - 1) / example.threads;
     if (blocks != expected) {
-      c.fail("blocks_to_cover(" + std::to_string(example.n) + ", " +
-             std::to_string(example.threads) + ") returned " + std::to_string(blocks) +
-             ", expected " + std::to_string(expected));
+      c.fail(Message{"blocks_to_cover({}, {}) returned {}, expected {}",
+                     "blocks_to_cover({}, {}) a rendu {} au lieu de {}"}
+                 .with(example.n, example.threads, blocks, expected));
       c.hint(kCoverHint);
       return;
     }
@@ -102,8 +105,9 @@ void check_add(CaseContext& c, int n, const Request<request::Elements>& kind = r
   const Run run = c.run(kind, {n});
   if (!c.finished(run) || (n > 0 && !c.expect_kernel_launched(run))) return;
   if (!c.expect_array(run, result::add_out, add_reference(n, c.seed()), course::kExact, kAddHint)) {
-    c.note("(add_on_device with " + n_text(n) + ", blocks of " +
-           std::to_string(kElementwiseThreadsPerBlock) + ")");
+    c.note(Message{"(add_on_device with n = {}, blocks of {})",
+                   "(add_on_device avec n = {}, blocs de {})"}
+               .with(n, kElementwiseThreadsPerBlock));
     c.hint(kCoverHint);
   }
 }
@@ -117,8 +121,9 @@ void check_add_too_many_threads(CaseContext& c) {
   const Run run = c.run(request::add_launch, {n, blocks, threads});
   if (!c.finished(run) ||
       !c.expect_array(run, result::add_out, add_reference(n, c.seed()), course::kExact, kAddHint)) {
-    c.note("(add_kernel<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>> for " +
-           n_text(n) + ": " + std::to_string(blocks * threads - n) + " threads too many)");
+    c.note(Message{"(add_kernel<<<{}, {}>>> for n = {}: {} threads too many)",
+                   "(add_kernel<<<{}, {}>>> pour n = {} : {} threads de trop)"}
+               .with(blocks, threads, n, blocks * threads - n));
   }
 }
 
@@ -126,8 +131,9 @@ void check_square(CaseContext& c, int n) {
   const Run run = c.run(request::square, {n});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!c.expect_array(run, result::square_out, square_reference(n, c.seed()), kSquareTolerance,
-                      "out[i] = a[i] * a[i] at the thread's global index.")) {
-    c.note("(square_on_device with " + n_text(n) + ")");
+                      Message{"out[i] = a[i] * a[i] at the thread's global index.",
+                              "out[i] = a[i] * a[i] à l'indice global du thread."})) {
+    c.note(Message{"(square_on_device with n = {})", "(square_on_device avec n = {})"}.with(n));
     c.hint(kCoverHint);
   }
 }
@@ -136,18 +142,23 @@ void check_square(CaseContext& c, int n) {
 // Part 2: the grid-stride loop, launched by the runner on grids it chooses
 // ---------------------------------------------------------------------------
 
-const std::string kStrideHint =
+const Message kStrideHint{
     "the loop must start at the global index blockIdx.x * blockDim.x + threadIdx.x and "
-    "step by the whole grid, gridDim.x * blockDim.x, while i < n.";
+    "step by the whole grid, gridDim.x * blockDim.x, while i < n.",
+    "la boucle doit partir de l'indice global blockIdx.x * blockDim.x + threadIdx.x et "
+    "avancer de toute la grille, gridDim.x * blockDim.x, tant que i < n."};
 
-const std::string kTailHint =
+const Message kTailHint{
     "the last n % 4 elements are wrong: after the float4 loop over the n / 4 vectors, the "
     "scalar loop must do elements 4 * (n / 4) + global index, stepping by the whole grid, "
-    "while i < n.";
+    "while i < n.",
+    "les n % 4 derniers éléments sont faux : après la boucle float4 sur les n / 4 vecteurs, "
+    "la boucle scalaire doit traiter les éléments 4 * (n / 4) + indice global, en avançant de "
+    "toute la grille, tant que i < n."};
 
-std::string launch_text(int blocks, int threads, int n) {
-  return "(hypot_stride<<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>> for " +
-         n_text(n) + ")";
+Message launch_text(int blocks, int threads, int n) {
+  return Message{"(hypot_stride<<<{}, {}>>> for n = {})", "(hypot_stride<<<{}, {}>>> pour n = {})"}
+      .with(blocks, threads, n);
 }
 
 // The c of the runner's launch of hypot_stride on `blocks` x `threads` threads.
@@ -188,9 +199,11 @@ void check_unaligned(CaseContext& c) {
         request::HypotOffsets{n, blocks, threads, 3, 0, 0}}) {
     expect_hypot_grid(c, c.run(request::hypot_offsets, offsets), n, blocks, threads);
     if (!c.passed()) {
-      c.note("(a, b and c started " + std::to_string(offsets.a_offset) + ", " +
-             std::to_string(offsets.b_offset) + " and " + std::to_string(offsets.c_offset) +
-             " floats into their buffers: not 16-byte aligned unless 0)");
+      c.note(Message{"(a, b and c started {}, {} and {} floats into their buffers: not 16-byte "
+                     "aligned unless 0)",
+                     "(a, b et c commençaient à {}, {} et {} floats du début de leurs tampons : "
+                     "non alignés sur 16 octets, sauf à 0)"}
+                 .with(offsets.a_offset, offsets.b_offset, offsets.c_offset));
       return;
     }
   }
@@ -216,13 +229,16 @@ void check_hidden(CaseContext& c) {
 // Part 3: the occupancy-sized grid
 // ---------------------------------------------------------------------------
 
+const Message kNoOccupancySizes{"the program reported no occupancy grid sizes",
+                                "le programme n'a rendu aucune taille de grille d'occupation"};
+
 void check_occupancy_grid(CaseContext& c) {
   const Run run = c.run(request::occupancy, {});
   if (!c.finished(run)) return;
   std::vector<std::int64_t> got, want;
   if (!CaseContext::reported(run, result::student_blocks) ||
       !CaseContext::reported(run, result::expected_blocks)) {
-    c.fail("the program reported no occupancy grid sizes");
+    c.fail(kNoOccupancySizes);
     return;
   }
   if (!c.read_array(run, result::student_blocks, got) ||
@@ -230,18 +246,23 @@ void check_occupancy_grid(CaseContext& c) {
     return;
   }
   if (got.size() != want.size()) {
-    c.fail("the program reported no occupancy grid sizes");
+    c.fail(kNoOccupancySizes);
     return;
   }
   const auto& kBlockSizes = grid_stride::kOccupancyBlockSizes;
   for (std::size_t k = 0; k < got.size() && k < std::size(kBlockSizes); ++k) {
     if (got[k] != want[k]) {
-      c.fail("occupancy_grid_blocks(" + std::to_string(kBlockSizes[k]) + ") returned " +
-             std::to_string(got[k]) + ", expected " + std::to_string(want[k]) +
-             " (blocks per multiprocessor for hypot_stride x multiprocessors)");
-      c.hint("ask cudaOccupancyMaxActiveBlocksPerMultiprocessor about hypot_stride with the "
-             "threads_per_block you were given (not a fixed block size), 0 bytes of dynamic "
-             "shared memory, and multiply by cudaDevAttrMultiProcessorCount.");
+      c.fail(Message{"occupancy_grid_blocks({}) returned {}, expected {} (blocks per "
+                     "multiprocessor for hypot_stride x multiprocessors)",
+                     "occupancy_grid_blocks({}) a rendu {} au lieu de {} (blocs par "
+                     "multiprocesseur pour hypot_stride x nombre de multiprocesseurs)"}
+                 .with(kBlockSizes[k], got[k], want[k]));
+      c.hint({"ask cudaOccupancyMaxActiveBlocksPerMultiprocessor about hypot_stride with the "
+              "threads_per_block you were given (not a fixed block size), 0 bytes of dynamic "
+              "shared memory, and multiply by cudaDevAttrMultiProcessorCount.",
+              "interrogez cudaOccupancyMaxActiveBlocksPerMultiprocessor sur hypot_stride avec le "
+              "threads_per_block reçu (pas une taille de bloc fixe), 0 octet de mémoire partagée "
+              "dynamique, et multipliez par cudaDevAttrMultiProcessorCount."});
       return;
     }
   }
@@ -251,9 +272,11 @@ void check_occupancy_launch(CaseContext& c, int n) {
   const Run run = c.run(request::hypot_occupancy, {n});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!c.expect_array(run, result::c, hypot_reference(n, c.seed()), kHypotTolerance, kStrideHint)) {
-    c.note("(hypot_on_device with " + n_text(n) + ")");
-    c.hint("hypot_on_device launches hypot_stride on occupancy_grid_blocks(kHypotThreadsPerBlock) "
-           "blocks of kHypotThreadsPerBlock threads.");
+    c.note(Message{"(hypot_on_device with n = {})", "(hypot_on_device avec n = {})"}.with(n));
+    c.hint({"hypot_on_device launches hypot_stride on occupancy_grid_blocks(kHypotThreadsPerBlock) "
+            "blocks of kHypotThreadsPerBlock threads.",
+            "hypot_on_device lance hypot_stride sur occupancy_grid_blocks(kHypotThreadsPerBlock) "
+            "blocs de kHypotThreadsPerBlock threads."});
   }
 }
 
@@ -299,7 +322,8 @@ void check_occupancy_speed(CaseContext& c) {
     return;
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note({"(times are not judged under compute-sanitizer)",
+            "(les temps ne sont pas jugés sous compute-sanitizer)"});
     return;
   }
   double student_ms = 0.0, reference_ms = 0.0;
@@ -307,15 +331,24 @@ void check_occupancy_speed(CaseContext& c) {
                           {result::one_per_element_ms, reference_ms}})) {
     return;
   }
-  const std::string figures = "hypot_on_device took " + course::format_number(student_ms) +
-                              " ms for " + n_text(static_cast<int>(timed)) +
-                              "; the check's own hypot kernel, one thread per element, took " +
-                              course::format_number(reference_ms) + " ms";
+  const Message figures =
+      Message{"hypot_on_device took {} ms for n = {}; the check's own hypot kernel, one thread "
+              "per element, took {} ms",
+              "hypot_on_device a pris {} ms pour n = {} ; le kernel hypot du correcteur, à un "
+              "thread par élément, a pris {} ms"}
+          .with(student_ms, static_cast<int>(timed), reference_ms);
   c.judge_speed(kOccupancyBar, student_ms / reference_ms, figures,
-                {"the stride must be the whole grid, gridDim.x * blockDim.x: with blockDim.x "
-                 "alone every block redoes the elements of the blocks before it.",
-                 "the grid must be occupancy_grid_blocks(kHypotThreadsPerBlock) blocks of "
-                 "kHypotThreadsPerBlock threads: enough to fill every multiprocessor."});
+                {Message{"the stride must be the whole grid, gridDim.x * blockDim.x: with "
+                         "blockDim.x alone every block redoes the elements of the blocks before "
+                         "it.",
+                         "le pas doit être toute la grille, gridDim.x * blockDim.x : avec "
+                         "blockDim.x seul, chaque bloc refait les éléments des blocs qui le "
+                         "précèdent."},
+                 Message{"the grid must be occupancy_grid_blocks(kHypotThreadsPerBlock) blocks of "
+                         "kHypotThreadsPerBlock threads: enough to fill every multiprocessor.",
+                         "la grille doit compter occupancy_grid_blocks(kHypotThreadsPerBlock) "
+                         "blocs de kHypotThreadsPerBlock threads : assez pour remplir chaque "
+                         "multiprocesseur."}});
 }
 
 }  // namespace

@@ -5,9 +5,6 @@
 //
 //   make check-14                          (students)
 //   build/.../check_14 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -22,6 +19,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Request;
 using course::check::Run;
 namespace request = histogram::request;
@@ -35,9 +33,9 @@ std::vector<std::int32_t> reference_counts(const Histogram& h, std::uint64_t see
   return histogram::reference_counts(x, h.lo, h.hi, h.bins);
 }
 
-std::string describe(const Histogram& h) {
-  return std::to_string(h.bins) + " bins over [" + course::format_number(h.lo) + ", " +
-         course::format_number(h.hi) + "), " + h.input + " input";
+Message describe(const Histogram& h) {
+  return Message{"{} bins over [{}, {}), {} input", "{} classes sur [{} ; {}[, entrée {}"}.with(
+      h.bins, h.lo, h.hi, h.input);
 }
 
 // The lab's data and range.
@@ -53,32 +51,55 @@ constexpr float kHi = 8.0f;
 // ---------------------------------------------------------------------------
 // Hints
 // ---------------------------------------------------------------------------
-const std::string kRaceHint =
+// Every message a student reads is a Message: the English, then the French (message.hpp).
+const Message kRaceHint{
     "counts too low: updates were lost. Several threads increment the same bin at once: use "
-    "atomicAdd, never `counts[bin] += 1` (read, add and write are three steps).";
-const std::string kSyncHint =
+    "atomicAdd, never `counts[bin] += 1` (read, add and write are three steps).",
+    "comptes trop bas : des mises à jour se sont perdues. Plusieurs threads incrémentent la "
+    "même classe au même moment : utilisez atomicAdd, jamais `counts[bin] += 1` (lire, "
+    "ajouter et écrire font trois étapes)."};
+const Message kSyncHint{
     "shared memory: __syncthreads() after zeroing the block's bins (before any thread counts) "
-    "and again after counting (before the block merges its bins into counts).";
-const std::string kZeroHint =
+    "and again after counting (before the block merges its bins into counts).",
+    "mémoire partagée : __syncthreads() après la mise à zéro des classes du bloc (avant "
+    "qu'aucun thread ne compte), puis de nouveau après le comptage (avant que le bloc ne "
+    "fusionne ses classes dans counts)."};
+const Message kZeroHint{
     "counts from garbage (too high, or so high that they wrapped around below zero): the "
     "block's shared bins must be set to 0 before counting (shared memory starts with "
-    "whatever the last kernel left there).";
-const std::string kRangeHint =
+    "whatever the last kernel left there).",
+    "des comptes partis de valeurs résiduelles (trop hauts, ou si hauts qu'ils ont débordé "
+    "sous zéro) : les classes du bloc en mémoire partagée doivent être mises à 0 avant de "
+    "compter (la mémoire partagée contient au départ ce qu'y a laissé le dernier kernel)."};
+const Message kRangeHint{
     "values outside [lo, hi), infinities and NaN must not be counted: test "
-    "`v >= lo && v < hi` (false for NaN) before computing the bin.";
-const std::string kUpperEdgeHint =
+    "`v >= lo && v < hi` (false for NaN) before computing the bin.",
+    "les valeurs hors de [lo ; hi[, les infinis et NaN ne doivent pas être comptés : testez "
+    "`v >= lo && v < hi` (faux pour NaN) avant de calculer la classe."};
+const Message kUpperEdgeHint{
     "the upper edge: hi itself is out of range, and a value just below hi is in the last bin "
-    "(lower the bin to bins - 1 when (v - lo) * scale rounds up to bins).";
-const std::string kStrideHint =
+    "(lower the bin to bins - 1 when (v - lo) * scale rounds up to bins).",
+    "la borne supérieure : hi lui-même est hors plage, et une valeur juste sous hi tombe dans "
+    "la dernière classe (ramenez la classe à bins - 1 quand (v - lo) * scale s'arrondit à "
+    "bins)."};
+const Message kStrideHint{
     "some values were not counted: with a grid smaller than n, each thread must loop, "
-    "i += gridDim.x * blockDim.x, while i < n (a grid-stride loop).";
-const std::string kTailHint =
+    "i += gridDim.x * blockDim.x, while i < n (a grid-stride loop).",
+    "des valeurs n'ont pas été comptées : avec une grille plus petite que n, chaque thread "
+    "doit boucler, i += gridDim.x * blockDim.x, tant que i < n (une boucle à pas de grille)."};
+const Message kTailHint{
     "the last n % 4 values were not counted: after the float4 loop over the n / 4 vectors, "
     "the loop of one value per step must count values 4 * (n / 4) + global index, stepping "
-    "by the whole grid, while i < n.";
-const std::string kPastEndHint =
+    "by the whole grid, while i < n.",
+    "les n % 4 dernières valeurs n'ont pas été comptées : après la boucle float4 sur les "
+    "n / 4 vecteurs, la boucle d'une valeur par tour doit compter les valeurs 4 * (n / 4) + "
+    "indice global, en avançant de toute la grille, tant que i < n."};
+const Message kPastEndHint{
     "values after x[n - 1] were counted: the float4 loop runs while v < n / 4 (vectors, not "
-    "values), the loop of one value per step while i < n.";
+    "values), the loop of one value per step while i < n.",
+    "des valeurs après x[n - 1] ont été comptées : la boucle float4 tourne tant que "
+    "v < n / 4 (des vecteurs, pas des valeurs), la boucle d'une valeur par tour tant que "
+    "i < n."};
 
 // The counts of a kernel that counted every value but the last n % 4 (its float4 loop
 // right, its loop over the rest forgotten); none when there is no such value, or no
@@ -106,8 +127,10 @@ void hint_for_counts(CaseContext& c, const Histogram& h, const std::vector<std::
     total_expected += expected[b];
   }
   if (any_unwritten) {
-    c.hint("set counts to 0 (cudaMemset of bins * sizeof(int) bytes) before the launch: the "
-           "kernels only add to it.");
+    c.hint({"set counts to 0 (cudaMemset of bins * sizeof(int) bytes) before the launch: the "
+            "kernels only add to it.",
+            "mettez counts à 0 (cudaMemset de bins * sizeof(int) octets) avant le lancement : "
+            "les kernels ne font qu'y ajouter."});
     return;
   }
   const bool edges = h.input == "edges0" || h.input == "edges1";
@@ -166,13 +189,17 @@ void check_cpu(CaseContext& c) {
     }
     if (!c.expect_host_guard_untouched(
             run, result::counts, "histogram_cpu",
-            edges ? kUpperEdgeHint : "counts has bins elements: indices 0 to bins - 1.")) {
+            edges ? kUpperEdgeHint
+                  : Message{"counts has bins elements: indices 0 to bins - 1.",
+                            "counts a bins éléments : indices 0 à bins - 1."})) {
       return;
     }
     if (!expect_counts(c, run, result::counts, h, false)) {
-      c.note("(histogram_cpu, " + describe(h) + ")");
-      c.hint("histogram_cpu sets every count to 0 first, then adds 1 to counts[bin_of(x[i], "
-             "lo, hi, bins)] for each value whose bin is not -1.");
+      c.note(Message::verbatim("(histogram_cpu, {})").with(describe(h)));
+      c.hint({"histogram_cpu sets every count to 0 first, then adds 1 to counts[bin_of(x[i], "
+              "lo, hi, bins)] for each value whose bin is not -1.",
+              "histogram_cpu met d'abord chaque compte à 0, puis ajoute 1 à counts[bin_of(x[i], "
+              "lo, hi, bins)] pour chaque valeur dont la classe n'est pas -1."});
       return;
     }
   }
@@ -183,9 +210,12 @@ void check_counter(CaseContext& c, int blocks, int threads) {
   if (!c.finished(run)) return;
   const std::vector<std::int32_t> expected = {blocks * threads};
   if (!c.expect_array(run, result::counter, expected, course::kExact)) {
-    c.note("(count_threads_atomic<<<" + std::to_string(blocks) + ", " + std::to_string(threads) +
-           ">>> on a counter set to 0)");
-    c.hint("each thread must add 1 with atomicAdd(counter, 1): `*counter += 1` loses updates.");
+    c.note(Message{"(count_threads_atomic<<<{}, {}>>> on a counter set to 0)",
+                   "(count_threads_atomic<<<{}, {}>>> sur un compteur mis à 0)"}
+               .with(blocks, threads));
+    c.hint({"each thread must add 1 with atomicAdd(counter, 1): `*counter += 1` loses updates.",
+            "chaque thread doit ajouter 1 avec atomicAdd(counter, 1) : `*counter += 1` perd des "
+            "mises à jour."});
   }
 }
 
@@ -204,14 +234,19 @@ void check_gpu(CaseContext& c, const Request<request::Launch>& kind, const Histo
   }
   if (!c.expect_kernel_launched(run)) return;
   if (!expect_counts(c, run, result::counts, h, kind.name == request::shared.name)) {
-    c.note("(histogram_" + method + "_on_device, " + describe(h) + ", n = " + std::to_string(h.n) +
-           ", " + std::to_string(blocks) + " x " + std::to_string(threads) + " threads" +
-           (h.offset > 0 ? ", x starting " + std::to_string(h.offset) +
-                               " floats into its buffer: not 16-byte aligned"
-                         : "") +
-           (h.padding > 0 ? ", " + std::to_string(h.padding) + " values after x[n - 1], each lo"
-                          : "") +
-           ")");
+    const Message offset =
+        h.offset > 0 ? Message{", x starting {} floats into its buffer: not 16-byte aligned",
+                               ", x commençant à {} floats du début de son tampon : non aligné "
+                               "sur 16 octets"}
+                           .with(h.offset)
+                     : Message{};
+    const Message padding = h.padding > 0 ? Message{", {} values after x[n - 1], each lo",
+                                                    ", {} valeurs après x[n - 1], toutes égales "
+                                                    "à lo"}
+                                                .with(h.padding)
+                                          : Message{};
+    c.note(Message::verbatim("(histogram_{}_on_device, {}, n = {}, {} x {} threads{}{})")
+               .with(method, describe(h), h.n, blocks, threads, offset, padding));
   }
 }
 
@@ -286,50 +321,74 @@ void check_speed(CaseContext& c) {
     return;
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note({"(times are not judged under compute-sanitizer)",
+            "(les temps ne sont pas jugés sous compute-sanitizer)"});
     return;
   }
   double global_ms = 0.0, shared_ms = 0.0;
   if (!c.read_times(run, {{result::global_ms, global_ms}, {result::shared_ms, shared_ms}})) {
     return;
   }
-  const std::string figures = "on " + std::to_string(h.n) +
-                              " values all in one bin, the "
-                              "global-atomic histogram took " +
-                              course::format_number(global_ms) + " ms and the privatised one " +
-                              course::format_number(shared_ms) + " ms";
+  const Message figures =
+      Message{"on {} values all in one bin, the global-atomic histogram took {} ms and the "
+              "privatised one {} ms",
+              "sur {} valeurs toutes dans une même classe, l'histogramme à opérations atomiques "
+              "globales a pris {} ms et l'histogramme privatisé {} ms"}
+          .with(h.n, global_ms, shared_ms);
   c.judge_speed(kPrivatisedBar, global_ms / shared_ms, figures,
-                {"histogram_shared must count into the block's shared bins (atomicAdd on "
-                 "block_counts[bin]) and touch global memory only in the merge, once per "
-                 "non-zero bin."});
+                {Message{"histogram_shared must count into the block's shared bins (atomicAdd on "
+                         "block_counts[bin]) and touch global memory only in the merge, once per "
+                         "non-zero bin.",
+                         "histogram_shared doit compter dans les classes du bloc en mémoire "
+                         "partagée (atomicAdd sur block_counts[bin]) et ne toucher la mémoire "
+                         "globale que lors de la fusion, une fois par classe non nulle."}});
 }
 
 // ---------------------------------------------------------------------------
 // The largest value: atomic_max_float, through the given max_global
 // ---------------------------------------------------------------------------
-const std::string kNeverStoredHint =
+const Message kNeverStoredHint{
     "the maximum was never stored: when value is larger, atomic_max_float must write it at "
     "address, with atomicCAS on the float's bits (reinterpret_cast<int*>(address), "
-    "__float_as_int(value)).";
-const std::string kIntOrderHint =
+    "__float_as_int(value)).",
+    "le maximum n'a jamais été écrit : quand value est plus grand, atomic_max_float doit "
+    "l'écrire à address, avec atomicCAS sur les bits du float (reinterpret_cast<int*>(address), "
+    "__float_as_int(value))."};
+const Message kIntOrderHint{
     "negative floats: atomicMax on the float's bits read as ints is no float maximum. The "
     "sign bit makes every negative float a negative int, ordered backwards (the bits of -2.0 "
     "are a larger int than those of -1.0, and those of -infinity beat every negative float's): "
-    "compare floats, in an atomicCAS loop.";
-const std::string kLostUpdateHint =
+    "compare floats, in an atomicCAS loop.",
+    "floats négatifs : atomicMax sur les bits du float lus comme des int n'est pas un maximum "
+    "de floats. Le bit de signe fait de chaque float négatif un int négatif, rangé à l'envers "
+    "(les bits de -2.0 forment un int plus grand que ceux de -1.0, et ceux de -infini "
+    "l'emportent sur ceux de tout float négatif) : comparez des floats, dans une boucle "
+    "atomicCAS."};
+const Message kLostUpdateHint{
     "an update was lost: two calls replaced the same value, so both compared with it and both "
     "wrote (a read, a comparison and a write are three steps, like `*counter += 1`). The write "
     "must be an atomicCAS that swaps only if the value is still the one compared, retried when "
-    "it is not.";
-const std::string kCasResultHint =
+    "it is not.",
+    "une mise à jour s'est perdue : deux appels ont remplacé la même valeur, donc tous deux "
+    "l'ont comparée et tous deux ont écrit (une lecture, une comparaison et une écriture font "
+    "trois étapes, comme `*counter += 1`). L'écriture doit être un atomicCAS qui n'échange que "
+    "si la valeur est toujours celle qui a été comparée, et qui recommence sinon."};
+const Message kCasResultHint{
     "a failed atomicCAS returns the value it found there: that is the new observed value, to "
     "compare with value and to swap from on the next try (observed = atomicCAS(...), loop "
-    "while observed != assumed).";
-const std::string kStaleCompareHint =
+    "while observed != assumed).",
+    "un atomicCAS qui échoue renvoie la valeur qu'il a trouvée : c'est la nouvelle valeur "
+    "observée, à comparer avec value et à partir de laquelle échanger au prochain essai "
+    "(observed = atomicCAS(...), boucler tant que observed != assumed)."};
+const Message kStaleCompareHint{
     "a value was written by a call that did not raise the maximum: after a failed atomicCAS, "
     "compare the value it returned with yours again before the next try, or a smaller value "
     "is written over a larger one. atomic_max_float returns what *address held before the "
-    "call, as atomicMax does.";
+    "call, as atomicMax does.",
+    "une valeur a été écrite par un appel qui n'augmentait pas le maximum : après un atomicCAS "
+    "qui échoue, comparez de nouveau la valeur qu'il a renvoyée avec la vôtre avant le "
+    "prochain essai, sinon une valeur plus petite est écrite par-dessus une plus grande. "
+    "atomic_max_float renvoie ce que contenait *address avant l'appel, comme atomicMax."};
 
 // One maximum's case: its input, its grid, how many launches (each must be right).
 // Every value larger than the one before: every call raises the maximum, and 131072
@@ -348,8 +407,11 @@ bool expect_previous_consistent(CaseContext& c, const std::vector<float>& x, con
   std::vector<float> replaced, stored;
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (std::isnan(previous[i])) {
-      c.fail("launch " + std::to_string(launch) + ": previous[" + std::to_string(i) +
-             "] was not written (NaN): atomic_max_float returned no value there");
+      c.fail(Message{"launch {}: previous[{}] was not written (NaN): atomic_max_float returned "
+                     "no value there",
+                     "lancement {} : previous[{}] n'a pas été écrit (NaN) : atomic_max_float n'y "
+                     "a renvoyé aucune valeur"}
+                 .with(launch, i));
       return false;
     }
     if (previous[i] < x[i]) {
@@ -360,8 +422,11 @@ bool expect_previous_consistent(CaseContext& c, const std::vector<float>& x, con
   std::sort(replaced.begin(), replaced.end());
   const auto twice = std::adjacent_find(replaced.begin(), replaced.end());
   if (twice != replaced.end()) {
-    c.fail("launch " + std::to_string(launch) + ": two calls both replaced the value " +
-           course::format_number(*twice) + " (each returned it and had a larger value)");
+    c.fail(Message{"launch {}: two calls both replaced the value {} (each returned it and had a "
+                   "larger value)",
+                   "lancement {} : deux appels ont tous deux remplacé la valeur {} (chacun l'a "
+                   "renvoyée et avait une valeur plus grande)"}
+               .with(launch, *twice));
     c.hint(kLostUpdateHint);
     c.hint(kCasResultHint);
     return false;
@@ -370,9 +435,11 @@ bool expect_previous_consistent(CaseContext& c, const std::vector<float>& x, con
   const float lowest = -std::numeric_limits<float>::infinity();
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (previous[i] != lowest && !std::binary_search(stored.begin(), stored.end(), previous[i])) {
-      c.fail("launch " + std::to_string(launch) + ": the call for x[" + std::to_string(i) + "] = " +
-             course::format_number(x[i]) + " returned " + course::format_number(previous[i]) +
-             ", a value that no call raising the maximum had written");
+      c.fail(Message{"launch {}: the call for x[{}] = {} returned {}, a value that no call "
+                     "raising the maximum had written",
+                     "lancement {} : l'appel pour x[{}] = {} a renvoyé {}, une valeur qu'aucun "
+                     "appel augmentant le maximum n'avait écrite"}
+                 .with(launch, i, x[i], previous[i]));
       c.hint(kStaleCompareHint);
       return false;
     }
@@ -391,21 +458,22 @@ void check_max(CaseContext& c, const MaxCase& m) {
   }
   if (maxima.size() != static_cast<std::size_t>(m.launches) ||
       previous.size() != static_cast<std::size_t>(m.launches) * x.size()) {
-    c.fail("the program reported " + std::to_string(maxima.size()) + " maxima and " +
-           std::to_string(previous.size()) + " previous values, expected " +
-           std::to_string(m.launches) + " and " + std::to_string(m.launches * m.n));
+    c.fail(Message{"the program reported {} maxima and {} previous values, expected {} and {}",
+                   "le programme a rendu {} maxima et {} valeurs précédentes au lieu de {} et {}"}
+               .with(maxima.size(), previous.size(), m.launches, m.launches * m.n));
     return;
   }
   const float expected = *std::max_element(x.begin(), x.end());
   const bool has_negative = std::any_of(x.begin(), x.end(), [](float v) { return v < 0.0f; });
-  const std::string context = "(max_on_device, " + m.input + " input, n = " + std::to_string(m.n) +
-                              ", " + std::to_string(m.blocks) + " x " + std::to_string(m.threads) +
-                              " threads)";
+  const Message context = Message{"(max_on_device, {} input, n = {}, {} x {} threads)",
+                                  "(max_on_device, entrée {}, n = {}, {} x {} threads)"}
+                              .with(m.input, m.n, m.blocks, m.threads);
   for (int launch = 0; launch < m.launches; ++launch) {
     const float got = maxima[static_cast<std::size_t>(launch)];
     if (got != expected) {
-      c.fail("launch " + std::to_string(launch) + ": the maximum is " + course::format_number(got) +
-             ", expected " + course::format_number(expected));
+      c.fail(Message{"launch {}: the maximum is {}, expected {}",
+                     "lancement {} : le maximum vaut {} au lieu de {}"}
+                 .with(launch, got, expected));
       c.note(context);
       if (got == -std::numeric_limits<float>::infinity()) c.hint(kNeverStoredHint);
       if (has_negative && expected < 0.0f) c.hint(kIntOrderHint);

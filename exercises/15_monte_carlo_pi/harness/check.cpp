@@ -5,9 +5,6 @@
 //
 //   make check-15                          (students)
 //   build/.../check_15 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -21,6 +18,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 namespace request = monte_carlo_pi::request;
 namespace result = monte_carlo_pi::result;
@@ -39,20 +37,24 @@ constexpr double kSigmas = 5.0;
 constexpr int kBlocks = 1024;
 constexpr int kThreadsPerBlock = 256;
 
-const std::string kConventionHint =
+// Every message a student reads is a Message: the English, then the French (message.hpp).
+const Message kConventionHint{
     "the estimate is plausible but these are not the convention's samples: "
     "curand_init(seed, global thread id, 0, &state) on a Philox state, x then y from "
     "curand_uniform, the samples t, t + T, t + 2T, ... below n (exactly n in all), the points "
-    "on the circle counted (<= 1), x^2 + y^2 in double.";
+    "on the circle counted (<= 1), x^2 + y^2 in double.",
+    "l'estimation est plausible, mais ce ne sont pas les échantillons de la convention : "
+    "curand_init(seed, identifiant global du thread, 0, &state) sur un état Philox, x puis y "
+    "tirés par curand_uniform, les échantillons t, t + T, t + 2T, ... inférieurs à n "
+    "(exactement n en tout), les points du cercle comptés (<= 1), x^2 + y^2 en double."};
 
 // "hits = 785, estimate 3.14, 0.52 standard errors from pi"
-std::string describe_count(std::uint64_t hits, std::uint64_t n) {
+Message describe_count(std::uint64_t hits, std::uint64_t n) {
   const double estimate = monte_carlo_pi::pi_estimate(hits, n);
   const double sigma = monte_carlo_pi::expected_standard_error(n);
-  return std::to_string(hits) + " hits of " + std::to_string(n) + " samples, estimate " +
-         course::format_number(estimate) + ", " +
-         course::format_number(std::fabs(estimate - monte_carlo_pi::kPi) / sigma) +
-         " standard errors from pi";
+  return Message{"{} hits of {} samples, estimate {}, {} standard errors from pi",
+                 "{} succès sur {} échantillons, estimation {}, à {} erreurs types de pi"}
+      .with(hits, n, estimate, std::fabs(estimate - monte_carlo_pi::kPi) / sigma);
 }
 
 bool far_from_pi(std::uint64_t hits, std::uint64_t n) {
@@ -91,8 +93,9 @@ void check_predicate(CaseContext& c) {
     return;
   }
   if (got.size() != expected.size()) {
-    c.fail("the program reported no answer 'inside' for the " + std::to_string(expected.size()) +
-           " test points");
+    c.fail(Message{"the program reported no answer 'inside' for the {} test points",
+                   "le programme n'a rendu aucune réponse « inside » pour les {} points de test"}
+               .with(expected.size()));
     return;
   }
   // Which mistake the wrong answers point to: only the first point (exactly on the
@@ -101,21 +104,29 @@ void check_predicate(CaseContext& c) {
   for (std::size_t i = 0; i < expected.size(); ++i) {
     if (got[i] == expected[i]) continue;
     const monte_carlo_pi::TestPoint& point = monte_carlo_pi::kTestPoints[i];
-    c.fail("in_quarter_disc(" + course::format_number(point.x) + ", " +
-           course::format_number(point.y) + ") returned " + (got[i] != 0 ? "true" : "false") +
-           ", expected " + (expected[i] != 0 ? "true" : "false"));
+    c.fail(Message{"in_quarter_disc({}, {}) returned {}, expected {}",
+                   "in_quarter_disc({}, {}) a rendu {} au lieu de {}"}
+               .with(point.x, point.y, got[i] != 0 ? "true" : "false",
+                     expected[i] != 0 ? "true" : "false"));
     (i == kOnTheCircle       ? boundary_wrong
      : i <= kLastJustOutside ? rounding_wrong
                              : others_wrong) = true;
   }
   if (others_wrong) {
-    c.hint("a point is inside when x * x + y * y <= 1.0, computed in double.");
+    c.hint({"a point is inside when x * x + y * y <= 1.0, computed in double.",
+            "un point est dedans quand x * x + y * y <= 1.0, calculé en double."});
   } else if (boundary_wrong) {
-    c.hint("the points on the circle count: x^2 + y^2 <= 1, not < 1. curand_uniform returns "
-           "values in (0, 1], so x = 1 does occur, and x^2 + y^2 can be exactly 1.");
+    c.hint({"the points on the circle count: x^2 + y^2 <= 1, not < 1. curand_uniform returns "
+            "values in (0, 1], so x = 1 does occur, and x^2 + y^2 can be exactly 1.",
+            "les points du cercle comptent : x^2 + y^2 <= 1, pas < 1. curand_uniform rend des "
+            "valeurs dans ]0 ; 1], donc x = 1 se produit bel et bien, et x^2 + y^2 peut valoir "
+            "exactement 1."});
   } else if (rounding_wrong) {
-    c.hint("compute x^2 + y^2 in double: in float these points just outside the circle round "
-           "to exactly 1, and whether they do depends on the compiler's multiply-adds.");
+    c.hint({"compute x^2 + y^2 in double: in float these points just outside the circle round "
+            "to exactly 1, and whether they do depends on the compiler's multiply-adds.",
+            "calculez x^2 + y^2 en double : en float, ces points juste hors du cercle "
+            "s'arrondissent à exactement 1, et cela dépend des multiplications-additions "
+            "fusionnées du compilateur."});
   }
 }
 
@@ -127,18 +138,27 @@ void expect_cpu_count(CaseContext& c, std::uint64_t n, int threads = 0) {
   if (!c.finished(run) || !read_count(c, run, result::hits, hits)) return;
   const std::uint64_t expected = monte_carlo_pi::cpu_reference_hits(n, c.seed());
   if (hits == expected) return;
-  const std::string function =
-      !openmp ? "count_hits_cpu"
-              : "count_hits_cpu_openmp with " + std::to_string(threads) + " threads";
-  c.fail(function + " counted " + std::to_string(hits) + " hits among n = " + std::to_string(n) +
-         " samples; the same samples hold " + std::to_string(expected));
+  const Message function = !openmp ? Message::verbatim("count_hits_cpu")
+                                   : Message{"count_hits_cpu_openmp with {} threads",
+                                             "count_hits_cpu_openmp avec {} threads"}
+                                         .with(threads);
+  c.fail(Message{"{} counted {} hits among n = {} samples; the same samples hold {}",
+                 "{} a compté {} succès parmi n = {} échantillons ; les mêmes échantillons en "
+                 "contiennent {}"}
+             .with(function, hits, n, expected));
   if (openmp && hits > 0 && hits < expected) {
-    c.hint("lost updates: every OpenMP thread adds to one shared counter without protection. "
-           "Add reduction(+ : hits) to the parallel for: each thread sums privately, and "
-           "OpenMP adds the sums once at the end.");
+    c.hint({"lost updates: every OpenMP thread adds to one shared counter without protection. "
+            "Add reduction(+ : hits) to the parallel for: each thread sums privately, and "
+            "OpenMP adds the sums once at the end.",
+            "des mises à jour perdues : chaque thread OpenMP ajoute à un même compteur partagé "
+            "sans protection. Ajoutez reduction(+ : hits) au parallel for : chaque thread fait "
+            "sa somme en privé, et OpenMP additionne les sommes une seule fois à la fin."});
   }
-  c.hint("the CPU samples: chunks of kCpuChunkSamples, chunk c drawn from chunk_generator(seed, "
-         "c), x then y with rng.uniform(0.0f, 1.0f), the last chunk stopping at n.");
+  c.hint({"the CPU samples: chunks of kCpuChunkSamples, chunk c drawn from chunk_generator(seed, "
+          "c), x then y with rng.uniform(0.0f, 1.0f), the last chunk stopping at n.",
+          "les échantillons du CPU : des paquets de kCpuChunkSamples, le paquet c tiré de "
+          "chunk_generator(seed, c), x puis y avec rng.uniform(0.0f, 1.0f), le dernier paquet "
+          "s'arrêtant à n."});
 }
 
 // ---------------------------------------------------------------------------
@@ -151,46 +171,63 @@ bool reference_hits(CaseContext& c, std::uint64_t n, std::uint64_t seed, int blo
                     int threads_per_block, std::uint64_t& hits) {
   const Run run = c.run(request::reference, {n, blocks, threads_per_block}, seed);
   if (!c.finished(run)) {
-    c.note("(the course's reference kernel could not run)");
+    c.note({"(the course's reference kernel could not run)",
+            "(le kernel de référence du cours n'a pas pu s'exécuter)"});
     return false;
   }
   return read_count(c, run, result::hits, hits);
 }
 
-std::string launch_text(std::uint64_t n, int blocks, int threads_per_block) {
-  return "count_hits_gpu(n = " + std::to_string(n) + ", " + std::to_string(blocks) + " blocks of " +
-         std::to_string(threads_per_block) + " threads)";
+Message launch_text(std::uint64_t n, int blocks, int threads_per_block) {
+  return Message{"count_hits_gpu(n = {}, {} blocks of {} threads)",
+                 "count_hits_gpu(n = {}, {} blocs de {} threads)"}
+      .with(n, blocks, threads_per_block);
 }
 
 // A count of the student's against the reference's, with what a difference suggests.
+const Message kCounted{"{} counted {}", "{} a compté {}"};
+
 bool expect_same_count(CaseContext& c, std::uint64_t n, int blocks, int threads_per_block,
                        std::uint64_t hits, std::uint64_t expected) {
   if (hits == expected) {
     if (n > 0 && far_from_pi(hits, n)) {
       // Cannot happen to a correct reference but once in a million seeds.
-      c.fail("the reference's own estimate is more than 5 standard errors from pi: " +
-             describe_count(hits, n) + " (report this seed to the course)");
+      c.fail(Message{"the reference's own estimate is more than 5 standard errors from pi: {} "
+                     "(report this seed to the course)",
+                     "l'estimation de la référence elle-même est à plus de 5 erreurs types de "
+                     "pi : {} (signalez cette graine aux auteurs du cours)"}
+                 .with(describe_count(hits, n)));
       return false;
     }
     return true;
   }
-  c.fail(launch_text(n, blocks, threads_per_block) + " counted " + describe_count(hits, n));
-  c.note("the same samples hold " + std::to_string(expected) +
-         " hits (the course's reference "
-         "kernel)");
+  c.fail(kCounted.with(launch_text(n, blocks, threads_per_block), describe_count(hits, n)));
+  c.note(Message{"the same samples hold {} hits (the course's reference kernel)",
+                 "les mêmes échantillons contiennent {} succès (le kernel de référence du cours)"}
+             .with(expected));
   constexpr std::uint64_t kLow32 = 0xffffffffull;
   if (hits > n) {
-    c.hint("more hits than samples: the device counter must start at 0. cudaMalloc does not "
-           "clear memory: cudaMemset it before the launch.");
+    c.hint({"more hits than samples: the device counter must start at 0. cudaMalloc does not "
+            "clear memory: cudaMemset it before the launch.",
+            "plus de succès que d'échantillons : le compteur du GPU doit partir de 0. cudaMalloc "
+            "ne met pas la mémoire à zéro : mettez-le à zéro avec cudaMemset avant le lancement."});
   } else if (expected > kLow32 && (hits & kLow32) == (expected & kLow32)) {
-    c.hint("the count wrapped around at 2^32: every counter must be an unsigned long long "
-           "(atomicAdd has an unsigned long long overload).");
+    c.hint({"the count wrapped around at 2^32: every counter must be an unsigned long long "
+            "(atomicAdd has an unsigned long long overload).",
+            "le compte a débordé à 2^32 : chaque compteur doit être un unsigned long long "
+            "(atomicAdd a une surcharge pour unsigned long long)."});
   } else if (far_from_pi(hits, n)) {
-    c.hint("the estimate is far from pi. Do all threads draw the same points? curand_init's "
-           "subsequence must be the global thread id, so that the threads share no stream. "
-           "Is every thread's count added exactly once? A plain += on shared memory loses "
-           "updates: sum with warp_sum, __syncthreads, then one atomicAdd per block. Are all n "
-           "samples drawn, with a 64-bit index?");
+    c.hint({"the estimate is far from pi. Do all threads draw the same points? curand_init's "
+            "subsequence must be the global thread id, so that the threads share no stream. "
+            "Is every thread's count added exactly once? A plain += on shared memory loses "
+            "updates: sum with warp_sum, __syncthreads, then one atomicAdd per block. Are all n "
+            "samples drawn, with a 64-bit index?",
+            "l'estimation est loin de pi. Tous les threads tirent-ils les mêmes points ? La "
+            "sous-suite de curand_init doit être l'identifiant global du thread, pour que les "
+            "threads ne partagent aucune suite aléatoire. Le compte de chaque thread est-il "
+            "ajouté exactement une fois ? Un simple += en mémoire partagée perd des mises à "
+            "jour : faites la somme avec warp_sum, __syncthreads, puis un atomicAdd par bloc. "
+            "Les n échantillons sont-ils tous tirés, avec un indice sur 64 bits ?"});
   } else {
     c.hint(kConventionHint);
   }
@@ -203,8 +240,10 @@ bool check_gpu(CaseContext& c, std::uint64_t n, int blocks, int threads_per_bloc
   const Run run = c.run(request::gpu, {n, blocks, threads_per_block}, 0, timeout_seconds);
   if (!c.finished(run)) {
     if (run.child.timed_out && n > 0xffffffffull) {
-      c.hint("with n > 2^32 a 32-bit sample index never reaches n: it wraps around to 0. "
-             "The index i and the stride must be unsigned long long.");
+      c.hint({"with n > 2^32 a 32-bit sample index never reaches n: it wraps around to 0. "
+              "The index i and the stride must be unsigned long long.",
+              "avec n > 2^32, un indice d'échantillon sur 32 bits n'atteint jamais n : il "
+              "repasse à 0. L'indice i et le pas doivent être des unsigned long long."});
     }
     return false;
   }
@@ -213,9 +252,10 @@ bool check_gpu(CaseContext& c, std::uint64_t n, int blocks, int threads_per_bloc
   if (!read_count(c, run, result::hits, hits)) return false;
   if (n == 0) {
     if (hits == 0) return true;
-    c.fail(launch_text(n, blocks, threads_per_block) + " returned " + std::to_string(hits) +
-           " hits: with no sample there is no hit");
-    c.hint("when n = 0, return 0 at once.");
+    c.fail(Message{"{} returned {} hits: with no sample there is no hit",
+                   "{} a rendu {} succès : sans échantillon, il n'y a pas de succès"}
+               .with(launch_text(n, blocks, threads_per_block), hits));
+    c.hint({"when n = 0, return 0 at once.", "quand n = 0, rendez 0 aussitôt."});
     return false;
   }
   std::uint64_t expected = 0;
@@ -235,10 +275,14 @@ void check_distinct_streams(CaseContext& c) {
     return;
   }
   if (hits <= n && far_from_pi(hits, n)) {
-    c.fail(launch_text(n, kBlocks, kThreadsPerBlock) + " counted " + describe_count(hits, n));
-    c.hint("threads that share one random stream draw the same points: curand_init's "
-           "subsequence must be the global thread id (blockIdx.x * blockDim.x + threadIdx.x). "
-           "If it is, the block's sum loses or repeats counts: the other cases say more.");
+    c.fail(kCounted.with(launch_text(n, kBlocks, kThreadsPerBlock), describe_count(hits, n)));
+    c.hint({"threads that share one random stream draw the same points: curand_init's "
+            "subsequence must be the global thread id (blockIdx.x * blockDim.x + threadIdx.x). "
+            "If it is, the block's sum loses or repeats counts: the other cases say more.",
+            "des threads qui partagent une même suite aléatoire tirent les mêmes points : la "
+            "sous-suite de curand_init doit être l'identifiant global du thread (blockIdx.x * "
+            "blockDim.x + threadIdx.x). Si c'est le cas, la somme du bloc perd ou répète des "
+            "comptes : les autres cas en disent plus."});
     return;
   }
   std::uint64_t expected = 0;
@@ -261,10 +305,16 @@ void check_seeds(CaseContext& c) {
     return;
   }
   if (hits != again) {
-    c.fail("two calls with the same seed counted " + std::to_string(hits) + " and " +
-           std::to_string(again) + " hits: the draw must be reproducible");
-    c.hint("the draw must depend on the seed and the thread id alone: initialise each state "
-           "with curand_init(seed, thread id, 0, &state), and start the counter at 0 every call.");
+    c.fail(Message{"two calls with the same seed counted {} and {} hits: the draw must be "
+                   "reproducible",
+                   "deux appels avec la même graine ont compté {} et {} succès : le tirage doit "
+                   "être reproductible"}
+               .with(hits, again));
+    c.hint({"the draw must depend on the seed and the thread id alone: initialise each state "
+            "with curand_init(seed, thread id, 0, &state), and start the counter at 0 every call.",
+            "le tirage ne doit dépendre que de la graine et de l'identifiant du thread : "
+            "initialisez chaque état avec curand_init(seed, thread id, 0, &state), et remettez "
+            "le compteur à 0 à chaque appel."});
     return;
   }
   std::uint64_t expected = 0, expected_other = 0;
@@ -273,15 +323,19 @@ void check_seeds(CaseContext& c) {
     return;
   }
   if (hits == other && expected != expected_other) {
-    c.fail("seeds " + std::to_string(c.seed()) + " and " + std::to_string(other_seed) +
-           " both gave " + std::to_string(hits) + " hits; their samples hold " +
-           std::to_string(expected) + " and " + std::to_string(expected_other));
-    c.hint("the seed is ignored: the seed must reach curand_init(seed, thread id, 0, &state).");
+    c.fail(Message{"seeds {} and {} both gave {} hits; their samples hold {} and {}",
+                   "les graines {} et {} ont toutes deux donné {} succès ; leurs échantillons en "
+                   "contiennent {} et {}"}
+               .with(c.seed(), other_seed, hits, expected, expected_other));
+    c.hint({"the seed is ignored: the seed must reach curand_init(seed, thread id, 0, &state).",
+            "la graine est ignorée : elle doit arriver jusqu'à curand_init(seed, thread id, 0, "
+            "&state)."});
     return;
   }
   if (expect_same_count(c, n, kBlocks, kThreadsPerBlock, hits, expected)) {
     if (!expect_same_count(c, n, kBlocks, kThreadsPerBlock, other, expected_other)) {
-      c.note("(with the second seed, " + std::to_string(other_seed) + ")");
+      c.note(
+          Message{"(with the second seed, {})", "(avec la seconde graine, {})"}.with(other_seed));
     }
   }
 }

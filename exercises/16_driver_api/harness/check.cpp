@@ -5,9 +5,6 @@
 //
 //   make check-16                          (students)
 //   build/.../check_16 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -20,6 +17,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 namespace request = driver_api::request;
 namespace result = driver_api::result;
@@ -28,18 +26,31 @@ namespace result = driver_api::result;
 // What a failed run says, in words
 // ---------------------------------------------------------------------------
 
-const std::string kArgumentsHint =
+// Every message a student reads is a Message: the English, then the French (message.hpp).
+// kArgumentsHint's braces are C++ (an initialiser list), not pieces: it takes no .with().
+const Message kArgumentsHint{
     "cuLaunchKernel's kernelParams is an array of pointers to the arguments, {&a, &x, &y, &n}, "
     "in the kernel's order; the driver reads each argument through its pointer, so an array "
-    "of the arguments' values makes it read host memory at a device address.";
-const std::string kUnloadedHint =
+    "of the arguments' values makes it read host memory at a device address.",
+    "le kernelParams de cuLaunchKernel est un tableau de pointeurs vers les arguments, {&a, &x, "
+    "&y, &n}, dans l'ordre du kernel ; le pilote lit chaque argument à travers son pointeur, si "
+    "bien qu'un tableau des valeurs des arguments lui fait lire de la mémoire de l'hôte à une "
+    "adresse du GPU."};
+const Message kUnloadedHint{
     "a CUfunction lives only as long as its module: a module unloaded before the launch (or "
     "a context released) leaves a handle that no launch may use. Unload in the clean-up, "
-    "after the last launch has finished.";
-const std::string kReverseOrderHint =
+    "after the last launch has finished.",
+    "une CUfunction ne vit que le temps de son module : un module déchargé avant le lancement "
+    "(ou un contexte libéré) laisse un handle qu'aucun lancement ne peut utiliser. Déchargez "
+    "pendant le nettoyage, une fois le dernier lancement terminé."};
+const Message kReverseOrderHint{
     "clean up in the reverse order of creation: free the buffers and destroy the stream, "
     "unload the module, and release the context last; once the last holder releases the "
-    "primary context, everything in it is gone and every call on it fails.";
+    "primary context, everything in it is gone and every call on it fails.",
+    "nettoyez dans l'ordre inverse de la création : libérez les tampons et détruisez le "
+    "stream, déchargez le module, et libérez le contexte en dernier ; dès que son dernier "
+    "détenteur libère le contexte primaire, tout ce qu'il contenait disparaît et chaque appel "
+    "sur lui échoue."};
 
 bool output_has(const Run& run, const std::string& text) {
   return run.child.output.find(text) != std::string::npos;
@@ -51,19 +62,25 @@ void explain_stop(CaseContext& c, const Run& run) {
   if (run.results.finished) return;
   const bool in_launch = output_has(run, "call:  cuLaunchKernel");
   if (output_has(run, "CUDA_ERROR_ILLEGAL_ADDRESS")) {
-    c.hint("a kernel accessed memory it does not own. " + kArgumentsHint);
+    c.hint(Message{"a kernel accessed memory it does not own. ",
+                   "un kernel a accédé à de la mémoire qui n'est pas la sienne. "} +
+           kArgumentsHint);
   } else if (in_launch) {
     // The error's name alone does not tell these apart on every driver: all three.
-    c.hint("cuLaunchKernel failed. A grid of zero blocks? Round the block count up, and "
-           "launch nothing when n = 0. " +
-           kArgumentsHint + " " + kUnloadedHint);
+    c.hint(Message{"cuLaunchKernel failed. A grid of zero blocks? Round the block count up, and "
+                   "launch nothing when n = 0. ",
+                   "cuLaunchKernel a échoué. Une grille de zéro bloc ? Arrondissez le nombre de "
+                   "blocs au-dessus, et ne lancez rien quand n = 0. "} +
+           kArgumentsHint + Message::verbatim(" ") + kUnloadedHint);
   } else if (output_has(run, "call:  cuModuleUnload")) {
     c.hint(kUnloadedHint);
   } else if (run.child.signal != 0) {
-    c.hint("a crash on the host, most likely inside a driver call. " + kArgumentsHint + " " +
-           kUnloadedHint);
+    c.hint(Message{"a crash on the host, most likely inside a driver call. ",
+                   "un plantage sur l'hôte, très probablement dans un appel au pilote. "} +
+           kArgumentsHint + Message::verbatim(" ") + kUnloadedHint);
   } else if (output_has(run, "CUDA driver error")) {
-    c.hint("a driver call failed: the output above names it and its error.");
+    c.hint({"a driver call failed: the output above names it and its error.",
+            "un appel au pilote a échoué : la sortie ci-dessus le nomme, avec son erreur."});
   }
 }
 
@@ -74,15 +91,22 @@ bool expect_loaded(CaseContext& c, const Run& run) {
   if (!c.read_value(run, result::loaded, loaded) || !c.read_text(run, result::load_error, error))
     return false;
   if (loaded == 1) return true;
-  c.fail("load_kernels failed" +
-         (error.empty() ? std::string(" without a message") : ": " + error));
+  c.fail(
+      error.empty()
+          ? Message{"load_kernels failed without a message", "load_kernels a échoué sans message"}
+          : Message{"load_kernels failed: {}", "load_kernels a échoué : {}"}.with(error));
   if (error.find(kSawtoothName) != std::string::npos ||
       error.find(kSaxpyName) != std::string::npos) {
-    c.hint("is the kernel declared extern \"C\" in kernels.cu? Without it its PTX name is "
-           "C++-mangled (_Z8sawtooth...) and cuModuleGetFunction does not find \"sawtooth\".");
+    c.hint({"is the kernel declared extern \"C\" in kernels.cu? Without it its PTX name is "
+            "C++-mangled (_Z8sawtooth...) and cuModuleGetFunction does not find \"sawtooth\".",
+            "le kernel est-il déclaré extern \"C\" dans kernels.cu ? Sans cela, son nom PTX "
+            "est décoré à la C++ (_Z8sawtooth...) et cuModuleGetFunction ne trouve pas "
+            "\"sawtooth\"."});
   } else {
-    c.hint("load_kernels: load_module, then find_kernel for \"saxpy\" and \"sawtooth\"; each "
-           "returns true when it succeeds.");
+    c.hint({"load_kernels: load_module, then find_kernel for \"saxpy\" and \"sawtooth\"; each "
+            "returns true when it succeeds.",
+            "load_kernels : load_module, puis find_kernel pour \"saxpy\" et \"sawtooth\" ; "
+            "chacun rend true quand il réussit."});
   }
   return false;
 }
@@ -121,28 +145,45 @@ void check_context(CaseContext& c) {
                       reported(run, result::primary_current, current) &&
                       reported(run, result::device_right, device);
   if (opened && before != 0) {
-    c.fail("the primary context was already active before open_primary_context (the check's "
-           "runner should not hold it: tell your instructor)");
+    c.fail({"the primary context was already active before open_primary_context (the check's "
+            "runner should not hold it: tell your instructor)",
+            "le contexte primaire était déjà actif avant open_primary_context (le runner du "
+            "correcteur ne devrait pas le détenir : prévenez votre enseignant)"});
   } else if (opened && (after_open != 1 || primary != 1)) {
-    c.fail("after open_primary_context the device's primary context is " +
-           std::string(after_open == 1 ? "active" : "not active") + ", and the context returned " +
-           (primary == 1 ? "is" : "is not") + " the primary context");
-    c.hint("retain the primary context with cuDevicePrimaryCtxRetain (not cuCtxCreate, which "
-           "makes a new context that the runtime does not use), and keep it until "
-           "close_primary_context.");
+    c.fail(Message{"after open_primary_context the device's primary context is {}, and the "
+                   "context returned {} the primary context",
+                   "après open_primary_context, le contexte primaire du GPU {}, et le contexte "
+                   "rendu {} le contexte primaire"}
+               .with(after_open == 1 ? Message{"active", "est actif"}
+                                     : Message{"not active", "n'est pas actif"},
+                     primary == 1 ? Message{"is", "est"} : Message{"is not", "n'est pas"}));
+    c.hint({"retain the primary context with cuDevicePrimaryCtxRetain (not cuCtxCreate, which "
+            "makes a new context that the runtime does not use), and keep it until "
+            "close_primary_context.",
+            "retenez le contexte primaire avec cuDevicePrimaryCtxRetain (pas cuCtxCreate, qui "
+            "crée un nouveau contexte que le runtime n'utilise pas), et gardez-le jusqu'à "
+            "close_primary_context."});
   } else if (opened && (current != 1 || device != 1)) {
-    c.fail("after open_primary_context, " +
-           std::string(current != 1 ? "the primary context is not current on the thread"
-                                    : "the device returned is not device 0"));
-    c.hint("cuCtxSetCurrent(context) makes it the context of this thread's driver calls.");
+    c.fail(current != 1 ? Message{"after open_primary_context, the primary context is not "
+                                  "current on the thread",
+                                  "après open_primary_context, le contexte primaire n'est pas "
+                                  "le contexte courant du thread"}
+                        : Message{"after open_primary_context, the device returned is not "
+                                  "device 0",
+                                  "après open_primary_context, le GPU rendu n'est pas le GPU 0"});
+    c.hint({"cuCtxSetCurrent(context) makes it the context of this thread's driver calls.",
+            "cuCtxSetCurrent(context) en fait le contexte des appels au pilote de ce thread."});
   } else if (!c.finished(run)) {
     explain_stop(c, run);
   } else if (!c.read_value(run, result::active_after_close, after_close)) {
     return;
   } else if (after_close != 0) {
-    c.fail("the primary context is still active after close_primary_context: nothing else "
-           "holds it in this run");
-    c.hint("close_primary_context must give back the reference: cuDevicePrimaryCtxRelease.");
+    c.fail({"the primary context is still active after close_primary_context: nothing else "
+            "holds it in this run",
+            "le contexte primaire est encore actif après close_primary_context : rien d'autre "
+            "ne le détient dans cette exécution"});
+    c.hint({"close_primary_context must give back the reference: cuDevicePrimaryCtxRelease.",
+            "close_primary_context doit rendre la référence : cuDevicePrimaryCtxRelease."});
   }
 }
 
@@ -160,7 +201,9 @@ void check_missing_file(CaseContext& c) {
   const Run run = run_load_failures(c);
   if (!c.finished(run)) {
     explain_stop(c, run);
-    c.hint("load_module must return false on a missing file, not exit (no CU_CHECK there).");
+    c.hint({"load_module must return false on a missing file, not exit (no CU_CHECK there).",
+            "load_module doit rendre false sur un fichier absent, pas terminer le programme (pas "
+            "de CU_CHECK à cet endroit)."});
     return;
   }
   std::int64_t loaded = 0;
@@ -171,10 +214,14 @@ void check_missing_file(CaseContext& c) {
   }
   const std::string path = c.scratch_dir() + "/no_such_kernels.ptx";
   if (loaded != 0) {
-    c.fail("load_module returned true for a file that does not exist");
+    c.fail({"load_module returned true for a file that does not exist",
+            "load_module a rendu true pour un fichier qui n'existe pas"});
   } else if (error.find(path) == std::string::npos) {
-    c.fail("load_module returned false, but its error does not name the file: '" + error + "'");
-    c.hint("the message must name the file: \"cannot read \" + ptx_path.");
+    c.fail(Message{"load_module returned false, but its error does not name the file: '{}'",
+                   "load_module a rendu false, mais son erreur ne nomme pas le fichier : « {} »"}
+               .with(error));
+    c.hint({"the message must name the file: \"cannot read \" + ptx_path.",
+            "le message doit nommer le fichier : \"cannot read \" + ptx_path."});
   }
 }
 
@@ -182,7 +229,9 @@ void check_wrong_name(CaseContext& c) {
   const Run run = run_load_failures(c);
   if (!c.finished(run)) {
     explain_stop(c, run);
-    c.hint("find_kernel must return false on a missing kernel, not exit (no CU_CHECK there).");
+    c.hint({"find_kernel must return false on a missing kernel, not exit (no CU_CHECK there).",
+            "find_kernel doit rendre false sur un kernel absent, pas terminer le programme (pas "
+            "de CU_CHECK à cet endroit)."});
     return;
   }
   std::int64_t loaded = 0, found = 0, saxpy_found = 0;
@@ -191,7 +240,9 @@ void check_wrong_name(CaseContext& c) {
       !c.read_text(run, result::load_error, load_error))
     return;
   if (loaded != 1) {
-    c.fail("load_module could not load the PTX that the build made: " + load_error);
+    c.fail(Message{"load_module could not load the PTX that the build made: {}",
+                   "load_module n'a pas pu charger le PTX produit par la compilation : {}"}
+               .with(load_error));
     return;
   }
   if (!c.read_value(run, result::wrong_name_found, found) ||
@@ -208,14 +259,20 @@ void check_wrong_name(CaseContext& c) {
                                has(CaseContext::text_or_empty(run, result::not_found_name)) ||
                                has(CaseContext::text_or_empty(run, result::not_found_text));
   if (found != 0) {
-    c.fail(std::string("find_kernel returned true for \"") + kWrongName + "\", which is not there");
+    c.fail(Message{"find_kernel returned true for \"{}\", which is not there",
+                   "find_kernel a rendu true pour \"{}\", qui n'y est pas"}
+               .with(kWrongName));
   } else if (error.find(kWrongName) == std::string::npos || !names_the_error) {
-    c.fail("find_kernel returned false, but its error does not name the kernel and the "
-           "driver's error: '" +
-           error + "'");
-    c.hint("build the message from the name and course::driver_error_text(status).");
+    c.fail(Message{"find_kernel returned false, but its error does not name the kernel and the "
+                   "driver's error: '{}'",
+                   "find_kernel a rendu false, mais son erreur ne nomme pas le kernel et l'erreur "
+                   "du pilote : « {} »"}
+               .with(error));
+    c.hint({"build the message from the name and course::driver_error_text(status).",
+            "construisez le message à partir du nom et de course::driver_error_text(status)."});
   } else if (saxpy_found != 1) {
-    c.fail("find_kernel did not find \"saxpy\", which the module holds");
+    c.fail({"find_kernel did not find \"saxpy\", which the module holds",
+            "find_kernel n'a pas trouvé \"saxpy\", que le module contient"});
   }
 }
 
@@ -223,8 +280,11 @@ void check_wrong_name(CaseContext& c) {
 // Part 3: launches on the runner's buffers (runtime allocations, same context)
 // ---------------------------------------------------------------------------
 
-const std::string kRoundUpHint = "round the block count up: (n + kThreadsPerBlock - 1) / "
-                                 "kThreadsPerBlock, then at most kMaxBlocks.";
+const Message kRoundUpHint{
+    "round the block count up: (n + kThreadsPerBlock - 1) / kThreadsPerBlock, then at most "
+    "kMaxBlocks.",
+    "arrondissez le nombre de blocs au-dessus : (n + kThreadsPerBlock - 1) / kThreadsPerBlock, "
+    "puis au plus kMaxBlocks."};
 
 void check_blocks_for(CaseContext& c) {
   const Run run = c.run(request::blocks_for, {});
@@ -237,13 +297,15 @@ void check_blocks_for(CaseContext& c) {
   std::vector<std::int64_t> got;
   if (!CaseContext::reported(run, result::blocks) || !c.read_array(run, result::blocks, got) ||
       got.size() != expected.size()) {
-    c.fail("the program reported no block counts");
+    c.fail(
+        {"the program reported no block counts", "le programme n'a rendu aucun nombre de blocs"});
     return;
   }
   for (std::size_t k = 0; k < expected.size(); ++k) {
     if (got[k] != expected[k]) {
-      c.fail("blocks_for(" + std::to_string(driver_api::kBlocksForSizes[k]) + ") returned " +
-             std::to_string(got[k]) + ", expected " + std::to_string(expected[k]));
+      c.fail(Message{"blocks_for({}) returned {}, expected {}",
+                     "blocks_for({}) a rendu {} au lieu de {}"}
+                 .with(driver_api::kBlocksForSizes[k], got[k], expected[k]));
       c.hint(kRoundUpHint);
       return;
     }
@@ -258,7 +320,7 @@ void check_saxpy(CaseContext& c, std::size_t n) {
                       driver_api::saxpy_reference(a, driver_api::make_x(n, c.seed()),
                                                   driver_api::make_y(n, c.seed())),
                       driver_api::kSaxpyTolerance, kArgumentsHint)) {
-    c.note("(launch_saxpy with n = " + std::to_string(n) + ")");
+    c.note(Message{"(launch_saxpy with n = {})", "(launch_saxpy avec n = {})"}.with(n));
   }
 }
 
@@ -275,11 +337,16 @@ void check_saxpy_hidden(CaseContext& c) {
 // Part 3: the student's sawtooth, whose arguments mix float, int and size_t
 // ---------------------------------------------------------------------------
 
-const std::string kSizesHint =
+const Message kSizesHint{
     "each argument must have exactly the type of the kernel's parameter: cuLaunchKernel copies "
     "sizeof(parameter) bytes from each pointer, so a 32-bit int passed for a size_t parameter "
     "brings 4 bytes of whatever lies beside it (and a kernel that declares int where "
-    "driver_api.hpp says size_t keeps only the low 32 bits of the sample number).";
+    "driver_api.hpp says size_t keeps only the low 32 bits of the sample number).",
+    "chaque argument doit avoir exactement le type du paramètre du kernel : cuLaunchKernel "
+    "copie sizeof(parameter) octets depuis chaque pointeur, si bien qu'un int de 32 bits passé "
+    "pour un paramètre size_t apporte 4 octets de ce qui se trouve à côté (et un kernel qui "
+    "déclare int là où driver_api.hpp dit size_t ne garde que les 32 bits de poids faible du "
+    "numéro d'échantillon)."};
 
 struct Sawtooth {
   std::uint64_t first = 0;
@@ -308,8 +375,9 @@ void check_sawtooth(CaseContext& c, std::size_t n, const Sawtooth& wave) {
   if (!c.expect_array(run, result::out,
                       driver_api::sawtooth_reference(wave.first, wave.period, wave.amplitude, n),
                       driver_api::kSawtoothTolerance, kSizesHint)) {
-    c.note("(sawtooth with first = " + std::to_string(wave.first) +
-           ", period = " + std::to_string(wave.period) + ", n = " + std::to_string(n) + ")");
+    c.note(Message{"(sawtooth with first = {}, period = {}, n = {})",
+                   "(sawtooth avec first = {}, period = {}, n = {})"}
+               .with(wave.first, wave.period, n));
   }
 }
 
@@ -326,9 +394,14 @@ void check_round_trip(CaseContext& c, std::size_t n) {
     return;
   }
   if (allocated != (n > 0 ? 2 : 0)) {
-    c.fail(n > 0 ? "allocate_saxpy_buffers did not give two device buffers of n floats each"
-                 : "allocate_saxpy_buffers allocated something for n = 0");
-    c.hint("cuMemAlloc(&buffers.x, n * sizeof(float)), the same for y; nothing when n = 0.");
+    c.fail(n > 0 ? Message{"allocate_saxpy_buffers did not give two device buffers of n floats "
+                           "each",
+                           "allocate_saxpy_buffers n'a pas fourni deux tampons du GPU de n "
+                           "floats chacun"}
+                 : Message{"allocate_saxpy_buffers allocated something for n = 0",
+                           "allocate_saxpy_buffers a alloué quelque chose pour n = 0"});
+    c.hint({"cuMemAlloc(&buffers.x, n * sizeof(float)), the same for y; nothing when n = 0.",
+            "cuMemAlloc(&buffers.x, n * sizeof(float)), de même pour y ; rien quand n = 0."});
     return;
   }
   const float a = driver_api::make_a(c.seed());
@@ -344,16 +417,20 @@ void check_round_trip(CaseContext& c, std::size_t n) {
       for (std::size_t i = 0; i < n; ++i) still_input += got[i] == y[i] ? 1 : 0;
     }
     if (still_input > n / 100) {
-      c.hint("y still held its input when saxpy_round_trip returned: the copy back had not "
-             "finished. cuMemcpyDtoHAsync into pinned memory returns at once: "
-             "cuStreamSynchronize(stream) before returning.");
+      c.hint({"y still held its input when saxpy_round_trip returned: the copy back had not "
+              "finished. cuMemcpyDtoHAsync into pinned memory returns at once: "
+              "cuStreamSynchronize(stream) before returning.",
+              "y contenait encore son entrée au retour de saxpy_round_trip : la copie de retour "
+              "n'était pas finie. cuMemcpyDtoHAsync vers de la mémoire épinglée rend la main "
+              "aussitôt : cuStreamSynchronize(stream) avant de rendre la main."});
     }
     return;
   }
   if (left != 0) {
-    c.fail(std::to_string(left) + " of the 2 device buffers still allocated after "
-                                  "free_saxpy_buffers");
-    c.hint("every cuMemAlloc needs its cuMemFree.");
+    c.fail(Message{"{} of the 2 device buffers still allocated after free_saxpy_buffers",
+                   "{} des 2 tampons du GPU encore alloués après free_saxpy_buffers"}
+               .with(left));
+    c.hint({"every cuMemAlloc needs its cuMemFree.", "à chaque cuMemAlloc son cuMemFree."});
   }
 }
 
@@ -379,12 +456,15 @@ void check_whole_program(CaseContext& c, std::size_t n, const std::string& path)
   }
   if (!path.empty()) {
     if (ran != 0 || error.find(path) == std::string::npos) {
-      c.fail("saxpy_from_ptx with a missing file must return false with an error that names "
-             "it; it returned " +
-             std::string(ran != 0 ? "true" : "false") + " with '" + error + "'");
+      c.fail(Message{"saxpy_from_ptx with a missing file must return false with an error that "
+                     "names it; it returned {} with '{}'",
+                     "saxpy_from_ptx sur un fichier absent doit rendre false avec une erreur qui "
+                     "le nomme ; il a rendu {} avec « {} »"}
+                 .with(ran != 0 ? "true" : "false", error));
     }
   } else if (ran != 1) {
-    c.fail("saxpy_from_ptx returned false: " + error);
+    c.fail(Message{"saxpy_from_ptx returned false: {}", "saxpy_from_ptx a rendu false : {}"}.with(
+        error));
     return;
   } else {
     const float a = driver_api::make_a(c.seed());
@@ -396,9 +476,12 @@ void check_whole_program(CaseContext& c, std::size_t n, const std::string& path)
     }
   }
   if (active_after != 0) {
-    c.fail("the primary context was still held after saxpy_from_ptx returned");
-    c.hint("every path out of saxpy_from_ptx, the failed load too, releases the context it "
-           "retained.");
+    c.fail({"the primary context was still held after saxpy_from_ptx returned",
+            "le contexte primaire était encore détenu après le retour de saxpy_from_ptx"});
+    c.hint({"every path out of saxpy_from_ptx, the failed load too, releases the context it "
+            "retained.",
+            "chaque sortie de saxpy_from_ptx, chargement raté compris, libère le contexte qu'il "
+            "a retenu."});
   }
 }
 
@@ -406,18 +489,24 @@ void check_whole_program(CaseContext& c, std::size_t n, const std::string& path)
 // Part 5: the clean-up gives back every module and every reference to the context
 // ---------------------------------------------------------------------------
 
-const std::string kModuleUnloadHint =
+const Message kModuleUnloadHint{
     "every module loaded needs its cuModuleUnload: unload_kernels must unload kernels.module. "
-    "A module left loaded keeps its code and data on the device until the context ends.";
-const std::string kContextReleaseHint =
+    "A module left loaded keeps its code and data on the device until the context ends.",
+    "à chaque module chargé son cuModuleUnload : unload_kernels doit décharger "
+    "kernels.module. Un module resté chargé garde son code et ses données sur le GPU jusqu'à la "
+    "fin du contexte."};
+const Message kContextReleaseHint{
     "every cuDevicePrimaryCtxRetain needs its cuDevicePrimaryCtxRelease: "
     "close_primary_context must release the device's primary context, on every path out "
-    "of saxpy_from_ptx.";
+    "of saxpy_from_ptx.",
+    "à chaque cuDevicePrimaryCtxRetain son cuDevicePrimaryCtxRelease : "
+    "close_primary_context doit libérer le contexte primaire du GPU, sur chaque sortie de "
+    "saxpy_from_ptx."};
 
 // One round of the clean_up case: what the program counted (its --wrap accounting of
 // cuModuleLoad*, cuModuleUnload, cuDevicePrimaryCtxRetain and cuDevicePrimaryCtxRelease).
 bool expect_given_back(CaseContext& c, const Run& run, const std::string& prefix,
-                       const std::string& what) {
+                       const Message& what) {
   std::int64_t loaded = 0, unloaded = 0, retained = 0, released = 0;
   if (!c.read_value(run, result::modules_loaded(prefix), loaded) ||
       !c.read_value(run, result::modules_unloaded(prefix), unloaded) ||
@@ -426,14 +515,16 @@ bool expect_given_back(CaseContext& c, const Run& run, const std::string& prefix
     return false;
   }
   if (unloaded < loaded) {
-    c.fail(what + " loaded " + std::to_string(loaded) + " module(s) and unloaded " +
-           std::to_string(unloaded));
+    c.fail(Message{"{} loaded {} module(s) and unloaded {}",
+                   "{} a chargé {} module(s) et en a déchargé {}"}
+               .with(what, loaded, unloaded));
     c.hint(kModuleUnloadHint);
     return false;
   }
   if (released < retained) {
-    c.fail(what + " retained the primary context " + std::to_string(retained) +
-           " time(s) and released it " + std::to_string(released) + " time(s)");
+    c.fail(Message{"{} retained the primary context {} time(s) and released it {} time(s)",
+                   "{} a retenu le contexte primaire {} fois et l'a libéré {} fois"}
+               .with(what, retained, released));
     c.hint(kContextReleaseHint);
     return false;
   }
@@ -448,18 +539,23 @@ void check_clean_up(CaseContext& c) {
   }
   if (!expect_loaded(c, run) ||
       !expect_given_back(c, run, "by_hand",
-                         "open_primary_context, load_kernels, unload_kernels and "
-                         "close_primary_context")) {
+                         Message{"open_primary_context, load_kernels, unload_kernels and "
+                                 "close_primary_context",
+                                 "open_primary_context, load_kernels, unload_kernels et "
+                                 "close_primary_context"})) {
     return;
   }
   std::int64_t ran = 0;
   if (!c.read_value(run, result::whole_ran, ran)) return;
   if (ran != 1) {
-    c.fail("saxpy_from_ptx returned false on the PTX that the build made");
+    c.fail({"saxpy_from_ptx returned false on the PTX that the build made",
+            "saxpy_from_ptx a rendu false sur le PTX produit par la compilation"});
     return;
   }
-  if (expect_given_back(c, run, "whole", "saxpy_from_ptx")) {
-    expect_given_back(c, run, "missing", "saxpy_from_ptx on a missing file");
+  if (expect_given_back(c, run, "whole", Message::verbatim("saxpy_from_ptx"))) {
+    expect_given_back(c, run, "missing",
+                      Message{"saxpy_from_ptx on a missing file",
+                              "saxpy_from_ptx sur un fichier absent"});
   }
 }
 

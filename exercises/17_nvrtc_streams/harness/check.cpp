@@ -8,9 +8,6 @@
 //
 //   make check-17                          (students)
 //   build/.../check_17 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -23,6 +20,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 namespace request = nvrtc_streams::request;
 namespace result = nvrtc_streams::result;
@@ -35,25 +33,37 @@ bool contains(const std::string& text, const std::string& part) {
 void explain_stop(CaseContext& c, const Run& run) {
   const std::string& output = run.child.output;
   if (contains(output, "nvrtcCompileProgram") && contains(output, "NVRTC_ERROR_COMPILATION")) {
-    c.hint("nvrtcCompileProgram returns NVRTC_ERROR_COMPILATION for a source with errors: "
-           "that is a result to return (succeeded = false, with the log), not an error to "
-           "exit on with NVRTC_CHECK.");
+    c.hint({"nvrtcCompileProgram returns NVRTC_ERROR_COMPILATION for a source with errors: "
+            "that is a result to return (succeeded = false, with the log), not an error to "
+            "exit on with NVRTC_CHECK.",
+            "nvrtcCompileProgram rend NVRTC_ERROR_COMPILATION pour un source qui contient des "
+            "erreurs : c'est un résultat à rendre (succeeded = false, avec le journal), pas une "
+            "erreur sur laquelle quitter avec NVRTC_CHECK."});
   }
   if (contains(output, "cuModuleGetFunction") && contains(output, "CUDA_ERROR_NOT_FOUND")) {
-    c.hint("the module knows its kernels by their mangled names: look them up with the "
-           "lowered name nvrtcGetLoweredName gave for each name expression, not with "
-           "\"saxpy<float>\".");
+    c.hint({"the module knows its kernels by their mangled names: look them up with the "
+            "lowered name nvrtcGetLoweredName gave for each name expression, not with "
+            "\"saxpy<float>\".",
+            "le module connaît ses kernels par leurs noms décorés : cherchez-les avec le nom "
+            "décoré que nvrtcGetLoweredName a donné pour chaque expression de nom, pas avec "
+            "\"saxpy<float>\"."});
   }
   if (contains(output, "cuModuleLoadData") &&
       (contains(output, "CUDA_ERROR_NO_BINARY_FOR_GPU") || contains(output, "INVALID_IMAGE") ||
        contains(output, "INVALID_PTX"))) {
-    c.hint("the CUBIN was built for another GPU: --gpu-architecture=sm_XY must follow the "
-           "compute capability of the device the program runs on (cuDeviceGetAttribute).");
+    c.hint({"the CUBIN was built for another GPU: --gpu-architecture=sm_XY must follow the "
+            "compute capability of the device the program runs on (cuDeviceGetAttribute).",
+            "le CUBIN a été produit pour un autre GPU : --gpu-architecture=sm_XY doit suivre la "
+            "compute capability du GPU sur lequel le programme s'exécute "
+            "(cuDeviceGetAttribute)."});
   }
   if (run.child.signal != 0 && !contains(output, "error at")) {
-    c.hint("a crash on the host inside a launch? cuLaunchKernel's kernelParams is an array of "
-           "pointers to the arguments (void* args[] = {&a, &x, &y, &out, &n}), never the "
-           "arguments themselves.");
+    c.hint({"a crash on the host inside a launch? cuLaunchKernel's kernelParams is an array of "
+            "pointers to the arguments (void* args[] = {&a, &x, &y, &out, &n}), never the "
+            "arguments themselves.",
+            "un plantage sur l'hôte pendant un lancement ? Le kernelParams de cuLaunchKernel est "
+            "un tableau de pointeurs vers les arguments (void* args[] = {&a, &x, &y, &out, &n}), "
+            "jamais les arguments eux-mêmes."});
   }
 }
 
@@ -76,25 +86,37 @@ void check_context(CaseContext& c) {
     return;
   }
   if (primary != 1) {
-    c.fail(none ? "use_primary_context left no context current"
-                : "use_primary_context made a context current that is not the device's primary "
-                  "context");
-    c.hint("cuDevicePrimaryCtxRetain gives the context the runtime API uses; make it current "
-           "with cuCtxSetCurrent. A context of your own (cuCtxCreate) cannot use the "
-           "runtime's buffers.");
+    c.fail(none ? Message{"use_primary_context left no context current",
+                          "use_primary_context n'a laissé aucun contexte courant"}
+                : Message{"use_primary_context made a context current that is not the device's "
+                          "primary context",
+                          "use_primary_context a rendu courant un contexte qui n'est pas le "
+                          "contexte primaire du GPU"});
+    c.hint({"cuDevicePrimaryCtxRetain gives the context the runtime API uses; make it current "
+            "with cuCtxSetCurrent. A context of your own (cuCtxCreate) cannot use the "
+            "runtime's buffers.",
+            "cuDevicePrimaryCtxRetain donne le contexte qu'utilise l'API runtime ; rendez-le "
+            "courant avec cuCtxSetCurrent. Un contexte à vous (cuCtxCreate) ne peut pas utiliser "
+            "les tampons du runtime."});
   } else if (device != 1) {
-    c.fail("use_primary_context returned another device than the one of this ordinal");
-    c.hint("return the CUdevice that cuDeviceGet gave for the ordinal.");
+    c.fail({"use_primary_context returned another device than the one of this ordinal",
+            "use_primary_context a rendu un autre GPU que celui de ce numéro"});
+    c.hint({"return the CUdevice that cuDeviceGet gave for the ordinal.",
+            "rendez le CUdevice que cuDeviceGet a donné pour ce numéro."});
   }
 }
 
 // Judged on what the option does, not on its spelling (-arch=sm_90 and
 // --gpu-architecture=sm_90 are the same option): the runner compiles a one-line kernel
 // with it, loads the CUBIN and reads the architecture the CUBIN holds.
-const std::string kArchitectureHint =
+const Message kArchitectureHint{
     "build the option from the compute capability of the device "
     "(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR and _MINOR), never a fixed one, and ask "
-    "for a real architecture (sm_XY, a CUBIN), not a virtual one (compute_XY, PTX).";
+    "for a real architecture (sm_XY, a CUBIN), not a virtual one (compute_XY, PTX).",
+    "construisez l'option à partir de la compute capability du GPU "
+    "(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR et _MINOR), jamais une option fixe, et "
+    "demandez une architecture réelle (sm_XY, un CUBIN), pas une architecture virtuelle "
+    "(compute_XY, PTX)."};
 
 void check_architecture(CaseContext& c) {
   const Run run = c.run(request::architecture, {});
@@ -109,19 +131,26 @@ void check_architecture(CaseContext& c) {
   }
   const std::string option = CaseContext::text_or_empty(run, result::option);
   const std::string device = "sm_" + std::to_string(major) + std::to_string(minor);
-  const std::string with = "a kernel compiled with architecture_option's '" + option + "'";
+  const Message with = Message{"a kernel compiled with architecture_option's '{}'",
+                               "un kernel compilé avec l'option « {} » d'architecture_option"}
+                           .with(option);
   if (compiled != 1) {
     const std::string log = CaseContext::text_or_empty(run, result::log);
-    c.fail("NVRTC did not compile " + with +
-           (log.empty() ? std::string() : "; its log:\n" + course::check::indent_excerpt(log, 8)));
+    c.fail(Message{"NVRTC did not compile {}", "NVRTC n'a pas compilé {}"}.with(with) +
+           (log.empty() ? Message()
+                        : Message{"; its log:\n{}", " ; son journal :\n{}"}.with(
+                              course::check::indent_excerpt(log, 8))));
   } else if (cubin_bytes == 0) {
-    c.fail(with + " gave no CUBIN, only PTX");
+    c.fail(Message{"{} gave no CUBIN, only PTX", "{} n'a donné aucun CUBIN, seulement du PTX"}.with(
+        with));
   } else if (loaded != 1) {
-    c.fail("the CUBIN of " + with + " does not load on this device (" + device +
-           "): " + CaseContext::text_or_empty(run, result::load_error));
+    c.fail(Message{"the CUBIN of {} does not load on this device ({}): {}",
+                   "le CUBIN d'{} ne se charge pas sur ce GPU ({}) : {}"}
+               .with(with, device, CaseContext::text_or_empty(run, result::load_error)));
   } else if (version != 10 * major + minor) {
-    c.fail("the CUBIN of " + with + " is for sm_" + std::to_string(version) + ", the device is " +
-           device);
+    c.fail(Message{"the CUBIN of {} is for sm_{}, the device is {}",
+                   "le CUBIN d'{} vise sm_{}, alors que le GPU est un {}"}
+               .with(with, version, device));
   } else {
     return;
   }
@@ -150,19 +179,28 @@ void check_clean_up(CaseContext& c) {
     return;
   }
   if (ready != 1) {
-    c.fail("SAXPY was not compiled and loaded (compile_to_cubin, then load_saxpy)");
+    c.fail({"SAXPY was not compiled and loaded (compile_to_cubin, then load_saxpy)",
+            "SAXPY n'a pas été compilé puis chargé (compile_to_cubin, puis load_saxpy)"});
   } else if (unloads < loads) {
-    c.fail("load_saxpy then unload_saxpy loaded " + std::to_string(loads) +
-           " module(s) and unloaded " + std::to_string(unloads));
-    c.hint("every module loaded needs its cuModuleUnload: unload_saxpy must unload the module "
-           "load_saxpy loaded. A module left loaded keeps its code on the device until the "
-           "context ends.");
+    c.fail(Message{"load_saxpy then unload_saxpy loaded {} module(s) and unloaded {}",
+                   "load_saxpy puis unload_saxpy ont chargé {} module(s) et en ont déchargé {}"}
+               .with(loads, unloads));
+    c.hint({"every module loaded needs its cuModuleUnload: unload_saxpy must unload the module "
+            "load_saxpy loaded. A module left loaded keeps its code on the device until the "
+            "context ends.",
+            "chaque module chargé demande son cuModuleUnload : unload_saxpy doit décharger le "
+            "module que load_saxpy a chargé. Un module laissé chargé garde son code sur le GPU "
+            "jusqu'à la fin du contexte."});
   } else if (releases < retains) {
-    c.fail("use_primary_context then release_primary_context retained the primary context " +
-           std::to_string(retains) + " time(s) and released it " + std::to_string(releases) +
-           " time(s)");
-    c.hint("every cuDevicePrimaryCtxRetain needs its cuDevicePrimaryCtxRelease: "
-           "release_primary_context gives back what use_primary_context retained.");
+    c.fail(Message{"use_primary_context then release_primary_context retained the primary "
+                   "context {} time(s) and released it {} time(s)",
+                   "use_primary_context puis release_primary_context ont retenu le contexte "
+                   "primaire {} fois et l'ont libéré {} fois"}
+               .with(retains, releases));
+    c.hint({"every cuDevicePrimaryCtxRetain needs its cuDevicePrimaryCtxRelease: "
+            "release_primary_context gives back what use_primary_context retained.",
+            "chaque cuDevicePrimaryCtxRetain demande son cuDevicePrimaryCtxRelease : "
+            "release_primary_context rend ce que use_primary_context a retenu."});
   }
 }
 
@@ -175,20 +213,36 @@ void check_compile_error(CaseContext& c) {
   }
   const std::string log = CaseContext::text_or_empty(run, result::log);
   if (succeeded != 0) {
-    c.fail("compile_to_cubin reported success for a source that uses '" + std::string(kUndeclared) +
-           "', declared nowhere");
-    c.hint("succeeded is whether nvrtcCompileProgram returned NVRTC_SUCCESS.");
+    c.fail(Message{"compile_to_cubin reported success for a source that uses '{}', declared "
+                   "nowhere",
+                   "compile_to_cubin a annoncé un succès pour un source qui utilise « {} », "
+                   "déclaré nulle part"}
+               .with(kUndeclared));
+    c.hint({"succeeded is whether nvrtcCompileProgram returned NVRTC_SUCCESS.",
+            "succeeded dit si nvrtcCompileProgram a rendu NVRTC_SUCCESS."});
   } else if (!contains(log, kUndeclared)) {
     c.fail(log.empty()
-               ? "compile_to_cubin returned an empty log for a source with an error"
-               : "the log returned does not name the error ('" + std::string(kUndeclared) +
-                     "' is undefined); it reads:\n" + course::check::indent_excerpt(log, 8));
-    c.hint("read the program log (nvrtcGetProgramLogSize, then nvrtcGetProgramLog) after "
-           "nvrtcCompileProgram, whatever it returned: it is all the caller gets to see why.");
+               ? Message{"compile_to_cubin returned an empty log for a source with an error",
+                         "compile_to_cubin a rendu un journal vide pour un source qui contient "
+                         "une erreur"}
+               : Message{"the log returned does not name the error ('{}' is undefined); it "
+                         "reads:\n{}",
+                         "le journal rendu ne nomme pas l'erreur (« {} » n'est pas défini) ; il "
+                         "dit :\n{}"}
+                     .with(kUndeclared, course::check::indent_excerpt(log, 8)));
+    c.hint({"read the program log (nvrtcGetProgramLogSize, then nvrtcGetProgramLog) after "
+            "nvrtcCompileProgram, whatever it returned: it is all the caller gets to see why.",
+            "lisez le journal du programme (nvrtcGetProgramLogSize, puis nvrtcGetProgramLog) "
+            "après nvrtcCompileProgram, quoi qu'il ait rendu : c'est tout ce que l'appelant "
+            "aura pour savoir pourquoi."});
   } else if (cubin_bytes != 0) {
-    c.fail("compile_to_cubin returned a CUBIN of " + std::to_string(cubin_bytes) +
-           " bytes for a source that did not compile");
-    c.hint("ask for the CUBIN only when the compilation succeeded.");
+    c.fail(Message{"compile_to_cubin returned a CUBIN of {} bytes for a source that did not "
+                   "compile",
+                   "compile_to_cubin a rendu un CUBIN de {} octets pour un source qui n'a pas "
+                   "compilé"}
+               .with(cubin_bytes));
+    c.hint({"ask for the CUBIN only when the compilation succeeded.",
+            "ne demandez le CUBIN que si la compilation a réussi."});
   }
 }
 
@@ -204,18 +258,27 @@ void check_compile_saxpy(CaseContext& c) {
   const std::string head = CaseContext::text_or_empty(run, result::cubin_head);
   const std::string names = CaseContext::text_or_empty(run, result::lowered_names);
   if (succeeded != 1) {
-    c.fail("compile_to_cubin failed on SAXPY" +
-           (log.empty() ? std::string(" (and returned no log)")
-                        : "; the log:\n" + course::check::indent_excerpt(log, 8)));
-    c.hint("the options: --gpu-architecture=sm_XY of the device, -default-device, --std=c++17, "
-           "--fmad=true; and each name expression added before the compilation.");
+    c.fail(Message{"compile_to_cubin failed on SAXPY", "compile_to_cubin a échoué sur SAXPY"} +
+           (log.empty() ? Message{" (and returned no log)", " (et n'a rendu aucun journal)"}
+                        : Message{"; the log:\n{}", " ; le journal :\n{}"}.with(
+                              course::check::indent_excerpt(log, 8))));
+    c.hint({"the options: --gpu-architecture=sm_XY of the device, -default-device, --std=c++17, "
+            "--fmad=true; and each name expression added before the compilation.",
+            "les options : --gpu-architecture=sm_XY du GPU, -default-device, --std=c++17, "
+            "--fmad=true ; et chaque expression de nom ajoutée avant la compilation."});
     return;
   }
   if (head.size() < 4 || std::memcmp(head.data(), nvrtc_streams::kElfMagic, 4) != 0) {
-    c.fail("the CUBIN returned (" + std::to_string(cubin_bytes) + " bytes) is not an ELF image: " +
-           (head.rfind("//", 0) == 0 ? "it is PTX text" : "it starts with other bytes"));
-    c.hint("take the machine code with nvrtcGetCUBINSize and nvrtcGetCUBIN (not nvrtcGetPTX), "
-           "compiled for a real architecture, sm_XY.");
+    c.fail(Message{"the CUBIN returned ({} bytes) is not an ELF image: {}",
+                   "le CUBIN rendu ({} octets) n'est pas une image ELF : {}"}
+               .with(cubin_bytes, head.rfind("//", 0) == 0
+                                      ? Message{"it is PTX text", "c'est du texte PTX"}
+                                      : Message{"it starts with other bytes",
+                                                "il commence par d'autres octets"}));
+    c.hint({"take the machine code with nvrtcGetCUBINSize and nvrtcGetCUBIN (not nvrtcGetPTX), "
+            "compiled for a real architecture, sm_XY.",
+            "prenez le code machine avec nvrtcGetCUBINSize et nvrtcGetCUBIN (pas nvrtcGetPTX), "
+            "compilé pour une architecture réelle, sm_XY."});
     return;
   }
   // Two names, one per line, each a mangled (Itanium ABI) name of saxpy.
@@ -229,12 +292,17 @@ void check_compile_saxpy(CaseContext& c) {
   };
   if (lowered_count != 2 || !mangled(float_name) || !mangled(double_name) ||
       float_name == double_name) {
-    c.fail("expected the two lowered names of saxpy<float> and saxpy<double> (mangled names "
-           "that start with _Z), got " +
-           std::to_string(lowered_count) + ":\n" + course::check::indent_excerpt(names, 4));
-    c.hint("add each name expression with nvrtcAddNameExpression before the compilation and "
-           "read its lowered name with nvrtcGetLoweredName after it, before "
-           "nvrtcDestroyProgram.");
+    c.fail(Message{"expected the two lowered names of saxpy<float> and saxpy<double> (mangled "
+                   "names that start with _Z), got {}:\n{}",
+                   "attendu : les deux noms décorés de saxpy<float> et saxpy<double> (qui "
+                   "commencent par _Z) ; reçu {} nom(s) :\n{}"}
+               .with(lowered_count, course::check::indent_excerpt(names, 4)));
+    c.hint({"add each name expression with nvrtcAddNameExpression before the compilation and "
+            "read its lowered name with nvrtcGetLoweredName after it, before "
+            "nvrtcDestroyProgram.",
+            "ajoutez chaque expression de nom avec nvrtcAddNameExpression avant la compilation, "
+            "et lisez son nom décoré avec nvrtcGetLoweredName après elle, avant "
+            "nvrtcDestroyProgram."});
   }
 }
 
@@ -242,18 +310,24 @@ void check_compile_saxpy(CaseContext& c) {
 // Part 3: SAXPY through the driver API, against nvcc's build of the same text
 // ---------------------------------------------------------------------------
 
-const std::string kLaunchHint =
+const Message kLaunchHint{
     "one thread per element on ceil(n / kSaxpyThreadsPerBlock) blocks of "
     "kSaxpyThreadsPerBlock threads (none when n == 0), the arguments in the order of the "
-    "kernel's parameters.";
+    "kernel's parameters.",
+    "un thread par élément sur ceil(n / kSaxpyThreadsPerBlock) blocs de "
+    "kSaxpyThreadsPerBlock threads (aucun quand n == 0), les arguments dans l'ordre des "
+    "paramètres du kernel."};
 
 bool expect_loaded(CaseContext& c, const Run& run) {
   std::int64_t loaded = 0;
   if (!c.read_value(run, result::loaded, loaded)) return false;
   if (loaded == 1) return true;
-  c.fail("SAXPY could not be compiled and loaded: compile_to_cubin or load_saxpy returned "
-         "nothing usable");
-  c.hint("the cases above say which of compile_to_cubin, load_saxpy is not done yet.");
+  c.fail({"SAXPY could not be compiled and loaded: compile_to_cubin or load_saxpy returned "
+          "nothing usable",
+          "SAXPY n'a pas pu être compilé puis chargé : compile_to_cubin ou load_saxpy n'a rien "
+          "rendu d'utilisable"});
+  c.hint({"the cases above say which of compile_to_cubin, load_saxpy is not done yet.",
+          "les cas ci-dessus disent laquelle de compile_to_cubin et load_saxpy reste à écrire."});
   return false;
 }
 
@@ -267,12 +341,15 @@ void check_saxpy(CaseContext& c, std::size_t n, double a) {
   std::vector<T> nvcc;
   if (!CaseContext::reported(run, result::nvcc_out<T>) ||
       !c.read_array(run, result::nvcc_out<T>, nvcc) || nvcc.size() != n) {
-    c.fail("the program reported no output of the nvcc-built kernel");
+    c.fail({"the program reported no output of the nvcc-built kernel",
+            "le programme n'a rendu aucune sortie du kernel compilé par nvcc"});
     return;
   }
   if (!c.expect_array(run, result::out<T>, nvcc, course::kExact, kLaunchHint)) {
-    c.note(std::string("(saxpy<") + type + ">, n = " + std::to_string(n) +
-           ", compared bit for bit with the same kernel compiled by nvcc)");
+    c.note(Message{"(saxpy<{}>, n = {}, compared bit for bit with the same kernel compiled by "
+                   "nvcc)",
+                   "(saxpy<{}>, n = {}, comparé bit à bit avec le même kernel compilé par nvcc)"}
+               .with(type, n));
     return;
   }
   // Both builds contract a * x + y into one FMA: what std::fma computes exactly.
@@ -280,8 +357,11 @@ void check_saxpy(CaseContext& c, std::size_t n, double a) {
       nvrtc_streams::saxpy_reference<T>(static_cast<T>(a), nvrtc_streams::make_x<T>(n, c.seed()),
                                         nvrtc_streams::make_y<T>(n, c.seed()));
   if (!c.expect_array(run, result::out<T>, fused, course::kExact)) {
-    c.hint("nvcc's and NVRTC's results agree but differ from one fused multiply-add: was the "
-           "program compiled with --fmad=false, or NVRTC given it?");
+    c.hint({"nvcc's and NVRTC's results agree but differ from one fused multiply-add: was the "
+            "program compiled with --fmad=false, or NVRTC given it?",
+            "les résultats de nvcc et de NVRTC concordent mais diffèrent d'une seule "
+            "multiplication-addition fusionnée : le programme a-t-il été compilé avec "
+            "--fmad=false, ou NVRTC a-t-il reçu cette option ?"});
   }
 }
 
@@ -309,19 +389,26 @@ struct PipelineRun {
   int streams = 1;
 };
 
-std::string describe(const PipelineRun& p) {
-  if (p.chunk == kOneStream) return "saxpy_one_stream, n = " + std::to_string(p.n);
-  return "saxpy_chunked, n = " + std::to_string(p.n) + ", chunks of " + std::to_string(p.chunk) +
-         " over " + std::to_string(p.streams) + " streams";
+Message describe(const PipelineRun& p) {
+  if (p.chunk == kOneStream) return Message::verbatim("saxpy_one_stream, n = {}").with(p.n);
+  return Message{"saxpy_chunked, n = {}, chunks of {} over {} streams",
+                 "saxpy_chunked, n = {}, morceaux de {} sur {} streams"}
+      .with(p.n, p.chunk, p.streams);
 }
 
-const std::string kPinnedHint =
+const Message kPinnedHint{
     "allocate the host buffers with cuMemHostAlloc (or cudaMallocHost): an asynchronous copy "
     "from pageable memory (new, malloc, std::vector) is staged through a buffer of the driver's "
-    "and overlaps nothing.";
-const std::string kSynchronizeHint =
+    "and overlaps nothing.",
+    "allouez les tampons de l'hôte avec cuMemHostAlloc (ou cudaMallocHost) : une copie "
+    "asynchrone depuis de la mémoire paginable (new, malloc, std::vector) passe par un tampon "
+    "du pilote et ne recouvre rien."};
+const Message kSynchronizeHint{
     "the function must return with the result on the host: synchronize every stream it used "
-    "(cuStreamSynchronize) after enqueueing the last copy back.";
+    "(cuStreamSynchronize) after enqueueing the last copy back.",
+    "la fonction doit rendre la main avec le résultat sur l'hôte : synchronisez chaque stream "
+    "qu'elle a utilisé (cuStreamSynchronize) après avoir mis en file la dernière copie de "
+    "retour."};
 
 // What a pipeline run must always satisfy: allocated, no work left on return, every
 // element right. `what` selects the extra property judged.
@@ -337,43 +424,56 @@ void check_pipeline(CaseContext& c, const PipelineRun& p, Judge what = Judge::va
     return;
   }
   if (allocated != 1) {
-    c.fail("allocate_pipeline(" + std::to_string(std::max<std::size_t>(p.n, 1)) + ", " +
-           std::to_string(p.streams) +
-           ") returned a pipeline without its six buffers, its streams or its capacity");
-    c.hint("allocate every buffer, create stream_count streams and set capacity.");
+    c.fail(Message{"allocate_pipeline({}, {}) returned a pipeline without its six buffers, its "
+                   "streams or its capacity",
+                   "allocate_pipeline({}, {}) a rendu un pipeline sans ses six tampons, ses "
+                   "streams ou sa capacité"}
+               .with(std::max<std::size_t>(p.n, 1), p.streams));
+    c.hint({"allocate every buffer, create stream_count streams and set capacity.",
+            "allouez chaque tampon, créez stream_count streams et fixez capacity."});
     return;
   }
   if (what == Judge::pinned && pinned != 3) {
-    c.fail(std::to_string(3 - pinned) +
-           " of the three host buffers are not pinned (cudaPointerGetAttributes does not call them "
-           "host memory)");
+    c.fail(Message{"{} of the three host buffers are not pinned (cudaPointerGetAttributes does "
+                   "not call them host memory)",
+                   "{} des trois tampons de l'hôte ne sont pas épinglés "
+                   "(cudaPointerGetAttributes ne les reconnaît pas comme mémoire de l'hôte)"}
+               .with(3 - pinned));
     c.hint(kPinnedHint);
     return;
   }
   if (!c.read_value(run, result::busy_streams, busy)) return;
   if (busy > 0) {
-    c.fail(describe(p) + " returned with work still queued on " + std::to_string(busy) +
-           " stream(s)");
+    c.fail(Message{"{} returned with work still queued on {} stream(s)",
+                   "{} a rendu la main avec du travail encore en file sur {} stream(s)"}
+               .with(describe(p), busy));
     c.hint(kSynchronizeHint);
   }
   const std::vector<float> expected =
       nvrtc_streams::saxpy_reference<float>(static_cast<float>(a),
                                             nvrtc_streams::make_x<float>(p.n, c.seed()),
                                             nvrtc_streams::make_y<float>(p.n, c.seed()));
-  if (!c.expect_array(run, result::out<float>, expected, course::kExact,
-                      "each chunk k covers elements [k * chunk, min((k + 1) * chunk, n)) of "
-                      "every buffer; device addresses count bytes (first * sizeof(float))")) {
-    c.note("(" + describe(p) + ")");
+  if (!c.expect_array(
+          run, result::out<float>, expected, course::kExact,
+          Message{"each chunk k covers elements [k * chunk, min((k + 1) * chunk, n)) of "
+                  "every buffer; device addresses count bytes (first * sizeof(float))",
+                  "chaque morceau k couvre les éléments [k * chunk ; min((k + 1) * chunk, "
+                  "n)[ de chaque tampon ; les adresses du GPU comptent en octets "
+                  "(first * sizeof(float))"})) {
+    c.note(Message::verbatim("({})").with(describe(p)));
     if (busy > 0) c.hint(kSynchronizeHint);
     return;
   }
   if (what == Judge::freed) {
     if (!c.read_value(run, result::still_allocated, still_allocated)) return;
     if (still_allocated != 0) {
-      c.fail(std::to_string(still_allocated) +
-             " of the six buffers were still allocated after free_pipeline");
-      c.hint("free_pipeline must free every buffer (cuMemFreeHost for the host ones, cuMemFree "
-             "for the device ones) and destroy every stream.");
+      c.fail(Message{"{} of the six buffers were still allocated after free_pipeline",
+                     "{} des six tampons étaient encore alloués après free_pipeline"}
+                 .with(still_allocated));
+      c.hint({"free_pipeline must free every buffer (cuMemFreeHost for the host ones, cuMemFree "
+              "for the device ones) and destroy every stream.",
+              "free_pipeline doit libérer chaque tampon (cuMemFreeHost pour ceux de l'hôte, "
+              "cuMemFree pour ceux du GPU) et détruire chaque stream."});
     }
   }
 }
@@ -397,6 +497,8 @@ constexpr course::check::SpeedBar kSameSpeedBar{"NVRTC's kernel time over nvcc's
                                                 "1.00 on H100 and H200"};
 // Both speed cases generate and move hundreds of MiB before they time anything.
 constexpr double kSpeedTimeoutSeconds = 60.0;
+const Message kTimesNotJudged{"(times are not judged under compute-sanitizer)",
+                              "(les temps ne sont pas jugés sous compute-sanitizer)"};
 
 void check_kernel_speed(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
@@ -408,14 +510,15 @@ void check_kernel_speed(CaseContext& c) {
   std::vector<float> nvcc;
   if (!CaseContext::reported(run, result::nvcc_out<float>) ||
       !c.read_array(run, result::nvcc_out<float>, nvcc)) {
-    c.fail("the program reported no output of the nvcc-built kernel");
+    c.fail({"the program reported no output of the nvcc-built kernel",
+            "le programme n'a rendu aucune sortie du kernel compilé par nvcc"});
     return;
   }
   if (!c.expect_array(run, result::out<float>, nvcc, course::kExact, kLaunchHint)) {
     return;
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
   double nvrtc_ms = 0.0, nvcc_ms = 0.0, compile_ms = 0.0;
@@ -424,14 +527,20 @@ void check_kernel_speed(CaseContext& c) {
                           {result::compile_ms, compile_ms}})) {
     return;
   }
-  const std::string figures = "saxpy<float> on " + std::to_string(n) + " elements: NVRTC's build " +
-                              course::format_number(nvrtc_ms) + " ms, nvcc's " +
-                              course::format_number(nvcc_ms) + " ms (compiling it took " +
-                              course::format_number(compile_ms) + " ms)";
-  c.judge_speed(kSameSpeedBar, nvrtc_ms / nvcc_ms, figures,
-                {"the same kernel on the same grid runs at the same speed: launch it on "
-                 "kSaxpyThreadsPerBlock-thread blocks, one thread per element, compiled for this "
-                 "GPU's sm_XY."});
+  const Message figures =
+      Message{"saxpy<float> on {} elements: NVRTC's build {} ms, nvcc's {} ms (compiling it "
+              "took {} ms)",
+              "saxpy<float> sur {} éléments : version de NVRTC {} ms, de nvcc {} ms (sa "
+              "compilation a pris {} ms)"}
+          .with(n, nvrtc_ms, nvcc_ms, compile_ms);
+  c.judge_speed(
+      kSameSpeedBar, nvrtc_ms / nvcc_ms, figures,
+      {Message{"the same kernel on the same grid runs at the same speed: launch it on "
+               "kSaxpyThreadsPerBlock-thread blocks, one thread per element, compiled for this "
+               "GPU's sm_XY.",
+               "le même kernel sur la même grille s'exécute à la même vitesse : lancez-le sur "
+               "des blocs de kSaxpyThreadsPerBlock threads, un thread par élément, compilé "
+               "pour le sm_XY de ce GPU."}});
 }
 
 // 16M floats: 128 MiB to copy in, 64 MiB back, a kernel of a fraction of that time.
@@ -463,7 +572,8 @@ void check_overlap(CaseContext& c) {
     return;
   }
   if (allocated != 1) {
-    c.fail("allocate_pipeline returned a pipeline without its buffers or streams");
+    c.fail({"allocate_pipeline returned a pipeline without its buffers or streams",
+            "allocate_pipeline a rendu un pipeline sans ses tampons ou ses streams"});
     return;
   }
   if (!c.read_value(run, result::pinned_buffers, pinned) ||
@@ -474,12 +584,15 @@ void check_overlap(CaseContext& c) {
   const std::vector<float> expected = nvrtc_streams::saxpy_reference<float>(
       a, nvrtc_streams::make_x<float>(n, c.seed()), nvrtc_streams::make_y<float>(n, c.seed()));
   if (busy > 0 || !c.expect_array(run, result::out<float>, expected, course::kExact)) {
-    if (busy > 0) c.fail("saxpy_chunked returned with work still queued");
+    if (busy > 0) {
+      c.fail({"saxpy_chunked returned with work still queued",
+              "saxpy_chunked a rendu la main avec du travail encore en file"});
+    }
     c.hint(kSynchronizeHint);
     return;
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
   double in_ms = 0.0, kernel_ms = 0.0, out_ms = 0.0, one_ms = 0.0, chunked_ms = 0.0;
@@ -490,20 +603,23 @@ void check_overlap(CaseContext& c) {
                           {result::chunked_ms, chunked_ms}})) {
     return;
   }
-  const std::string figures =
-      "parts: x and y in " + course::format_number(in_ms) + " ms, kernel " +
-      course::format_number(kernel_ms) + " ms, out back " + course::format_number(out_ms) +
-      " ms; one stream " + course::format_number(one_ms) + " ms (sum of the parts " +
-      course::format_number(in_ms + kernel_ms + out_ms) + "), " + std::to_string(kOverlapChunks) +
-      " chunks over " + std::to_string(kOverlapStreams) + " streams " +
-      course::format_number(chunked_ms) + " ms (longest part " +
-      course::format_number(std::max({in_ms, kernel_ms, out_ms})) + ")";
-  std::vector<std::string> hints;
+  const Message figures =
+      Message{"parts: x and y in {} ms, kernel {} ms, out back {} ms; one stream {} ms (sum of "
+              "the parts {}), {} chunks over {} streams {} ms (longest part {})",
+              "étapes : x et y à l'aller {} ms, kernel {} ms, out au retour {} ms ; un seul "
+              "stream {} ms (somme des étapes {}), {} morceaux sur {} streams {} ms (étape la "
+              "plus longue {})"}
+          .with(in_ms, kernel_ms, out_ms, one_ms, in_ms + kernel_ms + out_ms, kOverlapChunks,
+                kOverlapStreams, chunked_ms, std::max({in_ms, kernel_ms, out_ms}));
+  std::vector<Message> hints;
   if (pinned != 3) hints.push_back(kPinnedHint);
   hints.push_back(
-      "give chunk k to stream streams[k % streams.size()], enqueue every chunk before waiting, "
-      "and wait only at the end: chunks on one stream, or a wait after each, run one after "
-      "the other.");
+      {"give chunk k to stream streams[k % streams.size()], enqueue every chunk before waiting, "
+       "and wait only at the end: chunks on one stream, or a wait after each, run one after "
+       "the other.",
+       "confiez le morceau k au stream streams[k % streams.size()], mettez tous les morceaux "
+       "en file avant d'attendre, et n'attendez qu'à la fin : des morceaux sur un seul stream, "
+       "ou une attente après chacun, s'exécutent l'un après l'autre."});
   c.judge_speed(kOverlapBar, one_ms / chunked_ms, figures, hints);
 }
 

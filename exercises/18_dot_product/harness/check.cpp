@@ -5,9 +5,6 @@
 //
 //   make check-18                          (students)
 //   build/.../check_18 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -22,6 +19,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 using dot_product::Special;
 using dot_product::Values;
@@ -31,37 +29,63 @@ namespace result = dot_product::result;
 // ---------------------------------------------------------------------------
 // Hints
 // ---------------------------------------------------------------------------
-const std::string kSyncHint =
+const Message kSyncHint{
     "shared memory: __syncthreads() after the load (every value in place before the tree reads "
-    "it) and after each level of the tree, outside any `if` so that every thread reaches it.";
-const std::string kTreeHint =
+    "it) and after each level of the tree, outside any `if` so that every thread reaches it.",
+    "mémoire partagée : __syncthreads() après le chargement (chaque valeur en place avant que "
+    "l'arbre la lise) et après chaque niveau de l'arbre, hors de tout `if` pour que chaque "
+    "thread l'atteigne."};
+const Message kTreeHint{
     "the tree: for s = blockDim.x / 2 down to 1, threads t < s add cache[t + s] into cache[t]; "
-    "the block's partial is cache[0], written by thread 0.";
-const std::string kBoundsHint =
+    "the block's partial is cache[0], written by thread 0.",
+    "l'arbre : pour s de blockDim.x / 2 jusqu'à 1, les threads t < s ajoutent cache[t + s] à "
+    "cache[t] ; la somme partielle du bloc est cache[0], écrite par le thread 0."};
+const Message kBoundsHint{
     "an element at or past n must count as 0: check i < n for the first product and "
-    "i + blockDim.x < n for the second (reading past n reads what is not x or y).";
-const std::string kShuffleHint =
+    "i + blockDim.x < n for the second (reading past n reads what is not x or y).",
+    "un élément d'indice n ou plus doit compter pour 0 : testez i < n pour le premier produit "
+    "et i + blockDim.x < n pour le second (lire au-delà de n lit ce qui n'est ni x ni y)."};
+const Message kShuffleHint{
     "warp shuffles: v += __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1, "
-    "called by all 32 lanes; lane 0 then holds the warp's sum.";
-const std::string kOneWriterHint =
+    "called by all 32 lanes; lane 0 then holds the warp's sum.",
+    "échanges dans le warp : v += __shfl_down_sync(0xffffffff, v, offset) pour offset = 16, 8, "
+    "4, 2, 1, appelé par les 32 voies ; la voie 0 tient alors la somme du warp."};
+const Message kOneWriterHint{
     "only thread 0 holds the block's total after the reduction: write partials[blockIdx.x] "
-    "from thread 0 alone (other threads hold pieces of it).";
-const std::string kStrideHint =
+    "from thread 0 alone (other threads hold pieces of it).",
+    "seul le thread 0 tient le total du bloc après la réduction : écrivez partials[blockIdx.x] "
+    "depuis le thread 0 seul (les autres threads n'en tiennent que des morceaux)."};
+const Message kStrideHint{
     "the grid-stride loop: i from blockIdx.x * blockDim.x + threadIdx.x, while i < n, "
-    "i += gridDim.x * blockDim.x.";
-const std::string kSecondPassHint =
+    "i += gridDim.x * blockDim.x.",
+    "la boucle à pas de grille : i part de blockIdx.x * blockDim.x + threadIdx.x, tant que "
+    "i < n, i += gridDim.x * blockDim.x."};
+const Message kSecondPassHint{
     "the second pass: after the first pass, launch sum_partials<<<1, kThreadsPerBlock>>> on the "
     "first pass's partials (as many as its blocks) to write *result; with n = 0 it alone "
-    "writes 0.";
-const std::string kSpecialHint =
-    "NaN and infinity must come through: no test may drop a product because it is not finite.";
-const std::string kAccuracyHint =
+    "writes 0.",
+    "la seconde passe : après la première passe, lancez sum_partials<<<1, kThreadsPerBlock>>> "
+    "sur les sommes partielles de la première passe (autant que de blocs) pour écrire "
+    "*result ; avec n = 0, c'est elle seule qui écrit 0."};
+const Message kSpecialHint{
+    "NaN and infinity must come through: no test may drop a product because it is not finite.",
+    "NaN et l'infini doivent passer : aucun test ne doit écarter un produit parce qu'il n'est "
+    "pas fini."};
+const Message kAccuracyHint{
     "accuracy: one float accumulator (one thread, or one atomicAdd per element on one float) "
-    "stops growing near 2^24; sum in a tree: per-thread sums, then per block, then the partials.";
-const std::string kInterleavedHint =
+    "stops growing near 2^24; sum in a tree: per-thread sums, then per block, then the partials.",
+    "précision : un seul accumulateur float (un seul thread, ou un atomicAdd par élément sur un "
+    "même float) cesse de croître vers 2^24 ; sommez en arbre : sommes par thread, puis par "
+    "bloc, puis les sommes partielles."};
+const Message kInterleavedHint{
     "slow tree: interleaved addressing (`if (t % (2 * s) == 0)`, s doubling) keeps every warp "
     "busy with one active lane in 2s, and % is costly; use sequential addressing (t < s, s "
-    "halving).";
+    "halving).",
+    "arbre lent : l'adressage entrelacé (`if (t % (2 * s) == 0)`, s doublant) occupe chaque "
+    "warp avec une voie active sur 2s, et % coûte cher ; utilisez l'adressage séquentiel "
+    "(t < s, s divisé par deux)."};
+const Message kTimesNotJudged{"(times are not judged under compute-sanitizer)",
+                              "(les temps ne sont pas jugés sous compute-sanitizer)"};
 
 // ---------------------------------------------------------------------------
 // References
@@ -93,13 +117,19 @@ double launcher_depth(const StepShape& step, std::int64_t n) {
 
 // A float result against the exact sums: |got - dot| <= gamma_depth * sum |x y|.
 bool expect_sum(CaseContext& c, const Run& run, const course::check::Array<float>& record,
-                const dot_product::Sums& exact, double depth, const std::string& what) {
+                const dot_product::Sums& exact, double depth, const Message& what) {
   const std::vector<double> expected = {exact.dot};
   const course::Tolerance tolerance{dot_product::gamma_bound(depth) * exact.abs, 0.0};
   if (c.expect_array(run, record, expected, tolerance)) return true;
-  c.note("(" + what + "; the tolerance is gamma_k * sum |x[i] y[i]| with k = " +
-         course::format_number(depth) + " roundings)");
+  c.note(Message{"({}; the tolerance is gamma_k * sum |x[i] y[i]| with k = {} roundings)",
+                 "({} ; la tolérance est gamma_k * sum |x[i] y[i]| avec k = {} arrondis)"}
+             .with(what, depth));
   return false;
+}
+
+// "NAME on n = N", the words of the messages that name a call and its size.
+Message on_n(const std::string& call, std::int64_t n) {
+  return Message{"{} on n = {}", "{} sur n = {}"}.with(call, n);
 }
 
 dot_product::Sums exact_sums(std::int64_t n, std::uint64_t seed, Values kind) {
@@ -122,8 +152,9 @@ void check_kernel(CaseContext& c, const StepShape& step, int n, int blocks = 0) 
     blocks = static_cast<int>(blocks_covering(n, step.elements_per_block));
   }
   const Run run = c.run(request::kernel, {step.name, n, blocks});
-  const std::string what = std::string("dot_") + step.name + "<<<" + std::to_string(blocks) + ", " +
-                           std::to_string(kThreadsPerBlock) + ">>> on n = " + std::to_string(n);
+  const Message what = on_n(std::string("dot_") + step.name + "<<<" + std::to_string(blocks) +
+                                ", " + std::to_string(kThreadsPerBlock) + ">>>",
+                            n);
   if (!c.finished(run)) return;
   const std::vector<float> x = dot_product::make_input(n, 0, c.seed(), Values::signed_unit);
   const std::vector<float> y = dot_product::make_input(n, 1, c.seed(), Values::signed_unit);
@@ -132,13 +163,17 @@ void check_kernel(CaseContext& c, const StepShape& step, int n, int blocks = 0) 
     if (!CaseContext::reported(run, result::partials) ||
         !c.read_array(run, result::partials, partials) ||
         partials.size() != static_cast<std::size_t>(blocks)) {
-      c.fail("the program reported no " + std::to_string(blocks) + " partials (" + what + ")");
+      c.fail(Message{"the program reported no {} partials ({})",
+                     "le programme n'a pas rendu {} sommes partielles ({})"}
+                 .with(blocks, what));
       return;
     }
     double total = 0.0;
     for (const float p : partials) {
       if (course::is_poison(p)) {
-        c.fail("a block wrote no partial (" + what + ")");
+        c.fail(Message{"a block wrote no partial ({})",
+                       "un bloc n'a écrit aucune somme partielle ({})"}
+                   .with(what));
         c.hint(kOneWriterHint);
         return;
       }
@@ -150,9 +185,9 @@ void check_kernel(CaseContext& c, const StepShape& step, int n, int blocks = 0) 
     const double bound =
         dot_product::gamma_bound(dot_product::rounding_depth(per_thread, blocks)) * exact.abs;
     if (!(std::fabs(total - exact.dot) <= bound)) {
-      c.fail("the partials add up to " + course::format_number(total) + ", expected " +
-             course::format_number(exact.dot) + " within " + course::format_number(bound) + " (" +
-             what + ")");
+      c.fail(Message{"the partials add up to {}, expected {} within {} ({})",
+                     "les sommes partielles totalisent {} au lieu de {} à {} près ({})"}
+                 .with(total, exact.dot, bound, what));
       c.hint(kStrideHint);
       c.hint(kOneWriterHint);
       c.hint(kShuffleHint);
@@ -173,8 +208,9 @@ void check_kernel(CaseContext& c, const StepShape& step, int n, int blocks = 0) 
       1.0 + step.elements_per_block / kThreadsPerBlock + dot_product::kLog2ThreadsPerBlock;
   const course::Tolerance tolerance{dot_product::gamma_bound(depth) * largest_abs, 0.0};
   if (!c.expect_array(run, result::partials, expected, tolerance)) {
-    c.note("(" + what + ": partials[b] = the sum of x[i] y[i] over block b's " +
-           std::to_string(step.elements_per_block) + " elements)");
+    c.note(Message{"({}: partials[b] = the sum of x[i] y[i] over block b's {} elements)",
+                   "({} : partials[b] = la somme des x[i] y[i] sur les {} éléments du bloc b)"}
+               .with(what, step.elements_per_block));
     c.hint(kSyncHint);
     c.hint(kTreeHint);
     if (step.elements_per_block > kThreadsPerBlock) c.hint(kBoundsHint);
@@ -210,10 +246,14 @@ void check_sum_partials(CaseContext& c) {
     const dot_product::Sums exact = dot_product::reference_sums(p, ones, 0, count);
     const double depth = dot_product::rounding_depth(blocks_covering(count, kThreadsPerBlock), 0);
     if (!expect_sum(c, run, result::total, exact, depth,
-                    "sum_partials<<<1, " + std::to_string(kThreadsPerBlock) + ">>> on " +
-                        std::to_string(count) + " partials")) {
-      c.hint("sum_partials: each thread sums partials[t], partials[t + blockDim.x], ... below "
-             "count; then the block's sum, written by thread 0 (0 when count is 0).");
+                    Message{"sum_partials<<<1, {}>>> on {} partials",
+                            "sum_partials<<<1, {}>>> sur {} sommes partielles"}
+                        .with(kThreadsPerBlock, count))) {
+      c.hint({"sum_partials: each thread sums partials[t], partials[t + blockDim.x], ... below "
+              "count; then the block's sum, written by thread 0 (0 when count is 0).",
+              "sum_partials : chaque thread somme partials[t], partials[t + blockDim.x]... "
+              "d'indice inférieur à count ; puis la somme du bloc, écrite par le thread 0 (0 quand "
+              "count vaut 0)."});
       c.hint(kShuffleHint);
       return;
     }
@@ -231,7 +271,7 @@ std::string special_name(Special special) {
 void check_dot(CaseContext& c, const StepShape& step, int n, Special special = Special::none) {
   const Run run = c.run(request::dot, {step.name, n, Values::signed_unit, special});
   if (!c.finished(run)) return;
-  const std::string what = launcher_name(step) + " on n = " + std::to_string(n);
+  const Message what = on_n(launcher_name(step), n);
   if (n > 0 && !c.expect_kernel_launched(run)) return;
   if (special == Special::none) {
     if (!expect_sum(c, run, result::total, exact_sums(n, c.seed(), Values::signed_unit),
@@ -246,7 +286,9 @@ void check_dot(CaseContext& c, const StepShape& step, int n, Special special = S
   std::vector<float> total;
   if (!CaseContext::reported(run, result::total) || !c.read_array(run, result::total, total) ||
       total.size() != 1) {
-    c.fail("the program reported no result (" + what + ")");
+    c.fail(Message{"the program reported no result ({})", "le programme n'a rendu aucun "
+                                                          "résultat ({})"}
+               .with(what));
     return;
   }
   const float got = total[0];
@@ -254,9 +296,12 @@ void check_dot(CaseContext& c, const StepShape& step, int n, Special special = S
   const bool right =
       !course::is_poison(got) && (infinity ? std::isinf(got) && got > 0.0f : std::isnan(got));
   if (!right) {
-    c.fail(what + " with " + special_name(special) + " among the values: expected " +
-           (infinity ? "+infinity" : "NaN") + ", got " +
-           (course::is_poison(got) ? std::string("<not written>") : course::format_number(got)));
+    c.fail(Message{"{} with {} among the values: expected {}, got {}",
+                   "{} avec {} parmi les valeurs : attendu {}, reçu {}"}
+               .with(what, special_name(special),
+                     infinity ? Message{"+infinity", "+infini"} : Message::verbatim("NaN"),
+                     course::is_poison(got) ? Message{"<not written>", "<non écrit>"}
+                                            : Message::verbatim(course::format_number(got))));
     c.hint(course::is_poison(got) ? kSecondPassHint : kSpecialHint);
   }
 }
@@ -296,15 +341,18 @@ void check_accuracy(CaseContext& c) {
   bool all = true;
   for (const StepShape& step : kLaunchers) {
     all = expect_sum(c, run, result::step_result(step.name), sums.exact, launcher_depth(step, n),
-                     launcher_name(step) + " on n = " + std::to_string(n)) &&
+                     on_n(launcher_name(step), n)) &&
           all;
   }
   const double naive_error = std::fabs(sums.naive - sums.exact.dot);
   const double bound = dot_product::gamma_bound(launcher_depth(kGridStride, n)) * sums.exact.abs;
-  c.note("(one float accumulator, in index order, gives " + course::format_number(sums.naive) +
-         ": off by " + course::format_number(naive_error) + ", " +
-         (naive_error > bound ? "outside" : "within") + " the bound " +
-         course::format_number(bound) + " that the tree meets)");
+  c.note(Message{"(one float accumulator, in index order, gives {}: off by {}, {} the bound {} "
+                 "that the tree meets)",
+                 "(un seul accumulateur float, dans l'ordre des indices, donne {} : un écart de "
+                 "{}, {} la borne {} que l'arbre respecte)"}
+             .with(sums.naive, naive_error,
+                   naive_error > bound ? Message{"outside", "hors de"} : Message{"within", "dans"},
+                   bound));
   if (!all) {
     c.hint(kAccuracyHint);
     c.hint(kSecondPassHint);
@@ -373,15 +421,16 @@ void check_steps_speed(CaseContext& c) {
                              step.elements_per_block / kThreadsPerBlock, blocks)) *
                          exact.abs;
     if (!(std::fabs(sum - exact.dot) <= bound)) {
-      c.fail(std::string("the partials of dot_") + step.name + " on n = " + std::to_string(n) +
-             " add up to " + course::format_number(sum) + ", expected " +
-             course::format_number(exact.dot) + " within " + course::format_number(bound));
+      c.fail(Message{"the partials of dot_{} on n = {} add up to {}, expected {} within {}",
+                     "les sommes partielles de dot_{} sur n = {} totalisent {} au lieu de {} à "
+                     "{} près"}
+                 .with(step.name, n, sum, exact.dot, bound));
       c.hint(kTreeHint);
       return;
     }
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
   double cub_ms = 0.0, interleaved_ms = 0.0, tree_ms = 0.0, first_add_ms = 0.0, shuffle_ms = 0.0;
@@ -392,18 +441,23 @@ void check_steps_speed(CaseContext& c) {
                           {result::step_ms(kWarpShuffle.name), shuffle_ms}})) {
     return;
   }
-  const std::string on_n = " on " + std::to_string(n) + " elements";
+  const Message on_elements = Message{" on {} elements", " sur {} éléments"}.with(n);
   c.judge_speed(kTreeBar, interleaved_ms / tree_ms,
-                "dot_tree's first pass " + course::format_number(tree_ms) +
-                    " ms, the interleaved tree's " + course::format_number(interleaved_ms) + " ms" +
-                    on_n,
+                Message{"dot_tree's first pass {} ms, the interleaved tree's {} ms{}",
+                        "première passe de dot_tree {} ms, arbre entrelacé {} ms{}"}
+                    .with(tree_ms, interleaved_ms, on_elements),
                 {kInterleavedHint});
-  const std::string cub =
-      ", CUB's whole dot product " + course::format_number(cub_ms) + " ms" + on_n;
-  c.judge_speed(kFirstAddBar, cub_ms / first_add_ms,
-                "dot_first_add's first pass " + course::format_number(first_add_ms) + " ms" + cub);
+  const Message cub =
+      Message{", CUB's whole dot product {} ms{}", ", produit scalaire complet de CUB {} ms{}"}
+          .with(cub_ms, on_elements);
+  c.judge_speed(
+      kFirstAddBar, cub_ms / first_add_ms,
+      Message{"dot_first_add's first pass {} ms{}", "première passe de dot_first_add {} ms{}"}.with(
+          first_add_ms, cub));
   c.judge_speed(kWarpShuffleBar, cub_ms / shuffle_ms,
-                "dot_warp_shuffle's first pass " + course::format_number(shuffle_ms) + " ms" + cub);
+                Message{"dot_warp_shuffle's first pass {} ms{}",
+                        "première passe de dot_warp_shuffle {} ms{}"}
+                    .with(shuffle_ms, cub));
 }
 
 void check_final_speed(CaseContext& c) {
@@ -412,12 +466,12 @@ void check_final_speed(CaseContext& c) {
   const Run run = run_speed_case(c, request::final_speed);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   if (!expect_sum(c, run, result::total, exact_sums(n, c.seed(), Values::signed_unit),
-                  launcher_depth(kGridStride, n), "dot_on_device on n = " + std::to_string(n))) {
+                  launcher_depth(kGridStride, n), on_n("dot_on_device", n))) {
     c.hint(kSecondPassHint);
     return;
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
   double final_ms = 0.0, cub_ms = 0.0, cublas_ms = 0.0, copy_gbps = 0.0;
@@ -428,17 +482,22 @@ void check_final_speed(CaseContext& c) {
   }
   const double bytes = 2.0 * sizeof(float) * n;
   const double gbps = bytes / (final_ms * 1e6);
-  const std::string figures = "dot_on_device: " + course::format_number(final_ms) + " ms, " +
-                              course::format_number(gbps) + " GB/s (2 * 4 * n bytes / time); CUB " +
-                              course::format_number(cub_ms) + " ms; cublasSdot " +
-                              course::format_number(cublas_ms) + " ms; copy ceiling " +
-                              course::format_number(copy_gbps) + " GB/s";
+  const Message figures =
+      Message{"dot_on_device: {} ms, {} GB/s (2 * 4 * n bytes / time); CUB {} ms; cublasSdot {} "
+              "ms; copy ceiling {} GB/s",
+              "dot_on_device : {} ms, {} GB/s (2 * 4 * n octets / temps) ; CUB {} ms ; "
+              "cublasSdot {} ms ; plafond de copie {} GB/s"}
+          .with(final_ms, gbps, cub_ms, cublas_ms, copy_gbps);
   const bool fast = c.judge_speed(kFinalCubBar, cub_ms / final_ms, figures) &
                     c.judge_speed(kFinalCopyBar, gbps / copy_gbps);
   if (!fast) {
-    c.hint("speed: a grid that just fills the GPU (occupancy x multiprocessors), each thread "
-           "summing many products in a register before one block reduction; no atomics on "
-           "one address, no tree level per element.");
+    c.hint({"speed: a grid that just fills the GPU (occupancy x multiprocessors), each thread "
+            "summing many products in a register before one block reduction; no atomics on "
+            "one address, no tree level per element.",
+            "vitesse : une grille qui remplit juste le GPU (occupation x multiprocesseurs), "
+            "chaque thread sommant de nombreux produits dans un registre avant une seule "
+            "réduction par bloc ; pas d'atomiques sur une même adresse, pas de niveau d'arbre "
+            "par élément."});
   }
 }
 

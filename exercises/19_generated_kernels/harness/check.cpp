@@ -10,9 +10,6 @@
 //
 //   make check-19                          (students)
 //   build/.../check_19 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -29,6 +26,7 @@ namespace gk = generated_kernels;
 namespace request = generated_kernels::request;
 namespace result = generated_kernels::result;
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 
 bool contains(const std::string& text, const std::string& part) {
@@ -54,9 +52,12 @@ bool finished(CaseContext& c, const Run& run) {
   if (c.finished(run)) return true;
   const std::string& output = run.child.output;
   if (contains(output, "cuEventElapsedTime") && contains(output, "CUDA_ERROR_NOT_READY")) {
-    c.hint("the events were read before the kernels between them ended: cuEventRecord only "
-           "enqueues the event, so wait for the stop event (cuEventSynchronize) before "
-           "cuEventElapsedTime.");
+    c.hint({"the events were read before the kernels between them ended: cuEventRecord only "
+            "enqueues the event, so wait for the stop event (cuEventSynchronize) before "
+            "cuEventElapsedTime.",
+            "les événements ont été lus avant la fin des kernels placés entre eux : "
+            "cuEventRecord ne fait que mettre l'événement en file, attendez donc l'événement "
+            "de fin (cuEventSynchronize) avant cuEventElapsedTime."});
   }
   return false;
 }
@@ -83,9 +84,13 @@ std::vector<T> array_or_empty(CaseContext& c, const Run& run, const course::chec
 // Without a GPU: the source, the key, the cache
 // ---------------------------------------------------------------------------
 
-const std::string kNotCompiledHint =
-    "the source must be a whole kernel: extern \"C\" __global__ void NAME(ARGUMENTS, size_t n) "
-    "{ for (size_t i = ...; i < n; i += ...) { OPERATION; } }";
+// Code goes into a message through {}, the same in both languages.
+const Message kNotCompiledHint =
+    Message{"the source must be a whole kernel: {}", "le source doit être un kernel entier : {}"}
+        .with("extern \"C\" __global__ void NAME(ARGUMENTS, size_t n) "
+              "{ for (size_t i = ...; i < n; i += ...) { OPERATION; } }");
+const Message kTimesNotJudged{"(times are not judged under compute-sanitizer)",
+                              "(les temps ne sont pas jugés sous compute-sanitizer)"};
 
 void check_source(CaseContext& c, const std::string& arguments, const std::string& operation,
                   const std::string& name) {
@@ -99,19 +104,23 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
   const std::string log = CaseContext::text_or_empty(run, result::log);
   const std::string shown = course::check::indent_excerpt(source, 12);
   if (source.empty()) {
-    c.fail("generate_source returned an empty text for " + name);
+    c.fail(Message{"generate_source returned an empty text for {}",
+                   "generate_source a rendu un texte vide pour {}"}
+               .with(name));
     c.hint(kNotCompiledHint);
     return;
   }
   if (!contains(source, operation)) {
-    c.fail("the source of " + name + " lacks the operation '" + operation + "'; it reads:\n" +
-           shown);
+    c.fail(Message{"the source of {} lacks the operation '{}'; it reads:\n{}",
+                   "il manque au source de {} l'opération « {} » ; il dit :\n{}"}
+               .with(name, operation, shown));
     c.hint(kNotCompiledHint);
     return;
   }
   if (succeeded != 1) {
-    c.fail("the source of " + name + " does not compile; it reads:\n" + shown + "NVRTC's log:\n" +
-           course::check::indent_excerpt(log, 8));
+    c.fail(Message{"the source of {} does not compile; it reads:\n{}NVRTC's log:\n{}",
+                   "le source de {} ne compile pas ; il dit :\n{}journal de NVRTC :\n{}"}
+               .with(name, shown, course::check::indent_excerpt(log, 8)));
     c.hint(kNotCompiledHint);
     return;
   }
@@ -120,20 +129,29 @@ void check_source(CaseContext& c, const std::string& arguments, const std::strin
   std::int64_t symbol = 0;
   if (!c.read_value(run, result::kernel_symbol, symbol)) return;
   if (symbol != 1) {
-    c.fail("the CUBIN of the source of " + name + " defines no kernel named exactly " + name +
-           " (a C++ name is mangled, e.g. _Z...); it reads:\n" + shown);
-    c.hint("declare the kernel extern \"C\" __global__: without it the name is mangled, and "
-           "cuModuleGetFunction does not find the kernel by NAME.");
+    c.fail(Message{"the CUBIN of the source of {} defines no kernel named exactly {} (a C++ "
+                   "name is mangled, e.g. _Z...); it reads:\n{}",
+                   "le CUBIN du source de {} ne définit aucun kernel nommé exactement {} (un nom "
+                   "C++ est décoré, par exemple _Z...) ; le source dit :\n{}"}
+               .with(name, name, shown));
+    c.hint({"declare the kernel extern \"C\" __global__: without it the name is mangled, and "
+            "cuModuleGetFunction does not find the kernel by NAME.",
+            "déclarez le kernel extern \"C\" __global__ : sans cela le nom est décoré, et "
+            "cuModuleGetFunction ne trouve pas le kernel sous NAME."});
     return;
   }
   // __restrict__ or __restrict: NVRTC takes both spellings.
   const std::size_t restricted = occurrences(source, "__restrict");
   if (restricted != static_cast<std::size_t>(pointers)) {
-    c.fail("the source of " + name + " has " + std::to_string(restricted) +
-           " __restrict__ for its " + std::to_string(pointers) + " pointer arguments:\n" + shown);
-    c.hint("declare every pointer argument __restrict__ (const float* __restrict__ x): the "
-           "compiler may then assume that the arrays do not overlap, and load them through "
-           "the read-only path.");
+    c.fail(Message{"the source of {} has {} __restrict__ for its {} pointer arguments:\n{}",
+                   "le source de {} a {} __restrict__ pour ses {} arguments pointeurs :\n{}"}
+               .with(name, restricted, pointers, shown));
+    c.hint({"declare every pointer argument __restrict__ (const float* __restrict__ x): the "
+            "compiler may then assume that the arrays do not overlap, and load them through "
+            "the read-only path.",
+            "déclarez chaque argument pointeur __restrict__ (const float* __restrict__ x) : le "
+            "compilateur peut alors supposer que les tableaux ne se chevauchent pas, et les "
+            "charger par le chemin en lecture seule."});
   }
 }
 
@@ -151,33 +169,51 @@ void check_compile_error(CaseContext& c) {
   }
   const std::string first_log = CaseContext::text_or_empty(run, result::first_log);
   const std::string second_log = CaseContext::text_or_empty(run, result::second_log);
-  const std::string what =
-      "the operation '" + gk::kBrokenOperation + "' (" + gk::kUndeclared + " is declared nowhere)";
+  const Message what = Message{"the operation '{}' ({} is declared nowhere)",
+                               "l'opération « {} » ({} n'est déclaré nulle part)"}
+                           .with(gk::kBrokenOperation, gk::kUndeclared);
   if (first != 0) {
-    c.fail("build_kernel reported success for " + what);
-    c.hint("succeeded is what compile_with_nvrtc returned in its succeeded.");
+    c.fail(
+        Message{"build_kernel reported success for {}", "build_kernel a annoncé un succès pour {}"}
+            .with(what));
+    c.hint({"succeeded is what compile_with_nvrtc returned in its succeeded.",
+            "succeeded est ce que compile_with_nvrtc a rendu dans son succeeded."});
     return;
   }
   if (!contains(first_log, gk::kUndeclared)) {
-    c.fail("build_kernel returned " +
-           (first_log.empty() ? std::string("no log") : "a log that does not name the error") +
-           " for " + what +
-           (first_log.empty() ? "" : ":\n" + course::check::indent_excerpt(first_log, 6)));
-    c.hint("return NVRTC's log (compile_with_nvrtc's log) with a failed build: it is all the "
-           "user gets to see what is wrong with the expression.");
+    c.fail(
+        first_log.empty()
+            ? Message{"build_kernel returned no log for {}",
+                      "build_kernel n'a rendu aucun journal pour {}"}
+                  .with(what)
+            : Message{"build_kernel returned a log that does not name the error for {}:\n{}",
+                      "build_kernel a rendu, pour {}, un journal qui ne nomme pas l'erreur :\n{}"}
+                  .with(what, course::check::indent_excerpt(first_log, 6)));
+    c.hint({"return NVRTC's log (compile_with_nvrtc's log) with a failed build: it is all the "
+            "user gets to see what is wrong with the expression.",
+            "rendez le journal de NVRTC (le log de compile_with_nvrtc) avec une construction "
+            "ratée : c'est tout ce que l'utilisateur aura pour voir ce qui ne va pas dans "
+            "l'expression."});
     return;
   }
   if (second != 0 || second_cached != 0 || compilations != 2 || entries != 0 || files != 0 ||
       !contains(second_log, gk::kUndeclared)) {
-    c.fail("after a failed compilation the cache holds " + std::to_string(entries) +
-           " entries in memory and " + std::to_string(files) +
-           " files; a second build of the "
-           "same source " +
-           (second != 0 ? "reported success" : "failed") +
-           (second_cached != 0 ? " from the cache" : "") + " with " + std::to_string(compilations) +
-           " NVRTC compilations in all, expected 2");
-    c.hint("store only what compiled: a failed compilation left in the cache turns every later "
-           "attempt into a 'success' with no CUBIN and no log.");
+    c.fail(
+        Message{"after a failed compilation the cache holds {} entries in memory and {} "
+                "files; a second build of the same source {}{} with {} NVRTC compilations "
+                "in all, expected 2",
+                "après une compilation ratée, le cache contient {} entrées en mémoire et {} "
+                "fichiers ; une seconde construction du même source {}{} avec {} "
+                "compilations NVRTC en tout, au lieu de 2"}
+            .with(entries, files,
+                  second != 0 ? Message{"reported success", "a annoncé un succès"}
+                              : Message{"failed", "a échoué"},
+                  second_cached != 0 ? Message{" from the cache", " depuis le cache"} : Message(),
+                  compilations));
+    c.hint({"store only what compiled: a failed compilation left in the cache turns every later "
+            "attempt into a 'success' with no CUBIN and no log.",
+            "ne stockez que ce qui a compilé : une compilation ratée laissée dans le cache "
+            "change chaque tentative suivante en « succès » sans CUBIN ni journal."});
   }
 }
 
@@ -186,34 +222,54 @@ void check_compile_error(CaseContext& c) {
 // values, so a field can vary without another GPU or another NVRTC.
 struct KeyField {
   course::check::Text record;  // the key the case reports with this field changed
-  std::string change;          // what differs, in words
-  std::string why;             // why a CUBIN depends on it
+  Message name;                // the field, in words
+  Message change;              // what differs, in words
+  Message why;                 // why a CUBIN depends on it
 };
 
-const KeyField kKeySource{result::source_key, "the source (z = a x + y, then z = a x - y)",
-                          "two kernels of one name with other bodies would share a CUBIN."};
-const KeyField kKeyOptions{result::options_key, "the options (--fmad=true, then --fmad=false)",
-                           "the options change the machine code NVRTC writes."};
-const KeyField kKeyArchitecture{result::architecture_key,
-                                "the architecture (sm_" + std::to_string(gk::kFirstArchitecture) +
-                                    ", then sm_" + std::to_string(gk::kSecondArchitecture) + ")",
-                                "a CUBIN for one GPU family does not load on another."};
-const KeyField kKeyNvrtcVersion{result::nvrtc_version_key, "NVRTC's version (the next minor one)",
-                                "another NVRTC may write another CUBIN."};
+const KeyField kKeySource{
+    result::source_key, Message{"the source", "le source"},
+    Message{"the source (z = a x + y, then z = a x - y)",
+            "le source (z = a x + y, puis z = a x - y)"},
+    Message{"two kernels of one name with other bodies would share a CUBIN.",
+            "deux kernels de même nom aux corps différents partageraient un CUBIN."}};
+const KeyField kKeyOptions{result::options_key, Message{"the options", "les options"},
+                           Message{"the options (--fmad=true, then --fmad=false)",
+                                   "les options (--fmad=true, puis --fmad=false)"},
+                           Message{"the options change the machine code NVRTC writes.",
+                                   "les options changent le code machine qu'écrit NVRTC."}};
+const KeyField kKeyArchitecture{
+    result::architecture_key, Message{"the architecture", "l'architecture"},
+    Message{"the architecture (sm_{}, then sm_{})", "l'architecture (sm_{}, puis sm_{})"}.with(
+        gk::kFirstArchitecture, gk::kSecondArchitecture),
+    Message{"a CUBIN for one GPU family does not load on another.",
+            "un CUBIN pour une famille de GPU ne se charge pas sur une autre."}};
+const KeyField kKeyNvrtcVersion{result::nvrtc_version_key,
+                                Message{"NVRTC's version", "la version de NVRTC"},
+                                Message{"NVRTC's version (the next minor one)",
+                                        "la version de NVRTC (la version mineure suivante)"},
+                                Message{"another NVRTC may write another CUBIN.",
+                                        "un autre NVRTC peut écrire un autre CUBIN."}};
 
-void check_key_field(CaseContext& c, const KeyField& field, const std::string& name) {
+void check_key_field(CaseContext& c, const KeyField& field) {
   const Run run = c.run(request::key_fields, {gk::kFirstArchitecture, gk::kSecondArchitecture});
   if (!finished(c, run)) return;
   const std::string first = CaseContext::text_or_empty(run, result::first_key);
   const std::string same = CaseContext::text_or_empty(run, result::same_key);
   const std::string changed = CaseContext::text_or_empty(run, field.record);
   if (first.empty() || first != same) {
-    c.fail("cache_key gave '" + first + "' and then '" + same + "' for the same parts");
-    c.hint("the key must depend on the parts alone: fnv1a64 of the fields, nothing else.");
+    c.fail(Message{"cache_key gave '{}' and then '{}' for the same parts",
+                   "cache_key a donné « {} » puis « {} » pour les mêmes éléments"}
+               .with(first, same));
+    c.hint({"the key must depend on the parts alone: fnv1a64 of the fields, nothing else.",
+            "la clé ne doit dépendre que des éléments : fnv1a64 des champs, rien d'autre."});
   } else if (changed == first) {
-    c.fail("cache_key gave the same key '" + first + "' for parts that differ only in " +
-           field.change);
-    c.hint("the key must change with " + name + ": " + field.why);
+    c.fail(Message{"cache_key gave the same key '{}' for parts that differ only in {}",
+                   "cache_key a donné la même clé « {} » pour des éléments qui ne diffèrent que "
+                   "par {}"}
+               .with(first, field.change));
+    c.hint(Message{"the key must change with {}: {}", "la clé doit changer avec {} : {}"}.with(
+        field.name, field.why));
   }
 }
 
@@ -234,38 +290,56 @@ void check_two_builds(CaseContext& c, bool vary_body) {
   }
   const std::string first_key = CaseContext::text_or_empty(run, result::first_key);
   const std::string second_key = CaseContext::text_or_empty(run, result::second_key);
-  const std::string what = vary_body ? std::string("two kernels named ") + gk::kSharedName +
-                                           " (z = a x + y, z = a x - y)"
-                                     : "lin_comb for sm_" + std::to_string(gk::kFirstArchitecture) +
-                                           " then sm_" + std::to_string(gk::kSecondArchitecture);
+  const Message what =
+      vary_body ? Message{"two kernels named {} (z = a x + y, z = a x - y)",
+                          "deux kernels nommés {} (z = a x + y, z = a x - y)"}
+                      .with(gk::kSharedName)
+                : Message{"lin_comb for sm_{} then sm_{}", "lin_comb pour sm_{} puis sm_{}"}.with(
+                      gk::kFirstArchitecture, gk::kSecondArchitecture);
   if (succeeded != 1) {
-    c.fail("building " + what + " failed");
+    c.fail(Message{"building {} failed", "la construction de {} a échoué"}.with(what));
     c.hint(kNotCompiledHint);
     return;
   }
   if (first_key.empty() ||
       first_key.rfind(vary_body ? gk::kSharedName : gk::kLinCombName, 0) != 0) {
-    c.fail("the key '" + first_key + "' does not start with the kernel's name");
-    c.hint("key = NAME + \"-\" + hex64(hash): the name tells a person which file is which.");
+    c.fail(Message{"the key '{}' does not start with the kernel's name",
+                   "la clé « {} » ne commence pas par le nom du kernel"}
+               .with(first_key));
+    c.hint({"key = NAME + \"-\" + hex64(hash): the name tells a person which file is which.",
+            "clé = NAME + \"-\" + hex64(hash) : le nom dit à un humain quel fichier est "
+            "lequel."});
     return;
   }
   if (first_key == second_key || compilations != 2 || cubins_differ != 1) {
-    c.fail("building " + what + " in one cache: keys '" + first_key + "' and '" + second_key +
-           "', " + std::to_string(compilations) +
-           " NVRTC compilation(s), expected 2; the second "
-           "build " +
-           (cubins_differ == 1 ? "got its own CUBIN" : "got the first one's CUBIN"));
-    c.hint(vary_body ? "the key must change with the source: a key made of the name alone gives "
-                       "every kernel of that name the CUBIN of the first one compiled."
-                     : "the key must change with the architecture: a CUBIN for sm_75 does not "
-                       "load on another GPU family (a cache folder shared by two machines, or a "
-                       "program moved to another GPU).");
+    c.fail(Message{"building {} in one cache: keys '{}' and '{}', {} NVRTC compilation(s), "
+                   "expected 2; the second build {}",
+                   "construction de {} dans un même cache : clés « {} » et « {} », {} "
+                   "compilation(s) NVRTC au lieu de 2 ; la seconde construction {}"}
+               .with(what, first_key, second_key, compilations,
+                     cubins_differ == 1
+                         ? Message{"got its own CUBIN", "a reçu son propre CUBIN"}
+                         : Message{"got the first one's CUBIN", "a reçu le CUBIN de la première"}));
+    c.hint(vary_body
+               ? Message{"the key must change with the source: a key made of the name alone "
+                         "gives every kernel of that name the CUBIN of the first one compiled.",
+                         "la clé doit changer avec le source : une clé faite du seul nom donne "
+                         "à chaque kernel de ce nom le CUBIN du premier compilé."}
+               : Message{"the key must change with the architecture: a CUBIN for sm_75 does not "
+                         "load on another GPU family (a cache folder shared by two machines, or "
+                         "a program moved to another GPU).",
+                         "la clé doit changer avec l'architecture : un CUBIN pour sm_75 ne se "
+                         "charge pas sur une autre famille de GPU (un dossier de cache partagé "
+                         "par deux machines, ou un programme déplacé sur un autre GPU)."});
     return;
   }
   if (files != 2) {
-    c.fail("the cache folder holds " + std::to_string(files) +
-           " files after two builds, expected 2");
-    c.hint("store writes one file per key, path_of(key), with write_file_atomically.");
+    c.fail(Message{"the cache folder holds {} files after two builds, expected 2",
+                   "le dossier du cache contient {} fichiers après deux constructions, au lieu "
+                   "de 2"}
+               .with(files));
+    c.hint({"store writes one file per key, path_of(key), with write_file_atomically.",
+            "store écrit un fichier par clé, path_of(key), avec write_file_atomically."});
   }
 }
 
@@ -283,34 +357,52 @@ void check_corrupt(CaseContext& c, request::Damage damage) {
                                       {result::intact_after, &intact_after}})) {
     return;
   }
-  const std::string damaged = damage == request::Damage::truncate
-                                  ? "cut to half its payload"
-                                  : "with one byte of its payload changed";
+  const Message damaged =
+      damage == request::Damage::truncate
+          ? Message{"cut to half its payload", "coupé à la moitié de sa charge utile"}
+          : Message{"with one byte of its payload changed",
+                    "dont un octet de la charge utile a changé"};
   if (first != 1 || written != 1) {
-    c.fail(first != 1 ? "lin_comb could not be built"
-                      : "after building lin_comb, its file is missing or is not encode_entry of "
-                        "its CUBIN");
+    c.fail(first != 1 ? Message{"lin_comb could not be built", "lin_comb n'a pas pu être construit"}
+                      : Message{"after building lin_comb, its file is missing or is not "
+                                "encode_entry of its CUBIN",
+                                "après la construction de lin_comb, son fichier manque ou n'est "
+                                "pas encode_entry de son CUBIN"});
     c.hint(first != 1 ? kNotCompiledHint
-                      : "store writes encode_entry(payload) to path_of(key) with "
-                        "write_file_atomically.");
+                      : Message{"store writes encode_entry(payload) to path_of(key) with "
+                                "write_file_atomically.",
+                                "store écrit encode_entry(payload) dans path_of(key) avec "
+                                "write_file_atomically."});
     return;
   }
   if (from_cache != 0 || compilations != 1) {
-    c.fail("a cache file " + damaged + " was loaded (" + std::to_string(compilations) +
-           " NVRTC compilations, expected 1)");
-    c.hint("decode_entry must refuse a file whose payload_bytes is not the length after the "
-           "header, or whose checksum is not fnv1a64 of the payload: loading it runs a broken "
-           "CUBIN, or crashes the program.");
+    c.fail(Message{"a cache file {} was loaded ({} NVRTC compilations, expected 1)",
+                   "un fichier du cache {} a été chargé ({} compilations NVRTC au lieu de 1)"}
+               .with(damaged, compilations));
+    c.hint({"decode_entry must refuse a file whose payload_bytes is not the length after the "
+            "header, or whose checksum is not fnv1a64 of the payload: loading it runs a broken "
+            "CUBIN, or crashes the program.",
+            "decode_entry doit refuser un fichier dont payload_bytes n'est pas la longueur après "
+            "l'en-tête, ou dont checksum n'est pas fnv1a64 de la charge utile : le charger "
+            "exécute un CUBIN abîmé, ou fait planter le programme."});
     return;
   }
   const std::string warnings = CaseContext::text_or_empty(run, result::warnings);
   if (second != 1 || rejected != 1 || warnings.empty() || intact_after != 1) {
-    c.fail("with its file " + damaged + ": build " + (second == 1 ? "succeeded" : "failed") + ", " +
-           std::to_string(rejected) + " file(s) rejected (expected 1), " +
-           (warnings.empty() ? "no warning" : "a warning") + ", the file " +
-           (intact_after == 1 ? "rewritten" : "not rewritten intact"));
-    c.hint("a file decode_entry refuses counts in rejected_files with a warning; the build then "
-           "compiles and store overwrites the file.");
+    c.fail(Message{"with its file {}: build {}, {} file(s) rejected (expected 1), {}, the file {}",
+                   "avec son fichier {} : construction {}, {} fichier(s) refusé(s) (1 attendu), "
+                   "{}, fichier {}"}
+               .with(damaged,
+                     second == 1 ? Message{"succeeded", "réussie"} : Message{"failed", "ratée"},
+                     rejected,
+                     warnings.empty() ? Message{"no warning", "aucun avertissement"}
+                                      : Message{"a warning", "un avertissement"},
+                     intact_after == 1 ? Message{"rewritten", "réécrit"}
+                                       : Message{"not rewritten intact", "non réécrit intact"}));
+    c.hint({"a file decode_entry refuses counts in rejected_files with a warning; the build then "
+            "compiles and store overwrites the file.",
+            "un fichier que decode_entry refuse compte dans rejected_files, avec un "
+            "avertissement ; la construction compile alors et store écrase le fichier."});
   }
 }
 
@@ -327,24 +419,40 @@ void check_read_only(CaseContext& c) {
   }
   const std::string warnings = CaseContext::text_or_empty(run, result::warnings);
   if (succeeded != 1) {
-    c.fail("building lin_comb with a cache folder that cannot be written failed");
-    c.hint("a cache that cannot write is slower, not broken: the build goes on.");
+    c.fail({"building lin_comb with a cache folder that cannot be written failed",
+            "la construction de lin_comb avec un dossier de cache où l'on ne peut pas écrire a "
+            "échoué"});
+    c.hint({"a cache that cannot write is slower, not broken: the build goes on.",
+            "un cache qui ne peut pas écrire est plus lent, pas cassé : la construction "
+            "continue."});
     return;
   }
   if (failed_writes < 1 || warnings.empty()) {
-    c.fail("the cache folder could not be written, and nothing said so (" +
-           std::to_string(failed_writes) + " failed writes counted, " +
-           (warnings.empty() ? "no warning" : "a warning") + ")");
-    c.hint("when write_file_atomically returns false, count it in failed_writes and warn(...): "
-           "the user must learn why every run compiles again.");
+    c.fail(Message{"the cache folder could not be written, and nothing said so ({} failed writes "
+                   "counted, {})",
+                   "le dossier du cache n'a pas pu être écrit, et rien ne l'a signalé ({} "
+                   "écritures ratées comptées, {})"}
+               .with(failed_writes, warnings.empty() ? Message{"no warning", "aucun avertissement"}
+                                                     : Message{"a warning", "un avertissement"}));
+    c.hint({"when write_file_atomically returns false, count it in failed_writes and warn(...): "
+            "the user must learn why every run compiles again.",
+            "quand write_file_atomically rend false, comptez-le dans failed_writes et "
+            "warn(...) : l'utilisateur doit apprendre pourquoi chaque exécution recompile."});
     return;
   }
   if (compilations != 1 || memory_hits < 1) {
-    c.fail("with a folder that cannot be written, two builds of lin_comb compiled " +
-           std::to_string(compilations) + " times, expected once (the second from memory)");
-    c.hint("store keeps the entry in memory first, whatever happens on disk.");
+    c.fail(Message{"with a folder that cannot be written, two builds of lin_comb compiled {} "
+                   "times, expected once (the second from memory)",
+                   "avec un dossier où l'on ne peut pas écrire, deux constructions de lin_comb "
+                   "ont compilé {} fois, au lieu d'une (la seconde depuis la mémoire)"}
+               .with(compilations));
+    c.hint({"store keeps the entry in memory first, whatever happens on disk.",
+            "store garde d'abord l'entrée en mémoire, quoi qu'il arrive sur le disque."});
   }
-  if (files != 0) c.fail("files appeared in a folder that cannot be written");
+  if (files != 0) {
+    c.fail({"files appeared in a folder that cannot be written",
+            "des fichiers sont apparus dans un dossier où l'on ne peut pas écrire"});
+  }
 }
 
 // The same build in two fresh processes in turn, on one folder.
@@ -363,9 +471,12 @@ void check_reuse(CaseContext& c) {
     return;
   }
   if (succeeded != 1 || from_cache != 0 || compilations != 1) {
-    c.fail("the first process, on an empty folder: build " +
-           std::string(succeeded == 1 ? "succeeded" : "failed") + ", " +
-           std::to_string(compilations) + " compilation(s), expected 1");
+    c.fail(Message{"the first process, on an empty folder: build {}, {} compilation(s), "
+                   "expected 1",
+                   "le premier processus, sur un dossier vide : construction {}, {} "
+                   "compilation(s) au lieu de 1"}
+               .with(succeeded == 1 ? Message{"succeeded", "réussie"} : Message{"failed", "ratée"},
+                     compilations));
     c.hint(kNotCompiledHint);
     return;
   }
@@ -382,17 +493,21 @@ void check_reuse(CaseContext& c) {
     return;
   }
   if (succeeded != 1 || from_cache != 1 || compilations != 0 || disk_hits != 1) {
-    c.fail("a second process, on the folder the first one filled, called NVRTC " +
-           std::to_string(compilations) + " time(s) (expected 0; " + std::to_string(disk_hits) +
-           " disk hit(s))");
-    c.hint("lookup reads path_of(key) when memory has no entry: the key must be the same in "
-           "every process (no address, no time, nothing random in it).");
+    c.fail(Message{"a second process, on the folder the first one filled, called NVRTC {} "
+                   "time(s) (expected 0; {} disk hit(s))",
+                   "un second processus, sur le dossier que le premier a rempli, a appelé NVRTC "
+                   "{} fois (0 attendu ; {} lecture(s) réussie(s) sur le disque)"}
+               .with(compilations, disk_hits));
+    c.hint({"lookup reads path_of(key) when memory has no entry: the key must be the same in "
+            "every process (no address, no time, nothing random in it).",
+            "lookup lit path_of(key) quand la mémoire n'a pas l'entrée : la clé doit être la "
+            "même dans chaque processus (ni adresse, ni heure, rien d'aléatoire)."});
     return;
   }
-  c.note("first process: " + course::format_number(first_ms) +
-         " ms to build lin_comb (NVRTC); "
-         "second: " +
-         course::format_number(second_ms) + " ms (from the disk)");
+  c.note(Message{"first process: {} ms to build lin_comb (NVRTC); second: {} ms (from the disk)",
+                 "premier processus : {} ms pour construire lin_comb (NVRTC) ; second : {} ms "
+                 "(depuis le disque)"}
+             .with(first_ms, second_ms));
 }
 
 // ---------------------------------------------------------------------------
@@ -405,17 +520,27 @@ bool expect_built(CaseContext& c, const Run& run) {
   if (!c.read_value(run, result::built, built)) return false;
   if (built == 1) return true;
   const std::string error = CaseContext::text_or_empty(run, result::error);
-  c.fail("the kernel could not be built: " + error);
+  c.fail(
+      Message{"the kernel could not be built: {}", "le kernel n'a pas pu être construit : {}"}.with(
+          error));
   c.hint(contains(error, "no kernel named")
-             ? "declare the kernel extern \"C\" so that its name in the CUBIN is NAME itself."
-             : "the cases without a GPU above say which part is not done yet.");
+             ? Message{"declare the kernel extern \"C\" so that its name in the CUBIN is NAME "
+                       "itself.",
+                       "déclarez le kernel extern \"C\" pour que son nom dans le CUBIN soit NAME "
+                       "lui-même."}
+             : Message{"the cases without a GPU above say which part is not done yet.",
+                       "les cas sans GPU ci-dessus disent quelle partie reste à écrire."});
   return false;
 }
 
-const std::string kGridStrideHint =
-    "the grid has ceil(n / (block * elements_per_thread)) blocks: each thread must loop, "
-    "for (i = global index; i < n; i += blockDim.x * gridDim.x), or the elements past the "
-    "grid's first pass are never written.";
+const Message kGridStrideHint =
+    Message{"the grid has ceil(n / (block * elements_per_thread)) blocks: each thread must loop, "
+            "{}, or the elements past the grid's first pass are never written.",
+            "la grille a ceil(n / (block * elements_per_thread)) blocs : chaque thread doit "
+            "boucler, {}, sinon les éléments au-delà du premier passage de la grille ne sont "
+            "jamais écrits."}
+        .with("for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; "
+              "i += blockDim.x * gridDim.x)");
 
 struct LinCombRun {
   std::size_t n = 0;
@@ -431,8 +556,9 @@ void check_lin_comb(CaseContext& c, const LinCombRun& p) {
   const std::vector<float> expected =
       gk::lin_comb_reference(p.a, gk::make_x(p.n, c.seed()), gk::make_y(p.n, c.seed()));
   if (!c.expect_array(run, result::z, expected, course::kExact, kGridStrideHint)) {
-    c.note("(n = " + std::to_string(p.n) + ", blocks of " + std::to_string(p.block) + " threads, " +
-           std::to_string(p.elements_per_thread) + " elements per thread)");
+    c.note(Message{"(n = {}, blocks of {} threads, {} elements per thread)",
+                   "(n = {}, blocs de {} threads, {} éléments par thread)"}
+               .with(p.n, p.block, p.elements_per_thread));
   }
 }
 
@@ -456,8 +582,9 @@ void check_two_kernels(CaseContext& c) {
   const Run run = c.run(request::two_kernels, {n, folder_of(c), true});
   if (!finished(c, run) || !expect_built(c, run)) return;
   const std::vector<float> x = gk::make_x(n, c.seed()), y = gk::make_y(n, c.seed());
-  const std::string key_hint =
-      "two kernels named alike got the same CUBIN: the key must change with the source.";
+  const Message key_hint{
+      "two kernels named alike got the same CUBIN: the key must change with the source.",
+      "deux kernels de même nom ont reçu le même CUBIN : la clé doit changer avec le source."};
   if (c.expect_array(run, result::plus, gk::lin_comb_reference(gk::kDefaultFactor, x, y),
                      course::kExact, kGridStrideHint)) {
     c.expect_array(run, result::minus, gk::lin_comb_reference(gk::kDefaultFactor, x, y, -1.0f),
@@ -491,35 +618,49 @@ void judge_tunings(CaseContext& c, const Run& run, bool reused) {
   const std::vector<double> times = array_or_empty(c, run, result::tuning_ms(gk::kFirstTuning));
   const std::vector<std::int64_t> launches =
       array_or_empty(c, run, result::tuning_launches(gk::kFirstTuning));
-  const std::string choice = std::to_string(block) + " threads x " + std::to_string(elements);
+  const Message choice = Message::verbatim("{} threads x {}").with(block, elements);
   if (reused) {
     if (first_cached != 1 || !times.empty()) {
-      c.fail("a second process timed " + std::to_string(times.size()) +
-             " candidates again instead of reading the stored choice");
-      c.hint("the choice is stored with store(key, ...) in the cache folder: lookup must find "
-             "it in a new process (its file).");
+      c.fail(Message{"a second process timed {} candidates again instead of reading the stored "
+                     "choice",
+                     "un second processus a chronométré {} candidats de nouveau au lieu de lire "
+                     "le choix stocké"}
+                 .with(times.size()));
+      c.hint({"the choice is stored with store(key, ...) in the cache folder: lookup must find "
+              "it in a new process (its file).",
+              "le choix est stocké avec store(key, ...) dans le dossier du cache : lookup doit "
+              "le trouver dans un nouveau processus (son fichier)."});
     }
     return;
   }
   if (first_cached != 0 || times.size() != gk::kCandidates || launches.size() != gk::kCandidates) {
-    c.fail("the first tuning on an empty cache timed " + std::to_string(times.size()) +
-           " candidates, expected " + std::to_string(gk::kCandidates));
+    c.fail(Message{"the first tuning on an empty cache timed {} candidates, expected {}",
+                   "le premier réglage sur un cache vide a chronométré {} candidats au lieu de {}"}
+               .with(times.size(), gk::kCandidates));
     return;
   }
   for (std::size_t t = 0; t < gk::kCandidates; ++t) {
     if (!(times[t] > 0.0) || !std::isfinite(times[t])) {
-      c.fail("time_launches_ms returned " + course::format_number(times[t]) + " ms for candidate " +
-             std::to_string(t));
-      c.hint("return the time between the events divided by the repetitions, read after "
-             "cuEventSynchronize on the stop event.");
+      c.fail(Message{"time_launches_ms returned {} ms for candidate {}",
+                     "time_launches_ms a rendu {} ms pour le candidat {}"}
+                 .with(times[t], t));
+      c.hint({"return the time between the events divided by the repetitions, read after "
+              "cuEventSynchronize on the stop event.",
+              "rendez le temps entre les événements divisé par le nombre de répétitions, lu "
+              "après cuEventSynchronize sur l'événement de fin."});
       return;
     }
     if (launches[t] < repetitions + 1) {
-      c.fail("time_launches_ms called its launch " + std::to_string(launches[t]) + " times for " +
-             std::to_string(repetitions) + " repetitions: no warm-up");
-      c.hint("call launch() once before the first event: the first launch of a kernel pays "
-             "for loading its module and warming the caches, and would count in the first "
-             "candidate's time.");
+      c.fail(Message{"time_launches_ms called its launch {} times for {} repetitions: no warm-up",
+                     "time_launches_ms a appelé son lancement {} fois pour {} répétitions : pas "
+                     "de tour de chauffe"}
+                 .with(launches[t], repetitions));
+      c.hint({"call launch() once before the first event: the first launch of a kernel pays "
+              "for loading its module and warming the caches, and would count in the first "
+              "candidate's time.",
+              "appelez launch() une fois avant le premier événement : le premier lancement "
+              "d'un kernel paie le chargement de son module et le remplissage des caches, et "
+              "compterait dans le temps du premier candidat."});
       return;
     }
   }
@@ -530,16 +671,21 @@ void judge_tunings(CaseContext& c, const Run& run, bool reused) {
       array_or_empty(c, run, result::tuning_elements(gk::kFirstTuning));
   if (blocks.size() != gk::kCandidates || per_thread.size() != gk::kCandidates ||
       blocks[fastest] != block || per_thread[fastest] != elements) {
-    c.fail("the choice " + choice + " is not the fastest candidate");
+    c.fail(Message{"the choice {} is not the fastest candidate",
+                   "le choix {} n'est pas le candidat le plus rapide"}
+               .with(choice));
     return;
   }
   if (second_cached != 1 || second_block != block || second_elements != elements) {
-    c.fail("a second tuning in the same process did not reuse the first one's choice");
-    c.hint("store keeps the choice in memory: lookup must find it there.");
+    c.fail({"a second tuning in the same process did not reuse the first one's choice",
+            "un second réglage dans le même processus n'a pas repris le choix du premier"});
+    c.hint({"store keeps the choice in memory: lookup must find it there.",
+            "store garde le choix en mémoire : lookup doit l'y trouver."});
     return;
   }
-  c.note("chosen: " + choice + " elements per thread, " + course::format_number(times[fastest]) +
-         " ms a launch");
+  c.note(Message{"chosen: {} elements per thread, {} ms a launch",
+                 "choix : {} éléments par thread, {} ms par lancement"}
+             .with(choice, times[fastest]));
 }
 
 void check_tune(CaseContext& c) {
@@ -585,14 +731,15 @@ void check_speed(CaseContext& c) {
   std::vector<float> reference;
   if (!CaseContext::reported(run, result::by_hand) ||
       !c.read_array(run, result::by_hand, reference)) {
-    c.fail("the program reported no output of the kernel written by hand");
+    c.fail({"the program reported no output of the kernel written by hand",
+            "le programme n'a rendu aucune sortie du kernel écrit à la main"});
     return;
   }
   if (!c.expect_array(run, result::z, reference, course::kExact, kGridStrideHint)) {
     return;
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
   double copy_ms = 0.0, generated_ms = 0.0, hand_ms = 0.0;
@@ -606,16 +753,20 @@ void check_speed(CaseContext& c) {
   const double generated_gbps = 3.0 * array_bytes / (generated_ms * 1e-3) / 1e9;
   const double share = generated_gbps / copy_gbps;
   const double ratio = generated_ms / hand_ms;
-  c.note("copy ceiling: " + course::format_number(copy_gbps) + " GB/s = 2 x " +
-         course::format_number(array_bytes) + " B / " + course::format_number(copy_ms) + " ms");
-  c.note("lin_comb generated: " + course::format_number(generated_gbps) + " GB/s = 3 x " +
-         course::format_number(array_bytes) + " B (x, y read, z written) / " +
-         course::format_number(generated_ms) + " ms = " + course::format_number(100.0 * share) +
-         "% of the copy ceiling; by hand (nvcc): " + course::format_number(hand_ms) +
-         " ms, ratio " + course::format_number(ratio));
-  const std::string tuned_hint =
+  c.note(Message{"copy ceiling: {} GB/s = 2 x {} B / {} ms",
+                 "plafond de copie : {} GB/s = 2 x {} o / {} ms"}
+             .with(copy_gbps, array_bytes, copy_ms));
+  c.note(Message{"lin_comb generated: {} GB/s = 3 x {} B (x, y read, z written) / {} ms = {}% of "
+                 "the copy ceiling; by hand (nvcc): {} ms, ratio {}",
+                 "lin_comb généré : {} GB/s = 3 x {} o (x, y lus, z écrit) / {} ms = {} % du "
+                 "plafond de copie ; à la main (nvcc) : {} ms, rapport {}"}
+             .with(generated_gbps, array_bytes, generated_ms, 100.0 * share, hand_ms, ratio));
+  const Message tuned_hint{
       "the tuned configuration and the grid-stride loop should run at the memory's speed: is "
-      "every pointer __restrict__, and does consecutive i go to consecutive threads?";
+      "every pointer __restrict__, and does consecutive i go to consecutive threads?",
+      "la configuration réglée et la boucle à pas de grille devraient tourner à la vitesse de "
+      "la mémoire : chaque pointeur est-il __restrict__, et des i consécutifs vont-ils à des "
+      "threads consécutifs ?"};
   const bool near_nvcc = c.judge_speed(kByHandBar, ratio);
   if (!(c.judge_speed(kCopyCeilingBar, share) && near_nvcc)) c.hint(tuned_hint);
 }
@@ -644,15 +795,13 @@ int main(int argc, char** argv) {
           host_only(
               {"architecture_in_the_key", 2, [](CaseContext& c) { check_two_builds(c, false); }}),
           host_only({"key_changes_with_the_source", 1,
-                     [](CaseContext& c) { check_key_field(c, kKeySource, "the source"); }}),
+                     [](CaseContext& c) { check_key_field(c, kKeySource); }}),
           host_only({"key_changes_with_the_options", 1,
-                     [](CaseContext& c) { check_key_field(c, kKeyOptions, "the options"); }}),
-          host_only(
-              {"key_changes_with_the_architecture", 1,
-               [](CaseContext& c) { check_key_field(c, kKeyArchitecture, "the architecture"); }}),
-          host_only(
-              {"key_changes_with_the_nvrtc_version", 1,
-               [](CaseContext& c) { check_key_field(c, kKeyNvrtcVersion, "NVRTC's version"); }}),
+                     [](CaseContext& c) { check_key_field(c, kKeyOptions); }}),
+          host_only({"key_changes_with_the_architecture", 1,
+                     [](CaseContext& c) { check_key_field(c, kKeyArchitecture); }}),
+          host_only({"key_changes_with_the_nvrtc_version", 1,
+                     [](CaseContext& c) { check_key_field(c, kKeyNvrtcVersion); }}),
           host_only({"truncated_file_rebuilt", 2,
                      [](CaseContext& c) { check_corrupt(c, request::Damage::truncate); }}),
           host_only({"changed_byte_rebuilt", 1,

@@ -8,9 +8,6 @@
 //
 //   make check-20                          (students)
 //   build/.../check_20 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -26,11 +23,23 @@ namespace scg = sparse_conjugate_gradient;
 namespace request = sparse_conjugate_gradient::request;
 namespace result = sparse_conjugate_gradient::result;
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 using scg::CgStatus;
 using scg::MatrixKind;
 
-std::string number(double value) { return course::format_number(value); }
+// A status for a person, in the chosen language (status_name is the English).
+Message status_words(CgStatus status) {
+  switch (status) {
+    case CgStatus::converged: return {"converged", "convergé"};
+    case CgStatus::breakdown: return Message::verbatim(scg::status_name(status));
+    case CgStatus::not_converged: return {"not converged", "non convergé"};
+  }
+  return Message::verbatim("?");
+}
+
+const Message kTimesNotJudged{"(times are not judged under compute-sanitizer)",
+                              "(les temps ne sont pas jugés sous compute-sanitizer)"};
 
 // bench.hpp's formula; that header needs the CUDA runtime, the check does not.
 double gigabytes_per_second(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
@@ -39,44 +48,72 @@ double gigabytes_per_second(double bytes, double ms) { return bytes / (ms * 1e-3
 // Part 1: the products
 // ---------------------------------------------------------------------------
 
-const std::string kScalarHint =
+const Message kScalarHint{
     "y[row] = the sum of values[k] * x[columns[k]] for row_offsets[row] <= k < "
-    "row_offsets[row + 1] (row_offsets[row + 1] excluded).";
-const std::string kVectorHint =
+    "row_offsets[row + 1] (row_offsets[row + 1] excluded).",
+    "y[row] = la somme des values[k] * x[columns[k]] pour row_offsets[row] <= k < "
+    "row_offsets[row + 1] (row_offsets[row + 1] exclu)."};
+const Message kVectorHint{
     "every partial sum of a row's group must be folded: __shfl_down_sync with offsets "
-    "kLanesPerRow / 2, ..., 2, 1, then lane 0 of the group writes y[row].";
-const std::string kEmptyRowHint =
-    "an empty row must be written too: its y is 0 (the output is not zeroed before the call).";
+    "kLanesPerRow / 2, ..., 2, 1, then lane 0 of the group writes y[row].",
+    "chaque somme partielle du groupe d'une ligne doit être repliée : __shfl_down_sync avec "
+    "les décalages kLanesPerRow / 2, ..., 2, 1, puis la voie 0 du groupe écrit y[row]."};
+const Message kEmptyRowHint{
+    "an empty row must be written too: its y is 0 (the output is not zeroed before the call).",
+    "une ligne vide doit aussi être écrite : son y vaut 0 (la sortie n'est pas mise à zéro "
+    "avant l'appel)."};
 
-const std::string kBalancedZeroHint =
+const Message kBalancedZeroHint{
     "y must be zeroed before the kernel adds into it: cudaMemsetAsync(y, 0, a.rows * "
-    "sizeof(float)) in spmv_balanced (the check fills y with NaN before the call).";
-const std::string kBalancedSearchHint =
+    "sizeof(float)) in spmv_balanced (the check fills y with NaN before the call).",
+    "y doit être mis à zéro avant que le kernel y ajoute : cudaMemsetAsync(y, 0, a.rows * "
+    "sizeof(float)) dans spmv_balanced (le correcteur remplit y de NaN avant l'appel)."};
+const Message kBalancedSearchHint{
     "the binary search must find the last row whose offset is <= the thread's first entry "
     "(row_offsets[row] <= first < row_offsets[row + 1], so row < a.rows), not the first row "
-    "past it.";
-const std::string kBalancedAtomicHint =
+    "past it.",
+    "la recherche dichotomique doit trouver la dernière ligne dont le décalage est inférieur ou "
+    "égal à l'indice du premier coefficient du thread "
+    "(row_offsets[row] <= first < row_offsets[row + 1], donc row < a.rows), pas la première "
+    "ligne au-delà."};
+const Message kBalancedAtomicHint{
     "a row shared by several threads gets a partial sum from each: add them with "
-    "atomicAdd(&y[row], sum), never y[row] = sum (only the last store stays).";
-const std::string kBalancedFoldHint =
+    "atomicAdd(&y[row], sum), never y[row] = sum (only the last store stays).",
+    "une ligne partagée par plusieurs threads reçoit une somme partielle de chacun : "
+    "ajoutez-les avec atomicAdd(&y[row], sum), jamais y[row] = sum (seule la dernière "
+    "écriture reste)."};
+const Message kBalancedFoldHint{
     "a warp may fold its 32 sums into one only when every lane holds the same row: "
     "__match_any_sync(kFullWarpMask, row) == kFullWarpMask (the mask it returns always holds "
-    "the lane's own bit, so it is never 0); otherwise each lane adds its own sum to its row.";
-const std::string kBalancedBoundsHint =
+    "the lane's own bit, so it is never 0); otherwise each lane adds its own sum to its row.",
+    "un warp ne peut replier ses 32 sommes en une seule que si chaque voie tient la même "
+    "ligne : __match_any_sync(kFullWarpMask, row) == kFullWarpMask (le masque rendu contient "
+    "toujours le bit de la voie elle-même, il n'est donc jamais nul) ; sinon chaque voie "
+    "ajoute sa propre somme à sa ligne."};
+const Message kBalancedBoundsHint{
     "read a thread's entries as int4 and float4 only when all kEntriesPerThread of them lie "
-    "below a.nonzeros; the walk must stop at the row of the thread's last entry.";
+    "below a.nonzeros; the walk must stop at the row of the thread's last entry.",
+    "ne lisez les coefficients d'un thread en int4 et float4 que si tous ses "
+    "kEntriesPerThread coefficients sont sous a.nonzeros ; le parcours doit s'arrêter à la "
+    "ligne du dernier coefficient du thread."};
 
 void report_product_mismatch(CaseContext& c, const scg::CsrMatrix& a,
                              const course::Comparison& comparison) {
-  std::string text = "y: " + std::to_string(comparison.wrong) + " of " +
-                     std::to_string(comparison.count) + " rows wrong";
-  if (comparison.unwritten > 0)
-    text += " (" + std::to_string(comparison.unwritten) + " never written)";
-  text += "; each row within 2 L 2^-24 sum_j |a_ij x_j| of the double product (L its length)";
+  Message text = Message{"y: {} of {} rows wrong", "y : {} lignes fausses sur {}"}.with(
+      comparison.wrong, comparison.count);
+  if (comparison.unwritten > 0) {
+    text += Message{" ({} never written)", " ({} jamais écrites)"}.with(comparison.unwritten);
+  }
+  text += Message{"; each row within 2 L 2^-24 sum_j |a_ij x_j| of the double product (L its "
+                  "length)",
+                  " ; chaque ligne à 2 L 2^-24 sum_j |a_ij x_j| près du produit en double (L sa "
+                  "longueur)"};
   for (const course::Mismatch& m : comparison.first) {
-    text += "\n    row " + std::to_string(m.index) + " (" +
-            std::to_string(a.row_length(static_cast<int>(m.index))) + " entries): expected " +
-            number(m.expected) + ", got " + (m.unwritten ? "<not written>" : number(m.got));
+    text += Message{"\n    row {} ({} entries): expected {}, got {}",
+                    "\n    ligne {} ({} coefficients) : attendu {}, reçu {}"}
+                .with(m.index, a.row_length(static_cast<int>(m.index)), m.expected,
+                      m.unwritten ? Message{"<not written>", "<non écrit>"}
+                                  : Message::verbatim(course::format_number(m.got)));
   }
   c.fail(text);
 }
@@ -182,7 +219,9 @@ bool check_product(CaseContext& c, const std::string& kernel, MatrixKind kind, i
   if (launches && !c.expect_kernel_launched(run)) return false;
   std::vector<float> y;
   if (!product_reported(c, run, a.rows, y)) {
-    c.fail("the program reported no product y of " + std::to_string(a.rows) + " floats");
+    c.fail(Message{"the program reported no product y of {} floats",
+                   "le programme n'a rendu aucun produit y de {} floats"}
+               .with(a.rows));
     return false;
   }
   const std::vector<float> x = scg::make_x(a.rows, c.seed());
@@ -191,10 +230,13 @@ bool check_product(CaseContext& c, const std::string& kernel, MatrixKind kind, i
       course::spread_indices(static_cast<std::size_t>(a.rows), static_cast<std::size_t>(a.rows)));
   if (comparison.ok()) return true;
   report_product_mismatch(c, a, comparison);
-  const std::string called =
-      kernel == "warp" ? "spmv_vector_kernel<32>, launched by the runner," : "spmv_" + kernel;
-  c.note("(" + called + " on the " + scg::kind_name(kind) + " matrix, " + std::to_string(a.rows) +
-         " rows, " + std::to_string(a.nonzeros()) + " nonzeros)");
+  const Message called = kernel == "warp"
+                             ? Message{"spmv_vector_kernel<32>, launched by the runner,",
+                                       "spmv_vector_kernel<32>, lancé par le runner,"}
+                             : Message::verbatim("spmv_" + kernel);
+  c.note(Message{"({} on the {} matrix, {} rows, {} nonzeros)",
+                 "({} sur la matrice {}, {} lignes, {} coefficients non nuls)"}
+             .with(called, scg::kind_name(kind), a.rows, a.nonzeros()));
   hint_product_mistake(c, kernel, a, x, y, comparison);
   return false;
 }
@@ -220,9 +262,12 @@ int hidden_rows(CaseContext& c) {
 // Part 2: the dot product
 // ---------------------------------------------------------------------------
 
-const std::string kDoubleDotHint =
+const Message kDoubleDotHint{
     "accumulate the dot products in double: a float sum of millions of terms loses digits, "
-    "and the squares of float values beyond 1.8e19 overflow float.";
+    "and the squares of float values beyond 1.8e19 overflow float.",
+    "accumulez les produits scalaires en double : une somme en float de millions de termes "
+    "perd des chiffres, et les carrés de valeurs float au-delà de 1.8e19 dépassent la plage "
+    "des float."};
 // Products of two floats are exact in double; a double tree sum of n positive terms is
 // within log2(n) + (terms per thread) roundings of 2^-53: far below 1e-12 relative. A
 // float sum is off by 1e-8 to 1e-6 relative.
@@ -244,11 +289,16 @@ bool check_dot(CaseContext& c, int n, const std::string& data) {
   }
   const double expected = dot_reference(n, c.seed(), data);
   if (course::within_tolerance(got, expected, {0.0, kDotRelativeTolerance})) return true;
-  c.fail("dot(x, x) of " + std::to_string(n) + " values" +
-         (data == "huge" ? " of about 1e22" : " in [1, 2)") + " returned " + number(got) +
-         ", expected " + number(expected) + " (relative tolerance " +
-         number(kDotRelativeTolerance) + ")");
-  if (n > 0 && got == 0.0) c.hint("dot must return the value it copies back from the device.");
+  c.fail(Message{"dot(x, x) of {} values {} returned {}, expected {} (relative tolerance {})",
+                 "dot(x, x) de {} valeurs {} a rendu {} au lieu de {} (tolérance relative {})"}
+             .with(n,
+                   data == "huge" ? Message{"of about 1e22", "d'environ 1e22"}
+                                  : Message{"in [1, 2)", "dans [1 ; 2["},
+                   got, expected, kDotRelativeTolerance));
+  if (n > 0 && got == 0.0) {
+    c.hint({"dot must return the value it copies back from the device.",
+            "dot doit rendre la valeur qu'il recopie depuis le GPU."});
+  }
   c.hint(kDoubleDotHint);
   return false;
 }
@@ -270,18 +320,27 @@ constexpr double kTrueResidualLimit = 2e-6;
 constexpr int kMaxIterationFactor = 10;
 constexpr int kMaxIterationsMin = 20;
 
-const std::string kResidualHint =
-    "update the residual every iteration: r -= alpha q (q = A p), then rr_next = r . r.";
-const std::string kBetaHint = "beta = rr_next / rr: the new r . r over the previous r . r.";
-const std::string kAlphaHint =
+const Message kResidualHint{
+    "update the residual every iteration: r -= alpha q (q = A p), then rr_next = r . r.",
+    "mettez le résidu à jour à chaque itération : r -= alpha q (q = A p), puis "
+    "rr_next = r . r."};
+const Message kBetaHint{"beta = rr_next / rr: the new r . r over the previous r . r.",
+                        "beta = rr_next / rr : le nouveau r . r divisé par le précédent."};
+const Message kAlphaHint{
     "x += alpha p with alpha = (r . r) / (p . A p) > 0: check the sign of alpha in the "
-    "update of x (the residual r was right, so the solver believed it converged).";
-const std::string kBreakdownHint =
+    "update of x (the residual r was right, so the solver believed it converged).",
+    "x += alpha p avec alpha = (r . r) / (p . A p) > 0 : vérifiez le signe de alpha dans la "
+    "mise à jour de x (le résidu r était juste, donc le solveur s'est cru convergé)."};
+const Message kBreakdownHint{
     "test p . A p before dividing by it: when it is <= 0, A is not positive definite, "
-    "return breakdown (with x the last iterate).";
-const std::string kZeroRhsHint =
+    "return breakdown (with x the last iterate).",
+    "testez p . A p avant de diviser par lui : s'il est <= 0, A n'est pas définie positive, "
+    "rendez breakdown (avec pour x le dernier itéré)."};
+const Message kZeroRhsHint{
     "with b = 0 the answer is x = 0: test the stopping rule rr <= tolerance^2 (b . b) "
-    "before the first iteration (0 <= 0), and divide by nothing.";
+    "before the first iteration (0 <= 0), and divide by nothing.",
+    "avec b = 0 la réponse est x = 0 : testez le critère d'arrêt rr <= tolerance^2 (b . b) "
+    "avant la première itération (0 <= 0), et ne divisez par rien."};
 
 struct CgRun {
   CgStatus status = CgStatus::not_converged;
@@ -301,7 +360,7 @@ bool run_cg(CaseContext& c, MatrixKind kind, int size, double scale, int max_ite
     return false;
   }
   if (!CaseContext::reported(run, result::x) || !c.read_array(run, result::x, out.x)) {
-    c.fail("the program reported no solution x");
+    c.fail({"the program reported no solution x", "le programme n'a rendu aucune solution x"});
     return false;
   }
   out.status = static_cast<CgStatus>(status);
@@ -315,19 +374,27 @@ bool run_cg(CaseContext& c, MatrixKind kind, int size, double scale, int max_ite
     }
   }
   if (unwritten > 0 || not_finite > 0) {
-    c.fail("x: " + std::to_string(unwritten) + " entries never written, " +
-           std::to_string(not_finite) + " not finite (NaN or infinite), of " +
-           std::to_string(out.x.size()) + "; conjugate_gradient returned " +
-           scg::status_name(out.status) + " after " + std::to_string(out.iterations) +
-           " iterations");
-    c.hint(unwritten > 0 ? "x starts at 0 (cudaMemset) and is updated in place: every entry is "
-                           "written, whatever the outcome."
-                         : "a NaN is never a result: stop before dividing by a p . A p <= 0 or "
-                           "by an r . r of 0.");
+    c.fail(
+        Message{"x: {} entries never written, {} not finite (NaN or infinite), of {}; "
+                "conjugate_gradient returned {} after {} iterations",
+                "x : {} coefficients jamais écrits, {} non finis (NaN ou infinis), sur {} ; "
+                "conjugate_gradient a rendu le statut {} après {} itérations"}
+            .with(unwritten, not_finite, out.x.size(), status_words(out.status), out.iterations));
+    c.hint(unwritten > 0
+               ? Message{"x starts at 0 (cudaMemset) and is updated in place: every entry is "
+                         "written, whatever the outcome.",
+                         "x part de 0 (cudaMemset) et est mis à jour sur place : chaque "
+                         "coefficient est écrit, quelle que soit l'issue."}
+               : Message{"a NaN is never a result: stop before dividing by a p . A p <= 0 or "
+                         "by an r . r of 0.",
+                         "un NaN n'est jamais un résultat : arrêtez-vous avant de diviser par un "
+                         "p . A p <= 0 ou par un r . r nul."});
     return false;
   }
   if (status < 0 || status > static_cast<std::int64_t>(CgStatus::not_converged)) {
-    c.fail("conjugate_gradient returned an unknown status " + std::to_string(status));
+    c.fail(Message{"conjugate_gradient returned an unknown status {}",
+                   "conjugate_gradient a rendu un statut inconnu, {}"}
+               .with(status));
     return false;
   }
   return true;
@@ -350,29 +417,38 @@ void check_cg_converges(CaseContext& c, MatrixKind kind, int size, double scale 
     return;
   }
   const double residual = scg::true_relative_residual(a, b, got.x);
-  const std::string what = std::string(scg::kind_name(kind)) + " matrix, " +
-                           std::to_string(a.rows) + " rows: conjugate_gradient returned " +
-                           scg::status_name(got.status) + " after " +
-                           std::to_string(got.iterations) +
-                           " iterations, true residual ||b - Ax|| / ||b|| = " + number(residual) +
-                           "; the reference CG (double, on the CPU) converged in " +
-                           std::to_string(reference.iterations);
+  const Message what =
+      Message{"{} matrix, {} rows: conjugate_gradient returned {} after {} iterations, true "
+              "residual ||b - Ax|| / ||b|| = {}; the reference CG (double, on the CPU) "
+              "converged in {}",
+              "matrice {}, {} lignes : conjugate_gradient a rendu le statut {} après {} "
+              "itérations, vrai résidu ||b - Ax|| / ||b|| = {} ; le CG de référence (en double, "
+              "sur le CPU) a convergé en {}"}
+          .with(scg::kind_name(kind), a.rows, status_words(got.status), got.iterations, residual,
+                reference.iterations);
   if (got.status != CgStatus::converged) {
     c.fail(what);
-    c.hint(got.status == CgStatus::breakdown ? "this matrix is positive definite: p . A p > 0 "
-                                               "unless p . A p is computed wrong."
-                                             : kResidualHint);
+    c.hint(got.status == CgStatus::breakdown
+               ? Message{"this matrix is positive definite: p . A p > 0 unless p . A p is "
+                         "computed wrong.",
+                         "cette matrice est définie positive : p . A p > 0, à moins que p . A p "
+                         "soit mal calculé."}
+               : kResidualHint);
     c.hint(kBetaHint);
     if (scale == scg::kHugeScale) c.hint(kDoubleDotHint);
     return;
   }
   if (residual > kTrueResidualLimit) {
-    c.fail(what + "; the true residual must be at most " + number(kTrueResidualLimit));
+    c.fail(what + Message{"; the true residual must be at most {}",
+                          " ; le vrai résidu doit valoir au plus {}"}
+                      .with(kTrueResidualLimit));
     c.hint(scale == 0.0 ? kZeroRhsHint : scale == scg::kHugeScale ? kDoubleDotHint : kAlphaHint);
     return;
   }
   if (got.iterations > allowed) {
-    c.fail(what + "; at most " + std::to_string(allowed) + " iterations are allowed");
+    c.fail(what +
+           Message{"; at most {} iterations are allowed", " ; au plus {} itérations sont permises"}
+               .with(allowed));
     c.hint(kBetaHint);
     return;
   }
@@ -385,10 +461,13 @@ void check_cg_breakdown(CaseContext& c) {
   CgRun got;
   if (!run_cg(c, MatrixKind::negative_poisson, kGrid, 1.0, 10 * kGrid * kGrid, got)) return;
   if (got.status != CgStatus::breakdown) {
-    c.fail("the negative definite matrix (2D Poisson with -4 on the diagonal): "
-           "conjugate_gradient returned " +
-           std::string(scg::status_name(got.status)) + " after " + std::to_string(got.iterations) +
-           " iterations, expected breakdown at iteration 0");
+    c.fail(Message{"the negative definite matrix (2D Poisson with -4 on the diagonal): "
+                   "conjugate_gradient returned {} after {} iterations, expected breakdown at "
+                   "iteration 0",
+                   "la matrice définie négative (Poisson 2D avec -4 sur la diagonale) : "
+                   "conjugate_gradient a rendu le statut {} après {} itérations, au lieu de "
+                   "breakdown à l'itération 0"}
+               .with(status_words(got.status), got.iterations));
     c.hint(kBreakdownHint);
   }
 }
@@ -406,35 +485,43 @@ struct SpeedCase {
   // GB/s of the student's product over cuSPARSE's, same bytes, same run
   // (tests/speed_bars.md).
   course::check::SpeedBar bar;
-  const char* hint;  // under a figure below the bar
+  Message hint;  // under a figure below the bar
 };
 
 constexpr int kSpeedRepetitions = 20;
 constexpr double kSpeedTimeoutSeconds = 120.0;
 
 // 4M rows, 21M nonzeros: 214 MB moved per product.
-constexpr SpeedCase kVectorSpeed{
+const SpeedCase kVectorSpeed{
     "vector",
     MatrixKind::poisson,
     2048,
     64,
     {"spmv_vector's GB/s over cuSPARSE's", course::check::BarKind::at_least, 0.8,
      "1.19 on H100, 1.17-1.19 on H200"},
-    "a group of lanes per row must read the row's entries side by side (lane l takes "
-    "entries start + l, start + l + kLanesPerRow, ...), with the lanes per row of "
-    "vector_lanes_per_row: a whole warp on 5-entry rows leaves 27 lanes idle."};
+    Message{"a group of lanes per row must read the row's entries side by side (lane l takes "
+            "entries start + l, start + l + kLanesPerRow, ...), with the lanes per row of "
+            "vector_lanes_per_row: a whole warp on 5-entry rows leaves 27 lanes idle.",
+            "un groupe de voies par ligne doit lire les coefficients de la ligne côte à côte (la "
+            "voie l prend les coefficients start + l, start + l + kLanesPerRow...), avec le "
+            "nombre de voies par ligne de vector_lanes_per_row : un warp entier sur des lignes "
+            "de 5 coefficients laisse 27 voies inactives."}};
 // 1M rows, about 11M nonzeros, the longest row some 200,000 entries: there a thread or a
 // group per row takes 88 to 133 times cuSPARSE's time (H200); within 3 times is the bar.
-constexpr SpeedCase kBalancedSpeed{
+const SpeedCase kBalancedSpeed{
     "balanced",
     MatrixKind::power_law,
     1 << 20,
     1 << 12,
     {"spmv_balanced's GB/s over cuSPARSE's", course::check::BarKind::at_least, 0.33,
      "0.90 on H100, 0.89-0.91 on H200"},
-    "every thread takes 8 consecutive entries, read as two int4 and two float4, whatever "
-    "the rows; a warp whose 32 lanes hold one row folds with shuffles and adds once (a row "
-    "of 200,000 entries is otherwise 25,000 atomicAdds to one address)."};
+    Message{"every thread takes 8 consecutive entries, read as two int4 and two float4, "
+            "whatever the rows; a warp whose 32 lanes hold one row folds with shuffles and adds "
+            "once (a row of 200,000 entries is otherwise 25,000 atomicAdds to one address).",
+            "chaque thread prend 8 coefficients consécutifs, lus en deux int4 et deux float4, "
+            "quelles que soient les lignes ; un warp dont les 32 voies tiennent une même ligne "
+            "la replie par des shuffles et n'ajoute qu'une fois (sinon, une ligne de 200 000 "
+            "coefficients fait 25 000 atomicAdd sur une même adresse)."}};
 
 void check_speed(CaseContext& c, const SpeedCase& speed) {
   const bool sanitized = c.under_sanitizer();
@@ -447,7 +534,7 @@ void check_speed(CaseContext& c, const SpeedCase& speed) {
       scg::make_matrix(speed.kind, size, course::derive_seed(c.seed(), scg::kMatrixSalt));
   std::vector<float> y;
   if (!product_reported(c, run, a.rows, y)) {
-    c.fail("the program reported no product y");
+    c.fail({"the program reported no product y", "le programme n'a rendu aucun produit y"});
     return;
   }
   const std::vector<float> x = scg::make_x(a.rows, c.seed());
@@ -460,7 +547,7 @@ void check_speed(CaseContext& c, const SpeedCase& speed) {
     return;
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
   double student_ms = 0.0, library_ms = 0.0;
@@ -470,12 +557,13 @@ void check_speed(CaseContext& c, const SpeedCase& speed) {
   const double bytes = scg::product_bytes(a);
   const double student_gbps = gigabytes_per_second(bytes, student_ms);
   const double library_gbps = gigabytes_per_second(bytes, library_ms);
-  const std::string figures =
-      std::string("spmv_") + speed.kernel + " on the " + scg::kind_name(speed.kind) + " matrix (" +
-      std::to_string(a.rows) + " rows, " + std::to_string(a.nonzeros()) +
-      " nonzeros): " + number(student_ms) + " ms, " + number(student_gbps) +
-      " GB/s; cusparseSpMV: " + number(library_ms) + " ms, " + number(library_gbps) +
-      " GB/s (bytes = 8 nnz + 4 (rows + 1) + 8 rows = " + number(bytes) + ")";
+  const Message figures =
+      Message{"spmv_{} on the {} matrix ({} rows, {} nonzeros): {} ms, {} GB/s; cusparseSpMV: {} "
+              "ms, {} GB/s (bytes = 8 nnz + 4 (rows + 1) + 8 rows = {})",
+              "spmv_{} sur la matrice {} ({} lignes, {} coefficients non nuls) : {} ms, {} GB/s ; "
+              "cusparseSpMV : {} ms, {} GB/s (octets = 8 nnz + 4 (rows + 1) + 8 rows = {})"}
+          .with(speed.kernel, scg::kind_name(speed.kind), a.rows, a.nonzeros(), student_ms,
+                student_gbps, library_ms, library_gbps, bytes);
   c.judge_speed(speed.bar, student_gbps / library_gbps, figures, {speed.hint});
 }
 

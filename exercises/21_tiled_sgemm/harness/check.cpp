@@ -6,9 +6,6 @@
 //
 //   make check-21                          (students)
 //   build/.../check_21 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -20,6 +17,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 using tiled_sgemm::Problem;
 using tiled_sgemm::Shape;
@@ -28,45 +26,79 @@ namespace request = tiled_sgemm::request;
 // ---------------------------------------------------------------------------
 // Hints: each names one classic mistake (the known-wrong variants look for them)
 // ---------------------------------------------------------------------------
-const std::string kEdgeHint =
+const Message kEdgeHint{
     "sizes not multiples of the tile: load 0 for every element of a tile that lies past m or k "
     "(A) or past k or n (B), and write only elements with i < m and j < n; every thread still "
-    "takes part in the loads and the barriers.";
-const std::string kBarrierHint =
+    "takes part in the loads and the barriers.",
+    "tailles non multiples de la tuile : chargez 0 pour chaque élément d'une tuile qui tombe "
+    "au-delà de m ou de k (A) ou au-delà de k ou de n (B), et n'écrivez que les éléments où "
+    "i < m et j < n ; chaque thread prend quand même part aux chargements et aux barrières."};
+const Message kBarrierHint{
     "shared memory: __syncthreads() between loading a tile and using it (every element in "
     "place), and again after using it, before the next tile's load overwrites it (nobody still "
-    "reading); both outside any `if`.";
-const std::string kTileIndexHint =
+    "reading); both outside any `if`.",
+    "mémoire partagée : __syncthreads() entre le chargement d'une tuile et son usage (chaque "
+    "élément en place), puis de nouveau après l'usage, avant que le chargement de la tuile "
+    "suivante ne l'écrase (plus personne ne lit) ; les deux hors de tout `if`."};
+const Message kTileIndexHint{
     "tile indices: A's tile holds A(i, t + x) for the block's rows i, B's tile holds B(t + y, j) "
     "for its columns j; the product adds a row of A's tile times a column of B's, "
-    "a_tile[y][p] * b_tile[p][x].";
-const std::string kAccumulatorHint =
+    "a_tile[y][p] * b_tile[p][x].",
+    "indices des tuiles : la tuile de A contient A(i, t + x) pour les lignes i du bloc, celle "
+    "de B contient B(t + y, j) pour ses colonnes j ; le produit ajoute une ligne de la tuile "
+    "de A fois une colonne de celle de B, a_tile[y][p] * b_tile[p][x]."};
+const Message kAccumulatorHint{
     "register tiles: zero each thread's sums once, before the loop over the slices of k, keep "
-    "adding across slices, and write them after the loop.";
-const std::string kBetaZeroHint =
+    "adding across slices, and write them after the loop.",
+    "tuiles en registres : mettez les sommes de chaque thread à zéro une seule fois, avant la "
+    "boucle sur les tranches de k, continuez d'ajouter d'une tranche à l'autre, et écrivez-les "
+    "après la boucle."};
+const Message kBetaZeroHint{
     "beta = 0: C is not read (here it holds NaN, and 0 * NaN is NaN): write alpha * dot alone "
-    "when beta == 0, as BLAS does.";
-const std::string kVectorHint =
+    "when beta == 0, as BLAS does.",
+    "beta = 0 : C n'est pas lu (ici il contient des NaN, et 0 * NaN donne NaN) : écrivez "
+    "alpha * dot seul quand beta == 0, comme le fait BLAS."};
+const Message kVectorHint{
     "float4 loads and stores need 16-byte aligned addresses: use them only where a row's length "
-    "is a multiple of 4 (k for A, n for B and C), and load element by element elsewhere.";
-const std::string kCoalescingHint =
+    "is a multiple of 4 (k for A, n for B and C), and load element by element elsewhere.",
+    "les lectures et écritures en float4 demandent des adresses alignées sur 16 octets : ne "
+    "les utilisez que là où la longueur d'une ligne est un multiple de 4 (k pour A, n pour B "
+    "et C), et chargez élément par élément ailleurs."};
+const Message kCoalescingHint{
     "coalescing: threadIdx.x must walk the columns j, contiguous in a row of B and of C; with "
     "threadIdx.x along the rows i, the 32 threads of a warp read A k floats apart and write C "
-    "n floats apart, one memory transaction each.";
-const std::string kFinalSpeedHint =
+    "n floats apart, one memory transaction each.",
+    "coalescence : threadIdx.x doit parcourir les colonnes j, contiguës dans une ligne de B et "
+    "de C ; avec threadIdx.x le long des lignes i, les 32 threads d'un warp lisent A à k floats "
+    "d'écart et écrivent C à n floats d'écart, une transaction mémoire chacun."};
+const Message kFinalSpeedHint{
     "speed: a 128 x 128 tile of C per block, slices of 8 values of k, 8 x 8 sums per thread in "
     "registers, float4 loads from global and shared memory, A's tile transposed so that a "
-    "thread's rows are one float4; no bounds test inside the product loop.";
-const std::string kDoubleBufferHint =
+    "thread's rows are one float4; no bounds test inside the product loop.",
+    "vitesse : une tuile de C de 128 x 128 par bloc, des tranches de 8 valeurs de k, 8 x 8 "
+    "sommes par thread en registres, des lectures en float4 depuis la mémoire globale et la "
+    "mémoire partagée, la tuile de A transposée pour que les lignes d'un thread forment un "
+    "float4 ; aucun test de bornes dans la boucle du produit."};
+const Message kDoubleBufferHint{
     "double buffering: fetch the next slice into registers before the product, stash it into "
     "the other buffer (buffer ^ 1) after the product, then one __syncthreads() and swap the "
     "buffers; the first slice is fetched, stashed into buffer 0 and followed by a barrier "
-    "before the loop.";
-const std::string kWarpTilesSpeedHint =
+    "before the loop.",
+    "double tampon : lisez la tranche suivante dans des registres avant le produit, rangez-la "
+    "dans l'autre tampon (buffer ^ 1) après le produit, puis un seul __syncthreads() et "
+    "échangez les tampons ; avant la boucle, la première tranche est lue, rangée dans le "
+    "tampon 0 et suivie d'une barrière."};
+const Message kWarpTilesSpeedHint{
     "speed of step 6: each warp a 64 x 32 tile of C, each thread 2 x 2 groups of 4 x 4 read as "
     "float4 from the tiles, the next slice's loads issued before the product and stashed after "
     "it, one barrier per slice, and at most 128 registers per thread with a stack frame of 0 "
-    "bytes (__launch_bounds__(256, 2)).";
+    "bytes (__launch_bounds__(256, 2)).",
+    "vitesse de l'étape 6 : pour chaque warp une tuile de C de 64 x 32, pour chaque thread "
+    "2 x 2 groupes de 4 x 4 lus en float4 dans les tuiles, les lectures de la tranche suivante "
+    "lancées avant le produit et rangées après lui, une barrière par tranche, et au plus 128 "
+    "registres par thread avec un cadre de pile de 0 octet (__launch_bounds__(256, 2))."};
+const Message kTimesNotJudged{"(times are not judged under compute-sanitizer)",
+                              "(les temps ne sont pas jugés sous compute-sanitizer)"};
 
 // ---------------------------------------------------------------------------
 // The steps
@@ -100,10 +132,29 @@ struct Product {
   float alpha, beta;
 };
 
-std::string describe(const StepInfo& step, const Product& p) {
-  return std::string(step.launcher) + " on " + std::to_string(p.m) + " x " + std::to_string(p.n) +
-         " x " + std::to_string(p.k) + " (m x n x k), alpha = " + course::format_number(p.alpha) +
-         ", beta = " + course::format_number(p.beta);
+Message describe(const StepInfo& step, const Product& p) {
+  return Message{"{} on {} x {} x {} (m x n x k), alpha = {}, beta = {}",
+                 "{} sur {} x {} x {} (m x n x k), alpha = {}, beta = {}"}
+      .with(step.launcher, p.m, p.n, p.k, p.alpha, p.beta);
+}
+
+// What the comparison found, for a person (Verdict::text() in the chosen language).
+Message describe(const tiled_sgemm::Verdict& v) {
+  if (v.wrong == 0) return {"every element right", "chaque élément est juste"};
+  Message line =
+      Message{"{} of {} elements wrong", "{} éléments faux sur {}"}.with(v.wrong, v.count);
+  if (v.nan > 0) line += Message{" ({} NaN or infinite)", " ({} NaN ou infinis)"}.with(v.nan);
+  if (v.unwritten > 0) {
+    line += Message{" ({} never written)", " ({} jamais écrits)"}.with(v.unwritten);
+  }
+  const bool poison = v.unwritten > 0 && course::is_poison(static_cast<float>(v.got));
+  return line + Message{"; C({}, {}): expected {}, got {}, allowed error {}",
+                        " ; C({}, {}) : attendu {}, reçu {}, erreur permise {}"}
+                    .with(v.first.i, v.first.j, v.expected,
+                          poison
+                              ? Message{"nothing (the NaN C held)", "rien (le NaN que C contenait)"}
+                              : Message::verbatim(course::format_number(v.got)),
+                          v.bound);
 }
 
 // The largest tiles of C are 128 x 128 (steps 4 to 6), the largest slice of k 32 (step 2).
@@ -122,13 +173,19 @@ void diagnose(CaseContext& c, const StepInfo& step, const Product& p,
   // C held, which then reads as an element never written.
   if (p.beta == 0.0f && (v.nan > 0 || v.unwritten > 0)) c.hint(kBetaZeroHint);
   if (v.unwritten == v.count) {
-    c.hint(std::string(step.launcher) + " wrote no element of C: is it written, and does it "
-                                        "launch its kernel on a grid that covers C?");
+    c.hint(Message{"{} wrote no element of C: is it written, and does it launch its kernel on a "
+                   "grid that covers C?",
+                   "{} n'a écrit aucun élément de C : la fonction est-elle écrite, et lance-t-elle "
+                   "son kernel sur une grille qui couvre C ?"}
+               .with(step.launcher));
     return;
   }
   if (v.unwritten > 0) {
-    c.hint("some elements of C were never written: the grid must cover all of C (round the "
-           "block counts up), and every thread writes each element it owns inside C.");
+    c.hint({"some elements of C were never written: the grid must cover all of C (round the "
+            "block counts up), and every thread writes each element it owns inside C.",
+            "certains éléments de C n'ont jamais été écrits : la grille doit couvrir tout C "
+            "(arrondir les nombres de blocs au-dessus), et chaque thread écrit chaque élément "
+            "dont il a la charge à l'intérieur de C."});
   }
   if (!multiples_of_every_tile(p)) c.hint(kEdgeHint);
   if (step.shared_memory) {
@@ -141,9 +198,9 @@ void diagnose(CaseContext& c, const StepInfo& step, const Product& p,
 
 bool check_product(CaseContext& c, const StepInfo& step, const Product& p) {
   const Run run = c.run(request::sgemm, {step.name, p.m, p.n, p.k, p.alpha, p.beta});
-  const std::string what = describe(step, p);
+  const Message what = describe(step, p);
   if (!c.finished(run)) {
-    c.note("(" + what + ")");
+    c.note(Message::verbatim("({})").with(what));
     if (step.vectors) c.hint(kVectorHint);
     c.hint(kEdgeHint);
     return false;
@@ -156,15 +213,19 @@ bool check_product(CaseContext& c, const StepInfo& step, const Product& p) {
   std::vector<float> got;
   if (!CaseContext::reported(run, tiled_sgemm::result::c) ||
       !c.read_array(run, tiled_sgemm::result::c, got) || got.size() != elements) {
-    c.fail("the program reported no C of " + std::to_string(elements) + " floats (" + what + ")");
+    c.fail(Message{"the program reported no C of {} floats ({})",
+                   "le programme n'a rendu aucun C de {} floats ({})"}
+               .with(elements, what));
     return false;
   }
   const tiled_sgemm::Verdict v =
       tiled_sgemm::compare_elements(problem, tiled_sgemm::every_element(problem.shape), got);
   if (v.right()) return true;
-  c.fail(what + ": " + v.text());
-  c.note("(each element must be within 2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + "
-         "|beta C(i, j)|) of the float64 result)");
+  c.fail(Message{"{}: {}", "{} : {}"}.with(what, describe(v)));
+  c.note({"(each element must be within 2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + "
+          "|beta C(i, j)|) of the float64 result)",
+          "(chaque élément doit être à 2 (k + 2) 2^-24 (|alpha| sum_p |A(i, p) B(p, j)| + "
+          "|beta C(i, j)|) près du résultat en float64)"});
   diagnose(c, step, p, v);
   return false;
 }
@@ -271,13 +332,15 @@ bool run_speed(CaseContext& c, const course::check::Request<request::Speed>& kin
   std::vector<float> sampled;
   if (!CaseContext::reported(run, tiled_sgemm::result::c_sampled) ||
       !c.read_array(run, tiled_sgemm::result::c_sampled, sampled)) {
-    c.fail("the program reported no sampled elements of C");
+    c.fail({"the program reported no sampled elements of C",
+            "le programme n'a rendu aucun élément échantillonné de C"});
     return false;
   }
   const tiled_sgemm::Verdict v = tiled_sgemm::compare_elements(
       problem, tiled_sgemm::sampled_elements(problem.shape, c.seed()), sampled);
   if (!v.right()) {
-    c.fail(describe(step, p) + ", " + std::to_string(v.count) + " elements sampled: " + v.text());
+    c.fail(Message{"{}, {} elements sampled: {}", "{}, {} éléments échantillonnés : {}"}.with(
+        describe(step, p), v.count, describe(v)));
     diagnose(c, step, p, v);
     return false;
   }
@@ -296,14 +359,15 @@ void check_naive_speed(CaseContext& c) {
   double naive_ms = 0.0, yardstick_ms = 0.0;
   if (!run_speed(c, request::naive_speed, kNaive, size, naive_ms, yardstick_ms)) return;
   if (c.under_sanitizer()) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
-  const std::string figures = "sgemm_naive_on_device: " + course::format_number(naive_ms) +
-                              " ms at " + std::to_string(size) + "^3 (" +
-                              course::format_number(gflops(size, naive_ms)) +
-                              " GFLOP/s = 2 m n k / time); the course's coalesced naive kernel: " +
-                              course::format_number(yardstick_ms) + " ms";
+  const Message figures =
+      Message{"sgemm_naive_on_device: {} ms at {}^3 ({} GFLOP/s = 2 m n k / time); the course's "
+              "coalesced naive kernel: {} ms",
+              "sgemm_naive_on_device : {} ms en {}^3 ({} GFLOP/s = 2 m n k / temps) ; le kernel "
+              "naïf coalescé du cours : {} ms"}
+          .with(naive_ms, size, gflops(size, naive_ms), yardstick_ms);
   c.judge_speed(kNaiveBar, yardstick_ms / naive_ms, figures, {kCoalescingHint});
 }
 
@@ -311,21 +375,22 @@ void check_naive_speed(CaseContext& c) {
 // against `bar`; `hint` when it is too slow.
 void check_cublas_speed(CaseContext& c, const course::check::Request<request::Speed>& kind,
                         const StepInfo& step, const course::check::SpeedBar& bar,
-                        const std::string& hint) {
+                        const Message& hint) {
   const int size =
       c.under_sanitizer() ? tiled_sgemm::kSanitizerSpeedSize : tiled_sgemm::kFinalSpeedSize;
   double step_ms = 0.0, cublas_ms = 0.0;
   if (!run_speed(c, kind, step, size, step_ms, cublas_ms)) return;
   if (c.under_sanitizer()) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
-  const std::string figures =
-      std::string(step.launcher) + ": " + course::format_number(step_ms) + " ms at " +
-      std::to_string(size) + "^3, " + course::format_number(gflops(size, step_ms)) +
-      " GFLOP/s (2 m n k / time); cuBLAS SGEMM (FP32, CUBLAS_DEFAULT_MATH): " +
-      course::format_number(cublas_ms) + " ms, " + course::format_number(gflops(size, cublas_ms)) +
-      " GFLOP/s";
+  const Message figures =
+      Message{"{}: {} ms at {}^3, {} GFLOP/s (2 m n k / time); cuBLAS SGEMM (FP32, "
+              "CUBLAS_DEFAULT_MATH): {} ms, {} GFLOP/s",
+              "{} : {} ms en {}^3, {} GFLOP/s (2 m n k / temps) ; SGEMM de cuBLAS (FP32, "
+              "CUBLAS_DEFAULT_MATH) : {} ms, {} GFLOP/s"}
+          .with(step.launcher, step_ms, size, gflops(size, step_ms), cublas_ms,
+                gflops(size, cublas_ms));
   c.judge_speed(bar, cublas_ms / step_ms, figures, {hint});
 }
 
@@ -337,7 +402,9 @@ void check_final_speed(CaseContext& c) {
 // cases, on the same sizes: its speed run would add a sanitized program run and nothing new.
 void check_warp_tiles_speed(CaseContext& c) {
   if (c.under_sanitizer()) {
-    c.note("(not run under compute-sanitizer: the warp_tiles cases above check its launches)");
+    c.note({"(not run under compute-sanitizer: the warp_tiles cases above check its launches)",
+            "(non exécuté sous compute-sanitizer : les cas warp_tiles ci-dessus vérifient ses "
+            "lancements)"});
     return;
   }
   check_cublas_speed(c, request::optional_speed, kWarpTiles, kWarpTilesBar, kWarpTilesSpeedHint);

@@ -9,9 +9,6 @@
 //   make check-22                          (students)
 //   build/.../check_22 --program PROGRAM   (instructors; --help lists the options)
 //   COURSE_NCU=/path/to/ncu or COURSE_NCU=none picks or turns off the profiler.
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -25,40 +22,65 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 namespace request = transpose::request;
 
 // ---------------------------------------------------------------------------
 // Hints
 // ---------------------------------------------------------------------------
-const std::string kGridHint =
+const Message kGridHint{
     "tile_grid: grid.x counts the tiles across the columns, (cols + kTileDim - 1) / kTileDim, "
-    "and grid.y the tiles down the rows, (rows + kTileDim - 1) / kTileDim.";
-const std::string kRowLoopHint =
+    "and grid.y the tiles down the rows, (rows + kTileDim - 1) / kTileDim.",
+    "tile_grid : grid.x compte les tuiles dans le sens des colonnes, (cols + kTileDim - 1) / "
+    "kTileDim, et grid.y les tuiles dans le sens des lignes, (rows + kTileDim - 1) / kTileDim."};
+const Message kRowLoopHint{
     "each thread handles kTileDim / kBlockRows elements of its tile's column: rows "
     "threadIdx.y + j for j = 0 while j < kTileDim, j += kBlockRows (the block has kBlockRows "
-    "rows of threads, not kTileDim).";
-const std::string kNaiveIndexHint =
+    "rows of threads, not kTileDim).",
+    "chaque thread traite kTileDim / kBlockRows éléments de sa colonne de la tuile : les "
+    "lignes threadIdx.y + j pour j = 0 tant que j < kTileDim, j += kBlockRows (le bloc a "
+    "kBlockRows lignes de threads, pas kTileDim)."};
+const Message kNaiveIndexHint{
     "transpose_naive: col = blockIdx.x * kTileDim + threadIdx.x, row = blockIdx.y * kTileDim + "
     "threadIdx.y + j, and out[col * rows + row] = in[row * cols + col] where row < rows and "
-    "col < cols.";
-const std::string kSyncHint =
+    "col < cols.",
+    "transpose_naive : col = blockIdx.x * kTileDim + threadIdx.x, row = blockIdx.y * kTileDim "
+    "+ threadIdx.y + j, et out[col * rows + row] = in[row * cols + col] là où row < rows et "
+    "col < cols."};
+const Message kSyncHint{
     "__syncthreads() between the tile's write and its read: a warp reads a column of the "
-    "tile, which the other warps of the block wrote.";
-const std::string kBlockSwapHint =
+    "tile, which the other warps of the block wrote.",
+    "__syncthreads() entre l'écriture de la tuile et sa lecture : un warp lit une colonne de "
+    "la tuile, que les autres warps du bloc ont écrite."};
+const Message kBlockSwapHint{
     "on the way out the tile lands at the mirrored place: blockIdx.x and blockIdx.y swap roles "
     "(out's row blockIdx.x * kTileDim + threadIdx.y + j, its column blockIdx.y * kTileDim + "
-    "threadIdx.x).";
-const std::string kTileIndexHint =
+    "threadIdx.x).",
+    "à l'écriture, la tuile arrive à la place symétrique : blockIdx.x et blockIdx.y échangent "
+    "leurs rôles (ligne de out blockIdx.x * kTileDim + threadIdx.y + j, colonne "
+    "blockIdx.y * kTileDim + threadIdx.x)."};
+const Message kTileIndexHint{
     "on the way out a warp reads a column of the tile: out's element gets "
-    "tile[threadIdx.x][threadIdx.y + j] (written as tile[threadIdx.y + j][threadIdx.x]).";
-const std::string kCopyHint =
+    "tile[threadIdx.x][threadIdx.y + j] (written as tile[threadIdx.y + j][threadIdx.x]).",
+    "à l'écriture, un warp lit une colonne de la tuile : l'élément de out reçoit "
+    "tile[threadIdx.x][threadIdx.y + j] (écrit en tile[threadIdx.y + j][threadIdx.x])."};
+const Message kCopyHint{
     "the output is a copy of the input, not its transpose: out is cols x rows, element (c, r) "
-    "at c * rows + r.";
-const std::string kPaddingHint =
+    "at c * rows + r.",
+    "la sortie est une copie de l'entrée, pas sa transposée : out est cols x rows, l'élément "
+    "(c, r) à c * rows + r."};
+const Message kPaddingHint{
     "pad the tile's rows, not its columns: __shared__ float tile[kTileDim][kTileDim + 1] (a "
     "column of the tile then falls in 32 different banks); [kTileDim + 1][kTileDim] leaves every "
-    "column in one bank.";
+    "column in one bank.",
+    "ajoutez le remplissage aux lignes de la tuile, pas à ses colonnes : __shared__ float "
+    "tile[kTileDim][kTileDim + 1] (une colonne de la tuile tombe alors dans 32 bancs "
+    "différents) ; [kTileDim + 1][kTileDim] laisse chaque colonne dans un seul banc."};
+const Message kTimesNotJudged{"(times are not judged under compute-sanitizer)",
+                              "(les temps ne sont pas jugés sous compute-sanitizer)"};
+const Message kNotMeasured{"the kernels' times could not be measured",
+                           "les temps des kernels n'ont pas pu être mesurés"};
 
 std::string shape_text(int rows, int cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
@@ -80,7 +102,9 @@ void check_grid(CaseContext& c) {
     for (const transpose::Shape& shape : transpose::kGridShapes) {
       shapes += (shapes.empty() ? "" : ", ") + shape_text(shape.rows, shape.cols);
     }
-    c.note("(grids: x, y, z of tile_grid(rows, cols) for " + shapes + ", in turn)");
+    c.note(Message{"(grids: x, y, z of tile_grid(rows, cols) for {}, in turn)",
+                   "(grilles : x, y, z de tile_grid(rows, cols) pour {}, dans l'ordre)"}
+               .with(shapes));
   }
 }
 
@@ -167,16 +191,20 @@ void hint_wrong_output(CaseContext& c, const Run& run, const std::string& kernel
 // One kernel on one matrix; true when every element is in its place.
 bool check_shape(CaseContext& c, const std::string& kernel, int rows, int cols) {
   const Run run = c.run(request::transpose, {kernel, rows, cols});
-  const std::string what = "transpose_" + kernel + " on a " + shape_text(rows, cols) + " matrix";
+  const Message what =
+      Message{"transpose_{} on a {} matrix", "transpose_{} sur une matrice {}"}.with(
+          kernel, shape_text(rows, cols));
   if (!c.finished(run) || !c.expect_kernel_launched(run)) {
-    c.note("(" + what + ")");
+    c.note(Message::verbatim("({})").with(what));
     return false;
   }
   if (c.expect_array(run, transpose::result::out, transpose::reference(rows, cols, c.seed()),
                      course::kExact)) {
     return true;
   }
-  c.note("(" + what + ": out[c * rows + r] = in[r * cols + c])");
+  c.note(Message{"({}: out[c * rows + r] = in[r * cols + c])",
+                 "({} : out[c * rows + r] = in[r * cols + c])"}
+             .with(what));
   hint_wrong_output(c, run, kernel, rows, cols);
   return false;
 }
@@ -276,21 +304,22 @@ bool run_speed(CaseContext& c, SpeedRun& s) {
 }
 
 // A kernel's figures for a person: ms, GB/s = 2 * 4 B * rows * cols / time, % of the copy.
-std::string figures(const SpeedRun& s, const std::string& name, double ms) {
+Message figures(const SpeedRun& s, const std::string& name, double ms) {
   const double bytes = transpose::bytes_moved(s.rows, s.cols);
   const double gbps = ms > 0.0 ? bytes / (ms * 1e6) : 0.0;
   const double copy_gbps = s.copy_ms > 0.0 ? bytes / (s.copy_ms * 1e6) : 0.0;
-  return name + " " + course::format_number(ms) + " ms, " + course::format_number(gbps) +
-         " GB/s (" + course::format_number(copy_gbps > 0.0 ? 100.0 * gbps / copy_gbps : 0.0) +
-         "% of the copy)";
+  return Message{"{} {} ms, {} GB/s ({}% of the copy)", "{} {} ms, {} GB/s ({} % de la copie)"}
+      .with(name, ms, gbps, copy_gbps > 0.0 ? 100.0 * gbps / copy_gbps : 0.0);
 }
 
 // The sample of `kernel` (0 naive, 1 tiled, 2 padded) must be right before its time counts.
 bool expect_sample(CaseContext& c, const SpeedRun& s, int kernel) {
   if (s.sample_right[kernel]) return true;
-  c.fail(std::string("transpose_") + kKernels[kernel] + " on " + shape_text(s.rows, s.cols) +
-         ": a sample of every " + std::to_string(transpose::kSampleStride) +
-         "th element of its output is wrong (see its own cases)");
+  c.fail(Message{"transpose_{} on {}: a sample of every {}th element of its output is wrong (see "
+                 "its own cases)",
+                 "transpose_{} sur {} : un échantillon de sa sortie (un élément sur {}) est faux "
+                 "(voir ses propres cas)"}
+             .with(kKernels[kernel], shape_text(s.rows, s.cols), transpose::kSampleStride));
   return false;
 }
 
@@ -307,29 +336,36 @@ void check_speed(CaseContext& c) {
   SpeedRun s;
   if (!run_speed(c, s) || !expect_sample(c, s, 2)) return;
   if (c.under_sanitizer()) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
   const double share = s.copy_ms > 0.0 && s.padded_ms > 0.0 ? s.copy_ms / s.padded_ms : 0.0;
-  std::string line = "on " + shape_text(s.rows, s.cols) +
-                     " floats: " + figures(s, "copy_tile_shaped", s.copy_ms) + "; " +
-                     figures(s, "transpose_padded", s.padded_ms);
+  Message line = Message{"on {} floats: {}; {}", "sur {} floats : {} ; {}"}.with(
+      shape_text(s.rows, s.cols), figures(s, "copy_tile_shaped", s.copy_ms),
+      figures(s, "transpose_padded", s.padded_ms));
   for (int k = 0; k < 2; ++k) {
-    line += "; " + (s.sample_right[k]
-                        ? figures(s, std::string("transpose_") + kKernels[k],
-                                  k == 0 ? s.naive_ms : s.tiled_ms)
-                        : std::string("transpose_") + kKernels[k] + " (wrong result: no figure)");
+    const std::string name = std::string("transpose_") + kKernels[k];
+    line += Message{"; {}", " ; {}"}.with(
+        s.sample_right[k] ? figures(s, name, k == 0 ? s.naive_ms : s.tiled_ms)
+                          : Message{"{} (wrong result: no figure)", "{} (résultat faux : pas de "
+                                                                    "chiffre)"}
+                                .with(name));
   }
-  c.note(line + "; a device-to-device cudaMemcpy: " + course::format_number(s.memcpy_gbps) +
-         " GB/s");
+  c.note(line + Message{"; a device-to-device cudaMemcpy: {} GB/s",
+                        " ; un cudaMemcpy de GPU à GPU : {} GB/s"}
+                    .with(s.memcpy_gbps));
   if (!(s.copy_ms > 0.0) || !(s.padded_ms > 0.0)) {
-    c.fail("the kernels' times could not be measured");
+    c.fail(kNotMeasured);
     return;
   }
-  c.judge_speed(kCopyBar, share, "",
-                {kPaddingHint,
-                 "both global accesses must be rows: the tile is read with threadIdx.x along the "
-                 "input's columns, and written with threadIdx.x along out's columns."});
+  c.judge_speed(
+      kCopyBar, share, {},
+      {kPaddingHint,
+       Message{"both global accesses must be rows: the tile is read with threadIdx.x along the "
+               "input's columns, and written with threadIdx.x along out's columns.",
+               "les deux accès à la mémoire globale doivent se faire par lignes : la tuile est "
+               "lue avec threadIdx.x le long des colonnes de l'entrée, et écrite avec "
+               "threadIdx.x le long des colonnes de out."}});
 }
 
 // ---------------------------------------------------------------------------
@@ -372,8 +408,10 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
                                    run, reading)) {
     return false;
   }
-  c.note("graded by Nsight Compute (" + ncu + "): shared-memory accesses of " + kPaddedKernel +
-         " on a " + shape_text(kProfileRows, kProfileCols) + " matrix");
+  c.note(Message{"graded by Nsight Compute ({}): shared-memory accesses of {} on a {} matrix",
+                 "noté par Nsight Compute ({}) : accès à la mémoire partagée de {} sur une "
+                 "matrice {}"}
+             .with(ncu, kPaddedKernel, shape_text(kProfileRows, kProfileCols)));
   if (!c.finished(run) || !c.expect_kernel_launched(run) ||
       !c.expect_array(run, transpose::result::out,
                       transpose::reference(kProfileRows, kProfileCols, c.seed()), course::kExact)) {
@@ -384,23 +422,27 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   const double wavefronts =
       reading.values.at(kSharedMetrics[2]) + reading.values.at(kSharedMetrics[3]);
   if (!(wavefronts > 0.0)) {
-    c.fail(std::string(kPaddedKernel) + " made no shared-memory access: it does not go through "
-                                        "a tile in shared memory");
+    c.fail(Message{"{} made no shared-memory access: it does not go through a tile in shared "
+                   "memory",
+                   "{} n'a fait aucun accès à la mémoire partagée : il ne passe pas par une "
+                   "tuile en mémoire partagée"}
+               .with(kPaddedKernel));
     c.hint(kPaddingHint);
     return true;
   }
   const double share = conflicts / wavefronts;
-  c.note(course::format_number(conflicts) + " bank conflicts (loads " +
-         course::format_number(reading.values.at(kSharedMetrics[0])) + ", stores " +
-         course::format_number(reading.values.at(kSharedMetrics[1])) + ") in " +
-         course::format_number(wavefronts) + " shared-memory wavefronts: a share of " +
-         course::format_number(share) +
-         " (0 for a padded tile, 0.94 for an unpadded one; at most " +
-         course::format_number(kMaxConflictShare) + " passes)");
+  c.note(Message{"{} bank conflicts (loads {}, stores {}) in {} shared-memory wavefronts: a "
+                 "share of {} (0 for a padded tile, 0.94 for an unpadded one; at most {} passes)",
+                 "{} conflits de banc (lectures {}, écritures {}) en {} wavefronts de mémoire "
+                 "partagée : une part de {} (0 pour une tuile avec remplissage, 0.94 sans ; "
+                 "au plus {} est accepté)"}
+             .with(conflicts, reading.values.at(kSharedMetrics[0]),
+                   reading.values.at(kSharedMetrics[1]), wavefronts, share, kMaxConflictShare));
   if (share > kMaxConflictShare) {
-    c.fail(std::string(kPaddedKernel) +
-           " has shared-memory bank conflicts: " + course::format_number(conflicts) + " of its " +
-           course::format_number(wavefronts) + " wavefronts wait for a bank");
+    c.fail(Message{"{} has shared-memory bank conflicts: {} of its {} wavefronts wait for a bank",
+                   "{} a des conflits de banc en mémoire partagée : {} de ses {} wavefronts "
+                   "attendent un banc"}
+               .with(kPaddedKernel, conflicts, wavefronts));
     c.hint(kPaddingHint);
   }
   return true;
@@ -424,34 +466,42 @@ void grade_with_timing(CaseContext& c) {
   SpeedRun s;
   if (!run_speed(c, s) || !expect_sample(c, s, 1) || !expect_sample(c, s, 2)) return;
   if (c.under_sanitizer()) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
-  c.note("graded by timing: " + figures(s, "transpose_tiled", s.tiled_ms) + "; " +
-         figures(s, "transpose_padded", s.padded_ms) + "; on " + shape_text(s.rows, s.cols) +
-         " floats, same run");
+  c.note(Message{"graded by timing: {}; {}; on {} floats, same run",
+                 "noté au chronomètre : {} ; {} ; sur {} floats, même exécution"}
+             .with(figures(s, "transpose_tiled", s.tiled_ms),
+                   figures(s, "transpose_padded", s.padded_ms), shape_text(s.rows, s.cols)));
   if (!(s.tiled_ms > 0.0) || !(s.padded_ms > 0.0) || !(s.copy_ms > 0.0)) {
-    c.fail("the kernels' times could not be measured");
+    c.fail(kNotMeasured);
     return;
   }
   const double tiled_share = s.copy_ms / s.tiled_ms;
   if (tiled_share >= kConflictsHiddenShare) {
-    c.not_graded("the unpadded transpose_tiled already reaches " +
-                 course::format_number(100.0 * tiled_share) +
-                 "% of the copy on this GPU, so bank conflicts cost no time that can be "
-                 "measured; Nsight Compute's counters would grade them (set COURSE_NCU)");
+    c.not_graded(Message{"the unpadded transpose_tiled already reaches {}% of the copy on this "
+                         "GPU, so bank conflicts cost no time that can be measured; Nsight "
+                         "Compute's counters would grade them (set COURSE_NCU)",
+                         "sans remplissage, transpose_tiled atteint déjà {} % de la copie sur ce "
+                         "GPU : les conflits de banc n'y coûtent aucun temps mesurable ; les "
+                         "compteurs de Nsight Compute les noteraient (définir COURSE_NCU)"}
+                     .with(100.0 * tiled_share));
     return;
   }
-  c.judge_speed(kGainBar, s.tiled_ms / s.padded_ms, "",
-                {kPaddingHint,
-                 "transpose_tiled must keep the unpadded tile, [kTileDim][kTileDim]: it is what "
-                 "the padding is measured against."});
+  c.judge_speed(
+      kGainBar, s.tiled_ms / s.padded_ms, {},
+      {kPaddingHint,
+       Message{"transpose_tiled must keep the unpadded tile, [kTileDim][kTileDim]: it is what "
+               "the padding is measured against.",
+               "transpose_tiled doit garder la tuile sans remplissage, [kTileDim][kTileDim] : "
+               "c'est la référence à laquelle on mesure le remplissage."}});
 }
 
 void check_bank_conflicts(CaseContext& c) {
   if (c.under_sanitizer()) {
     // Under compute-sanitizer neither counters nor times mean anything: the values only.
-    c.note("bank conflicts are not graded under compute-sanitizer");
+    c.note({"bank conflicts are not graded under compute-sanitizer",
+            "les conflits de banc ne sont pas notés sous compute-sanitizer"});
     check_shape(c, "padded", kSanitizerProfileRows, kSanitizerProfileCols);
     return;
   }

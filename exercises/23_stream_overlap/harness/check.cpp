@@ -8,9 +8,6 @@
 //
 //   make check-23                          (students)
 //   build/.../check_23 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -24,6 +21,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 namespace request = stream_overlap::request;
 namespace result = stream_overlap::result;
@@ -33,36 +31,64 @@ using request::Shape;
 // Hints: the likely mistake behind each failure
 // ---------------------------------------------------------------------------
 
-const std::string kPinnedHint =
+const Message kPinnedHint{
     "allocate with cudaMallocHost: memory from new, malloc or std::vector is pageable, the "
     "driver stages each copy from it through a pinned buffer of its own, and it overlaps "
-    "nothing.";
-const std::string kNonBlockingHint =
+    "nothing.",
+    "allouez avec cudaMallocHost : la mémoire de new, malloc ou std::vector est paginable, le "
+    "pilote fait passer chaque copie depuis elle par un tampon épinglé qui lui est propre, et "
+    "elle ne recouvre rien."};
+const Message kNonBlockingHint{
     "create each stream with cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking): a "
     "stream made by cudaStreamCreate waits for every launch on the legacy default stream "
-    "(yours or a library's), and that launch waits for it.";
-const std::string kDestroyHint =
-    "destroy_streams must call cudaStreamDestroy on every stream, then clear the vector.";
-const std::string kOffsetHint =
+    "(yours or a library's), and that launch waits for it.",
+    "créez chaque stream avec cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) : un "
+    "stream créé par cudaStreamCreate attend chaque lancement sur le stream par défaut "
+    "historique (le vôtre ou celui d'une bibliothèque), et ce lancement l'attend."};
+const Message kDestroyHint{
+    "destroy_streams must call cudaStreamDestroy on every stream, then clear the vector.",
+    "destroy_streams doit appeler cudaStreamDestroy sur chaque stream, puis vider le vecteur."};
+const Message kCreateHint{
+    "create each stream with cudaStreamCreateWithFlags and push it into the vector.",
+    "créez chaque stream avec cudaStreamCreateWithFlags et ajoutez-le au vecteur."};
+const Message kOffsetHint{
     "each chunk reads and writes at its own offset in all four buffers: host_in + first, "
-    "device_in + first, device_out + first and host_out + first, `count` elements each.";
-const std::string kPartialChunkHint =
+    "device_in + first, device_out + first and host_out + first, `count` elements each.",
+    "chaque morceau lit et écrit à son propre décalage dans les quatre tampons : "
+    "host_in + first, device_in + first, device_out + first et host_out + first, `count` "
+    "éléments chacun."};
+const Message kPartialChunkHint{
     "the last, partial chunk: loop while first < n, and give each chunk min(chunk, n - first) "
-    "elements (a count of n / chunk chunks, rounded down, drops it).";
-const std::string kWaitHint =
+    "elements (a count of n / chunk chunks, rounded down, drops it).",
+    "le dernier morceau, incomplet : bouclez tant que first < n, et donnez à chaque morceau "
+    "min(chunk, n - first) éléments (prendre n / chunk morceaux, arrondi à l'entier inférieur, "
+    "l'oublie)."};
+const Message kWaitHint{
     "run_pipeline must return with host_out complete: synchronize every stream it used "
-    "(cudaStreamSynchronize) after the last chunk is enqueued.";
-const std::string kDefaultStreamHint =
+    "(cudaStreamSynchronize) after the last chunk is enqueued.",
+    "run_pipeline doit rendre la main avec host_out complet : synchronisez chaque stream "
+    "qu'elle a utilisé (cudaStreamSynchronize) une fois le dernier morceau mis en file."};
+const Message kDefaultStreamHint{
     "work was left on the legacy default stream (stream 0, nullptr): enqueue chunk k on "
     "streams[k % streams.size()], never on the default stream, which these streams do not "
-    "wait for.";
-const std::string kNoWaitInLoopHint =
+    "wait for.",
+    "du travail est resté sur le stream par défaut historique (stream 0, nullptr) : mettez "
+    "le morceau k en file sur streams[k % streams.size()], jamais sur le stream par défaut, "
+    "que ces streams n'attendent pas."};
+const Message kNoWaitInLoopHint{
     "no wait inside the chunk loop (cudaDeviceSynchronize, cudaStreamSynchronize, a "
-    "synchronous cudaMemcpy): enqueue every chunk on its stream, then wait once, at the end.";
-const std::string kEventsHint =
+    "synchronous cudaMemcpy): enqueue every chunk on its stream, then wait once, at the end.",
+    "aucune attente dans la boucle des morceaux (cudaDeviceSynchronize, cudaStreamSynchronize, "
+    "un cudaMemcpy synchrone) : mettez chaque morceau en file sur son stream, puis attendez "
+    "une seule fois, à la fin."};
+const Message kEventsHint{
     "the stop event must follow the work of EVERY stream: an event on streams[0] times "
     "streams[0] only. Record an event on each other stream, make streams[0] wait for it "
-    "(cudaStreamWaitEvent), then record stop on streams[0].";
+    "(cudaStreamWaitEvent), then record stop on streams[0].",
+    "l'événement de fin doit suivre le travail de TOUS les streams : un événement sur "
+    "streams[0] ne chronomètre que streams[0]. Enregistrez un événement sur chacun des autres "
+    "streams, faites attendre streams[0] sur chacun (cudaStreamWaitEvent), puis enregistrez stop "
+    "sur streams[0]."};
 
 // ---------------------------------------------------------------------------
 // Parts 1 and 2: pinned memory, streams
@@ -75,25 +101,31 @@ void check_pinned(CaseContext& c) {
   std::int64_t allocated = 0, pinned = 0, after_free = 0;
   if (!c.finished(run) || !c.read_value(run, result::allocated, allocated)) return;
   if (allocated != 1) {
-    c.fail("allocate_pinned returned nullptr");
+    c.fail({"allocate_pinned returned nullptr", "allocate_pinned a rendu nullptr"});
     c.hint(kPinnedHint);
     return;
   }
   if (!c.read_value(run, result::pinned, pinned)) return;
   if (pinned != 1) {
-    c.fail("allocate_pinned returned memory that cudaPointerGetAttributes does not call pinned "
-           "host memory (cudaMemoryTypeHost)");
+    c.fail({"allocate_pinned returned memory that cudaPointerGetAttributes does not call pinned "
+            "host memory (cudaMemoryTypeHost)",
+            "allocate_pinned a rendu de la mémoire que cudaPointerGetAttributes ne reconnaît pas "
+            "comme mémoire épinglée de l'hôte (cudaMemoryTypeHost)"});
     c.hint(kPinnedHint);
     return;
   }
   if (!c.expect_array(run, result::copied, stream_overlap::make_input(kPinnedElements, c.seed()),
-                      course::kExact, "allocate n floats: n * sizeof(float) bytes.") ||
+                      course::kExact,
+                      Message{"allocate n floats: n * sizeof(float) bytes.",
+                              "allouez n floats : n * sizeof(float) octets."}) ||
       !c.read_value(run, result::pinned_after_free, after_free)) {
     return;
   }
   if (after_free != 0) {
-    c.fail("the buffer is still pinned host memory after free_pinned");
-    c.hint("free_pinned must free it with cudaFreeHost.");
+    c.fail({"the buffer is still pinned host memory after free_pinned",
+            "le tampon est encore de la mémoire épinglée de l'hôte après free_pinned"});
+    c.hint({"free_pinned must free it with cudaFreeHost.",
+            "free_pinned doit le libérer avec cudaFreeHost."});
   }
 }
 
@@ -108,15 +140,21 @@ void check_streams_non_blocking(CaseContext& c) {
     return;
   }
   if (count != kStreamCount || distinct != 1) {
-    c.fail(
-        "create_streams(" + std::to_string(kStreamCount) + ") returned " + std::to_string(count) +
-        " stream(s)" +
-        (count == kStreamCount ? ", not all distinct or some the default stream (nullptr)" : ""));
-    c.hint("create each stream with cudaStreamCreateWithFlags and push it into the vector.");
+    c.fail(Message{"create_streams({}) returned {} stream(s){}",
+                   "create_streams({}) a rendu {} stream(s){}"}
+               .with(kStreamCount, count,
+                     count == kStreamCount
+                         ? Message{", not all distinct or some the default stream (nullptr)",
+                                   ", pas tous distincts, ou certains étant le stream par défaut "
+                                   "(nullptr)"}
+                         : Message()));
+    c.hint(kCreateHint);
   } else if (non_blocking != kStreamCount) {
-    c.fail(std::to_string(kStreamCount - non_blocking) + " of the " + std::to_string(kStreamCount) +
-           " streams wait for the legacy default stream (cudaStreamGetFlags has no "
-           "cudaStreamNonBlocking)");
+    c.fail(Message{"{} of the {} streams wait for the legacy default stream (cudaStreamGetFlags "
+                   "has no cudaStreamNonBlocking)",
+                   "{} des {} streams attendent le stream par défaut historique "
+                   "(cudaStreamGetFlags n'a pas cudaStreamNonBlocking)"}
+               .with(kStreamCount - non_blocking, kStreamCount));
     c.hint(kNonBlockingHint);
   }
 }
@@ -130,15 +168,20 @@ void check_streams_destroyed(CaseContext& c) {
     return;
   }
   if (created < kStreamCount) {
-    c.fail("create_streams(" + std::to_string(kStreamCount) + ") created " +
-           std::to_string(created) + " stream(s)");
-    c.hint("create each stream with cudaStreamCreateWithFlags and push it into the vector.");
+    c.fail(
+        Message{"create_streams({}) created {} stream(s)", "create_streams({}) a créé {} stream(s)"}
+            .with(kStreamCount, created));
+    c.hint(kCreateHint);
   } else if (left != 0) {
-    c.fail(std::to_string(left) + " stream(s) still exist after destroy_streams (streams are "
-                                  "counted as they are created and destroyed)");
+    c.fail(Message{"{} stream(s) still exist after destroy_streams (streams are counted as they "
+                   "are created and destroyed)",
+                   "{} stream(s) existent encore après destroy_streams (les streams sont comptés "
+                   "à leur création et à leur destruction)"}
+               .with(left));
     c.hint(kDestroyHint);
   } else if (emptied != 1) {
-    c.fail("destroy_streams left its handles in the vector");
+    c.fail({"destroy_streams left its handles in the vector",
+            "destroy_streams a laissé ses handles dans le vecteur"});
     c.hint(kDestroyHint);
   }
 }
@@ -158,7 +201,9 @@ void check_one_chunk(CaseContext& c) {
   std::vector<float> out;
   if (!CaseContext::reported(run, result::out) || !c.read_array(run, result::out, out) ||
       out.size() != n) {
-    c.fail("the program reported no output 'out' of " + std::to_string(n) + " elements");
+    c.fail(Message{"the program reported no output 'out' of {} elements",
+                   "le programme n'a rendu aucune sortie « out » de {} éléments"}
+               .with(n));
     return;
   }
   const std::vector<float> in = stream_overlap::make_input(n, c.seed());
@@ -172,11 +217,16 @@ void check_one_chunk(CaseContext& c) {
     if (!inside && !course::is_poison(out[i])) ++written_outside;
   }
   if (wrong == 0 && written_outside == 0) return;
-  c.fail("enqueue_chunk(first = " + std::to_string(first) + ", count = " + std::to_string(count) +
-         ") on " + std::to_string(n) + " elements: " + std::to_string(wrong) +
-         " element(s) of the chunk wrong or missing" +
-         (wrong > 0 ? " (the first at index " + std::to_string(first_wrong) + ")" : "") + ", " +
-         std::to_string(written_outside) + " element(s) outside it written");
+  c.fail(Message{"enqueue_chunk(first = {}, count = {}) on {} elements: {} element(s) of the chunk "
+                 "wrong or missing{}, {} element(s) outside it written",
+                 "enqueue_chunk(first = {}, count = {}) sur {} éléments : {} élément(s) du "
+                 "morceau faux ou manquant(s){}, {} élément(s) écrit(s) hors du morceau"}
+             .with(first, count, n, wrong,
+                   wrong > 0
+                       ? Message{" (the first at index {})", " (le premier à l'indice {})"}.with(
+                             first_wrong)
+                       : Message(),
+                   written_outside));
   c.hint(kOffsetHint);
 }
 
@@ -187,9 +237,10 @@ struct PipelineRun {
   int work = kCheckWork;
 };
 
-std::string describe(const PipelineRun& p) {
-  return "run_pipeline, n = " + std::to_string(p.n) + ", chunks of " + std::to_string(p.chunk) +
-         " over " + std::to_string(p.streams) + " stream(s)";
+Message describe(const PipelineRun& p) {
+  return Message{"run_pipeline, n = {}, chunks of {} over {} stream(s)",
+                 "run_pipeline, n = {}, morceaux de {} sur {} stream(s)"}
+      .with(p.n, p.chunk, p.streams);
 }
 
 // What every pipeline must do: return with no work queued, and every element right.
@@ -201,17 +252,21 @@ void check_pipeline(CaseContext& c, const PipelineRun& p) {
     return;
   }
   if (busy_default != 0) {
-    c.fail(describe(p) + " returned with work queued on the legacy default stream");
+    c.fail(Message{"{} returned with work queued on the legacy default stream",
+                   "{} a rendu la main avec du travail en file sur le stream par défaut "
+                   "historique"}
+               .with(describe(p)));
     c.hint(kDefaultStreamHint);
   } else if (busy != 0) {
-    c.fail(describe(p) + " returned with work still queued on " + std::to_string(busy) +
-           " of its streams");
+    c.fail(Message{"{} returned with work still queued on {} of its streams",
+                   "{} a rendu la main avec du travail encore en file sur {} de ses streams"}
+               .with(describe(p), busy));
     c.hint(kWaitHint);
   }
   const std::vector<float> expected =
       stream_overlap::reference(stream_overlap::make_input(p.n, c.seed()), p.work);
   if (c.expect_array(run, result::out, expected, course::kExact)) return;
-  c.note("(" + describe(p) + ")");
+  c.note(Message::verbatim("({})").with(describe(p)));
   std::vector<float> out;
   if (!CaseContext::reported(run, result::out) || !c.read_array(run, result::out, out) ||
       out.size() != p.n || p.n == 0) {
@@ -298,12 +353,12 @@ struct Overlap {
   double pipeline_ms = 0, reported_ms = 0, call_ms = 0, plain_loop_ms = 0, marked_loop_ms = 0;
 
   double bound_ms() const { return std::max(both_ms, kernel_ms); }
-  std::string parts() const {
-    using course::format_number;
-    return "copy in " + format_number(to_device_ms) + " ms, copy back " +
-           format_number(to_host_ms) + " ms, both at once (the copy time) " +
-           format_number(both_ms) + " ms, kernel " + format_number(kernel_ms) + " ms (work " +
-           std::to_string(work) + "), serial " + format_number(serial_ms) + " ms";
+  Message parts() const {
+    return Message{"copy in {} ms, copy back {} ms, both at once (the copy time) {} ms, kernel {} "
+                   "ms (work {}), serial {} ms",
+                   "copie aller {} ms, copie retour {} ms, les deux à la fois (le temps de copie) "
+                   "{} ms, kernel {} ms (work {}), séquentiel {} ms"}
+        .with(to_device_ms, to_host_ms, both_ms, kernel_ms, work, serial_ms);
   }
 };
 
@@ -324,16 +379,19 @@ bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, b
     return false;
   }
   if (o.chunk < 1 || o.streams < 1 || o.streams > 64) {
-    c.fail("choose_shape returned chunks of " + std::to_string(o.chunk) + " element(s) over " +
-           std::to_string(o.streams) + " stream(s)");
-    c.hint("return a chunk of at least 1 element and 1 to 64 streams.");
+    c.fail(Message{"choose_shape returned chunks of {} element(s) over {} stream(s)",
+                   "choose_shape a rendu des morceaux de {} élément(s) sur {} stream(s)"}
+               .with(o.chunk, o.streams));
+    c.hint({"return a chunk of at least 1 element and 1 to 64 streams.",
+            "rendez un morceau d'au moins 1 élément et de 1 à 64 streams."});
     return false;
   }
   std::int64_t made = 0;
   if (markers && CaseContext::reported(run, result::streams_made) &&
       c.read_value(run, result::streams_made, made)) {
-    c.fail("create_streams(" + std::to_string(o.streams) + ") returned " + std::to_string(made) +
-           " stream(s)");
+    c.fail(Message{"create_streams({}) returned {} stream(s)",
+                   "create_streams({}) a rendu {} stream(s)"}
+               .with(o.streams, made));
     return false;
   }
   std::int64_t busy = 0, busy_default = 0;
@@ -342,9 +400,11 @@ bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, b
     return false;
   }
   if (busy_default != 0 || busy != 0) {
-    c.fail("run_pipeline returned with work still queued on " +
-           (busy_default != 0 ? std::string("the legacy default stream")
-                              : std::to_string(busy) + " of its streams"));
+    c.fail(Message{"run_pipeline returned with work still queued on {}",
+                   "run_pipeline a rendu la main avec du travail encore en file sur {}"}
+               .with(busy_default != 0
+                         ? Message{"the legacy default stream", "le stream par défaut historique"}
+                         : Message{"{} of its streams", "{} de ses streams"}.with(busy)));
     c.hint(busy_default != 0 ? kDefaultStreamHint : kWaitHint);
     return false;
   }
@@ -354,7 +414,9 @@ bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, b
     expected.push_back(stream_overlap::transform(in[i], static_cast<int>(o.work)));
   }
   if (!c.expect_array(run, result::sampled_out, expected, course::kExact, kOffsetHint)) {
-    c.note("(compared at 4096 elements spread over the " + std::to_string(n) + ")");
+    c.note(Message{"(compared at 4096 elements spread over the {})",
+                   "(comparé sur 4096 éléments répartis parmi les {})"}
+               .with(n));
     return false;
   }
   if (!c.read_value(run, result::to_device_ms, o.to_device_ms) ||
@@ -370,30 +432,37 @@ bool run_overlap(CaseContext& c, Shape shape, std::size_t chunks, int streams, b
     return false;
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note({"(times are not judged under compute-sanitizer)",
+            "(les temps ne sont pas jugés sous compute-sanitizer)"});
     return false;
   }
   if (!(o.both_ms > 0.0) || !(o.kernel_ms > 0.0) || !(o.pipeline_ms > 0.0)) {
-    c.fail("the times measured are not positive (" + o.parts() + ")");
+    c.fail(Message{"the times measured are not positive ({})",
+                   "les temps mesurés ne sont pas positifs ({})"}
+               .with(o.parts()));
     return false;
   }
   return true;
 }
 
-std::string shape_words(const Overlap& o) {
-  return "chunks of " + std::to_string(o.chunk) + " over " + std::to_string(o.streams) +
-         " stream(s)";
+Message shape_words(const Overlap& o) {
+  return Message{"chunks of {} over {} stream(s)", "morceaux de {} sur {} stream(s)"}.with(
+      o.chunk, o.streams);
 }
 
 // The pipeline near the longer of the copy time and the kernel (kBoundBar).
 bool expect_near_bound(CaseContext& c, const Overlap& o) {
-  const std::string figures = "parts: " + o.parts() + "; the pipeline, " + shape_words(o) + ": " +
-                              course::format_number(o.pipeline_ms) + " ms";
+  const Message figures =
+      Message{"parts: {}; the pipeline, {}: {} ms", "étapes : {} ; le pipeline, {} : {} ms"}.with(
+          o.parts(), shape_words(o), o.pipeline_ms);
   return c.judge_speed(
       kBoundBar, o.pipeline_ms / o.bound_ms(), figures,
       {kNoWaitInLoopHint,
-       "a few chunks per stream (16 chunks over 4 streams is a start): with few chunks the ends "
-       "of the pipeline, where nothing overlaps, take a large share."});
+       Message{"a few chunks per stream (16 chunks over 4 streams is a start): with few chunks "
+               "the ends of the pipeline, where nothing overlaps, take a large share.",
+               "quelques morceaux par stream (16 morceaux sur 4 streams pour commencer) : avec "
+               "peu de morceaux, les extrémités du pipeline, où rien ne se recouvre, pèsent "
+               "lourd."}});
 }
 
 void check_bound_at_your_shape(CaseContext& c) {
@@ -404,7 +473,7 @@ void check_bound_at_your_shape(CaseContext& c) {
 void check_faster_than_serial(CaseContext& c) {
   Overlap o;
   if (!run_overlap(c, Shape::runner, kRunnerChunks, kRunnerStreams, false, o)) return;
-  if (c.judge_speed(kSerialBar, o.serial_ms / o.pipeline_ms, "", {kNoWaitInLoopHint})) {
+  if (c.judge_speed(kSerialBar, o.serial_ms / o.pipeline_ms, {}, {kNoWaitInLoopHint})) {
     expect_near_bound(c, o);
   }
 }
@@ -413,22 +482,34 @@ void check_event_time(CaseContext& c) {
   Overlap o;
   if (!run_overlap(c, Shape::runner, kEventStreams, kEventStreams, false, o)) return;
   const double one_way_ms = std::max(o.to_device_ms, o.to_host_ms);
-  const std::string reported = "run_pipeline returned " + course::format_number(o.reported_ms) +
-                               " ms (" + shape_words(o) + ")";
+  const Message reported =
+      Message{"run_pipeline returned {} ms ({})", "run_pipeline a rendu {} ms ({})"}.with(
+          o.reported_ms, shape_words(o));
   if (!std::isfinite(o.reported_ms) || o.reported_ms <= 0.0) {
-    c.fail(reported + ": the time must be a positive number of milliseconds");
-    c.hint("cudaEventElapsedTime(&ms, start, stop) once stop has happened, and return ms.");
+    c.fail(reported + Message{": the time must be a positive number of milliseconds",
+                              " : le temps doit être un nombre positif de millisecondes"});
+    c.hint({"cudaEventElapsedTime(&ms, start, stop) once stop has happened, and return ms.",
+            "cudaEventElapsedTime(&ms, start, stop) une fois stop atteint, et rendez ms."});
   } else if (!c.expect_speed(kEventBar, o.reported_ms / one_way_ms,
-                             reported + "; copying the whole array one way alone takes " +
-                                 course::format_number(one_way_ms) + " ms (timed by the check)")) {
-    c.fail("the events left work of the pipeline outside");
+                             reported + Message{"; copying the whole array one way alone takes {} "
+                                                "ms (timed by the check)",
+                                                " ; copier tout le tableau dans un seul sens, "
+                                                "seul, prend {} ms (chronométré par le "
+                                                "correcteur)"}
+                                            .with(one_way_ms))) {
+    c.fail({"the events left work of the pipeline outside",
+            "les événements ont laissé du travail du pipeline en dehors"});
     c.hint(kEventsHint);
   } else if (o.reported_ms > o.call_ms) {
-    c.fail(reported + ", more than the " + course::format_number(o.call_ms) +
-           " ms the whole call took (timed by the check around it)");
-    c.hint("cudaEventElapsedTime gives milliseconds: return them as they are.");
+    c.fail(reported + Message{", more than the {} ms the whole call took (timed by the check "
+                              "around it)",
+                              ", plus que les {} ms qu'a pris l'appel entier (chronométré par le "
+                              "correcteur autour de lui)"}
+                          .with(o.call_ms));
+    c.hint({"cudaEventElapsedTime gives milliseconds: return them as they are.",
+            "cudaEventElapsedTime donne des millisecondes : rendez-les telles quelles."});
   } else {
-    c.note(reported + "; the call took " + course::format_number(o.call_ms) + " ms");
+    c.note(reported + Message{"; the call took {} ms", " ; l'appel a pris {} ms"}.with(o.call_ms));
   }
 }
 
@@ -436,13 +517,13 @@ void check_default_stream_launches(CaseContext& c) {
   Overlap o;
   if (!run_overlap(c, Shape::runner, kRunnerChunks, kRunnerStreams, true, o)) return;
   const double slowdown = o.marked_loop_ms / o.plain_loop_ms;
-  const std::string figures =
-      std::to_string(kRunnerChunks) + " chunks (enqueue_chunk) on your create_streams' " +
-      std::to_string(kRunnerStreams) + " streams: " + course::format_number(o.plain_loop_ms) +
-      " ms; with an empty kernel on the legacy default stream after "
-      "each chunk: " +
-      course::format_number(o.marked_loop_ms) + " ms (serial " +
-      course::format_number(o.serial_ms) + " ms)";
+  const Message figures =
+      Message{"{} chunks (enqueue_chunk) on your create_streams' {} streams: {} ms; with an empty "
+              "kernel on the legacy default stream after each chunk: {} ms (serial {} ms)",
+              "{} morceaux (enqueue_chunk) sur les {} streams de votre create_streams : {} ms ; "
+              "avec un kernel vide sur le stream par défaut historique après chaque morceau : "
+              "{} ms (séquentiel {} ms)"}
+          .with(kRunnerChunks, kRunnerStreams, o.plain_loop_ms, o.marked_loop_ms, o.serial_ms);
   if (!c.expect_speed(kMarkerBar, slowdown, figures)) c.hint(kNonBlockingHint);
 }
 

@@ -5,9 +5,6 @@
 //
 //   make check-24                          (students; compute-sanitizer found beside nvcc)
 //   build/.../check_24 --program PROGRAM --compute-sanitizer PATH   (instructors)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -20,6 +17,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 namespace workload = sanitizer_debugging;
 namespace request = sanitizer_debugging::request;
@@ -38,7 +36,7 @@ struct Step {
   std::string function;                        // the student's function it calls
   course::check::Array<float> output;          // the record it reports
   course::Tolerance tolerance;
-  std::string wrong_hint;  // under wrong values
+  Message wrong_hint;  // under wrong values
   // The reference, from the case's seed.
   std::function<std::vector<double>(std::uint64_t seed)> reference;
 };
@@ -47,9 +45,12 @@ const Step kReverse{request::reverse,
                     "reverse_on_device",
                     workload::result::out,
                     workload::kMoveTolerance,
-                    "x[i] belongs at out[n - 1 - i]: the first value at the last place. An index "
-                    "clamped into the array hides the overrun from memcheck but still puts values "
-                    "in the wrong places.",
+                    Message{"x[i] belongs at out[n - 1 - i]: the first value at the last place. "
+                            "An index clamped into the array hides the overrun from memcheck but "
+                            "still puts values in the wrong places.",
+                            "x[i] va en out[n - 1 - i] : la première valeur à la dernière place. "
+                            "Un indice ramené de force dans le tableau cache le débordement à "
+                            "memcheck, mais place toujours des valeurs au mauvais endroit."},
                     [](std::uint64_t seed) {
                       return workload::reverse_reference(workload::make_input(kElements, seed));
                     }};
@@ -57,8 +58,10 @@ const Step kSmooth{request::smooth,
                    "smooth_on_device",
                    workload::result::out,
                    workload::kMeanTolerance,
-                   "out[i] = (x[i - 1] + x[i] + x[i + 1]) / 3, with 0 outside the array: every "
-                   "thread reads what its neighbours loaded.",
+                   Message{"out[i] = (x[i - 1] + x[i] + x[i + 1]) / 3, with 0 outside the array: "
+                           "every thread reads what its neighbours loaded.",
+                           "out[i] = (x[i - 1] + x[i] + x[i + 1]) / 3, avec 0 hors du tableau : "
+                           "chaque thread lit ce que ses voisins ont chargé."},
                    [](std::uint64_t seed) {
                      return workload::smooth_reference(workload::make_input(kElements, seed));
                    }};
@@ -66,8 +69,10 @@ const Step kBlockSums{request::block_sums,
                       "block_sums_on_device",
                       workload::result::sums,
                       workload::kBlockSumTolerance,
-                      "sums[b] is the sum of block b's elements: every level of the tree must see "
-                      "the whole level before it.",
+                      Message{"sums[b] is the sum of block b's elements: every level of the tree "
+                              "must see the whole level before it.",
+                              "sums[b] est la somme des éléments du bloc b : chaque niveau de "
+                              "l'arbre doit voir en entier le niveau qui le précède."},
                       [](std::uint64_t seed) {
                         return workload::block_sums_reference(workload::make_input(kElements, seed),
                                                               kThreadsPerBlock);
@@ -76,8 +81,10 @@ const Step kAverage{request::average,
                     "average_frames_on_device",
                     workload::result::mean,
                     workload::kMeanTolerance,
-                    "the mean of the frames: a sum that starts from zeros, divided by the number "
-                    "of frames.",
+                    Message{"the mean of the frames: a sum that starts from zeros, divided by the "
+                            "number of frames.",
+                            "la moyenne des trames : une somme qui part de zéros, divisée par le "
+                            "nombre de trames."},
                     [](std::uint64_t seed) {
                       return workload::mean_reference(
                           workload::make_frames(kFrames, kElements, seed), kFrames, kElements);
@@ -90,7 +97,7 @@ void check_step(CaseContext& c, const Step& step) {
   if (!c.finished(run)) return;
   if (!c.expect_array(run, step.output, step.reference(c.seed()), step.tolerance,
                       step.wrong_hint)) {
-    c.note("(" + step.function + ", n = " + std::to_string(kElements) + ")");
+    c.note(Message::verbatim("({}, n = {})").with(step.function, kElements));
   }
 }
 

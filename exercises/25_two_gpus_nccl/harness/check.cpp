@@ -6,9 +6,6 @@
 //
 //   make check-25                          (students)
 //   build/.../check_25 --program PROGRAM   (instructors; --help lists the options)
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -20,6 +17,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::Message;
 using course::check::Run;
 namespace request = two_gpus_nccl::request;
 namespace result = two_gpus_nccl::result;
@@ -35,26 +33,40 @@ constexpr double kNcclTimeoutSeconds = 60.0;
 // Hints: the likely mistake behind each failure
 // ---------------------------------------------------------------------------
 
-const std::string kGroupHint =
+const Message kGroupHint{
     "the all-reduce never ended: one thread drives both GPUs, so both ranks' ncclAllReduce "
     "calls must sit between ncclGroupStart() and ncclGroupEnd(). Alone, the first call waits "
-    "for the second rank, which this thread never reaches.";
-const std::string kSetDeviceHint =
+    "for the second rank, which this thread never reaches.",
+    "l'all-reduce ne s'est jamais terminé : un seul thread pilote les deux GPU, donc les appels "
+    "ncclAllReduce des deux rangs doivent se trouver entre ncclGroupStart() et ncclGroupEnd(). "
+    "Seul, le premier appel attend le second rang, que ce thread n'atteint jamais."};
+const Message kSetDeviceHint{
     "a launch failed on its device: call cudaSetDevice(d) before launching on streams[d] "
     "(allocations and launches follow the current device; a stream belongs to the device it was "
-    "made on).";
-const std::string kWaitHint =
+    "made on).",
+    "un lancement a échoué sur son GPU : appelez cudaSetDevice(d) avant de lancer sur "
+    "streams[d] (allocations et lancements suivent le GPU courant ; un stream appartient au "
+    "GPU sur lequel il a été créé)."};
+const Message kWaitHint{
     "data_parallel_density must return with the density on both GPUs: wait for both streams "
-    "(cudaStreamSynchronize(streams[d])) after the all-reduce is enqueued.";
-const std::string kCommunicatorsHint =
+    "(cudaStreamSynchronize(streams[d])) after the all-reduce is enqueued.",
+    "data_parallel_density doit rendre la main avec la densité sur les deux GPU : attendez les "
+    "deux streams (cudaStreamSynchronize(streams[d])) une fois l'all-reduce mis en file."};
+const Message kCommunicatorsHint{
     "create_communicators must fill comms[0] and comms[1]: ncclCommInitAll(comms, kGpuCount, "
-    "nullptr).";
+    "nullptr).",
+    "create_communicators doit remplir comms[0] et comms[1] : ncclCommInitAll(comms, kGpuCount, "
+    "nullptr)."};
+const Message kTimesNotJudged{"(times are not judged under compute-sanitizer)",
+                              "(les temps ne sont pas jugés sous compute-sanitizer)"};
 
 // data_parallel_density returns with the density on both GPUs: no work left on its streams.
 bool streams_idle(CaseContext& c, std::int64_t busy) {
   if (busy == 0) return true;
-  c.fail("data_parallel_density returned with work still queued on " + std::to_string(busy) +
-         " of the 2 streams");
+  c.fail(Message{"data_parallel_density returned with work still queued on {} of the 2 streams",
+                 "data_parallel_density a rendu la main avec du travail encore en file sur {} "
+                 "des 2 streams"}
+             .with(busy));
   c.hint(kWaitHint);
   return false;
 }
@@ -69,8 +81,10 @@ bool finished(CaseContext& c, const Run& run) {
     c.hint(kSetDeviceHint);
   }
   if (output.find("cudaErrorPeerAccessAlreadyEnabled") != std::string::npos) {
-    c.hint("cudaErrorPeerAccessAlreadyEnabled is not a failure: peer access is on, as asked. "
-           "Clear it with cudaGetLastError() and return true.");
+    c.hint({"cudaErrorPeerAccessAlreadyEnabled is not a failure: peer access is on, as asked. "
+            "Clear it with cudaGetLastError() and return true.",
+            "cudaErrorPeerAccessAlreadyEnabled n'est pas un échec : l'accès pair à pair est "
+            "activé, comme demandé. Effacez cette erreur avec cudaGetLastError() et rendez true."});
   }
   return false;
 }
@@ -79,7 +93,8 @@ bool communicators_made(CaseContext& c, const Run& run) {
   std::int64_t made = 0;
   if (!c.read_value(run, result::communicators, made)) return false;
   if (made == 1) return true;
-  c.fail("create_communicators left a communicator null");
+  c.fail({"create_communicators left a communicator null",
+          "create_communicators a laissé un communicateur nul"});
   c.hint(kCommunicatorsHint);
   return false;
 }
@@ -102,25 +117,44 @@ void check_peer_access(CaseContext& c) {
       !c.read_value(run, result::enabled_1_0, on_1_0)) {
     return;
   }
-  c.note("(this machine: device 0 " + std::string(can_0_1 ? "can" : "cannot") +
-         " access device 1, device 1 " + (can_1_0 ? "can" : "cannot") + " access device 0)");
+  const auto can = [](std::int64_t yes) {
+    return yes ? Message{"can", "peut"} : Message{"cannot", "ne peut pas"};
+  };
+  c.note(Message{"(this machine: device 0 {} access device 1, device 1 {} access device 0)",
+                 "(cette machine : le GPU 0 {} accéder au GPU 1, le GPU 1 {} accéder au GPU 0)"}
+             .with(can(can_0_1), can(can_1_0)));
   if (got_0_1 != can_0_1 || got_1_0 != can_1_0) {
-    c.fail("enable_peer_access returned " + std::to_string(got_0_1) + " for 0 -> 1 and " +
-           std::to_string(got_1_0) + " for 1 -> 0; cudaDeviceCanAccessPeer says " +
-           std::to_string(can_0_1) + " and " + std::to_string(can_1_0));
-    c.hint("return what cudaDeviceCanAccessPeer(&can, device, peer) says.");
+    c.fail(Message{"enable_peer_access returned {} for 0 -> 1 and {} for 1 -> 0; "
+                   "cudaDeviceCanAccessPeer says {} and {}",
+                   "enable_peer_access a rendu {} pour 0 -> 1 et {} pour 1 -> 0 ; "
+                   "cudaDeviceCanAccessPeer dit {} et {}"}
+               .with(got_0_1, got_1_0, can_0_1, can_1_0));
+    c.hint({"return what cudaDeviceCanAccessPeer(&can, device, peer) says.",
+            "rendez ce que dit cudaDeviceCanAccessPeer(&can, device, peer)."});
   } else if ((can_0_1 && !on_0_1) || (can_1_0 && !on_1_0)) {
-    c.fail("peer access is not enabled afterwards (" + std::string(on_0_1 ? "" : "0 -> 1 ") +
-           (on_1_0 ? "" : "1 -> 0") + ")");
-    c.hint("make `device` current with cudaSetDevice(device), then "
-           "cudaDeviceEnablePeerAccess(peer, 0): it enables access FROM the current device.");
+    c.fail(Message{"peer access is not enabled afterwards ({}{})",
+                   "l'accès pair à pair n'est pas activé ensuite ({}{})"}
+               .with(on_0_1 ? "" : "0 -> 1 ", on_1_0 ? "" : "1 -> 0"));
+    c.hint({"make `device` current with cudaSetDevice(device), then "
+            "cudaDeviceEnablePeerAccess(peer, 0): it enables access FROM the current device.",
+            "rendez `device` courant avec cudaSetDevice(device), puis "
+            "cudaDeviceEnablePeerAccess(peer, 0) : il active l'accès DEPUIS le GPU courant."});
   } else if (again != 1) {
-    c.fail("a second enable_peer_access on the same pair did not return what the first did");
-    c.hint("cudaErrorPeerAccessAlreadyEnabled is not a failure: treat it as success.");
+    c.fail({"a second enable_peer_access on the same pair did not return what the first did",
+            "un second enable_peer_access sur la même paire n'a pas rendu ce qu'a rendu le "
+            "premier"});
+    c.hint({"cudaErrorPeerAccessAlreadyEnabled is not a failure: treat it as success.",
+            "cudaErrorPeerAccessAlreadyEnabled n'est pas un échec : traitez cette erreur comme un "
+            "succès."});
   } else if (left != 0) {
-    c.fail("an error was left pending after enable_peer_access (cudaGetLastError is not "
-           "cudaSuccess): the next launch check would report it as its own");
-    c.hint("after cudaErrorPeerAccessAlreadyEnabled, call cudaGetLastError() once to clear it.");
+    c.fail({"an error was left pending after enable_peer_access (cudaGetLastError is not "
+            "cudaSuccess): the next launch check would report it as its own",
+            "une erreur est restée en attente après enable_peer_access (cudaGetLastError ne "
+            "vaut pas cudaSuccess) : la vérification du lancement suivant la signalerait comme "
+            "la sienne"});
+    c.hint({"after cudaErrorPeerAccessAlreadyEnabled, call cudaGetLastError() once to clear it.",
+            "après cudaErrorPeerAccessAlreadyEnabled, appelez cudaGetLastError() une fois pour "
+            "l'effacer."});
   }
 }
 
@@ -137,19 +171,30 @@ void check_copy(CaseContext& c, bool staged) {
   }
   const std::vector<float> values = two_gpus_nccl::make_values(kCopyElements, c.seed());
   if (!c.expect_array(run, result::copied, values, course::kExact,
-                      "copy count * sizeof(float) bytes, from source to destination.")) {
+                      Message{"copy count * sizeof(float) bytes, from source to destination.",
+                              "copiez count * sizeof(float) octets, de source vers "
+                              "destination."})) {
     return;
   }
   const auto bytes = static_cast<std::int64_t>(kCopyElements * sizeof(float));
   if (!staged && (in != 0 || out != 0)) {
-    c.fail("peer_copy moved " + std::to_string(in) + " bytes to the host and " +
-           std::to_string(out) + " back: a peer copy goes from GPU to GPU");
-    c.hint("use cudaMemcpyPeerAsync: the staged path is staged_copy's.");
+    c.fail(Message{"peer_copy moved {} bytes to the host and {} back: a peer copy goes from GPU "
+                   "to GPU",
+                   "peer_copy a transféré {} octets vers l'hôte et {} au retour : une copie pair "
+                   "à pair va de GPU à GPU"}
+               .with(in, out));
+    c.hint({"use cudaMemcpyPeerAsync: the staged path is staged_copy's.",
+            "utilisez cudaMemcpyPeerAsync : le passage par l'hôte, c'est staged_copy."});
   } else if (staged && (in != bytes || out != bytes)) {
-    c.fail("staged_copy moved " + std::to_string(in) + " bytes to the host and " +
-           std::to_string(out) + " back, expected " + std::to_string(bytes) + " each way");
-    c.hint("copy device -> pinned_host with cudaMemcpyAsync(..., cudaMemcpyDeviceToHost), then "
-           "pinned_host -> device with cudaMemcpyHostToDevice: both halves through the host.");
+    c.fail(Message{"staged_copy moved {} bytes to the host and {} back, expected {} each way",
+                   "staged_copy a transféré {} octets vers l'hôte et {} au retour, au lieu de {} "
+                   "dans chaque sens"}
+               .with(in, out, bytes));
+    c.hint({"copy device -> pinned_host with cudaMemcpyAsync(..., cudaMemcpyDeviceToHost), then "
+            "pinned_host -> device with cudaMemcpyHostToDevice: both halves through the host.",
+            "copiez device -> pinned_host avec cudaMemcpyAsync(..., cudaMemcpyDeviceToHost), "
+            "puis pinned_host -> device avec cudaMemcpyHostToDevice : les deux moitiés passent "
+            "par l'hôte."});
   }
 }
 
@@ -174,9 +219,11 @@ void check_all_reduce(CaseContext& c) {
   if (!finished(c, run) || !communicators_made(c, run)) return;
   const std::vector<float> on_0 = two_gpus_nccl::make_values(kReduceElements, c.seed());
   const std::vector<double> expected = expected_sum(c.seed(), kReduceElements);
-  const std::string hint =
+  const Message hint{
       "ncclAllReduce(buffers[d], buffers[d], count, ncclFloat, ncclSum, comms[d], streams[d]) "
-      "for each d: count is in elements, the whole buffer.";
+      "for each d: count is in elements, the whole buffer.",
+      "ncclAllReduce(buffers[d], buffers[d], count, ncclFloat, ncclSum, comms[d], streams[d]) "
+      "pour chaque d : count se compte en éléments, le tampon entier."};
   if (!c.expect_array(run, result::sum_0, expected, two_gpus_nccl::kSumTolerance, hint)) {
     // The sum right up to some element and device 0's own values after it: a short count.
     std::vector<float> got;
@@ -186,10 +233,13 @@ void check_all_reduce(CaseContext& c) {
     std::size_t own = k;
     while (own < got.size() && got[own] == on_0[own]) ++own;
     if (k > 0 && k < got.size() && own == got.size()) {
-      c.note("(the first " + std::to_string(k) + " of " + std::to_string(got.size()) +
-             " elements are summed, the rest is device 0's own)");
-      c.hint("the all-reduce's count is short: pass count, the number of floats in EACH buffer "
-             "(every rank sends its whole buffer, not a share of it).");
+      c.note(Message{"(the first {} of {} elements are summed, the rest is device 0's own)",
+                     "(les {} premiers éléments sur {} sont sommés, le reste est celui du GPU 0)"}
+                 .with(k, got.size()));
+      c.hint({"the all-reduce's count is short: pass count, the number of floats in EACH buffer "
+              "(every rank sends its whole buffer, not a share of it).",
+              "le count de l'all-reduce est trop petit : passez count, le nombre de floats de "
+              "CHAQUE tampon (chaque rang envoie son tampon entier, pas une part)."});
     }
     return;
   }
@@ -206,15 +256,16 @@ constexpr double kJoinTimeoutSeconds = 30.0;
 
 // What each rank's communicator says of itself, against what it was asked to be.
 bool expect_per_rank(CaseContext& c, const Run& run, const course::check::Array<std::int64_t>& key,
-                     const std::vector<std::int64_t>& expected, const std::string& what,
-                     const std::string& hint) {
+                     const std::vector<std::int64_t>& expected, const Message& what,
+                     const Message& hint) {
   std::vector<std::int64_t> got;
   if (!c.read_array(run, key, got)) return false;
   for (std::size_t r = 0; r < expected.size(); ++r) {
     const std::int64_t value = r < got.size() ? got[r] : -1;
     if (value == expected[r]) continue;
-    c.fail("rank " + std::to_string(r) + "'s communicator has " + what + " " +
-           std::to_string(value) + ", expected " + std::to_string(expected[r]));
+    c.fail(Message{"rank {}'s communicator has {} {}, expected {}",
+                   "le communicateur du rang {} : {} {} au lieu de {}"}
+               .with(r, what, value, expected[r]));
     c.hint(hint);
     return false;
   }
@@ -226,21 +277,29 @@ void check_join(CaseContext& c) {
   if (!c.finished(run)) {
     const std::string& output = run.child.output;
     if (run.child.timed_out) {
-      c.hint("the ranks never found one another: each must join with the id it is given. A rank "
-             "that calls ncclGetUniqueId itself makes a communicator of its own, and waits "
-             "forever for ranks that never join it.");
+      c.hint({"the ranks never found one another: each must join with the id it is given. A "
+              "rank that calls ncclGetUniqueId itself makes a communicator of its own, and waits "
+              "forever for ranks that never join it.",
+              "les rangs ne se sont jamais trouvés : chacun doit rejoindre le communicateur avec "
+              "l'id qu'on lui donne. Un rang qui appelle lui-même ncclGetUniqueId crée son propre "
+              "communicateur, et attend indéfiniment des rangs qui ne le rejoignent jamais."});
     } else if (output.find("Duplicate GPU") != std::string::npos ||
                output.find("invalid usage") != std::string::npos) {
-      c.hint("two ranks landed on one GPU: call cudaSetDevice(device) before ncclCommInitRank, "
-             "which puts the rank on the current device (each thread starts on device 0).");
+      c.hint({"two ranks landed on one GPU: call cudaSetDevice(device) before ncclCommInitRank, "
+              "which puts the rank on the current device (each thread starts on device 0).",
+              "deux rangs se sont retrouvés sur un même GPU : appelez cudaSetDevice(device) avant "
+              "ncclCommInitRank, qui place le rang sur le GPU courant (chaque thread commence "
+              "sur le GPU 0)."});
     }
     return;
   }
   std::int64_t joined = 0;
   if (!c.read_value(run, result::communicators, joined)) return;
   if (joined != 1) {
-    c.fail("join_communicator returned a null communicator");
-    c.hint("ncclCommInitRank(&comm, ranks, id, rank) fills comm: return it.");
+    c.fail({"join_communicator returned a null communicator",
+            "join_communicator a rendu un communicateur nul"});
+    c.hint({"ncclCommInitRank(&comm, ranks, id, rank) fills comm: return it.",
+            "ncclCommInitRank(&comm, ranks, id, rank) remplit comm : rendez-le."});
     return;
   }
   std::vector<std::int64_t> ranks, devices, counts;
@@ -249,18 +308,27 @@ void check_join(CaseContext& c) {
     devices.push_back(two_gpus_nccl::join_device(r, kDevicesNeeded));
     counts.push_back(kDevicesNeeded);
   }
-  const std::string order = "ncclCommInitRank(&comm, ranks, id, rank): the number of ranks, the "
-                            "id, then this rank's number.";
-  if (!expect_per_rank(c, run, result::joined_counts, counts, "a rank count", order) ||
-      !expect_per_rank(c, run, result::joined_ranks, ranks, "the rank number", order) ||
-      !expect_per_rank(c, run, result::joined_devices, devices, "its GPU on device",
-                       "cudaSetDevice(device), the device given, before ncclCommInitRank: not "
-                       "the rank's number (on a cluster, rank numbers go beyond a node's GPUs).")) {
+  const Message order{"ncclCommInitRank(&comm, ranks, id, rank): the number of ranks, the id, "
+                      "then this rank's number.",
+                      "ncclCommInitRank(&comm, ranks, id, rank) : le nombre de rangs, l'id, puis "
+                      "le numéro de ce rang."};
+  if (!expect_per_rank(c, run, result::joined_counts, counts,
+                       Message{"a rank count", "nombre de rangs"}, order) ||
+      !expect_per_rank(c, run, result::joined_ranks, ranks,
+                       Message{"the rank number", "numéro de rang"}, order) ||
+      !expect_per_rank(c, run, result::joined_devices, devices, Message{"its GPU on device", "GPU"},
+                       Message{"cudaSetDevice(device), the device given, before "
+                               "ncclCommInitRank: not the rank's number (on a cluster, rank "
+                               "numbers go beyond a node's GPUs).",
+                               "cudaSetDevice(device), le GPU donné, avant ncclCommInitRank : "
+                               "pas le numéro du rang (sur un cluster, les numéros de rang "
+                               "dépassent le nombre de GPU d'un nœud)."})) {
     return;
   }
   const std::vector<double> expected = expected_sum(c.seed(), kReduceElements);
-  const std::string hint =
-      "the communicators do not sum: join with ncclCommInitRank, nothing else.";
+  const Message hint{"the communicators do not sum: join with ncclCommInitRank, nothing else.",
+                     "les communicateurs ne somment pas : rejoignez-les avec ncclCommInitRank, "
+                     "rien d'autre."};
   if (c.expect_array(run, result::sum_0, expected, two_gpus_nccl::kSumTolerance, hint)) {
     c.expect_array(run, result::sum_1, expected, two_gpus_nccl::kSumTolerance, hint);
   }
@@ -282,8 +350,8 @@ void check_density(CaseContext& c, DensityRun d) {
   const std::vector<double> expected = two_gpus_nccl::reference_density(samples, d.bins);
   const course::Tolerance tolerance =
       two_gpus_nccl::density_tolerance(static_cast<std::size_t>(d.n));
-  const std::string where = "(data_parallel_density, n = " + std::to_string(d.n) +
-                            ", bins = " + std::to_string(d.bins) + ")";
+  const Message where =
+      Message::verbatim("(data_parallel_density, n = {}, bins = {})").with(d.n, d.bins);
   for (const auto* key : {&result::density_0, &result::density_1}) {
     if (c.expect_array(run, *key, expected, tolerance)) continue;
     c.note(where);
@@ -295,10 +363,17 @@ void check_density(CaseContext& c, DensityRun d) {
       doubled = std::fabs(got[j] - 2.0 * expected[j]) <=
                 2.0 * (tolerance.atol + tolerance.rtol * expected[j]);
     }
-    c.hint(doubled ? "every bin is twice the density: each GPU computed all n samples. Give "
-                     "device d only samples [n * d / 2, n * (d + 1) / 2)."
-                   : "each GPU computes its share (samples[d] + begin, end - begin samples) into "
-                     "density[d], then all_reduce_sum(density, bins, ...) sums the two.");
+    c.hint(doubled
+               ? Message{"every bin is twice the density: each GPU computed all n samples. Give "
+                         "device d only samples [n * d / 2, n * (d + 1) / 2).",
+                         "chaque bin vaut le double de la densité : chaque GPU a calculé les n "
+                         "échantillons. Ne donnez au GPU d que les échantillons "
+                         "[n * d / 2 ; n * (d + 1) / 2[."}
+               : Message{"each GPU computes its share (samples[d] + begin, end - begin samples) "
+                         "into density[d], then all_reduce_sum(density, bins, ...) sums the two.",
+                         "chaque GPU calcule sa part (samples[d] + begin, end - begin "
+                         "échantillons) dans density[d], puis all_reduce_sum(density, bins, ...) "
+                         "somme les deux."});
     return;
   }
 }
@@ -358,24 +433,28 @@ void check_speed_up(CaseContext& c) {
   }
   if (!c.expect_array(run, result::sampled_density, expected,
                       two_gpus_nccl::density_tolerance(static_cast<std::size_t>(n)))) {
-    c.note("(the timed step's density, compared at " + std::to_string(indices.size()) +
-           " bins spread over the " + std::to_string(bins) + ")");
+    c.note(Message{"(the timed step's density, compared at {} bins spread over the {})",
+                   "(la densité de l'étape chronométrée, comparée sur {} bins répartis parmi les "
+                   "{})"}
+               .with(indices.size(), bins));
     return;
   }
   if (sanitized) {
-    c.note("(times are not judged under compute-sanitizer)");
+    c.note(kTimesNotJudged);
     return;
   }
   double one_ms = 0.0, two_ms = 0.0;
   if (!c.read_times(run, {{result::one_gpu_ms, one_ms}, {result::two_gpus_ms, two_ms}})) return;
-  const std::string figures = "one GPU " + course::format_number(one_ms) + " ms, two GPUs " +
-                              course::format_number(two_ms) + " ms (" +
-                              std::to_string(kSpeedSamples) + " samples, " +
-                              std::to_string(kSpeedBins) + " bins)";
+  const Message figures = Message{"one GPU {} ms, two GPUs {} ms ({} samples, {} bins)",
+                                  "un GPU {} ms, deux GPU {} ms ({} échantillons, {} bins)"}
+                              .with(one_ms, two_ms, kSpeedSamples, kSpeedBins);
   c.judge_speed(kSpeedUpBar, one_ms / two_ms, figures,
-                {"both GPUs must work at once, each on half the samples: launch on device 0, then "
-                 "on device 1, and wait only after both launches and the all-reduce are "
-                 "enqueued."});
+                {Message{"both GPUs must work at once, each on half the samples: launch on "
+                         "device 0, then on device 1, and wait only after both launches and the "
+                         "all-reduce are enqueued.",
+                         "les deux GPU doivent travailler en même temps, chacun sur la moitié des "
+                         "échantillons : lancez sur le GPU 0, puis sur le GPU 1, et n'attendez "
+                         "qu'une fois les deux lancements et l'all-reduce mis en file."}});
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ NNBSP = "\u202f"
 SPACES = " \t" + NBSP + NNBSP
 MASK = "\x00"
 
-FRENCH_PAGES = ("exercises/*/README.fr.md", "slides/*.fr.md", "docs/*.fr.md", "docs/glossaire.md",
+FRENCH_PAGES = ("exercises/*/README.fr.md", "exercises/*/answers.fr.md", "slides/*.fr.md", "docs/*.fr.md", "docs/glossaire.md",
                 "tools/course_tools/authoring/templates/*.fr.md.in")
 
 # --- what is not prose --------------------------------------------------------------------------
@@ -64,7 +64,7 @@ FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
 TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # Comments that are directives or markers, not speaker notes: the course's, the checks',
 # Marp's (global or `_`-prefixed), case_tables' lines.
-DIRECTIVE_KEYS = ("include", "student", "figure", "marp", "theme", "style", "headingDivider", "lang", "math",
+DIRECTIVE_KEYS = ("include", "student", "figure", "nvcc-message", "marp", "theme", "style", "headingDivider", "lang", "math",
                   "size", "image", "url", "title", "description", "paginate", "header", "footer", "class",
                   "color", "backgroundColor", "backgroundImage", "backgroundPosition", "backgroundRepeat",
                   "backgroundSize", "fit")

@@ -401,6 +401,9 @@ def check_cases_table(en_line, en_rows, fr_line, fr_rows, english_name, report):
                              f"the English {en_row[column]!r} ({where})")
 
 
+FRENCH_VERSION = re.compile(r"\.fr\.(svg|md)\b")
+
+
 def check_links(en, fr, paired, english_name, report, last_line):
     skip_en, skip_fr = version_link_lines(en, ENGLISH), version_link_lines(fr, FRENCH)
     en_links = [(line, target) for line, target in en.links if line not in skip_en]
@@ -414,8 +417,11 @@ def check_links(en, fr, paired, english_name, report, last_line):
             english_index = index if statement is en else paired.get(index)
             anchors.setdefault(slug(title), ("heading", english_index) if english_index is not None
                                else ("french heading", index))
+        # A diagram is drawn in each language, and a page may have its French version: the
+        # French page shows NAME.fr.svg for NAME.svg, and links NAME.fr.md for NAME.md.
         return [anchors[target[1:]] if target.startswith("#") and target[1:] in anchors
-                else ("target", target) for _, target in links]
+                else ("target", FRENCH_VERSION.sub(r".\1", target) if statement is fr else target)
+                for _, target in links]
 
     previous_line = last_line
     for i, j in align(keys(en, en_links), keys(fr, fr_links)):

@@ -15,6 +15,11 @@ result files alone (reports.py reads and checks them, SCHEMA.md). Its sections, 
                  statement's cases table says it catches (statement_cases.py)
     hints        the hints the checks printed most often (the known mistakes), with the
                  students who got each, linked to their feedback pages
+    answers      the answers the students wrote to each statement's Questions
+                 (answers.md, answers.fr.md), question by question
+    similar code the pairs of submissions whose own code for an exercise is nearly the
+                 same (similarity.py: what it compares, what it cannot see), each pair's
+                 two files side by side, the skeleton's lines left out
     time         the grading time of each exercise, and the slowest submissions
 
 The page is for the teaching team (it names students), and may go to people who must not
@@ -26,6 +31,7 @@ student-provided string (names, outputs) is cleaned and escaped as in the feedba
 Plots need matplotlib (Debian: python3-matplotlib), from this Python or another one here;
 without it the page holds its tables alone and says so.
 """
+import difflib
 import html
 import json
 import os
@@ -36,9 +42,11 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 
 from course_tools.authoring import statement_cases
-from course_tools.grading import class_plots, reports
+from course_tools.grading import class_plots, reports, similarity
+from course_tools.student.paths import ROOT
 
 HTML_FILE, MARKDOWN_FILE = "class.html", "class.md"
+LEADERBOARD_FILE = "leaderboard.html"   # the leaderboard alone, students by id: to project in class
 NOT_GRADED_FILE = "not_graded.txt"   # student<TAB>reason, written by slurm/class_grading.py collect
 LEFT_OUT_FILE = "left_out.json"      # the class folder's entries that are no submission (tools/course grade)
 LEFT_OUT = "left out"
@@ -336,14 +344,17 @@ def not_graded_text(why):
 
 
 SECTIONS = (("not-graded", "Not graded"), ("warnings", "Warnings"), ("exercises", "Exercises"), ("cases", "Cases"),
-            ("hints", "Hints"), ("grading-time", "Grading time"))
+            ("hints", "Hints"), ("leaderboard", "Leaderboard"), ("answers", "Answers"),
+            ("similar-code", "Similar code"), ("grading-time", "Grading time"))
 
 
-def build_blocks(data, plots, plots_missing):
+def build_blocks(data, plots, plots_missing, alike):
     blocks = summary_blocks(data)
     for (anchor, title), section in zip(SECTIONS, (not_graded_blocks(data), warning_blocks(data),
                                                    exercise_blocks(data, plots, plots_missing),
-                                                   case_blocks(data), hint_blocks(data), time_blocks(data))):
+                                                   case_blocks(data), hint_blocks(data), leaderboard_blocks(data),
+                                                   answers_blocks(data),
+                                                   similar_blocks(alike), time_blocks(data))):
         blocks += [("heading", title, anchor)] + section
     return blocks
 
@@ -415,6 +426,113 @@ def exercise_blocks(data, plots, plots_missing):
                                f"rebuild the reports (tools/course grade --reports-only --results RESULTS) for them."))
     elif drawn:
         blocks.append(("figures", [(exercise_id, plots.get(exercise_id)) for exercise_id in drawn]))
+    return blocks
+
+
+def speed_boards(data):
+    """[(exercise, case, figure, direction, bar, reference, gpu, [(student, measured, passed)])],
+    one per bar a timed case judged, the best figure first ('at_least': highest)."""
+    boards = {}
+    for index, column in enumerate(data.columns):
+        for submission in data.found:
+            row = submission.rows[index]
+            if row["status"] != "graded":
+                continue
+            for item in row.get("items", []):
+                for speed in item.get("speed", []) if isinstance(item.get("speed"), list) else []:
+                    key = (column, item["name"], speed.get("figure", ""))
+                    board = boards.setdefault(key, {"direction": speed.get("direction"), "bar": speed.get("bar"),
+                                                    "reference": speed.get("reference", ""), "gpus": set(),
+                                                    "rows": []})
+                    board["gpus"].add(row.get("gpu") or "")
+                    board["rows"].append((submission.student, speed.get("measured"), bool(item.get("passed"))))
+    found = []
+    for (column, case, figure), board in boards.items():
+        best_first = board["direction"] == "at_least"
+        rows = sorted(board["rows"], key=lambda r: (-(r[1] or 0) if best_first else (r[1] or float("inf")), r[0]))
+        gpus = ", ".join(sorted(g for g in board["gpus"] if g)) or "the grading GPU"
+        found.append((column, case, figure, board["direction"], board["bar"], board["reference"], gpus, rows))
+    return found
+
+
+def leaderboard_blocks(data, anonymous_seed=None):
+    """Per timed case and bar: each student's figure and rank, the bar, the reference
+    solution's figures the check declares, and the GPU it was measured on. With
+    `anonymous_seed`, students by leaderboard_id (the page to project in class)."""
+    boards = speed_boards(data)
+    if not boards:
+        return [("para", "No timed case was graded (no speed figure in the results).")]
+    blocks = [("para", "The figure each student's code reached in each timed case, best first, measured on the "
+                       "grading GPU in the same run as the check's own yardstick (a ratio, never a time); the bar "
+                       "is the pass mark, the reference the course's solution on the cards the check names. "
+                       + ("Students appear by their leaderboard id, which each one's feedback page gives."
+                          if anonymous_seed is not None else
+                          f"A page without names, to project in class: {LEADERBOARD_FILE}."))]
+    for column, case, figure, direction, bar, reference, gpus, rows in boards:
+        sign = ">=" if direction == "at_least" else "<="
+        blocks.append(("subheading", f"{column} {case}: {figure}"))
+        blocks.append(("para", f"Bar {sign} {number(bar, 3)}; reference {reference or 'not declared'}; measured on {gpus}."))
+        blocks.append(("table", f"leaderboard-{column}-{case}", ["rank", "student", "figure", "passed"],
+                       [[text(rank, "num"),
+                         text(reports.leaderboard_id(student, anonymous_seed), "id") if anonymous_seed is not None
+                         else student_cell(student),
+                         text(number(measured, 3), "num"), text("yes" if passed else "no", None if passed else "bad")]
+                        for rank, (student, measured, passed) in enumerate(rows, start=1)]))
+    return blocks
+
+
+def answers_blocks(data):
+    """The students' answers to each statement's Questions (answers.md, answers.fr.md): how
+    many answered, then each question's answers, student by student, for the teacher to read."""
+    rows, readings = [], []
+    for index, column in enumerate(data.columns):
+        handed = [(submission.student, submission.rows[index]["answers"]) for submission in data.found
+                  if isinstance(submission.rows[index].get("answers"), dict)
+                  and isinstance(submission.rows[index]["answers"].get("answered"), dict)]
+        if not handed:
+            continue
+        questions = max(int(given.get("questions") or 0) for _, given in handed)
+        answered = sum(1 for _, given in handed if given["answered"])
+        rows.append([text(column, "id"), text(len(handed), "num"), text(answered, "num"),
+                     text(questions or "-", "num")])
+        by_question = {}
+        for student, given in handed:
+            for question, answer in given["answered"].items():
+                by_question.setdefault(question, []).append((reports.clean(student), reports.shown(answer)))
+        for question in sorted(by_question, key=lambda q: int(q) if str(q).isdigit() else 0):
+            readings.append(("answers", f"{column}, question {reports.clean(question)}", by_question[question]))
+    if not rows:
+        return [("para", "No submission holds a filled answers file (exercises/NN_name/answers.md or answers.fr.md).")]
+    return [("para", "The answers the students wrote to each statement's Questions (no points: for you to read), "
+                     "in exercises/NN_name/answers.md or answers.fr.md; each question's answers below, student "
+                     "by student."),
+            ("table", "answers", ["exercise", "answers files", "with an answer", "questions"], rows)] + readings
+
+
+def similar_blocks(alike):
+    """The pairs similarity.compare found, and what was and was not compared."""
+    if alike.missing_tool:
+        return [("note", alike.missing_tool + ".")]
+    blocks = []
+    compared = ", ".join(f"{reports.number_of({'id': exercise})} ({count} submissions)"
+                         for exercise, count in alike.compared)
+    short = ", ".join(f"{reports.number_of({'id': exercise})} ({median:g} tokens)" for exercise, median in alike.too_short)
+    said = (f"Each student's own code (the lines the skeleton does not have) compared with every other's, "
+            f"by similarity-tester (sim_c); a pair is listed when each holds at least {similarity.THRESHOLD}% "
+            f"of the other's code. A flag to look at, never a grade: similar code may be honest (a short "
+            f"exercise, the statement's hints followed closely), and a copy rewritten by hand is not seen. "
+            f"Compared: {compared or 'none'}.")
+    if short:
+        said += (f" Not compared, the students' own code being too short for a copy to stand out (median under "
+                 f"{similarity.LEAST_TOKENS} tokens): {short}.")
+    blocks.append(("para", said))
+    if not alike.pairs:
+        return blocks + [("para", "No pair of submissions is alike above the threshold.")]
+    blocks.append(("table", "similar-code", ["exercise", "student", "student", "alike"],
+                   [[text(pair.exercise, "id"), student_cell(pair.first), student_cell(pair.second),
+                     text(f"{pair.first_in_second}% / {pair.second_in_first}%", "num")] for pair in alike.pairs]))
+    blocks += [("sidebyside", pair.exercise, reports.clean(pair.first), reports.clean(pair.second),
+                pair.first_lines, pair.second_lines) for pair in alike.pairs]
     return blocks
 
 
@@ -531,6 +649,11 @@ def render_markdown(blocks):
             parts.append("\n".join(lines))
         elif kind == "figures":
             parts.append(f"*The score histograms are in {HTML_FILE}.*")
+        elif kind == "answers":
+            parts.append(f"*{reports.markdown_text(content[0])}: {len(content[1])} answer(s), in {HTML_FILE}.*")
+        elif kind == "sidebyside":
+            exercise, first, second = content[:3]
+            parts.append(f"*{reports.markdown_text(f'{exercise}: {first} and {second}')}: side by side in {HTML_FILE}.*")
     return "\n\n".join(parts) + "\n"
 
 
@@ -540,7 +663,7 @@ def render_markdown(blocks):
 STYLE = """
 body{font-family:sans-serif;max-width:1200px;margin:1.5em auto;padding:0 1em;color:#222;line-height:1.35}
 h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid #ccc}
-nav a{margin-right:1em}
+nav{display:flex;flex-wrap:wrap;gap:.2em 1em}
 .scroll{overflow-x:auto;max-width:100%;margin:.6em 0}
 table{border-collapse:collapse;font-size:.92em}
 th,td{border:1px solid #bbb;padding:.25em .5em;text-align:left;vertical-align:top;overflow-wrap:break-word}
@@ -561,7 +684,13 @@ p.note{color:#555;font-style:italic}
 .figures figure{margin:0;border:1px solid #ddd;padding:.3em}
 .figures img{max-width:100%;height:auto;display:block}
 code{background:#f4f4f4;padding:0 .2em}
+details{margin:.4em 0}summary{cursor:pointer}details pre{white-space:pre-wrap;background:#f7f7f7;padding:.4em}
+table.diff{font-family:monospace;font-size:.85em}table.diff td{border:none;padding:0 .3em;white-space:pre-wrap}
+.diff_add{background:#ddffdd}.diff_chg{background:#ffffaa}.diff_sub{background:#ffdddd}.diff_next{display:none}
 """
+
+
+DIFF_NAVIGATION = re.compile(r'<a href="#difflib_chg_[^"]*">[^<]*</a>')
 
 
 def html_statement(value):
@@ -627,6 +756,18 @@ def render_html(blocks):
             if in_alert:
                 parts.append("</section>")
                 in_alert = False
+        elif kind == "answers":
+            title, given = content
+            inner = "".join(f"<h4>{html.escape(student)}</h4><pre>{html.escape(answer)}</pre>" for student, answer in given)
+            parts.append(f"<details><summary>{html.escape(title)}: {len(given)} answer(s)</summary>{inner}</details>")
+        elif kind == "sidebyside":
+            exercise, first, second, first_lines, second_lines = content
+            # difflib escapes the lines; the column titles are ours to escape.
+            table = difflib.HtmlDiff(tabsize=4, wrapcolumn=60).make_table(
+                first_lines, second_lines, html.escape(first), html.escape(second), context=True, numlines=3)
+            table = DIFF_NAVIGATION.sub("", table)  # its "next change" links: the page has no script
+            summary = html.escape(f"{exercise}: {first} and {second}")
+            parts.append(f'<details><summary>{summary}</summary><div class="scroll">{table}</div></details>')
         elif kind == "figures":
             parts.append('<div class="figures">')
             for exercise_id, svg in content[0]:
@@ -700,9 +841,13 @@ def write(results_dir, results, exercises, no_result=None, pythons=None, left_ou
     distributions = [{"id": stats["id"], "max_score": stats["max_score"], "scores": stats["scores"]}
                      for stats in data.exercises if stats["graded"]]
     plots, missing = class_plots.draw(distributions, pythons)
-    blocks = build_blocks(data, plots, missing)
+    alike = similarity.compare(results_dir, ROOT, data.columns, [submission.student for submission in data.found])
+    blocks = build_blocks(data, plots, missing, alike)
+    seed = next((submission.result.get("seed") for submission in data.found if "seed" in submission.result), "")
+    projected = [("title", "Leaderboard")] + leaderboard_blocks(data, anonymous_seed=seed)
     written = []
-    for name, rendered in ((HTML_FILE, render_html(blocks)), (MARKDOWN_FILE, render_markdown(blocks))):
+    for name, rendered in ((HTML_FILE, render_html(blocks)), (MARKDOWN_FILE, render_markdown(blocks)),
+                           (LEADERBOARD_FILE, render_html(projected))):
         path = os.path.join(results_dir, name)
         reports.write_atomic(path, rendered.encode("utf-8"))
         written.append(path)

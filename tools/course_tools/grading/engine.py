@@ -31,7 +31,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from course_tools.grading import submissions
+from course_tools.authoring import answers
+from course_tools.grading import gpu, similarity, submissions
 from course_tools.release import write as release_write
 from course_tools.student import atomic_write
 from course_tools.student import nvcc
@@ -429,6 +430,34 @@ class Toolchain:
 # ---------------------------------------------------------------------------
 # One submission
 # ---------------------------------------------------------------------------
+def speed_record_path(report):
+    """Where the check writes its speed records (--speed-record), beside its JSON report."""
+    return os.path.splitext(report)[0] + ".speed"
+
+
+def read_speed_records(path):
+    """{case: [{"figure", "direction", "bar", "measured"}]} of a check's speed records
+    (common/course/check/speed_bar.cpp: 'speed<TAB>case<TAB>figure<TAB>at_least|at_most<TAB>bar<TAB>measured<TAB>margin');
+    empty where the check wrote none."""
+    found = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        fields = line.split("\t")
+        if len(fields) != 7 or fields[0] != "speed":
+            continue
+        try:
+            bar, measured = float(fields[4]), float(fields[5])
+        except ValueError:
+            continue
+        found.setdefault(fields[1], []).append({"figure": fields[2], "direction": fields[3], "bar": bar,
+                                                "measured": measured})
+    return found
+
+
 def course_files(root):
     """Relative path -> sha256 of every course file a student might have changed."""
     found = {}
@@ -454,6 +483,7 @@ class SubmissionGrader:
         self.turn_lock = threading.Lock()
         self.keyed_locks = {}                          # cache key -> lock (keyed_lock)
         self.keyed_locks_lock = threading.Lock()
+        self.references = {}                           # exercise id -> bar_references()
 
     def course_digest(self, relative):
         """The digests a copy of the course file `relative` may have without being changed:
@@ -552,6 +582,8 @@ class SubmissionGrader:
         result["grade_warnings"] = [str(w) for w in result["warnings"] if isinstance(w, submissions.GradeWarning)]
         result["warnings"] = [str(w) for w in result["warnings"]]
         result["seconds"] = round(time.monotonic() - started, 2)
+        # The files graded, kept for the class report's comparison of submissions (similarity.py).
+        similarity.keep_sources(self.config.results, student, raw, result["exercises"])
         write_json_atomically(os.path.join(self.config.results, "submissions", f"{student}.json"), result)
         shutil.rmtree(work, ignore_errors=True)
         return result
@@ -578,6 +610,7 @@ class SubmissionGrader:
                 return record
             record["files"][wanted] = found
             shutil.copyfile(os.path.join(raw, found), os.path.join(tree, "exercises", exercise.id, wanted))
+        self.read_answers(exercise, raw, files, record, warnings)
         if missing:
             status = "missing" if len(missing) == len(exercise.student_files) else "incomplete"
             record.update(status=status, message="not in the submission: " + ", ".join(missing))
@@ -593,6 +626,32 @@ class SubmissionGrader:
         self.run_checks(exercise, program, work, record, phases, build_key)
         record["seconds"] = round(time.monotonic() - started, 2)
         return record
+
+    def read_answers(self, exercise, raw, files, record, warnings):
+        """The student's answers to the statement's Questions (answers.md or answers.fr.md,
+        authoring/answers.py), where the file was filled in: record["answers"] is
+        {"file", "answered": {question: text}, "questions"}. Graded nothing: the teacher reads them."""
+        for lang, (_, name) in answers.FILES.items():
+            course_copy = os.path.join("exercises", exercise.id, name)
+            try:
+                found, _ = submissions.locate(raw, files, exercise.id, name,
+                                              skeleton_digest=self.course_digest_of(course_copy))
+            except submissions.SubmissionError as error:
+                warnings.append(f"{name} of exercise {exercise.number}: {error}")
+                continue
+            if found is None or submissions.digest(os.path.join(raw, found)) == self.course_digest_of(course_copy):
+                continue
+            with open(os.path.join(raw, found), encoding="utf-8", errors="replace") as handle:
+                text = handle.read(answers.LARGEST_ANSWERS + 1)
+            given = answers.parse(text, lang)
+            record["answers"] = {"file": found, "questions": len(given),
+                                 "answered": {str(n): a for n, a in sorted(given.items()) if a}}
+            return
+
+    def course_digest_of(self, relative):
+        """The digest of the course's own copy of a file, or None where the course has none."""
+        path = os.path.join(self.config.root, relative)
+        return submissions.digest(path) if os.path.isfile(path) else None
 
     def build_key(self, exercise, tree):
         """What a build's output depends on: the course (its fingerprint covers common/
@@ -709,8 +768,10 @@ class SubmissionGrader:
                    "--stop-after-timeouts", str(self.config.stop_after_timeouts),
                    "--memory-limit-mb", str(self.config.memory_limit_mb),
                    "--gpu-lock", gpu_lock]
-        # The plain run records each case's time; the sanitizer's limits follow from them.
-        command += ["--plain-times", times] if sanitizer else ["--record-times", times]
+        # The plain run records each case's time; the sanitizer's limits follow from them. It
+        # also writes each speed bar's figure, for the class report's leaderboard.
+        command += ["--plain-times", times] if sanitizer else ["--record-times", times,
+                                                               "--speed-record", speed_record_path(report)]
         if exercise.shared_library:
             command += ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
         if sanitizer:
@@ -725,6 +786,25 @@ class SubmissionGrader:
             for path in self.config.hidden_paths:
                 command += ["--hide", path]
         return command
+
+    def bar_references(self, exercise):
+        """{(case, figure): the reference solution's figures the check declares for that bar
+        ("2.34-2.43 on H100, ...")}, from the check's --list-json, asked once per exercise."""
+        with self.turn_lock:
+            cached = self.references.get(exercise.id)
+        if cached is None:
+            cached = {}
+            try:
+                listed = subprocess.run([self.toolchain.check_path(exercise), "--list-json"], capture_output=True,
+                                        text=True, timeout=60)
+                for case in json.loads(listed.stdout).get("cases", []):
+                    for bar in case.get("bars", []):
+                        cached[(case["name"], bar.get("figure", ""))] = str(bar.get("reference", ""))
+            except (OSError, subprocess.SubprocessError, ValueError, AttributeError):
+                cached = {}
+            with self.turn_lock:
+                self.references[exercise.id] = cached
+        return cached
 
     def gpu_device(self):
         """The CUDA_VISIBLE_DEVICES value of the next check: the GPUs are shared round-robin."""
@@ -788,11 +868,18 @@ class SubmissionGrader:
         if status not in (0, 1) or data is None:
             record.update(status="error", message=f"the check failed (status {status}):\n{output}")
             return
+        speeds = read_speed_records(speed_record_path(os.path.join(reports, f"{exercise.id}.json")))
         for case in data["cases"]:
             record["items"].append({"name": case["name"], "kind": "case", "score": case["points"],
                                     "max_score": case["max_points"], "passed": case["passed"],
                                     "hidden": case["hidden"], "seconds": case["seconds"],
                                     "output": textwrap.dedent(case["text"]).strip("\n")})
+            if speeds.get(case["name"]) and not case["hidden"]:
+                references = self.bar_references(exercise)
+                record["items"][-1]["speed"] = [dict(speed, reference=references.get((case["name"], speed["figure"]), ""))
+                                                for speed in speeds[case["name"]]]
+        if speeds:
+            record["gpu"] = gpu.names(self.config.gpus)
         tools = exercise.sanitizer_tools
         if tools:
             # The tools' runs are independent runs of the same program: side by side, each

@@ -46,3 +46,28 @@ def visible(environ=None, use_visible_devices=True):
     if files:
         return len(files), ""
     return 0, "no NVIDIA driver (no nvidia-smi, no /dev/nvidia* device)"
+
+
+NAMES = {}  # the answer of names(), asked once per grading
+
+
+def names(devices=None):
+    """The model names of the GPUs the grading uses (CUDA_VISIBLE_DEVICES values `devices`,
+    all by default), each once, for the reports that quote a speed ("NVIDIA H200"); "" where
+    nvidia-smi cannot tell."""
+    key = tuple(devices or ())
+    if key not in NAMES:
+        smi = shutil.which("nvidia-smi", path=os.environ.get("PATH", os.defpath) + os.pathsep + "/usr/bin")
+        found = []
+        if smi:
+            command = [smi, "--query-gpu=name", "--format=csv,noheader"]
+            if key:
+                command += ["-i", ",".join(str(device) for device in key)]
+            try:
+                answer = subprocess.run(command, capture_output=True, text=True, timeout=60)
+                found = [line.strip() for line in answer.stdout.splitlines() if line.strip()] \
+                    if answer.returncode == 0 else []
+            except (OSError, subprocess.TimeoutExpired):
+                found = []
+        NAMES[key] = ", ".join(dict.fromkeys(found))
+    return NAMES[key]

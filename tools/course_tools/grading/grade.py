@@ -46,6 +46,7 @@ import tempfile
 import threading
 import time
 
+from course_tools.authoring import answers
 from course_tools.grading import class_report, engine, gpu, reports, submissions
 from course_tools.student import exercises as course_exercises
 from course_tools.student import nvcc
@@ -463,7 +464,7 @@ def main(argv):
     # The student files of every exercise, graded or not: a copy of the repository holds
     # them all, and changing them is the student's work, not a change of the course.
     student_paths = {os.path.join("exercises", e.id, f) for e in course_exercises.load(ROOT)
-                     for f in e.student_files}
+                     for f in e.student_files + [name for _, name in answers.FILES.values()]}
     grader = engine.SubmissionGrader(config, toolchain, course_index, student_paths)
     submission_slots = queue.Queue()
     for slot in range(arguments.jobs):

@@ -27,6 +27,7 @@ it skipped. A later grading on a GPU grades it (SCHEMA.md).
 """
 import base64
 import csv
+import hashlib
 import html
 import io
 import json
@@ -99,6 +100,12 @@ SAY = language.Messages(__name__, {
     "columns": ("case|points|result|time", "cas|points|résultat|temps"),
     "output of": ("{case}: output", "{case} : sortie"),
     "no output": ("(no output)", "(aucune sortie)"),
+    "leaderboard": ("Your id on the class leaderboard of the timed cases: {id}.",
+                    "Votre identifiant au classement de la classe pour les cas chronométrés : {id}."),
+    "answers": ("Your answers ({file}): {answered} of {questions} questions answered, for your teacher to read",
+                "Vos réponses ({file}) : {answered} questions sur {questions} ont une réponse, pour votre "
+                "enseignant"),
+    "question": ("Question {question}", "Question {question}"),
     "points of": ("{score} of {maximum} points", "{score} points sur {maximum}"),
     "graded": ("{exercise}: graded", "{exercise} : noté"),
     "not graded yet": ("{exercise}: not graded yet", "{exercise} : pas encore noté"),
@@ -148,11 +155,11 @@ EXERCISE_FIELDS = (("id", "a string", True), ("status", "a string", True),
                    ("items", "a list", False), ("number", "a string", False),
                    ("title", "a string", False), ("message", "a string", False),
                    ("build_log", "a string", False), ("seconds", "a number", False),
-                   ("files", "an object", False))
+                   ("files", "an object", False), ("answers", "an object", False), ("gpu", "a string", False))
 ITEM_FIELDS = (("name", "a string", True), ("passed", "true or false", True),
                ("score", "a number", True), ("max_score", "a number", True),
                ("kind", "a string", False), ("hidden", "true or false", False),
-               ("seconds", "a number", False), ("output", "a string", False))
+               ("seconds", "a number", False), ("output", "a string", False), ("speed", "a list", False))
 
 # A student name becomes a file name in every report (feedback/<name>.html, and the
 # temporary file of its atomic write, ".<name>.html.<pid>.<8 hex>.tmp", within the 255
@@ -497,12 +504,39 @@ def feedback_blocks(submission, lang="en"):
     warnings += [SAY("extra", lang, exercise=clean(extra)) for extra in submission.extras]
     if warnings:
         blocks += [("heading", SAY("warnings", lang)), ("list", warnings)]
+    if any(item.get("speed") for row in submission.rows for item in row.get("items", [])):
+        blocks.append(("para", SAY("leaderboard", lang,
+                                   id=leaderboard_id(submission.student, result.get("seed", "")))))
     for row in submission.rows:
         blocks += exercise_blocks(row, lang)
     return blocks
 
 
+def leaderboard_id(student, seed):
+    """A student's name on the projected leaderboard (class_report.LEADERBOARD_FILE): six
+    hexadecimal digits that only the student's own feedback page gives away, drawn from the
+    name and the grading seed."""
+    return hashlib.sha256(f"{seed}\0{student}".encode()).hexdigest()[:6]
+
+
 def exercise_blocks(exercise, lang="en"):
+    return graded_blocks(exercise, lang) + answer_blocks(exercise, lang)
+
+
+def answer_blocks(exercise, lang="en"):
+    """The student's answers to the statement's Questions, as handed in (no points)."""
+    given = exercise.get("answers")
+    if not isinstance(given, dict) or not isinstance(given.get("answered"), dict):
+        return []
+    answered = given["answered"]
+    blocks = [("subheading", SAY("answers", lang, file=clean(given.get("file", "answers.md")),
+                                 answered=len(answered), questions=clean(given.get("questions", "?"))))]
+    for question, text in answered.items():
+        blocks += [("para", SAY("question", lang, question=clean(question))), ("code", shown(text))]
+    return blocks
+
+
+def graded_blocks(exercise, lang="en"):
     title = f" ({clean(exercise['title'])})" if exercise.get("title") else ""
     score = "-" if exercise["status"] == "skipped" else points(earned(exercise))
     heading = f"{clean(exercise['id'])}{title}: {score} / {points(exercise['max_score'])}"

@@ -461,8 +461,10 @@ def bar_rows(axes, labels, values, notes, colours):
     """Horizontal bars, top to bottom, each with its note at its end."""
     bars = axes.barh(range(len(values)), values, color=colours)
     for bar, note in zip(bars, notes):
+        # On white, above the gridlines and the dashed reference lines that cross it.
         axes.annotate(note, (bar.get_width(), bar.get_y() + bar.get_height() / 2), textcoords="offset points",
-                      xytext=(4, 0), va="center", fontsize=note_size(axes))
+                      xytext=(4, 0), va="center", fontsize=note_size(axes), zorder=5,
+                      bbox={"boxstyle": "square,pad=0.15", "facecolor": "white", "edgecolor": "none"})
     axes.set_yticks(range(len(values)))
     axes.set_yticklabels(labels)
     axes.invert_yaxis()
@@ -524,9 +526,13 @@ def figure_23(plt, context, tables, path):
     if not rows:
         raise FigureMissing("no data: exercise 23's demo timed no pipeline")
     figure, axes = new_figure(plt)
+    # Series often coincide (4 and 8 streams): each has its own marker and dashes, and each
+    # later one smaller markers, so that one drawn on another still shows both.
+    markers, dashes = "osD^v", ("-", "--", "-.", ":")
     for s, streams in enumerate(sorted({r["streams"] for r in rows})):
         line = sorted((r["chunks"], r["speedup"]) for r in rows if r["streams"] == streams)
-        axes.plot(*zip(*line), "o-", color=f"C{s}", label=f"{streams} stream{'s' if streams != 1 else ''}")
+        axes.plot(*zip(*line), marker=markers[s % len(markers)], linestyle=dashes[s % len(dashes)],
+                  markersize=max(10 - 2 * s, 4), color=f"C{s}", label=f"{streams} stream{'s' if streams != 1 else ''}")
     # speedup x over_bound = serial / bound: the most the overlap can give, the same on every row.
     bounds = [r["speedup"] * r["over_bound"] for r in rows if measured(r.get("over_bound"))]
     if bounds:

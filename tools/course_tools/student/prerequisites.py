@@ -7,6 +7,9 @@ when that needs no question (the README's two commands, `make` and `make test`, 
                                       prints that line through $(error), with no other noise)
     ... --report                      also matplotlib (python3-matplotlib), which make report's
                                       figures need (students never do)
+    ... --slides                      also the decks' fonts (DejaVu Sans and Sans Mono, Debian's
+                                      fonts-dejavu-core), which make slides needs: the theme names
+                                      them, so every machine breaks the slides' lines alike
 
 Required: CMake >= 3.25, a C++17 compiler (g++), nvcc (PATH or /usr/local/cuda/bin), OpenBLAS
 (cblas.h and libopenblas.so, exercise 06), Python 3 and NumPy (exercise 08's Python caller).
@@ -24,6 +27,7 @@ COURSE_APT_LOCK_SECONDS (default 300); apt-get itself waits as long (-o DPkg::Lo
 For the course's own tests, which must not uninstall anything to prove the refusal:
     COURSE_PREREQ_LIB_DIRS, COURSE_PREREQ_INCLUDE_DIRS   where OpenBLAS is looked for (':' list)
     COURSE_PREREQ_PYTHONS                                interpreters tried for NumPy (':' list)
+    COURSE_PREREQ_FONT_DIRS                              where the slides' fonts are looked for (':' list)
     COURSE_PREREQ_PRIVILEGE=root|sudo|none               act as if root, as a sudoer, or neither
     COURSE_PREREQ_APT_LOCKS                              the lock files waited for (':' list)
 """
@@ -213,6 +217,23 @@ def find_matplotlib():
     return item
 
 
+# The fonts tools/marp/course.css names; chromium takes another where they are missing, and
+# the lines of a slide break elsewhere (a slide that fits here would not there).
+SLIDE_FONT_FILES = ("DejaVuSans.ttf", "DejaVuSansMono.ttf")
+FONT_FOLDERS = ("/usr/share/fonts", "/usr/local/share/fonts")
+
+
+def find_slide_fonts():
+    item = Item("the slides' fonts", "fonts-dejavu-core", "the decks' type (DejaVu Sans, DejaVu Sans Mono)")
+    folders = env_list("COURSE_PREREQ_FONT_DIRS", FONT_FOLDERS)
+    found = [name for name in SLIDE_FONT_FILES
+             if any(glob.glob(os.path.join(folder, "**", name), recursive=True) for folder in folders)]
+    if len(found) == len(SLIDE_FONT_FILES):
+        item.found = True
+        item.detail = "DejaVu fonts"
+    return item
+
+
 REQUIRED = [find_cmake, find_compiler, find_nvcc, find_openblas, find_python, find_numpy]
 
 
@@ -377,10 +398,11 @@ def stop_line(missing, how, busy=None):
 
 def main(argv):
     make_mode = "--make" in argv[1:]
-    if any(a not in ("--make", "--report") for a in argv[1:]):
+    if any(a not in ("--make", "--report", "--slides") for a in argv[1:]):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    required = REQUIRED + ([find_matplotlib] if "--report" in argv[1:] else [])
+    required = (REQUIRED + ([find_matplotlib] if "--report" in argv[1:] else [])
+                + ([find_slide_fonts] if "--slides" in argv[1:] else []))
     log = sys.stderr if make_mode else sys.stdout
     items = [find() for find in required]
     missing = [i for i in items if not i.found]

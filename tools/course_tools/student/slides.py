@@ -58,7 +58,11 @@ BUILD-DIR/compiled_sources.tsv, see cmake/CompiledSources.cmake), a missing or r
     --fit             also lay every slide out in headless chromium (Marp's HTML) and fail on
                       any element or line of text outside the slide's content box (the
                       padding box, down to the top of the footer), code that scrolls
-                      included: 'DECK:SLIDE: TAG "first words" overflows by N px (bottom)'.
+                      included: 'DECK:SLIDE: TAG "first words" overflows by N px (bottom)';
+                      and on type that does not read projected: body text under 24 px, code
+                      under 20, captions and footer under 18, a diagram's labels under 18 as
+                      shown, more than 14 lines of code on a slide, class dense on a slide
+                      that is not a question page ("Questions: NN · ...").
                       Exit 77 (skipped) without Marp or chromium: it never passes unchecked
     --root DIR        the repository whose decks and sources are read (default: this one;
                       the course's tests point it at a broken copy)
@@ -83,6 +87,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import xml.etree.ElementTree as ElementTree
 
 # This tool's own repository (where Marp is installed), and the one whose decks are built
 # (the same, unless --root says otherwise).
@@ -655,8 +660,32 @@ FIT_SCRIPT = r"""
     text = (text || "").replace(/\s+/g, " ").trim();
     return text.length > 48 ? text.slice(0, 48) + "..." : text;
   }
+  // What a reader at the back of the room gets: the smallest text of each kind (body, code,
+  // caption: the source under a block of code, the footer), the lines of code, and each
+  // image's width as shown (a diagram's labels are measured from its SVG, at that scale).
+  function legibility(section, number, ctm) {
+    var smallest = {}, codeLines = 0, images = [];
+    var walker = document.createTreeWalker(section, NodeFilter.SHOW_TEXT);
+    for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent.trim()) continue;
+      var element = node.parentNode;
+      if (element.closest("style, script")) continue;
+      var size = parseFloat(getComputedStyle(element).fontSize);
+      var kind = element.closest("pre, code") ? "code" : element.closest("sub, footer, header") ? "caption" : "body";
+      if (!(kind in smallest) || size < smallest[kind][0]) smallest[kind] = [size, words(node.textContent)];
+    }
+    section.querySelectorAll("pre").forEach(function (pre) {
+      codeLines += pre.textContent.replace(/\n+$/, "").split("\n").length;
+    });
+    section.querySelectorAll("img").forEach(function (img) {
+      images.push([img.getAttribute("src"), img.getBoundingClientRect().width / ctm.a]);
+    });
+    var title = section.querySelector("h1, h2");
+    return {slide: number, smallest: smallest, code_lines: codeLines, images: images,
+            dense: section.classList.contains("dense"), title: title ? title.textContent.trim() : ""};
+  }
   function measure() {
-    var found = [];
+    var found = [], legible = [];
     document.querySelectorAll("svg[data-marpit-svg]").forEach(function (svg, index) {
       var ctm = svg.getScreenCTM();  // the slide's pixels to the window's (scaled, centred)
       function at(r) {
@@ -726,13 +755,14 @@ FIT_SCRIPT = r"""
           found.push({slide: index + 1, tag: child.tagName.toLowerCase(), words: words(text),
                       over: sides.map(function (side) { return [side, Math.round(over[side])]; })});
         });
+        legible.push(legibility(section, index + 1, ctm));
       });
     });
     var out = document.createElement("script");
     out.type = "application/json";
     out.id = "course-fit";
     out.textContent = JSON.stringify({slides: document.querySelectorAll("svg[data-marpit-svg]").length,
-                                      found: found}).replace(/</g, "\\u003c");
+                                      found: found, legible: legible}).replace(/</g, "\\u003c");
     document.body.appendChild(out);
   }
   window.addEventListener("load", measure);
@@ -769,7 +799,58 @@ def measure_fit(chromium, html, folder):
     if not match:
         raise RuntimeError(f"chromium measured nothing (status {done.returncode}): {done.stderr.strip()[-800:]}")
     result = json.loads(match.group(1))
-    return result["slides"], [(f["slide"], f["tag"], f["words"], f["over"]) for f in result["found"]]
+    return (result["slides"], [(f["slide"], f["tag"], f["words"], f["over"]) for f in result["found"]],
+            result["legible"])
+
+
+# Type that reads projected (1280 x 720, the back row of a lecture room), in pixels of the slide.
+SMALLEST_PX = {"body": 24, "code": 20, "caption": 18}
+SMALLEST_DIAGRAM_LABEL_PX = 18
+MOST_CODE_LINES = 14
+# A question page: `dense` is for these alone. "Questions: 03 · ..." ("Questions : 03 · ..." in French).
+QUESTION_TITLE = re.compile(r"^Questions\s?:\s+\d\d\b")
+
+
+def smallest_svg_label(path):
+    """(width of the SVG's canvas, its smallest font-size), or None for a file that is no SVG."""
+    try:
+        root = ElementTree.parse(path).getroot()
+    except (OSError, ElementTree.ParseError):
+        return None
+    sizes = [float(e.get("font-size")) for e in root.iter() if e.get("font-size")]
+    box = (root.get("viewBox") or "").split()
+    width = float(box[2]) if len(box) == 4 else float(root.get("width") or 0)
+    return (width, min(sizes)) if sizes and width else None
+
+
+def legibility_problems(deck, legible, folder):
+    """[(slide, what is too small or too long)] of one deck's measured slides."""
+    problems = []
+    for slide in legible:
+        number = slide["slide"]
+        for kind, least in SMALLEST_PX.items():
+            if kind in slide["smallest"] and slide["smallest"][kind][0] < least - 0.01:
+                size, words = slide["smallest"][kind]
+                problems.append((number, f'{kind} text at {size:g} px (at least {least}): "{words}"'))
+        if slide["code_lines"] > MOST_CODE_LINES:
+            problems.append((number, f"{slide['code_lines']} lines of code (at most {MOST_CODE_LINES}: "
+                                     "show the lines that matter, and name the file)"))
+        if slide["dense"] and not QUESTION_TITLE.match(slide["title"]):
+            problems.append((number, f'class dense on "{slide["title"]}": dense is for question pages '
+                                     '("Questions: NN · ...") alone'))
+        for source, shown_width in slide["images"]:
+            if not source.endswith(".svg") or "://" in source:
+                continue
+            measured = smallest_svg_label(os.path.join(folder, source))
+            if measured is None:
+                continue
+            width, label = measured
+            shown = label * shown_width / width
+            if shown < SMALLEST_DIAGRAM_LABEL_PX - 0.01:
+                problems.append((number, f"{source}: a label shown at {shown:.1f} px (at least "
+                                         f"{SMALLEST_DIAGRAM_LABEL_PX}: the diagram is drawn {width:g} wide, "
+                                         f"shown {shown_width:.0f})"))
+    return problems
 
 
 def check_fit(decks, output, marp):
@@ -787,7 +868,7 @@ def check_fit(decks, output, marp):
                 print(f"slides: Marp failed on {relative(markdown)} (the HTML to measure)", file=sys.stderr)
                 return None
             try:
-                slides, found = measure_fit(chromium, html, folder)
+                slides, found, legible = measure_fit(chromium, html, folder)
             except (RuntimeError, subprocess.TimeoutExpired, ValueError) as error:
                 print(f"slides: {deck.label}: {error}", file=sys.stderr)
                 return None
@@ -800,9 +881,13 @@ def check_fit(decks, output, marp):
                 sides = " and ".join(f"{px} px ({side})" for side, px in over)
                 print(f"{deck.label}:{slide}: {tag} \"{words}\" overflows by {sides} "
                       f"[{relative(deck.path)}:{slide_line(deck, slide)}]", file=sys.stderr)
-            failures += len({slide for slide, *_ in found})
-            if not found:
-                print(f"slides: {deck.label}: all {slides} slides fit")
+            unreadable = legibility_problems(deck, legible, folder)
+            for slide, problem in unreadable:
+                print(f"{deck.label}:{slide}: {problem} [{relative(deck.path)}:{slide_line(deck, slide)}]",
+                      file=sys.stderr)
+            failures += len({slide for slide, *_ in found} | {slide for slide, _ in unreadable})
+            if not found and not unreadable:
+                print(f"slides: {deck.label}: all {slides} slides fit, in type that reads projected")
     return failures
 
 
@@ -947,7 +1032,7 @@ def fit(decks, output):
     if failures is None:
         return 1
     if failures:
-        print(f"slides: {failures} slide(s) do not fit: split them, trim them, or show less code "
-              "(one region per slide)", file=sys.stderr)
+        print(f"slides: {failures} slide(s) do not fit or do not read projected: split them, trim "
+              "them, show less code (one region per slide), draw larger", file=sys.stderr)
         return 1
     return 0
