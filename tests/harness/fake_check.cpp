@@ -2,9 +2,6 @@
 // except that it needs no GPU. Built with FAKE_CHECK_TOOL_CASE, its second case runs
 // under compute-sanitizer racecheck (under_tool), as exercise 24's cases run under theirs:
 // CTest gives it a fake compute-sanitizer (fake_sanitizer.sh), or none.
-// TEMPORARY (issue 41): this check still passes English-only messages; remove this line
-// once every message is a Message{english, french} (course/check/message.hpp).
-#define COURSE_CHECK_ENGLISH_ONLY_ALLOWED
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,8 +19,9 @@ void check_sum(course::check::CaseContext& c, int n) {
   std::int64_t expected = 0;
   for (int v : fake_exercise::make_input(n, c.seed())) expected += v;
   if (got != expected) {
-    c.fail("sum: expected " + std::to_string(expected) + ", got " + std::to_string(got));
-    c.hint("every value must be added once.");
+    c.fail(course::check::Message{"sum: expected {}, got {}", "sum : attendu {}, obtenu {}"}.with(
+        expected, got));
+    c.hint({"every value must be added once.", "chaque valeur doit être ajoutée une fois."});
   }
 }
 

@@ -1,21 +1,18 @@
 #!/usr/bin/env python3
 """Every message a check prints for a student has a French beside its English, kept in step
 (issue 41; common/course/check/message.hpp): each `Message{"english", "french"}` pair of the
-harness (common/course/check/) and of every converted check (an exercise's harness/check.cpp
-that no longer defines COURSE_CHECK_ENGLISH_ONLY_ALLOWED), and each entry of the student
-tools' and the grader's message tables (tools/course_tools/student/language.py), must have a
-French text that
+harness (common/course/check/), of every exercise's check (harness/check.cpp) and of the
+harness's own fake exercise (tests/harness/), and each entry of the student tools' and the
+grader's message tables (tools/course_tools/student/language.py), must have a French text
+that
 
   - is there (not empty) and is no copy of the English, unless the text is code alone;
   - has the English's placeholders (as many `{}` in C++, the same `{name}`s in Python);
   - puts a space before : ; ! ? and inside « » (the type makes it a no-break one).
 
 The compiler already refuses a message with no French at all (unit.english_only_message).
-The checks not converted yet are named, not failed: the list is the files that still
-define the switch, and a converted check is covered as soon as its define is deleted.
 
     python3 tests/tools/test_check_messages.py           the repository
-    python3 tests/tools/test_check_messages.py --all     the same, and a check not converted fails
     python3 tests/tools/test_check_messages.py --rules   each rule against a wrong pair
 """
 import glob
@@ -28,7 +25,6 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from course_tools.student import language  # noqa: E402
 
-SWITCH = "COURSE_CHECK_ENGLISH_ONLY_ALLOWED"
 # The Python modules whose messages a student reads (each holds a language.Messages table).
 PYTHON_MODULES = ["course_tools.student.commands", "course_tools.student.cuda_device",
                   "course_tools.student.quiet_run", "course_tools.student.score_table",
@@ -107,17 +103,14 @@ def pairs_in(path):
 
 
 def covered_files(root):
-    """The harness's files and the converted checks; and the checks not converted yet."""
-    harness = sorted(glob.glob(os.path.join(root, "common", "course", "check", "*.[ch]pp")))
-    converted, pending = [], []
-    for check in sorted(glob.glob(os.path.join(root, "exercises", "*", "harness", "check.cpp"))):
-        with open(check, encoding="utf-8") as handle:
-            (pending if f"#define {SWITCH}" in handle.read() else converted).append(check)
-    return harness + converted, pending
+    """The harness's files, every exercise's check and the fake exercise's."""
+    return (sorted(glob.glob(os.path.join(root, "common", "course", "check", "*.[ch]pp")))
+            + sorted(glob.glob(os.path.join(root, "exercises", "*", "harness", "check.cpp")))
+            + [os.path.join(root, "tests", "harness", "fake_check.cpp")])
 
 
 def problems_of(root):
-    files, pending = covered_files(root)
+    files = covered_files(root)
     problems, pairs = [], 0
     for path in files:
         for line, english, french in pairs_in(path):
@@ -133,7 +126,7 @@ def problems_of(root):
                 problems.append(f"{table.module} {key!r}: {problem}: {english[:60]!r}")
     missing = set(PYTHON_MODULES) - {table.module for table in language.TABLES}
     problems += [f"{module} has no language.Messages table" for module in sorted(missing)]
-    return problems, pairs, files, pending
+    return problems, pairs, files
 
 
 RULES = [
@@ -187,15 +180,13 @@ def run_rules():
 def main(argv):
     if "--rules" in argv:
         return run_rules()
-    problems, pairs, files, pending = problems_of(ROOT)
+    problems, pairs, files = problems_of(ROOT)
     for problem in problems:
         print(f"FAIL: {problem}")
-    checks = [os.path.basename(os.path.dirname(os.path.dirname(p))) for p in files if "exercises" in p]
-    print(f"{pairs} message pairs in {len(files)} files; converted checks: {' '.join(checks) or 'none'}")
-    if pending:
-        print(f"{'FAIL: ' if '--all' in argv else ''}not converted yet (they define {SWITCH}): " +
-              " ".join(os.path.basename(os.path.dirname(os.path.dirname(p))) for p in pending))
-    return 1 if problems or (pending and "--all" in argv) else 0
+    checks = sum("exercises" in path for path in files)
+    print(f"{pairs} message pairs in {len(files)} files ({checks} exercises' checks), "
+          f"{len(problems)} problem(s)")
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

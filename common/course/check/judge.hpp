@@ -292,17 +292,6 @@ class CaseContext {
   // (true). False below the bar.
   bool judge_speed(const SpeedBar& bar, double ratio, const Message& figures = {},
                    const std::vector<Message>& hints = {});
-#if defined(COURSE_CHECK_ENGLISH_ONLY_ALLOWED)
-  // TEMPORARY (issue 41, message.hpp): English-only hints of a check not converted yet.
-  // A template, so that a braced list of hints still means the Message overload.
-  template <typename Hints,
-            std::enable_if_t<std::is_same_v<Hints, std::vector<std::string>>, int> = 0>
-  [[deprecated("English-only hints: pass Message{english, french}")]] bool judge_speed(
-      const SpeedBar& bar, double ratio, const Message& figures, const Hints& english_hints) {
-    return judge_speed(bar, ratio, figures,
-                       std::vector<Message>(english_hints.begin(), english_hints.end()));
-  }
-#endif
   // The bars this case may judge (the Case's own list).
   void declare_bars(std::vector<SpeedBar> bars) { declared_bars_ = std::move(bars); }
 

@@ -19,7 +19,7 @@
 // space where French puts one before : ; ! ? and inside « », and the French text gets the
 // no-break space (before :, inside « ») or the narrow no-break space (before ; ! ?)
 // instead. course.check_messages (tests/tools/test_check_messages.py) holds the texts of
-// common/course/check and of every converted check to a French that is no copy of the English.
+// common/course/check and of every check to a French that is no copy of the English.
 //
 // The language is chosen once, when the check starts (judge_main): COURSE_LANG=fr or en,
 // else the first locale variable set (LC_ALL, LC_MESSAGES, LANG) starting with "fr" for
@@ -101,18 +101,6 @@ class Message {
   friend bool operator==(const Message& a, const Message& b) {
     return a.english_ == b.english_ && a.french_ == b.french_;
   }
-
-#if defined(COURSE_CHECK_ENGLISH_ONLY_ALLOWED)
-  // TEMPORARY (issue 41): the checks not converted yet (those that define
-  // COURSE_CHECK_ENGLISH_ONLY_ALLOWED before their includes) still pass English alone;
-  // the French shows the English. Converted checks, and common/, never see these.
-  [[deprecated("an English-only message: write Message{english, french}")]] Message(
-      const std::string& english_only)  // NOLINT
-      : english_(english_only), french_(english_only) {}
-  [[deprecated("an English-only message: write Message{english, french}")]] Message(
-      const char* english_only)  // NOLINT
-      : english_(english_only), french_(english_only) {}
-#endif
 
  private:
   Message filled(const std::vector<Piece>& pieces) const;
