@@ -54,6 +54,9 @@ class LanguageChoice(unittest.TestCase):
     def test_the_typography_of_the_tables(self):
         self.assertEqual(language.french_typography("« y » : faux ; lancé ? oui !"),
                          f"«{NO_BREAK_SPACE}y{NO_BREAK_SPACE}»{NO_BREAK_SPACE}: faux\u202f; lancé\u202f? oui\u202f!")
+        # Between a number (or a field holding one) and its unit; not before a word.
+        self.assertEqual(language.french_typography("{ms} ms, 3 octets, 10 %, 3 secteurs, {n} s"),
+                         "{ms}\u00a0ms, 3\u00a0octets, 10\u00a0%, 3 secteurs, {n}\u00a0s")
 
 
 class TheCheck(unittest.TestCase):

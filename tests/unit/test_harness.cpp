@@ -5,12 +5,15 @@
 #include <string>
 
 #include "course/check/child_process.hpp"
+#include "course/check/message.hpp"
 #include "course/check/report_json.hpp"
 #include "course/check/results.hpp"
 #include "course/timers.hpp"
 #include "unit_test.hpp"
 
 using course::check::ChildLimits;
+using course::check::Language;
+using course::check::Message;
 using course::check::parse_results;
 using course::check::run_child;
 
@@ -19,6 +22,57 @@ std::string record(const std::string& header, const std::string& payload) {
   return header + "\n" + payload + "\n";
 }
 }  // namespace
+
+// A Message (message.hpp): both texts filled in order, joined, shown in the chosen language,
+// and French spacing put in where the author wrote an ordinary space.
+UNIT_TEST(message_fills_both_texts_and_spaces_the_french) {
+  const Message wrong = Message{"{} of {} elements wrong: {} ms; why?",
+                                "{} éléments faux sur {} : {} ms ; pourquoi ?"}
+                            .with(3, 1000, 2.5);
+  EXPECT_EQ(wrong.english(), std::string("3 of 1000 elements wrong: 2.5 ms; why?"));
+  EXPECT_EQ(wrong.french(), std::string("3 éléments faux sur 1000\u00a0: 2.5\u00a0ms\u202f; "
+                                        "pourquoi\u202f?"));
+  const Message quoted = Message{"output '{}'", "sortie « {} »"}.with("y");
+  EXPECT_EQ(quoted.french(), std::string("sortie «\u00a0y\u00a0»"));
+  // A Message piece brings its own two texts; code (a bracket, no space) is left alone.
+  const Message joined =
+      Message{"{}: {}", "{} : {}"}.with(Message{"hint", "piste"}, Message::verbatim("a[i]?b:c"));
+  EXPECT_EQ(joined.english(), std::string("hint: a[i]?b:c"));
+  EXPECT_EQ(joined.french(), std::string("piste\u00a0: a[i]?b:c"));
+  const Message both = Message{"a", "b"} + Message{"c", "d"};
+  EXPECT_EQ(both.french(), std::string("bd"));
+  // No unit after a word: "3 secteurs" keeps its space.
+  const Message sectors{"3 sectors", "3 secteurs"};
+  EXPECT_EQ(sectors.french(), std::string("3 secteurs"));
+  course::check::choose_language(Language::french);
+  EXPECT_EQ(wrong.text(), wrong.french());
+  course::check::choose_language(Language::english);
+  EXPECT_EQ(wrong.text(), wrong.english());
+}
+
+// COURSE_LANG first, then LC_ALL, LC_MESSAGES and LANG, the first one set.
+UNIT_TEST(message_language_from_the_environment) {
+  const auto with = [](const char* course, const char* all, const char* messages,
+                       const char* lang) {
+    const std::pair<const char*, const char*> variables[] = {
+        {"COURSE_LANG", course}, {"LC_ALL", all}, {"LC_MESSAGES", messages}, {"LANG", lang}};
+    for (const auto& [name, value] : variables) {
+      if (value == nullptr) {
+        unsetenv(name);
+      } else {
+        setenv(name, value, 1);
+      }
+    }
+    return course::check::language_from_environment();
+  };
+  EXPECT_TRUE(with(nullptr, nullptr, nullptr, nullptr) == Language::english);
+  EXPECT_TRUE(with("fr", nullptr, nullptr, nullptr) == Language::french);
+  EXPECT_TRUE(with(nullptr, nullptr, nullptr, "fr_FR.UTF-8") == Language::french);
+  EXPECT_TRUE(with("en", nullptr, nullptr, "fr_FR.UTF-8") == Language::english);
+  EXPECT_TRUE(with(nullptr, "C.UTF-8", nullptr, "fr_FR.UTF-8") == Language::english);
+  EXPECT_TRUE(with(nullptr, nullptr, "fr_BE.UTF-8", "C.UTF-8") == Language::french);
+  with(nullptr, nullptr, nullptr, nullptr);
+}
 
 UNIT_TEST(results_parse_records_and_the_end_marker) {
   const std::int32_t values[2] = {7, -3};

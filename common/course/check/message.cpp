@@ -3,6 +3,7 @@
 // tools/course_tools/student/nvcc.py): a check.cpp compiles its cases alone.
 #include "course/check/message.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 
@@ -19,6 +20,25 @@ Language current = Language::english;
 
 bool starts_with(const char* text, const char* prefix) {
   return std::strncmp(text, prefix, std::strlen(prefix)) == 0;
+}
+
+// The units a message puts after a number, which French keeps on the number's line (the
+// course's french-typography tool has the full list, for pages).
+constexpr const char* kUnits[] = {"%", "ms", "s", "Mio", "Gio", "MiB", "GiB", "GB/s", "octets"};
+
+// True when the text at `at` is a space between a number (or a `{}` that will hold one)
+// and one of kUnits, which ends there.
+bool before_unit(const std::string& text, std::size_t at) {
+  if (at == 0 || text[at] != ' ') return false;
+  const char before = text[at - 1];
+  if (!(before == '}' || (before >= '0' && before <= '9'))) return false;
+  for (const char* unit : kUnits) {
+    const std::size_t length = std::strlen(unit);
+    if (text.compare(at + 1, length, unit) != 0) continue;
+    const char after = at + 1 + length < text.size() ? text[at + 1 + length] : ' ';
+    if (!std::isalnum(static_cast<unsigned char>(after)) && after != '/') return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -51,7 +71,7 @@ std::string french_typography(const std::string& text) {
     const char next = at + 1 < text.size() ? text[at + 1] : '\0';
     if (text[at] == ' ' && (next == ';' || next == '!' || next == '?')) {
       out += kNarrowNoBreakSpace;
-    } else if (text[at] == ' ' && next == ':') {
+    } else if ((text[at] == ' ' && next == ':') || before_unit(text, at)) {
       out += kNoBreakSpace;
     } else if (text[at] == ' ' && text.compare(at + 1, 2, "»") == 0) {
       out += kNoBreakSpace;

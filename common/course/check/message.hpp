@@ -17,8 +17,8 @@
 //
 // French typography is the type's, not the author's: write the French with an ordinary
 // space where French puts one before : ; ! ? and inside « », and the French text gets the
-// no-break space (before :, inside « ») or the narrow no-break space (before ; ! ?)
-// instead. course.check_messages (tests/tools/test_check_messages.py) holds the texts of
+// no-break space (before :, inside « », between a number or a `{}` and its unit: ms, s, %,
+// Mio, GB/s, octets...) or the narrow no-break space (before ; ! ?) instead. course.check_messages (tests/tools/test_check_messages.py) holds the texts of
 // common/course/check and of every check to a French that is no copy of the English.
 //
 // The language is chosen once, when the check starts (judge_main): COURSE_LANG=fr or en,
@@ -46,7 +46,7 @@ void choose_language(Language language);
 const char* language_code(Language language);
 
 // The French text with French typography's no-break spaces where the author wrote an
-// ordinary space (before : ; ! ?, inside « »).
+// ordinary space (before : ; ! ?, inside « », between a number and its unit).
 std::string french_typography(const std::string& text);
 
 class Message {

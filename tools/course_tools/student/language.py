@@ -17,12 +17,13 @@ the table puts the no-break space there, as message.hpp does. course.check_messa
 English, or has other fields.
 """
 import os
+import re
 
 FRENCH, ENGLISH = "fr", "en"
 # Every table, for the test that holds them to their French.
 TABLES = []
 
-NO_BREAK_SPACE = "\u00a0"  # before a colon, inside « »
+NO_BREAK_SPACE = "\u00a0"  # before a colon, inside « », between a number and its unit
 NARROW_NO_BREAK_SPACE = "\u202f"  # before ; ! ?
 
 
@@ -39,8 +40,13 @@ def chosen(environ=None):
     return ENGLISH
 
 
+# The units a message puts after a number (or a {field} holding one), as message.hpp's list.
+BEFORE_UNIT = re.compile(r"(?<=[\d}]) (?=(?:%|ms|s|Mio|Gio|MiB|GiB|GB/s|octets)(?![\w/]))")
+
+
 def french_typography(text):
     """The no-break spaces of French where the author wrote an ordinary space."""
+    text = BEFORE_UNIT.sub(NO_BREAK_SPACE, text)
     for sign in ";!?":
         text = text.replace(" " + sign, NARROW_NO_BREAK_SPACE + sign)
     return (text.replace(" :", NO_BREAK_SPACE + ":").replace("« ", "«" + NO_BREAK_SPACE)
