@@ -54,8 +54,11 @@ PROSE_WORD = re.compile(r"^[A-Za-zÀ-ÿ'’]{2,}[,.;:!?]?$")
 
 
 def strip_comments(text):
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    return re.sub(r"(?m)^\s*//[^\n]*|(?<=[;,{}()])\s*//[^\n]*", "", text)
+    """The C++ text without its comments, each line where it was (for the lines reported)."""
+    def blank(comment):
+        return "\n" * comment.group(0).count("\n")
+    text = re.sub(r"/\*.*?\*/", blank, text, flags=re.S)
+    return re.sub(r"(?m)^[ \t]*//[^\n]*|(?<=[;,{}()])[ \t]*//[^\n]*", blank, text)
 
 
 def joined(text):
@@ -109,24 +112,28 @@ def covered_files(root):
             + [os.path.join(root, "tests", "harness", "fake_check.cpp")])
 
 
-def problems_of(root):
-    files = covered_files(root)
-    problems, pairs = [], 0
-    for path in files:
+def message_pairs(root):
+    """Every message a student reads: (where, english, french), `where` a "file:line" of a check
+    or the harness, or a Python table's module and key. Imports the modules of the tables."""
+    for path in covered_files(root):
         for line, english, french in pairs_in(path):
-            pairs += 1
-            for problem in pair_problems(english, french):
-                problems.append(f"{os.path.relpath(path, root)}:{line}: {problem}: {english[:60]!r}")
+            yield f"{os.path.relpath(path, root)}:{line}", english, french
     for module in PYTHON_MODULES:
         importlib.import_module(module)
     for table in language.TABLES:
         for key, (english, french) in table.table.items():
-            pairs += 1
-            for problem in pair_problems(english, french):
-                problems.append(f"{table.module} {key!r}: {problem}: {english[:60]!r}")
+            yield f"{table.module} {key!r}", english, french
+
+
+def problems_of(root):
+    problems, pairs = [], 0
+    for where, english, french in message_pairs(root):
+        pairs += 1
+        for problem in pair_problems(english, french):
+            problems.append(f"{where}: {problem}: {english[:60]!r}")
     missing = set(PYTHON_MODULES) - {table.module for table in language.TABLES}
     problems += [f"{module} has no language.Messages table" for module in sorted(missing)]
-    return problems, pairs, files
+    return problems, pairs, covered_files(root)
 
 
 RULES = [
