@@ -71,6 +71,17 @@ class TheCheck(unittest.TestCase):
         self.assertIn("usage: check_03 --program PATH", english)
         self.assertNotIn("CHEMIN", english)
 
+    def test_lang_chooses_and_a_self_test_stays_english(self):
+        self.assertIn("(caché)", run([CHECK, "--list", "--lang", "fr"], COURSE_LANG="en").stdout)
+        self.assertIn("(hidden)", run([CHECK, "--list", "--lang", "en"], LANG="fr_FR.UTF-8").stdout)
+        # A self-test's expected hints are English: COURSE_LANG (make test LANG=fr) leaves it so.
+        self_test = run([CHECK, "--program", "/bin/true", "--expect", "fail"], COURSE_LANG="fr",
+                        CUDA_VISIBLE_DEVICES="")
+        self.assertTrue(self_test.stdout.startswith("SKIPPED: check 03"), self_test.stdout)
+        french = run([CHECK, "--program", "/bin/true", "--expect", "fail", "--lang", "fr"],
+                     CUDA_VISIBLE_DEVICES="")
+        self.assertTrue(french.stdout.startswith("SKIPPED: le correcteur 03"), french.stdout)
+
     def test_list_in_french(self):
         french = run([CHECK, "--list"], COURSE_LANG="fr").stdout
         self.assertIn("(caché)", french)

@@ -695,9 +695,12 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
   Options options;
   std::string error;
   const bool parsed = parse_options(argc, argv, options, error);
-  // A self-test's expected hints (--expect-hint) are English texts: a French locale must
-  // not fail it. COURSE_LANG still chooses (the French acceptance test sets it).
-  if (parsed && !options.expect.empty() && std::getenv("COURSE_LANG") == nullptr) {
+  // A self-test's expected hints (--expect-hint) are English texts: neither a French locale
+  // nor COURSE_LANG (make test LANG=fr) may fail it; --lang still chooses (the French
+  // acceptance test, check.french_feedback_03, gives it).
+  if (parsed && !options.lang.empty()) {
+    choose_language(options.lang == "fr" ? Language::french : Language::english);
+  } else if (parsed && !options.expect.empty()) {
     choose_language(Language::english);
   }
   if (!parsed) {

@@ -18,9 +18,11 @@ void print_usage(const std::string& exercise_number) {
       "                          graders pick their own)\n"
       "  --case NAME             run only this case (repeatable)\n"
       "  --list                  list the cases and their points\n"
-      "language: the messages and hints are in French with COURSE_LANG=fr, or where COURSE_LANG\n"
-      "  is not set and the locale (LC_ALL, LC_MESSAGES, then LANG) starts with fr; in English\n"
-      "  otherwise (COURSE_LANG=en). make check-NN LANG=fr sets COURSE_LANG=fr.\n"
+      "  --lang fr|en            the language of the messages and hints (see below)\n"
+      "language: the messages and hints are in French with --lang fr or COURSE_LANG=fr, or\n"
+      "  where neither is given and the locale (LC_ALL, LC_MESSAGES, then LANG) starts with fr;\n"
+      "  in English otherwise, and in a self-test (--expect) without --lang.\n"
+      "  make check-NN LANG=fr sets COURSE_LANG=fr.\n"
       "instructors' options:\n",
       "usage : check_{} --program CHEMIN [options]\n"
       "  --program CHEMIN        le programme testé (construit à partir de vos fichiers)\n"
@@ -28,10 +30,11 @@ void print_usage(const std::string& exercise_number) {
       "                          les enseignants choisissent la leur)\n"
       "  --case NOM              n'exécuter que ce cas (répétable)\n"
       "  --list                  lister les cas et leurs points\n"
-      "langue : les messages et les indices sont en français avec COURSE_LANG=fr, ou quand\n"
-      "  COURSE_LANG n'est pas défini et que la locale (LC_ALL, LC_MESSAGES, puis LANG) commence\n"
-      "  par fr ; en anglais sinon (COURSE_LANG=en). make check-NN LANG=fr définit "
-      "COURSE_LANG=fr.\n"
+      "  --lang fr|en            la langue des messages et des pistes (voir plus bas)\n"
+      "langue : les messages et les pistes sont en français avec --lang fr ou COURSE_LANG=fr,\n"
+      "  ou quand aucun des deux n'est donné et que la locale (LC_ALL, LC_MESSAGES, puis LANG)\n"
+      "  commence par fr ; en anglais sinon, et dans un autotest (--expect) sans --lang.\n"
+      "  make check-NN LANG=fr définit COURSE_LANG=fr.\n"
       "Les options des enseignants, en anglais :\n"};
   std::fputs(students.with(exercise_number, kDefaultSeed).text().c_str(), stdout);
   std::fputs(
@@ -164,6 +167,12 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
       } else if (flag == "--hide") {
         if (!next(value)) return false;
         options.hidden_paths.push_back(value);
+      } else if (flag == "--lang") {
+        if (!next(options.lang)) return false;
+        if (options.lang != "fr" && options.lang != "en") {
+          error = "--lang takes fr or en";
+          return false;
+        }
       } else if (flag == "--expect") {
         if (!next(options.expect)) return false;
         if (options.expect != "pass" && options.expect != "fail") {

@@ -36,6 +36,9 @@ struct Options {
   // Only the cases that need no GPU (Case::needs_gpu false): what a machine without a
   // GPU can still prove of an exercise's CPU side.
   bool host_only = false;
+  // The messages' language, "fr" or "en" (--lang); "": the environment's (message.hpp),
+  // except in a self-test, whose expected hints are English.
+  std::string lang;
   // Self-test expectations (CTest proves the checks with these).
   std::string expect;  // "", "pass" or "fail"
   std::vector<std::string> expect_hints;
