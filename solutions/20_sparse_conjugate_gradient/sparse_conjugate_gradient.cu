@@ -308,7 +308,7 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
       result = {CgStatus::breakdown, k};
       break;
     }
-  // [/slide]
+    // [/slide]
     // [/slide]
     // [slide:cg-update]
     const float alpha = static_cast<float>(rr / pq);

@@ -12,7 +12,6 @@ grader does with them:
     python3 tests/tools/test_answers.py
 """
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -110,6 +109,19 @@ class Grader(unittest.TestCase):
         self.assertEqual(found["answered"], {"1": "Il n'est pas dans la mémoire de l'hôte."})
         self.assertEqual(found["questions"], len(answers.questions(open(os.path.join(course, "README.fr.md"),
                                                                          encoding="utf-8").read())))
+        self.assertEqual(warnings, [])
+
+    def test_another_exercise_s_answers_are_no_copy_of_this_one_s(self):
+        # A students' copy holds every exercise's answers file: 03's untouched one stays 03's,
+        # with no warning, whatever 04's holds.
+        course = os.path.join(ROOT, "exercises")
+        files = {}
+        for exercise in ("03_device_memory", "04_cpu_vs_gpu"):
+            for name in ("answers.md", "answers.fr.md"):
+                with open(os.path.join(course, exercise, name), encoding="utf-8") as handle:
+                    files[f"exercises/{exercise}/{name}"] = handle.read()
+        found, warnings = self.read(files)
+        self.assertIsNone(found)
         self.assertEqual(warnings, [])
 
 

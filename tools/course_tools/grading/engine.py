@@ -631,10 +631,13 @@ class SubmissionGrader:
         """The student's answers to the statement's Questions (answers.md or answers.fr.md,
         authoring/answers.py), where the file was filled in: record["answers"] is
         {"file", "answered": {question: text}, "questions"}. Graded nothing: the teacher reads them."""
+        # Every exercise folder has its answers.md: only the one in this exercise's folder
+        # is this exercise's (another's is no copy of it).
+        own = [f for f in files if os.path.basename(os.path.dirname(f)) == exercise.id]
         for lang, (_, name) in answers.FILES.items():
             course_copy = os.path.join("exercises", exercise.id, name)
             try:
-                found, _ = submissions.locate(raw, files, exercise.id, name,
+                found, _ = submissions.locate(raw, own, exercise.id, name,
                                               skeleton_digest=self.course_digest_of(course_copy))
             except submissions.SubmissionError as error:
                 warnings.append(f"{name} of exercise {exercise.number}: {error}")
