@@ -324,8 +324,12 @@ const Message kPrefetchToHostHint{
 // of the faults, near 0.5: the bar sits well below that, and far above a kernel that
 // migrates nothing.
 constexpr course::check::SpeedBar kPrefetchBar{
-    "prefetched kernels' time / page-faulting kernels' time", course::check::BarKind::at_most, 0.25,
-    "0.009-0.013 on H100, 0.007 on H200"};
+    "prefetched kernels' time / page-faulting kernels' time",
+    course::check::BarKind::at_most,
+    0.25,
+    "0.009-0.013 on H100, 0.007 on H200",
+    "temps des kernels avec préchargement / temps des kernels avec défauts de page",
+    "0.009-0.013 sur H100, 0.007 sur H200"};
 
 // A managed run that ended by itself. A prefetch that CUDA refuses (a device that does
 // not exist) stops the program: say why.

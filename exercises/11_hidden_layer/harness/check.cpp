@@ -163,14 +163,22 @@ constexpr course::check::Timing kPerformanceTiming{3, 3, 15};
 // with a margin on both GPUs, and fails the uncoalesced one by far.
 constexpr double kFusedArraysMoved = 3.0;
 constexpr double kCopyArraysMoved = 2.0;
-constexpr course::check::SpeedBar kCopyCeilingBar{"the fused kernel's share of the copy ceiling",
-                                                  course::check::BarKind::at_least, 0.6,
-                                                  "0.97-0.98 on H100, 0.97 on H200"};
+constexpr course::check::SpeedBar kCopyCeilingBar{
+    "the fused kernel's share of the copy ceiling",
+    course::check::BarKind::at_least,
+    0.6,
+    "0.97-0.98 on H100, 0.97 on H200",
+    "part du plafond de copie atteinte par le kernel fusionné",
+    "0.97-0.98 sur H100, 0.97 sur H200"};
 // The three kernels move 7 arrays where the fused one moves 3: a true fusion takes about
 // 3/7 = 0.43 of their time (0.40 on the H100, 0.34 on the H200).
 constexpr course::check::SpeedBar kThreeKernelsBar{
-    "the fused kernel's time over the three kernels'", course::check::BarKind::at_most, 0.75,
-    "0.38 on H100, 0.32 on H200"};
+    "the fused kernel's time over the three kernels'",
+    course::check::BarKind::at_most,
+    0.75,
+    "0.38 on H100, 0.32 on H200",
+    "temps du kernel fusionné divisé par celui des trois kernels",
+    "0.38 sur H100, 0.32 sur H200"};
 
 void check_performance(CaseContext& c) {
   const bool timed = !c.under_sanitizer();

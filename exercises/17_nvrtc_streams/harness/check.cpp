@@ -492,9 +492,13 @@ constexpr int kSpeedRounds = 3;
 // The same machine code runs at the same speed: 1.00 on the H100 and on the H200
 // (tests/speed_bars.md). Only a slower NVRTC build is a mistake (debug code, -G, a
 // build for another architecture); the bar leaves the noise of two timed kernels room.
-constexpr course::check::SpeedBar kSameSpeedBar{"NVRTC's kernel time over nvcc's",
-                                                course::check::BarKind::at_most, 1.25,
-                                                "1.00 on H100 and H200"};
+constexpr course::check::SpeedBar kSameSpeedBar{
+    "NVRTC's kernel time over nvcc's",
+    course::check::BarKind::at_most,
+    1.25,
+    "1.00 on H100 and H200",
+    "temps du kernel compilé par NVRTC divisé par celui du kernel compilé par nvcc",
+    "1.00 sur H100 et H200"};
 // Both speed cases generate and move hundreds of MiB before they time anything.
 constexpr double kSpeedTimeoutSeconds = 60.0;
 const Message kTimesNotJudged{"(times are not judged under compute-sanitizer)",
@@ -555,9 +559,13 @@ constexpr std::size_t kSanitizerOverlapElements = std::size_t{1} << 16;
 constexpr std::size_t kOverlapChunks = 16;
 constexpr int kOverlapStreams = 4;
 constexpr int kOverlapRepetitions = 5;
-constexpr course::check::SpeedBar kOverlapBar{"speed-up of the chunked pipeline over one stream",
-                                              course::check::BarKind::at_least, 1.15,
-                                              "1.35-1.36 on H100 and H200"};
+constexpr course::check::SpeedBar kOverlapBar{
+    "speed-up of the chunked pipeline over one stream",
+    course::check::BarKind::at_least,
+    1.15,
+    "1.35-1.36 on H100 and H200",
+    "accélération du pipeline en morceaux par rapport à un seul stream",
+    "1.35-1.36 sur H100 et H200"};
 
 void check_overlap(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();

@@ -373,26 +373,43 @@ constexpr int kSanitizerSpeedRepetitions = 1;
 // barriers and shared memory rather than on the memory bus; interleaved addressing with
 // `%` itself measures 1.0. (Against CUB, whose speed follows the memory's, the same tree
 // measured 0.56 on the H100 and 0.41 on the H200.)
-constexpr course::check::SpeedBar kTreeBar{"speed-up of dot_tree's first pass over the "
-                                           "interleaved tree",
-                                           course::check::BarKind::at_least, 1.4,
-                                           "2.0 on H100 and H200"};
+constexpr course::check::SpeedBar kTreeBar{
+    "speed-up of dot_tree's first pass over the interleaved tree",
+    course::check::BarKind::at_least,
+    1.4,
+    "2.0 on H100 and H200",
+    "accélération de la première passe de dot_tree par rapport à l'arbre entrelacé",
+    "2.0 sur H100 et H200"};
 // Steps 2 and 3 load two elements per thread and reach the memory's speed: against CUB's
 // whole dot product.
 constexpr course::check::SpeedBar kFirstAddBar{
-    "dot_first_add's first pass, share of CUB's throughput", course::check::BarKind::at_least, 0.4,
-    "0.97 on H100, 0.72-0.74 on H200"};
+    "dot_first_add's first pass, share of CUB's throughput",
+    course::check::BarKind::at_least,
+    0.4,
+    "0.97 on H100, 0.72-0.74 on H200",
+    "première passe de dot_first_add, part du débit de CUB",
+    "0.97 sur H100, 0.72-0.74 sur H200"};
 constexpr course::check::SpeedBar kWarpShuffleBar{
-    "dot_warp_shuffle's first pass, share of CUB's throughput", course::check::BarKind::at_least,
-    0.4, "1.04 on H100, 0.93-0.95 on H200"};
+    "dot_warp_shuffle's first pass, share of CUB's throughput",
+    course::check::BarKind::at_least,
+    0.4,
+    "1.04 on H100, 0.93-0.95 on H200",
+    "première passe de dot_warp_shuffle, part du débit de CUB",
+    "1.04 sur H100, 0.93-0.95 sur H200"};
 // The final dot product against CUB and against the copy ceiling (GB/s = 2 * 4 * n bytes
 // read / time).
 constexpr course::check::SpeedBar kFinalCubBar{"dot_on_device, share of CUB's throughput",
-                                               course::check::BarKind::at_least, 0.8,
-                                               "0.99 on H100, 1.02 on H200"};
+                                               course::check::BarKind::at_least,
+                                               0.8,
+                                               "0.99 on H100, 1.02 on H200",
+                                               "dot_on_device, part du débit de CUB",
+                                               "0.99 sur H100, 1.02 sur H200"};
 constexpr course::check::SpeedBar kFinalCopyBar{"dot_on_device, share of the copy ceiling",
-                                                course::check::BarKind::at_least, 0.8,
-                                                "0.98 on H100, 1.01-1.03 on H200"};
+                                                course::check::BarKind::at_least,
+                                                0.8,
+                                                "0.98 on H100, 1.01-1.03 on H200",
+                                                "dot_on_device, part du plafond de copie",
+                                                "0.98 sur H100, 1.01-1.03 sur H200"};
 
 // A speed case's run: 64M elements, or a small size that proves the launches clean under
 // compute-sanitizer (where times mean nothing).

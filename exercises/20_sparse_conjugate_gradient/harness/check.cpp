@@ -498,7 +498,8 @@ const SpeedCase kVectorSpeed{
     2048,
     64,
     {"spmv_vector's GB/s over cuSPARSE's", course::check::BarKind::at_least, 0.8,
-     "1.19 on H100, 1.17-1.19 on H200"},
+     "1.19 on H100, 1.17-1.19 on H200", "débit (GB/s) de spmv_vector divisé par celui de cuSPARSE",
+     "1.19 sur H100, 1.17-1.19 sur H200"},
     Message{"a group of lanes per row must read the row's entries side by side (lane l takes "
             "entries start + l, start + l + kLanesPerRow, ...), with the lanes per row of "
             "vector_lanes_per_row: a whole warp on 5-entry rows leaves 27 lanes idle.",
@@ -514,7 +515,9 @@ const SpeedCase kBalancedSpeed{
     1 << 20,
     1 << 12,
     {"spmv_balanced's GB/s over cuSPARSE's", course::check::BarKind::at_least, 0.33,
-     "0.90 on H100, 0.89-0.91 on H200"},
+     "0.90 on H100, 0.89-0.91 on H200",
+     "débit (GB/s) de spmv_balanced divisé par celui de cuSPARSE",
+     "0.90 sur H100, 0.89-0.91 sur H200"},
     Message{"every thread takes 8 consecutive entries, read as two int4 and two float4, "
             "whatever the rows; a warp whose 32 lanes hold one row folds with shuffles and adds "
             "once (a row of 200,000 entries is otherwise 25,000 atomicAdds to one address).",

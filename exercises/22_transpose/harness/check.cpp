@@ -328,9 +328,13 @@ bool expect_sample(CaseContext& c, const SpeedRun& s, int kernel) {
 // and its tile conflict-free: it moves the same bytes as the copy, plus a barrier per
 // tile. The unpadded tile measured 0.64 on an H100 (its 32-way conflicts cap an H100 near
 // 1850 GB/s, 132 SMs x 1.75 GHz x 8 B), the padding on the wrong dimension 0.54-0.65.
-constexpr course::check::SpeedBar kCopyBar{"transpose_padded's share of the copy kernel's GB/s",
-                                           course::check::BarKind::at_least, 0.85,
-                                           "1.10-1.11 on H100, 1.17 on H200"};
+constexpr course::check::SpeedBar kCopyBar{
+    "transpose_padded's share of the copy kernel's GB/s",
+    course::check::BarKind::at_least,
+    0.85,
+    "1.10-1.11 on H100, 1.17 on H200",
+    "part du débit du kernel de copie atteinte par transpose_padded",
+    "1.10-1.11 sur H100, 1.17 sur H200"};
 
 void check_speed(CaseContext& c) {
   SpeedRun s;
@@ -455,8 +459,13 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
 // on the wrong dimension, nothing. Measured on an H100: tiled_ms / padded_ms of the
 // solution 1.71 (0.334 against 0.195 ms at 8192^2); where ncu runs (it does on the course's
 // H100) the counters grade instead, and caught the wrong padding there.
-constexpr course::check::SpeedBar kGainBar{"transpose_tiled's time over transpose_padded's",
-                                           course::check::BarKind::at_least, 1.2, "1.71 on H100"};
+constexpr course::check::SpeedBar kGainBar{
+    "transpose_tiled's time over transpose_padded's",
+    course::check::BarKind::at_least,
+    1.2,
+    "1.71 on H100",
+    "temps de transpose_tiled divisé par celui de transpose_padded",
+    "1.71 sur H100"};
 // Where the unpadded tile already reaches this share of the copy, conflicts cost no time
 // that could be measured (a GPU whose memory is slow next to its shared memory): the case
 // is then not graded by timing.

@@ -323,12 +323,20 @@ constexpr double kOverlapTimeoutSeconds = 90.0;
 // The bars (tests/speed_bars.md): the pipeline against the longer of the copy time and the
 // kernel's, and against the serial version, all timed in the same run. A wait inside the
 // chunk loop measured 2.98x the bound and 0.95x serial's speed.
-constexpr course::check::SpeedBar kBoundBar{"the pipeline's time over max(copy time, kernel)",
-                                            course::check::BarKind::at_most, 1.35,
-                                            "1.11-1.17 on H100, 1.16-1.17 on H200"};
-constexpr course::check::SpeedBar kSerialBar{"speed-up of the pipeline over the serial version",
-                                             course::check::BarKind::at_least, 1.5,
-                                             "2.34-2.43 on H100, 2.43-2.44 on H200"};
+constexpr course::check::SpeedBar kBoundBar{
+    "the pipeline's time over max(copy time, kernel)",
+    course::check::BarKind::at_most,
+    1.35,
+    "1.11-1.17 on H100, 1.16-1.17 on H200",
+    "temps du pipeline divisé par max(temps de copie, kernel)",
+    "1.11-1.17 sur H100, 1.16-1.17 sur H200"};
+constexpr course::check::SpeedBar kSerialBar{
+    "speed-up of the pipeline over the serial version",
+    course::check::BarKind::at_least,
+    1.5,
+    "2.34-2.43 on H100, 2.43-2.44 on H200",
+    "accélération du pipeline par rapport à la version séquentielle",
+    "2.34-2.43 sur H100, 2.43-2.44 sur H200"};
 // The runner's shapes: 16 chunks over 4 streams; for the events, one chunk per stream.
 constexpr std::size_t kRunnerChunks = 16;
 constexpr int kRunnerStreams = 4;
@@ -339,13 +347,21 @@ constexpr int kEventStreams = 8;
 // (2.4 + 3.9 + 2.4) / 8 = 1.1 ms, less than half of it.
 constexpr course::check::SpeedBar kEventBar{
     "the time run_pipeline returned over one direction's copy of the whole array",
-    course::check::BarKind::at_least, 0.9, "about 1.3 on H100 and H200"};
+    course::check::BarKind::at_least,
+    0.9,
+    "about 1.3 on H100 and H200",
+    "temps rendu par run_pipeline divisé par celui de la copie du tableau entier dans un sens",
+    "environ 1.3 sur H100 et H200"};
 // Launches on the legacy default stream between chunks: with non-blocking streams they
 // cost microseconds; with streams that wait for them they serialise everything (about
 // 8.8 instead of 4.2 ms above).
 constexpr course::check::SpeedBar kMarkerBar{
     "the loop's time with default-stream launches over its time without",
-    course::check::BarKind::at_most, 1.3, "about 1.0 on H100 and H200"};
+    course::check::BarKind::at_most,
+    1.3,
+    "about 1.0 on H100 and H200",
+    "temps de la boucle avec des lancements sur le stream par défaut divisé par son temps sans eux",
+    "environ 1.0 sur H100 et H200"};
 
 struct Overlap {
   std::int64_t chunk = 0, streams = 0, work = 0;

@@ -404,8 +404,12 @@ constexpr int kSanitizerSpeedBins = 64;
 constexpr double kSpeedTimeoutSeconds = 120.0;
 // The reference solution's figures: tests/speed_bars.md.
 constexpr course::check::SpeedBar kSpeedUpBar{
-    "speed-up of the two-GPU step over the same work on one GPU", course::check::BarKind::at_least,
-    1.5, "1.91-1.96 on two H200s (NVLink)"};
+    "speed-up of the two-GPU step over the same work on one GPU",
+    course::check::BarKind::at_least,
+    1.5,
+    "1.91-1.96 on two H200s (NVLink)",
+    "accélération de l'étape sur deux GPU par rapport au même travail sur un seul GPU",
+    "1.91-1.96 sur deux H200 (NVLink)"};
 
 void check_speed_up(CaseContext& c) {
   const bool sanitized = c.under_sanitizer();
