@@ -318,7 +318,7 @@ function(course_exercise)
       # which the driver of such an exercise includes).
       if("cuda" IN_LIST EX_LIBRARIES)
         target_link_options(${target} PRIVATE
-          "LINKER:--wrap=cuModuleLoad,--wrap=cuModuleLoadData,--wrap=cuModuleLoadDataEx,--wrap=cuModuleLoadFatBinary,--wrap=cuModuleUnload,--wrap=cuDevicePrimaryCtxRetain,--wrap=cuDevicePrimaryCtxRelease_v2")
+          "LINKER:--wrap=cuModuleLoad,--wrap=cuModuleLoadData,--wrap=cuModuleLoadDataEx,--wrap=cuModuleLoadFatBinary,--wrap=cuModuleUnload,--wrap=cuDevicePrimaryCtxRetain,--wrap=cuDevicePrimaryCtxRelease_v2,--wrap=cuLaunchKernel")
       endif()
     endif()
   endfunction()

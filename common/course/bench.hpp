@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -45,22 +46,32 @@ inline TimingStats summarize(const std::vector<double>& samples_ms) {
   return stats;
 }
 
+// Work whose timed calls are audited: a check's student_call (course/check/timed_call.hpp)
+// derives from this, and time_device then lets it prepare each timed call outside the
+// timed span, make the timer wait for the other streams the call used, and look at what
+// the call did once it ended.
+struct AuditedWork {};
+
 // Times device work (a callable that enqueues it on `stream`) with CUDA events:
 // `warmup` untimed runs first (module load, first-touch, clocks ramping up), then the
 // median of `repetitions` timed runs.
 template <typename Work>
 TimingStats time_device(Work&& work, int warmup = 3, int repetitions = 20,
                         cudaStream_t stream = nullptr) {
+  constexpr bool audited = std::is_base_of_v<AuditedWork, std::decay_t<Work>>;
   for (int i = 0; i < warmup; ++i) work();
   CUDA_CHECK(cudaStreamSynchronize(stream));
   EventTimer timer(stream);
   std::vector<double> samples;
   samples.reserve(repetitions);
   for (int i = 0; i < repetitions; ++i) {
+    if constexpr (audited) work.before_timed_call(i, repetitions);
     timer.start();
     work();
+    if constexpr (audited) work.join_other_streams(stream);
     timer.stop();
     samples.push_back(timer.elapsed_ms());
+    if constexpr (audited) work.after_timed_call();
   }
   return summarize(samples);
 }

@@ -129,6 +129,10 @@ struct DeviceMemoryLedger {
   // tell whether a launcher used the block shape it was given.
   dim3 last_grid{0, 0, 0};
   dim3 last_block{0, 0, 0};
+  // While a timed call is audited (timed_call.hpp), under `lock`: the streams the code
+  // under test launched kernels or queued copies on, so that the timer can wait for each.
+  bool timed_call_open = false;
+  std::vector<cudaStream_t> timed_call_streams;
 };
 
 // The ledger lives in a function-local static so that it exists before any static
@@ -392,15 +396,24 @@ extern "C" cudaError_t __wrap_cudaFree(void* pointer) {
 
 namespace course::check {
 
-// Kernel launches: counted (with the configuration of the last one) while a case runs,
-// then passed on unchanged.
-inline void count_launch(const dim3& grid, const dim3& block) {
+// Notes `stream` among the streams of an audited timed call (under the ledger's lock).
+inline void note_timed_call_stream_locked(DeviceMemoryLedger& ledger, cudaStream_t stream) {
+  if (!ledger.timed_call_open) return;
+  auto& streams = ledger.timed_call_streams;
+  if (std::find(streams.begin(), streams.end(), stream) == streams.end()) streams.push_back(stream);
+}
+
+// Kernel launches: counted (with the configuration of the last one and, during an audited
+// timed call, the stream) while a case runs, then passed on unchanged. The driver API's
+// cuLaunchKernel lands here too (driver_accounting.hpp).
+inline void count_launch(const dim3& grid, const dim3& block, cudaStream_t stream) {
   DeviceMemoryLedger& ledger = device_memory_ledger();
   if (accounting_launch || !ledger.tracking) return;
   ++ledger.kernel_launches;
   std::lock_guard<std::mutex> hold(ledger.lock);
   ledger.last_grid = grid;
   ledger.last_block = block;
+  note_timed_call_stream_locked(ledger, stream);
 }
 
 // Runs `work` on `stream`, timed when a StudentKernelTimer is active (the accounting's
@@ -423,7 +436,7 @@ extern "C" cudaError_t __real___cudaLaunchKernel(cudaKernel_t, dim3, dim3, void*
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
                                                  void** args, std::size_t shared_bytes,
                                                  cudaStream_t stream) {
-  course::check::count_launch(grid, block);
+  course::check::count_launch(grid, block, stream);
   return course::check::time_student_work(stream, [&] {
     return __real___cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);
   });
@@ -436,7 +449,7 @@ extern "C" cudaError_t __real_cudaLaunchKernel(const void*, dim3, dim3, void**, 
 extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* function, dim3 grid, dim3 block,
                                                void** args, std::size_t shared_bytes,
                                                cudaStream_t stream) {
-  course::check::count_launch(grid, block);
+  course::check::count_launch(grid, block, stream);
   return course::check::time_student_work(stream, [&] {
     return __real_cudaLaunchKernel(function, grid, block, args, shared_bytes, stream);
   });
@@ -478,6 +491,15 @@ inline void count_copy(const void* destination, const void* source, std::size_t 
   }
 }
 
+// An asynchronous copy of the code under test: its stream is one an audited timed call's
+// timer must wait for, as a launch's is.
+inline void note_async_copy_stream(cudaStream_t stream) {
+  DeviceMemoryLedger& ledger = device_memory_ledger();
+  if (accounting_copy || !ledger.tracking) return;
+  std::lock_guard<std::mutex> hold(ledger.lock);
+  note_timed_call_stream_locked(ledger, stream);
+}
+
 }  // namespace course::check
 
 extern "C" cudaError_t __real_cudaMemcpy(void*, const void*, std::size_t, cudaMemcpyKind);
@@ -496,6 +518,7 @@ extern "C" cudaError_t __wrap_cudaMemcpyAsync(void* destination, const void* sou
                                               std::size_t bytes, cudaMemcpyKind kind,
                                               cudaStream_t stream) {
   course::check::count_copy(destination, source, bytes, kind);
+  course::check::note_async_copy_stream(stream);
   return __real_cudaMemcpyAsync(destination, source, bytes, kind, stream);
 }
 #endif

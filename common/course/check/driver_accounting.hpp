@@ -7,7 +7,7 @@
 // The programs of exercises that link the driver API (LIBRARIES cuda) are linked with
 //   --wrap=cuModuleLoad,--wrap=cuModuleLoadData,--wrap=cuModuleLoadDataEx,
 //   --wrap=cuModuleLoadFatBinary,--wrap=cuModuleUnload,--wrap=cuDevicePrimaryCtxRetain,
-//   --wrap=cuDevicePrimaryCtxRelease_v2
+//   --wrap=cuDevicePrimaryCtxRelease_v2,--wrap=cuLaunchKernel
 // (cuda.h spells cuDevicePrimaryCtxRelease as its _v2 symbol). The flags live in
 // cmake/CourseExercise.cmake and tools/course_tools/student/nvcc.py. Include this header in exactly one
 // translation unit of such a program (its harness/cases.cu): it defines the wrappers the
@@ -18,6 +18,8 @@
 #pragma once
 
 #include <cuda.h>
+
+#include "course/check/device_accounting.hpp"
 
 #include <atomic>
 
@@ -104,4 +106,15 @@ extern "C" CUresult __real_cuDevicePrimaryCtxRelease_v2(CUdevice);
 extern "C" CUresult __wrap_cuDevicePrimaryCtxRelease_v2(CUdevice device) {
   return course::check::count_if_success(__real_cuDevicePrimaryCtxRelease_v2(device),
                                          course::check::driver_ledger().primary_releases);
+}
+
+extern "C" CUresult __real_cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                                          unsigned, unsigned, unsigned, CUstream, void**, void**);
+extern "C" CUresult __wrap_cuLaunchKernel(CUfunction function, unsigned grid_x, unsigned grid_y,
+                                          unsigned grid_z, unsigned block_x, unsigned block_y,
+                                          unsigned block_z, unsigned shared_bytes, CUstream stream,
+                                          void** parameters, void** extra) {
+  course::check::count_launch(dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), stream);
+  return __real_cuLaunchKernel(function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
+                               shared_bytes, stream, parameters, extra);
 }

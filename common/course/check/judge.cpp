@@ -352,7 +352,59 @@ bool CaseContext::expect_speed(const SpeedBar& bar, double measured, const Messa
   return false;
 }
 
+bool CaseContext::expect_timed_calls_did_their_work(const Run& run) {
+  const auto found = run.results.records.find(kTimedCallsRecord);
+  // A host-only runner (the course's tests without a GPU) has no device accounting.
+  if (found == run.results.records.end() || found->second.count != 6) return true;
+  const std::vector<std::int64_t> v = found->second.values<std::int64_t>();
+  const std::int64_t calls = v[0], without_launch = v[1], checked = v[2], unwritten = v[3],
+                     unwritten_words = v[4], other_stream = v[5];
+  if (calls == 0) {
+    fail({"this speed case timed none of the code under test through the course's audited "
+          "timer (course::check::student_call): a fault of the exercise's harness, not of your "
+          "code; tell your instructor",
+          "ce cas de vitesse n'a chronométré aucun appel du code testé par le chronomètre "
+          "contrôlé du cours (course::check::student_call) : une faute du harnais de "
+          "l'exercice, pas de votre code ; prévenez votre enseignant"});
+    return false;
+  }
+  if (without_launch > 0) {
+    fail(Message{"{} of the {} timed calls launched no kernel",
+                 "{} des {} appels chronométrés n'ont lancé aucun kernel"}
+             .with(without_launch, calls));
+    hint({"each timed call must do the whole work again: a launcher that returns at once when "
+          "it sees arguments it has seen before, or that hands back a result kept from an "
+          "earlier call, is timed doing nothing, and loses the speed case.",
+          "chaque appel chronométré doit refaire tout le travail : un lanceur qui rend la main "
+          "dès qu'il reconnaît des arguments déjà vus, ou qui rend un résultat gardé d'un appel "
+          "précédent, est chronométré à ne rien faire, et perd le cas de vitesse."});
+    return false;
+  }
+  if (unwritten > 0) {
+    fail(Message{"the output of a timed call was not written: {} of the {} calls whose output "
+                 "was poisoned before them left up to {} words as they were",
+                 "la sortie d'un appel chronométré n'a pas été écrite : {} des {} appels dont la "
+                 "sortie avait été empoisonnée avant eux en ont laissé jusqu'à {} mots tels quels"}
+             .with(unwritten, checked, unwritten_words));
+    hint({"each timed call must compute the whole result, whatever the size of its input: the "
+          "course poisons the output before some timed calls, drawn at random, and reads it "
+          "back after them.",
+          "chaque appel chronométré doit calculer tout le résultat, quelle que soit la taille "
+          "de son entrée : le cours empoisonne la sortie avant certains appels chronométrés, "
+          "tirés au hasard, et la relit après eux."});
+    return false;
+  }
+  if (other_stream > 0) {
+    note(Message{"({} of the {} timed calls used streams of their own: the timer waited for them)",
+                 "({} des {} appels chronométrés ont utilisé leurs propres streams : le "
+                 "chronomètre les a attendus)"}
+             .with(other_stream, calls));
+  }
+  return true;
+}
+
 bool CaseContext::read_times(const Run& run, std::initializer_list<TimeRead> times) {
+  if (!expect_timed_calls_did_their_work(run)) return false;
   std::string measured;
   bool all_positive = true;
   for (const TimeRead& time : times) {
@@ -368,13 +420,18 @@ bool CaseContext::read_times(const Run& run, std::initializer_list<TimeRead> tim
   return all_positive;
 }
 
+bool CaseContext::times_judged() {
+  if (!under_sanitizer()) return true;
+  if (times_not_judged_noted_) return false;
+  times_not_judged_noted_ = true;
+  note({"(times are not judged under compute-sanitizer)",
+        "(les temps ne sont pas jugés sous compute-sanitizer)"});
+  return false;
+}
+
 bool CaseContext::judge_speed(const SpeedBar& bar, double ratio, const Message& figures,
                               const std::vector<Message>& hints) {
-  if (under_sanitizer()) {
-    note({"(times are not judged under compute-sanitizer)",
-          "(les temps ne sont pas jugés sous compute-sanitizer)"});
-    return true;
-  }
+  if (!times_judged()) return true;
   if (expect_speed(bar, ratio, figures)) return true;
   for (const Message& text : hints) hint(text);
   return false;

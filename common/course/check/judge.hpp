@@ -286,12 +286,20 @@ class CaseContext {
     const Value<double>& key;
     double& ms;
   };
+  // First, every timed call of the code under test must have done its work
+  // (course/check/timed_call.hpp): launched a kernel, written its output; else the case
+  // fails with what was seen.
   bool read_times(const Run& run, std::initializer_list<TimeRead> times);
+  bool expect_timed_calls_did_their_work(const Run& run);
   // Judges `ratio` against `bar` (expect_speed) with `figures` above it and `hints` under
   // a figure on the wrong side. Under compute-sanitizer it judges nothing and says so
   // (true). False below the bar.
   bool judge_speed(const SpeedBar& bar, double ratio, const Message& figures = {},
                    const std::vector<Message>& hints = {});
+  // False under compute-sanitizer, whose times mean nothing, after a note saying so (a note
+  // is shown once however often it is asked): a case that judges times in its own way
+  // returns there.
+  bool times_judged();
   // The bars this case may judge (the Case's own list).
   void declare_bars(std::vector<SpeedBar> bars) { declared_bars_ = std::move(bars); }
 
@@ -397,6 +405,7 @@ class CaseContext {
   std::vector<std::string> hints_;
   std::vector<SpeedRecord> speed_records_;
   std::vector<SpeedBar> declared_bars_;
+  bool times_not_judged_noted_ = false;  // times_judged()'s note, once a case
 };
 
 struct Case {

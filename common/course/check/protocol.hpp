@@ -65,6 +65,12 @@ inline constexpr const char* kMeasuredKernelRecord = "device.measured_kernel_ms"
 // CUDA event it recorded itself while a driver timed it: work inside its timed region.
 inline constexpr const char* kTimedRegionWorkRecord = "device.timed_region_work";
 
+// What the audited timed calls of a speed case did (timed_call.hpp): {calls, calls that
+// launched no kernel, calls whose outputs were poisoned and read back, of those the calls
+// that left a word unwritten, the most words one call left unwritten, calls that launched
+// or copied on a stream other than the timer's}.
+inline constexpr const char* kTimedCallsRecord = "timing.audited_calls";
+
 enum class ValueType { f32, f64, i32, i64 };
 
 inline const char* type_name(ValueType type) {

@@ -37,6 +37,7 @@
 #include <cuda_runtime.h>
 
 #include "course/check/device_accounting.hpp"
+#include "course/check/timed_call.hpp"
 #endif
 
 namespace course::check {
@@ -217,6 +218,11 @@ inline void put_device_memory_report(ResultWriter& results) {
                                        report.last_grid.z,  report.last_block.x,
                                        report.last_block.y, report.last_block.z};
   results.put(kLastLaunchRecord, last_launch, 6);
+  const TimedCallRecord& timed = timed_call_record();
+  const std::int64_t timed_calls[6] = {timed.calls,           timed.calls_without_launch,
+                                       timed.checked_calls,   timed.unwritten_calls,
+                                       timed.unwritten_words, timed.other_stream_calls};
+  results.put(kTimedCallsRecord, timed_calls, 6);
 }
 #endif
 
@@ -228,6 +234,7 @@ inline void compute_case(const CaseRequest& request, CaseFunction run_check_case
 #ifdef __CUDACC__
   cudaGetLastError();  // an error an earlier case left pending is not this case's
   start_device_memory_accounting();
+  reset_timed_call_record();
 #endif
   run_check_case(request, results);
 #ifdef __CUDACC__

@@ -29,7 +29,7 @@ WRAP_FLAGS = ["-Xlinker", "--wrap=cudaMalloc,--wrap=cudaFree,--wrap=__cudaLaunch
 # (common/course/check/driver_accounting.hpp; cmake/CourseExercise.cmake says the same).
 DRIVER_API_WRAP_FLAGS = ["-Xlinker", "--wrap=cuModuleLoad,--wrap=cuModuleLoadData,--wrap=cuModuleLoadDataEx,"
                          "--wrap=cuModuleLoadFatBinary,--wrap=cuModuleUnload,--wrap=cuDevicePrimaryCtxRetain,"
-                         "--wrap=cuDevicePrimaryCtxRelease_v2"]
+                         "--wrap=cuDevicePrimaryCtxRelease_v2,--wrap=cuLaunchKernel"]
 
 
 class BuildError(Exception):
