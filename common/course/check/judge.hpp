@@ -286,11 +286,13 @@ class CaseContext {
     const Value<double>& key;
     double& ms;
   };
-  // First, every timed call of the code under test must have done its work
-  // (course/check/timed_call.hpp): launched a kernel, written its output; else the case
-  // fails with what was seen.
+  // First, the run must have timed the code under test through student_call, and every
+  // timed call must have done its work (expect_timed_calls_did_their_work).
   bool read_times(const Run& run, std::initializer_list<TimeRead> times);
-  bool expect_timed_calls_did_their_work(const Run& run);
+  // Every audited timed call of the code under test (course/check/timed_call.hpp) launched
+  // a kernel and wrote its output; else the case fails with what was seen. finished() asks
+  // it of every run, read_times() also requires that the run audited a call (speed_case).
+  bool expect_timed_calls_did_their_work(const Run& run, bool speed_case);
   // Judges `ratio` against `bar` (expect_speed) with `figures` above it and `hints` under
   // a figure on the wrong side. Under compute-sanitizer it judges nothing and says so
   // (true). False below the bar.
