@@ -339,15 +339,22 @@ bool CaseContext::expect_speed(const SpeedBar& bar, double measured, const Messa
                            bar.figure + "\"): declare it in timed(case, {bars})"));
     return false;
   }
-  speed_records_.push_back({name_, bar, measured});
+  Message why;
+  const SpeedBar used = bar_on_this_gpu(bar, name_, why);
+  speed_records_.push_back({name_, used, measured});
   if (!figures.empty()) add_line(figures.text());
+  // Once a case: its bars share a reason.
+  if (why.text() != bar_note_) {
+    bar_note_ = why.text();
+    add_line(bar_note_);
+  }
   // A zero or missing time gives an infinite or undefined ratio: never a pass.
   const bool measurement = std::isfinite(measured) && measured > 0.0;
-  if (measurement && clears(bar, measured)) {
-    add_line(describe_speed(bar, measured).text());
+  if (measurement && clears(used, measured)) {
+    add_line(describe_speed(used, measured).text());
     return true;
   }
-  fail(describe_speed(bar, measured) +
+  fail(describe_speed(used, measured) +
        (measurement ? Message{": on the wrong side of the bar", " : du mauvais côté du seuil"}
                     : Message{": not a measurement (a time of 0?)",
                               " : ce n'est pas une mesure (un temps de 0 ?)"}));
@@ -750,6 +757,29 @@ std::string exercise_json(const Exercise& exercise) {
          "\n  ]\n}\n";
 }
 
+// The site bars of --site-bars or COURSE_SITE_BARS, if any (speed_bar.hpp), for this
+// exercise and this GPU. False, after saying why, for a file that cannot be used: a grading
+// must not go on with other bars than it was told to use.
+bool load_site_bars(const Options& options, const Exercise& exercise) {
+  std::string path = options.site_bars_path;
+  if (path.empty()) {
+    const char* from_environment = std::getenv("COURSE_SITE_BARS");
+    if (from_environment != nullptr) path = from_environment;
+  }
+  if (path.empty()) return true;
+  SiteBars bars;
+  std::string error;
+  if (!read_site_bars(path, exercise.number, bars, error)) {
+    std::fprintf(stderr, "check_%s: %s\n", exercise.number.c_str(), error.c_str());
+    return false;
+  }
+  cudaDeviceProp properties{};
+  if (cudaGetDeviceProperties(&properties, 0) == cudaSuccess) bars.current_gpu = properties.name;
+  bars.applies = !bars.current_gpu.empty() && bars.current_gpu == bars.gpu;
+  use_site_bars(std::move(bars));
+  return true;
+}
+
 int judge_main(int argc, char** argv, const Exercise& exercise) {
   choose_language(language_from_environment());
   Options options;
@@ -856,6 +886,7 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
                         "le correcteur {} {} demande {} GPU CUDA, et cette machine en a {}"}
                     .with(exercise.number, exercise.name, exercise.devices, devices));
   }
+  if (needs_gpu && !load_site_bars(options, exercise)) return kExitMisuse;
   if (options.sanitizer_requested && options.sanitizer.empty()) {
     return skip({"compute-sanitizer was not found on this machine",
                  "compute-sanitizer est introuvable sur cette machine"});

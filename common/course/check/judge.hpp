@@ -408,6 +408,7 @@ class CaseContext {
   std::vector<SpeedRecord> speed_records_;
   std::vector<SpeedBar> declared_bars_;
   bool times_not_judged_noted_ = false;  // times_judged()'s note, once a case
+  std::string bar_note_;                 // whose bar expect_speed judges against, once a case
 };
 
 struct Case {

@@ -59,6 +59,8 @@ void print_usage(const std::string& exercise_number) {
       "                          limit is 20x its case's time there (at least 5 s)\n"
       "  --speed-record FILE     write each speed bar's figure, bar and margin (one line each,\n"
       "                          tab-separated; tools/course speed-margins reads them)\n"
+      "  --site-bars FILE        judge speed against FILE's bars where FILE was measured on\n"
+      "                          this GPU (make calibrate; default: $COURSE_SITE_BARS)\n"
       "grading:\n"
       "  --report-json FILE      write every case's result as JSON to FILE\n"
       "  --stop-after-timeouts N after N runs over their time limit, fail the other cases unrun\n"
@@ -149,6 +151,8 @@ bool parse_options(int argc, char** argv, Options& options, std::string& error) 
         if (!next(options.record_times_path)) return false;
       } else if (flag == "--speed-record") {
         if (!next(options.speed_record_path)) return false;
+      } else if (flag == "--site-bars") {
+        if (!next(options.site_bars_path)) return false;
       } else if (flag == "--plain-times") {
         if (!next(options.plain_times_path)) return false;
       } else if (flag == "--report-json") {

@@ -66,6 +66,9 @@ struct Options {
   std::string record_times_path;
   // Where each speed bar's measured figure is written (speed.hpp, --speed-record).
   std::string speed_record_path;
+  // The site bars (speed_bar.hpp: make calibrate) to judge speed against on their GPU; empty:
+  // COURSE_SITE_BARS's, or none (the course's bars).
+  std::string site_bars_path;
   std::string plain_times_path;
   // Filled by judge_main when confining: the user's ids, and the scratch folder that
   // holds the program's copy (the only place the confined program works in).

@@ -80,6 +80,41 @@ inline Message describe_speed(const SpeedBar& bar, double measured) {
             bar.bar, reference);
 }
 
+// Site bars (make calibrate: tools/course calibrate): the bars of one GPU kind, for a course
+// graded on a GPU the course's own bars were not measured on. A site bar is the course's bar
+// relaxed where the reference solution, graded several times on that GPU, would clear it by
+// less than the course's margin; never stricter than the course's bar, which the statements
+// quote. The file (calibration/site-bars.tsv) says which GPU it was measured on; a check run on
+// another GPU keeps the course's bars and says so.
+struct SiteBar {
+  std::string case_name;
+  std::string figure;
+  double bar = 0.0;
+  double reference_worst = 0.0;  // the reference solution's worst figure on that GPU
+};
+
+struct SiteBars {
+  std::string path;
+  std::string gpu;            // the GPU they were measured on (cudaDeviceProp::name)
+  bool applies = false;       // this check runs on that GPU
+  std::string current_gpu;    // the GPU this check runs on
+  std::vector<SiteBar> bars;  // this exercise's
+};
+
+// Reads the site bars of exercise `number` from `path` ("gpu<TAB>name" and "bar<TAB>number<TAB>
+// case<TAB>figure<TAB>kind<TAB>course bar<TAB>site bar<TAB>reference worst" lines, '#'
+// comments); false with `error` when the file cannot be read or a line is malformed.
+bool read_site_bars(const std::string& path, const std::string& number, SiteBars& bars,
+                    std::string& error);
+
+// The site bars this check uses (set once by the check's main before any case), or none.
+void use_site_bars(SiteBars bars);
+const SiteBars* site_bars_in_use();
+
+// The bar a case judges against on this GPU: `bar` itself, or its site bar where one
+// applies (then `why` says so). `case_name` is the judging case's.
+SpeedBar bar_on_this_gpu(const SpeedBar& bar, const std::string& case_name, Message& why);
+
 // The records of one check run, one tab-separated line each: case, figure, kind, bar,
 // measured, margin. `timed_cases` come first ("timed<TAB>case"), so that a reader can
 // tell a timed case that judged nothing from one that did not run.
