@@ -17,11 +17,13 @@ import sys
 
 from course_tools.authoring.diagrams.svg import LANGUAGES, Say
 from course_tools.report import data as report_data
+# The record beside a figure (NAME.png.json), which the slides' legibility check reads.
+from course_tools.student.slides import figure_record as record_file
 from course_tools.student.paths import ROOT
 
 # The figures, in the order the report shows them; the slides use the same files. Each is
 # drawn in English (NAME.png) and in French (NAME.fr.png, figure_file), with a record of
-# what it shows beside it (NAME.png.json, figure_record).
+# what it shows beside it (NAME.png.json, what_it_shows).
 FIGURES = ["04_cpu_gpu_crossover.png", "05_block_shapes.png", "06_sgemm_gflops.png",
            "09_15_copy_ceiling_share.png", "14_histogram.png", "21_sgemm_steps.png",
            "22_transpose.png", "23_stream_overlap.png"]
@@ -219,11 +221,6 @@ def figure_file(name, lang):
     return name if lang == "en" else name[:-len(".png")] + f".{lang}.png"
 
 
-def record_file(path):
-    """The record written beside a figure: what it shows, and the size of its smallest text."""
-    return path + ".json"
-
-
 def text_size(role, height):
     """The font size, in points, of a text of `role` (TEXT_PX) in a figure `height` inches
     high, shown SLIDE_FIGURE_HEIGHT pixels high on a slide."""
@@ -290,7 +287,7 @@ def undrawn_tick_labels(plots):
     return undrawn
 
 
-def figure_record(figure):
+def what_it_shows(figure):
     """What a drawn figure shows, read from its objects: its size in pixels, every text with
     its size in pixels of the image, the texts that pass the image's edge, those inside a plot
     without an opaque background, and each line series' marker and dashes."""
@@ -333,7 +330,7 @@ def shown_px(record, size):
 
 
 def legibility_problems(record):
-    """What keeps a drawn figure (its figure_record) from reading on a slide, in words: a text
+    """What keeps a drawn figure (what_it_shows) from reading on a slide, in words: a text
     under SMALLEST_TEXT_PX as shown, a text cut by the image's edge, a note or legend with
     gridlines through it, two series
     with the same marker or the same dashes (one would hide the other)."""
@@ -375,7 +372,7 @@ def save_figure(figure, path, stamp):
     figure.text(0.01, 0.01, "\n".join(lines), fontsize=size, color="#444444", ha="left", va="bottom",
                 linespacing=1.25)
     figure.savefig(path)
-    record = figure_record(figure)
+    record = what_it_shows(figure)
     record["smallest_text_px"] = smallest_text(record)
     with open(record_file(path), "w", encoding="utf-8") as handle:
         json.dump(record, handle, ensure_ascii=False, indent=1)
