@@ -1,6 +1,10 @@
 """Writes the benchmark report from its data folder (tools/course_tools/report/data.py describes it):
 index.html, report.md and the figures, each figure with the command and the device that
-produced it written under the plot.
+produced it written under the plot. Each figure is drawn in English and in French
+(figures/NAME.png, NAME.fr.png: the French decks show the latter), sized for a slide (every
+text at least SMALLEST_TEXT_PX as shown), with a record beside it (NAME.png.json: its size,
+its texts and their sizes) that the renderer checks before keeping the figure and the
+slides' legibility check reads.
 
     tools/course report-render DATA_DIR OUT_DIR     (tools/course report runs it after the demos)
 
