@@ -3,14 +3,19 @@
 
     test_report.py render      the report drawn from a small fake data set, written here in
                                the demos' JSON format: the HTML and Markdown hold every table,
-                               the five figures exist as PNG; a missing table is named as
-                               such; the fake tables use the names and column keys that the
-                               demos' sources declare (so the renderer reads what they write).
+                               every figure exists as PNG in English and in French (French
+                               words, decimal commas), each with its record, every text at
+                               18 px or more as a slide shows it (a renderer set to draw a
+                               smaller one is refused, and the check's rules proved on
+                               known-wrong records); a missing table is named as such; the
+                               fake tables use the names and column keys that the demos'
+                               sources declare (so the renderer reads what they write).
                                Exit 77 when no Python here imports matplotlib.
     test_report.py no_gpu      tools/course report on a machine without a usable GPU (forced with
                                CUDA_VISIBLE_DEVICES=""): one line, a failure status, and
                                nothing written.
 """
+import json
 import os
 import re
 import shutil
@@ -259,6 +264,57 @@ class Render(unittest.TestCase):
             self.assertIn(f'src="figures/{name}"', page)
             self.assertIn(f"(figures/{name})", markdown)
 
+    def record(self, name):
+        with open(os.path.join(self.out, "figures", name + ".json"), encoding="utf-8") as handle:
+            return json.load(handle)
+
+    def test_every_figure_in_english_and_french_and_legible_on_a_slide(self):
+        write_fake_data(self.data)
+        status, output = self.render()
+        self.assertEqual(status, 0, output)
+        for name in report_render.FIGURES:
+            records = {}
+            for lang in report_render.LANGUAGES:
+                drawn = report_render.figure_file(name, lang)
+                with open(os.path.join(self.out, "figures", drawn), "rb") as handle:
+                    self.assertEqual(handle.read(8), b"\x89PNG\r\n\x1a\n", f"{drawn} is not a PNG")
+                records[lang] = record = self.record(drawn)
+                self.assertEqual(report_render.legibility_problems(record), [], drawn)
+                smallest = report_render.shown_px(record, record["smallest_text_px"])
+                self.assertGreaterEqual(smallest, report_render.SMALLEST_TEXT_PX - 0.01, drawn)
+            english = [text for text, _ in records["en"]["texts"]]
+            french = [text for text, _ in records["fr"]["texts"]]
+            # The French figure says every word in French: its title, its stamp, its axes.
+            self.assertTrue(any(text.startswith("Exercise") for text in english), english)
+            self.assertTrue(any(text.startswith("Exercice") for text in french), french)
+            self.assertTrue(any(text.startswith("produit par") for text in french), french)
+            self.assertFalse([text for text in french if re.search(r"\b(made by|Exercise|time|of the)\b", text)],
+                             f"{name}: English words in the French figure")
+            self.assertNotEqual(sorted(english), sorted(french), name)
+        # French numbers: a decimal comma, narrow no-break spaces between digit groups, a
+        # no-break space before % and :.
+        overlap = [text for text, _ in self.record("23_stream_overlap.fr.png")["texts"]]
+        self.assertIn("1,5", overlap)
+        self.assertIn("série / max(temps de copie, kernel)\u00a0: 2,50x", overlap)
+        steps = [text for text, _ in self.record("21_sgemm_steps.fr.png")["texts"]]
+        self.assertIn("24\u202f000 (48\u00a0% de cuBLAS)", steps)
+        self.assertIn("4 blocage 2D, 8 x 8 par thread", steps)
+
+    def test_a_figure_drawn_too_small_is_refused(self):
+        # The known-wrong renderer: its stamp at 14 px on the slide.
+        write_fake_data(self.data)
+        smaller = ("import sys; sys.path.insert(0, sys.argv[1]); from course_tools.report import render; "
+                   "render.TEXT_PX['stamp'] = 14; sys.exit(render.main(['report-render'] + sys.argv[2:]))")
+        done = subprocess.run([self.python, "-c", smaller, os.path.join(ROOT, "tools"), self.data, self.out],
+                              capture_output=True, text=True, timeout=300)
+        output = done.stdout + done.stderr
+        self.assertEqual(done.returncode, 1, output)
+        self.assertRegex(output, r"figure 04_cpu_gpu_crossover\.png missing: 04_cpu_gpu_crossover\.png not legible "
+                                 r"on a slide: text at 14\.0 px as shown \(at least 18\): \"made by `make report`")
+        self.assertEqual(output.count("not legible on a slide"), len(report_render.FIGURES), output)
+        self.assertEqual([f for f in os.listdir(os.path.join(self.out, "figures"))], [],
+                         "a figure too small for a slide was left for --update-slides to copy")
+
     def write_seeds(self, change):
         """The fake seeds table with `change` applied to its rows (a function of a row)."""
         seeds = fake_tables()["seeds"][0]
@@ -332,7 +388,8 @@ class Render(unittest.TestCase):
         status, output = self.render()
         self.assertEqual(status, 1, output)
         self.assertIn("figure 05_block_shapes.png missing", output)
-        self.assertFalse(os.path.exists(os.path.join(self.out, "figures", "05_block_shapes.png")))
+        for drawn in ("05_block_shapes.png", "05_block_shapes.fr.png", "05_block_shapes.fr.png.json"):
+            self.assertFalse(os.path.exists(os.path.join(self.out, "figures", drawn)), drawn)
         self.assertIn("06_sgemm_gflops.png missing", self.read("index.html"))
         self.assertTrue(os.path.exists(os.path.join(self.out, "figures", "04_cpu_gpu_crossover.png")))
 
@@ -385,6 +442,36 @@ class Render(unittest.TestCase):
         self.assertIn("INCOMPLETE", self.read("index.html"))
 
 
+class Legibility(unittest.TestCase):
+    """The rules of a figure that reads on a slide, on records as the renderer writes them
+    (a figure 1152 x 576 pixels, shown 570 high: 1 pixel of the image is 0.99 of the slide)."""
+
+    def record(self, **change):
+        record = {"width": 1152, "height": 576, "texts": [["Exercise 23: overlap", 24.3], ["1 stream", 18.2]],
+                  "cut": [], "on_the_grid": [],
+                  "series": [["1 stream", "o", "-"], ["2 streams", "s", "--"]]}
+        record.update(change)
+        return record
+
+    def test_a_legible_figure_passes(self):
+        self.assertEqual(report_render.legibility_problems(self.record()), [])
+
+    def test_each_fault_is_named(self):
+        cases = [
+            (dict(texts=[["made by `make report`", 14.15]]), 'text at 14.0 px as shown (at least 18): "made by'),
+            (dict(cut=["Exercice 21 : SGEMM"]), '"Exercice 21 : SGEMM" passes the edge of the image'),
+            (dict(on_the_grid=["84%"]), 'no background under "84%": gridlines would cross it'),
+            (dict(series=[["4 streams", "D", "-."], ["8 streams", "D", ":"]]),
+             'series "8 streams" and "4 streams" have the same marker (D): one hides the other'),
+            (dict(series=[["4 streams", "D", "-."], ["8 streams", "^", "-."]]),
+             'series "8 streams" and "4 streams" have the same dashes (-.): one hides the other'),
+        ]
+        for change, expected in cases:
+            problems = report_render.legibility_problems(self.record(**change))
+            self.assertEqual(len(problems), 1, problems)
+            self.assertIn(expected, problems[0])
+
+
 class NoDevice(unittest.TestCase):
     def test_says_so_fails_and_writes_nothing(self):
         scratch = tempfile.mkdtemp(prefix="course_report_test_")
@@ -413,7 +500,8 @@ def main(argv):
         if Render.python is None:
             print("SKIPPED: no Python here imports matplotlib (Debian: apt-get install python3-matplotlib)")
             return SKIPPED
-        suite = unittest.defaultTestLoader.loadTestsFromTestCase(Render)
+        suite = unittest.TestSuite([unittest.defaultTestLoader.loadTestsFromTestCase(Render),
+                                    unittest.defaultTestLoader.loadTestsFromTestCase(Legibility)])
     else:
         suite = unittest.defaultTestLoader.loadTestsFromTestCase(NoDevice)
     result = unittest.TextTestRunner(verbosity=2).run(suite)

@@ -25,10 +25,12 @@ solution code.
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import unittest
+import zlib
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TOOL = [os.path.join(ROOT, "tools", "course"), "slides"]
@@ -307,6 +309,38 @@ class SlidesOnACopy(unittest.TestCase):
         self.assertEqual(status, 0, output)
         self.assertTrue(os.path.isfile(os.path.join(output_dir, "diagrams", "03_drawn.svg")))
 
+    def test_the_english_plot_stands_in_for_a_french_one_not_drawn_yet(self):
+        french = DECK.replace("<!-- ![a figure to come](figures/03_later.png) -->",
+                              "![une figure mesurée](figures/03_later.fr.png)")
+        write(self.path("slides/deck.fr.md"), french)
+        figure_line = line_of(french, "03_later.fr.png")
+        # Neither language drawn: the figure is missing.
+        status, output = self.run_tool("--lang", "fr")
+        self.assertEqual(status, 1, output)
+        self.assertIn(f"slides/deck.fr.md:{figure_line}: figure figures/03_later.fr.png: no such file "
+                      "slides/figures/03_later.fr.png", output)
+        # The English one drawn (and its record): it stands in, under the French name, said so.
+        write(self.path("slides/figures/03_later.png"), "the English plot")
+        write(self.path("slides/figures/03_later.png.json"), '{"width": 1152, "smallest_text_px": 18.2}')
+        output_dir = os.path.join(self.scratch, "out")
+        status, output = self.run_tool("--lang", "fr", "--output", output_dir)
+        self.assertEqual(status, 0, output)
+        self.assertIn(f"slides/deck.fr.md:{figure_line}: figure figures/03_later.fr.png not drawn yet: "
+                      "figures/03_later.png is shown until a report run on a GPU draws it", output)
+        for name in ("03_later.fr.png", "03_later.fr.png.json"):
+            self.assertEqual(read(os.path.join(output_dir, "fr", "figures", name)),
+                             read(self.path("slides/figures/" + name.replace(".fr", ""))))
+        # The French one drawn: shown, nothing said. An English deck never takes a stand-in.
+        write(self.path("slides/figures/03_later.fr.png"), "the French plot")
+        status, output = self.run_tool("--lang", "fr", "--output", output_dir)
+        self.assertEqual(status, 0, output)
+        self.assertNotIn("not drawn yet", output)
+        self.assertEqual(read(os.path.join(output_dir, "fr", "figures", "03_later.fr.png")), "the French plot")
+        os.remove(self.path("slides/figures/03_later.fr.png"))
+        self.edit("slides/deck.md", "<!-- ![a figure to come](figures/03_later.png) -->",
+                  "![a measured figure](figures/03_later.fr.png)")
+        self.assert_fails_with(f"slides/deck.md:{figure_line}: figure figures/03_later.fr.png: no such file")
+
     def test_remote_figure(self):
         self.edit("slides/deck.md", "# Device memory", "# Device memory\n![x](https://example.org/x.png)")
         self.assert_fails_with("slides/deck.md:6: figure https://example.org/x.png: a remote image")
@@ -417,8 +451,10 @@ OVERFLOWING_DECK = ("---\nmarp: true\ntheme: course\npaginate: true\nfooter: a f
 
 # A deck whose every slide but the first breaks a rule of type that reads projected: small
 # body text, small code, 15 lines of code, class dense on a slide that asks no questions, a
-# diagram whose labels are 14 px, a diagram shown at half its size. The fit check must name
-# each, and pass the question page and the first slide.
+# diagram whose labels are 14 px, a diagram shown at half its size, a measured plot whose
+# record (the benchmark report's NAME.png.json) says its smallest text is 30 px of its 1152
+# and which is shown 576 wide. The fit check must name each, and pass the question page and
+# the first slide.
 SMALL_LABELS_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="100" viewBox="0 0 600 100">'
                     '<text x="10" y="40" font-size="14">a label too small</text></svg>\n')
 LARGE_LABELS_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="100" viewBox="0 0 1000 100">'
@@ -431,12 +467,25 @@ ILLEGIBLE_DECK = ("---\nmarp: true\ntheme: course\npaginate: true\n---\n\n"
                   "<!-- _class: dense -->\n\n# Not a question page\n\n- text\n\n---\n\n"
                   "# Small labels\n\n![small](diagrams/small.svg)\n\n---\n\n"
                   "# Shown at half size\n\n<img src=\"diagrams/large.svg\" width=\"500\">\n\n---\n\n"
+                  "# A plot shown at half size\n\n<img src=\"figures/plot.png\" width=\"576\">\n\n---\n\n"
                   "<!-- _class: dense -->\n\n# Questions: 03 · device memory\n\n1. Why?\n")
+
+
+def tiny_png():
+    """A valid 2 x 1 PNG, white: what the plot looks like does not matter, its record does."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 1, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00\xff\xff")) + chunk(b"IEND", b""))
 
 
 def illegible_deck_is_refused(scratch):
     root = os.path.join(scratch, "course")
     write(os.path.join(root, "slides", "deck.md"), ILLEGIBLE_DECK)
+    os.makedirs(os.path.join(root, "slides", "figures"))
+    with open(os.path.join(root, "slides", "figures", "plot.png"), "wb") as handle:
+        handle.write(tiny_png())
+    write(os.path.join(root, "slides", "figures", "plot.png.json"), '{"width": 1152, "smallest_text_px": 30}\n')
     write(os.path.join(root, "slides", "diagrams", "small.svg"), SMALL_LABELS_SVG)
     write(os.path.join(root, "slides", "diagrams", "large.svg"), LARGE_LABELS_SVG)
     write(os.path.join(scratch, "build", "compiled_sources.tsv"), "mode\tinstructor\nonly\t\n")
@@ -449,13 +498,15 @@ def illegible_deck_is_refused(scratch):
                 r'^deck:5: class dense on "Not a question page"',
                 r'^deck:6: diagrams/small\.svg: a label shown at 14\.0 px',
                 r'^deck:7: diagrams/large\.svg: a label shown at 10\.0 px',
-                r"^slides: 6 slide\(s\) do not fit or do not read projected"]
+                r'^deck:8: figures/plot\.png: a label shown at 15\.0 px \(at least 18: the figure is drawn 1152 wide',
+                r"^slides: 7 slide\(s\) do not fit or do not read projected"]
     missing = [e for e in expected if not re.search(e, output, re.M)]
-    if done.returncode != 1 or missing or re.search(r"^deck:[18]:", output, re.M):
+    if done.returncode != 1 or missing or re.search(r"^deck:[19]:", output, re.M):
         print(f"FAIL: the illegible deck was not refused as expected (status {done.returncode}; "
               f"not found: {missing}):\n{output}")
         return False
-    print("a deck with small type, long code, a misplaced dense and small labels is refused, each named:\n"
+    print("a deck with small type, long code, a misplaced dense and small labels (diagrams and plots) is "
+          "refused, each named:\n"
           + output.strip())
     return True
 

@@ -401,7 +401,7 @@ def check_cases_table(en_line, en_rows, fr_line, fr_rows, english_name, report):
                              f"the English {en_row[column]!r} ({where})")
 
 
-FRENCH_VERSION = re.compile(r"\.fr\.(svg|md)\b")
+FRENCH_VERSION = re.compile(r"\.fr\.(svg|png|md)\b")
 
 
 def check_links(en, fr, paired, english_name, report, last_line):
@@ -417,8 +417,9 @@ def check_links(en, fr, paired, english_name, report, last_line):
             english_index = index if statement is en else paired.get(index)
             anchors.setdefault(slug(title), ("heading", english_index) if english_index is not None
                                else ("french heading", index))
-        # A diagram is drawn in each language, and a page may have its French version: the
-        # French page shows NAME.fr.svg for NAME.svg, and links NAME.fr.md for NAME.md.
+        # A diagram and a measured plot are drawn in each language, and a page may have its
+        # French version: the French page shows NAME.fr.svg for NAME.svg, NAME.fr.png for
+        # NAME.png, and links NAME.fr.md for NAME.md.
         return [anchors[target[1:]] if target.startswith("#") and target[1:] in anchors
                 else ("target", FRENCH_VERSION.sub(r".\1", target) if statement is fr else target)
                 for _, target in links]

@@ -7,7 +7,8 @@ and writes build/report/index.html, build/report/report.md and build/report/figu
                     [--jobs N] [--no-seeds] [--no-build]
     tools/course report --require-device      only say whether a GPU is there (exit 0 or 2)
     tools/course report --render-only         redraw the report from OUT/data, run nothing
-    tools/course report --update-slides       copy the figures of OUT/figures into slides/figures/
+    tools/course report --update-slides       copy the figures of OUT/figures (English and French,
+                                              each with its record) into slides/figures/
 
 The demos write their tables as JSON through common/course/table.hpp when
 COURSE_REPORT_DIR is set: nothing is read back from their printed output, which goes to
@@ -185,16 +186,22 @@ def render(data_dir, out_dir):
 
 
 def update_slides(out_dir):
+    """Copies every figure the report drew, in each language, with its record (what the
+    slides' legibility check reads), into slides/figures/."""
     figures = os.path.join(out_dir, "figures")
-    present = [name for name in report_render.FIGURES if os.path.exists(os.path.join(figures, name))]
+    files = [report_render.figure_file(name, lang) for name in report_render.FIGURES
+             for lang in report_render.LANGUAGES]
+    present = [name for name in files if os.path.exists(os.path.join(figures, name))]
     if not present:
         fail(f"no figure in {figures}: run make report on a GPU machine first")
     target = os.path.join(ROOT, "slides", "figures")
     os.makedirs(target, exist_ok=True)
     for name in present:
-        shutil.copy2(os.path.join(figures, name), os.path.join(target, name))
+        for copied in (name, report_render.record_file(name)):
+            if os.path.exists(os.path.join(figures, copied)):
+                shutil.copy2(os.path.join(figures, copied), os.path.join(target, copied))
         print(f"report: {os.path.relpath(os.path.join(target, name), ROOT)} updated")
-    absent = sorted(set(report_render.FIGURES) - set(present))
+    absent = [name for name in files if name not in present]
     if absent:
         fail(f"not in {figures}, so not copied: {', '.join(absent)}", 1)
     return 0

@@ -23,7 +23,10 @@ one). In a deck, a line of its own
 with the path as a caption. A figure is a Markdown image of a file under slides/ (for
 example ![alt](figures/NAME.png)); a line `<!-- figure: NAME.png -->` marks a figure the
 deck will show once the benchmark report has committed it (slides/figures/NAME.png): it is
-only reported. A diagram is an SVG of slides/diagrams/, drawn by tools/course diagrams and
+only reported. A French deck shows the French plot, figures/NAME.fr.png; until the report
+has drawn it (on a GPU: make report, then tools/course report --update-slides), the English
+figures/NAME.png stands in, copied under the French name beside the expanded deck, and each
+build says so. A diagram is an SVG of slides/diagrams/, drawn by tools/course diagrams and
 committed (![alt](diagrams/NAME.svg)). Slides are separated by lines `---`, with a blank
 line before each.
 
@@ -61,7 +64,9 @@ BUILD-DIR/compiled_sources.tsv, see cmake/CompiledSources.cmake), a missing or r
                       included: 'DECK:SLIDE: TAG "first words" overflows by N px (bottom)';
                       and on type that does not read projected: body text under 24 px, code
                       under 20, captions and footer under 18, a diagram's labels under 18 as
-                      shown, more than 14 lines of code on a slide, class dense on a slide
+                      shown, a measured plot's too (its smallest text from the record the
+                      benchmark report writes beside it, NAME.png.json; a plot without one
+                      is not measured), more than 14 lines of code on a slide, class dense on a slide
                       that is not a question page ("Questions: NN · ...").
                       Exit 77 (skipped) without Marp or chromium: it never passes unchecked
     --root DIR        the repository whose decks and sources are read (default: this one;
@@ -120,6 +125,10 @@ PENDING_FIGURE = re.compile(r"^<!--\s*figure:\s*(\S+)\s*-->\s*$")
 # The comment naming the case of a quoted bar or reference figure (tools/course case-tables
 # holds the number against the check): for the test, so taken out before Marp, which would
 # make it a speaker note.
+# A French deck shows a measured figure in French, figures/NAME.fr.png (the benchmark report
+# draws both languages). Until a report run on a GPU has drawn it, the English figure stands
+# in: copied under the French name beside the expanded deck, and said at every build.
+FRENCH_FIGURE = re.compile(r"^(figures/[^/]+)\.fr\.png$")
 FIGURE_SOURCE = re.compile(r"<!--\s*(?:bar|reference)\s+\d+\s+\w+(?:\s+\d+)?\s*-->")
 IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -325,6 +334,7 @@ class Deck:
         self.origins = []          # for each of its lines, the deck's line it comes from
         self.pending_figures = []  # (line, name, now present)
         self.shown_figures = set()  # the images the deck shows, as written
+        self.stand_ins = []        # (line, French figure not drawn yet, the English one shown instead)
         self.dropped = 0           # slides left out of a students' deck (after the deadline)
 
 
@@ -492,7 +502,21 @@ def check_figure(deck, number, target, problems):
         problems.add(deck.path, number, f"figure {target}: must be a path under slides/, "
                      "relative to the deck")
     elif not os.path.isfile(full):
-        problems.add(deck.path, number, f"figure {target}: no such file {relative(full)}")
+        english = english_stand_in(deck, target)
+        if english:
+            deck.stand_ins.append((number, target, english))
+        else:
+            problems.add(deck.path, number, f"figure {target}: no such file {relative(full)}")
+
+
+def english_stand_in(deck, target):
+    """The English figure that stands in for a French deck's figures/NAME.fr.png not drawn
+    yet: figures/NAME.png where it exists, else None."""
+    match = FRENCH_FIGURE.match(target)
+    if deck.language != "fr" or not match:
+        return None
+    english = match.group(1) + ".png"
+    return english if os.path.isfile(os.path.join(os.path.dirname(deck.path), english)) else None
 
 
 def starts_of_slides(lines, underlined=None):
@@ -592,6 +616,13 @@ def write_expanded(decks, output):
     for deck in decks:
         with open(os.path.join(deck_output(deck, output), deck.name + ".md"), "w", encoding="utf-8") as handle:
             handle.write("\n".join(deck.lines) + "\n")
+        slides = os.path.dirname(deck.path)
+        for _, french, english in deck.stand_ins:
+            # The figure's record too (NAME.png.json): the legibility check reads it.
+            for suffix in ("", ".json"):
+                if os.path.isfile(os.path.join(slides, english + suffix)):
+                    shutil.copy2(os.path.join(slides, english + suffix),
+                                 os.path.join(deck_output(deck, output), french + suffix))
 
 
 def render(decks, output, require_pdf):
@@ -811,6 +842,23 @@ MOST_CODE_LINES = 14
 QUESTION_TITLE = re.compile(r"^Questions\s?:\s+\d\d\b")
 
 
+def figure_record(path):
+    """Where the benchmark report writes what a plot shows beside the plot (NAME.png.json:
+    its width and height in pixels, its smallest text in pixels of the image, its texts)."""
+    return path + ".json"
+
+
+def smallest_png_label(path):
+    """(width of the plot's image, its smallest text, both in pixels of the image) from the
+    plot's record, or None where it has none (a figure drawn before the records were)."""
+    try:
+        with open(figure_record(path), encoding="utf-8") as handle:
+            record = json.load(handle)
+        return float(record["width"]), float(record["smallest_text_px"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def smallest_svg_label(path):
     """(width of the SVG's canvas, its smallest font-size), or None for a file that is no SVG."""
     try:
@@ -839,16 +887,18 @@ def legibility_problems(deck, legible, folder):
             problems.append((number, f'class dense on "{slide["title"]}": dense is for question pages '
                                      '("Questions: NN · ...") alone'))
         for source, shown_width in slide["images"]:
-            if not source.endswith(".svg") or "://" in source:
+            if "://" in source:
                 continue
-            measured = smallest_svg_label(os.path.join(folder, source))
+            # A diagram's labels are its SVG's; a measured plot's, its record's.
+            measure = {".svg": smallest_svg_label, ".png": smallest_png_label}.get(os.path.splitext(source)[1])
+            measured = measure(os.path.join(folder, source)) if measure else None
             if measured is None:
                 continue
             width, label = measured
             shown = label * shown_width / width
             if shown < SMALLEST_DIAGRAM_LABEL_PX - 0.01:
                 problems.append((number, f"{source}: a label shown at {shown:.1f} px (at least "
-                                         f"{SMALLEST_DIAGRAM_LABEL_PX}: the diagram is drawn {width:g} wide, "
+                                         f"{SMALLEST_DIAGRAM_LABEL_PX}: the figure is drawn {width:g} wide, "
                                          f"shown {shown_width:.0f})"))
     return problems
 
@@ -981,6 +1031,9 @@ def main(argv):
             else:
                 state = "not committed yet (the benchmark report makes it)"
             print(f"{relative(deck.path)}:{number}: figure {name} {state}")
+        for number, french, english in deck.stand_ins:
+            print(f"{relative(deck.path)}:{number}: figure {french} not drawn yet: {english} is shown "
+                  "until a report run on a GPU draws it (tools/course report --update-slides)")
     if problems.errors:
         for error in problems.errors:
             print(error, file=sys.stderr)

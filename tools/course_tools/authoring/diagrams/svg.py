@@ -32,6 +32,18 @@ class Say:
             return fix_text(french)[0]
         return english
 
+    def number(self, value, decimals=0):
+        """A number as this language writes it in prose: 12,345.6 in English, 12 345,6 in
+        French (a narrow no-break space between digit groups, a decimal comma)."""
+        text = f"{value:,.{decimals}f}"
+        if self.lang == "fr":
+            return text.replace(",", "\u202f").replace(".", ",")
+        return text
+
+    def percent(self, value):
+        """A whole percentage: 84% in English, 84 % in French (a no-break space)."""
+        return self(f"{value:.0f}%", f"{value:.0f} %")
+
 
 def diagram(*exercises):
     """Marks a drawing function as a diagram that teaches the ideas of these exercises
