@@ -13,6 +13,10 @@
 #                        python3-matplotlib; tools/course report --update-slides copies the figures
 #                        into slides/figures/)
 #   make report-device   only say whether a GPU is visible (make report's first step)
+#   make calibrate       on a node of the GPU kind a course is graded on: grade the reference
+#                        solutions 3 times and write calibration/site-bars.tsv, the speed bars
+#                        relaxed where that GPU needs it (never tightened); make, make test,
+#                        make check-NN and the grader then judge speed against them there
 #   make prerequisites   only the prerequisites (COURSE_NO_INSTALL=1: never install)
 #   make configure       the prerequisites, then CMake's configure step (build/PRESET)
 #   make build           the same, then build everything (no grading, no tests)
@@ -94,7 +98,7 @@ ifeq ($(shell command -v nvcc 2>/dev/null),)
 export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
-.PHONY: all prerequisites configure build test gpu-suite slides report report-device release new-exercise list \
+.PHONY: all prerequisites configure build test gpu-suite slides report report-device calibrate release new-exercise list \
   clean help submit-openmp $(EXERCISE_NUMBERS) $(SHORT_NUMBERS)
 
 # ctest's lines that a person does not read: the score table or the test summary replaces
@@ -183,6 +187,11 @@ export LANG
 export COURSE_LANG := $(SLIDES_LANG)
 MAKEOVERRIDES := $(filter-out LANG=%,$(MAKEOVERRIDES))
 endif
+# The site bars of make calibrate, where they exist: every check run from here judges speed
+# against them on the GPU they were measured on (common/course/check/speed_bar.hpp).
+ifneq ($(wildcard calibration/site-bars.tsv),)
+export COURSE_SITE_BARS ?= $(abspath calibration/site-bars.tsv)
+endif
 MARP_INSTALLED := tools/marp/node_modules/.installed
 $(MARP_INSTALLED): tools/marp/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "make slides needs npm, to install Marp: apt-get install -y npm$(if $(APT_AS), as root or with sudo)" >&2; exit 2; }
@@ -204,6 +213,11 @@ report: report-device configure
 report-device:
 	@$(COURSE) report --require-device
 
+# Site bars for this machine's GPU (tools/course calibrate, docs/instructors.md "Speed bars on
+# your GPU"): the reference solutions graded RUNS times (3), NN=11,12 for some exercises only.
+calibrate: build
+	@$(COURSE) calibrate --build-dir $(BUILD) $(if $(RUNS),--runs $(RUNS)) $(if $(NN),--only $(NN))
+
 # A new exercise folder, its solution, a known-wrong variant and its course-map row, from the
 # templates of tools/course_tools/authoring/templates/ (DRY_RUN=1 lists what it would write).
 new-exercise:
@@ -218,7 +232,7 @@ release:
 # [/instructor-only]
 # [release-only]
 # # The instructors' targets need what only their copy of the course has (the solutions).
-# gpu-suite report report-device release new-exercise:
+# gpu-suite report report-device calibrate release new-exercise:
 # 	@echo "make $@ is an instructors' target: this students' copy of the course has no solutions" >&2; exit 2
 # [/release-only]
 

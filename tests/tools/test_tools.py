@@ -6,6 +6,7 @@ skeleton/solution rule, the score table and the test summary.
 """
 import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -501,7 +502,7 @@ class MakeHelp(unittest.TestCase):
         with open(os.path.join(ROOT, "Makefile"), "rb") as handle:
             students = release.filter_file("Makefile", handle.read()).decode("utf-8")
         # The instructors' targets only refuse there, with a line that says why.
-        refused = {"gpu-suite", "report", "report-device", "release", "new-exercise"}
+        refused = {"gpu-suite", "report", "report-device", "calibrate", "release", "new-exercise"}
         targets = makefile_targets(students) - refused
         with tempfile.TemporaryDirectory() as folder:
             write(os.path.join(folder, "Makefile"), students)
@@ -569,6 +570,92 @@ class SpeedMarginsTest(unittest.TestCase):
     def test_an_unreadable_record_fails(self):
         result = self.run_tool({"04_cpu_vs_gpu.solution.speed.tsv": "speed\tonly three\tfields\n"})
         self.assertEqual(result.returncode, 1)
+
+class CalibrateTest(unittest.TestCase):
+    """tools/course calibrate: site bars derived from runs of known figures (no GPU), each kept
+    where the reference clears the course's bar by 10%, relaxed by the margin where it does not,
+    never tightened; and the file's check refuses each way a file can be wrong."""
+
+    def write_run(self, folder, gpu, figures):
+        os.makedirs(folder, exist_ok=True)
+        for exercise, lines in figures.items():
+            with open(os.path.join(folder, exercise + ".solution.speed.tsv"), "w", encoding="utf-8") as handle:
+                handle.write(f"gpu\t{gpu}\n" + "".join(lines))
+
+    def calibrate(self, *arguments):
+        return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "calibrate", *arguments],
+                              capture_output=True, text=True)
+
+    def runs(self, scratch, share_of_cublas=(0.62, 0.60, 0.61), slowdown=(1.30, 1.32, 1.31), gpus=("NVIDIA T4",) * 3):
+        folders = []
+        for index, (share, slow, gpu) in enumerate(zip(share_of_cublas, slowdown, gpus)):
+            folder = os.path.join(scratch, f"run-{index}")
+            self.write_run(folder, gpu, {
+                "21_tiled_sgemm": ["timed\tfinal\n", f"speed\tfinal\tshare of cuBLAS\tat_least\t0.45\t{share}\t0\n"],
+                "23_stream_overlap": ["timed\tbound\n", f"speed\tbound\ttime over bound\tat_most\t1.35\t{slow}\t0\n"],
+                "11_hidden_layer": ["timed\tfused\n", "speed\tfused\tshare of the copy ceiling\tat_least\t0.6\t0.9\t0\n"]})
+            folders.append(folder)
+        return folders
+
+    def test_bars_kept_where_the_margin_holds_and_relaxed_by_it_elsewhere(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            out = os.path.join(scratch, "site-bars.tsv")
+            result = self.calibrate("--from-scores", *self.runs(scratch), "--out", out)
+            self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+            with open(out, encoding="utf-8") as handle:
+                lines = [line.rstrip("\n").split("\t") for line in handle if not line.startswith("#")]
+            self.assertEqual(lines[0], ["gpu", "NVIDIA T4"])
+            bars = {line[2]: line for line in lines[1:]}
+            self.assertEqual(bars["fused"][5:7], ["0.6", "0.6"])         # 0.9 clears 0.6 by 50%: kept
+            self.assertEqual(bars["final"][5:7], ["0.45", "0.45"])       # 0.60 clears 0.45 by 33%: kept
+            self.assertEqual(bars["bound"][5:7], ["1.35", "1.46"])       # 1.32 x 1.1 = 1.452: relaxed, rounded up
+            self.assertEqual(self.calibrate("--check", out).returncode, 0)
+            # A worst figure under the bar: relaxed to that figure less 10%, rounded down.
+            result = self.calibrate("--from-scores", *self.runs(scratch, share_of_cublas=(0.47, 0.44, 0.46)), "--out", out)
+            with open(out, encoding="utf-8") as handle:
+                final = [line for line in handle if "\tfinal\t" in line][0].rstrip("\n").split("\t")
+            self.assertEqual(final[6], "0.4")                           # 0.44 / 1.1 = 0.4
+            self.assertEqual(self.calibrate("--check", out).returncode, 0)
+
+    def test_runs_that_disagree_write_nothing(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            out = os.path.join(scratch, "site-bars.tsv")
+            result = self.calibrate("--from-scores", *self.runs(scratch, gpus=("NVIDIA T4", "NVIDIA T4", "NVIDIA L4")),
+                                    "--out", out)
+            self.assertEqual(result.returncode, 1)
+            self.assertIn("different GPUs", result.stdout)
+            folders = self.runs(scratch)
+            os.remove(os.path.join(folders[2], "21_tiled_sgemm.solution.speed.tsv"))
+            result = self.calibrate("--from-scores", *folders, "--out", out)
+            self.assertEqual(result.returncode, 1)
+            self.assertIn("judged other bars", result.stdout)
+            self.assertFalse(os.path.exists(out))
+
+    def test_the_check_refuses_each_wrong_file(self):
+        wrong = {
+            "stricter": "gpu\tNVIDIA T4\nbar\t21\tfinal\tshare of cuBLAS\tat_least\t0.45\t0.5\t0.6\n",
+            "short margin": "gpu\tNVIDIA T4\nbar\t21\tfinal\tshare of cuBLAS\tat_least\t0.45\t0.4\t0.42\n",
+            "no gpu": "bar\t21\tfinal\tshare of cuBLAS\tat_least\t0.45\t0.4\t0.6\n",
+            "malformed": "gpu\tNVIDIA T4\nbar\t21\tfinal\tat_least\t0.45\n",
+        }
+        expected = {"stricter": "stricter than the course's", "short margin": "by less than 10%",
+                    "no gpu": "no 'gpu' line", "malformed": "not a 'gpu' or 'bar' line"}
+        with tempfile.TemporaryDirectory() as scratch:
+            for name, text in wrong.items():
+                path = os.path.join(scratch, name.replace(" ", "_") + ".tsv")
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+                result = self.calibrate("--check", path)
+                self.assertEqual(result.returncode, 1, name)
+                self.assertIn(expected[name], result.stdout, name)
+
+    def test_without_a_gpu_nothing_is_measured(self):
+        if shutil.which("nvidia-smi"):
+            self.skipTest("this machine has nvidia-smi")
+        result = self.calibrate("--build-dir", "/nonexistent")
+        self.assertEqual(result.returncode, 77)
+        self.assertIn("SKIPPED", result.stdout)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -757,6 +757,13 @@ std::string exercise_json(const Exercise& exercise) {
          "\n  ]\n}\n";
 }
 
+// The name of the GPU the program runs on ("NVIDIA H200"), as site bars and speed records
+// name it; "" where the runtime cannot tell.
+std::string this_gpu_name() {
+  cudaDeviceProp properties{};
+  return cudaGetDeviceProperties(&properties, 0) == cudaSuccess ? properties.name : "";
+}
+
 // The site bars of --site-bars or COURSE_SITE_BARS, if any (speed_bar.hpp), for this
 // exercise and this GPU. False, after saying why, for a file that cannot be used: a grading
 // must not go on with other bars than it was told to use.
@@ -773,8 +780,7 @@ bool load_site_bars(const Options& options, const Exercise& exercise) {
     std::fprintf(stderr, "check_%s: %s\n", exercise.number.c_str(), error.c_str());
     return false;
   }
-  cudaDeviceProp properties{};
-  if (cudaGetDeviceProperties(&properties, 0) == cudaSuccess) bars.current_gpu = properties.name;
+  bars.current_gpu = this_gpu_name();
   bars.applies = !bars.current_gpu.empty() && bars.current_gpu == bars.gpu;
   use_site_bars(std::move(bars));
   return true;
@@ -1014,7 +1020,7 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
       const auto& judged = outcome.context->speed_records();
       records.insert(records.end(), judged.begin(), judged.end());
     }
-    if (!write_speed_records(options.speed_record_path, timed_cases, records)) {
+    if (!write_speed_records(options.speed_record_path, this_gpu_name(), timed_cases, records)) {
       std::fprintf(stderr, "check_%s: cannot write the speed records %s\n", exercise.number.c_str(),
                    options.speed_record_path.c_str());
       return kExitMisuse;

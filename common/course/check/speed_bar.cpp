@@ -122,13 +122,15 @@ SpeedBar bar_on_this_gpu(const SpeedBar& bar, const std::string& case_name, Mess
   return bar;
 }
 
-bool write_speed_records(const std::string& path, const std::vector<std::string>& timed_cases,
+bool write_speed_records(const std::string& path, const std::string& gpu,
+                         const std::vector<std::string>& timed_cases,
                          const std::vector<SpeedRecord>& records) {
   std::error_code ignored;  // a folder that cannot be made shows as the open's failure
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
   std::FILE* file = std::fopen(path.c_str(), "w");
   if (file == nullptr) return false;
+  std::fprintf(file, "gpu\t%s\n", gpu.c_str());
   for (const std::string& name : timed_cases) std::fprintf(file, "timed\t%s\n", name.c_str());
   for (const SpeedRecord& r : records) {
     std::fprintf(file, "speed\t%s\t%s\t%s\t%.6g\t%.6g\t%.4f\n", r.case_name.c_str(), r.bar.figure,

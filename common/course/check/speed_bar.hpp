@@ -115,10 +115,12 @@ const SiteBars* site_bars_in_use();
 // applies (then `why` says so). `case_name` is the judging case's.
 SpeedBar bar_on_this_gpu(const SpeedBar& bar, const std::string& case_name, Message& why);
 
-// The records of one check run, one tab-separated line each: case, figure, kind, bar,
-// measured, margin. `timed_cases` come first ("timed<TAB>case"), so that a reader can
-// tell a timed case that judged nothing from one that did not run.
-bool write_speed_records(const std::string& path, const std::vector<std::string>& timed_cases,
+// The records of one check run, one tab-separated line each: case, figure, kind, bar (the
+// one judged against: a site bar where one applied), measured, margin. The GPU comes first
+// ("gpu<TAB>name", as the site bars name it), then `timed_cases` ("timed<TAB>case"), so that
+// a reader can tell a timed case that judged nothing from one that did not run.
+bool write_speed_records(const std::string& path, const std::string& gpu,
+                         const std::vector<std::string>& timed_cases,
                          const std::vector<SpeedRecord>& records);
 
 }  // namespace course::check

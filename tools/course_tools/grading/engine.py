@@ -91,6 +91,7 @@ class Config:
     gpus: list = field(default_factory=list)  # CUDA_VISIBLE_DEVICES values, one per slot in turn
     cpu_only: bool = False        # build only: checks are recorded "skipped", for a GPU grading to complete
     git_head: bool = False        # a git repository is graded at its last commit, not its working tree
+    site_bars: str = ""           # the site bars' file (make calibrate) the checks judge speed against; "": the course's
     work_root: str = ""           # where submissions are unpacked and built (default: in the results)
     build_timeout: int = 300
     check_timeout: int = 3600
@@ -777,6 +778,8 @@ class SubmissionGrader:
                                                                "--speed-record", speed_record_path(report)]
         if exercise.shared_library:
             command += ["--library", nvcc.library_path(program), "--exercise-dir", exercise.folder]
+        if self.config.site_bars:
+            command += ["--site-bars", self.config.site_bars]
         if sanitizer:
             command += ["--sanitizer", sanitizer, "--sanitizer-tool", tool]
         elif self.config.sanitizer:
@@ -832,6 +835,8 @@ class SubmissionGrader:
         environment["COURSE_CHECK_SEED"] = str(self.config.seed)
         # The messages the check writes into the results are in the feedback's language.
         environment["COURSE_LANG"] = self.config.feedback_lang
+        # The site bars are the grading's choice (--site-bars), never the shell's.
+        environment.pop("COURSE_SITE_BARS", None)
         # CPU libraries get the threads a program is granted, not one spinning thread per core.
         for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
             environment[variable] = str(self.config.program_threads)

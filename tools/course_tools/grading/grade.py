@@ -51,6 +51,7 @@ from course_tools.grading import class_report, engine, gpu, reports, submissions
 from course_tools.student import exercises as course_exercises
 from course_tools.student import nvcc
 from course_tools.student.paths import ROOT
+from course_tools.suite import calibrate
 
 
 def parse_arguments(argv):
@@ -68,6 +69,8 @@ def parse_arguments(argv):
     parser.add_argument("--feedback-lang", choices=("en", "fr"),
                         help="language of the checks' messages and of the feedback pages (default en; fixed at "
                              "the first grading, like the seed); class.html and the gradebook stay English")
+    parser.add_argument("--site-bars", help="the speed bars of this GPU (make calibrate; default: the course's "
+                             "calibration/site-bars.tsv where it exists; 'none': the course's bars)")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
     parser.add_argument("--gpus", help="comma-separated CUDA_VISIBLE_DEVICES values, shared round-robin")
     parser.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every time limit")
@@ -325,6 +328,29 @@ def load_and_write_reports(results, exercise_ids, no_result=None, left_out=None,
         raise SystemExit(f"grade.py: the reports were not written: {error}")
 
 
+
+def chosen_site_bars(arguments):
+    """The site bars' file the checks judge speed against (make calibrate), checked before any
+    grading: "" for the course's bars."""
+    path = arguments.site_bars
+    if path == "none":
+        return ""
+    if path is None:
+        path = os.path.join(ROOT, calibrate.DEFAULT_OUT)
+        if not os.path.exists(path):
+            return ""
+    try:
+        problems = calibrate.check(path)
+    except OSError as error:
+        raise SystemExit(f"grade.py: --site-bars: {error}")
+    if problems:
+        raise SystemExit("grade.py: the site bars cannot be used (make calibrate writes them again):\n  "
+                         + "\n  ".join(problems))
+    print(f"grade.py: speed is judged against the site bars of {os.path.relpath(path, ROOT)} on the GPU "
+          "they were measured on", file=sys.stderr)
+    return os.path.abspath(path)
+
+
 def main(argv):
     arguments = parse_arguments(argv)
     results = os.path.abspath(arguments.results) if arguments.results else None
@@ -419,6 +445,7 @@ def main(argv):
               "(as root it runs as an unprivileged user that cannot see the course or the results)",
               file=sys.stderr)
     sanitizer = nvcc.compute_sanitizer_path()
+    site_bars = chosen_site_bars(arguments)
     try:
         config = engine.Config(
             root=ROOT, results=results, seed=stored["seed"], exercises=chosen, arch=nvcc.gpu_arch(),
@@ -427,7 +454,7 @@ def main(argv):
             sanitizer=sanitizer,
             shown_paths=shown_paths(arguments), hidden_paths=hidden_paths(arguments, results),
             gpus=[g for g in (arguments.gpus or "").split(",") if g], cpu_only=arguments.cpu_only,
-            git_head=arguments.git_head)
+            git_head=arguments.git_head, site_bars=site_bars)
         nvcc.nvcc_path()
         # Builds and checks at once, over all submissions: as many as the machine has cores
         # (a check mostly waits for its program, which mostly waits for the GPU).

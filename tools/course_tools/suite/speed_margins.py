@@ -4,9 +4,10 @@
     tools/course speed-margins --scores BUILD/scores [--table]
 
 Each solution's check writes its speed judgements with --speed-record (CMake passes
-scores/NN_slug.solution.speed.tsv; common/course/check/speed_bar.hpp writes them): a
-"timed" line per timed case that ran, then a "speed" line per bar it judged (case,
-figure, at_least or at_most, bar, measured, margin). A bar that a solution clears by
+scores/NN_slug.solution.speed.tsv; common/course/check/speed_bar.hpp writes them): the
+GPU's name, a "timed" line per timed case that ran, then a "speed" line per bar it judged
+(case, figure, at_least or at_most, bar, measured, margin). Where site bars applied
+(make calibrate), the bar is the site bar, and so is the margin. A bar that a solution clears by
 less than the margin on one GPU would fail correct work on the next one, so the GPU
 suite fails here instead of a student's grade. --table prints the rows as Markdown,
 for tests/speed_bars.md.
@@ -27,18 +28,26 @@ EXIT_SKIP = 77
 
 def read_records(path):
     """(timed case names, [(case, figure, kind, bar, measured, margin)]) of one file."""
-    timed, speeds = [], []
+    return read_records_with_gpu(path)[1:]
+
+
+def read_records_with_gpu(path):
+    """(the GPU's name, timed case names, [(case, figure, kind, bar, measured, margin)]) of
+    one file (its first line, "gpu<TAB>name", names the GPU the check ran on)."""
+    gpu, timed, speeds = "", [], []
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             fields = line.rstrip("\n").split("\t")
-            if fields[0] == "timed" and len(fields) == 2:
+            if fields[0] == "gpu" and len(fields) == 2:
+                gpu = fields[1]
+            elif fields[0] == "timed" and len(fields) == 2:
                 timed.append(fields[1])
             elif fields[0] == "speed" and len(fields) == 7:
                 case, figure, kind, bar, measured, margin = fields[1:]
                 speeds.append((case, figure, kind, float(bar), float(measured), float(margin)))
             else:
                 raise ValueError(f"{path}:{number}: not a speed record: {line.strip()!r}")
-    return timed, speeds
+    return gpu, timed, speeds
 
 
 def main(argv):
