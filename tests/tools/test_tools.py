@@ -655,6 +655,9 @@ class CalibrateTest(unittest.TestCase):
         result = self.calibrate("--build-dir", "/nonexistent")
         self.assertEqual(result.returncode, 77)
         self.assertIn("SKIPPED", result.stdout)
+        experiment = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "handicap",
+                                     "--build-dir", "/nonexistent"], capture_output=True, text=True)
+        self.assertEqual(experiment.returncode, 77, experiment.stdout + experiment.stderr)
 
 
 if __name__ == "__main__":

@@ -57,6 +57,7 @@ COMMANDS = [
     Command("answers", "course_tools.authoring.answers", "the answers files from the statements' Questions"),
     Command("speed-margins", "course_tools.suite.speed_margins", "how far each reference clears its speed bar"),
     Command("calibrate", "course_tools.suite.calibrate", "site bars: the reference solutions measured on this GPU"),
+    Command("handicap", "course_tools.suite.handicap", "the site bars' experiment: references on fewer multiprocessors"),
     Command("gpu-lock-summary", "course_tools.suite.gpu_lock_summary", "how long the GPU lock was held, from its log"),
 ]
 

@@ -37,6 +37,7 @@
 #include <cuda_runtime.h>
 
 #include "course/check/device_accounting.hpp"
+#include "course/check/handicap.hpp"
 #include "course/check/timed_call.hpp"
 #endif
 
@@ -327,6 +328,9 @@ inline int serve_cases(CaseFunction run_check_case) {
 // Runs the case this invocation asks for, or serves the check's cases. The exit status
 // carries no verdict; 2 means a request itself was malformed.
 inline int run_case(const CaseRequest& request, CaseFunction run_check_case) {
+#ifdef __CUDACC__
+  apply_handicap_from_environment();  // an experiment's smaller GPU (handicap.hpp), if asked
+#endif
   if (request.serve) return serve_cases(run_check_case);
   compute_case(request, run_check_case);
 #ifdef __CUDACC__

@@ -29,6 +29,7 @@ import datetime
 import glob
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -154,9 +155,10 @@ def check(path, margin=speed_margins.REQUIRED_MARGIN):
     return problems
 
 
-def run_solutions(build_dir, only, run_folder):
+def run_solutions(build_dir, only, run_folder, environment_changes=None):
     """One grading of the reference solutions (their correctness tests), its speed records
-    copied to `run_folder`. The course's bars are judged, not a file's."""
+    copied to `run_folder`; (tests passed, tests run). The course's bars are judged, unless
+    `environment_changes` names site bars (COURSE_SITE_BARS)."""
     scores = os.path.join(build_dir, "scores")
     for old in glob.glob(os.path.join(scores, "*" + SUFFIX)):
         os.remove(old)
@@ -166,13 +168,18 @@ def run_solutions(build_dir, only, run_folder):
         command += ["-R", "^(" + "|".join(only) + ")_"]
     environment = dict(os.environ)
     environment.pop("COURSE_SITE_BARS", None)
+    environment.update(environment_changes or {})
     print("== " + " ".join(command), flush=True)
     answer = subprocess.run(command, env=environment, capture_output=True, text=True)
+    os.makedirs(run_folder, exist_ok=True)
+    with open(os.path.join(run_folder, "ctest.log"), "w", encoding="utf-8") as log:
+        log.write(answer.stdout + answer.stderr)
     summary = [line for line in answer.stdout.splitlines() if "tests passed" in line or "***" in line]
     print("\n".join(summary[-12:]), flush=True)
-    os.makedirs(run_folder, exist_ok=True)
     for path in glob.glob(os.path.join(scores, "*" + SUFFIX)):
         shutil.copy(path, run_folder)
+    counted = re.search(r"(\d+)% tests passed, (\d+) tests failed out of (\d+)", answer.stdout)
+    return (int(counted.group(3)) - int(counted.group(2)), int(counted.group(3))) if counted else (0, 0)
 
 
 def parse_arguments(argv):
