@@ -22,6 +22,7 @@ import itertools
 import json
 import os
 import queue
+import re
 import secrets
 import shlex
 import shutil
@@ -66,6 +67,23 @@ COURSE_FOLDERS = ("common", "exercises", "cmake", "tools", "tests", "slurm")
 COURSE_TOP_FILES = ("CMakeLists.txt", "CMakePresets.json", "Makefile")
 COMPARED_SUFFIXES = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".c", ".cmake", ".txt", ".json", ".py", ".sh",
                      ".mutant", "Makefile")
+
+
+# What a student's file has no reason to name: the check's own accounting, linked into the
+# program beside it (common/course/check/: the launch and copy counts, the timed-call audit,
+# the linker's wrappers). A file that names it can change what the check reads; the grader
+# cannot tell a forged count from a true one, so it says so in the results.
+CHECK_MACHINERY = re.compile(r'#\s*include\s*[<"][^>"]*course/check/[^>"]*[>"]|\bcourse::check\b|\b__(?:wrap|real)_\w+')
+
+
+def reaches_into_the_check(path):
+    """The distinct names of the check's machinery that the file at `path` uses (CHECK_MACHINERY)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return []
+    return sorted(set(CHECK_MACHINERY.findall(text)))[:3]
 
 
 @dataclass
@@ -610,6 +628,10 @@ class SubmissionGrader:
                 record.update(status="incomplete", message=f"{found}: could not be read")
                 return record
             record["files"][wanted] = found
+            reached = reaches_into_the_check(os.path.join(raw, found))
+            if reached:
+                warnings.append(f"{found}: reaches into the check's own accounting ({', '.join(reached)}): whatever "
+                                "it scored may be forged; read it before the grade counts")
             shutil.copyfile(os.path.join(raw, found), os.path.join(tree, "exercises", exercise.id, wanted))
         self.read_answers(exercise, raw, files, record, warnings)
         if missing:
