@@ -11,6 +11,8 @@ correctness points, and each verdict is kept per build and seed. The speed credi
 bars, apart from the score, and fixed at a results folder's first grading; its arithmetic is
 proved on known-wrong variants (uncapped, at_most upside down, a zero figure paid).
 """
+import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -358,6 +360,34 @@ class SpeedCredit(unittest.TestCase):
         Recording(config, {}).run_checks(exercise(False, False, 0), "/p", self.tmp.name, record, engine.Phases(), "k")
         self.assertEqual(record["gpu"], SITE_GPU)
         self.assertEqual(record["items"][0]["speed"][0]["measured"], 0.5)
+
+    def test_a_grading_with_credit_writes_it_beside_the_score(self):
+        prepared = self.graded()["exercises"][0]
+
+        class Snapshot:
+            snapshot = os.path.join(self.tmp.name, "course")
+
+        class Prepared(engine.SubmissionGrader):
+            def grade_exercise(self, *_):
+                return dict(prepared)
+
+        os.makedirs(Snapshot.snapshot)
+        submission = os.path.join(self.tmp.name, "alice")
+        os.makedirs(submission)
+        declared = [exercise(False, False, 0)]
+        for points, expected in ((5, {"points_per_bar": 5, "score": 6.5, "max_score": 15, "note": ""}), (0, None)):
+            config = engine.Config(root=ROOT, results=os.path.join(self.tmp.name, f"results-{points}"), seed=7,
+                                   exercises=declared, arch="sm_90", site_bars=self.site_bars, speed_credit=points)
+            result = Prepared(config, Snapshot(), {}, set()).grade("alice", submission, 0)
+            self.assertEqual(result["score"], 38)
+            self.assertEqual(result.get("speed_credit"), expected)
+
+    def test_the_option_asks_for_points(self):
+        from course_tools.grading import grade
+        self.assertEqual(grade.parse_arguments(["grade", "class", "--results", "r", "--speed-credit", "2"]).speed_credit, 2)
+        for wrong in ("-1", "inf", "nan", "many"):
+            with self.assertRaises(SystemExit, msg=wrong), contextlib.redirect_stderr(io.StringIO()):
+                grade.parse_arguments(["grade", "class", "--results", "r", "--speed-credit", wrong])
 
     def test_the_credit_is_fixed_at_the_first_grading(self):
         with tempfile.TemporaryDirectory() as results:
