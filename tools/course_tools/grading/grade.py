@@ -454,9 +454,11 @@ def main(argv):
     sanitizer = nvcc.compute_sanitizer_path()
     site_bars = chosen_site_bars(arguments)
     if stored["speed_credit"]:
+        references = speed_credit.SiteReferences(site_bars)
+        against = (f"against the reference solution's figures on {references.gpu}" if references.gpu
+                   else references.why_none(None))
         print(f"grade.py: speed credit: up to {stored['speed_credit']:g} point(s) per speed bar, apart from the "
-              f"grade; " + (f"against the reference solution's figures on {speed_credit.SiteReferences(site_bars).gpu}"
-                            if site_bars else speed_credit.SiteReferences("").why_none(None)), file=sys.stderr)
+              f"grade; {against}", file=sys.stderr)
     try:
         config = engine.Config(
             root=ROOT, results=results, seed=stored["seed"], exercises=chosen, arch=nvcc.gpu_arch(),
