@@ -540,14 +540,14 @@ class Repairs(unittest.TestCase):
 NO_CALIBRATION = "speed credit needs make calibrate on this GPU (graded on NVIDIA H200, the site bars were measured on NVIDIA L4)"
 
 
-def timed_21(credit_of_final=None):
+def timed_21(credit_of_final=None, gpu_name="NVIDIA L4"):
     final = item("final", 4, 4, True)
     final["speed"] = [{"figure": "share of cuBLAS", "direction": "at_least", "bar": 0.45, "measured": 0.3,
                        "reference": "0.60-0.62 on H100"}]
     if credit_of_final is not None:
         final["speed"][0].update(site_reference=0.6, credit=credit_of_final)
     record = exercise("21_tiled_sgemm", "graded", 10, [item("correct", 6, 6, True), final])
-    record["gpu"] = "NVIDIA L4"
+    record["gpu"] = gpu_name
     return record
 
 
@@ -562,7 +562,7 @@ CREDITED = [
     with_credit(result("dan", [timed_21(2.5), exercise("05_reduction", "graded", 8, [item("sum", 8, 8, True)])]),
                 7.5, 10, exercise_credits=[{"score": 7.5, "max_score": 10, "note": ""},
                                            {"score": 0, "max_score": 0, "note": ""}]),
-    with_credit(result("erin", [timed_21(), exercise("05_reduction", "graded", 8, [item("sum", 8, 8, True)])]),
+    with_credit(result("erin", [timed_21(gpu_name="NVIDIA H200"), exercise("05_reduction", "graded", 8, [item("sum", 8, 8, True)])]),
                 0, 0, note=NO_CALIBRATION, exercise_credits=[{"score": 0, "max_score": 0, "note": NO_CALIBRATION}] * 2),
     with_credit(result("fay", [timed_21(5), exercise("05_reduction", "skipped", 8, message="no GPU")]), 10, 10),
 ]
