@@ -12,11 +12,13 @@
 #include <vector>
 
 #include "course/check/judge.hpp"
+#include "course/check/sgemm_verdict.hpp"
 #include "workload.hpp"
 
 namespace {
 
 using course::check::CaseContext;
+using course::check::describe;
 using course::check::Message;
 using course::check::Run;
 using tiled_sgemm::Problem;
@@ -136,25 +138,6 @@ Message describe(const StepInfo& step, const Product& p) {
   return Message{"{} on {} x {} x {} (m x n x k), alpha = {}, beta = {}",
                  "{} sur {} x {} x {} (m x n x k), alpha = {}, beta = {}"}
       .with(step.launcher, p.m, p.n, p.k, p.alpha, p.beta);
-}
-
-// What the comparison found, for a person (Verdict::text() in the chosen language).
-Message describe(const tiled_sgemm::Verdict& v) {
-  if (v.wrong == 0) return {"every element right", "chaque élément est juste"};
-  Message line =
-      Message{"{} of {} elements wrong", "{} éléments faux sur {}"}.with(v.wrong, v.count);
-  if (v.nan > 0) line += Message{" ({} NaN or infinite)", " ({} NaN ou infinis)"}.with(v.nan);
-  if (v.unwritten > 0) {
-    line += Message{" ({} never written)", " ({} jamais écrits)"}.with(v.unwritten);
-  }
-  const bool poison = v.unwritten > 0 && course::is_poison(static_cast<float>(v.got));
-  return line + Message{"; C({}, {}): expected {}, got {}, allowed error {}",
-                        " ; C({}, {}) : attendu {}, reçu {}, erreur permise {}"}
-                    .with(v.first.i, v.first.j, v.expected,
-                          poison
-                              ? Message{"nothing (the NaN C held)", "rien (le NaN que C contenait)"}
-                              : Message::verbatim(course::format_number(v.got)),
-                          v.bound);
 }
 
 // The largest tiles of C are 128 x 128 (steps 4 to 6), the largest slice of k 32 (step 2).
