@@ -59,6 +59,15 @@ inline constexpr int kMmaTilesAlongN = kWarpTileN / kMmaN;  // 4
 inline constexpr int kPipelineStages = 3;
 // Global memory is read 16 bytes (8 halves) at a time where the rows allow it.
 inline constexpr int kHalvesPerChunk = 8;
+// The tiles of steps 2 and 3 in shared memory, each row followed by its padding.
+inline constexpr int kATileStride = kBlockTileK + kTilePad;      // 40 halves
+inline constexpr int kBTileStride = kBlockTileN + kTilePad;      // 136 halves
+inline constexpr int kATileHalves = kBlockTileM * kATileStride;  // one 128 x 32 tile of A
+inline constexpr int kBTileHalves = kBlockTileK * kBTileStride;  // one 32 x 128 tile of B
+inline constexpr int kWarpsPerBlock = kBlockThreads / kWarpSize;  // 8
+// Step 3's stages: over the 48 KB of shared memory a block gets without asking.
+inline constexpr int kPipelineBytes =
+    kPipelineStages * (kATileHalves + kBTileHalves) * static_cast<int>(sizeof(__half));
 // [/slide]
 
 // Step 3's mma.sync, ldmatrix and cp.async exist from sm_80 (Ampere) on.

@@ -27,13 +27,6 @@
 
 namespace wmma = nvcuda::wmma;
 
-// The tiles of steps 2 and 3 in shared memory, each row followed by its padding.
-constexpr int kATileStride = kBlockTileK + kTilePad;         // 40 halves
-constexpr int kBTileStride = kBlockTileN + kTilePad;         // 136 halves
-constexpr int kATileHalves = kBlockTileM * kATileStride;     // one 128 x 32 tile of A
-constexpr int kBTileHalves = kBlockTileK * kBTileStride;     // one 32 x 128 tile of B
-constexpr int kWarpsPerBlock = kBlockThreads / kWarpSize;    // 8
-
 // ---------------------------------------------------------------------------
 // Step 1: one warp per 16 x 16 tile of C (WMMA)
 // ---------------------------------------------------------------------------
@@ -258,9 +251,6 @@ __device__ __forceinline__ void mma_16x8x16(float (&sum)[4], const unsigned (&a)
 #endif
 }
 // [/slide]
-
-constexpr int kPipelineBytes =
-    kPipelineStages * (kATileHalves + kBTileHalves) * static_cast<int>(sizeof(__half));
 
 // [slide:pipeline]
 __global__ void __launch_bounds__(kBlockThreads)
