@@ -20,7 +20,7 @@ from course_tools.student.paths import ROOT
 # The figures, in the order the report shows them; the slides use the same files.
 FIGURES = ["04_cpu_gpu_crossover.png", "05_block_shapes.png", "06_sgemm_gflops.png",
            "09_15_copy_ceiling_share.png", "14_histogram.png", "21_sgemm_steps.png",
-           "22_transpose.png", "23_stream_overlap.png"]
+           "22_transpose.png", "23_stream_overlap.png", "26_tensor_core_steps.png"]
 
 # A slide shows a figure alone under its title, SLIDE_FIGURE_HEIGHT pixels high
 # (tools/marp/course.css, class figure): every text of a figure is sized in pixels at that
@@ -91,6 +91,13 @@ EXPLANATIONS = {
           "optional), the course's coalesced naive kernel and cuBLAS (CUBLAS_DEFAULT_MATH: no "
           "TF32). GFLOP/s = 2 m n k / time; % cuBLAS = cuBLAS's time / this time, same run; "
           "% peak = GFLOP/s / FP32 peak.",
+    "26": "C = A B at 4096^3 on the tensor cores, FP16 inputs and FP32 sums, by the course's three "
+          "steps (WMMA one warp per 16 x 16 tile, WMMA with 128 x 128 block tiles in shared memory, "
+          "mma.sync with ldmatrix and a 3-stage cp.async pipeline: sm_80 and newer), cuBLAS's "
+          "cublasGemmEx with the same types, and cuBLAS SGEMM in FP32 for scale. TFLOP/s = "
+          "2 m n k / time; % cuBLAS = cublasGemmEx's time / this time, same run; the errors are the "
+          "largest over 1024 elements against float64, of the FP16 inputs' product and of the FP32 "
+          "data's.",
 }
 
 
@@ -496,6 +503,26 @@ def figure_21(plt, context, tables, path):
             "throughput measured in the same run.")
 
 
+def figure_26(plt, context, tables, path):
+    table = need(tables.get("26_tensor_core_gemm", {}).get("hgemm"), "exercise 26's demo")
+    rows = [r for r in table.records() if measured(r.get("tflops"))]
+    if not rows:
+        raise FigureMissing("no data: exercise 26's demo timed no kernel")
+    figure, axes = new_figure(plt)
+    notes = [f"{r['tflops']:,.0f}" + (f" ({r['cublas_percent']:.0f}% of cuBLAS)"
+                                      if measured(r.get("cublas_percent")) else "") for r in rows]
+    # The student's steps in blue; cuBLAS (its tensor-core GEMM, and SGEMM for scale) in grey.
+    bar_rows(axes, [r["method"] for r in rows], [r["tflops"] for r in rows], notes,
+             ["C0" if str(r["method"])[:1].isdigit() else "C7" for r in rows])
+    axes.set_xlim(0, max(r["tflops"] for r in rows) * 1.4)
+    axes.set_xlabel("TFLOP/s = 2 m n k / time; FP16 inputs, FP32 sums (SGEMM: FP32 throughout)")
+    axes.set_title(f"Exercise 26: tensor cores step by step against cuBLAS ({table.title})")
+    axes.grid(True, axis="x", alpha=0.3)
+    save_figure(figure, path, context.stamp(program_of("26_tensor_core_gemm")))
+    return ("TFLOP/s = 2 m n k / time of each step of the tensor-core GEMM, with its share of "
+            "cublasGemmEx's throughput measured in the same run, and cuBLAS SGEMM for scale.")
+
+
 def figure_22(plt, context, tables, path):
     table = need(tables.get("22_transpose", {}).get("transpose_8192"), "exercise 22's demo")
     rows = [r for r in table.records() if measured(r.get("gbps"))]
@@ -574,6 +601,7 @@ def draw_figures(context, tables, seeds, figures_dir):
         "09_15_copy_ceiling_share.png": lambda p: figure_09_15(plt, context, tables, p, seeds),
         "14_histogram.png": lambda p: figure_14(plt, context, tables, p, seeds),
         "21_sgemm_steps.png": lambda p: figure_21(plt, context, tables, p),
+        "26_tensor_core_steps.png": lambda p: figure_26(plt, context, tables, p),
         "22_transpose.png": lambda p: figure_22(plt, context, tables, p),
         "23_stream_overlap.png": lambda p: figure_23(plt, context, tables, p),
     }
@@ -737,7 +765,8 @@ def markdown_table(table):
 
 FIGURE_OF_EXERCISE = {"04": "04_cpu_gpu_crossover.png", "05": "05_block_shapes.png",
                       "06": "06_sgemm_gflops.png", "14": "14_histogram.png",
-                      "21": "21_sgemm_steps.png", "22": "22_transpose.png", "23": "23_stream_overlap.png"}
+                      "21": "21_sgemm_steps.png", "22": "22_transpose.png", "23": "23_stream_overlap.png",
+                      "26": "26_tensor_core_steps.png"}
 
 
 class Page:
