@@ -231,8 +231,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 // [/slide]
 
-void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b,
-                                  float* c) {
+void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b, float* c) {
   // TODO(student): launch step 3 with its stages in dynamic shared memory.
   //   1. kPipelineBytes of dynamic shared memory is over the 48 KB a block gets unasked:
   //      cudaFuncSetAttribute(hgemm_mma_pipeline,

@@ -60,10 +60,10 @@ inline constexpr int kPipelineStages = 3;
 // Global memory is read 16 bytes (8 halves) at a time where the rows allow it.
 inline constexpr int kHalvesPerChunk = 8;
 // The tiles of steps 2 and 3 in shared memory, each row followed by its padding.
-inline constexpr int kATileStride = kBlockTileK + kTilePad;      // 40 halves
-inline constexpr int kBTileStride = kBlockTileN + kTilePad;      // 136 halves
-inline constexpr int kATileHalves = kBlockTileM * kATileStride;  // one 128 x 32 tile of A
-inline constexpr int kBTileHalves = kBlockTileK * kBTileStride;  // one 32 x 128 tile of B
+inline constexpr int kATileStride = kBlockTileK + kTilePad;       // 40 halves
+inline constexpr int kBTileStride = kBlockTileN + kTilePad;       // 136 halves
+inline constexpr int kATileHalves = kBlockTileM * kATileStride;   // one 128 x 32 tile of A
+inline constexpr int kBTileHalves = kBlockTileK * kBTileStride;   // one 32 x 128 tile of B
 inline constexpr int kWarpsPerBlock = kBlockThreads / kWarpSize;  // 8
 // Step 3's stages: over the 48 KB of shared memory a block gets without asking.
 inline constexpr int kPipelineBytes =
@@ -77,8 +77,7 @@ inline constexpr int kMmaPipelineArch = 80;
 // ---- The launchers: C = A B, each with its step's kernel -----------------------------
 // Step 1. Blocks of kOneWarpThreads threads, one warp per 16 x 16 tile of C, WMMA
 // fragments loaded from a small staging tile per warp in shared memory.
-void hgemm_wmma_one_warp_on_device(int m, int n, int k, const __half* a, const __half* b,
-                                   float* c);
+void hgemm_wmma_one_warp_on_device(int m, int n, int k, const __half* a, const __half* b, float* c);
 // Step 2. Blocks of kBlockThreads threads, a kBlockTileM x kBlockTileN tile of C per
 // block, tiles of A and B shared by the block's warps in padded shared memory, 4 x 2 WMMA
 // fragments of C per warp.
@@ -86,6 +85,5 @@ void hgemm_wmma_shared_tiles_on_device(int m, int n, int k, const __half* a, con
                                        float* c);
 // Step 3 (sm_80 and newer). Step 2's blocks and tiles, with mma.sync on fragments loaded
 // by ldmatrix, and the tiles copied by cp.async through kPipelineStages stages.
-void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b,
-                                  float* c);
+void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b, float* c);
 // [/slide]

@@ -135,8 +135,8 @@ __device__ void load_tile(__half* tile, const __half* matrix, int height, int wi
       *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(matrix + row * width + col);
     } else {
       for (int e = 0; e < kHalvesPerChunk; ++e) {
-        to[e] = row < height && col + e < width ? matrix[row * width + col + e]
-                                                : __float2half(0.0f);
+        to[e] =
+            row < height && col + e < width ? matrix[row * width + col + e] : __float2half(0.0f);
       }
     }
   }
@@ -159,7 +159,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   const int warp_row = warp / kWarpsAlongN * kWarpTileM;
   const int warp_col = warp % kWarpsAlongN * kWarpTileN;
   wmma::fragment<wmma::accumulator, kWmmaM, kWmmaN, kWmmaK, float> sums[kFragmentsAlongM]
-                                                                         [kFragmentsAlongN];
+                                                                       [kFragmentsAlongN];
   for (auto& row : sums) {
     for (auto& sum : row) wmma::fill_fragment(sum, 0.0f);
   }
@@ -304,7 +304,8 @@ __global__ void __launch_bounds__(kBlockThreads)
         b_fragments[g + 1][0] = two_tiles[2], b_fragments[g + 1][1] = two_tiles[3];
       }
       for (int f = 0; f < kMmaTilesAlongM; ++f) {
-        for (int g = 0; g < kMmaTilesAlongN; ++g) mma_16x8x16(sums[f][g], a_fragments[f], b_fragments[g]);
+        for (int g = 0; g < kMmaTilesAlongN; ++g)
+          mma_16x8x16(sums[f][g], a_fragments[f], b_fragments[g]);
       }
     }
   }
@@ -327,8 +328,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 // [/slide]
 
-void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b,
-                                  float* c) {
+void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b, float* c) {
   // TODO(student): launch step 3 with its stages in dynamic shared memory.
   // Above 48 KB of shared memory a block, a kernel must say so before it is launched.
   CUDA_CHECK(cudaFuncSetAttribute(hgemm_mma_pipeline, cudaFuncAttributeMaxDynamicSharedMemorySize,

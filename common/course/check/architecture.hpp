@@ -27,8 +27,7 @@ inline std::optional<Message> why_not_runnable(const Message& what, int needed,
                      "GPU, sm_{}, exécute du code compilé pour compute_{}) : compilez pour ce "
                      "GPU (make le fait ; avec CMake, -DCMAKE_CUDA_ARCHITECTURES={})"}
           .with(what, needed, needed, found.device, found.code, found.device);
-    case ArchitectureGap::none:
-      break;
+    case ArchitectureGap::none: break;
   }
   return std::nullopt;
 }

@@ -155,20 +155,11 @@ void diagnose(CaseContext& c, const StepInfo& step, const Product& p,
   // With beta = 0, C held NaN: 0 * NaN gives NaN back, on some hardware with the very bits
   // C held, which then reads as an element never written.
   if (p.beta == 0.0f && (v.nan > 0 || v.unwritten > 0)) c.hint(kBetaZeroHint);
-  if (v.unwritten == v.count) {
-    c.hint(Message{"{} wrote no element of C: is it written, and does it launch its kernel on a "
-                   "grid that covers C?",
-                   "{} n'a écrit aucun élément de C : la fonction est-elle écrite, et lance-t-elle "
-                   "son kernel sur une grille qui couvre C ?"}
-               .with(step.launcher));
+  if (!course::check::hint_unwritten(
+          c, step.launcher, v,
+          {"every thread writes each element it owns inside C.",
+           "chaque thread écrit chaque élément dont il a la charge à l'intérieur de C."})) {
     return;
-  }
-  if (v.unwritten > 0) {
-    c.hint({"some elements of C were never written: the grid must cover all of C (round the "
-            "block counts up), and every thread writes each element it owns inside C.",
-            "certains éléments de C n'ont jamais été écrits : la grille doit couvrir tout C "
-            "(arrondir les nombres de blocs au-dessus), et chaque thread écrit chaque élément "
-            "dont il a la charge à l'intérieur de C."});
   }
   if (!multiples_of_every_tile(p)) c.hint(kEdgeHint);
   if (step.shared_memory) {

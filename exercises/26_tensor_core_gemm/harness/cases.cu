@@ -37,8 +37,7 @@ void run_architecture_case(course::check::ResultWriter& results) {
 }
 
 // One step on one problem: c, the whole m x n result.
-void run_gemm_case(const asked::Gemm& p, std::uint64_t seed,
-                   course::check::ResultWriter& results) {
+void run_gemm_case(const asked::Gemm& p, std::uint64_t seed, course::check::ResultWriter& results) {
   const Step& step = step_named(p.step);
   const tensor_core_gemm::Problem problem = tensor_core_gemm::make_problem(
       static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k), p.positive, seed);
@@ -71,8 +70,7 @@ void run_speed_case(const asked::Speed& p, std::uint64_t seed,
   const std::vector<double> ms = course::best_of_rounds_ms(
       kSpeedRounds, kSpeedWarmup, static_cast<int>(p.repetitions),
       [&] {
-        cublas.hgemm(size, size, size, on_device.a.data(), on_device.b.data(),
-                     on_device.c.data());
+        cublas.hgemm(size, size, size, on_device.a.data(), on_device.b.data(), on_device.c.data());
       },
       [&] { on_device.run(step.launcher); });
   results.put(result::cublas_ms, ms[0]);

@@ -90,14 +90,25 @@ struct StepInfo {
 };
 // The oldest architecture the course supports: WMMA on FP16 runs on all of them.
 constexpr int kOldestCourseArch = 75;
-const StepInfo kOneWarp{"one_warp", "hgemm_wmma_one_warp_on_device",
-                        Message{"step 1", "l'étape 1"}, kOldestCourseArch, true, false};
-const StepInfo kSharedTiles{"shared_tiles", "hgemm_wmma_shared_tiles_on_device",
-                            Message{"step 2", "l'étape 2"}, kOldestCourseArch, true, true};
-const StepInfo kMmaPipeline{"mma_pipeline", "hgemm_mma_pipeline_on_device",
+const StepInfo kOneWarp{"one_warp",
+                        "hgemm_wmma_one_warp_on_device",
+                        Message{"step 1", "l'étape 1"},
+                        kOldestCourseArch,
+                        true,
+                        false};
+const StepInfo kSharedTiles{"shared_tiles",
+                            "hgemm_wmma_shared_tiles_on_device",
+                            Message{"step 2", "l'étape 2"},
+                            kOldestCourseArch,
+                            true,
+                            true};
+const StepInfo kMmaPipeline{"mma_pipeline",
+                            "hgemm_mma_pipeline_on_device",
                             Message{"step 3 (mma.sync, ldmatrix, cp.async)",
                                     "l'étape 3 (mma.sync, ldmatrix, cp.async)"},
-                            80, false, true};
+                            80,
+                            false,
+                            true};
 const StepInfo* const kSteps[] = {&kOneWarp, &kSharedTiles, &kMmaPipeline};
 
 // Why `step` cannot run on this GPU with this program's code (the program reports both,
@@ -113,9 +124,9 @@ std::optional<Message> why_not_runnable(CaseContext& c, const StepInfo& step, bo
     failed = true;
     return std::nullopt;
   }
-  return course::check::why_not_runnable(
-      step.title, step.needs_arch,
-      course::Architectures{static_cast<int>(device), static_cast<int>(code)});
+  return course::check::why_not_runnable(step.title, step.needs_arch,
+                                         course::Architectures{static_cast<int>(device),
+                                                               static_cast<int>(code)});
 }
 
 // True when `step` can run here; otherwise the case is not graded, with the reason.
@@ -152,22 +163,12 @@ bool multiples_of_every_tile(const Product& p) {
 }
 
 // The hints for a wrong C of `step`, from what the wrong elements look like.
-void diagnose(CaseContext& c, const StepInfo& step, const Product& p,
-              const sgemm::Verdict& v) {
-  if (v.unwritten == v.count) {
-    c.hint(Message{"{} wrote no element of C: is it written, and does it launch its kernel on a "
-                   "grid that covers C?",
-                   "{} n'a écrit aucun élément de C : la fonction est-elle écrite, et lance-t-elle "
-                   "son kernel sur une grille qui couvre C ?"}
-               .with(step.launcher));
+void diagnose(CaseContext& c, const StepInfo& step, const Product& p, const sgemm::Verdict& v) {
+  if (!course::check::hint_unwritten(
+          c, step.launcher, v,
+          {"each warp writes every element of its tiles inside C.",
+           "chaque warp écrit chaque élément de ses tuiles à l'intérieur de C."})) {
     return;
-  }
-  if (v.unwritten > 0) {
-    c.hint({"some elements of C were never written: the grid must cover all of C (round the "
-            "block counts up), and each warp writes every element of its tiles inside C.",
-            "certains éléments de C n'ont jamais été écrits : la grille doit couvrir tout C "
-            "(arrondir les nombres de blocs au-dessus), et chaque warp écrit chaque élément de "
-            "ses tuiles à l'intérieur de C."});
   }
   // Only too large an error, on inputs that cannot cancel: the precision of the sums.
   if (p.positive && v.nan == 0 && v.unwritten == 0) {
@@ -338,10 +339,10 @@ void check_speed(CaseContext& c, const StepInfo& step, const course::check::Spee
   if (!runnable_here(c, step)) return;
   const int size =
       c.under_sanitizer() ? tensor_core_gemm::kSanitizerSpeedSize : tensor_core_gemm::kSpeedSize;
-  const Run run = c.run(request::speed, {step.name, size,
-                                         c.under_sanitizer() ? kSanitizerSpeedRepetitions
-                                                             : kSpeedRepetitions,
-                                         !c.under_sanitizer()});
+  const Run run =
+      c.run(request::speed,
+            {step.name, size, c.under_sanitizer() ? kSanitizerSpeedRepetitions : kSpeedRepetitions,
+             !c.under_sanitizer()});
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
   const Product p{size, size, size, false};
   const Problem problem = tensor_core_gemm::make_problem(size, size, size, false, c.seed());
@@ -400,11 +401,10 @@ int main(int argc, char** argv) {
   std::vector<course::check::Case> cases;
   for (const StepInfo* step : kSteps) add_step_cases(cases, *step);
   cases.push_back({"hidden_shape_from_seed", 3, check_hidden, course::check::kHiddenCase});
-  cases.push_back(timed({"one_warp_5_percent_of_cublas_4096", 2,
-                         [](CaseContext& c) {
-                           check_speed(c, kOneWarp, kOneWarpBar, kOneWarpSpeedHint);
-                         }},
-                        {kOneWarpBar}));
+  cases.push_back(
+      timed({"one_warp_5_percent_of_cublas_4096", 2,
+             [](CaseContext& c) { check_speed(c, kOneWarp, kOneWarpBar, kOneWarpSpeedHint); }},
+            {kOneWarpBar}));
   cases.push_back(timed({"shared_tiles_25_percent_of_cublas_4096", 4,
                          [](CaseContext& c) {
                            check_speed(c, kSharedTiles, kSharedTilesBar, kSharedTilesSpeedHint);

@@ -83,9 +83,8 @@ Row measure(const std::string& label, course::StudentFunction& function, Measure
       &judged_on == &m.fp16_inputs
           ? tensor_core_gemm::compare_elements(judged_on, m.sampled, got)
           : sgemm::compare_elements(judged_on, m.sampled, got, sgemm::error_bound);
-  Row row{label,
-          function.judge_value(verdict.unwritten < verdict.count, verdict.right(),
-                               std::to_string(kDemoSize) + "^3", verdict.text())};
+  Row row{label, function.judge_value(verdict.unwritten < verdict.count, verdict.right(),
+                                      std::to_string(kDemoSize) + "^3", verdict.text())};
   if (!row.result.right) return row;
   row.ms = course::time_device(work, kDemoWarmup, kDemoRepetitions).median_ms;
   row.error_fp16_inputs = max_error(m.fp16_inputs, m.sampled, got);
@@ -103,8 +102,7 @@ int course::program::demo(int argc, char** argv) {
   const sgemm::Shape shape = sgemm::Shape::dense(kDemoSize, kDemoSize, kDemoSize);
   const sgemm::Problem fp32_data = sgemm::make_problem(shape, 1.0f, 0.0f, kDemoSeed);
   const sgemm::Problem fp16_inputs = rounded_to_fp16(fp32_data);
-  const std::vector<sgemm::Element> sampled =
-      tensor_core_gemm::sampled_elements(shape, kDemoSeed);
+  const std::vector<sgemm::Element> sampled = tensor_core_gemm::sampled_elements(shape, kDemoSeed);
   DeviceProblem d(fp16_inputs);
   course::DeviceBuffer<float> a32(fp32_data.a), b32(fp32_data.b);
   Measured m{fp32_data, fp16_inputs, sampled, d.c};
@@ -133,7 +131,8 @@ int course::program::demo(int argc, char** argv) {
         measure(step.label, functions[s], m, fp16_inputs, [&] { d.run(step.launcher); }));
   }
   bool any_written = false;
-  for (const course::StudentFunction* f : graded) any_written = any_written || !f->not_implemented();
+  for (const course::StudentFunction* f : graded)
+    any_written = any_written || !f->not_implemented();
   if (!any_written) {
     // Nothing of yours to compare: no yardstick is timed either.
     std::printf("\nnot measured: no step of yours is written yet\n");
@@ -142,11 +141,10 @@ int course::program::demo(int argc, char** argv) {
   // The yardsticks are the course's: compared with the reference, not judged as yours.
   course::StudentFunction library("the course's yardsticks");
   tensor_core_gemm::Cublas cublas;
-  rows.push_back(measure("cuBLAS cublasGemmEx (FP16 in, FP32 compute)", library, m, fp16_inputs,
-                         [&] {
-                           cublas.hgemm(kDemoSize, kDemoSize, kDemoSize, d.a.data(), d.b.data(),
-                                        d.c.data());
-                         }));
+  rows.push_back(
+      measure("cuBLAS cublasGemmEx (FP16 in, FP32 compute)", library, m, fp16_inputs, [&] {
+        cublas.hgemm(kDemoSize, kDemoSize, kDemoSize, d.a.data(), d.b.data(), d.c.data());
+      }));
   const Row cublas_row = rows.back();
   rows.push_back(measure("cuBLAS SGEMM (FP32 data, FP32)", library, m, fp32_data, [&] {
     cublas.sgemm(kDemoSize, kDemoSize, kDemoSize, a32.data(), b32.data(), d.c.data());

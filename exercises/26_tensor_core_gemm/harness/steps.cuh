@@ -75,9 +75,9 @@ class Cublas {
 
   void hgemm(int m, int n, int k, const __half* a, const __half* b, float* c) {
     const float one = 1.0f, zero = 0.0f;
-    CUBLAS_CHECK(cublasGemmEx(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b,
-                              CUDA_R_16F, n, a, CUDA_R_16F, k, &zero, c, CUDA_R_32F, n,
-                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    CUBLAS_CHECK(cublasGemmEx(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_16F,
+                              n, a, CUDA_R_16F, k, &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
   }
   void sgemm(int m, int n, int k, const float* a, const float* b, float* c) {
     const float one = 1.0f, zero = 0.0f;

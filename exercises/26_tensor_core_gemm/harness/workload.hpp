@@ -36,9 +36,8 @@ using sgemm::Shape;
 inline constexpr int kFp16GridBits = 11;
 
 inline float on_fp16_grid(float x) {
-  return static_cast<float>(
-      std::ldexp(std::nearbyint(std::ldexp(static_cast<double>(x), kFp16GridBits)),
-                 -kFp16GridBits));
+  return static_cast<float>(std::ldexp(
+      std::nearbyint(std::ldexp(static_cast<double>(x), kFp16GridBits)), -kFp16GridBits));
 }
 
 // C = A B (alpha 1, beta 0: C is never read, and starts full of the poison).
