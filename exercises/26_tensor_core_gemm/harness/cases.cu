@@ -72,7 +72,11 @@ void run_speed_case(const asked::Speed& p, std::uint64_t seed,
       [&] {
         cublas.hgemm(size, size, size, on_device.a.data(), on_device.b.data(), on_device.c.data());
       },
-      [&] { on_device.run(step.launcher); });
+      // The step through the course's audited timer: each timed call launches its kernel and
+      // writes the whole of C (course/check/timed_call.hpp).
+      course::check::student_call(
+          {course::check::timed_output(on_device.c.data(), static_cast<std::size_t>(size) * size)},
+          [&] { on_device.run(step.launcher); }));
   results.put(result::cublas_ms, ms[0]);
   results.put(result::step_ms, ms[1]);
 }
