@@ -96,17 +96,32 @@ std::vector<double> best_of_rounds_ms(int rounds, int warmup, int repetitions, W
   return best;
 }
 
+// One call of host work timed with the wall clock, call `index` of `repetitions`. Audited
+// work (a call that queues device work and waits for it) has its hooks called as
+// time_device calls them; the clock stops once the default stream, made to wait for every
+// other stream the call used, is idle: work left running on a stream of its own is timed too.
+template <typename Work>
+double time_host_call(Work& work, int index, int repetitions) {
+  constexpr bool audited = std::is_base_of_v<AuditedWork, std::decay_t<Work>>;
+  if constexpr (audited) work.before_timed_call(index, repetitions);
+  WallTimer timer;
+  work();
+  if constexpr (audited) {
+    work.join_other_streams(nullptr);
+    CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  }
+  const double ms = timer.elapsed_ms();
+  if constexpr (audited) work.after_timed_call();
+  return ms;
+}
+
 // Times host work with the wall clock: same protocol as time_device.
 template <typename Work>
 TimingStats time_host(Work&& work, int warmup = 1, int repetitions = 5) {
   for (int i = 0; i < warmup; ++i) work();
   std::vector<double> samples;
   samples.reserve(repetitions);
-  for (int i = 0; i < repetitions; ++i) {
-    WallTimer timer;
-    work();
-    samples.push_back(timer.elapsed_ms());
-  }
+  for (int i = 0; i < repetitions; ++i) samples.push_back(time_host_call(work, i, repetitions));
   return summarize(samples);
 }
 

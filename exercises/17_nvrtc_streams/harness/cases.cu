@@ -14,6 +14,7 @@
 #include "course/bench.hpp"
 #include "course/check/driver_accounting.hpp"
 #include "course/check/runner.hpp"
+#include "course/check/timed_call.hpp"
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
@@ -222,10 +223,10 @@ void run_kernel_speed_case(const asked::KernelSpeed& p, std::uint64_t seed,
     course::DeviceBuffer<float> x(nvrtc_streams::make_x<float>(n, seed));
     course::DeviceBuffer<float> y(nvrtc_streams::make_y<float>(n, seed));
     course::DeviceBuffer<float> out(n), reference(n);
-    const auto student = [&] {
+    auto student = course::check::student_call({course::check::timed_output(out.data(), n)}, [&] {
       launch_saxpy<float>(loaded.saxpy_float, a, address(x.data()), address(y.data()),
                           address(out.data()), n, nullptr);
-    };
+    });
     const auto nvcc = [&] { launch_reference<float>(a, x.data(), y.data(), reference.data(), n); };
     student();
     nvcc();
@@ -272,8 +273,15 @@ void run_overlap_case(const asked::Overlap& overlap, std::uint64_t seed,
       results.put(result::busy_streams, course::busy_streams(pipeline.streams));
       results.put(result::out<float>, std::vector<float>(pipeline.host_out, pipeline.host_out + n));
       CU_CHECK(cuCtxSynchronize());
-      const auto one_stream = [&] { saxpy_one_stream(loaded.saxpy_float, a, pipeline, n); };
-      const auto chunked = [&] { saxpy_chunked(loaded.saxpy_float, a, pipeline, n, chunk); };
+      // Each pipeline call writes the whole of host_out, with its copies back.
+      const std::vector<course::check::TimedOutput> host_out = {
+          course::check::timed_output(pipeline.host_out, n)};
+      auto one_stream = course::check::student_call(host_out, [&] {
+        saxpy_one_stream(loaded.saxpy_float, a, pipeline, n);
+      });
+      auto chunked = course::check::student_call(host_out, [&] {
+        saxpy_chunked(loaded.saxpy_float, a, pipeline, n, chunk);
+      });
       PipelineParts parts;
       double one_stream_ms = 0.0, chunked_ms = 0.0;
       for (int round = 0; round < rounds; ++round) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "course/bench.hpp"
+#include "course/check/timed_call.hpp"
 #include "course/errors.hpp"
 #include "course/errors_driver.hpp"
 #include "course/verify.hpp"
@@ -157,10 +158,12 @@ inline PipelineParts time_pipeline_parts(const SaxpyModule& loaded, float a, Pip
     CU_CHECK(cuMemcpyHtoDAsync(pipeline.device_x, pipeline.host_x, bytes, stream));
     CU_CHECK(cuMemcpyHtoDAsync(pipeline.device_y, pipeline.host_y, bytes, stream));
   };
-  const auto kernel = [&] {
-    launch_saxpy<float>(loaded.saxpy_float, a, pipeline.device_x, pipeline.device_y,
-                        pipeline.device_out, n, stream);
-  };
+  // The student's launch_saxpy, audited when a speed case times it (timed_call.hpp).
+  auto kernel = course::check::student_call(
+      {course::check::timed_output(reinterpret_cast<float*>(pipeline.device_out), n)}, [&] {
+        launch_saxpy<float>(loaded.saxpy_float, a, pipeline.device_x, pipeline.device_y,
+                            pipeline.device_out, n, stream);
+      });
   const auto copy_out = [&] {
     CU_CHECK(cuMemcpyDtoHAsync(pipeline.host_out, pipeline.device_out, bytes, stream));
   };

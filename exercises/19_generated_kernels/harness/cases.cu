@@ -14,6 +14,7 @@
 #include "course/bench.hpp"
 #include "course/check/driver_accounting.hpp"
 #include "course/check/runner.hpp"
+#include "course/check/timed_call.hpp"
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/program.hpp"
@@ -376,7 +377,11 @@ void run_speed_case(const asked::Speed& p, std::uint64_t seed,
   results.put(result::chosen_block(gk::kOnlyTuning), static_cast<std::int64_t>(config.block));
   results.put(result::chosen_elements(gk::kOnlyTuning),
               static_cast<std::int64_t>(config.elements_per_thread));
-  const auto generated = [&] { lin_comb->launch(n, config, nullptr, a, x, y, z); };
+  // The kernel the student's code generated and built, on the configuration its tuning
+  // chose: audited (timed_call.hpp), it must write the whole of z at every timed call.
+  auto generated = course::check::student_call({course::check::timed_output(z, n)}, [&] {
+    lin_comb->launch(n, config, nullptr, a, x, y, z);
+  });
   const auto hand = [&] { launch_by_hand(a, x, y, by_hand.data(), n); };
   const auto copy = [&] {
     CUDA_CHECK(cudaMemcpyAsync(by_hand.data(), x, n * sizeof(float), cudaMemcpyDeviceToDevice));

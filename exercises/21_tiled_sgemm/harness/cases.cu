@@ -9,6 +9,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/check/timed_call.hpp"
 #include "course/program.hpp"
 #include "steps.cuh"
 #include "tiled_sgemm.hpp"
@@ -64,9 +65,13 @@ void run_speed_case(const asked::Speed& p, std::uint64_t seed, const Step& step,
               tiled_sgemm::values_at(on_device.c.download(), problem.shape,
                                      tiled_sgemm::sampled_elements(problem.shape, seed)));
   if (!p.timed) return;
-  const std::vector<double> ms = course::best_of_rounds_ms(
-      kSpeedRounds, kSpeedWarmup, repetitions, [&] { yardstick(on_device); },
+  // The step's timed calls are audited (timed_call.hpp): each must write the whole of C
+  // (beta is 0: nothing of C is read).
+  auto student = course::check::student_call(
+      {course::check::timed_output(on_device.c.data(), on_device.c.size())},
       [&] { on_device.run(step.launcher); });
+  const std::vector<double> ms = course::best_of_rounds_ms(
+      kSpeedRounds, kSpeedWarmup, repetitions, [&] { yardstick(on_device); }, student);
   const double yardstick_ms = ms[0], step_ms = ms[1];
   results.put(tiled_sgemm::result::step_ms, step_ms);
   results.put(tiled_sgemm::result::yardstick_ms, yardstick_ms);

@@ -9,6 +9,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/check/timed_call.hpp"
 #include "course/program.hpp"
 #include "steps.cuh"
 #include "transpose.hpp"
@@ -89,9 +90,13 @@ void run_speed_case(const asked::Speed& p, std::uint64_t seed,
       return round == 0 ? ms : std::min(so_far, ms);
     };
     copy_ms = best([&] { launch_copy(m.in.data(), m.out.data(), rows, cols); }, copy_ms);
+    // The student's kernels are audited (timed_call.hpp): each timed launch must write the
+    // whole output.
     for (int s = 0; s < 3; ++s) {
-      step_ms[s] =
-          best([&] { launch(kSteps[s], m.in.data(), m.out.data(), rows, cols); }, step_ms[s]);
+      step_ms[s] = best(course::check::student_call(
+                            {course::check::timed_output(m.out.data(), m.out.size())},
+                            [&] { launch(kSteps[s], m.in.data(), m.out.data(), rows, cols); }),
+                        step_ms[s]);
     }
   }
   results.put(transpose::result::copy_ms, copy_ms);
