@@ -29,6 +29,7 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "course/bench.hpp"
 #include "course/table.hpp"
@@ -144,11 +145,14 @@ inline void print_indented(const std::string& text, std::FILE* out = stdout) {
 }
 
 // The demo's exit status: EXIT_SUCCESS when every function it judged was right.
-inline int demo_status(std::initializer_list<const StudentFunction*> functions) {
+inline int demo_status(const std::vector<const StudentFunction*>& functions) {
   for (const StudentFunction* f : functions) {
     if (!f->ready()) return EXIT_FAILURE;
   }
   return EXIT_SUCCESS;
+}
+inline int demo_status(std::initializer_list<const StudentFunction*> functions) {
+  return demo_status(std::vector<const StudentFunction*>(functions));
 }
 
 // add_bandwidth_line for a judged result: the line with its figures when the result is

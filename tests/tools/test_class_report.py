@@ -168,12 +168,12 @@ class ClassPage(unittest.TestCase):
 
     def test_every_section_in_order(self):
         self.assertEqual(self.page.headings, ["not-graded", "warnings", "exercises", "cases", "hints", "leaderboard",
-                                              "answers", "similar-code", "grading-time"])
+                                              "speed-credit", "answers", "similar-code", "grading-time"])
         for table in ("not-graded", "exercises", "cases", "hints", "times", "slowest"):
             self.assertIn(table, self.page.tables)
         self.assertTrue(os.path.exists(os.path.join(self.plotted_dir, "class.md")))
         for title in ("## Not graded", "## Warnings", "## Exercises", "## Cases", "## Hints", "## Leaderboard",
-                      "## Answers", "## Similar code", "## Grading time"):
+                      "## Speed credit", "## Answers", "## Similar code", "## Grading time"):
             self.assertIn(title, self.markdown)
 
     def test_not_graded_comes_first_in_red_with_the_reason(self):
@@ -333,6 +333,26 @@ class ClassPage(unittest.TestCase):
         (_, _, _, direction, _, _, _, rows), = class_report.speed_boards(data)
         self.assertEqual(direction, "at_most")
         self.assertEqual([measured for _, measured, _ in rows], sorted(measured for _, measured, _ in rows))
+
+    def test_the_speed_credit_beside_the_grade_or_off(self):
+        said = class_report.credit_blocks(class_report.gather(results_by_index(), fake_class.EXERCISES))
+        self.assertEqual([kind for kind, *_ in said], ["para"])
+        self.assertTrue(said[0][1].startswith("Off: tools/course grade --speed-credit POINTS"))
+        credited = results_by_index()
+        for index, entry in enumerate(credited[:3]):
+            entry["speed_credit"] = {"points_per_bar": 4, "score": 1.5 * index, "max_score": 8,
+                                     "note": "" if index else "speed credit needs make calibrate on this GPU"}
+        data = class_report.gather(credited, fake_class.EXERCISES)
+        page = Page(class_report.render_html(class_report.credit_blocks(data)))
+        header, *rows = page.tables["speed-credit"]
+        self.assertEqual(header, ["student", "grade", "speed credit", "of at most"])
+        found = {submission.student: submission for submission in data.found}
+        for row, entry in zip(rows, sorted(credited[:3], key=lambda entry: entry["student"])):
+            submission = found[entry["student"]]
+            grade = f"{reports.points(submission.score)} / {reports.points(submission.max_score)}"
+            credit = reports.points(entry["speed_credit"]["score"]) if submission.complete else "-"
+            self.assertEqual(row, [reports.clean(entry["student"]), grade, credit, "8"])
+        self.assertEqual(page.notes, ["No credit for some submissions: speed credit needs make calibrate on this GPU."])
 
     def test_the_answers_question_by_question_escaped(self):
         header, *rows = self.page.tables["answers"]

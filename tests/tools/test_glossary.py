@@ -2,7 +2,7 @@
 """The French glossary (docs/glossaire.md) lists every term the French edition teaches, with
 the exercise that teaches it. Two rules:
 
-  1. every row of the glossary names at least one exercise, 01 to 25, in its last column
+  1. every row of the glossary names at least one exercise, 01 to 26, in its last column
      (not "aucun");
   2. every term that a French statement (exercises/*/README.fr.md) or a French deck
      (slides/*.fr.md) sets in italics, *terme* or _terme_, outside code, has a row: the term
@@ -34,7 +34,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 GLOSSARY = "docs/glossaire.md"
 PAGES = ("exercises/*/README.fr.md", "slides/*.fr.md")
 MAX_WORDS = 4
-EXERCISES = range(1, 26)
+EXERCISES = range(1, 27)
 
 # Italics that are not terms of the course, by why. A new emphasis goes in its group; a new
 # term gets a row in the glossary instead.
@@ -114,7 +114,7 @@ def read_glossary(text):
             continue
         numbers = [int(n) for n in re.findall(r"\b(\d{2})\b", cells[3])]
         if not any(n in EXERCISES for n in numbers):
-            problems.append(f"{GLOSSARY}:{number}: the row '{cells[0]}' names no exercise 01 to 25 "
+            problems.append(f"{GLOSSARY}:{number}: the row '{cells[0]}' names no exercise 01 to 26 "
                             f"(its last column says '{cells[3]}'): give the exercise that teaches it")
         rows.append((number, names_of(cells[0]) | names_of(cells[1]), cells[3]))
     return rows, problems
@@ -216,10 +216,10 @@ Un *bloc* de threads, des *warps*, des lectures *coalescées*, un *thread block*
         glossary = self.GLOSSARY_TEXT + "| tuile | tile | un sous-bloc | aucun (cours d'origine) |\n"
         found = problems(self.tree(glossary=glossary))
         self.assertEqual(len(found), 1, found)
-        self.assertIn("docs/glossaire.md:8: the row 'tuile' names no exercise 01 to 25", found[0])
+        self.assertIn("docs/glossaire.md:8: the row 'tuile' names no exercise 01 to 26", found[0])
 
     def test_an_exercise_out_of_range_fails(self):
-        glossary = self.GLOSSARY_TEXT + "| tuile | tile | un sous-bloc | 26 |\n"
+        glossary = self.GLOSSARY_TEXT + "| tuile | tile | un sous-bloc | 99 |\n"
         self.assertEqual(len(problems(self.tree(glossary=glossary))), 1)
 
     def test_the_plural_the_feminine_an_article_and_an_english_name_match(self):

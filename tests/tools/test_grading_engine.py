@@ -6,8 +6,13 @@ check's runs faked, so that they need no GPU and no compute-sanitizer:
 
 An exercise declared with RACECHECK or SYNCCHECK gets one item per tool beside memcheck's,
 each worth MEMCHECK_POINTS; the tools' runs go side by side, only for code that earned
-correctness points, and each verdict is kept per build and seed.
+correctness points, and each verdict is kept per build and seed. The speed credit
+(--speed-credit, speed_credit.py) is computed from the check's speed records and the site
+bars, apart from the score, and fixed at a results folder's first grading; its arithmetic is
+proved on known-wrong variants (uncapped, at_most upside down, a zero figure paid).
 """
+import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -16,7 +21,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from course_tools.grading import engine  # noqa: E402
+from course_tools.grading import engine, speed_credit  # noqa: E402
 from course_tools.student import exercises  # noqa: E402
 
 RACE_TEXT = ("FAIL: compute-sanitizer racecheck found errors:\n"
@@ -222,6 +227,184 @@ class FeedbackLanguage(unittest.TestCase):
             engine.write_json_atomically(os.path.join(results, engine.CONFIG_FILE),
                                          {"seed": 5, "exercises": ["03_device_memory"]})
             self.assertEqual(engine.grading_settings(results, None, None, [])["feedback_lang"], "en")
+
+
+SITE_GPU = "NVIDIA L4"
+# make calibrate's file for exercise 21 on an L4 (suite/calibrate.py): a share of cuBLAS at
+# least 0.45 (the reference's worst 0.6), a time over the bound at most 1.35 (worst 1.2), and
+# a third bar no case of these tests judges: the maximum counts it all the same.
+SITE_BARS = (f"# site bars\ngpu\t{SITE_GPU}\n"
+             "bar\t21\tfinal\tshare of cuBLAS\tat_least\t0.45\t0.45\t0.6\n"
+             "bar\t21\tbound\ttime over bound\tat_most\t1.35\t1.35\t1.2\n"
+             "bar\t21\tlarge\tshare of cuBLAS\tat_least\t0.45\t0.45\t0.55\n"
+             "bar\t11\tfused\tshare of the copy ceiling\tat_least\t0.6\t0.6\t0.9\n")
+
+# (direction, measured, reference, credit of 5 points): the rules of bar_credit.
+CREDIT_RULES = [
+    ("at_least", 0.3, 0.6, 2.5),     # half the reference's figure: half the points
+    ("at_least", 0.9, 0.6, 5),       # beyond the reference: capped at the points
+    ("at_most", 1.5, 1.2, 4),        # a time over the bound 1.25 x the reference's: 1.2 / 1.5 of the points
+    ("at_most", 1.0, 1.2, 5),        # faster than the reference: capped
+    ("at_least", 0.0, 0.6, 0),       # nothing measured
+    ("at_most", 0.0, 1.2, 0),        # a time of zero is no measurement, not infinite speed
+    ("at_least", float("nan"), 0.6, 0),
+    ("at_least", 0.3, 0.0, 0),       # a reference of zero scales nothing
+]
+
+
+def broken_rules(credit_of):
+    """The rules of CREDIT_RULES that `credit_of(points, direction, measured, reference)` breaks."""
+    broken = []
+    for direction, measured, reference, expected in CREDIT_RULES:
+        try:
+            got = credit_of(5, direction, measured, reference)
+        except ZeroDivisionError:
+            got = "ZeroDivisionError"
+        if got != expected:
+            broken.append((direction, measured, reference, got))
+    return broken
+
+
+class SpeedCredit(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.site_bars = os.path.join(self.tmp.name, "site-bars.tsv")
+        with open(self.site_bars, "w", encoding="utf-8") as handle:
+            handle.write(SITE_BARS)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_the_credit_of_a_bar_follows_its_rules(self):
+        self.assertEqual(broken_rules(speed_credit.bar_credit), [])
+
+    def test_the_rules_catch_known_wrong_credits(self):
+        def uncapped(points, direction, measured, reference):
+            ratio = measured / reference if direction == "at_least" else reference / measured
+            return round(points * ratio, 2) if measured > 0 and reference > 0 else 0
+
+        def at_most_upside_down(points, direction, measured, reference):
+            return speed_credit.bar_credit(points, "at_least", measured, reference)
+
+        def zero_paid_in_full(points, direction, measured, reference):
+            if measured == 0:
+                return points
+            return speed_credit.bar_credit(points, direction, measured, reference)
+
+        for wrong in (uncapped, at_most_upside_down, zero_paid_in_full):
+            self.assertNotEqual(broken_rules(wrong), [], wrong.__name__)
+
+    def graded(self, gpu_name=SITE_GPU, passed=True, status="graded"):
+        """A result as engine.grade makes it, exercise 21 checked on `gpu_name`: final at 0.3
+        (half the reference's 0.6), bound at 1.5 (the reference 1.2)."""
+        items = [{"name": "correct", "kind": "case", "score": 30, "max_score": 30, "passed": True, "hidden": False},
+                 {"name": "final", "kind": "case", "score": 4 if passed else 0, "max_score": 4, "passed": passed,
+                  "hidden": False, "speed": [{"figure": "share of cuBLAS", "direction": "at_least", "bar": 0.45,
+                                              "measured": 0.3, "reference": "0.60-0.62 on H100"}]},
+                 {"name": "bound", "kind": "case", "score": 4, "max_score": 4, "passed": True, "hidden": False,
+                  "speed": [{"figure": "time over bound", "direction": "at_most", "bar": 1.35, "measured": 1.5,
+                             "reference": ""}]}]
+        record = {"number": "21", "id": "21_tiled_sgemm", "status": status, "score": 38 if passed else 34,
+                  "max_score": 56, "items": items if status == "graded" else []}
+        if status == "graded":
+            record["gpu"] = gpu_name
+        return {"score": record["score"], "max_score": 56, "exercises": [record]}
+
+    def test_each_bar_earns_its_share_and_the_score_stays_the_score(self):
+        result = self.graded()
+        speed_credit.add_credit(result, 5, speed_credit.SiteReferences(self.site_bars))
+        self.assertEqual(result["score"], 38)
+        self.assertEqual(result["exercises"][0]["score"], 38)
+        credit = result["speed_credit"]
+        # final: 5 x 0.3 / 0.6 = 2.5; bound: 5 x 1.2 / 1.5 = 4; three bars of 21 on this GPU.
+        self.assertEqual((credit["score"], credit["max_score"], credit["note"]), (6.5, 15, ""))
+        final = result["exercises"][0]["items"][1]["speed"][0]
+        self.assertEqual((final["credit"], final["site_reference"]), (2.5, 0.6))
+
+    def test_a_failed_case_earns_no_credit(self):
+        result = self.graded(passed=False)
+        speed_credit.add_credit(result, 5, speed_credit.SiteReferences(self.site_bars))
+        self.assertEqual(result["exercises"][0]["items"][1]["speed"][0]["credit"], 0)
+        self.assertEqual(result["speed_credit"]["score"], 4)
+
+    def test_without_site_bars_or_on_another_gpu_no_credit_and_the_reason(self):
+        result = self.graded()
+        speed_credit.add_credit(result, 5, speed_credit.SiteReferences(""))
+        self.assertEqual((result["speed_credit"]["score"], result["speed_credit"]["max_score"]), (0, 0))
+        self.assertIn("speed credit needs make calibrate on this GPU", result["speed_credit"]["note"])
+        result = self.graded(gpu_name="NVIDIA H200")
+        speed_credit.add_credit(result, 5, speed_credit.SiteReferences(self.site_bars))
+        self.assertEqual(result["speed_credit"]["score"], 0)
+        self.assertIn(f"graded on NVIDIA H200, the site bars were measured on {SITE_GPU}",
+                      result["speed_credit"]["note"])
+        self.assertNotIn("credit", result["exercises"][0]["items"][1]["speed"][0])
+
+    def test_an_exercise_that_did_not_build_owes_its_bars(self):
+        result = self.graded(status="build_failed")
+        speed_credit.add_credit(result, 5, speed_credit.SiteReferences(self.site_bars))
+        self.assertEqual((result["speed_credit"]["score"], result["speed_credit"]["max_score"]), (0, 15))
+
+    def test_the_check_s_own_gpu_name_is_the_exercise_s(self):
+        report = check_report(40, [("square", 40, 40, "PASS")])
+
+        class Recording(FakeChecks):
+            def run_check(self, exercise, program, report_path, times, sanitizer="", tool="memcheck"):
+                with open(engine.speed_record_path(report_path), "w", encoding="utf-8") as handle:
+                    handle.write(f"gpu\t{SITE_GPU}\ntimed\tsquare\n"
+                                 "speed\tsquare\tshare of cuBLAS\tat_least\t0.45\t0.5\t0.11\n")
+                return 0, report, ""
+
+        config = engine.Config(root=ROOT, results=self.tmp.name, seed=7, exercises=[], arch="sm_90")
+        record = {"items": [], "score": 0, "max_score": 40}
+        os.makedirs(os.path.join(self.tmp.name, "reports"), exist_ok=True)
+        Recording(config, {}).run_checks(exercise(False, False, 0), "/p", self.tmp.name, record, engine.Phases(), "k")
+        self.assertEqual(record["gpu"], SITE_GPU)
+        self.assertEqual(record["items"][0]["speed"][0]["measured"], 0.5)
+
+    def test_a_grading_with_credit_writes_it_beside_the_score(self):
+        prepared = self.graded()["exercises"][0]
+
+        class Snapshot:
+            snapshot = os.path.join(self.tmp.name, "course")
+
+        class Prepared(engine.SubmissionGrader):
+            def grade_exercise(self, *_):
+                return dict(prepared)
+
+        os.makedirs(Snapshot.snapshot)
+        submission = os.path.join(self.tmp.name, "alice")
+        os.makedirs(submission)
+        declared = [exercise(False, False, 0)]
+        for points, expected in ((5, {"points_per_bar": 5, "score": 6.5, "max_score": 15, "note": ""}), (0, None)):
+            config = engine.Config(root=ROOT, results=os.path.join(self.tmp.name, f"results-{points}"), seed=7,
+                                   exercises=declared, arch="sm_90", site_bars=self.site_bars, speed_credit=points)
+            result = Prepared(config, Snapshot(), {}, set()).grade("alice", submission, 0)
+            self.assertEqual(result["score"], 38)
+            self.assertEqual(result.get("speed_credit"), expected)
+
+    def test_the_option_asks_for_points(self):
+        from course_tools.grading import grade
+        self.assertEqual(grade.parse_arguments(["grade", "class", "--results", "r", "--speed-credit", "2"]).speed_credit, 2)
+        for wrong in ("-1", "inf", "nan", "many"):
+            with self.assertRaises(SystemExit, msg=wrong), contextlib.redirect_stderr(io.StringIO()):
+                grade.parse_arguments(["grade", "class", "--results", "r", "--speed-credit", wrong])
+
+    def test_the_credit_is_fixed_at_the_first_grading(self):
+        with tempfile.TemporaryDirectory() as results:
+            first = engine.grading_settings(results, 5, None, ["21_tiled_sgemm"], speed_credit=2.5)
+            self.assertEqual(first["speed_credit"], 2.5)
+            self.assertEqual(engine.grading_settings(results, None, None, [])["speed_credit"], 2.5)
+            self.assertEqual(engine.grading_settings(results, None, None, [], speed_credit=2.5)["speed_credit"], 2.5)
+            with self.assertRaisesRegex(engine.SettingsError, "--speed-credit 2.5, not 4"):
+                engine.grading_settings(results, None, None, [], speed_credit=4)
+            with self.assertRaisesRegex(engine.SettingsError, "--speed-credit 2.5, not 0"):
+                engine.grading_settings(results, None, None, [], speed_credit=0)
+        with tempfile.TemporaryDirectory() as results:
+            engine.write_json_atomically(os.path.join(results, engine.CONFIG_FILE),
+                                         {"seed": 5, "exercises": ["21_tiled_sgemm"]})
+            self.assertEqual(engine.grading_settings(results, None, None, [])["speed_credit"], 0)
+            with self.assertRaises(engine.SettingsError):
+                engine.grading_settings(results, None, None, [], speed_credit=3)
 
 
 if __name__ == "__main__":

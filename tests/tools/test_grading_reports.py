@@ -8,6 +8,9 @@ alice: 03 graded with a failed hidden case, 04 graded, 05 skipped (no GPU).
 bob:   03 build_failed with a long build log, 04 missing, 05 graded.
 carol: 03 graded, 04 absent from her result file, 05 graded with a failed case whose
        output holds escape sequences, control characters and a lone surrogate.
+
+Then the same class graded with --speed-credit (SpeedCredit): the credit in every report,
+apart from the grade, proved on a gradebook that adds it to the total.
 """
 import base64
 import copy
@@ -529,6 +532,130 @@ class Repairs(unittest.TestCase):
                          "unreadable: dave.tar.gz: not a readable archive (not a gzip file)")
         self.assertEqual(reports.summary_table([found[0].result], EXERCISES[:2]).split("\n")[1].split(),
                          ["dave", "unread", "unread", "0/11"])
+
+
+# The speed credit of a grading with --speed-credit 5 (speed_credit.py writes these): dan's 21
+# earned 2.5 of a bar's 5 and all of the other's; erin was graded on another GPU than the site
+# bars' (both exercises say why, her page once); fay's 05 is skipped, her credit not final.
+NO_CALIBRATION = "speed credit needs make calibrate on this GPU (graded on NVIDIA H200, the site bars were measured on NVIDIA L4)"
+
+
+def timed_21(credit_of_final=None, gpu_name="NVIDIA L4"):
+    final = item("final", 4, 4, True)
+    final["speed"] = [{"figure": "share of cuBLAS", "direction": "at_least", "bar": 0.45, "measured": 0.3,
+                       "reference": "0.60-0.62 on H100"}]
+    if credit_of_final is not None:
+        final["speed"][0].update(site_reference=0.6, credit=credit_of_final)
+    record = exercise("21_tiled_sgemm", "graded", 10, [item("correct", 6, 6, True), final])
+    record["gpu"] = gpu_name
+    return record
+
+
+def with_credit(entry, score, max_score, note="", exercise_credits=()):
+    entry["speed_credit"] = {"points_per_bar": 5, "score": score, "max_score": max_score, "note": note}
+    for record, credit in zip(entry["exercises"], exercise_credits):
+        record["speed_credit"] = credit
+    return entry
+
+
+CREDITED = [
+    with_credit(result("dan", [timed_21(2.5), exercise("05_reduction", "graded", 8, [item("sum", 8, 8, True)])]),
+                7.5, 10, exercise_credits=[{"score": 7.5, "max_score": 10, "note": ""},
+                                           {"score": 0, "max_score": 0, "note": ""}]),
+    with_credit(result("erin", [timed_21(gpu_name="NVIDIA H200"), exercise("05_reduction", "graded", 8, [item("sum", 8, 8, True)])]),
+                0, 0, note=NO_CALIBRATION, exercise_credits=[{"score": 0, "max_score": 0, "note": NO_CALIBRATION}] * 2),
+    with_credit(result("fay", [timed_21(5), exercise("05_reduction", "skipped", 8, message="no GPU")]), 10, 10),
+]
+CREDITED_EXERCISES = ["21_tiled_sgemm", "05_reduction"]
+
+
+def credit_apart_problems(gradebook_text, expected):
+    """How a gradebook breaks the credit's rules: {student: (total, speed_credit, speed_credit_max)}
+    expected, the total the grade alone, the credit in its own columns."""
+    rows = list(csv.DictReader(io.StringIO(gradebook_text)))
+    problems = []
+    for row in rows:
+        got = (row["total"], row.get("speed_credit"), row.get("speed_credit_max"))
+        if got != expected[row["student"]]:
+            problems.append(f"{row['student']}: {got}, not {expected[row['student']]}")
+    return problems
+
+
+class SpeedCredit(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.dir = self.folder.name
+        write_class(self.dir, copy.deepcopy(CREDITED))
+        self.found = reports.submissions(reports.load_results(self.dir), CREDITED_EXERCISES)
+        reports.write_all(self.dir, reports.load_results(self.dir), CREDITED_EXERCISES)
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def read(self, *parts, mode="r"):
+        return read(os.path.join(self.dir, *parts), mode)
+
+    EXPECTED = {"dan": ("18", "7.5", "10"), "erin": ("18", "0", "0"), "fay": ("", "", "")}
+
+    def test_the_gradebook_has_the_credit_apart_from_the_total(self):
+        gradebook = self.read("gradebook.csv")
+        self.assertEqual(gradebook.splitlines()[0],
+                         "student,21_tiled_sgemm,05_reduction,total,max_total,status,speed_credit,speed_credit_max")
+        self.assertEqual(credit_apart_problems(gradebook, self.EXPECTED), [])
+
+    def test_the_rule_catches_a_credit_added_to_the_total(self):
+        wrong = self.read("gradebook.csv").replace("dan,10,8,18,", "dan,10,8,25.5,")
+        self.assertEqual(len(credit_apart_problems(wrong, self.EXPECTED)), 1)
+
+    def test_a_grading_without_credit_keeps_its_gradebook(self):
+        plain = copy.deepcopy(CREDITED)
+        for entry in plain:
+            del entry["speed_credit"]
+        self.assertNotIn("speed_credit", reports.gradebook(reports.submissions(plain, CREDITED_EXERCISES),
+                                                           CREDITED_EXERCISES))
+
+    def test_the_feedback_page_shows_it_apart_and_the_reason_once(self):
+        dan = self.read("feedback", "dan.md")
+        self.assertTrue(dan.startswith("# dan: 18 / 18\n"), dan[:40])
+        self.assertIn("Speed credit, apart from the grade: 7.5 of 10 bonus points (up to 5 per speed bar, in "
+                      "proportion to your figure over the reference solution's on NVIDIA L4).", dan)
+        self.assertIn("### Speed credit: 7.5 of 10 bonus points, apart from the grade", dan)
+        self.assertIn("| final | share of cuBLAS | 0.3 | 0.6 | 2.5 |", dan)
+        self.assertIn("Speed credit, apart from the grade: 7.5 of 10", self.read("feedback", "dan.html"))
+        erin = self.read("feedback", "erin.md")
+        self.assertEqual(erin.count("speed credit needs make calibrate on this GPU"), 1)
+        self.assertNotIn("| final | share of cuBLAS", erin)
+
+    def test_the_french_page_says_it_in_french(self):
+        erin = next(submission for submission in self.found if submission.student == "erin")
+        page = reports.render_markdown(reports.feedback_blocks(erin, "fr"))
+        self.assertIn("Bonus de vitesse, hors note\xa0: aucun", page)  # the page's typography: a no-break space
+        self.assertNotIn("speed credit needs", page)
+
+    def test_gradescope_keeps_the_grade_as_the_score_and_stores_the_credit(self):
+        dan = json.loads(self.read("gradescope", "dan", "results.json"))
+        self.assertEqual(dan["score"], 18)
+        self.assertEqual(dan["extra_data"], {"speed_credit": 7.5, "speed_credit_max": 10})
+        self.assertIn("Speed credit, apart from the grade: 7.5 of 10", dan["output"])
+        self.assertEqual(sum(test.get("score", 0) for test in dan["tests"]), 18)
+        fay = json.loads(self.read("gradescope", "fay", "results.json"))
+        self.assertNotIn("extra_data", fay)  # not complete: neither a score nor a credit yet
+
+    def test_classroom_and_junit_count_the_grade_alone(self):
+        classroom = json.loads(self.read("classroom", "dan.json"))
+        self.assertEqual(sum(test["score"] for test in classroom["tests"]), 18)
+        self.assertNotIn("credit", json.dumps(classroom).lower())
+        suites = {suite.get("name"): suite for suite in ElementTree.fromstring(self.read("junit.xml", mode="rb"))}
+        properties = {p.get("name"): p.get("value") for p in suites["dan"].iter("property")}
+        self.assertEqual(properties, {"speed_credit": "7.5", "speed_credit_max": "10"})
+        self.assertEqual(suites["dan"].get("failures"), "0")
+
+    def test_a_broken_credit_is_refused(self):
+        broken = copy.deepcopy(CREDITED)
+        broken[0]["speed_credit"] = {"score": "lots"}
+        write_class(self.dir, broken)
+        with self.assertRaisesRegex(reports.ReportError, "speed_credit: 'score' is not a number"):
+            reports.load_results(self.dir)
 
 
 if __name__ == "__main__":

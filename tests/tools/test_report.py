@@ -147,6 +147,16 @@ def fake_tables():
         col("method", "", "text"), col("ms", "ms", precision=3), col("gflops", "GFLOP/s", precision=0),
         col("cublas_percent", "% cuBLAS", precision=1, unit="%"), col("peak_percent", "% peak", precision=1, unit="%")],
         [[label, 2 * 4096 ** 3 / (g * 1e6), g, 100 * g / 50000.0, 100 * g / 67000.0] for label, g in steps])]
+    tensor_steps = [("1 WMMA, one warp per 16 x 16 tile", 60.0), ("2 WMMA, 128 x 128 block tiles in shared memory", 250.0),
+                    ("3 mma.sync + ldmatrix + cp.async, 3 stages", 420.0),
+                    ("cuBLAS cublasGemmEx (FP16 in, FP32 compute)", 640.0), ("cuBLAS SGEMM (FP32 data, FP32)", 50.0)]
+    tables["26_tensor_core_gemm"] = [t("hgemm", "4096^3, FP16 in, FP32 sums", [
+        col("method", "", "text"), col("ms", "ms", precision=3), col("tflops", "TFLOP/s", precision=1),
+        col("cublas_percent", "% cuBLAS", precision=1, unit="%"),
+        col("error_fp16_inputs", "err FP16 in", "scientific", 2),
+        col("error_fp32_data", "err FP32 data", "scientific", 2)],
+        [[label, 2 * 4096 ** 3 / (tf * 1e9), tf, 100 * tf / 640.0, 2e-5 if tf > 55 else 1e-5,
+          6e-3 if tf > 55 else 1e-5] for label, tf in tensor_steps])]
     tables["22_transpose"] = [t("transpose_8192", "transposes of 8192 x 8192", bandwidth_columns(), [
         bandwidth_row("copy kernel, same tiles", 0.2, 2.7e8, 2.7e8), bandwidth_row("1 transpose_naive", 0.6, 2.7e8, 2.7e8),
         bandwidth_row("2 transpose_tiled", 0.3, 2.7e8, 2.7e8), bandwidth_row("3 transpose_padded", 0.21, 2.7e8, 2.7e8)])]

@@ -114,7 +114,8 @@ extern "C" CUresult __wrap_cuLaunchKernel(CUfunction function, unsigned grid_x, 
                                           unsigned grid_z, unsigned block_x, unsigned block_y,
                                           unsigned block_z, unsigned shared_bytes, CUstream stream,
                                           void** parameters, void** extra) {
-  course::check::count_launch(dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z), stream);
+  course::check::count_launch(dim3(grid_x, grid_y, grid_z), dim3(block_x, block_y, block_z),
+                              stream);
   return __real_cuLaunchKernel(function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
                                shared_bytes, stream, parameters, extra);
 }

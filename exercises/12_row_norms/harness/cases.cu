@@ -6,6 +6,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/check/timed_call.hpp"
 #include "course/device_buffer.hpp"
 #include "course/program.hpp"
 #include "row_norms.hpp"
@@ -51,7 +52,9 @@ void run_speed_case(const asked::Speed& p, std::uint64_t seed,
   const int cols = static_cast<int>(p.cols);
   const course::DeviceBuffer<float> matrix(row_norms::make_matrix(rows, cols, seed));
   course::DeviceBuffer<float> norms(static_cast<std::size_t>(rows));
-  const auto launch = [&] { launch_row_norms(matrix.data(), norms.data(), rows, cols); };
+  auto launch = course::check::student_call(
+      {course::check::timed_output(norms.data(), static_cast<std::size_t>(rows))},
+      [&] { launch_row_norms(matrix.data(), norms.data(), rows, cols); });
   launch();
   results.put(result::norms, norms.download());
   results.put(result::launch_ms,

@@ -6,6 +6,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/check/timed_call.hpp"
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/program.hpp"
@@ -65,15 +66,26 @@ void run_speed_case(const asked::HypotSpeed& p, std::uint64_t seed,
                                                               elements);
     CUDA_CHECK_LAUNCH();
   };
-  auto student_launch = [&] { hypot_on_device(a.data(), b.data(), c.data(), elements); };
+  // The student's work, audited whenever it is timed (course/check/timed_call.hpp): each
+  // timed sample of `launches` launches on the first `count` elements must write them all.
+  const auto student_launches = [&](int count, int launches) {
+    return course::check::student_call(
+        {course::check::timed_output(c.data(), static_cast<std::size_t>(count))},
+        [&a, &b, &c, count, launches] {
+          for (int launch = 0; launch < launches; ++launch) {
+            hypot_on_device(a.data(), b.data(), c.data(), count);
+          }
+        });
+  };
 
   double reference_ms = 0.0, student_ms = 0.0;
   if (probe) {
     reference_ms = course::time_device(reference_launch, 1, kProbeRepetitions).median_ms;
-    student_ms = course::time_device(student_launch, 1, kProbeRepetitions).median_ms;
+    student_ms = course::time_device(student_launches(elements, 1), 1, kProbeRepetitions).median_ms;
   }
   if (!probe || student_ms <= kProbeSlowdownLimit * reference_ms) {
     elements = n;
+    auto student_launch = student_launches(n, 1);
     // The student's launch alone first, so that the output reported is its own.
     student_launch();
     results.put(result::c, c.download());
@@ -84,9 +96,7 @@ void run_speed_case(const asked::HypotSpeed& p, std::uint64_t seed,
     const auto reference_batch = [&] {
       for (int launch = 0; launch < kLaunchesPerSample; ++launch) reference_launch();
     };
-    const auto student_batch = [&] {
-      for (int launch = 0; launch < kLaunchesPerSample; ++launch) student_launch();
-    };
+    auto student_batch = student_launches(n, kLaunchesPerSample);
     for (int round = 0; round < rounds; ++round) {
       const double r = course::time_device(reference_batch, kSpeedWarmup, repetitions).median_ms /
                        kLaunchesPerSample;

@@ -9,6 +9,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/check/timed_call.hpp"
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/program.hpp"
@@ -97,12 +98,16 @@ void run_speed_case(const asked::Speed& p, std::uint64_t seed,
   const int n = h.n;
   course::DeviceBuffer<float> x(h.x);
   course::DeviceBuffer<int> counts(static_cast<std::size_t>(h.bins));
-  auto global = [&] {
+  // Both are the student's work: each timed call must write every count
+  // (course/check/timed_call.hpp).
+  const std::vector<course::check::TimedOutput> every_count = {
+      course::check::timed_output(counts.data(), static_cast<std::size_t>(h.bins))};
+  auto global = course::check::student_call(every_count, [&] {
     histogram_global_on_device(x.data(), n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
-  };
-  auto shared = [&] {
+  });
+  auto shared = course::check::student_call(every_count, [&] {
     histogram_shared_on_device(x.data(), n, h.lo, h.hi, counts.data(), h.bins, h.blocks, h.threads);
-  };
+  });
   global();
   results.put(result::global_counts, counts.download());
   shared();

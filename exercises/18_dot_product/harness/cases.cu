@@ -9,6 +9,7 @@
 
 #include "course/bench.hpp"
 #include "course/check/runner.hpp"
+#include "course/check/timed_call.hpp"
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/program.hpp"
@@ -110,14 +111,18 @@ void run_steps_speed_case(const asked::Speed& p, std::uint64_t seed,
   const int repetitions = static_cast<int>(p.repetitions);
   DeviceInputs in(n, seed, dot_product::Values::signed_unit);
   dot_product::CubDot cub_dot(in.x.data(), in.y.data(), n, in.result.data());
-  // The first pass of step s, on as many blocks as it needs.
+  // The first pass of step s, on as many blocks as it needs: the student's kernel, whose
+  // every timed launch must write one partial per block (course/check/timed_call.hpp).
   const auto first_pass = [&](int s) {
-    return [&, s] {
-      const Step& step = kSteps[s];
-      const int blocks = (n + step.elements_per_block - 1) / step.elements_per_block;
-      step.kernel<<<blocks, kThreadsPerBlock>>>(in.x.data(), in.y.data(), n, in.partials.data());
-      CUDA_CHECK_LAUNCH();
-    };
+    const Step& step = kSteps[s];
+    const int blocks = (n + step.elements_per_block - 1) / step.elements_per_block;
+    return course::check::student_call(
+        {course::check::timed_output(in.partials.data(), static_cast<std::size_t>(blocks))},
+        [&in, &step, n, blocks] {
+          step.kernel<<<blocks, kThreadsPerBlock>>>(in.x.data(), in.y.data(), n,
+                                                    in.partials.data());
+          CUDA_CHECK_LAUNCH();
+        });
   };
   const auto interleaved_tree = [&] {
     const int blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
@@ -155,9 +160,12 @@ void run_final_speed_case(const asked::Speed& p, std::uint64_t seed,
   const int n = static_cast<int>(p.n);
   const int repetitions = static_cast<int>(p.repetitions);
   DeviceInputs in(n, seed, dot_product::Values::signed_unit);
-  auto final_dot = [&] {
-    dot_on_device(in.x.data(), in.y.data(), n, in.partials.data(), in.result.data());
-  };
+  // The student's work: each timed call must write the result; the partials are its
+  // scratch, as many as its grid needs (course/check/timed_call.hpp).
+  auto final_dot =
+      course::check::student_call({course::check::timed_output(in.result.data(), 1)}, [&] {
+        dot_on_device(in.x.data(), in.y.data(), n, in.partials.data(), in.result.data());
+      });
   final_dot();
   results.put(result::total, in.result.download());
   dot_product::CubDot cub_dot(in.x.data(), in.y.data(), n, in.result.data());

@@ -12,11 +12,13 @@
 #include <vector>
 
 #include "course/check/judge.hpp"
+#include "course/check/sgemm_verdict.hpp"
 #include "workload.hpp"
 
 namespace {
 
 using course::check::CaseContext;
+using course::check::describe;
 using course::check::Message;
 using course::check::Run;
 using tiled_sgemm::Problem;
@@ -138,25 +140,6 @@ Message describe(const StepInfo& step, const Product& p) {
       .with(step.launcher, p.m, p.n, p.k, p.alpha, p.beta);
 }
 
-// What the comparison found, for a person (Verdict::text() in the chosen language).
-Message describe(const tiled_sgemm::Verdict& v) {
-  if (v.wrong == 0) return {"every element right", "chaque élément est juste"};
-  Message line =
-      Message{"{} of {} elements wrong", "{} éléments faux sur {}"}.with(v.wrong, v.count);
-  if (v.nan > 0) line += Message{" ({} NaN or infinite)", " ({} NaN ou infinis)"}.with(v.nan);
-  if (v.unwritten > 0) {
-    line += Message{" ({} never written)", " ({} jamais écrits)"}.with(v.unwritten);
-  }
-  const bool poison = v.unwritten > 0 && course::is_poison(static_cast<float>(v.got));
-  return line + Message{"; C({}, {}): expected {}, got {}, allowed error {}",
-                        " ; C({}, {}) : attendu {}, reçu {}, erreur permise {}"}
-                    .with(v.first.i, v.first.j, v.expected,
-                          poison
-                              ? Message{"nothing (the NaN C held)", "rien (le NaN que C contenait)"}
-                              : Message::verbatim(course::format_number(v.got)),
-                          v.bound);
-}
-
 // The largest tiles of C are 128 x 128 (steps 4 to 6), the largest slice of k 32 (step 2).
 constexpr int kLargestTile = 128;
 constexpr int kLargestSlice = 32;
@@ -172,20 +155,11 @@ void diagnose(CaseContext& c, const StepInfo& step, const Product& p,
   // With beta = 0, C held NaN: 0 * NaN gives NaN back, on some hardware with the very bits
   // C held, which then reads as an element never written.
   if (p.beta == 0.0f && (v.nan > 0 || v.unwritten > 0)) c.hint(kBetaZeroHint);
-  if (v.unwritten == v.count) {
-    c.hint(Message{"{} wrote no element of C: is it written, and does it launch its kernel on a "
-                   "grid that covers C?",
-                   "{} n'a écrit aucun élément de C : la fonction est-elle écrite, et lance-t-elle "
-                   "son kernel sur une grille qui couvre C ?"}
-               .with(step.launcher));
+  if (!course::check::hint_unwritten(
+          c, step.launcher, v,
+          {"every thread writes each element it owns inside C.",
+           "chaque thread écrit chaque élément dont il a la charge à l'intérieur de C."})) {
     return;
-  }
-  if (v.unwritten > 0) {
-    c.hint({"some elements of C were never written: the grid must cover all of C (round the "
-            "block counts up), and every thread writes each element it owns inside C.",
-            "certains éléments de C n'ont jamais été écrits : la grille doit couvrir tout C "
-            "(arrondir les nombres de blocs au-dessus), et chaque thread écrit chaque élément "
-            "dont il a la charge à l'intérieur de C."});
   }
   if (!multiples_of_every_tile(p)) c.hint(kEdgeHint);
   if (step.shared_memory) {

@@ -15,6 +15,9 @@ result files alone (reports.py reads and checks them, SCHEMA.md). Its sections, 
                  statement's cases table says it catches (statement_cases.py)
     hints        the hints the checks printed most often (the known mistakes), with the
                  students who got each, linked to their feedback pages
+    leaderboard  each timed case's figures, best first, with the bar and the GPU
+    speed credit each student's bonus for speed (--speed-credit), beside the grade and
+                 never in it, or why there is none
     answers      the answers the students wrote to each statement's Questions
                  (answers.md, answers.fr.md), question by question
     similar code the pairs of submissions whose own code for an exercise is nearly the
@@ -344,8 +347,8 @@ def not_graded_text(why):
 
 
 SECTIONS = (("not-graded", "Not graded"), ("warnings", "Warnings"), ("exercises", "Exercises"), ("cases", "Cases"),
-            ("hints", "Hints"), ("leaderboard", "Leaderboard"), ("answers", "Answers"),
-            ("similar-code", "Similar code"), ("grading-time", "Grading time"))
+            ("hints", "Hints"), ("leaderboard", "Leaderboard"), ("speed-credit", "Speed credit"),
+            ("answers", "Answers"), ("similar-code", "Similar code"), ("grading-time", "Grading time"))
 
 
 def build_blocks(data, plots, plots_missing, alike):
@@ -353,7 +356,7 @@ def build_blocks(data, plots, plots_missing, alike):
     for (anchor, title), section in zip(SECTIONS, (not_graded_blocks(data), warning_blocks(data),
                                                    exercise_blocks(data, plots, plots_missing),
                                                    case_blocks(data), hint_blocks(data), leaderboard_blocks(data),
-                                                   answers_blocks(data),
+                                                   credit_blocks(data), answers_blocks(data),
                                                    similar_blocks(alike), time_blocks(data))):
         blocks += [("heading", title, anchor)] + section
     return blocks
@@ -479,6 +482,29 @@ def leaderboard_blocks(data, anonymous_seed=None):
                          text(number(measured, 3), "num"), text("yes" if passed else "no", None if passed else "bad")]
                         for rank, (student, measured, passed) in enumerate(rows, start=1)]))
     return blocks
+
+
+def credit_blocks(data):
+    """Each student's speed credit (--speed-credit, speed_credit.py) beside the grade it is no
+    part of; why there is none, once per reason."""
+    with_credit = [submission for submission in data.found if submission.credit]
+    if not with_credit:
+        return [("para", "Off: tools/course grade --speed-credit POINTS gives each speed bar up to POINTS bonus "
+                         "points, in proportion to the student's figure over the reference solution's on the GPU "
+                         "make calibrate measured, apart from the grade.")]
+    points = ", ".join(sorted({reports.points(s.credit.get("points_per_bar", 0)) for s in with_credit}))
+    blocks = [("para", f"Bonus points apart from the grade, never added to it (the gradebook's speed_credit "
+                       f"column): up to {points} per speed bar, in proportion to the student's figure over the "
+                       f"reference solution's worst figure in the site bars (make calibrate), on the GPU they were "
+                       f"measured on; a bar whose case failed earns none.")]
+    notes = list(dict.fromkeys(reports.clean(s.credit["note"]) for s in with_credit if s.credit.get("note")))
+    blocks += [("note", f"No credit for some submissions: {note}.") for note in notes]
+    rows = [[student_cell(submission.student),
+             text(f"{reports.points(submission.score)} / {reports.points(submission.max_score)}", "num"),
+             text(reports.points(submission.credit["score"]) if submission.complete else "-", "num"),
+             text(reports.points(submission.credit["max_score"]), "num")]
+            for submission in with_credit]
+    return blocks + [("table", "speed-credit", ["student", "grade", "speed credit", "of at most"], rows)]
 
 
 def answers_blocks(data):

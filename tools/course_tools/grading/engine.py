@@ -22,6 +22,7 @@ import itertools
 import json
 import os
 import queue
+import re
 import secrets
 import shlex
 import shutil
@@ -32,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 
 from course_tools.authoring import answers
-from course_tools.grading import gpu, similarity, submissions
+from course_tools.grading import gpu, similarity, speed_credit, submissions
 from course_tools.release import write as release_write
 from course_tools.student import atomic_write
 from course_tools.student import nvcc
@@ -68,6 +69,23 @@ COMPARED_SUFFIXES = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".c", ".cmake", ".txt"
                      ".mutant", "Makefile")
 
 
+# What a student's file has no reason to name: the check's own accounting, linked into the
+# program beside it (common/course/check/: the launch and copy counts, the timed-call audit,
+# the linker's wrappers). A file that names it can change what the check reads; the grader
+# cannot tell a forged count from a true one, so it says so in the results.
+CHECK_MACHINERY = re.compile(r'#\s*include\s*[<"][^>"]*course/check/[^>"]*[>"]|\bcourse::check\b|\b__(?:wrap|real)_\w+')
+
+
+def reaches_into_the_check(path):
+    """The distinct names of the check's machinery that the file at `path` uses (CHECK_MACHINERY)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return []
+    return sorted(set(CHECK_MACHINERY.findall(text)))[:3]
+
+
 @dataclass
 class Config:
     root: str                     # the instructor's repository
@@ -92,6 +110,9 @@ class Config:
     cpu_only: bool = False        # build only: checks are recorded "skipped", for a GPU grading to complete
     git_head: bool = False        # a git repository is graded at its last commit, not its working tree
     site_bars: str = ""           # the site bars' file (make calibrate) the checks judge speed against; "": the course's
+    # Bonus points per speed bar, scaled by the ratio to the reference on this GPU and kept
+    # apart from the score (--speed-credit, fixed with the seed; 0: off; speed_credit.py).
+    speed_credit: float = 0.0
     work_root: str = ""           # where submissions are unpacked and built (default: in the results)
     build_timeout: int = 300
     check_timeout: int = 3600
@@ -134,12 +155,14 @@ class SettingsError(Exception):
     """A results folder asked to continue a grading with other settings."""
 
 
-def grading_settings(results, seed, requested, default, create=True, notes=None, feedback_lang=None):
-    """The seed, exercises and feedback language of a results folder ({"seed", "exercises",
-    "feedback_lang"}), fixed at its first grading so that a rerun (or an array task)
-    continues the same grading instead of mixing two (a folder from before the language
-    was recorded is English). `requested` is None when the caller named no exercises, and
-    `feedback_lang` when it named no language.
+def grading_settings(results, seed, requested, default, create=True, notes=None, feedback_lang=None,
+                     speed_credit=None):
+    """The seed, exercises, feedback language and speed credit of a results folder ({"seed",
+    "exercises", "feedback_lang", "speed_credit"}), fixed at its first grading so that a rerun
+    (or an array task) continues the same grading instead of mixing two (a folder from before
+    the language or the credit was recorded is English, without credit). `requested` is None
+    when the caller named no exercises, `feedback_lang` when it named no language, and
+    `speed_credit` when it named no credit.
     An exercise listed twice (what `--exercises 03,03` left before duplicates were
     merged) is listed once, the file rewritten, and `notes` (a list) says so."""
     path = os.path.join(results, CONFIG_FILE)
@@ -172,9 +195,13 @@ def grading_settings(results, seed, requested, default, create=True, notes=None,
         if feedback_lang is not None and feedback_lang != stored["feedback_lang"]:
             raise SettingsError(f"{results} was graded with feedback in {stored['feedback_lang']!r}, not "
                                 f"{feedback_lang!r}: use another results folder")
+        stored.setdefault("speed_credit", 0)
+        if speed_credit is not None and speed_credit != stored["speed_credit"]:
+            raise SettingsError(f"{results} was graded with --speed-credit {stored['speed_credit']:g}, not "
+                                f"{speed_credit:g}: use another results folder")
         return stored
     settings = {"seed": seed if seed is not None else secrets.randbits(62), "exercises": requested or default,
-                "feedback_lang": feedback_lang or "en"}
+                "feedback_lang": feedback_lang or "en", "speed_credit": speed_credit or 0}
     if create:
         os.makedirs(results, exist_ok=True)
         os.chmod(results, 0o700)  # results and hidden cases are the instructor's alone
@@ -437,17 +464,20 @@ def speed_record_path(report):
 
 
 def read_speed_records(path):
-    """{case: [{"figure", "direction", "bar", "measured"}]} of a check's speed records
-    (common/course/check/speed_bar.cpp: 'speed<TAB>case<TAB>figure<TAB>at_least|at_most<TAB>bar<TAB>measured<TAB>margin');
-    empty where the check wrote none."""
-    found = {}
+    """({case: [{"figure", "direction", "bar", "measured"}]}, the GPU the check ran on) of a
+    check's speed records (common/course/check/speed_bar.cpp: a line 'gpu<TAB>name', then
+    'speed<TAB>case<TAB>figure<TAB>at_least|at_most<TAB>bar<TAB>measured<TAB>margin' lines);
+    ({}, "") where the check wrote none."""
+    found, gpu_name = {}, ""
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
     except OSError:
-        return found
+        return found, gpu_name
     for line in lines:
         fields = line.split("\t")
+        if len(fields) == 2 and fields[0] == "gpu":
+            gpu_name = fields[1]
         if len(fields) != 7 or fields[0] != "speed":
             continue
         try:
@@ -456,7 +486,7 @@ def read_speed_records(path):
             continue
         found.setdefault(fields[1], []).append({"figure": fields[2], "direction": fields[3], "bar": bar,
                                                 "measured": measured})
-    return found
+    return found, gpu_name
 
 
 def course_files(root):
@@ -485,6 +515,8 @@ class SubmissionGrader:
         self.keyed_locks = {}                          # cache key -> lock (keyed_lock)
         self.keyed_locks_lock = threading.Lock()
         self.references = {}                           # exercise id -> bar_references()
+        # The reference figures of the speed credit (none where it is off).
+        self.site_references = speed_credit.SiteReferences(config.site_bars if config.speed_credit else "")
 
     def course_digest(self, relative):
         """The digests a copy of the course file `relative` may have without being changed:
@@ -579,6 +611,9 @@ class SubmissionGrader:
                                       "(expected e.g. exercises/03_device_memory/device_memory.cu)")
         result["score"] = sum(e["score"] for e in result["exercises"])
         result["max_score"] = sum(e["max_score"] for e in result["exercises"])
+        if self.config.speed_credit:
+            # Beside the score, never in it.
+            speed_credit.add_credit(result, self.config.speed_credit, self.site_references)
         # The warnings that may change the grade go to the instructor too (console, class.html).
         result["grade_warnings"] = [str(w) for w in result["warnings"] if isinstance(w, submissions.GradeWarning)]
         result["warnings"] = [str(w) for w in result["warnings"]]
@@ -610,6 +645,10 @@ class SubmissionGrader:
                 record.update(status="incomplete", message=f"{found}: could not be read")
                 return record
             record["files"][wanted] = found
+            reached = reaches_into_the_check(os.path.join(raw, found))
+            if reached:
+                warnings.append(f"{found}: reaches into the check's own accounting ({', '.join(reached)}): whatever "
+                                "it scored may be forged; read it before the grade counts")
             shutil.copyfile(os.path.join(raw, found), os.path.join(tree, "exercises", exercise.id, wanted))
         self.read_answers(exercise, raw, files, record, warnings)
         if missing:
@@ -876,7 +915,7 @@ class SubmissionGrader:
         if status not in (0, 1) or data is None:
             record.update(status="error", message=f"the check failed (status {status}):\n{output}")
             return
-        speeds = read_speed_records(speed_record_path(os.path.join(reports, f"{exercise.id}.json")))
+        speeds, check_gpu = read_speed_records(speed_record_path(os.path.join(reports, f"{exercise.id}.json")))
         for case in data["cases"]:
             record["items"].append({"name": case["name"], "kind": "case", "score": case["points"],
                                     "max_score": case["max_points"], "passed": case["passed"],
@@ -887,7 +926,9 @@ class SubmissionGrader:
                 record["items"][-1]["speed"] = [dict(speed, reference=references.get((case["name"], speed["figure"]), ""))
                                                 for speed in speeds[case["name"]]]
         if speeds:
-            record["gpu"] = gpu.names(self.config.gpus)
+            # The GPU the check measured on, as it names it (the name the site bars are matched
+            # with); nvidia-smi's names of the grading's GPUs where the records have none.
+            record["gpu"] = check_gpu or gpu.names(self.config.gpus)
         tools = exercise.sanitizer_tools
         if tools:
             # The tools' runs are independent runs of the same program: side by side, each

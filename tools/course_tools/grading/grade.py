@@ -47,7 +47,7 @@ import threading
 import time
 
 from course_tools.authoring import answers
-from course_tools.grading import class_report, engine, gpu, reports, submissions
+from course_tools.grading import class_report, engine, gpu, reports, speed_credit, submissions
 from course_tools.student import exercises as course_exercises
 from course_tools.student import nvcc
 from course_tools.student.paths import ROOT
@@ -71,6 +71,10 @@ def parse_arguments(argv):
                              "the first grading, like the seed); class.html and the gradebook stay English")
     parser.add_argument("--site-bars", help="the speed bars of this GPU (make calibrate; default: the course's "
                              "calibration/site-bars.tsv where it exists; 'none': the course's bars)")
+    parser.add_argument("--speed-credit", type=float, metavar="POINTS",
+                        help="bonus points per speed bar, POINTS x min(1, the student's figure over the reference "
+                             "solution's on this GPU, from the site bars), shown apart from the grade, never in it "
+                             "(default: none; fixed at the first grading, like the seed)")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
     parser.add_argument("--gpus", help="comma-separated CUDA_VISIBLE_DEVICES values, shared round-robin")
     parser.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every time limit")
@@ -101,6 +105,8 @@ def parse_arguments(argv):
         parser.error("--results is required (except with --list)")
     if arguments.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if arguments.speed_credit is not None and not 0 <= arguments.speed_credit < float("inf"):
+        parser.error("--speed-credit must be a number of points, 0 or more")
     if arguments.is_class and arguments.one_submission:
         parser.error("--class and --one-submission contradict each other: PATH is a class or one submission")
     return arguments
@@ -425,7 +431,8 @@ def main(argv):
         try:
             stored = engine.grading_settings(results, arguments.seed,
                                              exercise_ids if arguments.exercises else None, exercise_ids,
-                                             notes=notes, feedback_lang=arguments.feedback_lang)
+                                             notes=notes, feedback_lang=arguments.feedback_lang,
+                                             speed_credit=arguments.speed_credit)
         except engine.SettingsError as error:
             raise SystemExit(f"grade.py: {error}, or --regrade")
         for note in notes:
@@ -446,6 +453,12 @@ def main(argv):
               file=sys.stderr)
     sanitizer = nvcc.compute_sanitizer_path()
     site_bars = chosen_site_bars(arguments)
+    if stored["speed_credit"]:
+        references = speed_credit.SiteReferences(site_bars)
+        against = (f"against the reference solution's figures on {references.gpu}" if references.gpu
+                   else references.why_none(None))
+        print(f"grade.py: speed credit: up to {stored['speed_credit']:g} point(s) per speed bar, apart from the "
+              f"grade; {against}", file=sys.stderr)
     try:
         config = engine.Config(
             root=ROOT, results=results, seed=stored["seed"], exercises=chosen, arch=nvcc.gpu_arch(),
@@ -454,7 +467,7 @@ def main(argv):
             sanitizer=sanitizer,
             shown_paths=shown_paths(arguments), hidden_paths=hidden_paths(arguments, results),
             gpus=[g for g in (arguments.gpus or "").split(",") if g], cpu_only=arguments.cpu_only,
-            git_head=arguments.git_head, site_bars=site_bars)
+            git_head=arguments.git_head, site_bars=site_bars, speed_credit=stored["speed_credit"])
         nvcc.nvcc_path()
         # Builds and checks at once, over all submissions: as many as the machine has cores
         # (a check mostly waits for its program, which mostly waits for the GPU).

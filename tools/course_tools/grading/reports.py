@@ -24,6 +24,11 @@ An exercise whose check could not run (status "skipped": no GPU, --cpu-only) is 
 graded yet, and no report scores it: the gradebook leaves its cell and the total
 empty, Gradescope and Classroom results give it no score and no failure, JUnit marks
 it skipped. A later grading on a GPU grades it (SCHEMA.md).
+
+The speed credit of a grading with --speed-credit (speed_credit.py) is never part of a score:
+the gradebook gives it two columns of its own, the feedback pages a sentence and a table per
+exercise, junit.xml a property of the student's suite, Gradescope its "extra_data" and a line
+of its output; GitHub Classroom's format has no place for it beside the points.
 """
 import base64
 import csv
@@ -119,6 +124,17 @@ SAY = language.Messages(__name__, {
                           "résultat."),
     "hidden failed": ("hidden case failed: {points} (its output is kept for the instructor)",
                       "cas caché échoué : {points} (sa sortie est gardée pour l'enseignant)"),
+    "credit": ("Speed credit, apart from the grade: {score} of {maximum} bonus points (up to {points} per speed "
+               "bar, in proportion to your figure over the reference solution's on {gpu}).",
+               "Bonus de vitesse, hors note : {score} points sur {maximum} (jusqu'à {points} par seuil de vitesse, "
+               "en proportion de votre valeur rapportée à celle de la solution de référence sur {gpu})."),
+    "no credit": ("Speed credit, apart from the grade: none ({note}).",
+                  "Bonus de vitesse, hors note : aucun (il demande que les enseignants aient étalonné les seuils "
+                  "sur le GPU de la notation : make calibrate)."),
+    "the grading gpu": ("the grading GPU", "le GPU de la notation"),
+    "credit of": ("Speed credit: {score} of {maximum} bonus points, apart from the grade",
+                  "Bonus de vitesse : {score} points sur {maximum}, hors note"),
+    "credit columns": ("case|figure|yours|the reference's|credit", "cas|grandeur|la vôtre|celle de la référence|bonus"),
 })
 SHORT = {"build_failed": "build", "missing": "missing", "incomplete": "incompl",
          "skipped": "skipped", "error": "error", "unreadable": "unread"}
@@ -149,13 +165,17 @@ RESULT_FIELDS = (("schema", "a number", True), ("student", "a string", True),
                  ("source", "a string", False), ("graded_at", "a string", False),
                  ("seconds", "a number", False), ("score", "a number", False),
                  ("max_score", "a number", False), ("cpu_only", "true or false", False),
-                 ("grade_warnings", "a list", False))
+                 ("grade_warnings", "a list", False), ("speed_credit", "an object", False))
 EXERCISE_FIELDS = (("id", "a string", True), ("status", "a string", True),
                    ("score", "a number", True), ("max_score", "a number", True),
                    ("items", "a list", False), ("number", "a string", False),
                    ("title", "a string", False), ("message", "a string", False),
                    ("build_log", "a string", False), ("seconds", "a number", False),
-                   ("files", "an object", False), ("answers", "an object", False), ("gpu", "a string", False))
+                   ("files", "an object", False), ("answers", "an object", False), ("gpu", "a string", False),
+                   ("speed_credit", "an object", False))
+# The speed credit of a result or an exercise (speed_credit.py): apart from the score.
+CREDIT_FIELDS = (("score", "a number", True), ("max_score", "a number", True), ("note", "a string", False),
+                 ("points_per_bar", "a number", False))
 ITEM_FIELDS = (("name", "a string", True), ("passed", "true or false", True),
                ("score", "a number", True), ("max_score", "a number", True),
                ("kind", "a string", False), ("hidden", "true or false", False),
@@ -211,6 +231,10 @@ def exercise_problem(exercise):
         return problem
     if exercise["status"] not in STATUSES:
         return f"status '{exercise['status']}' is not one of {', '.join(STATUSES)}"
+    if "speed_credit" in exercise:
+        problem = fields_problem(exercise["speed_credit"], CREDIT_FIELDS)
+        if problem:
+            return f"speed_credit: {problem}"
     for index, item in enumerate(exercise.get("items", [])):
         problem = fields_problem(item, ITEM_FIELDS)
         if problem:
@@ -237,6 +261,10 @@ def result_problem(result, file_stem):
     for key in ("warnings", "grade_warnings"):
         if not all(isinstance(warning, str) for warning in result.get(key, [])):
             return f"'{key}' holds something other than strings"
+    if "speed_credit" in result:
+        problem = fields_problem(result["speed_credit"], CREDIT_FIELDS)
+        if problem:
+            return f"speed_credit: {problem}"
     seen = set()
     for index, exercise in enumerate(result["exercises"]):
         problem = exercise_problem(exercise)
@@ -324,6 +352,13 @@ class Submission:
     @property
     def complete(self):
         return not self.pending
+
+    @property
+    def credit(self):
+        """The speed credit of the grading (--speed-credit: SCHEMA.md), or None where it was off.
+        Never part of `score`."""
+        credit = self.result.get("speed_credit")
+        return credit if isinstance(credit, dict) else None
 
 
 def number_of(exercise):
@@ -463,15 +498,22 @@ def gradebook(found, columns):
     """One row per student: a score per configured exercise, the total, the maximum and
     what went wrong. No timings, so it is byte-identical between gradings of the same work.
     A skipped exercise has an empty cell, never 0, and so has the total of a
-    submission that is not completely graded."""
+    submission that is not completely graded. A grading with speed credit adds its two
+    columns after the status, apart from the total, which never includes it."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student"] + columns + ["total", "max_total", "status"])
+    with_credit = any(submission.credit for submission in found)
+    writer.writerow(["student"] + columns + ["total", "max_total", "status"]
+                    + (["speed_credit", "speed_credit_max"] if with_credit else []))
     for submission in found:
         cells = ["" if row["status"] == "skipped" else points(earned(row)) for row in submission.rows]
         total = points(submission.score) if submission.complete else ""
+        credit = []
+        if with_credit:
+            known = submission.credit if submission.complete else None
+            credit = [points(known["score"]), points(known["max_score"])] if known else ["", ""]
         writer.writerow([spreadsheet_text(clean(submission.student))] + cells
-                        + [total, points(submission.max_score), gradebook_status(submission)])
+                        + [total, points(submission.max_score), gradebook_status(submission)] + credit)
     return buffer.getvalue()
 
 
@@ -504,12 +546,41 @@ def feedback_blocks(submission, lang="en"):
     warnings += [SAY("extra", lang, exercise=clean(extra)) for extra in submission.extras]
     if warnings:
         blocks += [("heading", SAY("warnings", lang)), ("list", warnings)]
+    if submission.credit:
+        blocks.append(("para", credit_sentence(submission, lang)))
     if any(item.get("speed") for row in submission.rows for item in row.get("items", [])):
         blocks.append(("para", SAY("leaderboard", lang,
                                    id=leaderboard_id(submission.student, result.get("seed", "")))))
     for row in submission.rows:
         blocks += exercise_blocks(row, lang)
     return blocks
+
+
+def credit_sentence(submission, lang="en"):
+    """The submission's speed credit in one sentence, or why it has none (said once a page)."""
+    credit = submission.credit
+    if credit.get("note"):
+        return SAY("no credit", lang, note=clean(credit["note"]))
+    gpus = sorted({clean(row["gpu"]) for row in submission.rows if row.get("gpu")})
+    return SAY("credit", lang, score=points(credit["score"]), maximum=points(credit["max_score"]),
+               points=points(credit.get("points_per_bar", 0)), gpu=", ".join(gpus) or SAY("the grading gpu", lang))
+
+
+def credit_blocks(exercise, lang="en"):
+    """An exercise's speed credit, bar by bar, where some bar earned or could earn it."""
+    credit = exercise.get("speed_credit")
+    bars = [(item, speed) for item in exercise.get("items", []) for speed in item.get("speed") or []
+            if "credit" in speed]
+    if not isinstance(credit, dict) or not bars:
+        return []
+    return [("subheading", SAY("credit of", lang, score=points(credit["score"]), maximum=points(credit["max_score"]))),
+            ("table", SAY("credit columns", lang).split("|"),
+             [[clean(item["name"]), clean(speed.get("figure", "")), figure_text(speed.get("measured")),
+               figure_text(speed.get("site_reference")), points(speed["credit"])] for item, speed in bars])]
+
+
+def figure_text(value):
+    return f"{value:.3g}" if is_number(value) else "-"
 
 
 def leaderboard_id(student, seed):
@@ -554,6 +625,7 @@ def graded_blocks(exercise, lang="en"):
                    [[item_label(item, lang), f"{points(item['score'])} / {points(item['max_score'])}",
                      "PASS" if item["passed"] else "FAIL", seconds_text(item.get("seconds"))]
                     for item in items]))
+    blocks += credit_blocks(exercise, lang)
     for item in items:
         if not item["passed"]:
             blocks += [("subheading", SAY("output of", lang, case=item_label(item, lang))),
@@ -693,6 +765,13 @@ def junit_suite(parent, submission):
     for key, value in counts.items():
         suite.set(key, str(value))
     suite.set("errors", "0")
+    if submission.credit:
+        # A property, never a test: a test's failure would count against the submission.
+        properties = ElementTree.Element("properties")
+        for name, value in (("speed_credit", points(submission.credit["score"])),
+                            ("speed_credit_max", points(submission.credit["max_score"]))):
+            ElementTree.SubElement(properties, "property", name=name, value=value)
+        suite.insert(0, properties)
     if is_number(submission.result.get("seconds")):
         suite.set("time", f"{submission.result['seconds']:.3f}")
     warnings = submission.result.get("warnings", [])
@@ -725,7 +804,8 @@ def junit(found):
 # "max_score", "status" ("passed" or "failed"), "output", "visibility" ("hidden": never
 # shown to students, instructors always see it). The top level has no "max_score" in
 # the specification, so none is written; "execution_time" is left out to keep the file
-# free of timings. "output_format": "text" because the top-level default,
+# free of timings. "extra_data" ("Optional extra data to be stored") holds the speed credit,
+# which the score never includes. "output_format": "text" because the top-level default,
 # "simple_format", renders HTML, and the output quotes warnings about student files.
 #
 # A skipped exercise (its check could not run: no GPU) is not graded yet: its test has
@@ -769,10 +849,16 @@ def gradescope_result(submission, lang="en"):
             tests.append(gradescope_test(label, 0, row["max_score"], False, text))
     # Per-exercise scores stay out of the summary: they would tell what hidden cases did.
     summary += [SAY("note", lang, warning=clean(warning)) for warning in submission.result.get("warnings", [])]
+    if submission.credit:
+        summary.append(credit_sentence(submission, lang))
     if not submission.complete:
         summary.insert(0, SAY("incomplete result", lang))
     result = {"score": submission.score, "output": "\n".join(summary), "output_format": "text",
               "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
+    if submission.credit and submission.complete:
+        # The specification's "extra_data" is stored, never scored: the score stays the grade.
+        result["extra_data"] = {"speed_credit": submission.credit["score"],
+                                "speed_credit_max": submission.credit["max_score"]}
     if not submission.complete:
         del result["score"]
     return result
@@ -794,6 +880,9 @@ def gradescope_result(submission, lang="en"):
 # reporter does not read it, and these files stay free of timings.
 #
 # Students read the reporter's log, so a hidden case's output is not copied there.
+#
+# The speed credit (--speed-credit) is not written here: every test's "score" adds to the
+# points the reporter shows, and the format has no field beside them; the feedback page says it.
 #
 # A skipped exercise (its check could not run: no GPU) is not graded yet: its test has
 # the status "error" (the grading machine's doing, not the student's: never "fail")

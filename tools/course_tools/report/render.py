@@ -30,7 +30,7 @@ from course_tools.student.paths import ROOT
 # what it shows beside it (NAME.png.json, what_it_shows).
 FIGURES = ["04_cpu_gpu_crossover.png", "05_block_shapes.png", "06_sgemm_gflops.png",
            "09_15_copy_ceiling_share.png", "14_histogram.png", "21_sgemm_steps.png",
-           "22_transpose.png", "23_stream_overlap.png"]
+           "22_transpose.png", "23_stream_overlap.png", "26_tensor_core_steps.png"]
 
 # A slide shows a figure alone under its title, SLIDE_FIGURE_HEIGHT pixels high and at most
 # SLIDE_FIGURE_WIDTH wide (tools/marp/course.css, class figure: the slide's content box):
@@ -134,6 +134,13 @@ EXPLANATIONS = {
           "optional), the course's coalesced naive kernel and cuBLAS (CUBLAS_DEFAULT_MATH: no "
           "TF32). GFLOP/s = 2 m n k / time; % cuBLAS = cuBLAS's time / this time, same run; "
           "% peak = GFLOP/s / FP32 peak.",
+    "26": "C = A B at 4096^3 on the tensor cores, FP16 inputs and FP32 sums, by the course's three "
+          "steps (WMMA one warp per 16 x 16 tile, WMMA with 128 x 128 block tiles in shared memory, "
+          "mma.sync with ldmatrix and a 3-stage cp.async pipeline: sm_80 and newer), cuBLAS's "
+          "cublasGemmEx with the same types, and cuBLAS SGEMM in FP32 for scale. TFLOP/s = "
+          "2 m n k / time; % cuBLAS = cublasGemmEx's time / this time, same run; the errors are the "
+          "largest over 1024 elements against float64, of the FP16 inputs' product and of the FP32 "
+          "data's.",
 }
 
 
@@ -700,6 +707,29 @@ def figure_21(plt, say, context, tables, path):
             "throughput measured in the same run.")
 
 
+def figure_26(plt, say, context, tables, path):
+    table = need(tables.get("26_tensor_core_gemm", {}).get("hgemm"), "exercise 26's demo")
+    rows = [r for r in table.records() if measured(r.get("tflops"))]
+    if not rows:
+        raise FigureMissing("no data: exercise 26's demo timed no kernel")
+    figure, axes = new_figure(plt, say)
+    notes = [say.number(r["tflops"]) + (say(" ({} of cuBLAS)", " ({} de cuBLAS)").format(say.percent(r["cublas_percent"]))
+                                        if measured(r.get("cublas_percent")) else "") for r in rows]
+    # The student's steps in blue; cuBLAS (its tensor-core GEMM, and SGEMM for scale) in grey.
+    bar_rows(axes, [row_label(r["method"], say) for r in rows], [r["tflops"] for r in rows], notes,
+             ["C0" if str(r["method"])[:1].isdigit() else "C7" for r in rows])
+    # Room on the right for the longest bar's note.
+    axes.set_xlim(0, max(r["tflops"] for r in rows) * 1.7)
+    axes.set_xlabel(say("TFLOP/s = 2 m n k / time\nFP16 inputs, FP32 sums; SGEMM: FP32 throughout",
+                        "TFLOP/s = 2 m n k / temps\nentrées FP16, sommes FP32 ; SGEMM : tout en FP32"))
+    title(axes, say(f"Exercise 26: tensor cores step by step against cuBLAS ({table.title})",
+                    f"Exercice 26 : tensor cores étape par étape contre cuBLAS ({table.title})"))
+    axes.grid(True, axis="x", alpha=0.3)
+    save_figure(figure, path, context.stamp(program_of("26_tensor_core_gemm"), say))
+    return ("TFLOP/s = 2 m n k / time of each step of the tensor-core GEMM, with its share of "
+            "cublasGemmEx's throughput measured in the same run, and cuBLAS SGEMM for scale.")
+
+
 def figure_22(plt, say, context, tables, path):
     table = need(tables.get("22_transpose", {}).get("transpose_8192"), "exercise 22's demo")
     rows = [r for r in table.records() if measured(r.get("gbps"))]
@@ -786,6 +816,7 @@ def draw_figures(context, tables, seeds, figures_dir):
         "21_sgemm_steps.png": lambda say, p: figure_21(plt, say, context, tables, p),
         "22_transpose.png": lambda say, p: figure_22(plt, say, context, tables, p),
         "23_stream_overlap.png": lambda say, p: figure_23(plt, say, context, tables, p),
+        "26_tensor_core_steps.png": lambda say, p: figure_26(plt, say, context, tables, p),
     }
     for name in FIGURES:
         paths = {lang: os.path.join(figures_dir, figure_file(name, lang)) for lang in LANGUAGES}
@@ -964,7 +995,8 @@ def markdown_table(table):
 
 FIGURE_OF_EXERCISE = {"04": "04_cpu_gpu_crossover.png", "05": "05_block_shapes.png",
                       "06": "06_sgemm_gflops.png", "14": "14_histogram.png",
-                      "21": "21_sgemm_steps.png", "22": "22_transpose.png", "23": "23_stream_overlap.png"}
+                      "21": "21_sgemm_steps.png", "22": "22_transpose.png", "23": "23_stream_overlap.png",
+                      "26": "26_tensor_core_steps.png"}
 
 
 class Page:

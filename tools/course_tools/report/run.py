@@ -40,7 +40,7 @@ EXERCISES = {
     "11_hidden_layer": 12, "12_row_norms": 4, "13_grid_stride_loops": 4,
     "14_atomics_histogram": 4, "15_monte_carlo_pi": 8, "17_nvrtc_streams": 10,
     "18_dot_product": 10, "20_sparse_conjugate_gradient": 10, "21_tiled_sgemm": 6,
-    "22_transpose": 6, "23_stream_overlap": 8,
+    "22_transpose": 6, "23_stream_overlap": 8, "26_tensor_core_gemm": 8,
 }
 # The exercises whose kernels tools/course report-seeds also measures in Numba and CuPy.
 SEED_EXERCISES = ("09", "11", "12", "13", "14", "15")

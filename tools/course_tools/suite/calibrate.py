@@ -25,6 +25,7 @@ or a file that does not hold; 2 misuse; 77 no GPU here.
 Python 3 standard library only.
 """
 import argparse
+import collections
 import datetime
 import glob
 import math
@@ -122,10 +123,16 @@ def write(path, gpu, rows, runs, margin, command):
     os.replace(temporary, path)
 
 
-def check(path, margin=speed_margins.REQUIRED_MARGIN):
-    """The problems of a site-bars file: malformed lines, a bar stricter than the course's, a site
-    bar the reference's worst figure does not clear by the margin, no GPU named."""
-    problems, gpu = [], ""
+# One bar of a site bars' file: its kind, the course's bar, the site bar, the reference's worst
+# figure on the file's GPU, and where the line is (path:line, for the messages).
+SiteBar = collections.namedtuple("SiteBar", "kind course_bar site worst where")
+
+
+def read(path):
+    """(the GPU the file names, {(exercise number, case, figure): SiteBar}, problems) of a site
+    bars' file, as written: a malformed line is a problem, not a bar; a file without a 'gpu'
+    line names "" (the checks read it in speed_bar.cpp, the grader's speed credit here)."""
+    gpu, bars, problems = "", {}, []
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             fields = line.rstrip("\n").split("\t")
@@ -143,13 +150,23 @@ def check(path, margin=speed_margins.REQUIRED_MARGIN):
             except ValueError:
                 problems.append(f"{where}: the bars and the figure must be numbers")
                 continue
-            at_least = fields[4] == "at_least"
-            if (site > course_bar) if at_least else (site < course_bar):
-                problems.append(f"{where}: the site bar {site:g} is stricter than the course's {course_bar:g}")
-            clears = worst >= site * (1 + margin) * (1 - 1e-9) if at_least else worst * (1 + margin) <= site * (1 + 1e-9)
-            if not clears:
-                problems.append(f"{where}: the reference's worst figure {worst:g} clears the site bar {site:g} "
-                                f"by less than {100 * margin:.0f}%")
+            bars[(fields[1], fields[2], fields[3])] = SiteBar(fields[4], course_bar, site, worst, where)
+    return gpu, bars, problems
+
+
+def check(path, margin=speed_margins.REQUIRED_MARGIN):
+    """The problems of a site-bars file: malformed lines, a bar stricter than the course's, a site
+    bar the reference's worst figure does not clear by the margin, no GPU named."""
+    gpu, bars, problems = read(path)
+    for bar in bars.values():
+        at_least = bar.kind == "at_least"
+        if (bar.site > bar.course_bar) if at_least else (bar.site < bar.course_bar):
+            problems.append(f"{bar.where}: the site bar {bar.site:g} is stricter than the course's {bar.course_bar:g}")
+        clears = (bar.worst >= bar.site * (1 + margin) * (1 - 1e-9) if at_least
+                  else bar.worst * (1 + margin) <= bar.site * (1 + 1e-9))
+        if not clears:
+            problems.append(f"{bar.where}: the reference's worst figure {bar.worst:g} clears the site bar {bar.site:g} "
+                            f"by less than {100 * margin:.0f}%")
     if not gpu:
         problems.append(f"{path}: no 'gpu' line")
     return problems

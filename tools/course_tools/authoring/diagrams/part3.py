@@ -1372,7 +1372,135 @@ def nccl_processes(say):
     return svg
 
 
+@diagram("26")
+def mma_fragment_lanes(say):
+    """Which lane of a warp holds which element of C in one mma.sync m16n8k16 (its PTX layout)."""
+    svg = Svg("mma_fragment_lanes", 1160, 500, say("One mma.sync m16n8k16: which lane holds which element of C",
+                                                     "Un mma.sync m16n8k16 : quelle lane tient quel élément de C"))
+    rows, cols, cell_w, cell_h, left, top = 16, 8, 46, 25, 90, 56
+    svg.text(10, 24, say("C's 16 x 8 tile; each cell shows the lane that holds it",
+                         "La tuile de C de 16 x 8 ; chaque case montre la lane qui la tient"), 20, bold=True)
+    for c in range(cols):
+        svg.text(left + c * cell_w + cell_w / 2, top - 8, str(c), 18, "middle", colour=MUTED)
+    for r in range(rows):
+        svg.text(left - 10, top + r * cell_h + 19, str(r), 18, "end", colour=MUTED)
+        colours = THREAD if r < rows // 2 else REGISTERS
+        for c in range(cols):
+            lane = (r % 8) * 4 + c // 2
+            svg.rect(left + c * cell_w, top + r * cell_h, cell_w, cell_h, colours, 1, rx=0)
+            svg.label_in(left + c * cell_w, top + r * cell_h, cell_w, cell_h, str(lane), 18,
+                         bold=lane == 5)
+    x = left + cols * cell_w + 40
+    svg.lines(x, top + 20, [
+        say("Lane l holds 4 floats of C:", "La lane l tient 4 floats de C :"),
+        say("  c0, c1 at row l / 4, columns 2 (l % 4) and + 1", "  c0, c1 en ligne l / 4, colonnes 2 (l % 4) et + 1"),
+        say("  c2, c3 at row l / 4 + 8, the same columns", "  c2, c3 en ligne l / 4 + 8, mêmes colonnes"),
+        say("  (lane 5, in bold: rows 1 and 9, columns 2 and 3)",
+            "  (lane 5, en gras : lignes 1 et 9, colonnes 2 et 3)"),
+        say("A, 16 x 16 halves: 8 per lane in 4 registers, rows l / 4", "A, 16 x 16 halves : 8 par lane en 4 registres,"),
+        say("  and l / 4 + 8, columns 2 (l % 4) + {0, 1} and + 8", "  lignes l / 4 et l / 4 + 8, colonnes 2 (l % 4) et + 8"),
+        say("B, 16 x 8 halves: 4 per lane in 2 registers, column l / 4,",
+            "B, 16 x 8 halves : 4 par lane en 2 registres, colonne l / 4,"),
+        say("  rows 2 (l % 4) + {0, 1} and + 8", "  lignes 2 (l % 4) + {0, 1} et + 8"),
+        say("One instruction: 16 x 8 x 16 = 2048 multiply-adds", "Une instruction : 16 x 8 x 16 = 2048 FMA"),
+        say("by the 32 lanes together; ldmatrix fills A and B", "par les 32 lanes ensemble ; ldmatrix remplit A et B"),
+    ], 18)
+    source_line(svg, say("PTX ISA, mma.m16n8k16 with .f16 inputs and .f32 sums; exercise 26, step 3 "
+                         "(`mma_16x8x16`).", "PTX ISA, mma.m16n8k16, entrées .f16, sommes .f32 ; exercice 26, "
+                         "étape 3 (`mma_16x8x16`)."), y=490)
+    return svg
+
+
+@diagram("26")
+def tensor_core_tiles(say):
+    """Exercise 26's tile hierarchy in steps 2 and 3: the block's tile of C, a warp's, an MMA's."""
+    svg = Svg("tensor_core_tiles", 1160, 460, say("C in tiles: a block's 128 x 128, a warp's 64 x 32, an MMA's 16 x 8",
+                                                    "C en tuiles : 128 x 128 par bloc, 64 x 32 par warp, 16 x 8 par MMA"))
+    top = 60
+    # The block: 128 x 128 at 2.5 px per element, 2 x 4 warps of 64 x 32.
+    scale = 2.5
+    bx = 20
+    svg.text(bx, top - 14, say("block: 8 warps, 2 x 4", "bloc : 8 warps, 2 x 4"), 20, bold=True)
+    for w in range(8):
+        wr, wc = divmod(w, 4)
+        colours = THREAD if w == 0 else DEVICE
+        svg.rect(bx + wc * 32 * scale, top + wr * 64 * scale, 32 * scale, 64 * scale, colours, 1.5, rx=0)
+        svg.label_in(bx + wc * 32 * scale, top + wr * 64 * scale, 32 * scale, 64 * scale,
+                     f"w{w}", 18, bold=w == 0)
+    svg.text(bx, top + 128 * scale + 28, say("128 x 128 of C", "128 x 128 de C"), 18)
+    # A warp: 64 x 32 at 5 px per element, 4 x 4 MMA tiles of 16 x 8.
+    scale = 5
+    wx = 420
+    svg.text(wx, top - 14, say("warp w0: 4 x 4 MMA tiles", "warp w0 : 4 x 4 tuiles MMA"), 20, bold=True)
+    for f in range(4):
+        for g in range(4):
+            colours = REGISTERS if (f, g) == (0, 0) else THREAD
+            svg.rect(wx + g * 8 * scale, top + f * 16 * scale, 8 * scale, 16 * scale, colours, 1.2, rx=0)
+    svg.text(wx, top + 64 * scale + 28, say("64 x 32: 64 floats per lane", "64 x 32 : 64 floats par lane"), 18)
+    svg.line(bx + 32 * scale / 2, top, wx - 6, top, MUTED, 1.2, arrow=True, dash="6,4")
+    # An MMA.
+    mx = 760
+    svg.text(mx, top - 14, say("one mma.sync m16n8k16", "un mma.sync m16n8k16"), 20, bold=True)
+    svg.rect(mx, top, 8 * 10, 16 * 10, REGISTERS, 1.5, rx=0)
+    svg.line(wx + 8 * scale + 4, top + 6, mx - 6, top + 6, MUTED, 1.2, arrow=True, dash="6,4")
+    svg.lines(mx + 100, top + 24, [say("16 x 8 of C:", "16 x 8 de C :"), say("4 floats per lane", "4 floats par lane"),
+                                   say("k in steps of 16", "k par pas de 16")], 18)
+    svg.lines(mx, top + 200, [
+        say("Per warp, per slice of 32 of k:", "Par warp et tranche de 32 de k :"),
+        say("2 k-steps x (4 ldmatrix of A", "2 pas de k x (4 ldmatrix de A"),
+        say("+ 2 of B + 16 mma.sync);", "+ 2 de B + 16 mma.sync) ;"),
+        say("each fragment serves 4 MMAs", "chaque fragment sert 4 MMA"),
+    ], 18)
+    source_line(svg, say("Exercise 26, steps 2 and 3 (step 2: WMMA's 16 x 16 fragments, 4 x 2 per warp).",
+                         "Exercice 26, étapes 2 et 3 (étape 2 : fragments WMMA de 16 x 16, 4 x 2 par warp)."), y=450)
+    return svg
+
+
+@diagram("26")
+def cp_async_pipeline(say):
+    """Exercise 26's step 3 over time: which stage each slice's copy fills while the MMAs read another."""
+    svg = Svg("cp_async_pipeline", 1160, 400, say("Three stages: two slices' copies in flight while the MMAs use one",
+                                                    "Trois étages : deux tranches en copie pendant que les MMA en "
+                                                    "lisent une"))
+    stages, steps = 3, 5
+    left, step_w, lane_h, top = 190, 188, 58, 52
+    svg.text(left + step_w / 2, top - 12, say("before", "avant"), 18, "middle", bold=True)
+    for s in range(steps - 1):
+        svg.text(left + (s + 1) * step_w + step_w / 2, top - 12, say(f"slice s = {s}", f"tranche s = {s}"), 18,
+                 "middle", bold=True)
+    for stage in range(stages):
+        y = top + stage * lane_h
+        svg.text(left - 12, y + 36, say(f"stage {stage}", f"étage {stage}"), 18, "end", bold=True, colour=SHARED[1])
+        svg.line(left, y + lane_h - 3, left + steps * step_w, y + lane_h - 3, "#dddddd", 1)
+
+    def box(column, stage, label, colours):
+        x, y = left + column * step_w + 6, top + stage * lane_h + 6
+        svg.rect(x, y, step_w - 12, lane_h - 12, colours, 1.5)
+        svg.label_in(x, y, step_w - 12, lane_h - 12, label, 18, bold=colours == DEVICE)
+
+    box(0, 0, say("copy 0", "copie 0"), HBM)
+    box(0, 1, say("copy 1", "copie 1"), HBM)
+    for s in range(steps - 1):
+        box(s + 1, s % stages, say(f"MMA {s}", f"MMA {s}"), DEVICE)
+        box(s + 1, (s + 2) % stages, say(f"copy {s + 2}", f"copie {s + 2}"), HBM)
+        x = left + (s + 1) * step_w
+        svg.line(x, top - 4, x, top + stages * lane_h + 4, INK, 2.5, dash="8,5")
+    svg.lines(10, top + stages * lane_h + 40, [
+        say("Each dashed line: cp.async.wait_group 1 (slice s has landed), then __syncthreads()",
+            "Chaque trait : cp.async.wait_group 1 (la tranche s est arrivée), puis __syncthreads()"),
+        say("(everyone's copies of s are in, and nobody still reads the stage of s - 1);",
+            "(les copies de s de tous sont là, et plus personne ne lit l'étage de s - 1) ;"),
+        say("then copy s + 2 starts into that stage, and the tensor cores work on s.",
+            "puis la copie de s + 2 part dans cet étage, et les tensor cores calculent sur s."),
+    ], 18)
+    source_line(svg, say("Exercise 26, step 3: slices of 32 values of k, kPipelineStages = 3, one commit per slice.",
+                         "Exercice 26, étape 3 : tranches de 32 valeurs de k, kPipelineStages = 3, un commit par "
+                         "tranche."), y=390)
+    return svg
+
+
 DIAGRAMS = [runtime_over_driver, driver_objects, nvrtc_path, ptx_vs_cubin, application_time, dot_two_stage, reduction_tree,
             generated_kernels, kernel_cache, csr, spmv_balanced, cg_loop, sgemm_tiles, register_blocking, sgemm_steps,
             float4_loads, double_buffer, transpose_naive, transpose_tile, transpose_banks, default_stream, streams_timeline,
-            sanitizer_tools, barrier_hazards, nccl_all_reduce, peer_access, nccl_processes]
+            sanitizer_tools, barrier_hazards, nccl_all_reduce, peer_access, nccl_processes,
+            mma_fragment_lanes, tensor_core_tiles, cp_async_pipeline]

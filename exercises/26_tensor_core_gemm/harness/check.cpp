@@ -1,0 +1,420 @@
+// Exercise 26 - the check. Runs the student's program case by case and compares every
+// element of C it reports with a float64 reference computed here, within the error an FP32
+// accumulation of FP16 products may have (harness/workload.hpp); grades each step on its
+// own; times each step against cuBLAS's cublasGemmEx in the same run. Step 3 needs sm_80:
+// where the GPU or the build is older, its cases say so and are not graded
+// (course/check/architecture.hpp). Contains no student code.
+//
+//   make check-26                          (students)
+//   build/.../check_26 --program PROGRAM   (instructors; --help lists the options)
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "course/check/architecture.hpp"
+#include "course/check/judge.hpp"
+#include "course/check/sgemm_verdict.hpp"
+#include "workload.hpp"
+
+namespace {
+
+using course::check::CaseContext;
+using course::check::Message;
+using course::check::Run;
+using tensor_core_gemm::Problem;
+namespace request = tensor_core_gemm::request;
+namespace result = tensor_core_gemm::result;
+
+// ---------------------------------------------------------------------------
+// Hints: each names one classic mistake (the known-wrong variants look for them)
+// ---------------------------------------------------------------------------
+const Message kEdgeHint{
+    "sizes not multiples of the tile: load 0 for every element of a tile that lies past m or k "
+    "(A) or past k or n (B), and write only the elements of C with i < m and j < n.",
+    "tailles non multiples de la tuile : chargez 0 pour chaque élément d'une tuile qui tombe "
+    "au-delà de m ou de k (A) ou au-delà de k ou de n (B), et n'écrivez que les éléments de C "
+    "où i < m et j < n."};
+const Message kLayoutHint{
+    "fragment layout: A and B are row-major in memory, so both fragments are declared "
+    "wmma::row_major and loaded with the row length of their tile as ldm; a col_major fragment "
+    "reads the tile transposed.",
+    "disposition des fragments : A et B sont rangées par lignes en mémoire, donc les deux "
+    "fragments sont déclarés wmma::row_major et chargés avec la longueur d'une ligne de leur "
+    "tuile comme ldm ; un fragment col_major lit la tuile transposée."};
+const Message kAccumulatorHint{
+    "the accumulator: wmma::fill_fragment(sum, 0.0f) once, before the loop over k (a fragment "
+    "is registers: uninitialised, it holds whatever they held).",
+    "l'accumulateur : wmma::fill_fragment(sum, 0.0f) une seule fois, avant la boucle sur k (un "
+    "fragment est fait de registres : non initialisé, il contient ce qu'ils contenaient)."};
+const Message kBarrierHint{
+    "shared memory: a barrier between storing a tile and loading fragments from it "
+    "(__syncwarp() for a warp's own staging tile, __syncthreads() for the block's tiles), and "
+    "another before the next tile overwrites it.",
+    "mémoire partagée : une barrière entre l'écriture d'une tuile et le chargement des "
+    "fragments qui la lisent (__syncwarp() pour la tuile de transit d'un warp, "
+    "__syncthreads() pour les tuiles du bloc), et une autre avant que la tuile suivante ne "
+    "l'écrase."};
+const Message kPipelineHint{
+    "the pipeline: cp.async.wait_group (kPipelineStages - 2) then __syncthreads() before "
+    "reading a stage; the next copy goes into the stage read one slice earlier, after that "
+    "barrier; one commit per slice, even an empty one.",
+    "le pipeline : cp.async.wait_group (kPipelineStages - 2) puis __syncthreads() avant de "
+    "lire un étage ; la copie suivante va dans l'étage lu une tranche plus tôt, après cette "
+    "barrière ; un commit par tranche, même vide."};
+const Message kFp32AccumulationHint{
+    "accumulate in FP32: the accumulator fragment (or the mma's C and D) is float; an FP16 "
+    "accumulator rounds every partial sum to 11 significant bits, and on a long k its error "
+    "grows far beyond the FP32 bound.",
+    "accumulez en FP32 : le fragment accumulateur (ou le C et le D du mma) est float ; un "
+    "accumulateur FP16 arrondit chaque somme partielle à 11 bits significatifs, et sur un k "
+    "long son erreur dépasse de loin la borne du FP32."};
+const Message kBoundNote{
+    "(each element must be within 2 (k + 1) 2^-23 sum_p |A(i, p) B(p, j)| of the float64 "
+    "result: an FP32 accumulation of exact FP16 products)",
+    "(chaque élément doit être à 2 (k + 1) 2^-23 sum_p |A(i, p) B(p, j)| près du résultat en "
+    "float64 : une accumulation FP32 de produits FP16 exacts)"};
+const Message kTimesNotJudged{"(times are not judged under compute-sanitizer)",
+                              "(les temps ne sont pas jugés sous compute-sanitizer)"};
+
+// ---------------------------------------------------------------------------
+// The steps
+// ---------------------------------------------------------------------------
+struct StepInfo {
+  const char* name;  // the program's
+  const char* launcher;
+  Message title;     // for a person
+  int needs_arch;    // 10 major + minor
+  bool wmma;         // steps 1 and 2
+  bool block_tiles;  // steps 2 and 3: tiles shared by a block
+};
+// The oldest architecture the course supports: WMMA on FP16 runs on all of them.
+constexpr int kOldestCourseArch = 75;
+const StepInfo kOneWarp{"one_warp",
+                        "hgemm_wmma_one_warp_on_device",
+                        Message{"step 1", "l'étape 1"},
+                        kOldestCourseArch,
+                        true,
+                        false};
+const StepInfo kSharedTiles{"shared_tiles",
+                            "hgemm_wmma_shared_tiles_on_device",
+                            Message{"step 2", "l'étape 2"},
+                            kOldestCourseArch,
+                            true,
+                            true};
+const StepInfo kMmaPipeline{"mma_pipeline",
+                            "hgemm_mma_pipeline_on_device",
+                            Message{"step 3 (mma.sync, ldmatrix, cp.async)",
+                                    "l'étape 3 (mma.sync, ldmatrix, cp.async)"},
+                            80,
+                            false,
+                            true};
+const StepInfo* const kSteps[] = {&kOneWarp, &kSharedTiles, &kMmaPipeline};
+
+// Why `step` cannot run on this GPU with this program's code (the program reports both,
+// course/check/architecture.hpp decides), or nothing when it can. A run that goes wrong
+// fails the case (`failed`).
+std::optional<Message> why_not_runnable(CaseContext& c, const StepInfo& step, bool& failed) {
+  failed = false;
+  if (step.needs_arch <= kOldestCourseArch) return std::nullopt;
+  const Run run = c.run(request::architecture, {});
+  std::int64_t device = 0, code = 0;
+  if (!c.finished(run) || !c.read_value(run, result::device_cc.name, device) ||
+      !c.read_value(run, result::code_arch.name, code)) {
+    failed = true;
+    return std::nullopt;
+  }
+  return course::check::why_not_runnable(step.title, step.needs_arch,
+                                         course::Architectures{static_cast<int>(device),
+                                                               static_cast<int>(code)});
+}
+
+// True when `step` can run here; otherwise the case is not graded, with the reason.
+bool runnable_here(CaseContext& c, const StepInfo& step) {
+  bool failed = false;
+  const std::optional<Message> reason = why_not_runnable(c, step, failed);
+  if (failed) return false;
+  if (!reason) return true;
+  c.not_graded(*reason);
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// One product, every element compared
+// ---------------------------------------------------------------------------
+struct Product {
+  int m, n, k;
+  bool positive;  // inputs in [0, 1): the long-k cases
+};
+
+Message describe(const StepInfo& step, const Product& p) {
+  return Message{"{} on {} x {} x {} (m x n x k){}", "{} sur {} x {} x {} (m x n x k){}"}.with(
+      step.launcher, p.m, p.n, p.k,
+      p.positive ? Message{", inputs in [0, 1)", ", entrées dans [0, 1)"} : Message{});
+}
+
+// The largest tiles of C are 128 x 128 (steps 2 and 3), the largest slice of k 32.
+constexpr int kLargestTile = 128;
+constexpr int kLargestSlice = 32;
+
+// True when no step's tiles reach past the edges of A, B or C.
+bool multiples_of_every_tile(const Product& p) {
+  return p.m % kLargestTile == 0 && p.n % kLargestTile == 0 && p.k % kLargestSlice == 0;
+}
+
+// The hints for a wrong C of `step`, from what the wrong elements look like.
+void diagnose(CaseContext& c, const StepInfo& step, const Product& p, const sgemm::Verdict& v) {
+  if (!course::check::hint_unwritten(
+          c, step.launcher, v,
+          {"each warp writes every element of its tiles inside C.",
+           "chaque warp écrit chaque élément de ses tuiles à l'intérieur de C."})) {
+    return;
+  }
+  // Only too large an error, on inputs that cannot cancel: the precision of the sums.
+  if (p.positive && v.nan == 0 && v.unwritten == 0) {
+    c.hint(kFp32AccumulationHint);
+    return;
+  }
+  if (!multiples_of_every_tile(p) || v.nan > 0) c.hint(kEdgeHint);
+  if (step.wmma) c.hint(kLayoutHint);
+  c.hint(kAccumulatorHint);
+  c.hint(kBarrierHint);
+  if (&step == &kMmaPipeline) c.hint(kPipelineHint);
+}
+
+bool check_product(CaseContext& c, const StepInfo& step, const Product& p) {
+  const Run run = c.run(request::gemm, {step.name, p.m, p.n, p.k, p.positive});
+  const Message what = describe(step, p);
+  if (!c.finished(run)) {
+    c.note(Message::verbatim("({})").with(what));
+    c.hint(kEdgeHint);
+    return false;
+  }
+  if (!c.expect_kernel_launched(run)) return false;
+  const Problem problem = tensor_core_gemm::make_problem(p.m, p.n, p.k, p.positive, c.seed());
+  const std::size_t elements = static_cast<std::size_t>(p.m) * p.n;
+  std::vector<float> got;
+  if (!CaseContext::reported(run, result::c) || !c.read_array(run, result::c, got) ||
+      got.size() != elements) {
+    c.fail(Message{"the program reported no C of {} floats ({})",
+                   "le programme n'a rendu aucun C de {} floats ({})"}
+               .with(elements, what));
+    return false;
+  }
+  const sgemm::Verdict v =
+      tensor_core_gemm::compare_elements(problem, sgemm::every_element(problem.shape), got);
+  if (v.right()) return true;
+  c.fail(Message{"{}: {}", "{} : {}"}.with(what, course::check::describe(v)));
+  c.note(kBoundNote);
+  diagnose(c, step, p, v);
+  return false;
+}
+
+// Several products, stopping at the first failure; not graded where the step cannot run.
+void check_products(CaseContext& c, const StepInfo& step, const std::vector<Product>& products) {
+  if (!runnable_here(c, step)) return;
+  for (const Product& p : products) {
+    if (!check_product(c, step, p)) return;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The shapes
+// ---------------------------------------------------------------------------
+// Multiples of every tile (16 and 32, 128 x 128): square with a long k (64 slices of 16 per
+// warp in step 1, 32 of 32 per block in steps 2 and 3: a missing barrier has thousands of
+// chances to show; 8 under compute-sanitizer, whose racecheck finds it every time), and
+// non-square with m, n, k apart.
+constexpr int kTileMultiplesK = 1024;
+constexpr int kSanitizerTileMultiplesK = 128;
+
+std::vector<Product> tile_multiples(const CaseContext& c) {
+  return {{256, 256, c.under_sanitizer() ? kSanitizerTileMultiplesK : kTileMultiplesK, false},
+          {128, 384, 64, false}};
+}
+// Sizes that leave partial tiles in every direction, k below one WMMA step, thin shapes,
+// rows of an odd length (no 16-byte chunk is aligned), and the smallest product.
+const std::vector<Product> kEdges = {{37, 53, 61, false},  {129, 131, 7, false},
+                                     {200, 3, 300, false}, {130, 257, 33, false},
+                                     {72, 136, 40, false}, {1, 1, 1, false}};
+// Inputs in [0, 1) and k = 4096: the sums reach about 1024, where an FP16 accumulator
+// rounds to whole numbers (harness/workload.hpp). Under compute-sanitizer a short k.
+constexpr int kLongK = 4096;
+constexpr int kSanitizerLongK = 256;
+std::vector<Product> long_k(const CaseContext& c) {
+  return {{128, 128, c.under_sanitizer() ? kSanitizerLongK : kLongK, true}};
+}
+
+// A shape drawn from the seed, the same for every step.
+constexpr int kHiddenMaxSize = 300;
+constexpr std::uint64_t kHiddenShapeSalt = 2626;
+
+Product hidden_product(std::uint64_t seed) {
+  course::Rng rng(course::derive_seed(seed, kHiddenShapeSalt));
+  Product p{};
+  p.m = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
+  p.n = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
+  p.k = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
+  p.positive = false;
+  return p;
+}
+
+// Every step that can run here (step 3 is left out, with a note, where it cannot).
+void check_hidden(CaseContext& c) {
+  const Product p = hidden_product(c.seed());
+  for (const StepInfo* step : kSteps) {
+    bool failed = false;
+    const std::optional<Message> reason = why_not_runnable(c, *step, failed);
+    if (failed) return;
+    if (reason) {
+      c.note(Message{"(left out: {})", "(laissée de côté : {})"}.with(*reason));
+      continue;
+    }
+    if (!check_product(c, *step, p)) return;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Speed: each step's share of cublasGemmEx's TFLOP/s at 4096^3, in the same run
+// ---------------------------------------------------------------------------
+// PROVISIONAL bars (tests/speed_bars.md): set before any measurement on the course's GPUs;
+// the GPU suite measures the reference and the bars follow (at least 10% below it).
+// Step 1 reads every tile from global memory once per warp: a low bar, a proof that it
+// uses the tensor cores at all.
+constexpr course::check::SpeedBar kOneWarpBar{
+    "hgemm_wmma_one_warp_on_device's share of cuBLAS (cublasGemmEx, FP16 in, FP32 compute)",
+    course::check::BarKind::at_least,
+    0.05,
+    "not measured yet",
+    "part des TFLOP/s de cuBLAS (cublasGemmEx, entrées FP16, calcul FP32) atteinte par "
+    "hgemm_wmma_one_warp_on_device",
+    "pas encore mesurée"};
+constexpr course::check::SpeedBar kSharedTilesBar{
+    "hgemm_wmma_shared_tiles_on_device's share of cuBLAS (cublasGemmEx, FP16 in, FP32 compute)",
+    course::check::BarKind::at_least,
+    0.25,
+    "not measured yet",
+    "part des TFLOP/s de cuBLAS (cublasGemmEx, entrées FP16, calcul FP32) atteinte par "
+    "hgemm_wmma_shared_tiles_on_device",
+    "pas encore mesurée"};
+constexpr course::check::SpeedBar kMmaPipelineBar{
+    "hgemm_mma_pipeline_on_device's share of cuBLAS (cublasGemmEx, FP16 in, FP32 compute)",
+    course::check::BarKind::at_least,
+    0.40,
+    "not measured yet",
+    "part des TFLOP/s de cuBLAS (cublasGemmEx, entrées FP16, calcul FP32) atteinte par "
+    "hgemm_mma_pipeline_on_device",
+    "pas encore mesurée"};
+constexpr int kSpeedRepetitions = 10;
+constexpr int kSanitizerSpeedRepetitions = 1;
+
+const Message kOneWarpSpeedHint{
+    "speed of step 1: one warp per 16 x 16 tile of C, a 16 x 16 x 16 mma_sync per slice of 16, "
+    "fragments loaded from the warp's staging tile; the grid covers C with 2 x 2 warps a block.",
+    "vitesse de l'étape 1 : un warp par tuile de C de 16 x 16, un mma_sync 16 x 16 x 16 par "
+    "tranche de 16, des fragments chargés depuis la tuile de transit du warp ; la grille couvre "
+    "C avec 2 x 2 warps par bloc."};
+const Message kSharedTilesSpeedHint{
+    "speed of step 2: a 128 x 128 tile of C per block of 8 warps, slices of 32 of k in padded "
+    "shared memory copied 16 bytes at a time, 4 x 2 fragments of C per warp, each fragment of A "
+    "used twice and each of B four times.",
+    "vitesse de l'étape 2 : une tuile de C de 128 x 128 par bloc de 8 warps, des tranches de 32 "
+    "de k en mémoire partagée avec marge, copiées 16 octets à la fois, 4 x 2 fragments de C par "
+    "warp, chaque fragment de A servant deux fois et chaque fragment de B quatre fois."};
+const Message kMmaPipelineSpeedHint{
+    "speed of step 3: 3 stages of cp.async copies in flight, one barrier per slice, fragments "
+    "by ldmatrix (x4, and .trans for B) from padded tiles, 4 x 4 m16n8k16 MMAs per warp and "
+    "k-step, no bounds test inside the product loop.",
+    "vitesse de l'étape 3 : 3 étages de copies cp.async en vol, une barrière par tranche, des "
+    "fragments chargés par ldmatrix (x4, et .trans pour B) depuis des tuiles avec marge, "
+    "4 x 4 MMA m16n8k16 par warp et par pas de k, aucun test de bornes dans la boucle du "
+    "produit."};
+
+double tflops(int size, double ms) {
+  return 2.0 * size * size * static_cast<double>(size) / (ms * 1e9);
+}
+
+void check_speed(CaseContext& c, const StepInfo& step, const course::check::SpeedBar& bar,
+                 const Message& hint) {
+  if (!runnable_here(c, step)) return;
+  const int size =
+      c.under_sanitizer() ? tensor_core_gemm::kSanitizerSpeedSize : tensor_core_gemm::kSpeedSize;
+  const Run run =
+      c.run(request::speed,
+            {step.name, size, c.under_sanitizer() ? kSanitizerSpeedRepetitions : kSpeedRepetitions,
+             !c.under_sanitizer()});
+  if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
+  const Product p{size, size, size, false};
+  const Problem problem = tensor_core_gemm::make_problem(size, size, size, false, c.seed());
+  std::vector<float> sampled;
+  if (!CaseContext::reported(run, result::c_sampled) ||
+      !c.read_array(run, result::c_sampled, sampled)) {
+    c.fail({"the program reported no sampled elements of C",
+            "le programme n'a rendu aucun élément échantillonné de C"});
+    return;
+  }
+  const sgemm::Verdict v = tensor_core_gemm::compare_elements(
+      problem, tensor_core_gemm::sampled_elements(problem.shape, c.seed()), sampled);
+  if (!v.right()) {
+    c.fail(Message{"{}, {} elements sampled: {}", "{}, {} éléments échantillonnés : {}"}.with(
+        describe(step, p), v.count, course::check::describe(v)));
+    diagnose(c, step, p, v);
+    return;
+  }
+  if (c.under_sanitizer()) {
+    c.note(kTimesNotJudged);
+    return;
+  }
+  double step_ms = 0.0, cublas_ms = 0.0;
+  if (!c.read_times(run, {{result::step_ms, step_ms}, {result::cublas_ms, cublas_ms}})) return;
+  const Message figures =
+      Message{"{}: {} ms at {}^3, {} TFLOP/s (2 m n k / time); cuBLAS (cublasGemmEx, FP16 in, "
+              "FP32 compute): {} ms, {} TFLOP/s",
+              "{} : {} ms en {}^3, {} TFLOP/s (2 m n k / temps) ; cuBLAS (cublasGemmEx, entrées "
+              "FP16, calcul FP32) : {} ms, {} TFLOP/s"}
+          .with(step.launcher, step_ms, size, tflops(size, step_ms), cublas_ms,
+                tflops(size, cublas_ms));
+  c.judge_speed(bar, cublas_ms / step_ms, figures, {hint});
+}
+
+// ---------------------------------------------------------------------------
+// The cases: three per step, graded separately, then the hidden shape and the speed
+// ---------------------------------------------------------------------------
+constexpr int kTileMultiplesPoints = 2;
+constexpr int kEdgesPoints = 3;
+constexpr int kLongKPoints = 2;
+
+void add_step_cases(std::vector<course::check::Case>& cases, const StepInfo& step) {
+  const std::string name = step.name;
+  cases.push_back({name + "_multiples_of_the_tile", kTileMultiplesPoints,
+                   [&step](CaseContext& c) { check_products(c, step, tile_multiples(c)); }});
+  cases.push_back({name + "_edges_not_multiples_of_16", kEdgesPoints,
+                   [&step](CaseContext& c) { check_products(c, step, kEdges); }});
+  cases.push_back({name + "_long_k_fp32_accumulation", kLongKPoints,
+                   [&step](CaseContext& c) { check_products(c, step, long_k(c)); }});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using course::check::timed;
+  std::vector<course::check::Case> cases;
+  for (const StepInfo* step : kSteps) add_step_cases(cases, *step);
+  cases.push_back({"hidden_shape_from_seed", 3, check_hidden, course::check::kHiddenCase});
+  cases.push_back(
+      timed({"one_warp_5_percent_of_cublas_4096", 2,
+             [](CaseContext& c) { check_speed(c, kOneWarp, kOneWarpBar, kOneWarpSpeedHint); }},
+            {kOneWarpBar}));
+  cases.push_back(timed({"shared_tiles_25_percent_of_cublas_4096", 4,
+                         [](CaseContext& c) {
+                           check_speed(c, kSharedTiles, kSharedTilesBar, kSharedTilesSpeedHint);
+                         }},
+                        {kSharedTilesBar}));
+  cases.push_back(timed({"mma_pipeline_40_percent_of_cublas_4096", 5,
+                         [](CaseContext& c) {
+                           check_speed(c, kMmaPipeline, kMmaPipelineBar, kMmaPipelineSpeedHint);
+                         }},
+                        {kMmaPipelineBar}));
+  course::check::Exercise exercise{"26", "tensor_core_gemm", cases};
+  return course::check::judge_main(argc, argv, exercise);
+}

@@ -1,0 +1,89 @@
+// Exercise 26: the functions the student implements, with their fixed signatures: a
+// half-precision matrix multiply on the tensor cores, C = A B with A and B in FP16 and C
+// (and every sum) in FP32, written in three steps, each a launcher that runs its own
+// kernel. The check grades each step on its own and times each against cuBLAS's
+// cublasGemmEx on the same FP16 inputs with FP32 accumulation. Do not change this file.
+//
+// Storage: ROW-MAJOR and dense, as in exercise 21: A is m x k, element (i, p) at
+// a[i * k + p]; B is k x n, element (p, j) at b[p * n + j]; C is m x n, element (i, j) at
+// c[i * n + j]. C is written, never read: it may hold NaN before the call.
+//
+// Every pointer is a DEVICE pointer (allocated with cudaMalloc, so 256-byte aligned);
+// m, n, k >= 1, any values (not multiples of any tile), with m k, k n and m n below 2^31.
+// The edges are GUARDED, not padded: every kernel loads zeros for the elements of a tile
+// that lie outside A or B (a zero adds nothing to a dot product) and writes only the
+// elements of C inside C. Each launcher launches its kernel on the grid its step needs,
+// then CUDA_CHECK_LAUNCH(); it does not wait.
+//
+// Build and run:  make 26 && make run-26   (statement: exercises/26_tensor_core_gemm/README.md)
+#pragma once
+
+#include <cuda_fp16.h>
+
+// [slide:tiles]
+// ---- The tile sizes, one set per step ------------------------------------------------
+inline constexpr int kWarpSize = 32;
+// Steps 1 and 2 use WMMA's 16 x 16 x 16 shape: a 16 x 16 tile of C from 16 x 16 tiles of
+// A and B per mma_sync.
+inline constexpr int kWmmaM = 16;
+inline constexpr int kWmmaN = 16;
+inline constexpr int kWmmaK = 16;
+// Step 1: one warp per 16 x 16 tile of C; blocks of 2 x 2 warps (a 32 x 32 tile of C).
+inline constexpr int kOneWarpWarpsAlongM = 2;
+inline constexpr int kOneWarpWarpsAlongN = 2;
+inline constexpr int kOneWarpWarps = kOneWarpWarpsAlongM * kOneWarpWarpsAlongN;
+inline constexpr int kOneWarpThreads = kOneWarpWarps * kWarpSize;  // 128
+// Steps 2 and 3: a 128 x 128 tile of C per block, k in slices of 32, 8 warps in 2 x 4,
+// each warp a 64 x 32 tile of C.
+inline constexpr int kBlockTileM = 128;
+inline constexpr int kBlockTileN = 128;
+inline constexpr int kBlockTileK = 32;
+inline constexpr int kWarpsAlongM = 2;
+inline constexpr int kWarpsAlongN = 4;
+inline constexpr int kBlockThreads = kWarpsAlongM * kWarpsAlongN * kWarpSize;  // 256
+inline constexpr int kWarpTileM = kBlockTileM / kWarpsAlongM;                  // 64
+inline constexpr int kWarpTileN = kBlockTileN / kWarpsAlongN;                  // 32
+// Each row of a tile in shared memory is followed by 8 halves (16 bytes) of padding: the
+// 8 rows that one 8 x 8 matrix load reads then start in 8 different groups of 4 banks.
+inline constexpr int kTilePad = 8;
+// Step 2: a warp's 64 x 32 tile of C is 4 x 2 WMMA fragments.
+inline constexpr int kFragmentsAlongM = kWarpTileM / kWmmaM;  // 4
+inline constexpr int kFragmentsAlongN = kWarpTileN / kWmmaN;  // 2
+// Step 3 uses mma.sync's m16n8k16 shape: a warp's 64 x 32 tile of C is 4 x 4 MMA tiles,
+// and the tiles of A and B go through a pipeline of 3 stages in shared memory.
+inline constexpr int kMmaM = 16;
+inline constexpr int kMmaN = 8;
+inline constexpr int kMmaK = 16;
+inline constexpr int kMmaTilesAlongM = kWarpTileM / kMmaM;  // 4
+inline constexpr int kMmaTilesAlongN = kWarpTileN / kMmaN;  // 4
+inline constexpr int kPipelineStages = 3;
+// Global memory is read 16 bytes (8 halves) at a time where the rows allow it.
+inline constexpr int kHalvesPerChunk = 8;
+// The tiles of steps 2 and 3 in shared memory, each row followed by its padding.
+inline constexpr int kATileStride = kBlockTileK + kTilePad;       // 40 halves
+inline constexpr int kBTileStride = kBlockTileN + kTilePad;       // 136 halves
+inline constexpr int kATileHalves = kBlockTileM * kATileStride;   // one 128 x 32 tile of A
+inline constexpr int kBTileHalves = kBlockTileK * kBTileStride;   // one 32 x 128 tile of B
+inline constexpr int kWarpsPerBlock = kBlockThreads / kWarpSize;  // 8
+// Step 3's stages: over the 48 KB of shared memory a block gets without asking.
+inline constexpr int kPipelineBytes =
+    kPipelineStages * (kATileHalves + kBTileHalves) * static_cast<int>(sizeof(__half));
+// [/slide]
+
+// Step 3's mma.sync, ldmatrix and cp.async exist from sm_80 (Ampere) on.
+inline constexpr int kMmaPipelineArch = 80;
+
+// [slide:api]
+// ---- The launchers: C = A B, each with its step's kernel -----------------------------
+// Step 1. Blocks of kOneWarpThreads threads, one warp per 16 x 16 tile of C, WMMA
+// fragments loaded from a small staging tile per warp in shared memory.
+void hgemm_wmma_one_warp_on_device(int m, int n, int k, const __half* a, const __half* b, float* c);
+// Step 2. Blocks of kBlockThreads threads, a kBlockTileM x kBlockTileN tile of C per
+// block, tiles of A and B shared by the block's warps in padded shared memory, 4 x 2 WMMA
+// fragments of C per warp.
+void hgemm_wmma_shared_tiles_on_device(int m, int n, int k, const __half* a, const __half* b,
+                                       float* c);
+// Step 3 (sm_80 and newer). Step 2's blocks and tiles, with mma.sync on fragments loaded
+// by ldmatrix, and the tiles copied by cp.async through kPipelineStages stages.
+void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b, float* c);
+// [/slide]
