@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The statements quote a check's messages as the check prints them in the statement's language
 (issue 41): since a student working in French reads the French messages (make check-NN
-LANG=fr), a French statement (exercises/*/README.fr.md) that quotes a message quotes its
-French. A « quote » there that is the English of a message (message_pairs of
+LANG=fr), a French statement (exercises/*/README.fr.md) or students' page (docs/*.fr.md: how
+speed is graded, docs/speed.fr.md, quotes the shared timing messages) that quotes a message
+quotes its French. A « quote » there that is the English of a message (message_pairs of
 test_check_messages.py: the checks', the harness's, the student tools') fails, naming the
 French to write.
 
@@ -13,8 +14,9 @@ and a word where the message has a `{}` (a number, a name) stands for it. So
 
 is the English of `"exactly the points with {} >= {} are missing: the blocks stop at the last
 whole block in {}"`. A statement is held to its own check's messages and the shared ones, not
-to another exercise's. A quote that reads the same in both languages (a name, code) passes,
-and so does what a tool prints (nvcc, cuBLAS, compute-sanitizer), which no message holds.
+to another exercise's; a docs/ page, to the shared ones only. A quote that reads the same in
+both languages (a name, code) passes, and so does what a tool prints (nvcc, cuBLAS,
+compute-sanitizer), which no message holds.
 
 The English statements are left alone: a "quote" there that matches no message is as often
 a tool's output or a figure's name as a message reworded since, so failing on it would call
@@ -193,12 +195,24 @@ RULES = [
     ("- la colonne « a warp reads » du tableau.", None),
     ("```\n« the program printed nothing »\n```", None),
 ]
+DOCS_PAGE = "docs/speed.fr.md"
+DOCS_RULES = [
+    # (a line of a French students' page, what the problem must say; None: no problem)
+    ("- « the program ... before finishing this case » : rendez un statut.",
+     f"{DOCS_PAGE}:1: « the program ... before finishing this case » is the English of the message of "
+     "common/course/check/judge.cpp:20; quote its French: « le programme ... avant la fin de ce cas »"),
+    ("- « le programme ... avant la fin de ce cas » : rendez un statut.", None),
+    # An exercise's own message is its statement's to quote, not a page's for every exercise.
+    ("- « the program printed nothing » : affichez-la.", None),
+]
 
 
 def run_rules():
     status = 0
-    for text, expected in RULES:
-        found = "; ".join(english_quotes_in_french(f"{EXERCISE}/README.fr.md", text, RULE_MESSAGES))
+    rules = [(f"{EXERCISE}/README.fr.md", text, expected) for text, expected in RULES]
+    rules += [(DOCS_PAGE, text, expected) for text, expected in DOCS_RULES]
+    for page, text, expected in rules:
+        found = "; ".join(english_quotes_in_french(page, text, RULE_MESSAGES))
         ok = (not found) if expected is None else expected in found
         print(f"{'ok' if ok else 'FAIL'}: {text!r}: {found or 'no problem'}")
         status |= not ok
@@ -210,14 +224,16 @@ def main(argv):
         return run_rules()
     messages = list(message_pairs(ROOT))
     problems, quotes = [], 0
-    for path in sorted(glob.glob(os.path.join(ROOT, "exercises", "*", "README.fr.md"))):
+    pages = sorted(glob.glob(os.path.join(ROOT, "exercises", "*", "README.fr.md")))
+    pages += sorted(glob.glob(os.path.join(ROOT, "docs", "*.fr.md")))
+    for path in pages:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
         quotes += len(list(french_quotes(text)))
         problems += english_quotes_in_french(os.path.relpath(path, ROOT), text, messages)
     for problem in problems:
         print(f"FAIL: {problem}")
-    print(f"{quotes} quotes in the French statements against {len(messages)} messages, "
+    print(f"{quotes} quotes in the French statements and pages against {len(messages)} messages, "
           f"{len(problems)} problem(s)")
     return 1 if problems else 0
 

@@ -73,7 +73,8 @@ SHIPPED = (
     "LICENSE", "CHANGELOG.md",
     # The students' pages; docs/instructors.md and docs/maintainers.md stay behind.
     "docs/cluster.md", "docs/glossaire.md", "docs/labs-map.md", "docs/labs-map.fr.md",
-    "docs/cpp-refresher.md", "docs/cpp-refresher.fr.md", "docs/examples/*",
+    "docs/cpp-refresher.md", "docs/cpp-refresher.fr.md", "docs/speed.md", "docs/speed.fr.md",
+    "docs/examples/*",
     ".clang-format", ".clangd", ".editorconfig", ".gitignore",
     "cmake/*.cmake",
     "common/*",
