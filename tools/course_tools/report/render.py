@@ -585,7 +585,8 @@ def figure_09_15(plt, say, context, tables, path, seeds):
                 note(axes, say.percent(percent), (percent, position), textcoords="offset points",
                      xytext=(3, 0), va="center")
     axes.axvline(100, color="black", linestyle="--", linewidth=1)
-    axes.set_xlim(0, max([115.0] + [percent * 1.15 for _, _, percent in bars]))
+    # Room on the right for the legend, clear of the longest bars and their labels.
+    axes.set_xlim(0, max([150.0] + [percent * 1.5 for _, _, percent in bars]))
     axes.set_yticks(range(len(labels)))
     axes.set_yticklabels(labels)
     axes.set_ylim(len(labels) - 0.5, -0.5)  # the first row on top, no margin around the rows
