@@ -623,7 +623,7 @@ class SpeedCredit(unittest.TestCase):
         self.assertIn("| final | share of cuBLAS | 0.3 | 0.6 | 2.5 |", dan)
         self.assertIn("Speed credit, apart from the grade: 7.5 of 10", self.read("feedback", "dan.html"))
         erin = self.read("feedback", "erin.md")
-        self.assertEqual(erin.count("speed credit needs make calibrate on this GPU"), 1)
+        self.assertEqual(erin.count("it needs the speed bars calibrated on the grading GPU"), 1)
         self.assertNotIn("| final | share of cuBLAS", erin)
 
     def test_the_french_page_says_it_in_french(self):

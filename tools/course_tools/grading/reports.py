@@ -128,7 +128,8 @@ SAY = language.Messages(__name__, {
                "bar, in proportion to your figure over the reference solution's on {gpu}).",
                "Bonus de vitesse, hors note : {score} points sur {maximum} (jusqu'à {points} par seuil de vitesse, "
                "en proportion de votre valeur rapportée à celle de la solution de référence sur {gpu})."),
-    "no credit": ("Speed credit, apart from the grade: none ({note}).",
+    "no credit": ("Speed credit, apart from the grade: none (it needs the speed bars calibrated on the "
+                  "grading GPU by the instructors: make calibrate).",
                   "Bonus de vitesse, hors note : aucun (il demande que les enseignants aient étalonné les seuils "
                   "sur le GPU de la notation : make calibrate)."),
     "the grading gpu": ("the grading GPU", "le GPU de la notation"),
@@ -560,7 +561,8 @@ def credit_sentence(submission, lang="en"):
     """The submission's speed credit in one sentence, or why it has none (said once a page)."""
     credit = submission.credit
     if credit.get("note"):
-        return SAY("no credit", lang, note=clean(credit["note"]))
+        # The reason's details (which GPUs) are the instructors', in the class report.
+        return SAY("no credit", lang)
     gpus = sorted({clean(row["gpu"]) for row in submission.rows if row.get("gpu")})
     return SAY("credit", lang, score=points(credit["score"]), maximum=points(credit["max_score"]),
                points=points(credit.get("points_per_bar", 0)), gpu=", ".join(gpus) or SAY("the grading gpu", lang))
