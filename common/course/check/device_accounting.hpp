@@ -81,15 +81,21 @@ static __global__ void fill_words_kernel(std::uint32_t* words, std::size_t count
   }
 }
 
+// The grid of the accounting's own fill and count kernels over `words` 32-bit words: one
+// thread per word, at most 4096 blocks of 256 (grid-stride loops do the rest).
+inline unsigned accounting_blocks(std::size_t words) {
+  return static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096));
+}
+
 // Fills a new allocation with the poison word (its last bytes, if the size is not a
 // multiple of 4, with the poison's first byte) and its guard zone with kGuardWord,
 // and waits, so that no stream of the code under test can overtake the fill.
 inline void poison_and_guard(void* buffer, std::size_t bytes) {
   const std::size_t words = bytes / sizeof(std::uint32_t);
   if (words > 0) {
-    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096));
     accounting_launch = true;
-    fill_words_kernel<<<blocks, 256>>>(static_cast<std::uint32_t*>(buffer), words, kPoisonWord);
+    fill_words_kernel<<<accounting_blocks(words), 256>>>(static_cast<std::uint32_t*>(buffer), words,
+                                                         kPoisonWord);
     accounting_launch = false;
   }
   char* bytes_begin = static_cast<char*>(buffer);
@@ -458,15 +464,21 @@ extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* function, dim3 grid, 
 
 namespace course::check {
 
-// Where a pointer lives, for cudaMemcpyDefault copies (unified addressing decides).
-inline bool is_device_memory(const void* pointer) {
+// Where a pointer lives (unified addressing decides): the device that holds it (device or
+// managed memory), or -1 for host memory, pageable or pinned.
+inline int device_holding(const void* pointer) {
   cudaPointerAttributes attributes{};
   if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
     cudaGetLastError();  // an unregistered host pointer on old drivers: host memory
-    return false;
+    return -1;
   }
-  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+  const bool on_device =
+      attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+  return on_device ? attributes.device : -1;
 }
+
+// For cudaMemcpyDefault copies: which side of the bus a pointer is on.
+inline bool is_device_memory(const void* pointer) { return device_holding(pointer) >= 0; }
 
 // Copies between host and device: counted while a case runs (bytes and calls each
 // way), then passed on unchanged. Device-to-device and host-to-host copies move

@@ -78,18 +78,6 @@ static __device__ unsigned long long poison_words_found;
 
 namespace timed_call_detail {
 
-// The device that holds `data`, or -1 for host memory (pageable or pinned).
-inline int device_of(const void* data) {
-  cudaPointerAttributes attributes{};
-  if (cudaPointerGetAttributes(&attributes, data) != cudaSuccess) {
-    cudaGetLastError();
-    return -1;
-  }
-  const bool on_device =
-      attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
-  return on_device ? attributes.device : -1;
-}
-
 // Runs `work` with `device` current (the output may live on another GPU than the timer's).
 template <typename Work>
 void on_device(int device, Work&& work) {
@@ -103,7 +91,7 @@ void on_device(int device, Work&& work) {
 inline void poison(const TimedOutput& output) {
   const std::size_t words = output.bytes / sizeof(std::uint32_t);
   if (words == 0) return;
-  const int device = device_of(output.data);
+  const int device = device_holding(output.data);
   if (device < 0) {
     auto* host = static_cast<std::uint32_t*>(output.data);
     for (std::size_t i = 0; i < words; ++i) host[i] = kPoisonWord;
@@ -111,8 +99,8 @@ inline void poison(const TimedOutput& output) {
   }
   on_device(device, [&] {
     accounting_launch = true;
-    fill_words_kernel<<<static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096)),
-                        256>>>(static_cast<std::uint32_t*>(output.data), words, kPoisonWord);
+    fill_words_kernel<<<accounting_blocks(words), 256>>>(static_cast<std::uint32_t*>(output.data),
+                                                         words, kPoisonWord);
     accounting_launch = false;
     cudaDeviceSynchronize();
   });
@@ -123,7 +111,7 @@ inline void poison(const TimedOutput& output) {
 inline long long poisoned_words(const TimedOutput& output) {
   const std::size_t words = output.bytes / sizeof(std::uint32_t);
   if (words == 0) return 0;
-  const int device = device_of(output.data);
+  const int device = device_holding(output.data);
   if (device < 0) {
     const auto* host = static_cast<const std::uint32_t*>(output.data);
     long long found = 0;
@@ -140,8 +128,7 @@ inline long long poisoned_words(const TimedOutput& output) {
       return;
     }
     accounting_launch = true;
-    count_poison_words_kernel<<<
-        static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096)), 256>>>(
+    count_poison_words_kernel<<<accounting_blocks(words), 256>>>(
         static_cast<const std::uint32_t*>(output.data), words, counter);
     accounting_launch = false;
     if (cudaMemcpyFromSymbol(&found, poison_words_found, sizeof found) != cudaSuccess) found = 0;
