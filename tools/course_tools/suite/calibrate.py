@@ -172,6 +172,12 @@ def check(path, margin=speed_margins.REQUIRED_MARGIN):
     return problems
 
 
+def gpu_here():
+    """Whether nvidia-smi lists a GPU on this machine: the measuring commands need one."""
+    return shutil.which("nvidia-smi") is not None and \
+        subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
+
+
 def run_solutions(build_dir, only, run_folder, environment_changes=None):
     """One grading of the reference solutions (their correctness tests), its speed records
     copied to `run_folder`; (tests passed, tests run). The course's bars are judged, unless
@@ -227,7 +233,7 @@ def main(argv):
         return 1 if problems else 0
     folders = options.from_scores
     if not folders:
-        if shutil.which("nvidia-smi") is None or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode != 0:
+        if not gpu_here():
             print("SKIPPED: make calibrate measures the reference solutions on this machine's GPU, and it has "
                   "none (run it on a node of the GPU kind the course is graded on)")
             return EXIT_SKIP

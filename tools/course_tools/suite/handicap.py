@@ -21,7 +21,6 @@ than the first), 77 no GPU here.
 import argparse
 import os
 import shutil
-import subprocess
 
 from course_tools.suite import calibrate
 
@@ -36,7 +35,7 @@ def main(argv):
     parser.add_argument("--sms", type=int, default=32, help="multiprocessors the cases run on (32)")
     parser.add_argument("--only", default="", help="exercise numbers, e.g. 11,12 (all by default)")
     options = parser.parse_args(argv[1:])
-    if shutil.which("nvidia-smi") is None or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode != 0:
+    if not calibrate.gpu_here():
         print("SKIPPED: the experiment runs the reference solutions on this machine's GPU, and it has none")
         return calibrate.EXIT_SKIP
     only = [number.strip().zfill(2) for number in options.only.split(",") if number.strip()]
