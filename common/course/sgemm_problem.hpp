@@ -58,6 +58,15 @@ struct Problem {
   float c_at(int i, int j) const { return c[static_cast<std::size_t>(i) * shape.ldc + j]; }
 };
 
+// A shape for the hidden cases: m, n and k each drawn in [1, max_size] from `rng` (seeded by
+// the grading's seed and a salt of the exercise's own: the same for every step checked).
+inline Shape draw_shape(course::Rng& rng, int max_size) {
+  const int m = static_cast<int>(rng.uniform_int(1, max_size));
+  const int n = static_cast<int>(rng.uniform_int(1, max_size));
+  const int k = static_cast<int>(rng.uniform_int(1, max_size));
+  return Shape::dense(m, n, k);
+}
+
 // Fills rows x width elements of a matrix with leading dimension ld from the seed; the
 // rest, the padding, holds kPaddingValue.
 inline std::vector<float> make_matrix(int rows, int width, int ld, std::uint64_t seed) {

@@ -244,10 +244,8 @@ constexpr std::uint64_t kHiddenShapeSalt = 2121;
 
 Product hidden_product(std::uint64_t seed) {
   course::Rng rng(course::derive_seed(seed, kHiddenShapeSalt));
-  Product p{};
-  p.m = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
-  p.n = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
-  p.k = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
+  const sgemm::Shape shape = sgemm::draw_shape(rng, kHiddenMaxSize);
+  Product p{shape.m, shape.n, shape.k, 0.0f, 0.0f};
   p.alpha = rng.uniform(-2.0f, 2.0f);
   // Half the seeds give beta = 0 (C full of NaN).
   p.beta = rng.uniform_int(0, 1) == 0 ? 0.0f : rng.uniform(-1.0f, 1.0f);

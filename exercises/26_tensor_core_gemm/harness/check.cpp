@@ -249,12 +249,8 @@ constexpr std::uint64_t kHiddenShapeSalt = 2626;
 
 Product hidden_product(std::uint64_t seed) {
   course::Rng rng(course::derive_seed(seed, kHiddenShapeSalt));
-  Product p{};
-  p.m = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
-  p.n = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
-  p.k = static_cast<int>(rng.uniform_int(1, kHiddenMaxSize));
-  p.positive = false;
-  return p;
+  const sgemm::Shape shape = sgemm::draw_shape(rng, kHiddenMaxSize);
+  return Product{shape.m, shape.n, shape.k, false};
 }
 
 // Every step that can run here (step 3 is left out, with a note, where it cannot).
