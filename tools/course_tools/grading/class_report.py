@@ -45,7 +45,7 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 
 from course_tools.authoring import statement_cases
-from course_tools.grading import class_plots, reports, similarity
+from course_tools.grading import class_plots, rendering, reports, similarity
 from course_tools.student.paths import ROOT
 
 HTML_FILE, MARKDOWN_FILE = "class.html", "class.md"
@@ -640,7 +640,7 @@ def rate_text(rate):
 # Markdown
 
 def markdown_inline(value):
-    return reports.markdown_text(value).replace("|", "\\|").replace("\n", " ")
+    return rendering.markdown_text(value).replace("|", "\\|").replace("\n", " ")
 
 
 def markdown_cell(cell):
@@ -655,17 +655,17 @@ def render_markdown(blocks):
     parts = []
     for kind, *content in blocks:
         if kind == "title":
-            parts.append(f"# {reports.markdown_text(content[0])}")
+            parts.append(f"# {rendering.markdown_text(content[0])}")
         elif kind == "heading":
-            parts.append(f"## {reports.markdown_text(content[0])}")
+            parts.append(f"## {rendering.markdown_text(content[0])}")
         elif kind == "subheading":
-            parts.append(f"### {reports.markdown_text(content[0])}")
+            parts.append(f"### {rendering.markdown_text(content[0])}")
         elif kind == "para":
-            parts.append(reports.markdown_text(content[0]))
+            parts.append(rendering.markdown_text(content[0]))
         elif kind == "note":
-            parts.append(f"*{reports.markdown_text(content[0])}*")
+            parts.append(f"*{rendering.markdown_text(content[0])}*")
         elif kind == "alert":
-            parts.append(f"> **{reports.markdown_text(content[0])}**")
+            parts.append(f"> **{rendering.markdown_text(content[0])}**")
         elif kind == "toc":
             parts.append(" | ".join(f"[{label}](#{anchor})" for anchor, label in content[0]))
         elif kind == "table":
@@ -676,10 +676,10 @@ def render_markdown(blocks):
         elif kind == "figures":
             parts.append(f"*The score histograms are in {HTML_FILE}.*")
         elif kind == "answers":
-            parts.append(f"*{reports.markdown_text(content[0])}: {len(content[1])} answer(s), in {HTML_FILE}.*")
+            parts.append(f"*{rendering.markdown_text(content[0])}: {len(content[1])} answer(s), in {HTML_FILE}.*")
         elif kind == "sidebyside":
             exercise, first, second = content[:3]
-            parts.append(f"*{reports.markdown_text(f'{exercise}: {first} and {second}')}: side by side in {HTML_FILE}.*")
+            parts.append(f"*{rendering.markdown_text(f'{exercise}: {first} and {second}')}: side by side in {HTML_FILE}.*")
     return "\n\n".join(parts) + "\n"
 
 
