@@ -45,7 +45,7 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 
 from course_tools.authoring import statement_cases
-from course_tools.grading import class_plots, reports, similarity
+from course_tools.grading import class_plots, rendering, reports, similarity
 from course_tools.student.paths import ROOT
 
 HTML_FILE, MARKDOWN_FILE = "class.html", "class.md"
@@ -640,7 +640,7 @@ def rate_text(rate):
 # Markdown
 
 def markdown_inline(value):
-    return reports.markdown_text(value).replace("|", "\\|").replace("\n", " ")
+    return rendering.markdown_text(value).replace("|", "\\|").replace("\n", " ")
 
 
 def markdown_cell(cell):
@@ -651,36 +651,22 @@ def markdown_cell(cell):
                    for part, href in cell.parts)
 
 
+# The class report's own kinds (rendering.py has the others); what only a browser shows
+# (the plots, the answers, the code side by side) is a line saying where it is.
+MARKDOWN_KINDS = {
+    "note": lambda text: f"*{rendering.markdown_text(text)}*",
+    "alert": lambda text: f"> **{rendering.markdown_text(text)}**",
+    "toc": lambda entries: " | ".join(f"[{label}](#{anchor})" for anchor, label in entries),
+    "table": lambda table_id, header, rows: rendering.markdown_table(header, rows, markdown_cell),
+    "figures": lambda plots: f"*The score histograms are in {HTML_FILE}.*",
+    "answers": lambda title, given: f"*{rendering.markdown_text(title)}: {len(given)} answer(s), in {HTML_FILE}.*",
+    "sidebyside": lambda exercise, first, second, *lines:
+        f"*{rendering.markdown_text(f'{exercise}: {first} and {second}')}: side by side in {HTML_FILE}.*",
+}
+
+
 def render_markdown(blocks):
-    parts = []
-    for kind, *content in blocks:
-        if kind == "title":
-            parts.append(f"# {reports.markdown_text(content[0])}")
-        elif kind == "heading":
-            parts.append(f"## {reports.markdown_text(content[0])}")
-        elif kind == "subheading":
-            parts.append(f"### {reports.markdown_text(content[0])}")
-        elif kind == "para":
-            parts.append(reports.markdown_text(content[0]))
-        elif kind == "note":
-            parts.append(f"*{reports.markdown_text(content[0])}*")
-        elif kind == "alert":
-            parts.append(f"> **{reports.markdown_text(content[0])}**")
-        elif kind == "toc":
-            parts.append(" | ".join(f"[{label}](#{anchor})" for anchor, label in content[0]))
-        elif kind == "table":
-            _, header, rows = content
-            lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-            lines += ["| " + " | ".join(markdown_cell(cell) for cell in row) + " |" for row in rows]
-            parts.append("\n".join(lines))
-        elif kind == "figures":
-            parts.append(f"*The score histograms are in {HTML_FILE}.*")
-        elif kind == "answers":
-            parts.append(f"*{reports.markdown_text(content[0])}: {len(content[1])} answer(s), in {HTML_FILE}.*")
-        elif kind == "sidebyside":
-            exercise, first, second = content[:3]
-            parts.append(f"*{reports.markdown_text(f'{exercise}: {first} and {second}')}: side by side in {HTML_FILE}.*")
-    return "\n\n".join(parts) + "\n"
+    return rendering.render_markdown(blocks, MARKDOWN_KINDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -746,64 +732,63 @@ def svg_image(svg, alt):
     return f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}">'
 
 
+def html_table(table_id, header, rows):
+    return rendering.html_table(header, rows, html_cell, f'<div class="scroll"><table id="table-{table_id}">',
+                                "</table></div>")
+
+
+def html_alert(text, table=None):
+    """A red frame around the alert and the table it warns about (framed_alerts)."""
+    return "\n".join([f'<section class="alert"><p>{html.escape(text)}</p>']
+                     + ([html_table(*table[1:])] if table else []) + ["</section>"])
+
+
+def framed_alerts(blocks):
+    """The blocks, each alert holding the table right after it, if any."""
+    framed = []
+    for block in blocks:
+        if block[0] == "table" and framed and framed[-1][0] == "alert" and len(framed[-1]) == 2:
+            framed[-1] += (block,)
+        else:
+            framed.append(block)
+    return framed
+
+
+def html_answers(title, given):
+    inner = "".join(f"<h4>{html.escape(student)}</h4><pre>{html.escape(answer)}</pre>" for student, answer in given)
+    return f"<details><summary>{html.escape(title)}: {len(given)} answer(s)</summary>{inner}</details>"
+
+
+def html_side_by_side(exercise, first, second, first_lines, second_lines):
+    # difflib escapes the lines; the column titles are ours to escape.
+    table = difflib.HtmlDiff(tabsize=4, wrapcolumn=60).make_table(
+        first_lines, second_lines, html.escape(first), html.escape(second), context=True, numlines=3)
+    table = DIFF_NAVIGATION.sub("", table)  # its "next change" links: the page has no script
+    summary = html.escape(f"{exercise}: {first} and {second}")
+    return f'<details><summary>{summary}</summary><div class="scroll">{table}</div></details>'
+
+
+def html_figures(plots):
+    figures = [f"<figure>{svg_image(svg, f'scores of {exercise_id}')}</figure>" for exercise_id, svg in plots if svg]
+    return "\n".join(['<div class="figures">'] + figures + ["</div>"])
+
+
+HTML_KINDS = {
+    "note": lambda text: f'<p class="note">{html.escape(text)}</p>',
+    "alert": html_alert,
+    "toc": lambda entries: "<nav>" + "".join(f'<a href="#{anchor}">{html.escape(label)}</a>'
+                                             for anchor, label in entries) + "</nav>",
+    "table": html_table,
+    "answers": html_answers,
+    "sidebyside": html_side_by_side,
+    "figures": html_figures,
+}
+
+
 def render_html(blocks):
     """A self-contained page: every string escaped, the plots inside it, no script."""
-    title = blocks[0][1] if blocks and blocks[0][0] == "title" else "Class report"
-    parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-             '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             f"<title>{html.escape(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>"]
-    in_alert = False
-    for kind, *content in blocks:
-        if in_alert and kind != "table":
-            parts.append("</section>")
-            in_alert = False
-        if kind == "title":
-            parts.append(f"<h1>{html.escape(content[0])}</h1>")
-        elif kind == "heading":
-            parts.append(f'<h2 id="{content[1]}">{html.escape(content[0])}</h2>')
-        elif kind == "subheading":
-            parts.append(f"<h3>{html.escape(content[0])}</h3>")
-        elif kind == "para":
-            parts.append(f"<p>{html.escape(content[0])}</p>")
-        elif kind == "note":
-            parts.append(f'<p class="note">{html.escape(content[0])}</p>')
-        elif kind == "alert":
-            parts.append(f'<section class="alert"><p>{html.escape(content[0])}</p>')
-            in_alert = True
-        elif kind == "toc":
-            parts.append("<nav>" + "".join(f'<a href="#{anchor}">{html.escape(label)}</a>'
-                                           for anchor, label in content[0]) + "</nav>")
-        elif kind == "table":
-            table_id, header, rows = content
-            parts.append(f'<div class="scroll"><table id="table-{table_id}">')
-            parts.append("<tr>" + "".join(f"<th>{html.escape(cell)}</th>" for cell in header) + "</tr>")
-            parts += ["<tr>" + "".join(html_cell(cell) for cell in row) + "</tr>" for row in rows]
-            parts.append("</table></div>")
-            if in_alert:
-                parts.append("</section>")
-                in_alert = False
-        elif kind == "answers":
-            title, given = content
-            inner = "".join(f"<h4>{html.escape(student)}</h4><pre>{html.escape(answer)}</pre>" for student, answer in given)
-            parts.append(f"<details><summary>{html.escape(title)}: {len(given)} answer(s)</summary>{inner}</details>")
-        elif kind == "sidebyside":
-            exercise, first, second, first_lines, second_lines = content
-            # difflib escapes the lines; the column titles are ours to escape.
-            table = difflib.HtmlDiff(tabsize=4, wrapcolumn=60).make_table(
-                first_lines, second_lines, html.escape(first), html.escape(second), context=True, numlines=3)
-            table = DIFF_NAVIGATION.sub("", table)  # its "next change" links: the page has no script
-            summary = html.escape(f"{exercise}: {first} and {second}")
-            parts.append(f'<details><summary>{summary}</summary><div class="scroll">{table}</div></details>')
-        elif kind == "figures":
-            parts.append('<div class="figures">')
-            for exercise_id, svg in content[0]:
-                if svg:
-                    parts.append(f"<figure>{svg_image(svg, f'scores of {exercise_id}')}</figure>")
-            parts.append("</div>")
-    if in_alert:
-        parts.append("</section>")
-    parts += ["</body>", "</html>"]
-    return "\n".join(parts) + "\n"
+    return rendering.render_html(framed_alerts(blocks), HTML_KINDS, "Class report", STYLE,
+                                 head=['<meta name="viewport" content="width=device-width, initial-scale=1">'])
 
 
 # ---------------------------------------------------------------------------------------

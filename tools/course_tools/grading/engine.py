@@ -536,10 +536,12 @@ class SubmissionGrader:
             self.course_index[relative] = accepted
         return self.course_index[relative]
 
-    def skeleton_digest(self, exercise, name):
-        """The course's own copy of a student file: of two copies a student handed in, the
-        one equal to it is the one left untouched."""
-        return submissions.digest(os.path.join(self.config.root, "exercises", exercise.id, name))
+    def course_digest_of(self, relative):
+        """The digest of the course's own copy of a file (a student file's skeleton, an
+        answers file), or None where the course has none: of two copies a student handed
+        in, the one equal to it is the one left untouched."""
+        path = os.path.join(self.config.root, relative)
+        return submissions.digest(path) if os.path.isfile(path) else None
 
     def ignored_changes(self, raw, files):
         """Warnings for course files the submission changed: they are never used."""
@@ -631,9 +633,9 @@ class SubmissionGrader:
                   "seconds": 0.0, "files": {}, "message": "", "build_log": "", "items": []}
         missing = []
         for wanted in exercise.student_files:
+            skeleton = self.course_digest_of(os.path.join("exercises", exercise.id, wanted))
             try:
-                found, notes = submissions.locate(raw, files, exercise.id, wanted,
-                                                  skeleton_digest=self.skeleton_digest(exercise, wanted))
+                found, notes = submissions.locate(raw, files, exercise.id, wanted, skeleton_digest=skeleton)
             except submissions.SubmissionError as error:
                 record.update(status="incomplete", message=str(error))
                 return record
@@ -690,11 +692,6 @@ class SubmissionGrader:
             record["answers"] = {"file": found, "questions": len(given),
                                  "answered": {str(n): a for n, a in sorted(given.items()) if a}}
             return
-
-    def course_digest_of(self, relative):
-        """The digest of the course's own copy of a file, or None where the course has none."""
-        path = os.path.join(self.config.root, relative)
-        return submissions.digest(path) if os.path.isfile(path) else None
 
     def build_key(self, exercise, tree):
         """What a build's output depends on: the course (its fingerprint covers common/

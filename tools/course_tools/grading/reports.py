@@ -42,6 +42,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 
+from course_tools.grading import rendering
 from course_tools.student import atomic_write
 from course_tools.student import language
 
@@ -635,16 +636,6 @@ def graded_blocks(exercise, lang="en"):
     return blocks
 
 
-# What could start markup or raw HTML in a Markdown paragraph or heading.
-MARKDOWN_SPECIAL = re.compile(r"([\\`*<>&\[\]#])")
-
-
-def markdown_text(text):
-    """Text shown as itself in Markdown: a name like '<b>bold<i> & "q"' or 'a `b` *c*'
-    neither renders as HTML nor as emphasis."""
-    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
-
-
 def markdown_cell(text):
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
@@ -655,28 +646,34 @@ def markdown_fence(text):
     return "`" * (longest + 1)
 
 
+def markdown_code(text):
+    fence = markdown_fence(text)
+    return f"{fence}\n{text}\n{fence}"
+
+
+def html_cell(text):
+    """A case's PASS or FAIL in its colour."""
+    if text in ("PASS", "FAIL"):
+        return f'<td class="{text.lower()}">{html.escape(text)}</td>'
+    return f"<td>{html.escape(text)}</td>"
+
+
+# The feedback pages' own kinds (rendering.py has the others): a list, a table of
+# strings, a program's output or log.
+MARKDOWN_KINDS = {
+    "list": lambda entries: "\n".join(f"- {rendering.markdown_text(entry)}" for entry in entries),
+    "table": lambda header, rows: rendering.markdown_table(header, rows, markdown_cell),
+    "code": markdown_code,
+}
+HTML_KINDS = {
+    "list": lambda entries: "<ul>" + "".join(f"<li>{html.escape(entry)}</li>" for entry in entries) + "</ul>",
+    "table": lambda header, rows: rendering.html_table(header, rows, html_cell),
+    "code": lambda text: f"<pre>{html.escape(text)}</pre>",
+}
+
+
 def render_markdown(blocks):
-    parts = []
-    for kind, *content in blocks:
-        if kind == "title":
-            parts.append(f"# {markdown_text(content[0])}")
-        elif kind == "heading":
-            parts.append(f"## {markdown_text(content[0])}")
-        elif kind == "subheading":
-            parts.append(f"### {markdown_text(content[0])}")
-        elif kind == "para":
-            parts.append(markdown_text(content[0]))
-        elif kind == "list":
-            parts.append("\n".join(f"- {markdown_text(entry)}" for entry in content[0]))
-        elif kind == "table":
-            header, rows = content
-            lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-            lines += ["| " + " | ".join(markdown_cell(cell) for cell in row) + " |" for row in rows]
-            parts.append("\n".join(lines))
-        elif kind == "code":
-            fence = markdown_fence(content[0])
-            parts.append(f"{fence}\n{content[0]}\n{fence}")
-    return "\n\n".join(parts) + "\n"
+    return rendering.render_markdown(blocks, MARKDOWN_KINDS)
 
 
 STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
@@ -687,34 +684,7 @@ STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1
 
 def render_html(blocks, lang="en"):
     """The same blocks as a self-contained page in `lang`: everything escaped, no external asset."""
-    escape = html.escape
-    title = blocks[0][1] if blocks and blocks[0][0] == "title" else "Feedback"
-    parts = ['<!DOCTYPE html>', f'<html lang="{lang}">', '<head>', '<meta charset="utf-8">',
-             f"<title>{escape(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>"]
-    for kind, *content in blocks:
-        if kind == "title":
-            parts.append(f"<h1>{escape(content[0])}</h1>")
-        elif kind == "heading":
-            parts.append(f"<h2>{escape(content[0])}</h2>")
-        elif kind == "subheading":
-            parts.append(f"<h3>{escape(content[0])}</h3>")
-        elif kind == "para":
-            parts.append(f"<p>{escape(content[0])}</p>")
-        elif kind == "list":
-            parts.append("<ul>" + "".join(f"<li>{escape(entry)}</li>" for entry in content[0]) + "</ul>")
-        elif kind == "table":
-            header, rows = content
-            parts.append("<table>")
-            parts.append("<tr>" + "".join(f"<th>{escape(cell)}</th>" for cell in header) + "</tr>")
-            for row in rows:
-                cells = "".join(f'<td class="{cell.lower()}">{escape(cell)}</td>' if cell in ("PASS", "FAIL")
-                                else f"<td>{escape(cell)}</td>" for cell in row)
-                parts.append(f"<tr>{cells}</tr>")
-            parts.append("</table>")
-        elif kind == "code":
-            parts.append(f"<pre>{escape(content[0])}</pre>")
-    parts += ["</body>", "</html>"]
-    return "\n".join(parts) + "\n"
+    return rendering.render_html(blocks, HTML_KINDS, "Feedback", STYLE, lang)
 
 
 # ---------------------------------------------------------------------------------------
