@@ -112,7 +112,8 @@ __device__ void load_tile(__half* tile, const __half* matrix, int height, int wi
   //   The tile is kRows x kCols halves, its rows kCols + kTilePad halves apart; it is cut
   //   into chunks of 8 halves (16 bytes), kCols / 8 a row. Thread threadIdx.x takes chunks
   //   threadIdx.x, threadIdx.x + blockDim.x, ...; chunk q of tile row r holds the matrix's
-  //   elements (row0 + r, col0 + 8 q ... col0 + 8 q + 7).
+  //   elements (row0 + r, col0 + 8 q ... col0 + 8 q + 7). It starts inside the matrix when
+  //   row0 + r < height and col0 + 8 q < width.
   //   1. When `width` is a multiple of 8, a chunk that starts inside a row ends inside it:
   //      a. with `async`, cp_async_16_bytes(to, from, inside): from the matrix, or zeros
   //         when the chunk lies outside it (pass the matrix's start as `from` then);
@@ -214,14 +215,14 @@ __global__ void __launch_bounds__(kBlockThreads)
   //      even past the last slice (an empty group keeps the count).
   //   3. For each slice s: cp_async_wait<kPipelineStages - 2>() (this thread's copies of
   //      slice s have landed), __syncthreads() (everyone's have, and everyone is done with
-  //      slice s - 1), then start copying slice s + kPipelineStages - 1 into the stage that
-  //      slice s - 1 used, and cp_async_commit().
+  //      slice s - 1), then start copying slice s + kPipelineStages - 1, if there is one,
+  //      into the stage that slice s - 1 used, and cp_async_commit() in any case.
   // [/slide]
   //   4. The product of slice s, for kk = 0, 16: ldmatrix_x4 each of the warp's 4 tiles of A
   //      (lane l gives row l % 16, column kk + (l / 16) * 8 of the 16 x 16 tile), and
-  //      ldmatrix_x4_trans two 8-column tiles of B at once (lane l gives row kk + l % 16,
-  //      column n0 + (l / 16) * 8: registers 0-1 are tile n0's fragment, 2-3 tile n0 + 8's);
-  //      then mma_16x8x16 on the 4 x 4 tiles.
+  //      ldmatrix_x4_trans two 8-column tiles of B at once, n0 = the warp's column + 8 g for
+  //      g = 0 and 2 (lane l gives row kk + l % 16, column n0 + (l / 16) * 8: registers
+  //      0-1 are tile n0's fragment, 2-3 tile n0 + 8's); then mma_16x8x16 on the 4 x 4 tiles.
   // [slide:mma-store]
   //   5. Lane l holds, of each 16 x 8 tile, rows l / 4 and l / 4 + 8, columns 2 (l % 4) and
   //      2 (l % 4) + 1: sums[f][g][0..1] and [2..3]. Write those inside C.
