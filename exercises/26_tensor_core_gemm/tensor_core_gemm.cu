@@ -38,8 +38,9 @@ __global__ void hgemm_wmma_one_warp(int m, int n, int k, const __half* a, const 
   //   Warp w = threadIdx.x / 32 of the block computes the 16 x 16 tile of C at row
   //   (blockIdx.y * kOneWarpWarpsAlongM + w / kOneWarpWarpsAlongN) * 16 and column
   //   (blockIdx.x * kOneWarpWarpsAlongN + w % kOneWarpWarpsAlongN) * 16.
-  //   1. Its staging tiles, one per warp: __shared__ __align__(32) __half
-  //      a_stage[kOneWarpWarps][16 * 16], b_stage[...]; float c_stage[kOneWarpWarps][16 * 16].
+  //   1. Its staging tiles, one per warp, each __shared__ __align__(32) (WMMA wants 32-byte
+  //      aligned tiles): __half a_stage[kOneWarpWarps][16 * 16], __half b_stage[...], and
+  //      float c_stage[kOneWarpWarps][16 * 16].
   //   2. Three fragments (nvcuda::wmma, 16 x 16 x 16): matrix_a and matrix_b of __half, both
   //      wmma::row_major (A and B are row-major), and an accumulator of float, set to 0 with
   //      wmma::fill_fragment once, before the loop.
@@ -131,8 +132,8 @@ __device__ void load_tile(__half* tile, const __half* matrix, int height, int wi
 __global__ void __launch_bounds__(kBlockThreads)
     hgemm_wmma_shared_tiles(int m, int n, int k, const __half* a, const __half* b, float* c) {
   // TODO(student): step 2, 4 x 2 fragments of C per warp, tiles shared by the block.
-  //   1. The tiles: __shared__ __align__(128) __half a_tile[kATileHalves],
-  //      b_tile[kBTileHalves], and a float c_stage[kWarpsPerBlock][16 * 16] per warp.
+  //   1. The tiles, each __shared__ __align__(128): __half a_tile[kATileHalves], __half
+  //      b_tile[kBTileHalves], and float c_stage[kWarpsPerBlock][16 * 16], one per warp.
   //   2. The block computes C's 128 x 128 tile at (blockIdx.y * 128, blockIdx.x * 128); warp
   //      w its 64 x 32 part at row (w / kWarpsAlongN) * 64, column (w % kWarpsAlongN) * 32 of
   //      the tile: kFragmentsAlongM x kFragmentsAlongN accumulator fragments, zeroed once.
