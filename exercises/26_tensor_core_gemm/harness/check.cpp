@@ -314,8 +314,8 @@ const Message kSharedTilesSpeedHint{
     "shared memory copied 16 bytes at a time, 4 x 2 fragments of C per warp, each fragment of A "
     "used twice and each of B four times.",
     "vitesse de l'étape 2 : une tuile de C de 128 x 128 par bloc de 8 warps, des tranches de 32 "
-    "de k en mémoire partagée avec remplissage, copiées 16 octets à la fois, 4 x 2 fragments de C par "
-    "warp, chaque fragment de A servant deux fois et chaque fragment de B quatre fois."};
+    "de k en mémoire partagée avec remplissage, copiées 16 octets à la fois, 4 x 2 fragments de "
+    "C par warp, chaque fragment de A servant deux fois et chaque fragment de B quatre fois."};
 const Message kMmaPipelineSpeedHint{
     "speed of step 3: 3 stages of cp.async copies in flight, one barrier per slice, fragments "
     "by ldmatrix (x4, and .trans for B) from padded tiles, 4 x 4 m16n8k16 MMAs per warp and "
