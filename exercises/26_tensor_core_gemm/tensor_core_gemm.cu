@@ -38,8 +38,9 @@ __global__ void hgemm_wmma_one_warp(int m, int n, int k, const __half* a, const 
   //   Warp w = threadIdx.x / 32 of the block computes the 16 x 16 tile of C at row
   //   (blockIdx.y * kOneWarpWarpsAlongM + w / kOneWarpWarpsAlongN) * 16 and column
   //   (blockIdx.x * kOneWarpWarpsAlongN + w % kOneWarpWarpsAlongN) * 16.
-  //   1. Its staging tiles, one per warp: __shared__ __align__(32) __half
-  //      a_stage[kOneWarpWarps][16 * 16], b_stage[...]; float c_stage[kOneWarpWarps][16 * 16].
+  //   1. Its staging tiles, one per warp, each __shared__ __align__(32) (WMMA wants 32-byte
+  //      aligned tiles): __half a_stage[kOneWarpWarps][16 * 16], __half b_stage[...], and
+  //      float c_stage[kOneWarpWarps][16 * 16].
   //   2. Three fragments (nvcuda::wmma, 16 x 16 x 16): matrix_a and matrix_b of __half, both
   //      wmma::row_major (A and B are row-major), and an accumulator of float, set to 0 with
   //      wmma::fill_fragment once, before the loop.
@@ -112,7 +113,8 @@ __device__ void load_tile(__half* tile, const __half* matrix, int height, int wi
   //   The tile is kRows x kCols halves, its rows kCols + kTilePad halves apart; it is cut
   //   into chunks of 8 halves (16 bytes), kCols / 8 a row. Thread threadIdx.x takes chunks
   //   threadIdx.x, threadIdx.x + blockDim.x, ...; chunk q of tile row r holds the matrix's
-  //   elements (row0 + r, col0 + 8 q ... col0 + 8 q + 7).
+  //   elements (row0 + r, col0 + 8 q ... col0 + 8 q + 7). It starts inside the matrix when
+  //   row0 + r < height and col0 + 8 q < width.
   //   1. When `width` is a multiple of 8, a chunk that starts inside a row ends inside it:
   //      a. with `async`, cp_async_16_bytes(to, from, inside): from the matrix, or zeros
   //         when the chunk lies outside it (pass the matrix's start as `from` then);
@@ -130,8 +132,8 @@ __device__ void load_tile(__half* tile, const __half* matrix, int height, int wi
 __global__ void __launch_bounds__(kBlockThreads)
     hgemm_wmma_shared_tiles(int m, int n, int k, const __half* a, const __half* b, float* c) {
   // TODO(student): step 2, 4 x 2 fragments of C per warp, tiles shared by the block.
-  //   1. The tiles: __shared__ __align__(128) __half a_tile[kATileHalves],
-  //      b_tile[kBTileHalves], and a float c_stage[kWarpsPerBlock][16 * 16] per warp.
+  //   1. The tiles, each __shared__ __align__(128): __half a_tile[kATileHalves], __half
+  //      b_tile[kBTileHalves], and float c_stage[kWarpsPerBlock][16 * 16], one per warp.
   //   2. The block computes C's 128 x 128 tile at (blockIdx.y * 128, blockIdx.x * 128); warp
   //      w its 64 x 32 part at row (w / kWarpsAlongN) * 64, column (w % kWarpsAlongN) * 32 of
   //      the tile: kFragmentsAlongM x kFragmentsAlongN accumulator fragments, zeroed once.
@@ -214,14 +216,14 @@ __global__ void __launch_bounds__(kBlockThreads)
   //      even past the last slice (an empty group keeps the count).
   //   3. For each slice s: cp_async_wait<kPipelineStages - 2>() (this thread's copies of
   //      slice s have landed), __syncthreads() (everyone's have, and everyone is done with
-  //      slice s - 1), then start copying slice s + kPipelineStages - 1 into the stage that
-  //      slice s - 1 used, and cp_async_commit().
+  //      slice s - 1), then start copying slice s + kPipelineStages - 1, if there is one,
+  //      into the stage that slice s - 1 used, and cp_async_commit() in any case.
   // [/slide]
   //   4. The product of slice s, for kk = 0, 16: ldmatrix_x4 each of the warp's 4 tiles of A
   //      (lane l gives row l % 16, column kk + (l / 16) * 8 of the 16 x 16 tile), and
-  //      ldmatrix_x4_trans two 8-column tiles of B at once (lane l gives row kk + l % 16,
-  //      column n0 + (l / 16) * 8: registers 0-1 are tile n0's fragment, 2-3 tile n0 + 8's);
-  //      then mma_16x8x16 on the 4 x 4 tiles.
+  //      ldmatrix_x4_trans two 8-column tiles of B at once, n0 = the warp's column + 8 g for
+  //      g = 0 and 2 (lane l gives row kk + l % 16, column n0 + (l / 16) * 8: registers
+  //      0-1 are tile n0's fragment, 2-3 tile n0 + 8's); then mma_16x8x16 on the 4 x 4 tiles.
   // [slide:mma-store]
   //   5. Lane l holds, of each 16 x 8 tile, rows l / 4 and l / 4 + 8, columns 2 (l % 4) and
   //      2 (l % 4) + 1: sums[f][g][0..1] and [2..3]. Write those inside C.

@@ -70,7 +70,8 @@ inline constexpr int kPipelineBytes =
     kPipelineStages * (kATileHalves + kBTileHalves) * static_cast<int>(sizeof(__half));
 // [/slide]
 
-// Step 3's mma.sync, ldmatrix and cp.async exist from sm_80 (Ampere) on.
+// Step 3 needs sm_80 (Ampere): cp.async and mma.sync's m16n8k16 shape on FP16 exist from it
+// on (ldmatrix from sm_75).
 inline constexpr int kMmaPipelineArch = 80;
 
 // [slide:api]

@@ -37,11 +37,12 @@ const Message kEdgeHint{
     "où i < m et j < n."};
 const Message kLayoutHint{
     "fragment layout: A and B are row-major in memory, so both fragments are declared "
-    "wmma::row_major and loaded with the row length of their tile as ldm; a col_major fragment "
-    "reads the tile transposed.",
-    "disposition des fragments : A et B sont rangées par lignes en mémoire, donc les deux "
-    "fragments sont déclarés wmma::row_major et chargés avec la longueur d'une ligne de leur "
-    "tuile comme ldm ; un fragment col_major lit la tuile transposée."};
+    "wmma::row_major and loaded with ldm the distance between two rows of their tile in memory "
+    "(padding included); a col_major fragment reads the tile transposed.",
+    "disposition des fragments : A et B sont rangées ligne par ligne en mémoire, donc les deux "
+    "fragments sont déclarés wmma::row_major et chargés avec comme ldm la distance entre deux "
+    "lignes de leur tuile en mémoire (remplissage compris) ; un fragment col_major lit la tuile "
+    "transposée."};
 const Message kAccumulatorHint{
     "the accumulator: wmma::fill_fragment(sum, 0.0f) once, before the loop over k (a fragment "
     "is registers: uninitialised, it holds whatever they held).",
@@ -142,13 +143,13 @@ bool runnable_here(CaseContext& c, const StepInfo& step) {
 // ---------------------------------------------------------------------------
 struct Product {
   int m, n, k;
-  bool positive;  // inputs in [0, 1): the long-k cases
+  bool positive;  // inputs in [0, 1]: the long-k cases
 };
 
 Message describe(const StepInfo& step, const Product& p) {
   return Message{"{} on {} x {} x {} (m x n x k){}", "{} sur {} x {} x {} (m x n x k){}"}.with(
       step.launcher, p.m, p.n, p.k,
-      p.positive ? Message{", inputs in [0, 1)", ", entrées dans [0, 1)"} : Message{});
+      p.positive ? Message{", inputs in [0, 1]", ", entrées dans [0 ; 1]"} : Message{});
 }
 
 // The largest tiles of C are 128 x 128 (steps 2 and 3), the largest slice of k 32.
@@ -235,7 +236,7 @@ std::vector<Product> tile_multiples(const CaseContext& c) {
 const std::vector<Product> kEdges = {{37, 53, 61, false},  {129, 131, 7, false},
                                      {200, 3, 300, false}, {130, 257, 33, false},
                                      {72, 136, 40, false}, {1, 1, 1, false}};
-// Inputs in [0, 1) and k = 4096: the sums reach about 1024, where an FP16 accumulator
+// Inputs in [0, 1] and k = 4096: the sums reach about 1024, where an FP16 accumulator
 // rounds to whole numbers (harness/workload.hpp). Under compute-sanitizer a short k.
 constexpr int kLongK = 4096;
 constexpr int kSanitizerLongK = 256;
@@ -313,14 +314,14 @@ const Message kSharedTilesSpeedHint{
     "shared memory copied 16 bytes at a time, 4 x 2 fragments of C per warp, each fragment of A "
     "used twice and each of B four times.",
     "vitesse de l'étape 2 : une tuile de C de 128 x 128 par bloc de 8 warps, des tranches de 32 "
-    "de k en mémoire partagée avec marge, copiées 16 octets à la fois, 4 x 2 fragments de C par "
-    "warp, chaque fragment de A servant deux fois et chaque fragment de B quatre fois."};
+    "de k en mémoire partagée avec remplissage, copiées 16 octets à la fois, 4 x 2 fragments de "
+    "C par warp, chaque fragment de A servant deux fois et chaque fragment de B quatre fois."};
 const Message kMmaPipelineSpeedHint{
     "speed of step 3: 3 stages of cp.async copies in flight, one barrier per slice, fragments "
     "by ldmatrix (x4, and .trans for B) from padded tiles, 4 x 4 m16n8k16 MMAs per warp and "
     "k-step, no bounds test inside the product loop.",
     "vitesse de l'étape 3 : 3 étages de copies cp.async en vol, une barrière par tranche, des "
-    "fragments chargés par ldmatrix (x4, et .trans pour B) depuis des tuiles avec marge, "
+    "fragments chargés par ldmatrix (x4, et .trans pour B) depuis des tuiles avec remplissage, "
     "4 x 4 MMA m16n8k16 par warp et par pas de k, aucun test de bornes dans la boucle du "
     "produit."};
 

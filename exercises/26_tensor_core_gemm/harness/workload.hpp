@@ -31,7 +31,7 @@ using sgemm::Shape;
 // Every multiple of 2^-11 in [-1, 1] is an FP16 number (11 significant bits), so the
 // inputs are drawn from exercise 06's uniform values and put on that grid: the program's
 // conversion to __half is then exact, and the check's float64 reference multiplies the
-// very numbers the tensor cores see. `positive` draws them in [0, 1) instead: nothing
+// very numbers the tensor cores see. `positive` draws them in [0, 1] instead: nothing
 // cancels, and the sums grow with k (the long-k cases).
 inline constexpr int kFp16GridBits = 11;
 
@@ -62,7 +62,7 @@ inline Problem make_problem(int m, int n, int k, bool positive, std::uint64_t se
 //   |got - ref| <= kBoundSafety (k + 1) 2^-23 sum_p |A(i, p) B(p, j)|,
 // the factor 2 covering the u^2 terms and the float64 reference's own rounding. An
 // accumulator in FP16 (u = 2^-11) errs about 2^12 times more per addition: on the long-k
-// cases (inputs in [0, 1), k = 4096, sums near 1024, where FP16's spacing is 1) by several
+// cases (inputs in [0, 1], k = 4096, sums near 1024, where FP16's spacing is 1) by several
 // times this bound on most elements. A wrong fragment (a layout, a missing barrier, an
 // index) errs by a whole product, |a b| ~ 1/4, far above it at every size of the check.
 inline constexpr double kAccumulationUnit = 0x1.0p-23;

@@ -1397,12 +1397,14 @@ def mma_fragment_lanes(say):
         say("  c2, c3 at row l / 4 + 8, the same columns", "  c2, c3 en ligne l / 4 + 8, mêmes colonnes"),
         say("  (lane 5, in bold: rows 1 and 9, columns 2 and 3)",
             "  (lane 5, en gras : lignes 1 et 9, colonnes 2 et 3)"),
-        say("A, 16 x 16 halves: 8 per lane in 4 registers, rows l / 4", "A, 16 x 16 halves : 8 par lane en 4 registres,"),
-        say("  and l / 4 + 8, columns 2 (l % 4) + {0, 1} and + 8", "  lignes l / 4 et l / 4 + 8, colonnes 2 (l % 4) et + 8"),
+        say("A, 16 x 16 halves: 8 per lane in 4 registers, rows l / 4", "A, 16 x 16 en FP16 : 8 par lane en 4 registres,"),
+        say("  and l / 4 + 8, columns 2 (l % 4) + {0, 1} and + 8",
+            "  lignes l / 4 et l / 4 + 8, colonnes 2 (l % 4) + {0, 1} et + 8"),
         say("B, 16 x 8 halves: 4 per lane in 2 registers, column l / 4,",
-            "B, 16 x 8 halves : 4 par lane en 2 registres, colonne l / 4,"),
+            "B, 16 x 8 en FP16 : 4 par lane en 2 registres, colonne l / 4,"),
         say("  rows 2 (l % 4) + {0, 1} and + 8", "  lignes 2 (l % 4) + {0, 1} et + 8"),
-        say("One instruction: 16 x 8 x 16 = 2048 multiply-adds", "Une instruction : 16 x 8 x 16 = 2048 FMA"),
+        say("One instruction: 16 x 8 x 16 = 2048 multiply-adds",
+            "Une instruction : 16 x 8 x 16 = 2048 multiplications-additions"),
         say("by the 32 lanes together; ldmatrix fills A and B", "par les 32 lanes ensemble ; ldmatrix remplit A et B"),
     ], 18)
     source_line(svg, say("PTX ISA, mma.m16n8k16 with .f16 inputs and .f32 sums; exercise 26, step 3 "
@@ -1487,7 +1489,7 @@ def cp_async_pipeline(say):
         svg.line(x, top - 4, x, top + stages * lane_h + 4, INK, 2.5, dash="8,5")
     svg.lines(10, top + stages * lane_h + 40, [
         say("Each dashed line: cp.async.wait_group 1 (slice s has landed), then __syncthreads()",
-            "Chaque trait : cp.async.wait_group 1 (la tranche s est arrivée), puis __syncthreads()"),
+            "Chaque trait pointillé : cp.async.wait_group 1 (la tranche s est arrivée), puis __syncthreads()"),
         say("(everyone's copies of s are in, and nobody still reads the stage of s - 1);",
             "(les copies de s de tous sont là, et plus personne ne lit l'étage de s - 1) ;"),
         say("then copy s + 2 starts into that stage, and the tensor cores work on s.",
