@@ -831,22 +831,24 @@ class SubmissionGrader:
 
     def bar_references(self, exercise):
         """{(case, figure): the reference solution's figures the check declares for that bar
-        ("2.34-2.43 on H100, ...")}, from the check's --list-json, asked once per exercise."""
-        with self.turn_lock:
-            cached = self.references.get(exercise.id)
-        if cached is None:
-            cached = {}
-            try:
-                listed = subprocess.run([self.toolchain.check_path(exercise), "--list-json"], capture_output=True,
-                                        text=True, timeout=60)
-                for case in json.loads(listed.stdout).get("cases", []):
-                    for bar in case.get("bars", []):
-                        cached[(case["name"], bar.get("figure", ""))] = str(bar.get("reference", ""))
-            except (OSError, subprocess.SubprocessError, ValueError, AttributeError):
-                cached = {}
-            with self.turn_lock:
-                self.references[exercise.id] = cached
-        return cached
+        ("2.34-2.43 on H100, ...")}, from the check's --list-json, asked once per exercise
+        (one lock per exercise: the submissions graded side by side ask it once between them)."""
+        with self.keyed_lock(("bar references", exercise.id)):
+            if exercise.id not in self.references:
+                self.references[exercise.id] = self.listed_bar_references(exercise)
+            return self.references[exercise.id]
+
+    def listed_bar_references(self, exercise):
+        found = {}
+        try:
+            listed = subprocess.run([self.toolchain.check_path(exercise), "--list-json"], capture_output=True,
+                                    text=True, timeout=60)
+            for case in json.loads(listed.stdout).get("cases", []):
+                for bar in case.get("bars", []):
+                    found[(case["name"], bar.get("figure", ""))] = str(bar.get("reference", ""))
+        except (OSError, subprocess.SubprocessError, ValueError, AttributeError):
+            found = {}
+        return found
 
     def gpu_device(self):
         """The CUDA_VISIBLE_DEVICES value of the next check: the GPUs are shared round-robin."""
