@@ -356,7 +356,7 @@ void check_speed(CaseContext& c) {
                                 .with(name));
   }
   c.note(line + Message{"; a device-to-device cudaMemcpy: {} GB/s",
-                        " ; un cudaMemcpy de GPU à GPU : {} GB/s"}
+                        " ; un cudaMemcpy device vers device : {} GB/s"}
                     .with(s.memcpy_gbps));
   c.judge_speed(
       kCopyBar, share, {},
@@ -432,10 +432,11 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   }
   const double share = conflicts / wavefronts;
   c.note(Message{"{} bank conflicts (loads {}, stores {}) in {} shared-memory wavefronts: a "
-                 "share of {} (0 for a padded tile, 0.94 for an unpadded one; at most {} passes)",
+                 "share of {} (0 for a padded tile, 0.94 for an unpadded one; the case accepts "
+                 "at most {})",
                  "{} conflits de banc (lectures {}, écritures {}) en {} wavefronts de mémoire "
-                 "partagée : une part de {} (0 pour une tuile avec remplissage, 0.94 sans ; "
-                 "au plus {} est accepté)"}
+                 "partagée : une part de {} (0 pour une tuile avec remplissage, 0,94 sans ; "
+                 "le cas accepte au plus {})"}
              .with(conflicts, reading.values.at(kSharedMetrics[0]),
                    reading.values.at(kSharedMetrics[1]), wavefronts, share, kMaxConflictShare));
   if (share > kMaxConflictShare) {
