@@ -71,12 +71,13 @@ const Message kCopyHint{
     "la sortie est une copie de l'entrée, pas sa transposée : out est cols x rows, l'élément "
     "(c, r) à c * rows + r."};
 const Message kPaddingHint{
-    "pad the tile's rows, not its columns: __shared__ float tile[kTileDim][kTileDim + 1] (a "
-    "column of the tile then falls in 32 different banks); [kTileDim + 1][kTileDim] leaves every "
-    "column in one bank.",
-    "ajoutez le remplissage aux lignes de la tuile, pas à ses colonnes : __shared__ float "
-    "tile[kTileDim][kTileDim + 1] (une colonne de la tuile tombe alors dans 32 bancs "
-    "différents) ; [kTileDim + 1][kTileDim] laisse chaque colonne dans un seul banc."};
+    "pad the tile's rows, not its columns: each row one float longer, __shared__ float "
+    "tile[kTileDim][kTileDim + 1] (one column of padding: a column of the tile then falls in 32 "
+    "different banks); [kTileDim + 1][kTileDim] adds a row and leaves every column in one bank.",
+    "ajoutez le remplissage aux lignes de la tuile, pas à ses colonnes : chaque ligne plus "
+    "longue d'un float, __shared__ float tile[kTileDim][kTileDim + 1] (une colonne de "
+    "remplissage : une colonne de la tuile tombe alors dans 32 bancs différents) ; "
+    "[kTileDim + 1][kTileDim] ajoute une ligne et laisse chaque colonne dans un seul banc."};
 
 std::string shape_text(int rows, int cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
