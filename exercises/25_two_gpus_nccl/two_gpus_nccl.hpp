@@ -53,7 +53,7 @@ void data_parallel_density(const float* const samples[kGpuCount], int n,
 // Part 3: one process per GPU, as across nodes. Each rank calls this at the same time with
 // the same `id` (made by rank 0 with ncclGetUniqueId, carried to the others by MPI): it
 // joins, as rank `rank` of `ranks`, the communicator `id` names, on GPU `device` of its
-// node, and returns it. The check calls it from one thread per rank; harness/ranks.cu
+// node, and returns it. The check calls it from one thread per rank; harness/ranks.cpp
 // from one MPI process per rank.
 ncclComm_t join_communicator(const ncclUniqueId& id, int ranks, int rank, int device);
 // [/slide]
