@@ -37,9 +37,11 @@ from course_tools.grading import class_report, reports  # noqa: E402
 import mutant_class  # noqa: E402  (variants, solution_files)
 import run_catalog  # noqa: E402  (parse_edits, apply_edits)
 
-ANSWER = {"en": "ada measured this on the grading GPU: question {question} of exercise {number}.",
-          "fr": "Mesuré par ben sur le GPU de correction : question {question} de l'exercice {number}."}
-FIRST_STUDENT_LINE = {"ada": "en", "ben": "fr"}
+# Each filled answer opens with its student's words, which check looks for on the page.
+ANSWER_OPENING = {"en": "ada measured this on the grading GPU", "fr": "Mesuré par ben sur le GPU de correction"}
+ANSWER = {"en": ANSWER_OPENING["en"] + ": question {question} of exercise {number}.",
+          "fr": ANSWER_OPENING["fr"] + " : question {question} de l'exercice {number}."}
+ANSWERS_LANGUAGE = {"ada": "en", "ben": "fr"}
 
 
 def filled_answers(folder, number, lang):
@@ -147,8 +149,8 @@ def check(class_dir, results_dir):
     if 'id="similar-code"' not in page:
         problems.append("class.html has no similar-code section")
 
-    for student, lang in FIRST_STUDENT_LINE.items():
-        marker = html.escape(ANSWER[lang].split(":")[0].split(" question")[0])
+    for student, lang in ANSWERS_LANGUAGE.items():
+        marker = html.escape(ANSWER_OPENING[lang])
         if marker not in page:
             problems.append(f"class.html does not show {student}'s answers ({marker!r})")
 
