@@ -1103,7 +1103,8 @@ int judge_main(int argc, char** argv, const Exercise& exercise) {
   // whatever the others would give: where a GPU cannot run one step (exercise 26's step 3
   // on sm_75), the reference solution's other steps are still held to their cases.
   if (cases_not_graded > 0 && options.expect == "pass" && !passed) {
-    std::printf("FAIL: %d graded case(s) failed, with %d case(s) not graded here\n",
+    std::printf("EXPECTATION NOT MET (expected pass):\n  - verdict FAIL: %d graded case(s) "
+                "failed, with %d case(s) not graded here\n",
                 cases_run - cases_passed, cases_not_graded);
     return kExitFail;
   }
