@@ -92,6 +92,16 @@ const Message kWgmmaHint{
     "de A et 2048 octets plus loin dans B ; les consommateurs attendent la barrière full de "
     "l'étage (parité (t / kWgmmaStages) & 1) avant leurs wgmma, et ne libèrent l'étage "
     "précédent qu'après wgmma_wait<1>() ; d est mis à 0 avant la première tranche."};
+const Message kWgmmaUnfinishedHint{
+    "step 4 that crashes or never ends: a wait on the wrong parity ((t / kWgmmaStages) & 1 for "
+    "full, (t / kWgmmaStages - 1) & 1 for empty), an empty barrier initialised for another "
+    "count than the kConsumerWarps arrivals it gets, bytes announced with expect_tx that no copy "
+    "brings, or kWgmmaSharedBytes of dynamic shared memory not asked for.",
+    "l'étape 4 plante ou ne finit jamais : une attente sur la mauvaise parité "
+    "((t / kWgmmaStages) & 1 pour full, (t / kWgmmaStages - 1) & 1 pour empty), une barrière "
+    "empty initialisée pour un autre nombre que les kConsumerWarps arrivées qu'elle reçoit, des "
+    "octets annoncés par expect_tx qu'aucune copie n'apporte, ou les kWgmmaSharedBytes de "
+    "mémoire partagée dynamique non demandés."};
 const Message kWgmmaFallbackHint{
     "step 4 with n or k not a multiple of 8 (TMA cannot read rows that are not a multiple of "
     "16 bytes long): hgemm_wgmma_tma_on_device runs hgemm_mma_pipeline_on_device instead.",
@@ -251,7 +261,7 @@ bool check_product(CaseContext& c, const StepInfo& step, const Product& p) {
   const Message what = describe(step, p);
   if (!c.finished(run)) {
     c.note(Message::verbatim("({})").with(what));
-    c.hint(kEdgeHint);
+    c.hint(&step == &kWgmmaTma && takes_tma(p) ? kWgmmaUnfinishedHint : kEdgeHint);
     return false;
   }
   if (!c.expect_kernel_launched(run)) return false;
