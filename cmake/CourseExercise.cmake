@@ -41,6 +41,11 @@
 #                                        # OpenBLAS): slurm/submit asks for that many
 #     JOB_GPUS 2                         # the GPUs of one node its jobs need (default 1):
 #                                        # slurm/submit asks for that many
+#     ARCH_SPECIFIC 90                   # its code uses sm_90a's own instructions (wgmma,
+#                                        # setmaxnreg): where the build compiles machine code
+#                                        # for sm_90, this exercise's programs get sm_90a's
+#                                        # instead (_course_arch_specific_architectures;
+#                                        # tools/course_tools/student/nvcc.py does the same)
 #   )
 #
 # It builds the check and one program per variant, and registers their tests:
@@ -166,6 +171,31 @@ function(_course_ptx_beside_program target source)
   add_dependencies(${target} ${ptx_target}_beside)
 endfunction()
 
+# The CUDA architectures of an exercise that declares ARCH_SPECIFIC N (90): those of the
+# build, CMAKE_CUDA_ARCHITECTURES, with sm_N's machine code replaced by sm_Na's, which runs
+# on sm_N GPUs alone and holds the instructions of that architecture alone. "N-real" becomes
+# "Na-real"; "N" (machine code and PTX) becomes "Na-real;N-virtual": the PTX stays
+# compute_N's, which newer GPUs compile without those instructions; "N-virtual", "Na..." and
+# every other architecture stay as they are. A program never holds machine code for both sm_N
+# and sm_Na: nvcc accepts both in one fatbin (CUDA 13.0, two ELF images, no warning), and
+# which of the two an sm_N GPU then loads is the driver's choice, not the course's.
+function(_course_arch_specific_architectures out)
+  set(result "")
+  foreach(entry IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    set(replacement "${entry}")
+    foreach(number IN LISTS ARGN)
+      if(entry STREQUAL "${number}")
+        set(replacement "${number}a-real;${number}-virtual")
+      elseif(entry STREQUAL "${number}-real")
+        set(replacement "${number}a-real")
+      endif()
+    endforeach()
+    list(APPEND result ${replacement})
+  endforeach()
+  list(REMOVE_DUPLICATES result)
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
 # The course's main() of every API exercise's program, compiled once for all of them.
 function(_course_program_main)
   if(NOT TARGET course_program_main)
@@ -196,7 +226,7 @@ endmacro()
 
 function(course_exercise)
   cmake_parse_arguments(PARSE_ARGV 0 EX "HOST_CASES;SHARED_LIBRARY;RACECHECK;SYNCCHECK" "NUMBER;NAME;CHECK;POINTS;SKELETON_SCORE;MEMCHECK_POINTS;JOB_CPUS;JOB_GPUS"
-                        "STUDENT_FILES;DRIVER;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES;SCRIPTS")
+                        "STUDENT_FILES;DRIVER;LIBRARIES;MUTANTS;C_SOURCES;PTX_SOURCES;SCRIPTS;ARCH_SPECIFIC")
   foreach(required NUMBER NAME STUDENT_FILES CHECK POINTS)
     if(NOT DEFINED EX_${required})
       message(FATAL_ERROR "course_exercise: ${required} is required")
@@ -216,6 +246,17 @@ function(course_exercise)
   endif()
   if(DEFINED EX_JOB_GPUS AND NOT EX_JOB_GPUS MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "course_exercise: JOB_GPUS takes a number of GPUs (got '${EX_JOB_GPUS}')")
+  endif()
+  # ARCH_SPECIFIC: the architectures of every target that compiles the exercise's CUDA code
+  # (the driver, with its probes of the code's architecture, and each variant's program).
+  set(exercise_architectures "")
+  foreach(number IN LISTS EX_ARCH_SPECIFIC)
+    if(NOT number MATCHES "^[1-9][0-9]+$")
+      message(FATAL_ERROR "course_exercise: ARCH_SPECIFIC takes architectures as numbers, such as 90 (got '${number}')")
+    endif()
+  endforeach()
+  if(EX_ARCH_SPECIFIC)
+    _course_arch_specific_architectures(exercise_architectures ${EX_ARCH_SPECIFIC})
   endif()
   # A statement that says a tool finds a mistake is backed by points under that tool: the
   # grader runs the whole check under racecheck and synccheck too, each worth
@@ -256,6 +297,9 @@ function(course_exercise)
       list(APPEND driver_files "${exercise_dir}/${file}")
     endforeach()
     add_library(${driver_target} OBJECT ${driver_files})
+    if(exercise_architectures)
+      set_target_properties(${driver_target} PROPERTIES CUDA_ARCHITECTURES "${exercise_architectures}")
+    endif()
     target_link_libraries(${driver_target} PRIVATE course_common)
     target_include_directories(${driver_target} PRIVATE "${exercise_dir}" "${exercise_dir}/harness")
     _course_link_libraries(${driver_target} ${EX_LIBRARIES})
@@ -288,6 +332,9 @@ function(course_exercise)
     endforeach()
     if(EX_SHARED_LIBRARY)
       add_library(${target}_library SHARED ${ARGN})
+      if(exercise_architectures)
+        set_target_properties(${target}_library PROPERTIES CUDA_ARCHITECTURES "${exercise_architectures}")
+      endif()
       target_link_libraries(${target}_library PRIVATE course_common)
       target_include_directories(${target}_library PRIVATE "${exercise_dir}" "${exercise_dir}/harness")
       target_compile_options(${target}_library PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
@@ -295,6 +342,9 @@ function(course_exercise)
       set_target_properties(${target}_library PROPERTIES OUTPUT_NAME ${target})
     endif()
     add_executable(${target} ${linked_sources})
+    if(exercise_architectures)
+      set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${exercise_architectures}")
+    endif()
     foreach(source IN LISTS ptx_sources)
       _course_ptx_beside_program(${target} "${source}")
     endforeach()

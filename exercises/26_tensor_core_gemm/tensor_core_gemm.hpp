@@ -1,8 +1,9 @@
 // Exercise 26: the functions the student implements, with their fixed signatures: a
 // half-precision matrix multiply on the tensor cores, C = A B with A and B in FP16 and C
-// (and every sum) in FP32, written in three steps, each a launcher that runs its own
-// kernel. The check grades each step on its own and times each against cuBLAS's
-// cublasGemmEx on the same FP16 inputs with FP32 accumulation. Do not change this file.
+// (and every sum) in FP32, written in three steps and an optional fourth (Hopper only),
+// each a launcher that runs its own kernel. The check grades each step on its own and
+// times each against cuBLAS's cublasGemmEx on the same FP16 inputs with FP32
+// accumulation. Do not change this file.
 //
 // Storage: ROW-MAJOR and dense, as in exercise 21: A is m x k, element (i, p) at
 // a[i * k + p]; B is k x n, element (p, j) at b[p * n + j]; C is m x n, element (i, j) at
@@ -74,6 +75,54 @@ inline constexpr int kPipelineBytes =
 // on (ldmatrix from sm_75).
 inline constexpr int kMmaPipelineArch = 80;
 
+// [slide:wgmma-tiles]
+// ---- Step 4 (optional, Hopper): wgmma fed by the tensor memory accelerator (TMA) -------
+// A block computes a 128 x 256 tile of C, k in slices of 64, with 3 warpgroups of 4 warps
+// each: warpgroup 0 is the producer (one of its threads issues the TMA copies), warpgroups
+// 1 and 2 the consumers (wgmma), each a 64 x 256 half of the tile.
+inline constexpr int kWgmmaTileM = 128;
+inline constexpr int kWgmmaTileN = 256;
+inline constexpr int kWgmmaTileK = 64;
+// One wgmma.mma_async m64n256k16: a warpgroup's 64 x 256 tile of C, k in steps of 16.
+inline constexpr int kWgmmaM = 64;
+inline constexpr int kWgmmaN = 256;
+inline constexpr int kWgmmaK = 16;
+inline constexpr int kWarpsPerWarpgroup = 4;
+inline constexpr int kWarpgroupThreads = kWarpsPerWarpgroup * kWarpSize;             // 128
+inline constexpr int kConsumerWarpgroups = kWgmmaTileM / kWgmmaM;                    // 2
+inline constexpr int kWgmmaThreads = kWarpgroupThreads * (1 + kConsumerWarpgroups);  // 384
+inline constexpr int kConsumerWarps = kConsumerWarpgroups * kWarpsPerWarpgroup;      // 8
+// A consumer thread's share of its warpgroup's 64 x 256 tile of C, in registers.
+inline constexpr int kWgmmaAccumulators = kWgmmaM * kWgmmaN / kWarpgroupThreads;  // 128
+// The slices go through 4 stages in shared memory, each a full/empty pair of mbarriers.
+inline constexpr int kWgmmaStages = 4;
+// TMA writes its boxes with the 128-byte swizzle: a box is at most 128 bytes (64 halves)
+// wide, and its rows repeat their pattern every 8 rows of 128 bytes (1024 bytes).
+inline constexpr int kSwizzleBytes = 128;
+inline constexpr int kBoxHalves = kSwizzleBytes / static_cast<int>(sizeof(__half));  // 64
+inline constexpr int kSwizzlePeriodBytes = 8 * kSwizzleBytes;                        // 1024
+// A stage: A's 128 x 64 tile (one box), then B's 64 x 256 tile (4 boxes of 64 x 64).
+inline constexpr int kBBoxesPerStage = kWgmmaTileN / kBoxHalves;  // 4
+inline constexpr int kAStageBytes = kWgmmaTileM * kWgmmaTileK * static_cast<int>(sizeof(__half));
+inline constexpr int kBBoxBytes = kWgmmaTileK * kBoxHalves * static_cast<int>(sizeof(__half));
+inline constexpr int kWgmmaStageBytes = kAStageBytes + kBBoxesPerStage * kBBoxBytes;  // 48 KiB
+// The stages in dynamic shared memory, and 1 KiB to start them on a 1024-byte boundary:
+// 197632 bytes, one block per SM.
+inline constexpr int kWgmmaSharedBytes = kWgmmaStages * kWgmmaStageBytes + kSwizzlePeriodBytes;
+// Registers a thread after setmaxnreg: the producer gives some back, the consumers take
+// them (128 x 40 + 256 x 232 = 384 x 168, the block's allocation under
+// __launch_bounds__(kWgmmaThreads, 1)).
+inline constexpr int kProducerRegisters = 40;
+inline constexpr int kConsumerRegisters = 232;
+// TMA reads rows whose length in global memory is a multiple of 16 bytes: step 4 takes the
+// shapes whose n and k are multiples of 8 halves, and hands the others to step 3.
+inline constexpr int kTmaRowHalves = 16 / static_cast<int>(sizeof(__half));  // 8
+// [/slide]
+
+// Step 4 needs sm_90a: wgmma and setmaxnreg exist on sm_90 GPUs alone (H100, H200), in code
+// compiled for sm_90a (exercise 26's CMake and make compile sm_90 as sm_90a).
+inline constexpr int kWgmmaTmaArch = 90;
+
 // [slide:api]
 // ---- The launchers: C = A B, each with its step's kernel -----------------------------
 // Step 1. Blocks of kOneWarpThreads threads, one warp per 16 x 16 tile of C, WMMA
@@ -87,4 +136,9 @@ void hgemm_wmma_shared_tiles_on_device(int m, int n, int k, const __half* a, con
 // Step 3 (sm_80 and newer). Step 2's blocks and tiles, with mma.sync on fragments loaded
 // by ldmatrix, and the tiles copied by cp.async through kPipelineStages stages.
 void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b, float* c);
+// Step 4 (optional; an sm_90 GPU and a build for sm_90a). Blocks of kWgmmaThreads threads,
+// a kWgmmaTileM x kWgmmaTileN tile of C per block: a producer warpgroup copies the tiles of
+// A and B with TMA through kWgmmaStages stages, two consumer warpgroups multiply them with
+// wgmma. Shapes whose n or k is not a multiple of kTmaRowHalves go to step 3's launcher.
+void hgemm_wgmma_tma_on_device(int m, int n, int k, const __half* a, const __half* b, float* c);
 // [/slide]

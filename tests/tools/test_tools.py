@@ -94,6 +94,30 @@ class ExerciseDeclarations(unittest.TestCase):
             command = nvcc.check_command(exercise, "out/check_07", common, "src", "sm_90", archive)
             self.assertEqual(command[-3:], [archive, "-o", "out/check_07"])
 
+    def test_arch_specific_compiles_sm90_as_sm90a_for_that_exercise_alone(self):
+        # ARCH_SPECIFIC 90 (exercise 26's wgmma): sm_90 becomes sm_90a for the program and
+        # the course's objects, as cmake/CourseExercise.cmake does; other architectures, and
+        # exercises without it, keep the build's.
+        with tempfile.TemporaryDirectory() as root:
+            write(os.path.join(root, "exercises", "07_demo", "CMakeLists.txt"),
+                  CALL.replace("MUTANTS", "ARCH_SPECIFIC 90\n      MUTANTS"))
+            write(os.path.join(root, "exercises", "08_other", "CMakeLists.txt"),
+                  CALL.replace("07", "08").replace("NAME demo", "NAME other"))
+            specific, plain = exercises.find(root, "07"), exercises.find(root, "08")
+            self.assertEqual(specific.arch_specific, ["90"])
+            self.assertEqual(specific.mutants, ["a", "b"])
+            self.assertEqual(nvcc.arch_for(specific, "sm_90"), "sm_90a")
+            self.assertEqual(nvcc.arch_for(specific, "sm_75"), "sm_75")
+            self.assertEqual(nvcc.arch_for(specific, "sm_100"), "sm_100")
+            self.assertEqual(nvcc.arch_for(plain, "sm_90"), "sm_90")
+            program = nvcc.program_command(specific, ["demo.cu"], "out/p", "common", "src", "sm_90")
+            self.assertIn("-arch=sm_90a", program)
+            course_object = nvcc.object_command(specific, "main.cu", "out/main.o", "common", "src", "sm_90")
+            self.assertIn("-arch=sm_90a", course_object)
+            self.assertIn("-arch=sm_90", nvcc.program_command(plain, ["demo.cu"], "out/p", "common", "src", "sm_90"))
+        with self.assertRaisesRegex(exercises.ExerciseError, "ARCH_SPECIFIC takes architectures as numbers"):
+            exercises.parse_call(CALL.replace("MUTANTS", "ARCH_SPECIFIC sm_90a\n      MUTANTS"), "demo")
+
     def test_ptx_source_that_is_no_student_file_is_an_error(self):
         with self.assertRaisesRegex(exercises.ExerciseError, "PTX_SOURCES other.cu are not STUDENT_FILES"):
             exercises.parse_call(CALL.replace("DRIVER", "PTX_SOURCES other.cu\n      DRIVER"), "demo")

@@ -29,11 +29,12 @@ const Step& step_named(const std::string& name) {
   std::exit(2);
 }
 
-// What the check needs to decide whether step 3 can run here; nothing is launched.
+// What the check needs to decide whether steps 3 and 4 can run here; nothing is launched.
 void run_architecture_case(course::check::ResultWriter& results) {
   const course::Architectures found = tensor_core_gemm::architectures();
   results.put(result::device_cc, std::int64_t{found.device});
   results.put(result::code_arch, std::int64_t{found.code});
+  results.put(result::code_specific, std::int64_t{found.specific});
 }
 
 // One step on one problem: c, the whole m x n result.

@@ -3,7 +3,9 @@
 // accumulation of FP16 products may have (harness/workload.hpp); grades each step on its
 // own; times each step against cuBLAS's cublasGemmEx in the same run. Step 3 needs sm_80:
 // where the GPU or the build is older, its cases say so and are not graded
-// (course/check/architecture.hpp). Contains no student code.
+// (course/check/architecture.hpp). The optional step 4 needs an sm_90 GPU running code built
+// for sm_90a: elsewhere its cases say so and are not graded either; it is graded by its own
+// cases alone (the hidden shape runs steps 1 to 3). Contains no student code.
 //
 //   make check-26                          (students)
 //   build/.../check_26 --program PROGRAM   (instructors; --help lists the options)
@@ -70,6 +72,42 @@ const Message kFp32AccumulationHint{
     "accumulez en FP32 : le fragment accumulateur (ou le C et le D du mma) est float ; un "
     "accumulateur FP16 arrondit chaque somme partielle à 11 bits significatifs, et sur un k "
     "long son erreur dépasse de loin la borne du FP32."};
+const Message kWgmmaEdgeHint{
+    "step 4's edges: TMA writes zeros for the parts of a box outside A or B, so the one count "
+    "to get right is that of B's boxes: every box of 64 columns that starts before n is "
+    "copied (round up), and its bytes expected; then only the elements of C with i < m and "
+    "j < n are written.",
+    "les bords de l'étape 4 : TMA écrit des zéros pour les parts d'une boîte hors de A ou de "
+    "B, le seul compte à faire juste est donc celui des boîtes de B : chaque boîte de 64 "
+    "colonnes qui commence avant n est copiée (arrondi au-dessus), et ses octets attendus ; "
+    "puis seuls les éléments de C où i < m et j < n sont écrits."};
+const Message kWgmmaHint{
+    "step 4: consumer w reads A's rows 64 w .. 64 w + 63 of the stage (w * 64 * 128 bytes in), "
+    "each k step 32 bytes further along A's rows and 2048 bytes further in B; the consumers "
+    "wait on the stage's full barrier (parity (t / kWgmmaStages) & 1) before their wgmmas, "
+    "and free the previous stage only after wgmma_wait<1>(); d is set to 0 before the first "
+    "slice.",
+    "l'étape 4 : le consommateur w lit les lignes 64 w .. 64 w + 63 de A dans l'étage "
+    "(w * 64 * 128 octets plus loin), chaque pas de k 32 octets plus loin le long des lignes "
+    "de A et 2048 octets plus loin dans B ; les consommateurs attendent la barrière full de "
+    "l'étage (parité (t / kWgmmaStages) & 1) avant leurs wgmma, et ne libèrent l'étage "
+    "précédent qu'après wgmma_wait<1>() ; d est mis à 0 avant la première tranche."};
+const Message kWgmmaUnfinishedHint{
+    "step 4 that crashes or never ends: a wait on the wrong parity ((t / kWgmmaStages) & 1 for "
+    "full, (t / kWgmmaStages - 1) & 1 for empty), an empty barrier initialised for another "
+    "count than the kConsumerWarps arrivals it gets, bytes announced with expect_tx that no copy "
+    "brings, or kWgmmaSharedBytes of dynamic shared memory not asked for.",
+    "l'étape 4 plante ou ne finit jamais : une attente sur la mauvaise parité "
+    "((t / kWgmmaStages) & 1 pour full, (t / kWgmmaStages - 1) & 1 pour empty), une barrière "
+    "empty initialisée pour un autre nombre que les kConsumerWarps arrivées qu'elle reçoit, des "
+    "octets annoncés par expect_tx qu'aucune copie n'apporte, ou les kWgmmaSharedBytes de "
+    "mémoire partagée dynamique non demandés."};
+const Message kWgmmaFallbackHint{
+    "step 4 with n or k not a multiple of 8 (TMA cannot read rows that are not a multiple of "
+    "16 bytes long): hgemm_wgmma_tma_on_device runs hgemm_mma_pipeline_on_device instead.",
+    "l'étape 4 quand n ou k n'est pas multiple de 8 (TMA ne peut pas lire des lignes dont la "
+    "longueur n'est pas multiple de 16 octets) : hgemm_wgmma_tma_on_device exécute "
+    "hgemm_mma_pipeline_on_device à la place."};
 const Message kBoundNote{
     "(each element must be within 2 (k + 1) 2^-23 sum_p |A(i, p) B(p, j)| of the float64 "
     "result: an FP32 accumulation of exact FP16 products)",
@@ -85,7 +123,10 @@ struct StepInfo {
   Message title;     // for a person
   int needs_arch;    // 10 major + minor
   bool wmma;         // steps 1 and 2
-  bool block_tiles;  // steps 2 and 3: tiles shared by a block
+  bool block_tiles;  // steps 2, 3 and 4: tiles shared by a block
+  // Step 4: it uses needs_arch's specific features (sm_90a), and runs on that very
+  // architecture alone, from code built for its "a" target.
+  bool specific = false;
 };
 // The oldest architecture the course supports: WMMA on FP16 runs on all of them.
 constexpr int kOldestCourseArch = 75;
@@ -108,7 +149,17 @@ const StepInfo kMmaPipeline{"mma_pipeline",
                             80,
                             false,
                             true};
+// Steps 1 to 3, graded for everyone (the hidden shape runs them all).
 const StepInfo* const kSteps[] = {&kOneWarp, &kSharedTiles, &kMmaPipeline};
+// Step 4, "going further": optional, graded by its own cases alone.
+const StepInfo kWgmmaTma{"wgmma_tma",
+                         "hgemm_wgmma_tma_on_device",
+                         Message{"step 4 (wgmma and TMA, Hopper)",
+                                 "l'étape 4 (wgmma et TMA, Hopper)"},
+                         90,
+                         false,
+                         true,
+                         true};
 
 // Why `step` cannot run on this GPU with this program's code (the program reports both,
 // course/check/architecture.hpp decides), or nothing when it can. A run that goes wrong
@@ -117,15 +168,18 @@ std::optional<Message> why_not_runnable(CaseContext& c, const StepInfo& step, bo
   failed = false;
   if (step.needs_arch <= kOldestCourseArch) return std::nullopt;
   const Run run = c.run(request::architecture, {});
-  std::int64_t device = 0, code = 0;
+  std::int64_t device = 0, code = 0, specific = 0;
   if (!c.finished(run) || !c.read_value(run, result::device_cc.name, device) ||
-      !c.read_value(run, result::code_arch.name, code)) {
+      !c.read_value(run, result::code_arch.name, code) ||
+      !c.read_value(run, result::code_specific.name, specific)) {
     failed = true;
     return std::nullopt;
   }
-  return course::check::why_not_runnable(step.title, step.needs_arch,
-                                         course::Architectures{static_cast<int>(device),
-                                                               static_cast<int>(code)});
+  const course::Architectures found{static_cast<int>(device), static_cast<int>(code),
+                                    static_cast<int>(specific)};
+  return step.specific
+             ? course::check::why_not_runnable_specific(step.title, step.needs_arch, found)
+             : course::check::why_not_runnable(step.title, step.needs_arch, found);
 }
 
 // True when `step` can run here; otherwise the case is not graded, with the reason.
@@ -161,6 +215,17 @@ bool multiples_of_every_tile(const Product& p) {
   return p.m % kLargestTile == 0 && p.n % kLargestTile == 0 && p.k % kLargestSlice == 0;
 }
 
+// Step 4: its block tiles (128 x 256, slices of 64), and the shapes TMA can read (rows of a
+// multiple of 16 bytes: n and k multiples of 8); the others go to step 3.
+constexpr int kWgmmaTileM = 128;
+constexpr int kWgmmaTileN = 256;
+constexpr int kWgmmaSlice = 64;
+constexpr int kTmaRowHalves = 8;
+bool multiples_of_the_wgmma_tile(const Product& p) {
+  return p.m % kWgmmaTileM == 0 && p.n % kWgmmaTileN == 0 && p.k % kWgmmaSlice == 0;
+}
+bool takes_tma(const Product& p) { return p.n % kTmaRowHalves == 0 && p.k % kTmaRowHalves == 0; }
+
 // The hints for a wrong C of `step`, from what the wrong elements look like.
 void diagnose(CaseContext& c, const StepInfo& step, const Product& p, const sgemm::Verdict& v) {
   if (!course::check::hint_unwritten(
@@ -172,6 +237,16 @@ void diagnose(CaseContext& c, const StepInfo& step, const Product& p, const sgem
   // Only too large an error, on inputs that cannot cancel: the precision of the sums.
   if (p.positive && v.nan == 0 && v.unwritten == 0) {
     c.hint(kFp32AccumulationHint);
+    return;
+  }
+  if (&step == &kWgmmaTma) {
+    if (!takes_tma(p)) {
+      c.hint(kWgmmaFallbackHint);
+      c.hint(kPipelineHint);
+      return;
+    }
+    if (!multiples_of_the_wgmma_tile(p)) c.hint(kWgmmaEdgeHint);
+    c.hint(kWgmmaHint);
     return;
   }
   if (!multiples_of_every_tile(p) || v.nan > 0) c.hint(kEdgeHint);
@@ -186,7 +261,7 @@ bool check_product(CaseContext& c, const StepInfo& step, const Product& p) {
   const Message what = describe(step, p);
   if (!c.finished(run)) {
     c.note(Message::verbatim("({})").with(what));
-    c.hint(kEdgeHint);
+    c.hint(&step == &kWgmmaTma && takes_tma(p) ? kWgmmaUnfinishedHint : kEdgeHint);
     return false;
   }
   if (!c.expect_kernel_launched(run)) return false;
@@ -244,6 +319,28 @@ std::vector<Product> long_k(const CaseContext& c) {
   return {{128, 128, c.under_sanitizer() ? kSanitizerLongK : kLongK, true}};
 }
 
+// Step 4's own shapes, on its 128 x 256 tiles and slices of 64. Multiples of the tile: a
+// long k (16 slices through 4 stages: every stage refilled 3 times), and one block of one
+// slice. Edges: n and k multiples of 8 (what TMA reads), m, n and k off the tiles in every
+// way: m % 128, n % 256 and n % 64 (a partial box of B, and boxes of B left out), k % 64 (a
+// partial last slice), k below one slice, n below one box, the smallest product. Then n or k
+// not a multiple of 8: step 3's launcher runs instead.
+constexpr int kWgmmaTileMultiplesK = 1024;
+constexpr int kSanitizerWgmmaTileMultiplesK = 128;
+std::vector<Product> wgmma_tile_multiples(const CaseContext& c) {
+  return {{256, 512, c.under_sanitizer() ? kSanitizerWgmmaTileMultiplesK : kWgmmaTileMultiplesK,
+           false},
+          {128, 256, 64, false}};
+}
+const std::vector<Product> kWgmmaEdges = {{37, 56, 64, false},  {129, 136, 8, false},
+                                          {200, 8, 304, false}, {130, 264, 40, false},
+                                          {72, 136, 40, false}, {300, 520, 200, false},
+                                          {1, 8, 8, false}};
+std::vector<Product> wgmma_long_k(const CaseContext& c) {
+  return {{128, 256, c.under_sanitizer() ? kSanitizerLongK : kLongK, true}};
+}
+const std::vector<Product> kNotMultiplesOf8 = {{37, 53, 64, false}, {72, 136, 33, false}};
+
 // A shape drawn from the seed, the same for every step.
 constexpr int kHiddenMaxSize = 300;
 constexpr std::uint64_t kHiddenShapeSalt = 2626;
@@ -254,7 +351,7 @@ Product hidden_product(std::uint64_t seed) {
   return Product{shape.m, shape.n, shape.k, false};
 }
 
-// Every step that can run here (step 3 is left out, with a note, where it cannot).
+// Steps 1 to 3, those that can run here (step 3 is left out, with a note, where it cannot).
 void check_hidden(CaseContext& c) {
   const Product p = hidden_product(c.seed());
   for (const StepInfo* step : kSteps) {
@@ -300,6 +397,18 @@ constexpr course::check::SpeedBar kMmaPipelineBar{
     "part des TFLOP/s de cuBLAS (cublasGemmEx, entrées FP16, calcul FP32) atteinte par "
     "hgemm_mma_pipeline_on_device",
     "0,36 sur H200"};
+// Step 4 against cuBLAS: a PROVISIONAL bar, set before any measurement of the reference
+// solution on a GPU (its standalone benchmark is expected near 0.7-0.9 of cuBLAS on an
+// H200). Once the GPU suite has measured it on the H100 and the H200, set the bar at least
+// 10% below the lower figure and write the figures here (tests/speed_bars.md).
+constexpr course::check::SpeedBar kWgmmaTmaBar{
+    "hgemm_wgmma_tma_on_device's share of cuBLAS (cublasGemmEx, FP16 in, FP32 compute)",
+    course::check::BarKind::at_least,
+    0.35,
+    "not measured yet: a provisional bar",
+    "part des TFLOP/s de cuBLAS (cublasGemmEx, entrées FP16, calcul FP32) atteinte par "
+    "hgemm_wgmma_tma_on_device",
+    "pas encore mesurée : un seuil provisoire"};
 constexpr int kSpeedRepetitions = 10;
 constexpr int kSanitizerSpeedRepetitions = 1;
 
@@ -324,6 +433,17 @@ const Message kMmaPipelineSpeedHint{
     "fragments chargés par ldmatrix (x4, et .trans pour B) depuis des tuiles avec remplissage, "
     "4 x 4 MMA m16n8k16 par warp et par pas de k, aucun test de bornes dans la boucle du "
     "produit."};
+
+const Message kWgmmaTmaSpeedHint{
+    "speed of step 4: 128 x 256 tiles of C, TMA copies through 4 stages that the producer "
+    "refills as soon as the consumers free them, 4 wgmma m64n256k16 per slice and consumer "
+    "with one commit, wgmma_wait<1>() (not 0) so that the next slice's wgmmas overlap, and the "
+    "tensor maps made once per call.",
+    "vitesse de l'étape 4 : des tuiles de C de 128 x 256, des copies TMA à travers 4 étages "
+    "que le producteur remplit dès que les consommateurs les libèrent, 4 wgmma m64n256k16 par "
+    "tranche et par consommateur avec un seul commit, wgmma_wait<1>() (pas 0) pour que les "
+    "wgmma de la tranche suivante se superposent, et les tensor maps créées une fois par "
+    "appel."};
 
 double tflops(int size, double ms) {
   return 2.0 * size * size * static_cast<double>(size) / (ms * 1e9);
@@ -375,6 +495,7 @@ void check_speed(CaseContext& c, const StepInfo& step, const course::check::Spee
 constexpr int kTileMultiplesPoints = 2;
 constexpr int kEdgesPoints = 3;
 constexpr int kLongKPoints = 2;
+constexpr int kNotMultiplesOf8Points = 1;
 
 void add_step_cases(std::vector<course::check::Case>& cases, const StepInfo& step) {
   const std::string name = step.name;
@@ -407,6 +528,19 @@ int main(int argc, char** argv) {
                            check_speed(c, kMmaPipeline, kMmaPipelineBar, kMmaPipelineSpeedHint);
                          }},
                         {kMmaPipelineBar}));
+  // Step 4, "going further": its cases, worth their own points only (10 of 45).
+  cases.push_back({"wgmma_tma_multiples_of_the_tile", kTileMultiplesPoints,
+                   [](CaseContext& c) { check_products(c, kWgmmaTma, wgmma_tile_multiples(c)); }});
+  cases.push_back({"wgmma_tma_edges_n_and_k_multiples_of_8", kEdgesPoints,
+                   [](CaseContext& c) { check_products(c, kWgmmaTma, kWgmmaEdges); }});
+  cases.push_back({"wgmma_tma_long_k_fp32_accumulation", kLongKPoints,
+                   [](CaseContext& c) { check_products(c, kWgmmaTma, wgmma_long_k(c)); }});
+  cases.push_back({"wgmma_tma_n_or_k_not_multiples_of_8", kNotMultiplesOf8Points,
+                   [](CaseContext& c) { check_products(c, kWgmmaTma, kNotMultiplesOf8); }});
+  cases.push_back(
+      timed({"wgmma_tma_35_percent_of_cublas_4096", 2,
+             [](CaseContext& c) { check_speed(c, kWgmmaTma, kWgmmaTmaBar, kWgmmaTmaSpeedHint); }},
+            {kWgmmaTmaBar}));
   course::check::Exercise exercise{"26", "tensor_core_gemm", cases};
   return course::check::judge_main(argc, argv, exercise);
 }

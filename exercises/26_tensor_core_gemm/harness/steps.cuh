@@ -1,5 +1,5 @@
 // Exercise 26: what the demo (harness/demo.cu) and the check's cases (harness/cases.cu)
-// both run: the student's steps by name, the architectures step 3 needs, cuBLAS (the
+// both run: the student's steps by name, the architectures steps 3 and 4 need, cuBLAS (the
 // yardstick: cublasGemmEx on the same FP16 inputs with FP32 compute, and FP32 SGEMM for
 // scale), and a problem on the device.
 #pragma once
@@ -32,6 +32,9 @@ struct Step {
   const char* label;     // the demo's
   Launcher launcher;
   int needs_arch;  // the oldest architecture its code runs on (10 major + minor)
+  // Its code uses needs_arch's specific features (sm_90a): it runs on that architecture
+  // alone, from code built for its "a" target (course::specific_architecture_gap).
+  bool specific = false;
 };
 
 inline constexpr int kWmmaArch = 70;  // WMMA on FP16: every GPU of the course (sm_75 on)
@@ -44,15 +47,28 @@ inline const Step kSteps[] = {
      kWmmaArch},
     {"mma_pipeline", "hgemm_mma_pipeline_on_device", "3 mma.sync + ldmatrix + cp.async, 3 stages",
      hgemm_mma_pipeline_on_device, kMmaPipelineArch},
+    {"wgmma_tma", "hgemm_wgmma_tma_on_device", "4 wgmma + TMA, 4 stages (optional, sm_90a)",
+     hgemm_wgmma_tma_on_device, kWgmmaTmaArch, true},
 };
+// Steps 1 to 3 are graded for everyone; step 4 is optional.
+inline constexpr int kGradedStepCount = 3;
 
-// A probe compiled with the student's kernels, in the same program and with the same
-// flags: the architecture of its code is theirs.
+// Probes compiled with the student's kernels, in the same program and with the same
+// flags: the architecture of their code, and its specific features, are theirs.
 static __global__ void code_architecture_probe() {}
+// 90 in the code the GPU runs when it was compiled for sm_90a (wgmma, setmaxnreg), else 0:
+// sm_90a's code and sm_90's share their virtual architecture (ptxVersion 90), not this.
+static __device__ int code_specific_architecture_probe =
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    90;
+#else
+    0;
+#endif
 
-// The device's compute capability, and the virtual architecture of this program's code as
-// the device runs it (cudaFuncAttributes::ptxVersion: 75 for a build for sm_75 with PTX,
-// even on an sm_90 GPU, which compiles that PTX when the program loads).
+// The device's compute capability, the virtual architecture of this program's code as the
+// device runs it (cudaFuncAttributes::ptxVersion: 75 for a build for sm_75 with PTX, even on
+// an sm_90 GPU, which compiles that PTX when the program loads), and the architecture whose
+// specific features that code carries (read from the device: no kernel is launched).
 inline course::Architectures architectures() {
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
@@ -60,7 +76,17 @@ inline course::Architectures architectures() {
   CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
   cudaFuncAttributes code{};
   CUDA_CHECK(cudaFuncGetAttributes(&code, code_architecture_probe));
-  return {properties.major * 10 + properties.minor, code.ptxVersion};
+  int specific = 0;
+  CUDA_CHECK(cudaMemcpyFromSymbol(&specific, code_specific_architecture_probe, sizeof specific));
+  return {properties.major * 10 + properties.minor, code.ptxVersion, specific};
+}
+
+// Whether `step` can run on this GPU with this program's code.
+inline bool runs_here(const Step& step, const course::Architectures& found) {
+  const course::ArchitectureGap gap =
+      step.specific ? course::specific_architecture_gap(step.needs_arch, found)
+                    : course::architecture_gap(step.needs_arch, found);
+  return gap == course::ArchitectureGap::none;
 }
 
 // ---------------------------------------------------------------------------

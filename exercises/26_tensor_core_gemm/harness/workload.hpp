@@ -1,7 +1,7 @@
 // Exercise 26: what the student's program and its check must agree on - the problems
 // (C = A B, row-major, inputs on FP16's grid drawn from a seed, C poisoned with NaN), the
 // error an FP32 accumulation of FP16 products may have, the elements compared on large
-// products, the architecture step 3 needs, and the results a case reports.
+// products, the architectures steps 3 and 4 need, and the results a case reports.
 //
 // This header is plain C++ so that the check (compiled without nvcc) can include it.
 //
@@ -94,8 +94,9 @@ inline constexpr int kSanitizerSpeedSize = 256;
 
 // What the check asks for (harness/check.cpp) and a case computes (harness/cases.cu).
 namespace request {
-// The device's compute capability and the architecture of the code this program runs on
-// it, before any step-3 case (course/check/architecture.hpp decides).
+// The device's compute capability, the architecture of the code this program runs on it
+// and that code's specific features, before any case of step 3 or 4
+// (course/check/architecture.hpp decides).
 struct Architecture {
   template <typename Visit>
   void fields(Visit&&) {}
@@ -133,9 +134,11 @@ inline const course::check::Request<Speed> speed{"speed"};
 
 // What a case reports (harness/cases.cu) and the check reads (harness/check.cpp).
 namespace result {
-// The architecture case: compute capabilities as 10 major + minor (75, 80, 90).
+// The architecture case: compute capabilities as 10 major + minor (75, 80, 90), and the
+// architecture whose specific features the code carries (90 for sm_90a, else 0).
 inline const course::check::Value<std::int64_t> device_cc{"device_cc"};
 inline const course::check::Value<std::int64_t> code_arch{"code_arch"};
+inline const course::check::Value<std::int64_t> code_specific{"code_specific"};
 inline const course::check::Array<float> c{"c"};                  // the whole m x n C
 inline const course::check::Array<float> c_sampled{"c_sampled"};  // C at sampled_elements
 // A timed speed case's times: the student's step, then cuBLAS in the same run.

@@ -15,7 +15,7 @@ from course_tools.student.paths import ROOT
 KEYWORDS = ("NUMBER", "NAME", "STUDENT_FILES", "DRIVER", "CHECK", "POINTS", "LIBRARIES",
             "MUTANTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "HOST_CASES",
             "C_SOURCES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK", "PTX_SOURCES", "SCRIPTS",
-            "JOB_CPUS", "JOB_GPUS")
+            "JOB_CPUS", "JOB_GPUS", "ARCH_SPECIFIC")
 SINGLE_VALUED = ("NUMBER", "NAME", "CHECK", "POINTS", "SKELETON_SCORE", "MEMCHECK_POINTS", "JOB_CPUS",
                  "JOB_GPUS")
 FLAGS = ("HOST_CASES", "SHARED_LIBRARY", "RACECHECK", "SYNCCHECK")
@@ -52,6 +52,9 @@ class Exercise:
     # The GPUs of one node its jobs need (a multi-GPU exercise: 2).
     job_gpus: int = 1
     host_cases: bool = False      # some cases of its check need no GPU (HOST_CASES)
+    # Architectures whose own instructions its code uses (ARCH_SPECIFIC 90: sm_90a's wgmma):
+    # where the build compiles for sm_90, this exercise is compiled for sm_90a (nvcc.arch_for).
+    arch_specific: list = field(default_factory=list)
 
     @property
     def id(self):
@@ -132,6 +135,9 @@ def parse_call(text, source):
         raise ExerciseError(f"{source}: JOB_CPUS takes a number of cores")
     if "JOB_GPUS" in values and not re.fullmatch(r"[1-9][0-9]*", values["JOB_GPUS"][0]):
         raise ExerciseError(f"{source}: JOB_GPUS takes a number of GPUs")
+    for number in values.get("ARCH_SPECIFIC", []):
+        if not re.fullmatch(r"[1-9][0-9]+", number):
+            raise ExerciseError(f"{source}: ARCH_SPECIFIC takes architectures as numbers, such as 90")
     # A statement that says a tool finds a mistake is backed by points under that tool.
     for flag in ("RACECHECK", "SYNCCHECK"):
         if flag in values and int(values.get("MEMCHECK_POINTS", ["0"])[0]) <= 0:
@@ -169,6 +175,7 @@ def load(root):
             job_cpus=int(values.get("JOB_CPUS", ["1"])[0]),
             job_gpus=int(values.get("JOB_GPUS", ["1"])[0]),
             host_cases="HOST_CASES" in values,
+            arch_specific=values.get("ARCH_SPECIFIC", []),
         ))
     return found
 

@@ -80,6 +80,18 @@ def gpu_arch():
     return FALLBACK_ARCH
 
 
+def arch_for(exercise, arch):
+    """The architecture an exercise's code is compiled for: `arch`, except that an exercise
+    that uses an architecture's own instructions (ARCH_SPECIFIC 90: sm_90a's wgmma) gets
+    that architecture's "a" target in place of its plain one (sm_90 -> sm_90a), as
+    cmake/CourseExercise.cmake does. -arch=sm_90a embeds sm_90a machine code and compute_90
+    PTX: an sm_90 GPU runs the former, a newer one compiles the latter."""
+    for number in exercise.arch_specific:
+        if arch == f"sm_{number}":
+            return f"sm_{number}a"
+    return arch
+
+
 def base_flags(common_dir, exercise_dir, arch):
     """The student's headers sit at the top of the exercise's folder, the course's side
     (workload.hpp) in its harness/ subfolder."""
@@ -150,8 +162,8 @@ def object_command(exercise, source, output, common_dir, exercise_dir, arch):
     # Only the options: a library given as a file (NCCL's) is an input of the link, which a
     # compile-only step refuses ("a single input file is required").
     options = [flag for flag in library_flags(exercise) if flag.startswith("-")]
-    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + ["-c", source] + options +
-            ["-o", output])
+    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch_for(exercise, arch)) + ["-c", source] +
+            options + ["-o", output])
 
 
 def program_command(exercise, sources, output, common_dir, exercise_dir, arch):
@@ -160,14 +172,14 @@ def program_command(exercise, sources, output, common_dir, exercise_dir, arch):
     wrap = WRAP_FLAGS if exercise.driver else []
     if exercise.driver and "cuda" in exercise.libraries:
         wrap = wrap + DRIVER_API_WRAP_FLAGS
-    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) + list(sources) + wrap +
-            library_flags(exercise) + ["-o", output])
+    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch_for(exercise, arch)) + list(sources) +
+            wrap + library_flags(exercise) + ["-o", output])
 
 
 def library_command(exercise, sources, output, common_dir, exercise_dir, arch):
     """The nvcc command that builds the student's sources alone as a shared library
     (course_exercise's SHARED_LIBRARY), for callers outside the program (Python)."""
-    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch) +
+    return ([nvcc_path()] + base_flags(common_dir, exercise_dir, arch_for(exercise, arch)) +
             ["-shared", "-Xcompiler", "-fPIC"] + list(sources) + library_flags(exercise) +
             ["-o", output])
 

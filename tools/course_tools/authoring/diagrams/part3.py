@@ -1501,8 +1501,77 @@ def cp_async_pipeline(say):
     return svg
 
 
+@diagram("26")
+def wgmma_tma_pipeline(say):
+    """Exercise 26's step 4: a producer warpgroup fills 4 stages with TMA, two consumer
+    warpgroups read them with wgmma, a full and an empty mbarrier per stage between them."""
+    svg = Svg("wgmma_tma_pipeline", 1160, 500, say("Step 4: a producer fills 4 stages, two consumers empty them",
+                                                     "Étape 4 : un producteur remplit 4 étages, deux "
+                                                     "consommateurs les vident"))
+    top, stage_h, gap = 58, 62, 12
+    # The producer, on the left.
+    px, pw = 10, 250
+    svg.rect(px, top, pw, 4 * stage_h + 3 * gap, THREAD, 1.5)
+    svg.lines(px + 12, top + 30, [say("producer:", "producteur :"), say("warpgroup 0", "groupe de warps 0")],
+              20, bold=True)
+    svg.lines(px + 12, top + 110, [
+        say("thread 0, slice t:", "thread 0, tranche t :"),
+        say("wait empty[t % 4],", "attend empty[t % 4],"),
+        say("expect_tx, then", "expect_tx, puis"),
+        say("5 TMA boxes", "5 boîtes TMA"),
+    ], 18)
+    # The stages in shared memory, in the middle: A's 16 KiB box, B's 4 boxes of 8 KiB.
+    sx, a_w, b_w = 370, 90, 45
+    svg.text(sx, top - 14, say("shared memory: 4 stages", "mémoire partagée : 4 étages"), 20, bold=True,
+             colour=SHARED[1])
+    for s in range(4):
+        y = top + s * (stage_h + gap)
+        svg.rect(sx, y, a_w, stage_h, SHARED, 1.5, rx=0)
+        svg.label_in(sx, y, a_w, stage_h, "A", 18, bold=True)
+        for j in range(4):
+            svg.rect(sx + a_w + j * b_w, y, b_w, stage_h, SHARED, 1.2, rx=0)
+            svg.label_in(sx + a_w + j * b_w, y, b_w, stage_h, "B", 18)
+        svg.text(sx - 10, y + 38, f"{s}", 18, "end", bold=True, colour=SHARED[1])
+        svg.text(sx + a_w + 4 * b_w + 10, y + 26, f"full[{s}]", 18, mono=True)
+        svg.text(sx + a_w + 4 * b_w + 10, y + 50, f"empty[{s}]", 18, mono=True)
+    svg.line(px + pw + 4, top + 2 * stage_h, sx - 30, top + 2 * stage_h, SHARED[1], 2, arrow=True)
+    svg.text(px + pw + 12, top + 2 * stage_h - 10, "TMA", 18, bold=True, colour=SHARED[1])
+    # The consumers, on the right.
+    cx, cw, ch = 820, 330, 2 * stage_h + gap / 2
+    for c in range(2):
+        y = top + c * (ch + gap)
+        svg.rect(cx, y, cw, ch, DEVICE, 1.5)
+        svg.lines(cx + 12, y + 30, [
+            say(f"consumer: warpgroup {c + 1}", f"consommateur : groupe {c + 1}"),
+            say(f"rows {64 * c}-{64 * c + 63}, 128 floats a thread", f"lignes {64 * c}-{64 * c + 63}, 128 floats/thread"),
+            say("wait full[t % 4], 4 wgmma,", "attend full[t % 4], 4 wgmma,"),
+            say("commit, wait_group 1", "commit, wait_group 1"),
+        ], 18)
+    svg.line(cx - 70, top + stage_h + 4, cx - 4, top + stage_h + 4, DEVICE[1], 2, arrow=True)
+    svg.line(cx - 70, top + 3 * stage_h + gap + 4, cx - 4, top + 3 * stage_h + gap + 4, DEVICE[1], 2, arrow=True)
+    # The consumers free a stage: an arrow back to the producer, under the stages.
+    back_y = top + 4 * stage_h + 3 * gap + 26
+    svg.polyline([(cx + cw / 2, top + 2 * ch + gap), (cx + cw / 2, back_y), (px + pw / 2, back_y),
+                  (px + pw / 2, top + 4 * stage_h + 3 * gap + 4)], MUTED, 2, arrow=True)
+    svg.text(px + pw / 2 + 14, back_y + 26, say("empty[s]: lane 0 of each of the 8 consumer warps arrives once "
+                                                "slice s's wgmmas are done",
+                                                "empty[s] : la lane 0 de chacun des 8 warps consommateurs arrive "
+                                                "quand les wgmma de s sont finis"), 18)
+    svg.lines(10, back_y + 72, [
+        say("full[s]: 1 arrival (the producer's expect_tx) and the stage's bytes, which TMA completes;",
+            "full[s] : 1 arrivée (l'expect_tx du producteur) et les octets de l'étage, que TMA complète ;"),
+        say("slice t waits for phase t / 4 of full[t % 4]: parity (t / 4) & 1.",
+            "la tranche t attend la phase t / 4 de full[t % 4] : parité (t / 4) & 1."),
+    ], 18)
+    source_line(svg, say("Exercise 26, step 4: 128 x 256 tiles of C, slices of 64, kWgmmaStages = 4, 197632 bytes "
+                         "of shared memory.",
+                         "Exercice 26, étape 4 : tuiles de C de 128 x 256, tranches de 64, kWgmmaStages = 4, "
+                         "197632 octets de mémoire partagée."), y=490)
+    return svg
+
+
 DIAGRAMS = [runtime_over_driver, driver_objects, nvrtc_path, ptx_vs_cubin, application_time, dot_two_stage, reduction_tree,
             generated_kernels, kernel_cache, csr, spmv_balanced, cg_loop, sgemm_tiles, register_blocking, sgemm_steps,
             float4_loads, double_buffer, transpose_naive, transpose_tile, transpose_banks, default_stream, streams_timeline,
             sanitizer_tools, barrier_hazards, nccl_all_reduce, peer_access, nccl_processes,
-            mma_fragment_lanes, tensor_core_tiles, cp_async_pipeline]
+            mma_fragment_lanes, tensor_core_tiles, cp_async_pipeline, wgmma_tma_pipeline]
