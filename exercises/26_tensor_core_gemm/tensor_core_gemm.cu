@@ -137,17 +137,21 @@ __global__ void __launch_bounds__(kBlockThreads, 2)
   //   3. Slice 0 (32 values of k) into buffer 0: load_chunks A's 128 x 32 tile at (block row,
   //      0) into uint4 a_next[kAChunksPerThread], B's 32 x 128 tile at (0, block column) into
   //      b_next[kBChunksPerThread], store_chunks both, then __syncthreads().
+  // [slide:shared-tiles-loop]
   //   4. For each slice s, read from buffer s % 2:
   //      a. if there is a slice s + 1, load_chunks it into a_next and b_next: those loads fly
   //         while the tensor cores work on slice s;
+  // [/slide]
   //      b. for each 16 of the slice (kk = 0, 16): load the warp's 4 fragments of A
   //         (a_tiles[s % 2] + row * kATileStride + kk, ldm kATileStride) and 2 of B
   //         (b_tiles[s % 2] + kk * kBTileStride + column, ldm kBTileStride), then the 4 x 2
   //         mma_sync;
+  // [slide:shared-tiles-store]
   //      c. if there is a slice s + 1, store_chunks it into the OTHER buffer, (s + 1) % 2
   //         (the one slice s - 1 used: every warp is done with it since the last barrier);
   //      d. __syncthreads(), one per slice: slice s + 1 is in place, and nobody overwrites
   //         buffer s % 2 (at slice s + 1) while others still read it.
+  // [/slide]
   //   5. Each fragment to C: where n is a multiple of 8 and the fragment lies wholly inside
   //      C, store_matrix_sync straight to c + i0 * n + j0 with ldm n; otherwise through the
   //      warp's c_stage (store_matrix_sync, __syncwarp), the elements inside C written, then
@@ -294,6 +298,7 @@ __global__ void __launch_bounds__(kBlockThreads, 1)
   //      even past the last slice (an empty group keeps the count); then
   //      cp_async_wait<kPipelineStages - 2>(), __syncthreads(), and set 0 := slice 0's
   //      k-step 0.
+  // [slide:pipeline-loop]
   //   4. For each slice s, its two k-steps:
   //      a. k-step 0: set 1 := slice s's k-step 1 (kk = 16); copy slice s + kPipelineStages
   //         - 1, if there is one (into the stage of slice s - 1), and cp_async_commit() in any
@@ -302,9 +307,12 @@ __global__ void __launch_bounds__(kBlockThreads, 1)
   //         s + 1 have landed), __syncthreads() (everyone's have, and everyone is done with
   //         the stage of slice s - 1); set 0 := slice s + 1's k-step 0, if there is one; then
   //         mma_16x8x16 on set 1's tiles.
+  // [/slide]
+  // [slide:mma-store]
   //   5. Lane l holds, of each 16 x 8 tile, rows l / 4 and l / 4 + 8, columns 2 (l % 4) and
   //      2 (l % 4) + 1: sums[f][g][0..1] and [2..3]. Write those inside C (a float2 where n
   //      is even: the pair is 8-byte aligned).
+  // [/slide]
   // END TODO(student)
 #endif
 }
