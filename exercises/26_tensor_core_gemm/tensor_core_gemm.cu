@@ -210,7 +210,8 @@ __device__ __forceinline__ void cp_async_wait() {
 template <int kCols>
 __device__ __forceinline__ int swizzled_offset(int row, int col) {
   constexpr int kChunksPerRow = kCols / kHalvesPerChunk;
-  static_assert(kChunksPerRow == 4 || kChunksPerRow % 8 == 0, "rows of 64 or 128 n bytes");
+  static_assert(kChunksPerRow == 4 || kChunksPerRow % 8 == 0,
+                "rows of 64 bytes or of a multiple of 128");
   const int key = kChunksPerRow == 4 ? row / 2 % 4 : row % 8;
   const int chunk = col / kHalvesPerChunk ^ key;
   return row * kCols + chunk * kHalvesPerChunk + col % kHalvesPerChunk;
