@@ -5,10 +5,13 @@
 //   1 one warp         WMMA: one warp per 16 x 16 tile of C, its 16 x 16 tiles of A and B
 //                      copied through a small staging tile per warp, one mma_sync each
 //   2 shared tiles     a block of 8 warps shares a 128 x 32 tile of A and a 32 x 128 tile
-//                      of B in padded shared memory; each warp keeps 4 x 2 fragments of C
-//   3 mma pipeline     (sm_80 and newer) mma.sync on fragments that ldmatrix loads, and
-//                      the tiles copied by cp.async through 3 stages: the copies of the
-//                      next two slices run while the tensor cores work on this one
+//                      of B in padded shared memory, two of each: the next slice's loads,
+//                      into registers, fly during this slice's MMAs; each warp keeps 4 x 2
+//                      fragments of C
+//   3 mma pipeline     (sm_80 and newer) a 128 x 256 tile of C per block: mma.sync on
+//                      fragments that ldmatrix loads one k-step ahead, and the tiles copied
+//                      by cp.async through 3 swizzled stages: the copies of the next two
+//                      slices run while the tensor cores work on this one
 //   4 wgmma + TMA      (optional; sm_90 GPUs, code built for sm_90a) a block of 3
 //                      warpgroups: one copies 128 x 64 tiles of A and 64 x 256 tiles of B
 //                      with the tensor memory accelerator through 4 stages, each guarded by
@@ -82,7 +85,91 @@ void hgemm_wmma_one_warp_on_device(int m, int n, int k, const __half* a, const _
 }
 
 // ---------------------------------------------------------------------------
-// The copies of steps 2 and 3 (cp.async, sm_80 and newer)
+// Step 2: a block of warps sharing tiles of A and B in shared memory (WMMA)
+// ---------------------------------------------------------------------------
+// A thread's share of a kRows x kCols tile, in 16-byte chunks of 8 halves: chunk
+// threadIdx.x + p * kBlockThreads of the tile, p = 0, 1, ..., kRows * kCols / 8 / 256 - 1.
+template <int kRows, int kCols>
+inline constexpr int kChunksPerThread = (kRows * kCols) / (kHalvesPerChunk * kBlockThreads);
+
+// [slide:load-chunks]
+// Loads this thread's chunks of the kRows x kCols tile at (row0, col0) of a height x width
+// row-major matrix into registers, zeros outside the matrix. A 16-byte load needs whole,
+// aligned chunks: rows whose width is a multiple of 8 halves; other rows go element by
+// element.
+template <int kRows, int kCols>
+__device__ void load_chunks(uint4 (&chunks)[kChunksPerThread<kRows, kCols>], const __half* matrix,
+                            int height, int width, int row0, int col0) {
+  // TODO(student): step 2, a thread's chunks of a tile into registers, zeros outside.
+  //   Chunk p of this thread (p = 0 .. kChunksPerThread<kRows, kCols> - 1) is chunk
+  //   threadIdx.x + p * kBlockThreads of the tile, whose rows are kCols / 8 chunks: it
+  //   holds the matrix's elements (row0 + r, col0 + q ... col0 + q + 7), r its tile row, q
+  //   8 times its place in the row. It starts inside the matrix when row0 + r < height and
+  //   col0 + q < width.
+  //   1. When `width` is a multiple of 8, a chunk that starts inside a row ends inside it:
+  //      one 16-byte load (a uint4) when it is inside, make_uint4(0, 0, 0, 0) when not.
+  //   2. Otherwise, element by element, 0 for each one outside the matrix (a row's elements
+  //      are then not 16-byte aligned), packed two halves to an unsigned (__half_as_ushort:
+  //      the first one in the low 16 bits) into the uint4.
+  // END TODO(student)
+}
+// [/slide]
+
+// Stores this thread's chunks, loaded by load_chunks, into `tile` in shared memory: rows
+// kCols + kTilePad halves apart.
+template <int kRows, int kCols>
+__device__ void store_chunks(__half* tile, const uint4 (&chunks)[kChunksPerThread<kRows, kCols>]) {
+  // TODO(student): step 2, the chunks into the padded tile, 16 bytes at a time.
+  //   Chunk p of this thread (as in load_chunks) goes to its tile row r and column q:
+  //   tile + r * (kCols + kTilePad) + q, one 16-byte store.
+  // END TODO(student)
+}
+
+// [slide:shared-tiles]
+__global__ void __launch_bounds__(kBlockThreads, 2)
+    hgemm_wmma_shared_tiles(int m, int n, int k, const __half* a, const __half* b, float* c) {
+  // TODO(student): step 2, 4 x 2 fragments of C per warp, two buffers of tiles.
+  //   1. The tiles, each __shared__ __align__(128): __half a_tiles[kTileBuffers][kATileHalves],
+  //      __half b_tiles[kTileBuffers][kBTileHalves], float c_stage[kWarpsPerBlock][16 * 16].
+  //   2. The block computes C's 128 x 128 tile at (blockIdx.y * 128, blockIdx.x * 128); warp
+  //      w its 64 x 32 part at row (w / kWarpsAlongN) * 64, column (w % kWarpsAlongN) * 32 of
+  //      the tile: kFragmentsAlongM x kFragmentsAlongN accumulator fragments, zeroed once.
+  //   3. Slice 0 (32 values of k) into buffer 0: load_chunks A's 128 x 32 tile at (block row,
+  //      0) into uint4 a_next[kAChunksPerThread], B's 32 x 128 tile at (0, block column) into
+  //      b_next[kBChunksPerThread], store_chunks both, then __syncthreads().
+  // [slide:shared-tiles-loop]
+  //   4. For each slice s, read from buffer s % 2:
+  //      a. if there is a slice s + 1, load_chunks it into a_next and b_next: those loads fly
+  //         while the tensor cores work on slice s;
+  // [/slide]
+  //      b. for each 16 of the slice (kk = 0, 16): load the warp's 4 fragments of A
+  //         (a_tiles[s % 2] + row * kATileStride + kk, ldm kATileStride) and 2 of B
+  //         (b_tiles[s % 2] + kk * kBTileStride + column, ldm kBTileStride), then the 4 x 2
+  //         mma_sync;
+  // [slide:shared-tiles-store]
+  //      c. if there is a slice s + 1, store_chunks it into the OTHER buffer, (s + 1) % 2
+  //         (the one slice s - 1 used: every warp is done with it since the last barrier);
+  //      d. __syncthreads(), one per slice: slice s + 1 is in place, and nobody overwrites
+  //         buffer s % 2 (at slice s + 1) while others still read it.
+  // [/slide]
+  //   5. Each fragment to C: where n is a multiple of 8 and the fragment lies wholly inside
+  //      C, store_matrix_sync straight to c + i0 * n + j0 with ldm n; otherwise through the
+  //      warp's c_stage (store_matrix_sync, __syncwarp), the elements inside C written, then
+  //      __syncwarp() before the next fragment.
+  // END TODO(student)
+}
+// [/slide]
+
+void hgemm_wmma_shared_tiles_on_device(int m, int n, int k, const __half* a, const __half* b,
+                                       float* c) {
+  // TODO(student): launch step 2, a block per 128 x 128 tile of C.
+  //   Blocks of kBlockThreads threads covering C in tiles of kBlockTileN columns (x) and
+  //   kBlockTileM rows (y), then CUDA_CHECK_LAUNCH().
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 3: mma.sync, ldmatrix and a pipeline of cp.async copies (sm_80 and newer)
 // ---------------------------------------------------------------------------
 // [slide:cp-async]
 // Starts copying 16 bytes from global to shared memory without going through registers;
@@ -111,69 +198,48 @@ __device__ __forceinline__ void cp_async_wait() {
 }
 // [/slide]
 
-// [slide:load-tile]
-// Copies the kRows x kCols tile at (row0, col0) of a height x width row-major matrix into
-// `tile` (rows kCols + kTilePad halves apart), zeros outside the matrix; every thread of
-// the block takes its share. `async` (step 3) copies with cp.async, which needs whole
-// 16-byte chunks: rows whose width is a multiple of 8 halves.
+// Where element (row, col) of a kCols-wide tile of step 3 lies in shared memory, in halves
+// from the tile's start: rows kCols halves apart, no padding, and the row's 16-byte chunks
+// permuted instead. Chunk q of row r is stored at chunk q ^ key(r) of the same row, the key
+// taken so that the 8 rows r .. r + 7 (r a multiple of 8) that one 8 x 8 matrix load reads
+// at the same q land in the 8 different groups of 4 banks: rows of 128 bytes or more, key
+// r % 8 (the chunk stays in its own 128 bytes of the row); rows of 64 bytes (4 chunks: two
+// rows share 128 bytes), key (r / 2) % 4. A chunk moves whole: its 8 halves stay together,
+// 16-byte aligned, for cp.async and ldmatrix.
+// [slide:swizzle]
+template <int kCols>
+__device__ __forceinline__ int swizzled_offset(int row, int col) {
+  constexpr int kChunksPerRow = kCols / kHalvesPerChunk;
+  static_assert(kChunksPerRow == 4 || kChunksPerRow % 8 == 0,
+                "rows of 64 bytes or of a multiple of 128");
+  const int key = kChunksPerRow == 4 ? row / 2 % 4 : row % 8;
+  const int chunk = col / kHalvesPerChunk ^ key;
+  return row * kCols + chunk * kHalvesPerChunk + col % kHalvesPerChunk;
+}
+// [/slide]
+
+// [slide:copy-tile]
+// Starts copying the kRows x kCols tile at (row0, col0) of a height x width row-major
+// matrix into the swizzled `tile`, zeros outside the matrix; every thread of the block
+// takes its share of chunks, as in load_chunks. cp.async needs whole 16-byte chunks: rows
+// whose width is a multiple of 8 halves; other rows are copied element by element (through
+// registers, done when the function returns).
 template <int kRows, int kCols>
-__device__ void load_tile(__half* tile, const __half* matrix, int height, int width, int row0,
-                          int col0, bool async) {
-  // TODO(student): one tile into shared memory, zeros outside the matrix.
-  //   The tile is kRows x kCols halves, its rows kCols + kTilePad halves apart; it is cut
-  //   into chunks of 8 halves (16 bytes), kCols / 8 a row. Thread threadIdx.x takes chunks
-  //   threadIdx.x, threadIdx.x + blockDim.x, ...; chunk q of tile row r holds the matrix's
-  //   elements (row0 + r, col0 + 8 q ... col0 + 8 q + 7). It starts inside the matrix when
-  //   row0 + r < height and col0 + 8 q < width.
-  //   1. When `width` is a multiple of 8, a chunk that starts inside a row ends inside it:
-  //      a. with `async`, cp_async_16_bytes(to, from, inside): from the matrix, or zeros
-  //         when the chunk lies outside it (pass the matrix's start as `from` then);
-  //      b. otherwise one 16-byte copy (a uint4) when it is inside, zeros when not.
-  //   2. Otherwise, element by element, 0 for each one outside the matrix (a row's
-  //      elements are then not 16-byte aligned).
+__device__ void copy_tile_async(__half* tile, const __half* matrix, int height, int width, int row0,
+                                int col0) {
+  // TODO(student): step 3, one tile into its swizzled stage, zeros outside the matrix.
+  //   The same chunks as load_chunks: chunk p of this thread is chunk threadIdx.x +
+  //   p * kBlockThreads of the tile, at tile row r, column q (a multiple of 8). It goes to
+  //   tile + swizzled_offset<kCols>(r, q), a whole 16-byte chunk.
+  //   1. When `width` is a multiple of 8: cp_async_16_bytes(to, from, inside), from the
+  //      matrix, or zeros when the chunk lies outside it (pass the matrix's start as `from`
+  //      then).
+  //   2. Otherwise, element by element into the same 8 places, 0 for each one outside the
+  //      matrix.
   // END TODO(student)
 }
 // [/slide]
 
-// ---------------------------------------------------------------------------
-// Step 2: a block of warps sharing tiles of A and B in shared memory (WMMA)
-// ---------------------------------------------------------------------------
-// [slide:shared-tiles]
-__global__ void __launch_bounds__(kBlockThreads)
-    hgemm_wmma_shared_tiles(int m, int n, int k, const __half* a, const __half* b, float* c) {
-  // TODO(student): step 2, 4 x 2 fragments of C per warp, tiles shared by the block.
-  //   1. The tiles, each __shared__ __align__(128): __half a_tile[kATileHalves], __half
-  //      b_tile[kBTileHalves], and float c_stage[kWarpsPerBlock][16 * 16], one per warp.
-  //   2. The block computes C's 128 x 128 tile at (blockIdx.y * 128, blockIdx.x * 128); warp
-  //      w its 64 x 32 part at row (w / kWarpsAlongN) * 64, column (w % kWarpsAlongN) * 32 of
-  //      the tile: kFragmentsAlongM x kFragmentsAlongN accumulator fragments, zeroed once.
-  // [slide:shared-tiles-loop]
-  //   3. For each slice t of 32 values of k:
-  //      a. load_tile A's 128 x 32 tile at (block row, t) and B's 32 x 128 tile at
-  //         (t, block column), `async` false;
-  //      b. __syncthreads(): every tile element in place;
-  //      c. for each 16 of the slice (kk = 0, 16): load the warp's 4 fragments of A
-  //         (a_tile + row * kATileStride + kk, ldm kATileStride) and 2 of B (b_tile +
-  //         kk * kBTileStride + column, ldm kBTileStride), then the 4 x 2 mma_sync;
-  //      d. __syncthreads(): nobody loads the next slice while others still read this one.
-  // [/slide]
-  //   4. Each fragment through the warp's c_stage (store_matrix_sync, __syncwarp), and the
-  //      elements inside C written, then __syncwarp() before the next fragment.
-  // END TODO(student)
-}
-// [/slide]
-
-void hgemm_wmma_shared_tiles_on_device(int m, int n, int k, const __half* a, const __half* b,
-                                       float* c) {
-  // TODO(student): launch step 2, a block per 128 x 128 tile of C.
-  //   Blocks of kBlockThreads threads covering C in tiles of kBlockTileN columns (x) and
-  //   kBlockTileM rows (y), then CUDA_CHECK_LAUNCH().
-  // END TODO(student)
-}
-
-// ---------------------------------------------------------------------------
-// Step 3: mma.sync, ldmatrix and a pipeline of cp.async copies (sm_80 and newer)
-// ---------------------------------------------------------------------------
 // [slide:mma-sync]
 // Loads four 8 x 8 matrices of halves from shared memory: lane l gives the address of row
 // l % 8 of matrix l / 8, and receives in r[q] two halves of matrix q (row l / 4, columns
@@ -209,46 +275,71 @@ __device__ __forceinline__ void mma_16x8x16(float (&sum)[4], const unsigned (&a)
 // [/slide]
 
 // [slide:pipeline]
-__global__ void __launch_bounds__(kBlockThreads)
+__global__ void __launch_bounds__(kBlockThreads, 1)
     hgemm_mma_pipeline(int m, int n, int k, const __half* a, const __half* b, float* c) {
   // Compiled for an older GPU (or for PTX of one), this kernel is empty: the check asks for
   // step 3 only where the device and this program's code are sm_80 or newer (the number
   // is kMmaPipelineArch's: the preprocessor cannot read a constexpr).
 #if __CUDA_ARCH__ >= 800
-  // TODO(student): step 3, the pipeline of tiles and the MMAs.
+  // TODO(student): step 3, the pipeline of tiles and the MMAs on fragments one k-step ahead.
   //   1. The stages in dynamic shared memory: extern __shared__ __align__(128) unsigned char
-  //      pipeline_memory[]; kPipelineStages tiles of A (kATileHalves each), then as many of
-  //      B. Step 2's block tile, warps and warp tiles; the sums in registers:
-  //      float sums[kMmaTilesAlongM][kMmaTilesAlongN][4] = {}.
+  //      pipeline_memory[]; kPipelineStages tiles of A (kPipelineATileHalves each), then as
+  //      many of B. The block computes C's 128 x 256 tile at (blockIdx.y * kPipelineTileM,
+  //      blockIdx.x * kPipelineTileN); warp w its 64 x 64 part at row (w / kWarpsAlongN) * 64,
+  //      column (w % kWarpsAlongN) * 64: float sums[kMmaTilesAlongM][kMmaTilesAlongN][4] = {}.
+  //      Slice s (32 values of k) goes to stage s % kPipelineStages, with copy_tile_async.
+  //   2. Two sets of fragments, unsigned a_fragments[2][kMmaTilesAlongM][4] and
+  //      b_fragments[2][kMmaTilesAlongN][2]. Loading set `set` with k-step kk of slice s:
+  //      ldmatrix_x4 each of the warp's 4 tiles of A (lane l gives row warp row + 16 f +
+  //      l % 16, column kk + (l / 16) * 8), and ldmatrix_x4_trans two 8-column tiles of B
+  //      at once, n0 = the warp's column + 8 g for g = 0, 2, 4, 6 (lane l gives row
+  //      kk + l % 16, column n0 + (l / 16) * 8: registers 0-1 are tile n0's fragment, 2-3
+  //      tile n0 + 8's); every address through swizzled_offset, as the copies wrote them.
+  //   3. Before the loop: copy slices 0 .. kPipelineStages - 2, one cp_async_commit() each,
+  //      even past the last slice (an empty group keeps the count); then
+  //      cp_async_wait<kPipelineStages - 2>(), __syncthreads(), and set 0 := slice 0's
+  //      k-step 0.
   // [slide:pipeline-loop]
-  //   2. Before the loop, start copying slices 0 .. kPipelineStages - 2 (load_tile with
-  //      `async` true, slice s into stage s % kPipelineStages), one cp_async_commit() each,
-  //      even past the last slice (an empty group keeps the count).
-  //   3. For each slice s: cp_async_wait<kPipelineStages - 2>() (this thread's copies of
-  //      slice s have landed), __syncthreads() (everyone's have, and everyone is done with
-  //      slice s - 1), then start copying slice s + kPipelineStages - 1, if there is one,
-  //      into the stage that slice s - 1 used, and cp_async_commit() in any case.
+  //   4. For each slice s, its two k-steps:
+  //      a. k-step 0: set 1 := slice s's k-step 1 (kk = 16); copy slice s + kPipelineStages
+  //         - 1, if there is one (into the stage of slice s - 1), and cp_async_commit() in any
+  //         case; then mma_16x8x16 on set 0's 4 x 8 tiles;
+  //      b. k-step 1: cp_async_wait<kPipelineStages - 2>() (this thread's copies of slice
+  //         s + 1 have landed), __syncthreads() (everyone's have, and everyone is done with
+  //         the stage of slice s - 1); set 0 := slice s + 1's k-step 0, if there is one; then
+  //         mma_16x8x16 on set 1's tiles.
   // [/slide]
-  //   4. The product of slice s, for kk = 0, 16: ldmatrix_x4 each of the warp's 4 tiles of A
-  //      (lane l gives row l % 16, column kk + (l / 16) * 8 of the 16 x 16 tile), and
-  //      ldmatrix_x4_trans two 8-column tiles of B at once, n0 = the warp's column + 8 g for
-  //      g = 0 and 2 (lane l gives row kk + l % 16, column n0 + (l / 16) * 8: registers
-  //      0-1 are tile n0's fragment, 2-3 tile n0 + 8's); then mma_16x8x16 on the 4 x 4 tiles.
   // [slide:mma-store]
   //   5. Lane l holds, of each 16 x 8 tile, rows l / 4 and l / 4 + 8, columns 2 (l % 4) and
-  //      2 (l % 4) + 1: sums[f][g][0..1] and [2..3]. Write those inside C.
+  //      2 (l % 4) + 1: sums[f][g][0..1] and [2..3]. Write those inside C (a float2 where n
+  //      is even: the pair is 8-byte aligned).
   // [/slide]
   // END TODO(student)
 #endif
 }
 // [/slide]
 
+// Whether this GPU gives a block kPipelineBytes of shared memory: every sm_80 GPU and newer
+// does (99 KB or more), an sm_75 GPU does not (64 KB), and runs step 2 instead.
+bool pipeline_fits_here() {
+  int device = 0, shared_bytes = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(
+      cudaDeviceGetAttribute(&shared_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return shared_bytes >= kPipelineBytes;
+}
+
 void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b, float* c) {
+  if (!pipeline_fits_here()) {
+    hgemm_wmma_shared_tiles_on_device(m, n, k, a, b, c);
+    return;
+  }
   // TODO(student): launch step 3 with its stages in dynamic shared memory.
   //   1. kPipelineBytes of dynamic shared memory is over the 48 KB a block gets unasked:
   //      cudaFuncSetAttribute(hgemm_mma_pipeline,
   //      cudaFuncAttributeMaxDynamicSharedMemorySize, kPipelineBytes), through CUDA_CHECK.
-  //   2. Step 2's grid, kBlockThreads threads, kPipelineBytes of shared memory; then
+  //   2. Blocks of kBlockThreads threads covering C in tiles of kPipelineTileN columns (x)
+  //      and kPipelineTileM rows (y), kPipelineBytes of shared memory; then
   //      CUDA_CHECK_LAUNCH().
   // END TODO(student)
 }

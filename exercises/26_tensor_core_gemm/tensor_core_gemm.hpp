@@ -34,41 +34,63 @@ inline constexpr int kOneWarpWarpsAlongM = 2;
 inline constexpr int kOneWarpWarpsAlongN = 2;
 inline constexpr int kOneWarpWarps = kOneWarpWarpsAlongM * kOneWarpWarpsAlongN;
 inline constexpr int kOneWarpThreads = kOneWarpWarps * kWarpSize;  // 128
-// Steps 2 and 3: a 128 x 128 tile of C per block, k in slices of 32, 8 warps in 2 x 4,
-// each warp a 64 x 32 tile of C.
-inline constexpr int kBlockTileM = 128;
-inline constexpr int kBlockTileN = 128;
-inline constexpr int kBlockTileK = 32;
+// Steps 2 and 3: blocks of 8 warps in 2 x 4, k in slices of 32.
 inline constexpr int kWarpsAlongM = 2;
 inline constexpr int kWarpsAlongN = 4;
 inline constexpr int kBlockThreads = kWarpsAlongM * kWarpsAlongN * kWarpSize;  // 256
-inline constexpr int kWarpTileM = kBlockTileM / kWarpsAlongM;                  // 64
-inline constexpr int kWarpTileN = kBlockTileN / kWarpsAlongN;                  // 32
-// Each row of a tile in shared memory is followed by 8 halves (16 bytes) of padding: the
-// 8 rows that one 8 x 8 matrix load reads then start in 8 different groups of 4 banks.
+inline constexpr int kWarpsPerBlock = kBlockThreads / kWarpSize;               // 8
+inline constexpr int kBlockTileK = 32;
+// Global memory is read 16 bytes (8 halves, a "chunk") at a time where the rows allow it.
+inline constexpr int kHalvesPerChunk = 8;
+// Step 2: a 128 x 128 tile of C per block, each warp a 64 x 32 tile of C: 4 x 2 WMMA
+// fragments.
+inline constexpr int kBlockTileM = 128;
+inline constexpr int kBlockTileN = 128;
+inline constexpr int kWarpTileM = kBlockTileM / kWarpsAlongM;  // 64
+inline constexpr int kWarpTileN = kBlockTileN / kWarpsAlongN;  // 32
+inline constexpr int kFragmentsAlongM = kWarpTileM / kWmmaM;   // 4
+inline constexpr int kFragmentsAlongN = kWarpTileN / kWmmaN;   // 2
+// Each row of step 2's tiles in shared memory is followed by 8 halves (16 bytes) of
+// padding: the 8 rows that one 8 x 8 matrix load reads then start in 8 different groups of
+// 4 banks.
 inline constexpr int kTilePad = 8;
-// Step 2: a warp's 64 x 32 tile of C is 4 x 2 WMMA fragments.
-inline constexpr int kFragmentsAlongM = kWarpTileM / kWmmaM;  // 4
-inline constexpr int kFragmentsAlongN = kWarpTileN / kWmmaN;  // 2
-// Step 3 uses mma.sync's m16n8k16 shape: a warp's 64 x 32 tile of C is 4 x 4 MMA tiles,
-// and the tiles of A and B go through a pipeline of 3 stages in shared memory.
+inline constexpr int kATileStride = kBlockTileK + kTilePad;      // 40 halves
+inline constexpr int kBTileStride = kBlockTileN + kTilePad;      // 136 halves
+inline constexpr int kATileHalves = kBlockTileM * kATileStride;  // one 128 x 32 tile of A
+inline constexpr int kBTileHalves = kBlockTileK * kBTileStride;  // one 32 x 128 tile of B
+// Step 2 keeps two of each tile: the block multiplies one while the next slice, loaded into
+// registers during those MMAs, is stored into the other. A thread's share of a tile, in
+// 16-byte chunks (uint4): 128 x 32 / 8 / 256 = 2 of A, 32 x 128 / 8 / 256 = 2 of B.
+inline constexpr int kTileBuffers = 2;
+inline constexpr int kAChunksPerThread =
+    kBlockTileM * kBlockTileK / kHalvesPerChunk / kBlockThreads;
+inline constexpr int kBChunksPerThread =
+    kBlockTileK * kBlockTileN / kHalvesPerChunk / kBlockThreads;
+// Step 3 uses mma.sync's m16n8k16 shape, on a 128 x 256 tile of C per block: each warp a
+// 64 x 64 tile of C, 4 x 8 MMA tiles (128 FP32 sums a lane).
 inline constexpr int kMmaM = 16;
 inline constexpr int kMmaN = 8;
 inline constexpr int kMmaK = 16;
-inline constexpr int kMmaTilesAlongM = kWarpTileM / kMmaM;  // 4
-inline constexpr int kMmaTilesAlongN = kWarpTileN / kMmaN;  // 4
+inline constexpr int kPipelineTileM = 128;
+inline constexpr int kPipelineTileN = 256;
+inline constexpr int kPipelineWarpTileM = kPipelineTileM / kWarpsAlongM;  // 64
+inline constexpr int kPipelineWarpTileN = kPipelineTileN / kWarpsAlongN;  // 64
+inline constexpr int kMmaTilesAlongM = kPipelineWarpTileM / kMmaM;        // 4
+inline constexpr int kMmaTilesAlongN = kPipelineWarpTileN / kMmaN;        // 8
+// A slice of 32 is 2 k-steps of 16: step 3 loads the fragments of one k-step while the
+// MMAs of the other run, in 2 sets of registers.
+inline constexpr int kKStepsPerSlice = kBlockTileK / kMmaK;  // 2
+// Step 3's tiles go through a pipeline of 3 stages in shared memory, unpadded: a chunk's
+// place in its row is swizzled instead (swizzled_offset), which spreads the 8 rows of an
+// 8 x 8 matrix load over the 8 groups of 4 banks without the padding's bytes.
 inline constexpr int kPipelineStages = 3;
-// Global memory is read 16 bytes (8 halves) at a time where the rows allow it.
-inline constexpr int kHalvesPerChunk = 8;
-// The tiles of steps 2 and 3 in shared memory, each row followed by its padding.
-inline constexpr int kATileStride = kBlockTileK + kTilePad;       // 40 halves
-inline constexpr int kBTileStride = kBlockTileN + kTilePad;       // 136 halves
-inline constexpr int kATileHalves = kBlockTileM * kATileStride;   // one 128 x 32 tile of A
-inline constexpr int kBTileHalves = kBlockTileK * kBTileStride;   // one 32 x 128 tile of B
-inline constexpr int kWarpsPerBlock = kBlockThreads / kWarpSize;  // 8
-// Step 3's stages: over the 48 KB of shared memory a block gets without asking.
-inline constexpr int kPipelineBytes =
-    kPipelineStages * (kATileHalves + kBTileHalves) * static_cast<int>(sizeof(__half));
+inline constexpr int kPipelineATileHalves = kPipelineTileM * kBlockTileK;  // 128 x 32
+inline constexpr int kPipelineBTileHalves = kBlockTileK * kPipelineTileN;  // 32 x 256
+// Step 3's stages: 73728 bytes, over the 48 KB of shared memory a block gets without
+// asking, and over the 64 KB an sm_75 block may have at all.
+inline constexpr int kPipelineBytes = kPipelineStages *
+                                      (kPipelineATileHalves + kPipelineBTileHalves) *
+                                      static_cast<int>(sizeof(__half));
 // [/slide]
 
 // Step 3 needs sm_80 (Ampere): cp.async and mma.sync's m16n8k16 shape on FP16 exist from it
@@ -129,12 +151,15 @@ inline constexpr int kWgmmaTmaArch = 90;
 // fragments loaded from a small staging tile per warp in shared memory.
 void hgemm_wmma_one_warp_on_device(int m, int n, int k, const __half* a, const __half* b, float* c);
 // Step 2. Blocks of kBlockThreads threads, a kBlockTileM x kBlockTileN tile of C per
-// block, tiles of A and B shared by the block's warps in padded shared memory, 4 x 2 WMMA
+// block, tiles of A and B shared by the block's warps in padded shared memory, two of each
+// (the next slice is loaded into registers during the MMAs of this one), 4 x 2 WMMA
 // fragments of C per warp.
 void hgemm_wmma_shared_tiles_on_device(int m, int n, int k, const __half* a, const __half* b,
                                        float* c);
-// Step 3 (sm_80 and newer). Step 2's blocks and tiles, with mma.sync on fragments loaded
-// by ldmatrix, and the tiles copied by cp.async through kPipelineStages stages.
+// Step 3 (sm_80 and newer). Blocks of kBlockThreads threads, a kPipelineTileM x
+// kPipelineTileN tile of C per block: mma.sync on fragments loaded by ldmatrix one k-step
+// ahead, the tiles copied by cp.async through kPipelineStages swizzled stages. Where a
+// block cannot have kPipelineBytes of shared memory (sm_75), step 2 computes C instead.
 void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b, float* c);
 // Step 4 (optional; an sm_90 GPU and a build for sm_90a). Blocks of kWgmmaThreads threads,
 // a kWgmmaTileM x kWgmmaTileN tile of C per block: a producer warpgroup copies the tiles of

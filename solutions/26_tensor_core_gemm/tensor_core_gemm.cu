@@ -5,10 +5,13 @@
 //   1 one warp         WMMA: one warp per 16 x 16 tile of C, its 16 x 16 tiles of A and B
 //                      copied through a small staging tile per warp, one mma_sync each
 //   2 shared tiles     a block of 8 warps shares a 128 x 32 tile of A and a 32 x 128 tile
-//                      of B in padded shared memory; each warp keeps 4 x 2 fragments of C
-//   3 mma pipeline     (sm_80 and newer) mma.sync on fragments that ldmatrix loads, and
-//                      the tiles copied by cp.async through 3 stages: the copies of the
-//                      next two slices run while the tensor cores work on this one
+//                      of B in padded shared memory, two of each: the next slice's loads,
+//                      into registers, fly during this slice's MMAs; each warp keeps 4 x 2
+//                      fragments of C
+//   3 mma pipeline     (sm_80 and newer) a 128 x 256 tile of C per block: mma.sync on
+//                      fragments that ldmatrix loads one k-step ahead, and the tiles copied
+//                      by cp.async through 3 swizzled stages: the copies of the next two
+//                      slices run while the tensor cores work on this one
 //   4 wgmma + TMA      (optional; sm_90 GPUs, code built for sm_90a) a block of 3
 //                      warpgroups: one copies 128 x 64 tiles of A and 64 x 256 tiles of B
 //                      with the tensor memory accelerator through 4 stages, each guarded by
@@ -93,7 +96,159 @@ void hgemm_wmma_one_warp_on_device(int m, int n, int k, const __half* a, const _
 }
 
 // ---------------------------------------------------------------------------
-// The copies of steps 2 and 3 (cp.async, sm_80 and newer)
+// Step 2: a block of warps sharing tiles of A and B in shared memory (WMMA)
+// ---------------------------------------------------------------------------
+// A thread's share of a kRows x kCols tile, in 16-byte chunks of 8 halves: chunk
+// threadIdx.x + p * kBlockThreads of the tile, p = 0, 1, ..., kRows * kCols / 8 / 256 - 1.
+template <int kRows, int kCols>
+inline constexpr int kChunksPerThread = (kRows * kCols) / (kHalvesPerChunk * kBlockThreads);
+
+// [slide:load-chunks]
+// Loads this thread's chunks of the kRows x kCols tile at (row0, col0) of a height x width
+// row-major matrix into registers, zeros outside the matrix. A 16-byte load needs whole,
+// aligned chunks: rows whose width is a multiple of 8 halves; other rows go element by
+// element.
+template <int kRows, int kCols>
+__device__ void load_chunks(uint4 (&chunks)[kChunksPerThread<kRows, kCols>], const __half* matrix,
+                            int height, int width, int row0, int col0) {
+  // TODO(student): step 2, a thread's chunks of a tile into registers, zeros outside.
+  constexpr int kChunksPerRow = kCols / kHalvesPerChunk;
+  const bool whole_chunks = width % kHalvesPerChunk == 0;
+  for (int p = 0; p < kChunksPerThread<kRows, kCols>; ++p) {
+    const int chunk = threadIdx.x + p * kBlockThreads;
+    const int row = row0 + chunk / kChunksPerRow;
+    const int col = col0 + chunk % kChunksPerRow * kHalvesPerChunk;
+    const __half* from = matrix + row * width + col;
+    if (whole_chunks) {
+      // With whole chunks, a chunk that starts inside a row ends inside it.
+      const bool inside = row < height && col < width;
+      chunks[p] = inside ? *reinterpret_cast<const uint4*>(from) : make_uint4(0, 0, 0, 0);
+    } else {
+      unsigned pairs[kHalvesPerChunk / 2];
+      for (int e = 0; e < kHalvesPerChunk; e += 2) {
+        const bool low_inside = row < height && col + e < width;
+        const bool high_inside = row < height && col + e + 1 < width;
+        const unsigned short low = low_inside ? __half_as_ushort(from[e]) : 0;
+        const unsigned short high = high_inside ? __half_as_ushort(from[e + 1]) : 0;
+        pairs[e / 2] = low | static_cast<unsigned>(high) << 16;
+      }
+      chunks[p] = make_uint4(pairs[0], pairs[1], pairs[2], pairs[3]);
+    }
+  }
+  // END TODO(student)
+}
+// [/slide]
+
+// Stores this thread's chunks, loaded by load_chunks, into `tile` in shared memory: rows
+// kCols + kTilePad halves apart.
+template <int kRows, int kCols>
+__device__ void store_chunks(__half* tile, const uint4 (&chunks)[kChunksPerThread<kRows, kCols>]) {
+  // TODO(student): step 2, the chunks into the padded tile, 16 bytes at a time.
+  constexpr int kChunksPerRow = kCols / kHalvesPerChunk;
+  for (int p = 0; p < kChunksPerThread<kRows, kCols>; ++p) {
+    const int chunk = threadIdx.x + p * kBlockThreads;
+    const int r = chunk / kChunksPerRow, q = chunk % kChunksPerRow * kHalvesPerChunk;
+    *reinterpret_cast<uint4*>(tile + r * (kCols + kTilePad) + q) = chunks[p];
+  }
+  // END TODO(student)
+}
+
+// [slide:shared-tiles]
+__global__ void __launch_bounds__(kBlockThreads, 2)
+    hgemm_wmma_shared_tiles(int m, int n, int k, const __half* a, const __half* b, float* c) {
+  // TODO(student): step 2, 4 x 2 fragments of C per warp, two buffers of tiles.
+  __shared__ __align__(128) __half a_tiles[kTileBuffers][kATileHalves];
+  __shared__ __align__(128) __half b_tiles[kTileBuffers][kBTileHalves];
+  __shared__ __align__(128) float c_stage[kWarpsPerBlock][kWmmaM * kWmmaN];
+  const int warp = threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
+  const int block_row = blockIdx.y * kBlockTileM, block_col = blockIdx.x * kBlockTileN;
+  const int warp_row = warp / kWarpsAlongN * kWarpTileM;
+  const int warp_col = warp % kWarpsAlongN * kWarpTileN;
+  const int slices = (k + kBlockTileK - 1) / kBlockTileK;
+  wmma::fragment<wmma::accumulator, kWmmaM, kWmmaN, kWmmaK, float> sums[kFragmentsAlongM]
+                                                                       [kFragmentsAlongN];
+  for (auto& row : sums) {
+    for (auto& sum : row) wmma::fill_fragment(sum, 0.0f);
+  }
+  uint4 a_next[kAChunksPerThread], b_next[kBChunksPerThread];
+  load_chunks<kBlockTileM, kBlockTileK>(a_next, a, m, k, block_row, 0);
+  load_chunks<kBlockTileK, kBlockTileN>(b_next, b, k, n, 0, block_col);
+  store_chunks<kBlockTileM, kBlockTileK>(a_tiles[0], a_next);
+  store_chunks<kBlockTileK, kBlockTileN>(b_tiles[0], b_next);
+  __syncthreads();
+  // [slide:shared-tiles-loop]
+  for (int s = 0; s < slices; ++s) {
+    const int now = s % kTileBuffers, next = (s + 1) % kTileBuffers;
+    const bool more = s + 1 < slices;
+    if (more) {  // slice s + 1's loads fly while the tensor cores work on slice s
+      load_chunks<kBlockTileM, kBlockTileK>(a_next, a, m, k, block_row, (s + 1) * kBlockTileK);
+      load_chunks<kBlockTileK, kBlockTileN>(b_next, b, k, n, (s + 1) * kBlockTileK, block_col);
+    }
+    // [/slide]
+    for (int kk = 0; kk < kBlockTileK; kk += kWmmaK) {
+      wmma::fragment<wmma::matrix_a, kWmmaM, kWmmaN, kWmmaK, __half, wmma::row_major>
+          a_fragments[kFragmentsAlongM];
+      wmma::fragment<wmma::matrix_b, kWmmaM, kWmmaN, kWmmaK, __half, wmma::row_major>
+          b_fragments[kFragmentsAlongN];
+      for (int f = 0; f < kFragmentsAlongM; ++f) {
+        const int row = warp_row + f * kWmmaM;
+        wmma::load_matrix_sync(a_fragments[f], a_tiles[now] + row * kATileStride + kk,
+                               kATileStride);
+      }
+      for (int g = 0; g < kFragmentsAlongN; ++g) {
+        const int col = warp_col + g * kWmmaN;
+        wmma::load_matrix_sync(b_fragments[g], b_tiles[now] + kk * kBTileStride + col,
+                               kBTileStride);
+      }
+      for (int f = 0; f < kFragmentsAlongM; ++f) {
+        for (int g = 0; g < kFragmentsAlongN; ++g) {
+          wmma::mma_sync(sums[f][g], a_fragments[f], b_fragments[g], sums[f][g]);
+        }
+      }
+    }
+    // [slide:shared-tiles-store]
+    if (more) {  // the other buffer was last read in slice s - 1, before the last barrier
+      store_chunks<kBlockTileM, kBlockTileK>(a_tiles[next], a_next);
+      store_chunks<kBlockTileK, kBlockTileN>(b_tiles[next], b_next);
+    }
+    // Slice s + 1 in place, and every warp done with slice s: one barrier for both.
+    __syncthreads();
+    // [/slide]
+  }
+  // A fragment wholly inside C goes straight to it where its rows are 32-byte aligned
+  // (n a multiple of 8); the others through the warp's c_stage, element by element.
+  const bool aligned_rows = n % 8 == 0;
+  for (int f = 0; f < kFragmentsAlongM; ++f) {
+    for (int g = 0; g < kFragmentsAlongN; ++g) {
+      const int i0 = block_row + warp_row + f * kWmmaM, j0 = block_col + warp_col + g * kWmmaN;
+      if (aligned_rows && i0 + kWmmaM <= m && j0 + kWmmaN <= n) {
+        wmma::store_matrix_sync(c + i0 * n + j0, sums[f][g], n, wmma::mem_row_major);
+        continue;
+      }
+      wmma::store_matrix_sync(c_stage[warp], sums[f][g], kWmmaN, wmma::mem_row_major);
+      __syncwarp();
+      for (int e = lane; e < kWmmaM * kWmmaN; e += kWarpSize) {
+        const int i = i0 + e / kWmmaN, j = j0 + e % kWmmaN;
+        if (i < m && j < n) c[i * n + j] = c_stage[warp][e];
+      }
+      __syncwarp();
+    }
+  }
+  // END TODO(student)
+}
+// [/slide]
+
+void hgemm_wmma_shared_tiles_on_device(int m, int n, int k, const __half* a, const __half* b,
+                                       float* c) {
+  // TODO(student): launch step 2, a block per 128 x 128 tile of C.
+  const dim3 blocks(course::blocks_for(n, kBlockTileN), course::blocks_for(m, kBlockTileM));
+  hgemm_wmma_shared_tiles<<<blocks, kBlockThreads>>>(m, n, k, a, b, c);
+  CUDA_CHECK_LAUNCH();
+  // END TODO(student)
+}
+
+// ---------------------------------------------------------------------------
+// Step 3: mma.sync, ldmatrix and a pipeline of cp.async copies (sm_80 and newer)
 // ---------------------------------------------------------------------------
 // [slide:cp-async]
 // Starts copying 16 bytes from global to shared memory without going through registers;
@@ -122,27 +277,47 @@ __device__ __forceinline__ void cp_async_wait() {
 }
 // [/slide]
 
-// [slide:load-tile]
-// Copies the kRows x kCols tile at (row0, col0) of a height x width row-major matrix into
-// `tile` (rows kCols + kTilePad halves apart), zeros outside the matrix; every thread of
-// the block takes its share. `async` (step 3) copies with cp.async, which needs whole
-// 16-byte chunks: rows whose width is a multiple of 8 halves.
+// Where element (row, col) of a kCols-wide tile of step 3 lies in shared memory, in halves
+// from the tile's start: rows kCols halves apart, no padding, and the row's 16-byte chunks
+// permuted instead. Chunk q of row r is stored at chunk q ^ key(r) of the same row, the key
+// taken so that the 8 rows r .. r + 7 (r a multiple of 8) that one 8 x 8 matrix load reads
+// at the same q land in the 8 different groups of 4 banks: rows of 128 bytes or more, key
+// r % 8 (the chunk stays in its own 128 bytes of the row); rows of 64 bytes (4 chunks: two
+// rows share 128 bytes), key (r / 2) % 4. A chunk moves whole: its 8 halves stay together,
+// 16-byte aligned, for cp.async and ldmatrix.
+// [slide:swizzle]
+template <int kCols>
+__device__ __forceinline__ int swizzled_offset(int row, int col) {
+  constexpr int kChunksPerRow = kCols / kHalvesPerChunk;
+  static_assert(kChunksPerRow == 4 || kChunksPerRow % 8 == 0,
+                "rows of 64 bytes or of a multiple of 128");
+  const int key = kChunksPerRow == 4 ? row / 2 % 4 : row % 8;
+  const int chunk = col / kHalvesPerChunk ^ key;
+  return row * kCols + chunk * kHalvesPerChunk + col % kHalvesPerChunk;
+}
+// [/slide]
+
+// [slide:copy-tile]
+// Starts copying the kRows x kCols tile at (row0, col0) of a height x width row-major
+// matrix into the swizzled `tile`, zeros outside the matrix; every thread of the block
+// takes its share of chunks, as in load_chunks. cp.async needs whole 16-byte chunks: rows
+// whose width is a multiple of 8 halves; other rows are copied element by element (through
+// registers, done when the function returns).
 template <int kRows, int kCols>
-__device__ void load_tile(__half* tile, const __half* matrix, int height, int width, int row0,
-                          int col0, bool async) {
-  // TODO(student): one tile into shared memory, zeros outside the matrix.
+__device__ void copy_tile_async(__half* tile, const __half* matrix, int height, int width, int row0,
+                                int col0) {
+  // TODO(student): step 3, one tile into its swizzled stage, zeros outside the matrix.
   constexpr int kChunksPerRow = kCols / kHalvesPerChunk;
   const bool whole_chunks = width % kHalvesPerChunk == 0;
-  for (int chunk = threadIdx.x; chunk < kRows * kChunksPerRow; chunk += blockDim.x) {
+  for (int p = 0; p < kChunksPerThread<kRows, kCols>; ++p) {
+    const int chunk = threadIdx.x + p * kBlockThreads;
     const int r = chunk / kChunksPerRow, q = chunk % kChunksPerRow * kHalvesPerChunk;
     const int row = row0 + r, col = col0 + q;
-    __half* to = tile + r * (kCols + kTilePad) + q;
-    // With whole chunks, a chunk that starts inside a row ends inside it.
-    const bool inside = row < height && col < width;
-    if (whole_chunks && async) {
+    __half* to = tile + swizzled_offset<kCols>(r, q);
+    if (whole_chunks) {
+      // With whole chunks, a chunk that starts inside a row ends inside it.
+      const bool inside = row < height && col < width;
       cp_async_16_bytes(to, inside ? matrix + row * width + col : matrix, inside);
-    } else if (whole_chunks && inside) {
-      *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(matrix + row * width + col);
     } else {
       for (int e = 0; e < kHalvesPerChunk; ++e) {
         to[e] =
@@ -154,80 +329,6 @@ __device__ void load_tile(__half* tile, const __half* matrix, int height, int wi
 }
 // [/slide]
 
-// ---------------------------------------------------------------------------
-// Step 2: a block of warps sharing tiles of A and B in shared memory (WMMA)
-// ---------------------------------------------------------------------------
-// [slide:shared-tiles]
-__global__ void __launch_bounds__(kBlockThreads)
-    hgemm_wmma_shared_tiles(int m, int n, int k, const __half* a, const __half* b, float* c) {
-  // TODO(student): step 2, 4 x 2 fragments of C per warp, tiles shared by the block.
-  __shared__ __align__(128) __half a_tile[kATileHalves];
-  __shared__ __align__(128) __half b_tile[kBTileHalves];
-  __shared__ __align__(128) float c_stage[kWarpsPerBlock][kWmmaM * kWmmaN];
-  const int warp = threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
-  const int block_row = blockIdx.y * kBlockTileM, block_col = blockIdx.x * kBlockTileN;
-  const int warp_row = warp / kWarpsAlongN * kWarpTileM;
-  const int warp_col = warp % kWarpsAlongN * kWarpTileN;
-  wmma::fragment<wmma::accumulator, kWmmaM, kWmmaN, kWmmaK, float> sums[kFragmentsAlongM]
-                                                                       [kFragmentsAlongN];
-  for (auto& row : sums) {
-    for (auto& sum : row) wmma::fill_fragment(sum, 0.0f);
-  }
-  // [slide:shared-tiles-loop]
-  for (int t = 0; t < k; t += kBlockTileK) {
-    load_tile<kBlockTileM, kBlockTileK>(a_tile, a, m, k, block_row, t, false);
-    load_tile<kBlockTileK, kBlockTileN>(b_tile, b, k, n, t, block_col, false);
-    __syncthreads();
-    for (int kk = 0; kk < kBlockTileK; kk += kWmmaK) {
-      wmma::fragment<wmma::matrix_a, kWmmaM, kWmmaN, kWmmaK, __half, wmma::row_major>
-          a_fragments[kFragmentsAlongM];
-      wmma::fragment<wmma::matrix_b, kWmmaM, kWmmaN, kWmmaK, __half, wmma::row_major>
-          b_fragments[kFragmentsAlongN];
-      for (int f = 0; f < kFragmentsAlongM; ++f) {
-        const int row = warp_row + f * kWmmaM;
-        wmma::load_matrix_sync(a_fragments[f], a_tile + row * kATileStride + kk, kATileStride);
-      }
-      for (int g = 0; g < kFragmentsAlongN; ++g) {
-        const int col = warp_col + g * kWmmaN;
-        wmma::load_matrix_sync(b_fragments[g], b_tile + kk * kBTileStride + col, kBTileStride);
-      }
-      for (int f = 0; f < kFragmentsAlongM; ++f) {
-        for (int g = 0; g < kFragmentsAlongN; ++g) {
-          wmma::mma_sync(sums[f][g], a_fragments[f], b_fragments[g], sums[f][g]);
-        }
-      }
-    }
-    __syncthreads();
-  }
-  // [/slide]
-  for (int f = 0; f < kFragmentsAlongM; ++f) {
-    for (int g = 0; g < kFragmentsAlongN; ++g) {
-      wmma::store_matrix_sync(c_stage[warp], sums[f][g], kWmmaN, wmma::mem_row_major);
-      __syncwarp();
-      for (int e = lane; e < kWmmaM * kWmmaN; e += kWarpSize) {
-        const int i = block_row + warp_row + f * kWmmaM + e / kWmmaN;
-        const int j = block_col + warp_col + g * kWmmaN + e % kWmmaN;
-        if (i < m && j < n) c[i * n + j] = c_stage[warp][e];
-      }
-      __syncwarp();
-    }
-  }
-  // END TODO(student)
-}
-// [/slide]
-
-void hgemm_wmma_shared_tiles_on_device(int m, int n, int k, const __half* a, const __half* b,
-                                       float* c) {
-  // TODO(student): launch step 2, a block per 128 x 128 tile of C.
-  const dim3 blocks(course::blocks_for(n, kBlockTileN), course::blocks_for(m, kBlockTileM));
-  hgemm_wmma_shared_tiles<<<blocks, kBlockThreads>>>(m, n, k, a, b, c);
-  CUDA_CHECK_LAUNCH();
-  // END TODO(student)
-}
-
-// ---------------------------------------------------------------------------
-// Step 3: mma.sync, ldmatrix and a pipeline of cp.async copies (sm_80 and newer)
-// ---------------------------------------------------------------------------
 // [slide:mma-sync]
 // Loads four 8 x 8 matrices of halves from shared memory: lane l gives the address of row
 // l % 8 of matrix l / 8, and receives in r[q] two halves of matrix q (row l / 4, columns
@@ -263,87 +364,126 @@ __device__ __forceinline__ void mma_16x8x16(float (&sum)[4], const unsigned (&a)
 // [/slide]
 
 // [slide:pipeline]
-__global__ void __launch_bounds__(kBlockThreads)
+__global__ void __launch_bounds__(kBlockThreads, 1)
     hgemm_mma_pipeline(int m, int n, int k, const __half* a, const __half* b, float* c) {
   // Compiled for an older GPU (or for PTX of one), this kernel is empty: the check asks for
   // step 3 only where the device and this program's code are sm_80 or newer (the number
   // is kMmaPipelineArch's: the preprocessor cannot read a constexpr).
 #if __CUDA_ARCH__ >= 800
-  // TODO(student): step 3, the pipeline of tiles and the MMAs.
+  // TODO(student): step 3, the pipeline of tiles and the MMAs on fragments one k-step ahead.
   extern __shared__ __align__(128) unsigned char pipeline_memory[];
   __half* a_stages = reinterpret_cast<__half*>(pipeline_memory);
-  __half* b_stages = a_stages + kPipelineStages * kATileHalves;
+  __half* b_stages = a_stages + kPipelineStages * kPipelineATileHalves;
   const int warp = threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
-  const int block_row = blockIdx.y * kBlockTileM, block_col = blockIdx.x * kBlockTileN;
-  const int warp_row = warp / kWarpsAlongN * kWarpTileM;
-  const int warp_col = warp % kWarpsAlongN * kWarpTileN;
+  const int block_row = blockIdx.y * kPipelineTileM, block_col = blockIdx.x * kPipelineTileN;
+  const int warp_row = warp / kWarpsAlongN * kPipelineWarpTileM;
+  const int warp_col = warp % kWarpsAlongN * kPipelineWarpTileN;
   const int slices = (k + kBlockTileK - 1) / kBlockTileK;
   const auto load_slice = [&](int slice) {
     const int stage = slice % kPipelineStages;
-    load_tile<kBlockTileM, kBlockTileK>(a_stages + stage * kATileHalves, a, m, k, block_row,
-                                        slice * kBlockTileK, true);
-    load_tile<kBlockTileK, kBlockTileN>(b_stages + stage * kBTileHalves, b, k, n,
-                                        slice * kBlockTileK, block_col, true);
+    copy_tile_async<kPipelineTileM, kBlockTileK>(a_stages + stage * kPipelineATileHalves, a, m, k,
+                                                 block_row, slice * kBlockTileK);
+    copy_tile_async<kBlockTileK, kPipelineTileN>(b_stages + stage * kPipelineBTileHalves, b, k, n,
+                                                 slice * kBlockTileK, block_col);
+  };
+  // Two sets of fragments: the MMAs of one k-step use one while ldmatrix fills the other.
+  unsigned a_fragments[2][kMmaTilesAlongM][4];
+  unsigned b_fragments[2][kMmaTilesAlongN][2];
+  const auto load_fragments = [&](int set, int slice, int kk) {
+    const __half* a_tile = a_stages + slice % kPipelineStages * kPipelineATileHalves;
+    const __half* b_tile = b_stages + slice % kPipelineStages * kPipelineBTileHalves;
+#pragma unroll
+    for (int f = 0; f < kMmaTilesAlongM; ++f) {
+      const int row = warp_row + f * kMmaM + lane % 16, col = kk + lane / 16 * 8;
+      ldmatrix_x4(a_fragments[set][f], a_tile + swizzled_offset<kBlockTileK>(row, col));
+    }
+#pragma unroll
+    for (int g = 0; g < kMmaTilesAlongN; g += 2) {
+      unsigned two_tiles[4];
+      const int row = kk + lane % 16, col = warp_col + g * kMmaN + lane / 16 * 8;
+      ldmatrix_x4_trans(two_tiles, b_tile + swizzled_offset<kPipelineTileN>(row, col));
+      b_fragments[set][g][0] = two_tiles[0], b_fragments[set][g][1] = two_tiles[1];
+      b_fragments[set][g + 1][0] = two_tiles[2], b_fragments[set][g + 1][1] = two_tiles[3];
+    }
   };
   float sums[kMmaTilesAlongM][kMmaTilesAlongN][4] = {};
-  // [slide:pipeline-loop]
+  const auto multiply = [&](int set) {
+#pragma unroll
+    for (int f = 0; f < kMmaTilesAlongM; ++f) {
+#pragma unroll
+      for (int g = 0; g < kMmaTilesAlongN; ++g)
+        mma_16x8x16(sums[f][g], a_fragments[set][f], b_fragments[set][g]);
+    }
+  };
+  static_assert(kKStepsPerSlice == 2, "the loop below has a slice's two k-steps written out");
   for (int s = 0; s < kPipelineStages - 1; ++s) {
     if (s < slices) load_slice(s);
     cp_async_commit();
   }
+  cp_async_wait<kPipelineStages - 2>();
+  __syncthreads();
+  load_fragments(0, 0, 0);
+  // [slide:pipeline-loop]
   for (int s = 0; s < slices; ++s) {
-    cp_async_wait<kPipelineStages - 2>();
-    __syncthreads();
+    // k-step 0: fragments of k-step 1 into set 1, the next copy, then set 0's MMAs.
+    load_fragments(1, s, kMmaK);
     if (s + kPipelineStages - 1 < slices) load_slice(s + kPipelineStages - 1);
     cp_async_commit();
-    const __half* a_tile = a_stages + s % kPipelineStages * kATileHalves;
-    const __half* b_tile = b_stages + s % kPipelineStages * kBTileHalves;
-    // [/slide]
-    for (int kk = 0; kk < kBlockTileK; kk += kMmaK) {
-      unsigned a_fragments[kMmaTilesAlongM][4];
-      unsigned b_fragments[kMmaTilesAlongN][2];
-      for (int f = 0; f < kMmaTilesAlongM; ++f) {
-        const int row = warp_row + f * kMmaM + lane % 16;
-        ldmatrix_x4(a_fragments[f], a_tile + row * kATileStride + kk + lane / 16 * 8);
-      }
-      for (int g = 0; g < kMmaTilesAlongN; g += 2) {
-        unsigned two_tiles[4];
-        const int col = warp_col + g * kMmaN + lane / 16 * 8;
-        ldmatrix_x4_trans(two_tiles, b_tile + (kk + lane % 16) * kBTileStride + col);
-        b_fragments[g][0] = two_tiles[0], b_fragments[g][1] = two_tiles[1];
-        b_fragments[g + 1][0] = two_tiles[2], b_fragments[g + 1][1] = two_tiles[3];
-      }
-      for (int f = 0; f < kMmaTilesAlongM; ++f) {
-        for (int g = 0; g < kMmaTilesAlongN; ++g)
-          mma_16x8x16(sums[f][g], a_fragments[f], b_fragments[g]);
-      }
-    }
-  }
-  // [slide:mma-store]
-  const int group = lane / 4, pair = lane % 4 * 2;
-  for (int f = 0; f < kMmaTilesAlongM; ++f) {
-    for (int g = 0; g < kMmaTilesAlongN; ++g) {
-      for (int half = 0; half < 2; ++half) {
-        const int i = block_row + warp_row + f * kMmaM + group + half * 8;
-        const int j = block_col + warp_col + g * kMmaN + pair;
-        if (i >= m) continue;
-        if (j < n) c[i * n + j] = sums[f][g][2 * half];
-        if (j + 1 < n) c[i * n + j + 1] = sums[f][g][2 * half + 1];
-      }
-    }
+    multiply(0);
+    // k-step 1: slice s + 1 landed, everyone done with slice s - 1's stage (the barrier);
+    // fragments of slice s + 1's k-step 0 into set 0, then set 1's MMAs.
+    cp_async_wait<kPipelineStages - 2>();
+    __syncthreads();
+    if (s + 1 < slices) load_fragments(0, s + 1, 0);
+    multiply(1);
   }
   // [/slide]
+  // Lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and the next, of each 16 x 8
+  // tile: with n even, the pair is 8-byte aligned, one float2 store.
+  const int group = lane / 4, pair = lane % 4 * 2;
+#pragma unroll
+  for (int f = 0; f < kMmaTilesAlongM; ++f) {
+#pragma unroll
+    for (int g = 0; g < kMmaTilesAlongN; ++g) {
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        // [slide:mma-store]
+        const int i = block_row + warp_row + f * kMmaM + group + half * 8;
+        const int j = block_col + warp_col + g * kMmaN + pair;
+        const float x = sums[f][g][2 * half], y = sums[f][g][2 * half + 1];
+        if (i >= m || j >= n) continue;
+        if (n % 2 == 0) *reinterpret_cast<float2*>(c + i * n + j) = make_float2(x, y);
+        if (n % 2 != 0) c[i * n + j] = x;
+        if (n % 2 != 0 && j + 1 < n) c[i * n + j + 1] = y;
+        // [/slide]
+      }
+    }
+  }
   // END TODO(student)
 #endif
 }
 // [/slide]
 
+// Whether this GPU gives a block kPipelineBytes of shared memory: every sm_80 GPU and newer
+// does (99 KB or more), an sm_75 GPU does not (64 KB), and runs step 2 instead.
+bool pipeline_fits_here() {
+  int device = 0, shared_bytes = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(
+      cudaDeviceGetAttribute(&shared_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return shared_bytes >= kPipelineBytes;
+}
+
 void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __half* b, float* c) {
+  if (!pipeline_fits_here()) {
+    hgemm_wmma_shared_tiles_on_device(m, n, k, a, b, c);
+    return;
+  }
   // TODO(student): launch step 3 with its stages in dynamic shared memory.
   // Above 48 KB of shared memory a block, a kernel must say so before it is launched.
   CUDA_CHECK(cudaFuncSetAttribute(hgemm_mma_pipeline, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   kPipelineBytes));
-  const dim3 blocks(course::blocks_for(n, kBlockTileN), course::blocks_for(m, kBlockTileM));
+  const dim3 blocks(course::blocks_for(n, kPipelineTileN), course::blocks_for(m, kPipelineTileM));
   hgemm_mma_pipeline<<<blocks, kBlockThreads, kPipelineBytes>>>(m, n, k, a, b, c);
   CUDA_CHECK_LAUNCH();
   // END TODO(student)

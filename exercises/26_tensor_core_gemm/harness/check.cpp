@@ -60,11 +60,27 @@ const Message kBarrierHint{
     "l'écrase."};
 const Message kPipelineHint{
     "the pipeline: cp.async.wait_group (kPipelineStages - 2) then __syncthreads() before "
-    "reading a stage; the next copy goes into the stage read one slice earlier, after that "
-    "barrier; one commit per slice, even an empty one.",
+    "loading fragments from a stage (for slice s + 1, in slice s's last k-step); the next copy "
+    "goes into the stage of slice s - 1, after that barrier; one commit per slice, even an "
+    "empty one.",
     "le pipeline : cp.async.wait_group (kPipelineStages - 2) puis __syncthreads() avant de "
-    "lire un étage ; la copie suivante va dans l'étage lu une tranche plus tôt, après cette "
+    "charger des fragments depuis un étage (pour la tranche s + 1, au dernier pas de k de la "
+    "tranche s) ; la copie suivante va dans l'étage de la tranche s - 1, après cette "
     "barrière ; un commit par tranche, même vide."};
+const Message kDoubleBufferHint{
+    "step 2's two buffers: slice s is read from buffer s % 2; slice s + 1, loaded into "
+    "registers before the MMAs, is stored after them into the other buffer, (s + 1) % 2; one "
+    "__syncthreads() after that store, in every slice.",
+    "les deux tampons de l'étape 2 : la tranche s est lue dans le tampon s % 2 ; la tranche "
+    "s + 1, chargée dans des registres avant les MMA, est écrite après eux dans l'autre tampon, "
+    "(s + 1) % 2 ; un __syncthreads() après cette écriture, à chaque tranche."};
+const Message kSwizzleHint{
+    "step 3's swizzle: the copies and the ldmatrix addresses both go through "
+    "swizzled_offset<width of the tile>(row, column), the same row and column of the tile; "
+    "an address computed without it reads another chunk of the row.",
+    "l'entrelacement de l'étape 3 : les copies et les adresses de ldmatrix passent toutes deux "
+    "par swizzled_offset<largeur de la tuile>(ligne, colonne), avec la même ligne et la même "
+    "colonne de la tuile ; une adresse calculée sans lui lit un autre morceau de la ligne."};
 const Message kFp32AccumulationHint{
     "accumulate in FP32: the accumulator fragment (or the mma's C and D) is float; an FP16 "
     "accumulator rounds every partial sum to 11 significant bits, and on a long k its error "
@@ -206,13 +222,15 @@ Message describe(const StepInfo& step, const Product& p) {
       p.positive ? Message{", inputs in [0, 1]", ", entrées dans [0 ; 1]"} : Message{});
 }
 
-// The largest tiles of C are 128 x 128 (steps 2 and 3), the largest slice of k 32.
-constexpr int kLargestTile = 128;
+// The largest tiles of C are 128 x 256 (step 3; step 2's are 128 x 128), the largest slice
+// of k 32.
+constexpr int kLargestTileM = 128;
+constexpr int kLargestTileN = 256;
 constexpr int kLargestSlice = 32;
 
 // True when no step's tiles reach past the edges of A, B or C.
 bool multiples_of_every_tile(const Product& p) {
-  return p.m % kLargestTile == 0 && p.n % kLargestTile == 0 && p.k % kLargestSlice == 0;
+  return p.m % kLargestTileM == 0 && p.n % kLargestTileN == 0 && p.k % kLargestSlice == 0;
 }
 
 // Step 4: its block tiles (128 x 256, slices of 64), and the shapes TMA can read (rows of a
@@ -253,7 +271,11 @@ void diagnose(CaseContext& c, const StepInfo& step, const Product& p, const sgem
   if (step.wmma) c.hint(kLayoutHint);
   c.hint(kAccumulatorHint);
   c.hint(kBarrierHint);
-  if (&step == &kMmaPipeline) c.hint(kPipelineHint);
+  if (&step == &kSharedTiles) c.hint(kDoubleBufferHint);
+  if (&step == &kMmaPipeline) {
+    c.hint(kSwizzleHint);
+    c.hint(kPipelineHint);
+  }
 }
 
 bool check_product(CaseContext& c, const StepInfo& step, const Product& p) {
@@ -295,7 +317,7 @@ void check_products(CaseContext& c, const StepInfo& step, const std::vector<Prod
 // ---------------------------------------------------------------------------
 // The shapes
 // ---------------------------------------------------------------------------
-// Multiples of every tile (16 and 32, 128 x 128): square with a long k (64 slices of 16 per
+// Multiples of every tile (16 and 32, 128 x 128, 128 x 256): square with a long k (64 slices of 16 per
 // warp in step 1, 32 of 32 per block in steps 2 and 3: a missing barrier has thousands of
 // chances to show; 8 under compute-sanitizer, whose racecheck finds it every time), and
 // non-square with m, n, k apart.
@@ -304,7 +326,7 @@ constexpr int kSanitizerTileMultiplesK = 128;
 
 std::vector<Product> tile_multiples(const CaseContext& c) {
   return {{256, 256, c.under_sanitizer() ? kSanitizerTileMultiplesK : kTileMultiplesK, false},
-          {128, 384, 64, false}};
+          {128, 512, 64, false}};
 }
 // Sizes that leave partial tiles in every direction, k below one WMMA step, thin shapes,
 // rows of an odd length (no 16-byte chunk is aligned), and the smallest product.
@@ -421,19 +443,26 @@ const Message kOneWarpSpeedHint{
     "C avec 2 x 2 warps par bloc."};
 const Message kSharedTilesSpeedHint{
     "speed of step 2: a 128 x 128 tile of C per block of 8 warps, slices of 32 of k in padded "
-    "shared memory copied 16 bytes at a time, 4 x 2 fragments of C per warp, each fragment of A "
-    "used twice and each of B four times.",
+    "shared memory copied 16 bytes at a time, two buffers: the next slice's loads into "
+    "registers issued before this slice's MMAs, stored after them, one __syncthreads() per "
+    "slice; 4 x 2 fragments of C per warp, each fragment of A used twice and each of B four "
+    "times.",
     "vitesse de l'étape 2 : une tuile de C de 128 x 128 par bloc de 8 warps, des tranches de 32 "
-    "de k en mémoire partagée avec remplissage, copiées 16 octets à la fois, 4 x 2 fragments de "
-    "C par warp, chaque fragment de A servant deux fois et chaque fragment de B quatre fois."};
+    "de k en mémoire partagée avec remplissage, copiées 16 octets à la fois, deux tampons : les "
+    "chargements de la tranche suivante dans des registres lancés avant les MMA de cette "
+    "tranche, écrits après eux, un seul __syncthreads() par tranche ; 4 x 2 fragments de C par "
+    "warp, chaque fragment de A servant deux fois et chaque fragment de B quatre fois."};
 const Message kMmaPipelineSpeedHint{
-    "speed of step 3: 3 stages of cp.async copies in flight, one barrier per slice, fragments "
-    "by ldmatrix (x4, and .trans for B) from padded tiles, 4 x 4 m16n8k16 MMAs per warp and "
-    "k-step, no bounds test inside the product loop.",
-    "vitesse de l'étape 3 : 3 étages de copies cp.async en vol, une barrière par tranche, des "
-    "fragments chargés par ldmatrix (x4, et .trans pour B) depuis des tuiles avec remplissage, "
-    "4 x 4 MMA m16n8k16 par warp et par pas de k, aucun test de bornes dans la boucle du "
-    "produit."};
+    "speed of step 3: 128 x 256 tiles of C, 3 stages of cp.async copies in flight, one barrier "
+    "per slice, fragments by ldmatrix (x4, and .trans for B) from swizzled tiles, loaded one "
+    "k-step ahead into a second set of registers, 4 x 8 m16n8k16 MMAs per warp and k-step, no "
+    "bounds test inside the product loop, every loop over the fragments unrolled (no local "
+    "memory).",
+    "vitesse de l'étape 3 : des tuiles de C de 128 x 256, 3 étages de copies cp.async en vol, "
+    "une barrière par tranche, des fragments chargés par ldmatrix (x4, et .trans pour B) depuis "
+    "des tuiles entrelacées (swizzle), un pas de k à l'avance dans un second jeu de registres, "
+    "4 x 8 MMA m16n8k16 par warp et par pas de k, aucun test de bornes dans la boucle du "
+    "produit, chaque boucle sur les fragments déroulée (pas de mémoire locale)."};
 
 const Message kWgmmaTmaSpeedHint{
     "speed of step 4: 128 x 256 tiles of C, TMA copies through 4 stages that the producer "

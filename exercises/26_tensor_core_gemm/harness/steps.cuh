@@ -45,8 +45,9 @@ inline const Step kSteps[] = {
     {"shared_tiles", "hgemm_wmma_shared_tiles_on_device",
      "2 WMMA, 128 x 128 block tiles in shared memory", hgemm_wmma_shared_tiles_on_device,
      kWmmaArch},
-    {"mma_pipeline", "hgemm_mma_pipeline_on_device", "3 mma.sync + ldmatrix + cp.async, 3 stages",
-     hgemm_mma_pipeline_on_device, kMmaPipelineArch},
+    {"mma_pipeline", "hgemm_mma_pipeline_on_device",
+     "3 mma.sync + ldmatrix + cp.async, 3 swizzled stages", hgemm_mma_pipeline_on_device,
+     kMmaPipelineArch},
     {"wgmma_tma", "hgemm_wgmma_tma_on_device", "4 wgmma + TMA, 4 stages (optional, sm_90a)",
      hgemm_wgmma_tma_on_device, kWgmmaTmaArch, true},
 };
@@ -123,6 +124,8 @@ class Cublas {
 // its bounds tests) carries a NaN into its sums, even where the other operand's guarded
 // tile holds 0 (NaN x 0 is NaN).
 inline constexpr int kRowsReadPastTheEnd = kBlockTileM;
+static_assert(kRowsReadPastTheEnd >= kPipelineTileM && kRowsReadPastTheEnd >= kWgmmaTileM,
+              "the tallest tile of A");
 
 inline std::vector<__half> in_fp16_followed_by_nan(const std::vector<float>& matrix, int width) {
   std::vector<__half> halves(matrix.size() + static_cast<std::size_t>(kRowsReadPastTheEnd) * width,

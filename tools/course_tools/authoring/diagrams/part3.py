@@ -1415,33 +1415,35 @@ def mma_fragment_lanes(say):
 
 @diagram("26")
 def tensor_core_tiles(say):
-    """Exercise 26's tile hierarchy in steps 2 and 3: the block's tile of C, a warp's, an MMA's."""
-    svg = Svg("tensor_core_tiles", 1160, 460, say("C in tiles: a block's 128 x 128, a warp's 64 x 32, an MMA's 16 x 8",
-                                                    "C en tuiles : 128 x 128 par bloc, 64 x 32 par warp, 16 x 8 par MMA"))
+    """Exercise 26's tile hierarchy in step 3: the block's tile of C, a warp's, an MMA's."""
+    svg = Svg("tensor_core_tiles", 1160, 460, say("C in tiles (step 3): a block's 128 x 256, a warp's 64 x 64, an "
+                                                    "MMA's 16 x 8",
+                                                    "C en tuiles (étape 3) : 128 x 256 par bloc, 64 x 64 par warp, "
+                                                    "16 x 8 par MMA"))
     top = 60
-    # The block: 128 x 128 at 2.5 px per element, 2 x 4 warps of 64 x 32.
-    scale = 2.5
+    # The block: 128 x 256 at 1.25 px per element, 2 x 4 warps of 64 x 64.
+    scale = 1.25
     bx = 20
     svg.text(bx, top - 14, say("block: 8 warps, 2 x 4", "bloc : 8 warps, 2 x 4"), 20, bold=True)
     for w in range(8):
         wr, wc = divmod(w, 4)
         colours = THREAD if w == 0 else DEVICE
-        svg.rect(bx + wc * 32 * scale, top + wr * 64 * scale, 32 * scale, 64 * scale, colours, 1.5, rx=0)
-        svg.label_in(bx + wc * 32 * scale, top + wr * 64 * scale, 32 * scale, 64 * scale,
+        svg.rect(bx + wc * 64 * scale, top + wr * 64 * scale, 64 * scale, 64 * scale, colours, 1.5, rx=0)
+        svg.label_in(bx + wc * 64 * scale, top + wr * 64 * scale, 64 * scale, 64 * scale,
                      f"w{w}", 18, bold=w == 0)
-    svg.text(bx, top + 128 * scale + 28, say("128 x 128 of C", "128 x 128 de C"), 18)
-    # A warp: 64 x 32 at 5 px per element, 4 x 4 MMA tiles of 16 x 8.
+    svg.text(bx, top + 128 * scale + 28, say("128 x 256 of C", "128 x 256 de C"), 18)
+    # A warp: 64 x 64 at 5 px per element, 4 x 8 MMA tiles of 16 x 8.
     scale = 5
     wx = 420
-    svg.text(wx, top - 14, say("warp w0: 4 x 4 MMA tiles", "warp w0 : 4 x 4 tuiles MMA"), 20, bold=True)
+    svg.text(wx, top - 14, say("warp w0: 4 x 8 MMA tiles", "warp w0 : 4 x 8 tuiles MMA"), 20, bold=True)
     for f in range(4):
-        for g in range(4):
+        for g in range(8):
             colours = REGISTERS if (f, g) == (0, 0) else THREAD
             svg.rect(wx + g * 8 * scale, top + f * 16 * scale, 8 * scale, 16 * scale, colours, 1.2, rx=0)
-    svg.text(wx, top + 64 * scale + 28, say("64 x 32: 64 floats per lane", "64 x 32 : 64 floats par lane"), 18)
-    svg.line(bx + 32 * scale / 2, top, wx - 6, top, MUTED, 1.2, arrow=True, dash="6,4")
+    svg.text(wx, top + 64 * scale + 28, say("64 x 64: 128 floats per lane", "64 x 64 : 128 floats par lane"), 18)
+    svg.line(bx + 64 * 1.25 / 2, top, wx - 6, top, MUTED, 1.2, arrow=True, dash="6,4")
     # An MMA.
-    mx = 760
+    mx = 770
     svg.text(mx, top - 14, say("one mma.sync m16n8k16", "un mma.sync m16n8k16"), 20, bold=True)
     svg.rect(mx, top, 8 * 10, 16 * 10, REGISTERS, 1.5, rx=0)
     svg.line(wx + 8 * scale + 4, top + 6, mx - 6, top + 6, MUTED, 1.2, arrow=True, dash="6,4")
@@ -1450,11 +1452,14 @@ def tensor_core_tiles(say):
     svg.lines(mx, top + 200, [
         say("Per warp, per slice of 32 of k:", "Par warp et tranche de 32 de k :"),
         say("2 k-steps x (4 ldmatrix of A", "2 pas de k x (4 ldmatrix de A"),
-        say("+ 2 of B + 16 mma.sync);", "+ 2 de B + 16 mma.sync) ;"),
-        say("each fragment serves 4 MMAs", "chaque fragment sert 4 MMA"),
+        say("+ 4 of B + 32 mma.sync);", "+ 4 de B + 32 mma.sync) ;"),
+        say("a fragment of A serves 8 MMAs,", "un fragment de A sert 8 MMA,"),
+        say("one of B 4", "un de B 4"),
     ], 18)
-    source_line(svg, say("Exercise 26, steps 2 and 3 (step 2: WMMA's 16 x 16 fragments, 4 x 2 per warp).",
-                         "Exercice 26, étapes 2 et 3 (étape 2 : fragments WMMA de 16 x 16, 4 x 2 par warp)."), y=450)
+    source_line(svg, say("Exercise 26, step 3 (step 2: 128 x 128 per block, 64 x 32 per warp, 4 x 2 WMMA fragments "
+                         "of 16 x 16).",
+                         "Exercice 26, étape 3 (étape 2 : 128 x 128 par bloc, 64 x 32 par warp, 4 x 2 fragments "
+                         "WMMA de 16 x 16)."), y=450)
     return svg
 
 
