@@ -393,7 +393,11 @@ void check_hidden(CaseContext& c) {
 // ---------------------------------------------------------------------------
 // Bars measured on the H200 (the GPU suite, 2026-12-06) and the H100 (the suite and three
 // calibration gradings, 2026-12-07; tests/speed_bars.md): at least 10% under the reference
-// solution's lower figure.
+// solution's lower figure. Steps 2 and 3 became faster on 2026-12-07 (a register prefetch
+// into two buffers; 128 x 256 tiles with swizzled stages): their figures are the H100's,
+// three gradings, and step 2's bar rose from 0.12 to 0.25 so that the prefetch is needed
+// (the single-buffer loop measured 0.15), with a margin of 42% for the H200 (the old
+// kernels measured the same share on both).
 // Step 1 reads every tile from global memory once per warp: a low bar, a proof that it
 // uses the tensor cores at all.
 constexpr course::check::SpeedBar kOneWarpBar{
@@ -407,31 +411,31 @@ constexpr course::check::SpeedBar kOneWarpBar{
 constexpr course::check::SpeedBar kSharedTilesBar{
     "hgemm_wmma_shared_tiles_on_device's share of cuBLAS (cublasGemmEx, FP16 in, FP32 compute)",
     course::check::BarKind::at_least,
-    0.12,
-    "0.15 on H100 and H200",
+    0.25,
+    "0.36 on H100",
     "part des TFLOP/s de cuBLAS (cublasGemmEx, entrées FP16, calcul FP32) atteinte par "
     "hgemm_wmma_shared_tiles_on_device",
-    "0,15 sur H100 et H200"};
+    "0,36 sur H100"};
 constexpr course::check::SpeedBar kMmaPipelineBar{
     "hgemm_mma_pipeline_on_device's share of cuBLAS (cublasGemmEx, FP16 in, FP32 compute)",
     course::check::BarKind::at_least,
     0.3,
-    "0.36-0.37 on H100, 0.36 on H200",
+    "0.37-0.38 on H100",
     "part des TFLOP/s de cuBLAS (cublasGemmEx, entrées FP16, calcul FP32) atteinte par "
     "hgemm_mma_pipeline_on_device",
-    "0,36 à 0,37 sur H100, 0,36 sur H200"};
-// Step 4 against cuBLAS: the reference solution measured 0.94 on the H100 (the GPU suite
-// and three calibration gradings, 2026-12-07). The bar, 0.7, keeps a margin of 34% for the
+    "0,37 à 0,38 sur H100"};
+// Step 4 against cuBLAS: the reference solution measured 0.94-0.95 on the H100 (the GPU
+// suite and six gradings, 2026-12-07). The bar, 0.7, keeps a margin of 34% for the
 // H200, not measured yet, whose extra bandwidth helps cuBLAS and the kernel alike; step 4
 // runs on sm_90 GPUs only.
 constexpr course::check::SpeedBar kWgmmaTmaBar{
     "hgemm_wgmma_tma_on_device's share of cuBLAS (cublasGemmEx, FP16 in, FP32 compute)",
     course::check::BarKind::at_least,
     0.7,
-    "0.94 on H100",
+    "0.94-0.95 on H100",
     "part des TFLOP/s de cuBLAS (cublasGemmEx, entrées FP16, calcul FP32) atteinte par "
     "hgemm_wgmma_tma_on_device",
-    "0,94 sur H100"};
+    "0,94 à 0,95 sur H100"};
 constexpr int kSpeedRepetitions = 10;
 constexpr int kSanitizerSpeedRepetitions = 1;
 
@@ -548,7 +552,7 @@ int main(int argc, char** argv) {
       timed({"one_warp_2_percent_of_cublas_4096", 2,
              [](CaseContext& c) { check_speed(c, kOneWarp, kOneWarpBar, kOneWarpSpeedHint); }},
             {kOneWarpBar}));
-  cases.push_back(timed({"shared_tiles_12_percent_of_cublas_4096", 4,
+  cases.push_back(timed({"shared_tiles_25_percent_of_cublas_4096", 4,
                          [](CaseContext& c) {
                            check_speed(c, kSharedTiles, kSharedTilesBar, kSharedTilesSpeedHint);
                          }},
