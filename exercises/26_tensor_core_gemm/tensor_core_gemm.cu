@@ -87,11 +87,6 @@ void hgemm_wmma_one_warp_on_device(int m, int n, int k, const __half* a, const _
 // ---------------------------------------------------------------------------
 // Step 2: a block of warps sharing tiles of A and B in shared memory (WMMA)
 // ---------------------------------------------------------------------------
-// A thread's share of a kRows x kCols tile, in 16-byte chunks of 8 halves: chunk
-// threadIdx.x + p * kBlockThreads of the tile, p = 0, 1, ..., kRows * kCols / 8 / 256 - 1.
-template <int kRows, int kCols>
-inline constexpr int kChunksPerThread = (kRows * kCols) / (kHalvesPerChunk * kBlockThreads);
-
 // [slide:load-chunks]
 // Loads this thread's chunks of the kRows x kCols tile at (row0, col0) of a height x width
 // row-major matrix into registers, zeros outside the matrix. A 16-byte load needs whole,

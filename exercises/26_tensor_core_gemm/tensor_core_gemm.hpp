@@ -59,13 +59,15 @@ inline constexpr int kBTileStride = kBlockTileN + kTilePad;      // 136 halves
 inline constexpr int kATileHalves = kBlockTileM * kATileStride;  // one 128 x 32 tile of A
 inline constexpr int kBTileHalves = kBlockTileK * kBTileStride;  // one 32 x 128 tile of B
 // Step 2 keeps two of each tile: the block multiplies one while the next slice, loaded into
-// registers during those MMAs, is stored into the other. A thread's share of a tile, in
-// 16-byte chunks (uint4): 128 x 32 / 8 / 256 = 2 of A, 32 x 128 / 8 / 256 = 2 of B.
+// registers during those MMAs, is stored into the other.
 inline constexpr int kTileBuffers = 2;
-inline constexpr int kAChunksPerThread =
-    kBlockTileM * kBlockTileK / kHalvesPerChunk / kBlockThreads;
-inline constexpr int kBChunksPerThread =
-    kBlockTileK * kBlockTileN / kHalvesPerChunk / kBlockThreads;
+// A thread's share of a kRows x kCols tile, in 16-byte chunks (uint4) of 8 halves: chunk
+// threadIdx.x + p * kBlockThreads of the tile, p = 0, 1, ..., kRows * kCols / 8 / 256 - 1
+// (steps 2 and 3 copy their tiles so).
+template <int kRows, int kCols>
+inline constexpr int kChunksPerThread = (kRows * kCols) / (kHalvesPerChunk * kBlockThreads);
+inline constexpr int kAChunksPerThread = kChunksPerThread<kBlockTileM, kBlockTileK>;  // 2
+inline constexpr int kBChunksPerThread = kChunksPerThread<kBlockTileK, kBlockTileN>;  // 2
 // Step 3 uses mma.sync's m16n8k16 shape, on a 128 x 256 tile of C per block: each warp a
 // 64 x 64 tile of C, 4 x 8 MMA tiles (128 FP32 sums a lane).
 inline constexpr int kMmaM = 16;
