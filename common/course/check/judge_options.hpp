@@ -19,6 +19,9 @@ inline constexpr int kExitSkip = 77;
 inline constexpr int kSanitizerErrorExit = 86;  // --error-exitcode given to compute-sanitizer
 inline constexpr std::uint64_t kDefaultSeed = 20191001;
 inline constexpr double kDefaultTimeoutSeconds = 20.0;
+// The seed a case's runs get unless they ask for another: the case's own (drawn from the
+// check's --seed and the case's name).
+inline constexpr std::uint64_t kCaseSeed = 0;
 inline constexpr double kSanitizerTimeoutScale = 15.0;
 
 struct Options {

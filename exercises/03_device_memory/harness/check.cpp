@@ -13,6 +13,7 @@
 namespace {
 
 using course::check::CaseContext;
+using course::check::kCaseSeed;
 using course::check::Message;
 using course::check::Request;
 using course::check::Run;
@@ -22,6 +23,12 @@ namespace request = device_memory::request;
 // multiply-add), so the error is within an ulp or two of |scale * x|, which is at
 // most 4 * 10 here; 1e-5 covers two ulps of 40 with room to spare.
 constexpr course::Tolerance kTolerance{1e-5, 1e-6};
+
+// Each case's time limit. The largest case moves 5 million floats each way: milliseconds
+// on any GPU the course supports, so 5 s keeps a margin of a thousand (the course's
+// default, 20 s, is for heavier work). A program that hangs is stopped after 5 s, and
+// holds the GPU that long, not 20 s, while the other checks of the machine wait for it.
+constexpr double kCaseSeconds = 5.0;
 
 // Every message a student reads is a Message: the English, then the French (message.hpp).
 const Message kFormulaHint{
@@ -33,7 +40,7 @@ const Message kFormulaHint{
 // Runs one affine case and compares every element.
 bool check_affine(CaseContext& c, int n, double scale, double offset,
                   const Request<request::Affine>& kind = request::affine) {
-  const Run run = c.run(kind, {n, scale, offset});
+  const Run run = c.run(kind, {n, scale, offset}, kCaseSeed, kCaseSeconds);
   if (!c.finished(run) || !c.expect_kernel_launched(run)) return false;
   const std::vector<float> x = device_memory::make_input(n, c.seed());
   const std::vector<double> expected = device_memory::reference(x, float(scale), float(offset));
@@ -68,7 +75,7 @@ int main(int argc, char** argv) {
           {"frees_its_device_memory", 2,
            [](CaseContext& c) {
              const int n = 1 << 20;
-             const Run run = c.run(request::affine, {n, 1.0, 1.0});
+             const Run run = c.run(request::affine, {n, 1.0, 1.0}, kCaseSeed, kCaseSeconds);
              if (!c.finished(run) || !c.expect_kernel_launched(run)) return;
              const std::vector<double> expected =
                  device_memory::reference(device_memory::make_input(n, c.seed()), 1.0, 1.0);
