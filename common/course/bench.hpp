@@ -59,6 +59,7 @@ template <typename Work>
 TimingStats time_device(Work&& work, int warmup = 3, int repetitions = 20,
                         cudaStream_t stream = nullptr) {
   constexpr bool audited = std::is_base_of_v<AuditedWork, std::decay_t<Work>>;
+  timing_begins();  // the warm-up calls too run with the GPU alone in a check (timers.hpp)
   for (int i = 0; i < warmup; ++i) work();
   CUDA_CHECK(cudaStreamSynchronize(stream));
   EventTimer timer(stream);
@@ -118,6 +119,7 @@ double time_host_call(Work& work, int index, int repetitions) {
 // Times host work with the wall clock: same protocol as time_device.
 template <typename Work>
 TimingStats time_host(Work&& work, int warmup = 1, int repetitions = 5) {
+  timing_begins();
   for (int i = 0; i < warmup; ++i) work();
   std::vector<double> samples;
   samples.reserve(repetitions);

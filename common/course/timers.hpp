@@ -16,6 +16,7 @@
 #include <chrono>
 
 #include "course/errors.hpp"
+#include "course/timing_hook.hpp"
 
 namespace course {
 
@@ -23,8 +24,11 @@ namespace course {
 // time of day).
 class WallTimer {
  public:
-  WallTimer() : start_(Clock::now()) {}
-  void restart() { start_ = Clock::now(); }
+  WallTimer() : start_((timing_begins(), Clock::now())) {}
+  void restart() {
+    timing_begins();
+    start_ = Clock::now();
+  }
   double elapsed_ms() const {
     return std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
   }
@@ -59,7 +63,10 @@ class EventTimer {
   EventTimer& operator=(const EventTimer&) = delete;
 
   // [slide:event-timer]
-  void start() { CUDA_CHECK(cudaEventRecord(start_, stream_)); }
+  void start() {
+    timing_begins();
+    CUDA_CHECK(cudaEventRecord(start_, stream_));
+  }
   void stop() { CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
 
   // Milliseconds between start() and stop(); blocks until the stop event has happened.

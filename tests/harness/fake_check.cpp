@@ -1,7 +1,9 @@
 // The fake exercise's check: two cases of five points, judged like any exercise,
 // except that it needs no GPU. Built with FAKE_CHECK_TOOL_CASE, its second case runs
 // under compute-sanitizer racecheck (under_tool), as exercise 24's cases run under theirs:
-// CTest gives it a fake compute-sanitizer (fake_sanitizer.sh), or none.
+// CTest gives it a fake compute-sanitizer (fake_sanitizer.sh), or none. Built with
+// FAKE_CHECK_TIMED_CASE, its second case is timed: the GPU lock's log shows it go alone
+// once its program starts to measure (goes_alone_test.sh).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,7 +35,10 @@ int main(int argc, char** argv) {
       "harness",
       {
           {"small_sum", 5, [](course::check::CaseContext& c) { check_sum(c, 10); }},
-#ifdef FAKE_CHECK_TOOL_CASE
+#if defined(FAKE_CHECK_TIMED_CASE)
+          course::check::timed(
+              {"large_sum_timed", 5, [](course::check::CaseContext& c) { check_sum(c, 100000); }}),
+#elif defined(FAKE_CHECK_TOOL_CASE)
           course::check::under_tool("racecheck",
                                     {"large_sum_under_racecheck", 5,
                                      [](course::check::CaseContext& c) { check_sum(c, 100000); }}),

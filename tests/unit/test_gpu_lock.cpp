@@ -9,7 +9,9 @@
 // pass vacuously.
 //
 // Two timed runs that ask 50 ms apart among the same sharers go one right after the
-// other, no sharer between them: the GPU is emptied once for both. A run that needs no
+// other, no sharer between them: the GPU is emptied once for both. Two shared holds that
+// go alone at once (a served case that starts to measure) each get the GPU alone, as a
+// timed run would, and neither waits for the other's shared part. A run that needs no
 // GPU never waits for the lock, and each hold is written to the lock's log when one
 // exists.
 //
@@ -193,6 +195,36 @@ long long exclusive_wait_ms(const std::string& path, bool plain) {
   return waited;
 }
 
+// A served case whose time is judged: it holds the GPU shared while it prepares, then
+// goes alone. Two such holds among the sharers, converting at the same moment: how long
+// the slower waited for the GPU alone, in ms (-1 if it had no exclusive hold).
+long long going_alone_wait_ms(const std::string& path) {
+  const std::vector<pid_t> sharers = start_sharers(path, false);
+  std::this_thread::sleep_for(kExclusiveAfter);
+  const auto convert = [&](const char* name) {
+    course::check::GpuLock lock(path);
+    course::check::GpuLock::Hold hold = lock.acquire(GpuUse::shared, name);
+    std::this_thread::sleep_for(kTurn / 4);  // its preparation, beside the sharers
+    const auto asked = Clock::now();
+    hold.go_alone();
+    const long long waited =
+        std::chrono::duration_cast<milliseconds>(Clock::now() - asked).count();
+    // Alone now: no other process holds the GPU file at all.
+    const int probe = open(path.c_str(), O_RDONLY);
+    const bool alone = flock(probe, LOCK_SH | LOCK_NB) != 0;
+    close(probe);
+    std::this_thread::sleep_for(kTurn / 4);  // its measurement
+    return alone ? waited : -1;
+  };
+  const pid_t other = fork();
+  if (other == 0) _exit(convert("converting-other") >= 0 ? 0 : 1);
+  const long long mine = convert("converting");
+  int status = 0;
+  waitpid(other, &status, 0);
+  for (const pid_t pid : sharers) waitpid(pid, nullptr, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? mine : -1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -240,6 +272,21 @@ int main(int argc, char** argv) {
                                           std::to_string(cpu_only_ms) + " ms");
   expect(file_text(fair_log).find("cpu only") == std::string::npos,
          "a run that needs no GPU holds nothing");
+
+  std::ofstream(fair_log).flush();  // emptied: the next holds alone in it
+  const long long going_alone_ms = going_alone_wait_ms(fair_path);
+  expect(going_alone_ms >= 0 && going_alone_ms <= 3 * kTurn.count(),
+         "two shared holds going alone at once each get the GPU alone, after the runs already "
+         "on it: " + std::to_string(going_alone_ms) + " ms (at most " +
+             std::to_string(3 * kTurn.count()) + ")");
+  const std::vector<LoggedHold> converted = logged_holds(file_text(fair_log));
+  const auto logged_as = [&](const std::string& mode) {
+    return std::count_if(converted.begin(), converted.end(), [&](const LoggedHold& h) {
+      return h.holder == "converting" && h.mode == mode;
+    });
+  };
+  expect(logged_as("shared") == 1 && logged_as("alone") == 1,
+         "a hold that went alone is logged twice, its shared part and its timed part");
 
   std::string batch_note;
   const bool batched = timed_runs_go_together(std::string(folder) + "/batch.lock", batch_note);

@@ -6,7 +6,8 @@
 
 namespace course::check {
 
-ServedCase CaseServer::serve(const std::vector<std::string>& words, double timeout_seconds) {
+ServedCase CaseServer::serve(const std::vector<std::string>& words, double timeout_seconds,
+                             const std::function<void()>& go_alone) {
   ServedCase served;
   ChildResult& result = served.child;
   auto started = std::chrono::steady_clock::now();
@@ -29,7 +30,7 @@ ServedCase CaseServer::serve(const std::vector<std::string>& words, double timeo
     return finish_case(served, started);
   }
   std::string line;
-  if (!await(kWrittenReply, deadline_after(timeout_seconds), result)) {
+  if (!await(kWrittenReply, deadline_after(timeout_seconds), result, go_alone)) {
     return finish_case(served, started);
   }
   // The result is complete; the program must now let the GPU go idle, or be stopped.
@@ -85,13 +86,23 @@ bool CaseServer::start(ChildResult& result) {
 }
 
 bool CaseServer::await(const std::string& word, std::chrono::steady_clock::time_point deadline,
-                       ChildResult& result) {
+                       ChildResult& result, const std::function<void()>& go_alone) {
   std::string line;
   while (true) {
     const ChildProcess::Event event = process_.pump(deadline, true, line);
     switch (event) {
       case ChildProcess::Event::line:
         if (line == word) return true;
+        if (line == kAloneRequest) {
+          const auto asked = std::chrono::steady_clock::now();
+          if (go_alone) go_alone();
+          deadline += std::chrono::steady_clock::now() - asked;
+          if (!process_.send_line(kGoReply)) {
+            wait_for_end(result);
+            return false;
+          }
+          continue;
+        }
         if (line.compare(0, std::string(kBrokenReply).size(), kBrokenReply) == 0) {
           wait_for_end(result);
           return false;

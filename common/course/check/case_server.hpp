@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,7 +58,11 @@ class CaseServer {
 
   // Computes one case: `words` as a one-shot run would take them on its command line;
   // the result file is the one the environment names. None may hold a tab or newline.
-  ServedCase serve(const std::vector<std::string>& words, double timeout_seconds);
+  // When the program asks for the GPU alone (protocol.hpp), `go_alone` runs (it may wait
+  // for the GPU lock: that wait is not counted in the case's time limit), then the
+  // program gets its "go".
+  ServedCase serve(const std::vector<std::string>& words, double timeout_seconds,
+                   const std::function<void()>& go_alone = {});
 
   // Starts the program, unless it runs, and waits for its "ready". The check calls this
   // before it takes the GPU lock for the next case, so that a start (above all the CUDA
@@ -80,9 +85,10 @@ class CaseServer {
   bool start(ChildResult& result);
 
   // Pumps until the reply `word`; otherwise records how the program ended in `result`
-  // (and ends it). Lines other than the awaited one are not the protocol's: ignored.
+  // (and ends it). A request for the GPU alone runs `go_alone` and is answered, its wait
+  // added to the deadline; other lines are not the protocol's: ignored.
   bool await(const std::string& word, std::chrono::steady_clock::time_point deadline,
-             ChildResult& result);
+             ChildResult& result, const std::function<void()>& go_alone = {});
 
   // The program stopped reading or said it is broken: it is ending by itself.
   void wait_for_end(ChildResult& result);

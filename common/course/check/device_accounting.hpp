@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "course/check/protocol.hpp"
+#include "course/timing_hook.hpp"
 #include "course/verify.hpp"
 
 #ifndef __CUDACC__
@@ -161,7 +162,10 @@ class StudentKernelTimer {
   // What the code under test did while the timer lived, in order.
   enum class Step { own_event, copy, allocation };
 
-  StudentKernelTimer() { active() = this; }
+  StudentKernelTimer() {
+    course::timing_begins();  // the GPU alone from here in a timed case (course/timers.hpp)
+    active() = this;
+  }
   ~StudentKernelTimer() {
     if (active() == this) active() = nullptr;
     for (auto& [start, stop] : events_) {
@@ -539,6 +543,8 @@ extern "C" cudaError_t __wrap_cudaMemcpyAsync(void* destination, const void* sou
 // order among its copies and allocations while a StudentKernelTimer lives.
 #ifdef COURSE_PROGRAM_MAIN
 extern "C" cudaError_t __wrap_cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  // Events the code records itself may time it: the GPU alone from here in a timed case.
+  course::timing_begins();
   course::check::note_student_step(course::check::StudentKernelTimer::Step::own_event);
   return __real_cudaEventRecord(event, stream);
 }

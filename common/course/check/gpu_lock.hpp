@@ -16,6 +16,10 @@
 //   - timed runs that ask while another waits go one after the other before the shared
 //     runs come back: the GPU is emptied once for all of them, not once each (emptying
 //     it means waiting for the longest run on it while nothing new starts).
+//   - a served case whose time is judged starts as a shared run and becomes a timed one
+//     when its program starts to measure (protocol.hpp's "alone"): drawing its inputs,
+//     uploading them and checking a first result share the GPU; only the measurement,
+//     and what follows it in the case, has the GPU alone.
 //
 // The lock files live where every check of one machine sees them (the grader's folder,
 // the build folder); a check killed while holding the lock releases it with its
@@ -40,9 +44,16 @@
 
 namespace course::check {
 
+// flock, again when a signal interrupts the wait.
+inline void flock_retrying(int fd, int operation) {
+  while (flock(fd, operation) != 0 && errno == EINTR) {}
+}
+
 // How a run uses the GPU: not at all (a case that runs only CPU code takes no lock),
-// side by side with others, or alone (its time is judged).
-enum class GpuUse { none, shared, alone };
+// side by side with others, alone while it measures (its time is judged: a served case
+// shares the GPU until its program starts to measure, a whole-program run has it alone
+// throughout), or alone throughout (it relies on what its own kernels left on the GPU).
+enum class GpuUse { none, shared, timed, alone };
 
 class GpuLock {
  public:
@@ -84,9 +95,26 @@ class GpuLock {
     void release() {
       if (gpu_fd_ < 0) return;
       flock(gpu_fd_, LOCK_UN);
-      if (timed_fd_ >= 0) flock(timed_fd_, LOCK_UN);
+      if (exclusive_) flock(timed_fd_, LOCK_UN);
       gpu_fd_ = timed_fd_ = -1;
       if (log_fd_ >= 0) log(Clock::now());
+    }
+
+    // A shared hold becomes a timed one: the run's preparation shared the GPU, its
+    // measurement has it alone. It waits as a timed run asking now would (for the runs on
+    // the GPU, never for newcomers); the log gets the shared part and the timed part as
+    // two holds. Converting a flock lets go of the shared lock first, so two holds going
+    // alone at once do not wait for each other.
+    void go_alone() {
+      if (gpu_fd_ < 0 || exclusive_) return;
+      const Clock::time_point asked = Clock::now();
+      if (log_fd_ >= 0) log(asked);
+      asked_ = asked;
+      asked_at_ = std::chrono::system_clock::now();
+      flock_retrying(timed_fd_, LOCK_SH);
+      flock_retrying(gpu_fd_, LOCK_EX);
+      granted_ = Clock::now();
+      exclusive_ = true;
     }
 
    private:
@@ -110,7 +138,7 @@ class GpuLock {
     }
 
     int gpu_fd_ = -1;
-    int timed_fd_ = -1;  // held by a timed run
+    int timed_fd_ = -1;  // held (shared) while the hold is exclusive
     int log_fd_ = -1;
     bool exclusive_ = false;
     Clock::time_point asked_{};
@@ -119,13 +147,11 @@ class GpuLock {
     std::string holder_;
   };
 
-  // `holder` names the run in the log (the program and the case).
+  // `holder` names the run in the log (the program and the case). GpuUse::timed is held
+  // alone from the start: a served case asks for it shared, then calls go_alone().
   Hold acquire(GpuUse use, const std::string& holder);
 
  private:
-  static void lock(int fd, int operation) {
-    while (flock(fd, operation) != 0 && errno == EINTR) {}
-  }
 
   int gpu_fd_ = -1;
   int timed_fd_ = -1;

@@ -121,8 +121,9 @@ class CaseContext {
   // Runs one case of an API exercise's program (runner.hpp) and reads its results: the
   // `key` request with these parameters (request_keys.hpp, declared in the exercise's
   // workload.hpp). The program serves the check's cases one after the other (protocol.hpp).
+  // `seed` kCaseSeed: the case's own seed (c.seed()).
   template <typename Params>
-  Run run(const Request<Params>& key, const Params& params, std::uint64_t seed = 0,
+  Run run(const Request<Params>& key, const Params& params, std::uint64_t seed = kCaseSeed,
           double timeout_seconds = kDefaultTimeoutSeconds) {
     return run_case(key.name, words_of(params), seed, timeout_seconds);
   }
@@ -131,7 +132,7 @@ class CaseContext {
   // case arguments are appended to (e.g. {python, script, library}). One run per case.
   template <typename Params>
   Run run_with(const std::vector<std::string>& launcher, const Request<Params>& key,
-               const Params& params, std::uint64_t seed = 0,
+               const Params& params, std::uint64_t seed = kCaseSeed,
                double timeout_seconds = kDefaultTimeoutSeconds) {
     return run_case_with(launcher, key.name, words_of(params), seed, timeout_seconds);
   }
@@ -422,8 +423,9 @@ struct Case {
   // runs with --host-only, which is how CI proves an exercise's CPU side without a GPU.
   bool needs_gpu = true;
   // A case whose runs must have the GPU to themselves (gpu_lock.hpp): one that judges a
-  // time (a speed ratio, a self-reported kernel time), or one that relies on what its own
-  // earlier kernels left on the GPU. Every other case shares it.
+  // time (a speed ratio, a self-reported kernel time: from the moment its program starts
+  // to measure), or one that relies on what its own earlier kernels left on the GPU (the
+  // whole run). Every other case shares it.
   bool gpu_alone = false;
   // A case whose verdict depends on a time (timed()).
   bool judges_time = false;
@@ -474,6 +476,7 @@ inline std::string tool_of(const Case& c, const Options& options) {
 // How a case's runs hold the GPU lock: a case that runs only CPU code takes none (it
 // cannot disturb a timed run's GPU, and need not wait for one).
 inline GpuUse gpu_use(const Case& c) {
+  if (c.judges_time) return GpuUse::timed;
   if (c.gpu_alone) return GpuUse::alone;
   return c.needs_gpu ? GpuUse::shared : GpuUse::none;
 }

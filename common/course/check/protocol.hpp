@@ -19,6 +19,10 @@
 //   written          the case's result file is complete (it ends with @course-end)
 //   idle             the GPU has finished everything the case queued: the next may come
 //   broken <error>   the CUDA context can serve no other case; the program ends
+// and, in the middle of a case, it may ask:
+//   alone            a time is about to be measured (course/timers.hpp, timing_begins):
+//                    it waits for the check's "go", given once the GPU is the case's
+//                    alone if the case is timed, at once otherwise
 // The check starts it again after a crash, a time-out, or a program that stays busy
 // after its result (a kernel still running).
 #pragma once
@@ -42,6 +46,8 @@ inline constexpr const char* kReadyReply = "ready";
 inline constexpr const char* kWrittenReply = "written";
 inline constexpr const char* kIdleReply = "idle";
 inline constexpr const char* kBrokenReply = "broken";
+inline constexpr const char* kAloneRequest = "alone";
+inline constexpr const char* kGoReply = "go";
 
 // Names of the records every API exercise's runner adds after a case (see
 // device_accounting.hpp): what the code under test left allocated, whether it wrote

@@ -31,6 +31,7 @@
 #include "course/check/protocol.hpp"
 #include "course/check/request_keys.hpp"
 #include "course/check/result_keys.hpp"
+#include "course/timing_hook.hpp"
 #include "course/verify.hpp"
 
 #ifdef __CUDACC__
@@ -279,6 +280,26 @@ inline std::vector<std::string> split_tabs(const std::string& line) {
   }
 }
 
+// Whether this case has already asked for the GPU alone (see ask_for_the_gpu_alone).
+inline bool& asked_alone_in_this_case() {
+  static bool asked = false;
+  return asked;
+}
+
+// The served program's timing hook (course/timers.hpp): the first time a case starts to
+// measure a time, it tells the check and waits for its "go". The check gives it once the
+// GPU is this case's alone when the case is timed, at once when it is not. A check that is
+// gone ends the program, as a failed reply does.
+inline void ask_for_the_gpu_alone() {
+  if (asked_alone_in_this_case()) return;
+  asked_alone_in_this_case() = true;
+  reply(kAloneRequest);
+  std::string line;
+  do {
+    if (!next_request(line)) std::exit(0);
+  } while (line != kGoReply);
+}
+
 }  // namespace detail
 
 // Serves the check's cases one after the other in this process (protocol.hpp), so
@@ -289,6 +310,7 @@ inline int serve_cases(CaseFunction run_check_case) {
   cudaGetLastError();
 #endif
   detail::reply(kReadyReply);
+  course::timing_hook() = detail::ask_for_the_gpu_alone;
   std::string line;
   while (detail::next_request(line)) {
     std::vector<std::string> words = detail::split_tabs(line);
@@ -302,6 +324,7 @@ inline int serve_cases(CaseFunction run_check_case) {
       std::fprintf(stderr, "check protocol: malformed request '%s'\n", line.c_str());
       return 2;
     }
+    detail::asked_alone_in_this_case() = false;
     compute_case(*request, run_check_case);
     // What the case printed reaches the check before the reply that ends its part.
     std::fflush(stdout);

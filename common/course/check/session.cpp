@@ -83,8 +83,14 @@ Run CheckSession::serve(const std::vector<std::string>& words, double limit_seco
   server_->start_ahead();
   Run run;
   {
-    GpuLock::Hold hold = gpu_lock_.acquire(lock_mode(gpu_use), holder(case_name));
-    const ServedCase served = server_->serve(words, limit_seconds);
+    // A timed case shares the GPU until its program starts to measure (gpu_lock.hpp).
+    const GpuUse use = lock_mode(gpu_use);
+    GpuLock::Hold hold = gpu_lock_.acquire(use == GpuUse::timed ? GpuUse::shared : use,
+                                           holder(case_name));
+    const auto go_alone = [&] {
+      if (use == GpuUse::timed) hold.go_alone();
+    };
+    const ServedCase served = server_->serve(words, limit_seconds, go_alone);
     run.child = served.child;
     run.stayed_busy = served.stayed_busy;
     run.busy_grace_seconds = served.busy_grace_seconds;
