@@ -63,10 +63,7 @@ class EventTimer {
   EventTimer& operator=(const EventTimer&) = delete;
 
   // [slide:event-timer]
-  void start() {
-    timing_begins();
-    CUDA_CHECK(cudaEventRecord(start_, stream_));
-  }
+  void start() { CUDA_CHECK(cudaEventRecord(start_, stream_)); }
   void stop() { CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
 
   // Milliseconds between start() and stop(); blocks until the stop event has happened.

@@ -1,7 +1,9 @@
 // The moment a time starts to be measured, for the check that may be listening.
 //
-// Host code alone (no CUDA): the course's timers (timers.hpp), its timing loops (bench.hpp)
-// and a check's served program (check/runner.hpp, which sets the hook) include it.
+// Host code alone (no CUDA). Called by the wall-clock timer and the timing loops
+// (timers.hpp, bench.hpp), and in a check's programs by the wrapper of cudaEventRecord
+// (check/device_accounting.hpp: every CUDA event the program records, an EventTimer's
+// among them); a check's served program sets the hook (check/runner.hpp).
 #pragma once
 
 namespace course {

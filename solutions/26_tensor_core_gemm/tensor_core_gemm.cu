@@ -431,10 +431,8 @@ __global__ void __launch_bounds__(kBlockThreads, 1)
     cp_async_commit();
     multiply(0);
     // k-step 1: slice s + 1 landed, everyone done with slice s - 1's stage (the barrier);
-    // fragments of slice s + 1's k-step 0 into set 0, then set 1's MMAs. After the last
-    // slice these fragments come from a stage that holds nothing of use and are never
-    // multiplied: loading them anyway, with no branch, leaves the compiler one block of
-    // code in which to place the loads between the MMAs.
+    // set 0 gets slice s + 1's first fragments (unused after the last slice: no branch, one
+    // block of code for the compiler to schedule), then set 1's MMAs.
     cp_async_wait<kPipelineStages - 2>();
     __syncthreads();
     load_fragments(0, s + 1, 0);

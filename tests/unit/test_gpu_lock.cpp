@@ -207,8 +207,7 @@ long long going_alone_wait_ms(const std::string& path) {
     std::this_thread::sleep_for(kTurn / 4);  // its preparation, beside the sharers
     const auto asked = Clock::now();
     hold.go_alone();
-    const long long waited =
-        std::chrono::duration_cast<milliseconds>(Clock::now() - asked).count();
+    const long long waited = std::chrono::duration_cast<milliseconds>(Clock::now() - asked).count();
     // Alone now: no other process holds the GPU file at all.
     const int probe = open(path.c_str(), O_RDONLY);
     const bool alone = flock(probe, LOCK_SH | LOCK_NB) != 0;
@@ -277,8 +276,9 @@ int main(int argc, char** argv) {
   const long long going_alone_ms = going_alone_wait_ms(fair_path);
   expect(going_alone_ms >= 0 && going_alone_ms <= 3 * kTurn.count(),
          "two shared holds going alone at once each get the GPU alone, after the runs already "
-         "on it: " + std::to_string(going_alone_ms) + " ms (at most " +
-             std::to_string(3 * kTurn.count()) + ")");
+         "on it: " +
+             std::to_string(going_alone_ms) + " ms (at most " + std::to_string(3 * kTurn.count()) +
+             ")");
   const std::vector<LoggedHold> converted = logged_holds(file_text(fair_log));
   const auto logged_as = [&](const std::string& mode) {
     return std::count_if(converted.begin(), converted.end(), [&](const LoggedHold& h) {

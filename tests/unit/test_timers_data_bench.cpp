@@ -97,4 +97,33 @@ UNIT_TEST(host_timing_repeats_and_takes_the_median) {
   EXPECT_TRUE(stats.min_ms <= stats.median_ms && stats.median_ms <= stats.max_ms);
 }
 
+// The timing hook (course/timing_hook.hpp): in a check's served program it asks for the
+// GPU alone, so every host measurement must call it before its clock starts, warm-up
+// calls included.
+namespace {
+int hook_calls = 0;
+int work_calls_at_first_hook = -1;
+int work_calls = 0;
+void count_hook() {
+  if (hook_calls++ == 0) work_calls_at_first_hook = work_calls;
+}
+}  // namespace
+
+UNIT_TEST(host_timers_call_the_timing_hook_before_they_measure) {
+  course::timing_hook() = count_hook;
+  { const course::WallTimer timer; }
+  EXPECT_EQ(hook_calls, 1);
+  course::WallTimer timer;
+  timer.restart();
+  EXPECT_EQ(hook_calls, 3);
+  hook_calls = 0;
+  course::time_host([&] { ++work_calls; }, 2, 3);
+  EXPECT_TRUE(hook_calls >= 1);
+  EXPECT_EQ(work_calls_at_first_hook, 0);  // before the first warm-up call
+  course::timing_hook() = nullptr;
+  hook_calls = 0;
+  { const course::WallTimer untimed; }
+  EXPECT_EQ(hook_calls, 0);
+}
+
 UNIT_TEST_MAIN()

@@ -14,7 +14,7 @@ GpuLock::Hold GpuLock::acquire(GpuUse use, const std::string& holder) {
   const bool alone = use == GpuUse::alone || use == GpuUse::timed;
   if (alone) {
     flock_retrying(timed_fd_, LOCK_SH);  // from now on, no shared run starts
-    flock_retrying(gpu_fd_, LOCK_EX);    // the shared runs on the GPU end, and the timed runs before
+    flock_retrying(gpu_fd_, LOCK_EX);  // the shared runs on the GPU end, and the timed runs before
   } else {
     flock_retrying(timed_fd_, LOCK_EX);  // no timed run waits or runs...
     flock_retrying(gpu_fd_, LOCK_SH);    // ...so this is granted at once

@@ -152,7 +152,6 @@ class GpuLock {
   Hold acquire(GpuUse use, const std::string& holder);
 
  private:
-
   int gpu_fd_ = -1;
   int timed_fd_ = -1;
   int log_fd_ = -1;

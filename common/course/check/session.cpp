@@ -85,8 +85,8 @@ Run CheckSession::serve(const std::vector<std::string>& words, double limit_seco
   {
     // A timed case shares the GPU until its program starts to measure (gpu_lock.hpp).
     const GpuUse use = lock_mode(gpu_use);
-    GpuLock::Hold hold = gpu_lock_.acquire(use == GpuUse::timed ? GpuUse::shared : use,
-                                           holder(case_name));
+    GpuLock::Hold hold =
+        gpu_lock_.acquire(use == GpuUse::timed ? GpuUse::shared : use, holder(case_name));
     const auto go_alone = [&] {
       if (use == GpuUse::timed) hold.go_alone();
     };

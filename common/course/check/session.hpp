@@ -146,7 +146,7 @@ class CheckSession {
   // Under the sanitizer times mean nothing: no run needs the GPU alone.
   GpuUse lock_mode(GpuUse use) const {
     return (use == GpuUse::alone || use == GpuUse::timed) && under_sanitizer() ? GpuUse::shared
-                                                                                : use;
+                                                                               : use;
   }
   std::string holder(const std::string& case_name) const {
     return options_.program + "\t" + case_name + (under_sanitizer() ? "\tsanitizer" : "");
