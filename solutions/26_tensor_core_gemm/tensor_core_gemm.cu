@@ -109,6 +109,7 @@ __device__ void load_chunks(uint4 (&chunks)[kChunksPerThread<kRows, kCols>], con
   // TODO(student): step 2, a thread's chunks of a tile into registers, zeros outside.
   constexpr int kChunksPerRow = kCols / kHalvesPerChunk;
   const bool whole_chunks = width % kHalvesPerChunk == 0;
+#pragma unroll
   for (int p = 0; p < kChunksPerThread<kRows, kCols>; ++p) {
     const int chunk = threadIdx.x + p * kBlockThreads;
     const int row = row0 + chunk / kChunksPerRow;
@@ -120,6 +121,7 @@ __device__ void load_chunks(uint4 (&chunks)[kChunksPerThread<kRows, kCols>], con
       chunks[p] = inside ? *reinterpret_cast<const uint4*>(from) : make_uint4(0, 0, 0, 0);
     } else {
       unsigned pairs[kHalvesPerChunk / 2];
+#pragma unroll
       for (int e = 0; e < kHalvesPerChunk; e += 2) {
         const bool low_inside = row < height && col + e < width;
         const bool high_inside = row < height && col + e + 1 < width;
@@ -140,6 +142,7 @@ template <int kRows, int kCols>
 __device__ void store_chunks(__half* tile, const uint4 (&chunks)[kChunksPerThread<kRows, kCols>]) {
   // TODO(student): step 2, the chunks into the padded tile, 16 bytes at a time.
   constexpr int kChunksPerRow = kCols / kHalvesPerChunk;
+#pragma unroll
   for (int p = 0; p < kChunksPerThread<kRows, kCols>; ++p) {
     const int chunk = threadIdx.x + p * kBlockThreads;
     const int r = chunk / kChunksPerRow, q = chunk % kChunksPerRow * kHalvesPerChunk;
@@ -304,6 +307,7 @@ __device__ void copy_tile_async(__half* tile, const __half* matrix, int height, 
   // TODO(student): step 3, one tile into its swizzled stage, zeros outside the matrix.
   constexpr int kChunksPerRow = kCols / kHalvesPerChunk;
   const bool whole_chunks = width % kHalvesPerChunk == 0;
+#pragma unroll
   for (int p = 0; p < kChunksPerThread<kRows, kCols>; ++p) {
     const int chunk = threadIdx.x + p * kBlockThreads;
     const int r = chunk / kChunksPerRow, q = chunk % kChunksPerRow * kHalvesPerChunk;
@@ -314,6 +318,7 @@ __device__ void copy_tile_async(__half* tile, const __half* matrix, int height, 
       const bool inside = row < height && col < width;
       cp_async_16_bytes(to, inside ? matrix + row * width + col : matrix, inside);
     } else {
+#pragma unroll
       for (int e = 0; e < kHalvesPerChunk; ++e) {
         to[e] =
             row < height && col + e < width ? matrix[row * width + col + e] : __float2half(0.0f);
