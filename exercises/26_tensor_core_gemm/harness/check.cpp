@@ -397,7 +397,9 @@ void check_hidden(CaseContext& c) {
 // into two buffers; 128 x 256 tiles with swizzled stages): their figures are the H100's,
 // three gradings, and step 2's bar rose from 0.12 to 0.25 so that the prefetch is needed
 // (the single-buffer loop measured 0.15), with a margin of 42% for the H200 (the old
-// kernels measured the same share on both).
+// kernels measured the same share on both). Step 3's copy loops, unrolled, then measured
+// 0.45 on the H100 (one grading, 2026-12-07, in a run where cuBLAS was slower than in the
+// earlier ones: step 2 measured 0.375 there): its bar stays 0.3.
 // Step 1 reads every tile from global memory once per warp: a low bar, a proof that it
 // uses the tensor cores at all.
 constexpr course::check::SpeedBar kOneWarpBar{
@@ -412,18 +414,18 @@ constexpr course::check::SpeedBar kSharedTilesBar{
     "hgemm_wmma_shared_tiles_on_device's share of cuBLAS (cublasGemmEx, FP16 in, FP32 compute)",
     course::check::BarKind::at_least,
     0.25,
-    "0.36 on H100",
+    "0.36-0.38 on H100",
     "part des TFLOP/s de cuBLAS (cublasGemmEx, entrées FP16, calcul FP32) atteinte par "
     "hgemm_wmma_shared_tiles_on_device",
-    "0,36 sur H100"};
+    "0,36 à 0,38 sur H100"};
 constexpr course::check::SpeedBar kMmaPipelineBar{
     "hgemm_mma_pipeline_on_device's share of cuBLAS (cublasGemmEx, FP16 in, FP32 compute)",
     course::check::BarKind::at_least,
     0.3,
-    "0.37-0.38 on H100",
+    "0.45 on H100",
     "part des TFLOP/s de cuBLAS (cublasGemmEx, entrées FP16, calcul FP32) atteinte par "
     "hgemm_mma_pipeline_on_device",
-    "0,37 à 0,38 sur H100"};
+    "0,45 sur H100"};
 // Step 4 against cuBLAS: the reference solution measured 0.94-0.95 on the H100 (the GPU
 // suite and six gradings, 2026-12-07). The bar, 0.7, keeps a margin of 34% for the
 // H200, not measured yet, whose extra bandwidth helps cuBLAS and the kernel alike; step 4
