@@ -431,11 +431,10 @@ __global__ void __launch_bounds__(kBlockThreads, 1)
     cp_async_commit();
     multiply(0);
     // k-step 1: slice s + 1 landed, everyone done with slice s - 1's stage (the barrier);
-    // set 0 gets slice s + 1's first fragments (unused after the last slice: no branch, one
-    // block of code for the compiler to schedule), then set 1's MMAs.
+    // fragments of slice s + 1's k-step 0 into set 0, then set 1's MMAs.
     cp_async_wait<kPipelineStages - 2>();
     __syncthreads();
-    load_fragments(0, s + 1, 0);
+    if (s + 1 < slices) load_fragments(0, s + 1, 0);
     multiply(1);
   }
   // [/slide]
