@@ -90,6 +90,12 @@ FRENCH_ROW_LABELS = {
     "coalesced naive (the course's)": "naïf coalescé (celui du cours)",
     "cuBLAS SGEMM": "SGEMM de cuBLAS",
     "copy kernel, same tiles": "kernel de copie, mêmes tuiles",
+    "1 WMMA, one warp per 16 x 16 tile": "1 WMMA, un warp par tuile de 16 x 16",
+    "2 WMMA, 128 x 128 block tiles in shared memory": "2 WMMA, tuiles de bloc de 128 x 128 en mémoire partagée",
+    "3 mma.sync + ldmatrix + cp.async, 3 swizzled stages": "3 mma.sync + ldmatrix + cp.async, 3 étages entrelacés",
+    "4 wgmma + TMA, 4 stages (optional, sm_90a)": "4 wgmma + TMA, 4 étages (facultative, sm_90a)",
+    "cuBLAS cublasGemmEx (FP16 in, FP32 compute)": "cublasGemmEx de cuBLAS (entrées FP16, calcul FP32)",
+    "cuBLAS SGEMM (FP32 data, FP32)": "SGEMM de cuBLAS (données FP32, FP32)",
 }
 
 # What each exercise's tables measure and how, above its tables.
@@ -724,8 +730,11 @@ def figure_26(plt, say, context, tables, path):
     axes.set_xlim(0, max(r["tflops"] for r in rows) * 1.7)
     axes.set_xlabel(say("TFLOP/s = 2 m n k / time\nFP16 inputs, FP32 sums; SGEMM: FP32 throughout",
                         "TFLOP/s = 2 m n k / temps\nentrées FP16, sommes FP32 ; SGEMM : tout en FP32"))
-    title(axes, say(f"Exercise 26: tensor cores step by step against cuBLAS ({table.title})",
-                    f"Exercice 26 : tensor cores étape par étape contre cuBLAS ({table.title})"))
+    # The size alone from the table's title ("4096^3, FP16 in, FP32 sums"): the types are
+    # under the axis, in the figure's language.
+    size = table.title.split(",")[0]
+    title(axes, say(f"Exercise 26: tensor cores step by step against cuBLAS ({size})",
+                    f"Exercice 26 : tensor cores étape par étape contre cuBLAS ({size})"))
     axes.grid(True, axis="x", alpha=0.3)
     save_figure(figure, path, context.stamp(program_of("26_tensor_core_gemm"), say))
     return ("TFLOP/s = 2 m n k / time of each step of the tensor-core GEMM, with its share of "
