@@ -76,9 +76,12 @@ Parts stream_overlap::measure_parts(Workspace& w, int work, bool balance, int re
   };
   // The kernel's time grows linearly with the work once its arithmetic dominates: two
   // steps of scaling bring it to the copy time (the first from a time that may still
-  // include some of the memory traffic).
+  // include some of the memory traffic). The copies at once never take longer than one
+  // after the other: a slower figure was disturbed, and a kernel balanced on it would
+  // outweigh the copies that the pipeline is there to hide.
+  const double copy_ms = std::min(parts.both_ms, parts.to_device_ms + parts.to_host_ms);
   const auto scaled = [&](int from, double from_ms) {
-    const double wanted = from * parts.both_ms / std::max(from_ms, 1e-3);
+    const double wanted = from * copy_ms / std::max(from_ms, 1e-3);
     return static_cast<int>(std::clamp(std::lround(wanted), 1L, static_cast<long>(kMostWork)));
   };
   parts.work = balance ? scaled(kProbeWork, kernel_at(kProbeWork)) : work;
