@@ -51,23 +51,14 @@ class FakeChecks(engine.SubmissionGrader):
         self.calls = []
         self.barrier = barrier
         self.calls_lock = threading.Lock()
-        self.cases_told = []
-        self.listed = []  # the check's --list-json cases: none known, one run per tool
 
-    def run_check(self, exercise, program, report, times, sanitizer="", tool="memcheck", cases=None):
+    def run_check(self, exercise, program, report, times, sanitizer="", tool="memcheck"):
         which = tool if sanitizer else ""
         with self.calls_lock:
             self.calls.append(which)
-            self.cases_told.append((which, cases))
         if which and self.barrier is not None:
             self.barrier.wait(timeout=5)  # every tool's run must be under way at once
-        answer = self.answers[which]
-        if cases is not None:  # the report of a run of some cases has those cases alone
-            answer = dict(answer, cases=[case for case in answer["cases"] if case["name"] in cases])
-        return 1 if answer["score"] < 40 else 0, answer, ""
-
-    def listed_cases(self, exercise):
-        return self.listed
+        return 1 if self.answers[which]["score"] < 40 else 0, self.answers[which], ""
 
 
 class SanitizerItems(unittest.TestCase):
@@ -173,87 +164,6 @@ class SanitizerItems(unittest.TestCase):
         self.assertIn("--plain-times", command)
         plain = grader.check_command(exercise(), "/p", "/r.json", "/t", "/lock", None, "")
         self.assertNotIn("--sanitizer-tool", plain)
-
-
-class SanitizerShards(unittest.TestCase):
-    """A tool's run of a long check is split into runs side by side, each with a share of the
-    GPU cases (engine.sanitizer_shards), and their verdicts make one item."""
-
-    LISTED = [{"name": name, "needs_gpu": name != "host_reference"}
-              for name in ("shared_tiles", "blocking_1d", "blocking_2d", "warp_tiles", "hidden_shape", "tiny",
-                           "host_reference")]
-
-    @staticmethod
-    def plain(seconds):
-        return [{"name": name, "seconds": time} for name, time in seconds.items()]
-
-    def test_the_gpu_cases_go_to_groups_of_about_equal_time(self):
-        seconds = {"shared_tiles": 4.0, "blocking_1d": 2.0, "blocking_2d": 2.0, "warp_tiles": 3.0,
-                   "hidden_shape": 1.0, "tiny": 0.0, "host_reference": 9.0}
-        shards = engine.sanitizer_shards(self.LISTED, self.plain(seconds))
-        self.assertEqual(len(shards), 4)  # 12 s of GPU cases: at most SANITIZER_MOST_SHARDS runs
-        names = sorted(name for shard in shards for name in shard)
-        self.assertEqual(names, sorted(case["name"] for case in self.LISTED if case["needs_gpu"]))
-        self.assertLessEqual(max(sum(seconds[name] for name in shard) for shard in shards), 4.0)
-
-    def test_a_short_check_or_unknown_cases_keep_one_run(self):
-        self.assertEqual(engine.sanitizer_shards(self.LISTED, self.plain({"shared_tiles": 2.5})), [None])
-        self.assertEqual(engine.sanitizer_shards([], self.plain({"shared_tiles": 30.0})), [None])
-
-    def test_a_case_the_plain_run_did_not_report_is_still_checked(self):
-        shards = engine.sanitizer_shards(self.LISTED, self.plain({"shared_tiles": 5.0, "blocking_1d": 5.0}))
-        self.assertEqual(len(shards), 4)
-        self.assertIn("tiny", [name for shard in shards for name in shard])
-
-    def sharded_grading(self, racecheck_text="PASS", racecheck_score=40):
-        config = engine.Config(root=ROOT, results=self.tmp.name, seed=7, exercises=[], arch="sm_90",
-                               sanitizer="/fake/compute-sanitizer")
-        names = [case["name"] for case in self.LISTED]
-        clean = check_report(40, [(name, 1, 1, "PASS") for name in names])
-        raced = check_report(racecheck_score, [(name, 1, 1, racecheck_text if name == "blocking_1d" else "PASS")
-                                               for name in names])
-        plain = check_report(40, [(name, 1, 1, "PASS") for name in names])
-        for case in plain["cases"]:
-            case["seconds"] = 3.0
-        grader = FakeChecks(config, {"": plain, "memcheck": clean, "synccheck": clean, "racecheck": raced})
-        grader.listed = self.LISTED
-        record = {"items": [], "score": 0, "max_score": exercise().max_score}
-        grader.run_checks(exercise(), "/work/bin/21", self.tmp.name, record, engine.Phases(), "key")
-        return grader, {item["name"]: item for item in record["items"]}
-
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def test_each_tool_runs_its_shards_with_their_cases(self):
-        grader, items = self.sharded_grading()
-        for tool in ("memcheck", "racecheck", "synccheck"):
-            told = [cases for which, cases in grader.cases_told if which == tool]
-            self.assertEqual(len(told), 4)
-            self.assertEqual(sorted(name for cases in told for name in cases),
-                             sorted(case["name"] for case in self.LISTED if case["needs_gpu"]))
-            self.assertTrue(items[tool]["passed"])
-        self.assertEqual([cases for which, cases in grader.cases_told if which == ""], [None])
-
-    def test_a_race_in_one_shard_loses_the_tool_s_points(self):
-        _, items = self.sharded_grading(racecheck_text=RACE_TEXT)
-        self.assertEqual(items["racecheck"]["score"], 0)
-        self.assertIn("blocking_1d:", items["racecheck"]["output"])  # neither the first run nor the last
-        self.assertTrue(items["memcheck"]["passed"])
-
-    def test_the_command_names_the_cases(self):
-        class Toolchain:
-            @staticmethod
-            def check_path(_):
-                return "/bin/check_21"
-
-        config = engine.Config(root=ROOT, results=self.tmp.name, seed=7, exercises=[], arch="sm_90")
-        grader = engine.SubmissionGrader(config, Toolchain(), {}, set())
-        command = grader.check_command(exercise(), "/p", "/r.json", "/t", "/lock", None, "/cs", "racecheck",
-                                       ["warp_tiles", "tiny"])
-        self.assertEqual(command[-4:], ["--case", "warp_tiles", "--case", "tiny"])
 
 
 class MachineSlots(unittest.TestCase):

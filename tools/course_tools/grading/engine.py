@@ -20,7 +20,6 @@ import hashlib
 import heapq
 import itertools
 import json
-import math
 import os
 import queue
 import re
@@ -58,35 +57,6 @@ def sanitizer_failure_texts(tool):
     """What the check writes under a case that compute-sanitizer `tool` flagged, or could
     not check to its end (common/course/check/judge.hpp)."""
     return (f"compute-sanitizer {tool} found errors", "compute-sanitizer could not")
-
-
-# A compute-sanitizer tool's run of a check is split into runs side by side, each with a
-# share of the GPU cases, once those cases took this long in the plain run: one racecheck
-# run of 21's shared-memory cases took 25 s, half of an H100's grading of one complete
-# submission (2026-12-07), while the GPU and most cores were idle.
-SANITIZER_SHARD_SECONDS = 3.0
-SANITIZER_MOST_SHARDS = 4
-
-
-def sanitizer_shards(listed, plain_cases):
-    """The names of a check's GPU cases (`listed`: its --list-json cases) in groups of about
-    equal time in its plain run (`plain_cases`: the report's cases, with their seconds), one
-    compute-sanitizer run per group; [None] (one run of every case) when a split would not
-    pay or the cases are unknown. A GPU case the plain run did not report goes to a group
-    too: the tool checks every case either way."""
-    gpu_cases = [case.get("name") for case in listed if case.get("needs_gpu") and case.get("name")]
-    plain_seconds = {case.get("name"): float(case.get("seconds") or 0.0) for case in plain_cases}
-    timed = sorted(((plain_seconds.get(name, 0.0), name) for name in gpu_cases), reverse=True)
-    count = min(SANITIZER_MOST_SHARDS, len(timed),
-                math.ceil(sum(seconds for seconds, _ in timed) / SANITIZER_SHARD_SECONDS))
-    if count <= 1:
-        return [None]
-    groups = [(0.0, index, []) for index in range(count)]  # (seconds, order, names): a heap
-    for seconds, name in timed:  # the longest first, each to the lightest group
-        total, index, names = heapq.heappop(groups)
-        names.append(name)
-        heapq.heappush(groups, (total + seconds, index, names))
-    return [names for _, _, names in sorted(groups, key=lambda group: group[1])]
 
 
 EXIT_SKIP = 77
@@ -544,7 +514,7 @@ class SubmissionGrader:
         self.turn_lock = threading.Lock()
         self.keyed_locks = {}                          # cache key -> lock (keyed_lock)
         self.keyed_locks_lock = threading.Lock()
-        self.listed = {}                               # exercise id -> listed_cases()
+        self.references = {}                           # exercise id -> bar_references()
         # The reference figures of the speed credit (none where it is off).
         self.site_references = speed_credit.SiteReferences(config.site_bars if config.speed_credit else "")
 
@@ -831,8 +801,7 @@ class SubmissionGrader:
             lines = lines[:BUILD_LOG_LINES] + [f"... ({len(lines) - BUILD_LOG_LINES} more lines)"]
         return result.returncode == 0, "\n".join(lines)
 
-    def check_command(self, exercise, program, report, times, gpu_lock, run_user, sanitizer, tool="memcheck",
-                      cases=None):
+    def check_command(self, exercise, program, report, times, gpu_lock, run_user, sanitizer, tool="memcheck"):
         command = [self.toolchain.check_path(exercise), "--program", program,
                    "--variant", "student", "--report-json", report,
                    "--timeout-scale", str(self.config.timeout_scale),
@@ -852,8 +821,6 @@ class SubmissionGrader:
         elif self.config.sanitizer:
             # For the cases that run under a compute-sanitizer tool of their own.
             command += ["--compute-sanitizer", self.config.sanitizer]
-        for case in cases or []:
-            command += ["--case", case]
         if run_user:
             command += ["--run-as", run_user]
             for path in self.config.shown_paths:
@@ -862,27 +829,26 @@ class SubmissionGrader:
                 command += ["--hide", path]
         return command
 
-    def listed_cases(self, exercise):
-        """The check's cases as its --list-json gives them (name, needs_gpu, bars...), asked
-        once per exercise (one lock per exercise: the submissions graded side by side ask it
-        once between them); [] when the check cannot list them."""
-        with self.keyed_lock(("listed cases", exercise.id)):
-            if exercise.id not in self.listed:
-                try:
-                    listed = subprocess.run([self.toolchain.check_path(exercise), "--list-json"],
-                                            capture_output=True, text=True, timeout=60)
-                    cases = json.loads(listed.stdout).get("cases", [])
-                    self.listed[exercise.id] = [case for case in cases if isinstance(case, dict)]
-                except (OSError, subprocess.SubprocessError, ValueError, AttributeError):
-                    self.listed[exercise.id] = []
-            return self.listed[exercise.id]
-
     def bar_references(self, exercise):
         """{(case, figure): the reference solution's figures the check declares for that bar
-        ("2.34-2.43 on H100, ...")}, from the check's --list-json."""
-        return {(case.get("name"), bar.get("figure", "")): str(bar.get("reference", ""))
-                for case in self.listed_cases(exercise) for bar in case.get("bars", [])
-                if isinstance(bar, dict)}
+        ("2.34-2.43 on H100, ...")}, from the check's --list-json, asked once per exercise
+        (one lock per exercise: the submissions graded side by side ask it once between them)."""
+        with self.keyed_lock(("bar references", exercise.id)):
+            if exercise.id not in self.references:
+                self.references[exercise.id] = self.listed_bar_references(exercise)
+            return self.references[exercise.id]
+
+    def listed_bar_references(self, exercise):
+        found = {}
+        try:
+            listed = subprocess.run([self.toolchain.check_path(exercise), "--list-json"], capture_output=True,
+                                    text=True, timeout=60)
+            for case in json.loads(listed.stdout).get("cases", []):
+                for bar in case.get("bars", []):
+                    found[(case["name"], bar.get("figure", ""))] = str(bar.get("reference", ""))
+        except (OSError, subprocess.SubprocessError, ValueError, AttributeError):
+            found = {}
+        return found
 
     def gpu_device(self):
         """The CUDA_VISIBLE_DEVICES value of the next check: the GPUs are shared round-robin."""
@@ -898,9 +864,9 @@ class SubmissionGrader:
         another grading's, CTest's: cmake/CourseExercise.cmake's COURSE_GPU_LOCK)."""
         return os.path.join(GPU_LOCK_FOLDER, f"course-gpu-{device or 'all'}.lock")
 
-    def run_check(self, exercise, program, report, times, sanitizer="", tool="memcheck", cases=None):
-        """Runs the check (its `cases`, or all) in a slot, as a user of its own; returns
-        (exit status, report dict or None, console output). The check takes the GPU lock for each run of the
+    def run_check(self, exercise, program, report, times, sanitizer="", tool="memcheck"):
+        """Runs the check in a slot, as a user of its own; returns (exit status, report
+        dict or None, console output). The check takes the GPU lock for each run of the
         program itself: shared, or alone for the cases whose time is judged."""
         environment = dict(os.environ)
         # The seed goes through the environment: a command line is visible to every user.
@@ -918,7 +884,7 @@ class SubmissionGrader:
         users = self.config.run_users.lend() if self.config.run_users else contextlib.nullcontext(None)
         with machine_slot(self.config, exercise), users as run_user:
             command = self.check_command(exercise, program, report, times, self.gpu_lock_path(device),
-                                         run_user, sanitizer, tool, cases)
+                                         run_user, sanitizer, tool)
             try:
                 result = subprocess.run(command, capture_output=True, text=True, errors="replace", env=environment,
                                         timeout=self.config.check_timeout)
@@ -1005,22 +971,14 @@ class SubmissionGrader:
             item["output"] = f"not run: {tool} points go to code that earns correctness points"
             return item, False
         started = time.monotonic()
-        shards = sanitizer_shards(self.listed_cases(exercise), correctness["cases"])
-
-        def run_shard(number, cases):
-            suffix = f".{number}" if len(shards) > 1 else ""
-            return self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.{tool}{suffix}.json"),
-                                  times, sanitizer=self.config.sanitizer, tool=tool, cases=cases)
-
-        with concurrent.futures.ThreadPoolExecutor(max_workers=len(shards)) as pool:
-            runs = list(pool.map(run_shard, range(len(shards)), shards))
+        status, data, output = self.run_check(exercise, program, os.path.join(reports, f"{exercise.id}.{tool}.json"),
+                                              times, sanitizer=self.config.sanitizer, tool=tool)
         item["seconds"] = round(time.monotonic() - started, 2)
-        for status, data, output in runs:
-            if data is None or status not in (0, 1):
-                item["output"] = f"compute-sanitizer {tool} could not complete the check (status {status}):\n{output}"
-                return item, False
+        if data is None or status not in (0, 1):
+            item["output"] = f"compute-sanitizer {tool} could not complete the check (status {status}):\n{output}"
+            return item, False
         failure_texts = sanitizer_failure_texts(tool)
-        flagged = [c for _, data, _ in runs for c in data["cases"] if any(text in c["text"] for text in failure_texts)]
+        flagged = [c for c in data["cases"] if any(text in c["text"] for text in failure_texts)]
         if flagged:
             item["output"] = "\n".join(f"{c['name']}:\n{c['text']}" for c in flagged[:3])
             return item, True
