@@ -461,11 +461,11 @@ Message pipeline_figures(const Overlap& o) {
       .with(o.parts(), shape_words(o), o.pipeline_ms);
 }
 
-// The pipeline near the longer of the copy time and the kernel (kBoundBar), with the
-// figures above unless a judgement before it in the case has shown them.
-bool expect_near_bound(CaseContext& c, const Overlap& o, bool figures_shown = false) {
+// The pipeline near the longer of the copy time and the kernel (kBoundBar), with
+// `figures` above (none where a judgement before it in the case has shown them).
+bool expect_near_bound(CaseContext& c, const Overlap& o, const Message& figures) {
   return c.judge_speed(
-      kBoundBar, o.pipeline_ms / o.bound_ms(), figures_shown ? Message{} : pipeline_figures(o),
+      kBoundBar, o.pipeline_ms / o.bound_ms(), figures,
       {kNoWaitInLoopHint,
        Message{"a few chunks per stream (16 chunks over 4 streams is a start): with few chunks "
                "the ends of the pipeline, where nothing overlaps, take a large share.",
@@ -476,7 +476,7 @@ bool expect_near_bound(CaseContext& c, const Overlap& o, bool figures_shown = fa
 
 void check_bound_at_your_shape(CaseContext& c) {
   Overlap o;
-  if (run_overlap(c, Shape::student, 0, 0, false, o)) expect_near_bound(c, o);
+  if (run_overlap(c, Shape::student, 0, 0, false, o)) expect_near_bound(c, o, pipeline_figures(o));
 }
 
 void check_faster_than_serial(CaseContext& c) {
@@ -484,7 +484,7 @@ void check_faster_than_serial(CaseContext& c) {
   if (!run_overlap(c, Shape::runner, kRunnerChunks, kRunnerStreams, false, o)) return;
   if (c.judge_speed(kSerialBar, o.serial_ms / o.pipeline_ms, pipeline_figures(o),
                     {kNoWaitInLoopHint})) {
-    expect_near_bound(c, o, true);
+    expect_near_bound(c, o, {});
   }
 }
 
