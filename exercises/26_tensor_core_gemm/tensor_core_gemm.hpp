@@ -82,14 +82,15 @@ inline constexpr int kMmaTilesAlongN = kPipelineWarpTileN / kMmaN;        // 8
 // A slice of 32 is 2 k-steps of 16: step 3 loads the fragments of one k-step while the
 // MMAs of the other run, in 2 sets of registers.
 inline constexpr int kKStepsPerSlice = kBlockTileK / kMmaK;  // 2
-// Step 3's tiles go through a pipeline of 3 stages in shared memory, unpadded: a chunk's
+// Step 3's tiles go through a pipeline of 4 stages in shared memory, unpadded: a chunk's
 // place in its row is swizzled instead (swizzled_offset), which spreads the 8 rows of an
 // 8 x 8 matrix load over the 8 groups of 4 banks without the padding's bytes.
-inline constexpr int kPipelineStages = 3;
+inline constexpr int kPipelineStages = 4;
 inline constexpr int kPipelineATileHalves = kPipelineTileM * kBlockTileK;  // 128 x 32
 inline constexpr int kPipelineBTileHalves = kBlockTileK * kPipelineTileN;  // 32 x 256
-// Step 3's stages: 73728 bytes, over the 48 KB of shared memory a block gets without
-// asking, and over the 64 KB an sm_75 block may have at all.
+// Step 3's stages: 98304 bytes, over the 48 KB of shared memory a block gets without
+// asking, over the 64 KB an sm_75 block may have at all, and under the 99 KB of the sm_80
+// and newer GPUs with the least (sm_86, sm_89, sm_120): padding would add 10 KB, too much.
 inline constexpr int kPipelineBytes = kPipelineStages *
                                       (kPipelineATileHalves + kPipelineBTileHalves) *
                                       static_cast<int>(sizeof(__half));

@@ -10,7 +10,7 @@
 //                      fragments of C
 //   3 mma pipeline     (sm_80 and newer) a 128 x 256 tile of C per block: mma.sync on
 //                      fragments that ldmatrix loads one k-step ahead, and the tiles copied
-//                      by cp.async through 3 swizzled stages: the copies of the next two
+//                      by cp.async through 4 swizzled stages: the copies of the next three
 //                      slices run while the tensor cores work on this one
 //   4 wgmma + TMA      (optional; sm_90 GPUs, code built for sm_90a) a block of 3
 //                      warpgroups: one copies 128 x 64 tiles of A and 64 x 256 tiles of B

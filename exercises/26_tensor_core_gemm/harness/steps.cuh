@@ -46,7 +46,7 @@ inline const Step kSteps[] = {
      "2 WMMA, 128 x 128 block tiles in shared memory", hgemm_wmma_shared_tiles_on_device,
      kWmmaArch},
     {"mma_pipeline", "hgemm_mma_pipeline_on_device",
-     "3 mma.sync + ldmatrix + cp.async, 3 swizzled stages", hgemm_mma_pipeline_on_device,
+     "3 mma.sync + ldmatrix + cp.async, swizzled stages", hgemm_mma_pipeline_on_device,
      kMmaPipelineArch},
     {"wgmma_tma", "hgemm_wgmma_tma_on_device", "4 wgmma + TMA, 4 stages (optional, sm_90a)",
      hgemm_wgmma_tma_on_device, kWgmmaTmaArch, true},

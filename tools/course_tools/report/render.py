@@ -92,7 +92,7 @@ FRENCH_ROW_LABELS = {
     "copy kernel, same tiles": "kernel de copie, mêmes tuiles",
     "1 WMMA, one warp per 16 x 16 tile": "1 WMMA, un warp par tuile de 16 x 16",
     "2 WMMA, 128 x 128 block tiles in shared memory": "2 WMMA, tuiles de bloc de 128 x 128 en mémoire partagée",
-    "3 mma.sync + ldmatrix + cp.async, 3 swizzled stages": "3 mma.sync + ldmatrix + cp.async, 3 étages entrelacés",
+    "3 mma.sync + ldmatrix + cp.async, swizzled stages": "3 mma.sync + ldmatrix + cp.async, étages entrelacés",
     "4 wgmma + TMA, 4 stages (optional, sm_90a)": "4 wgmma + TMA, 4 étages (facultative, sm_90a)",
     "cuBLAS cublasGemmEx (FP16 in, FP32 compute)": "cublasGemmEx de cuBLAS (entrées FP16, calcul FP32)",
     "cuBLAS SGEMM (FP32 data, FP32)": "SGEMM de cuBLAS (données FP32, FP32)",

@@ -25,6 +25,7 @@ APP_NVRTC_COMPILE_MS = 56.3  # of which NVRTC's compile
 APP_NVCC_MS = 22.7          # ...the same application with the kernel built by nvcc,
 APP_KERNEL_MS = 0.10        # of which the kernel
 SPMV_ENTRIES_PER_THREAD = 8  # exercise 20: kEntriesPerThread of the balanced product
+PIPELINE_STAGES = 4  # exercise 26: kPipelineStages, the stages of step 3's cp.async pipeline
 SPMV_POWER_LAW_SCALAR = 133  # exercise 20's statement, measured on an H200 (not the H100): power-law rows,
 SPMV_POWER_LAW_BALANCED = 1.14  # time over cuSPARSE's: a thread per row, then 8 non-zeros a thread
 TRANSPOSE_WAVEFRONTS = 1056    # exercise 22 (Nsight Compute): per 32 x 32 tile, unpadded...

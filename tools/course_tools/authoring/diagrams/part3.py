@@ -3,7 +3,8 @@ from course_tools.authoring.diagrams.numbers import (CARD, PCIE_ONE_WAY_GBS, PCI
     STREAM_SPEEDUP_MEASURED, SGEMM_SHARE_OF_CUBLAS, SGEMM_CUBLAS_TFLOPS, PEER_COPY_GBS, STAGED_COPY_GBS, ALL_REDUCE_BUSBW_GBS,
     SECTOR_BYTES, WARP)
 from course_tools.authoring.diagrams.svg import (Svg, source_line, diagram, INK, MUTED, HOST, DEVICE, THREAD, REGISTERS, SHARED, HBM, BAD, IDLE)
-from course_tools.authoring.diagrams.numbers import (APP_INIT_MS, APP_NVRTC_MS, APP_NVRTC_COMPILE_MS, APP_NVCC_MS, APP_KERNEL_MS, SPMV_ENTRIES_PER_THREAD, SPMV_POWER_LAW_SCALAR, SPMV_POWER_LAW_BALANCED)
+from course_tools.authoring.diagrams.numbers import (APP_INIT_MS, APP_NVRTC_MS, APP_NVRTC_COMPILE_MS, APP_NVCC_MS, APP_KERNEL_MS, SPMV_ENTRIES_PER_THREAD, SPMV_POWER_LAW_SCALAR, SPMV_POWER_LAW_BALANCED,
+    PIPELINE_STAGES)
 from course_tools.authoring.diagrams.svg import L2, text_width
 
 
@@ -1466,43 +1467,46 @@ def tensor_core_tiles(say):
 @diagram("26")
 def cp_async_pipeline(say):
     """Exercise 26's step 3 over time: which stage each slice's copy fills while the MMAs read another."""
-    svg = Svg("cp_async_pipeline", 1160, 400, say("Three stages: two slices' copies in flight while the MMAs use one",
-                                                    "Trois étages : deux tranches en copie pendant que les MMA en "
-                                                    "lisent une"))
-    stages, steps = 3, 5
-    left, step_w, lane_h, top = 190, 188, 58, 52
+    stages, steps = PIPELINE_STAGES, 5
+    ahead = stages - 1  # slices in flight while the MMAs read one
+    svg = Svg("cp_async_pipeline", 1160, 400,
+              say(f"{stages} stages: {ahead} slices' copies in flight while the MMAs use one",
+                  f"{stages} étages : {ahead} tranches en copie pendant que les MMA en lisent une"))
+    left, step_w, lane_h, top = 190, 188, 48, 52
     svg.text(left + step_w / 2, top - 12, say("before", "avant"), 18, "middle", bold=True)
     for s in range(steps - 1):
         svg.text(left + (s + 1) * step_w + step_w / 2, top - 12, say(f"slice s = {s}", f"tranche s = {s}"), 18,
                  "middle", bold=True)
     for stage in range(stages):
         y = top + stage * lane_h
-        svg.text(left - 12, y + 36, say(f"stage {stage}", f"étage {stage}"), 18, "end", bold=True, colour=SHARED[1])
+        svg.text(left - 12, y + 31, say(f"stage {stage}", f"étage {stage}"), 18, "end", bold=True, colour=SHARED[1])
         svg.line(left, y + lane_h - 3, left + steps * step_w, y + lane_h - 3, "#dddddd", 1)
 
     def box(column, stage, label, colours):
-        x, y = left + column * step_w + 6, top + stage * lane_h + 6
-        svg.rect(x, y, step_w - 12, lane_h - 12, colours, 1.5)
-        svg.label_in(x, y, step_w - 12, lane_h - 12, label, 18, bold=colours == DEVICE)
+        x, y = left + column * step_w + 6, top + stage * lane_h + 5
+        svg.rect(x, y, step_w - 12, lane_h - 10, colours, 1.5)
+        svg.label_in(x, y, step_w - 12, lane_h - 10, label, 18, bold=colours == DEVICE)
 
-    box(0, 0, say("copy 0", "copie 0"), HBM)
-    box(0, 1, say("copy 1", "copie 1"), HBM)
+    for first in range(ahead):
+        box(0, first, say(f"copy {first}", f"copie {first}"), HBM)
     for s in range(steps - 1):
         box(s + 1, s % stages, say(f"MMA {s}", f"MMA {s}"), DEVICE)
-        box(s + 1, (s + 2) % stages, say(f"copy {s + 2}", f"copie {s + 2}"), HBM)
+        box(s + 1, (s + ahead) % stages, say(f"copy {s + ahead}", f"copie {s + ahead}"), HBM)
         x = left + (s + 1) * step_w
         svg.line(x, top - 4, x, top + stages * lane_h + 4, INK, 2.5, dash="8,5")
     svg.lines(10, top + stages * lane_h + 40, [
-        say("Each dashed line: cp.async.wait_group 1 (slice s has landed), then __syncthreads()",
-            "Chaque trait pointillé : cp.async.wait_group 1 (la tranche s est arrivée), puis __syncthreads()"),
+        say(f"Each dashed line: cp.async.wait_group {stages - 2} (slice s has landed), then __syncthreads()",
+            f"Chaque trait pointillé : cp.async.wait_group {stages - 2} (la tranche s est arrivée), puis "
+            "__syncthreads()"),
         say("(everyone's copies of s are in, and nobody still reads the stage of s - 1);",
             "(les copies de s de tous sont là, et plus personne ne lit l'étage de s - 1) ;"),
-        say("then copy s + 2 starts into that stage, and the tensor cores work on s.",
-            "puis la copie de s + 2 part dans cet étage, et les tensor cores calculent sur s."),
+        say(f"then copy s + {ahead} starts into that stage, and the tensor cores work on s.",
+            f"puis la copie de s + {ahead} part dans cet étage, et les tensor cores calculent sur s."),
     ], 18)
-    source_line(svg, say("Exercise 26, step 3: slices of 32 values of k, kPipelineStages = 3, one commit per slice.",
-                         "Exercice 26, étape 3 : tranches de 32 valeurs de k, kPipelineStages = 3, un commit par "
-                         "tranche."), y=390)
+    source_line(svg, say(f"Exercise 26, step 3: slices of 32 values of k, kPipelineStages = {stages}, one commit per "
+                         "slice.",
+                         f"Exercice 26, étape 3 : tranches de 32 valeurs de k, kPipelineStages = {stages}, un commit "
+                         "par tranche."), y=390)
     return svg
 
 
