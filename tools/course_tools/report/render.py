@@ -142,7 +142,7 @@ EXPLANATIONS = {
           "% peak = GFLOP/s / FP32 peak.",
     "26": "C = A B at 4096^3 on the tensor cores, FP16 inputs and FP32 sums, by the course's three "
           "steps (WMMA one warp per 16 x 16 tile, WMMA with 128 x 128 block tiles in shared memory, "
-          "mma.sync with ldmatrix and a 3-stage cp.async pipeline: sm_80 and newer) and the optional "
+          "mma.sync with ldmatrix and a multi-stage cp.async pipeline: sm_80 and newer) and the optional "
           "fourth (wgmma fed by TMA through 4 stages: sm_90 GPUs, code built for sm_90a), cuBLAS's "
           "cublasGemmEx with the same types, and cuBLAS SGEMM in FP32 for scale. TFLOP/s = "
           "2 m n k / time; % cuBLAS = cublasGemmEx's time / this time, same run; the errors are the "
