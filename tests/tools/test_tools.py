@@ -564,6 +564,56 @@ class GpuSuiteWithoutGpu(unittest.TestCase):
         self.assertNotIn("nvidia-smi", done.stderr)
 
 
+class SuiteUnfinished(unittest.TestCase):
+    """tools/course suite-unfinished: the tests a GPU suite cut by its deadline left to do, as
+    the expression that SUITE_RESUME=1 gives ctest -R, read by CMake's own regular expressions."""
+
+    JUNIT = """<testsuite>
+      <testcase name="03_device_memory.solution" status="run"/>
+      <testcase name="gradingXcatalog" status="run"/>
+      <testcase name="03_device_memory.mutant.leaks" status="fail"><failure message="Failed"/></testcase>
+      <testcase name="grading.catalog" status="fail"><failure message="Timeout"/></testcase>
+      <testcase name="25_two_gpus_nccl.solution" status="notrun"><skipped/></testcase>
+    </testsuite>"""
+    ALL = ["03_device_memory.mutant.leaks", "03_device_memory.solution", "25_two_gpus_nccl.solution",
+           "26_tensor_core_gemm.skeleton", "grading.catalog", "gradingXcatalog"]
+
+    def unfinished(self, names):
+        with tempfile.TemporaryDirectory() as logs:
+            with open(os.path.join(logs, "all-tests.txt"), "w", encoding="utf-8") as handle:
+                handle.write("\n".join(names) + "\n")
+            with open(os.path.join(logs, "junit.xml"), "w", encoding="utf-8") as handle:
+                handle.write(self.JUNIT)
+            return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "course"), "suite-unfinished",
+                                   os.path.join(logs, "all-tests.txt"), os.path.join(logs, "junit.xml")],
+                                  capture_output=True, text=True, timeout=60)
+
+    def cmake_matches(self, expression, names):
+        """The names that CMake's regular expressions (those of ctest -R) match."""
+        with tempfile.TemporaryDirectory() as folder:
+            script = os.path.join(folder, "match.cmake")
+            with open(script, "w", encoding="utf-8") as handle:
+                handle.write(f"foreach(name {' '.join(names)})\n"
+                             f"  if(name MATCHES [=[{expression}]=])\n    message(\"${{name}}\")\n  endif()\n"
+                             "endforeach()\n")
+            done = subprocess.run(["cmake", "-P", script], capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stderr.split()
+
+    def test_failed_stopped_and_not_started_are_left_passed_and_skipped_are_done(self):
+        done = self.unfinished(self.ALL)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        expression = done.stdout.strip()
+        left = ["03_device_memory.mutant.leaks", "26_tensor_core_gemm.skeleton", "grading.catalog"]
+        # The dot is a dot: "gradingXcatalog" passed, and ^grading.catalog$ would match it.
+        self.assertEqual(self.cmake_matches(expression, self.ALL), left)
+        self.assertEqual([n for n in self.ALL if re.search(expression, n)], left)
+
+    def test_nothing_left_exits_1_and_prints_nothing(self):
+        done = self.unfinished(["03_device_memory.solution", "25_two_gpus_nccl.solution"])
+        self.assertEqual((done.returncode, done.stdout), (1, ""), done.stderr)
+
+
 class SpeedMarginsTest(unittest.TestCase):
     """tools/course speed-margins: the GPU suite's margin test, fed records of known margins."""
 

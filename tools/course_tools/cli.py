@@ -59,6 +59,8 @@ COMMANDS = [
     Command("calibrate", "course_tools.suite.calibrate", "site bars: the reference solutions measured on this GPU"),
     Command("handicap", "course_tools.suite.handicap", "the site bars' experiment: references on fewer multiprocessors"),
     Command("gpu-lock-summary", "course_tools.suite.gpu_lock_summary", "how long the GPU lock was held, from its log"),
+    Command("suite-unfinished", "course_tools.suite.unfinished",
+            "the tests a cut GPU suite left to do, as a ctest expression"),
 ]
 
 

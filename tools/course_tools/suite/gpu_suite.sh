@@ -13,6 +13,9 @@
 #                                    # still running then are stopped (Timeout), those not
 #                                    # started are listed, and the summary is printed all
 #                                    # the same (a lent machine's call has a time limit)
+#   SUITE_RESUME=1 gpu_suite.sh      # only the tests the last run left unfinished (not
+#                                    # started, failed, stopped at its deadline): the run
+#                                    # writes their expression to $LOG_DIR/unfinished.regex
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
@@ -31,6 +34,17 @@ jobs=${JOBS:-$(nproc)}
 test_jobs=${TEST_JOBS:-$(nproc)}
 read -r -a configure_args <<<"${CONFIGURE_ARGS:-}"
 mkdir -p "$logs"
+# Resuming: the last run's unfinished tests, read before this run writes its own lists.
+if [ -n "${SUITE_RESUME:-}" ]; then
+  if [ ! -s "$logs/unfinished.regex" ]; then
+    echo "gpu_suite: SUITE_RESUME=1, but the last run left no unfinished test ($logs/unfinished.regex):" \
+      "nothing to resume; run without SUITE_RESUME for the whole suite" >&2
+    exit 2
+  fi
+  resume_regex=$(cat "$logs/unfinished.regex")
+  echo "gpu_suite: resuming the $(tr '|' '\n' <<<"$resume_regex" | wc -l) test(s) the last run left unfinished"
+  set -- -R "$resume_regex" "$@"
+fi
 suite_start=$(date +%s)
 # Every hold of the GPU lock is logged while this log exists (gpu_lock.hpp): the summary
 # at the end says how long timed runs kept the GPU alone.
@@ -95,8 +109,15 @@ else
 fi
 echo "tested in $(( $(date +%s) - start )) s"
 grep -E "tests passed|Total Test time|deadline" "$logs/ctest.log"
+# Every test this run was asked for; those it did not finish, for SUITE_RESUME=1.
+ctest --test-dir "$build" -N "$@" | sed -n 's/^ *Test *#[0-9]*: //p' | sort >"$logs/all-tests.txt"
+if python3 "$root/tools/course" suite-unfinished "$logs/all-tests.txt" "$logs/junit.xml" >"$logs/unfinished.regex"; then
+  echo "gpu_suite: $(tr '|' '\n' <"$logs/unfinished.regex" | wc -l) test(s) left unfinished" \
+    "(not started, failed or stopped): SUITE_RESUME=1 runs those alone"
+else
+  rm -f "$logs/unfinished.regex"
+fi
 if [ -n "${SUITE_SECONDS:-}" ] && [ "$(date +%s)" -ge "$deadline" ]; then
-  ctest --test-dir "$build" -N "$@" | sed -n 's/^ *Test *#[0-9]*: //p' | sort >"$logs/all-tests.txt"
   sed -n 's/^.*Test *#[0-9]*: \([^ ]*\) .*$/\1/p' "$logs/ctest.log" | sort -u >"$logs/ended-tests.txt"
   comm -23 "$logs/all-tests.txt" "$logs/ended-tests.txt" >"$logs/not-started.txt"
   echo "gpu_suite: the deadline (SUITE_SECONDS=$SUITE_SECONDS) came first: the tests still" \
