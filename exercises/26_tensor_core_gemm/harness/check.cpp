@@ -461,18 +461,17 @@ const Message kSharedTilesSpeedHint{
     "tranche, écrits après eux, un seul __syncthreads() par tranche ; 4 x 2 fragments de C par "
     "warp, chaque fragment de A servant deux fois et chaque fragment de B quatre fois."};
 const Message kMmaPipelineSpeedHint{
-    "speed of step 3: 128 x 256 tiles of C, kPipelineStages stages of cp.async copies (all but one "
-    "in flight), one barrier per slice, fragments by ldmatrix (x4, and .trans for B) from swizzled "
-    "tiles, loaded one "
-    "k-step ahead into a second set of registers, 4 x 8 m16n8k16 MMAs per warp and k-step, no "
-    "bounds test inside the product loop, every loop over the fragments unrolled (no local "
-    "memory).",
+    "speed of step 3: 128 x 256 tiles of C, kPipelineStages stages of cp.async copies (all but "
+    "one in flight), one barrier per slice, fragments by ldmatrix (x4, and .trans for B) from "
+    "swizzled tiles, loaded one k-step ahead into a second set of registers, 4 x 8 m16n8k16 "
+    "MMAs per warp and k-step, no bounds test inside the product loop, every loop over the "
+    "fragments unrolled (no local memory).",
     "vitesse de l'étape 3 : des tuiles de C de 128 x 256, kPipelineStages étages de copies "
-    "cp.async (tous en vol sauf un), une barrière par tranche, des fragments chargés par ldmatrix "
-    "(x4, et .trans pour B) depuis "
-    "des tuiles entrelacées (swizzle), un pas de k à l'avance dans un second jeu de registres, "
-    "4 x 8 MMA m16n8k16 par warp et par pas de k, aucun test de bornes dans la boucle du "
-    "produit, chaque boucle sur les fragments déroulée (pas de mémoire locale)."};
+    "cp.async (tous en vol sauf un), une barrière par tranche, des fragments chargés par "
+    "ldmatrix (x4, et .trans pour B) depuis des tuiles entrelacées (swizzle), un pas de k à "
+    "l'avance dans un second jeu de registres, 4 x 8 MMA m16n8k16 par warp et par pas de k, "
+    "aucun test de bornes dans la boucle du produit, chaque boucle sur les fragments déroulée "
+    "(pas de mémoire locale)."};
 
 const Message kWgmmaTmaSpeedHint{
     "speed of step 4: 128 x 256 tiles of C, TMA copies through 4 stages that the producer "
