@@ -59,9 +59,9 @@ __global__ void hgemm_wmma_one_warp(int m, int n, int k, const __half* a, const 
   //      wmma::fill_fragment once, before the loop.
   // [/slide]
   // [slide:one-warp-loop]
-  //   3. For each slice t of 16 values of k:
-  //      a. each lane copies 8 of the 256 elements of A's tile, A(row + e / 16, t + e % 16),
-  //         and of B's, B(t + e / 16, column + e % 16), into the warp's staging tiles
+  //   3. For each slice of 16 values of k, starting at k0 = 0, 16, 32, ...:
+  //      a. each lane copies 8 of the 256 elements of A's tile, A(row + e / 16, k0 + e % 16),
+  //         and of B's, B(k0 + e / 16, column + e % 16), into the warp's staging tiles
   //         (e = lane, lane + 32, ...), with 0 for an element outside A or B;
   //      b. __syncwarp(): every lane's elements are in place;
   //      c. wmma::load_matrix_sync both fragments from the staging tiles (ldm 16), and
@@ -288,8 +288,9 @@ __global__ void __launch_bounds__(kBlockThreads, 1)
   //      ldmatrix_x4 each of the warp's 4 tiles of A (lane l gives row warp row + 16 f +
   //      l % 16, column kk + (l / 16) * 8), and ldmatrix_x4_trans two 8-column tiles of B
   //      at once, n0 = the warp's column + 8 g for g = 0, 2, 4, 6 (lane l gives row
-  //      kk + l % 16, column n0 + (l / 16) * 8: registers 0-1 are tile n0's fragment, 2-3
-  //      tile n0 + 8's); every address through swizzled_offset, as the copies wrote them.
+  //      kk + l % 16, column n0 + (l / 16) * 8), into an unsigned r[4]: r[0-1] are tile n0's
+  //      fragment, r[2-3] tile n0 + 8's; every address through swizzled_offset, as the
+  //      copies wrote them.
   //   3. Before the loop: copy slices 0 .. kPipelineStages - 2, one cp_async_commit() each,
   //      even past the last slice (an empty group keeps the count); then
   //      cp_async_wait<kPipelineStages - 2>(), __syncthreads(), and set 0 := slice 0's
@@ -315,7 +316,7 @@ __global__ void __launch_bounds__(kBlockThreads, 1)
 // [/slide]
 
 // Whether this GPU gives a block kPipelineBytes of shared memory: every sm_80 GPU and newer
-// does (99 KB or more), an sm_75 GPU does not (64 KB), and runs step 2 instead.
+// does (99 KiB or more), an sm_75 GPU does not (64 KiB), and runs step 2 instead.
 bool pipeline_fits_here() {
   int device = 0, shared_bytes = 0;
   CUDA_CHECK(cudaGetDevice(&device));
@@ -330,7 +331,7 @@ void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __
     return;
   }
   // TODO(student): launch step 3 with its stages in dynamic shared memory.
-  //   1. kPipelineBytes of dynamic shared memory is over the 48 KB a block gets unasked:
+  //   1. kPipelineBytes of dynamic shared memory is over the 48 KiB a block gets unasked:
   //      cudaFuncSetAttribute(hgemm_mma_pipeline,
   //      cudaFuncAttributeMaxDynamicSharedMemorySize, kPipelineBytes), through CUDA_CHECK.
   //   2. Blocks of kBlockThreads threads covering C in tiles of kPipelineTileN columns (x)

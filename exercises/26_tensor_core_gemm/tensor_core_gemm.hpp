@@ -10,7 +10,9 @@
 // c[i * n + j]. C is written, never read: it may hold NaN before the call.
 //
 // Every pointer is a DEVICE pointer (allocated with cudaMalloc, so 256-byte aligned);
-// m, n, k >= 1, any values (not multiples of any tile), with m k, k n and m n below 2^31.
+// m, n, k >= 1, any values (not multiples of any tile), with m k, k n and m n below 2^31,
+// and m, n at most 2^20 (a grid's y dimension stops at 65535 blocks: C's rows in steps 1-3,
+// its columns in step 4).
 // The edges are GUARDED, not padded: every kernel loads zeros for the elements of a tile
 // that lie outside A or B (a zero adds nothing to a dot product) and writes only the
 // elements of C inside C. Each launcher launches its kernel on the grid its step needs,
@@ -88,9 +90,9 @@ inline constexpr int kKStepsPerSlice = kBlockTileK / kMmaK;  // 2
 inline constexpr int kPipelineStages = 4;
 inline constexpr int kPipelineATileHalves = kPipelineTileM * kBlockTileK;  // 128 x 32
 inline constexpr int kPipelineBTileHalves = kBlockTileK * kPipelineTileN;  // 32 x 256
-// Step 3's stages: 98304 bytes, over the 48 KB of shared memory a block gets without
-// asking, over the 64 KB an sm_75 block may have at all, and under the 99 KB of the sm_80
-// and newer GPUs with the least (sm_86, sm_89, sm_120): padding would add 10 KB, too much.
+// Step 3's stages: 98304 bytes, over the 48 KiB of shared memory a block gets without
+// asking, over the 64 KiB an sm_75 block may have at all, and under the 99 KiB of the sm_80
+// and newer GPUs with the least (sm_86, sm_89, sm_120): padding would add 10 KiB, too much.
 inline constexpr int kPipelineBytes = kPipelineStages *
                                       (kPipelineATileHalves + kPipelineBTileHalves) *
                                       static_cast<int>(sizeof(__half));

@@ -465,7 +465,7 @@ __global__ void __launch_bounds__(kBlockThreads, 1)
 // [/slide]
 
 // Whether this GPU gives a block kPipelineBytes of shared memory: every sm_80 GPU and newer
-// does (99 KB or more), an sm_75 GPU does not (64 KB), and runs step 2 instead.
+// does (99 KiB or more), an sm_75 GPU does not (64 KiB), and runs step 2 instead.
 bool pipeline_fits_here() {
   int device = 0, shared_bytes = 0;
   CUDA_CHECK(cudaGetDevice(&device));
@@ -480,7 +480,7 @@ void hgemm_mma_pipeline_on_device(int m, int n, int k, const __half* a, const __
     return;
   }
   // TODO(student): launch step 3 with its stages in dynamic shared memory.
-  // Above 48 KB of shared memory a block, a kernel must say so before it is launched.
+  // Above 48 KiB of shared memory a block, a kernel must say so before it is launched.
   CUDA_CHECK(cudaFuncSetAttribute(hgemm_mma_pipeline, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   kPipelineBytes));
   const dim3 blocks(course::blocks_for(n, kPipelineTileN), course::blocks_for(m, kPipelineTileM));

@@ -200,8 +200,9 @@ void diagnose_unwritten_on_gpu(CaseContext& c, const std::vector<bool>& unwritte
                  .with(axis, whole_blocks_end, axis));
       c.hint(Message{"the grid stops at the last whole block in {}: round it up in each "
                      "dimension, grid.{} = (n{} + block.{} - 1) / block.{}.",
-                     "la grille s'arrête au dernier bloc entier en {} : arrondissez au-dessus "
-                     "dans chaque dimension, grid.{} = (n{} + block.{} - 1) / block.{}."}
+                     "la grille s'arrête au dernier bloc entier en {} : arrondissez à "
+                     "l'entier supérieur dans chaque dimension, grid.{} = (n{} + block.{} - 1) "
+                     "/ block.{}."}
                  .with(axis, axis, axis, axis, axis));
       return;
     }

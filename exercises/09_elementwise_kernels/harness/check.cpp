@@ -79,8 +79,8 @@ const Message kTransformHint{
     "rounded up.",
     "transform doit couvrir chaque élément même quand n dépasse sa grille (au plus "
     "kMaxTransformBlocks blocs de kTransformChunk éléments par thread) : une boucle à pas de "
-    "grille sur les paquets, chunk += gridDim.x * blockDim.x, tant que chunk < n / "
-    "kTransformChunk arrondi au-dessus."};
+    "grille sur les morceaux, chunk += gridDim.x * blockDim.x, tant que chunk < n / "
+    "kTransformChunk arrondi à l'entier supérieur."};
 const Message kCartesianHint{
     "polar_to_cartesian must return x = rho cos(theta), y = rho sin(theta): in that order.",
     "polar_to_cartesian doit rendre x = rho cos(theta), y = rho sin(theta) : dans cet ordre."};

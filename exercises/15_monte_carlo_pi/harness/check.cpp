@@ -156,8 +156,8 @@ void expect_cpu_count(CaseContext& c, std::uint64_t n, int threads = 0) {
   }
   c.hint({"the CPU samples: chunks of kCpuChunkSamples, chunk c drawn from chunk_generator(seed, "
           "c), x then y with rng.uniform(0.0f, 1.0f), the last chunk stopping at n.",
-          "les échantillons du CPU : des paquets de kCpuChunkSamples, le paquet c tiré de "
-          "chunk_generator(seed, c), x puis y avec rng.uniform(0.0f, 1.0f), le dernier paquet "
+          "les échantillons du CPU : des morceaux de kCpuChunkSamples, le morceau c tiré de "
+          "chunk_generator(seed, c), x puis y avec rng.uniform(0.0f, 1.0f), le dernier morceau "
           "s'arrêtant à n."});
 }
 

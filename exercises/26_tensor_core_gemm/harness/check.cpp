@@ -93,10 +93,10 @@ const Message kWgmmaEdgeHint{
     "to get right is that of B's boxes: every box of 64 columns that starts before n is "
     "copied (round up), and its bytes expected; then only the elements of C with i < m and "
     "j < n are written.",
-    "les bords de l'étape 4 : TMA écrit des zéros pour les parts d'une boîte hors de A ou de "
-    "B, le seul compte à faire juste est donc celui des boîtes de B : chaque boîte de 64 "
-    "colonnes qui commence avant n est copiée (arrondi au-dessus), et ses octets attendus ; "
-    "puis seuls les éléments de C où i < m et j < n sont écrits."};
+    "les bords de l'étape 4 : TMA écrit des zéros pour les parties d'une boîte hors de A ou "
+    "de B ; le seul nombre à calculer juste est donc celui des boîtes de B : chaque boîte de "
+    "64 colonnes qui commence avant n est copiée (arrondi à l'entier supérieur), et ses "
+    "octets attendus ; puis seuls les éléments de C où i < m et j < n sont écrits."};
 const Message kWgmmaHint{
     "step 4: consumer w reads A's rows 64 w .. 64 w + 63 of the stage (w * 64 * 128 bytes in), "
     "each k step 32 bytes further along A's rows and 2048 bytes further in B; the consumers "
