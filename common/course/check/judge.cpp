@@ -374,8 +374,8 @@ bool CaseContext::expect_timed_calls_did_their_work(const Run& run, bool speed_c
           "timer (course::check::student_call): a fault of the exercise's harness, not of your "
           "code; tell your instructor",
           "ce cas de vitesse n'a chronométré aucun appel du code testé par le chronomètre "
-          "contrôlé du cours (course::check::student_call) : une faute du harnais de "
-          "l'exercice, pas de votre code ; prévenez votre enseignant"});
+          "contrôlé du cours (course::check::student_call) : un défaut du code d'encadrement "
+          "de l'exercice (harness/), pas de votre code ; prévenez votre enseignant"});
     return false;
   }
   if (without_launch > 0) {
