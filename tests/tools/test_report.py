@@ -320,7 +320,7 @@ class Render(unittest.TestCase):
         output = done.stdout + done.stderr
         self.assertEqual(done.returncode, 1, output)
         self.assertRegex(output, r"figure 04_cpu_gpu_crossover\.png missing: 04_cpu_gpu_crossover\.png not legible "
-                                 r"on a slide: text at 14\.0 px as shown \(at least 18\): \"made by `make report`")
+                                 r"on a slide: text at 14\.0 px as shown \(at least 18\): \"made by make report")
         self.assertEqual(output.count("not legible on a slide"), len(report_render.FIGURES), output)
         self.assertEqual([f for f in os.listdir(os.path.join(self.out, "figures"))], [],
                          "a figure too small for a slide was left for --update-slides to copy")

@@ -385,9 +385,9 @@ bool CaseContext::expect_timed_calls_did_their_work(const Run& run, bool speed_c
     hint({"each timed call must do the whole work again: a launcher that returns at once when "
           "it sees arguments it has seen before, or that hands back a result kept from an "
           "earlier call, is timed doing nothing, and loses the speed case.",
-          "chaque appel chronométré doit refaire tout le travail : un lanceur qui rend la main "
-          "dès qu'il reconnaît des arguments déjà vus, ou qui rend un résultat gardé d'un appel "
-          "précédent, est chronométré à ne rien faire, et perd le cas de vitesse."});
+          "chaque appel chronométré doit refaire tout le travail : si un lanceur rend la main "
+          "dès qu'il reconnaît des arguments déjà vus, ou rend un résultat gardé d'un appel "
+          "précédent, on chronomètre un appel qui ne fait rien, et il perd le cas de vitesse."});
     return false;
   }
   if (unwritten > 0) {

@@ -49,7 +49,7 @@ const Message kShuffleHint{
     "warp shuffles: v += __shfl_down_sync(0xffffffff, v, offset) for offset = 16, 8, 4, 2, 1, "
     "called by all 32 lanes; lane 0 then holds the warp's sum.",
     "échanges dans le warp : v += __shfl_down_sync(0xffffffff, v, offset) pour offset = 16, 8, "
-    "4, 2, 1, appelé par les 32 voies ; la voie 0 tient alors la somme du warp."};
+    "4, 2, 1, appelé par les 32 lanes ; la lane 0 tient alors la somme du warp."};
 const Message kOneWriterHint{
     "only thread 0 holds the block's total after the reduction: write partials[blockIdx.x] "
     "from thread 0 alone (other threads hold pieces of it).",
@@ -82,7 +82,7 @@ const Message kInterleavedHint{
     "busy with one active lane in 2s, and % is costly; use sequential addressing (t < s, s "
     "halving).",
     "arbre lent : l'adressage entrelacé (`if (t % (2 * s) == 0)`, s doublant) occupe chaque "
-    "warp avec une voie active sur 2s, et % coûte cher ; utilisez l'adressage séquentiel "
+    "warp avec une lane active sur 2s, et % coûte cher ; utilisez l'adressage séquentiel "
     "(t < s, s divisé par deux)."};
 
 // ---------------------------------------------------------------------------

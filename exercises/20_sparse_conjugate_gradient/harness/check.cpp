@@ -53,8 +53,8 @@ const Message kScalarHint{
 const Message kVectorHint{
     "every partial sum of a row's group must be folded: __shfl_down_sync with offsets "
     "kLanesPerRow / 2, ..., 2, 1, then lane 0 of the group writes y[row].",
-    "chaque somme partielle du groupe d'une ligne doit être repliée : __shfl_down_sync avec "
-    "les décalages kLanesPerRow / 2, ..., 2, 1, puis la voie 0 du groupe écrit y[row]."};
+    "chaque somme partielle du groupe d'une ligne doit être réduite : __shfl_down_sync avec "
+    "les décalages kLanesPerRow / 2, ..., 2, 1, puis la lane 0 du groupe écrit y[row]."};
 const Message kEmptyRowHint{
     "an empty row must be written too: its y is 0 (the output is not zeroed before the call).",
     "une ligne vide doit aussi être écrite : son y vaut 0 (la sortie n'est pas mise à zéro "
@@ -83,9 +83,9 @@ const Message kBalancedFoldHint{
     "a warp may fold its 32 sums into one only when every lane holds the same row: "
     "__match_any_sync(kFullWarpMask, row) == kFullWarpMask (the mask it returns always holds "
     "the lane's own bit, so it is never 0); otherwise each lane adds its own sum to its row.",
-    "un warp ne peut replier ses 32 sommes en une seule que si chaque voie tient la même "
+    "un warp ne peut réduire ses 32 sommes en une seule que si chaque lane tient la même "
     "ligne : __match_any_sync(kFullWarpMask, row) == kFullWarpMask (le masque rendu contient "
-    "toujours le bit de la voie elle-même, il n'est donc jamais nul) ; sinon chaque voie "
+    "toujours le bit de la lane elle-même, il n'est donc jamais nul) ; sinon chaque lane "
     "ajoute sa propre somme à sa ligne."};
 const Message kBalancedBoundsHint{
     "read a thread's entries as int4 and float4 only when all kEntriesPerThread of them lie "
@@ -500,10 +500,10 @@ const SpeedCase kVectorSpeed{
     Message{"a group of lanes per row must read the row's entries side by side (lane l takes "
             "entries start + l, start + l + kLanesPerRow, ...), with the lanes per row of "
             "vector_lanes_per_row: a whole warp on 5-entry rows leaves 27 lanes idle.",
-            "un groupe de voies par ligne doit lire les coefficients de la ligne côte à côte (la "
-            "voie l prend les coefficients start + l, start + l + kLanesPerRow...), avec le "
-            "nombre de voies par ligne de vector_lanes_per_row : un warp entier sur des lignes "
-            "de 5 coefficients laisse 27 voies inactives."}};
+            "un groupe de lanes par ligne doit lire les coefficients de la ligne côte à côte (la "
+            "lane l prend les coefficients start + l, start + l + kLanesPerRow...), avec le "
+            "nombre de lanes par ligne de vector_lanes_per_row : un warp entier sur des lignes "
+            "de 5 coefficients laisse 27 lanes inactives."}};
 // 1M rows, about 11M nonzeros, the longest row some 200,000 entries: there a thread or a
 // group per row takes 88 to 133 times cuSPARSE's time (H200); within 3 times is the bar.
 const SpeedCase kBalancedSpeed{
@@ -519,7 +519,7 @@ const SpeedCase kBalancedSpeed{
             "whatever the rows; a warp whose 32 lanes hold one row folds with shuffles and adds "
             "once (a row of 200,000 entries is otherwise 25,000 atomicAdds to one address).",
             "chaque thread prend 8 coefficients consécutifs, lus en deux int4 et deux float4, "
-            "quelles que soient les lignes ; un warp dont les 32 voies tiennent une même ligne "
+            "quelles que soient les lignes ; un warp dont les 32 lanes tiennent une même ligne "
             "la replie par des shuffles et n'ajoute qu'une fois (sinon, une ligne de 200 000 "
             "coefficients fait 25 000 atomicAdd sur une même adresse)."}};
 

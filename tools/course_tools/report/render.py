@@ -186,8 +186,8 @@ class Context:
     def stamp(self, programs, say):
         """The line written under each figure: command, programs, device, date."""
         date = self.run.get("finished", "")[:10]
-        return (say(f"made by `{self.command()}` ({programs}) on {self.device_line(say)}",
-                    f"produit par `{self.command()}` ({programs}) sur {self.device_line(say)}")
+        return (say(f"made by {self.command()} ({programs}) on {self.device_line(say)}",
+                    f"produit par {self.command()} ({programs}) sur {self.device_line(say)}")
                 + (say(f", {date}", f", le {date}") if date else ""))
 
 
@@ -482,8 +482,8 @@ def figure_05(plt, say, context, tables, path):
                      label=say(f"copy ceiling, same run: {value}", f"plafond de copie, même exécution : {value}"))
         axes.set_ylim(top=ceiling * 1.3)
         axes.legend(loc="upper center")
-    axes.set_xlabel(say("block shape x x y x z (x fastest; red: fewer than 32 threads along x)",
-                        "forme du bloc x x y x z (x le plus rapide ; en rouge : moins de 32 threads selon x)"))
+    axes.set_xlabel(say("block shape bx x by x bz (x fastest; red: fewer than 32 threads along x)",
+                        "forme du bloc bx x by x bz (x le plus rapide ; en rouge : moins de 32 threads selon x)"))
     axes.set_ylabel("GB/s")
     title(axes, say("Exercise 05: GB/s = (points read + written) x 4 B / time, by block shape",
                        "Exercice 05 : GB/s = (points lus + écrits) x 4 B / temps, selon le bloc"))
@@ -531,7 +531,7 @@ def figure_06(plt, say, context, tables, path):
         axes.set_ylim(top=max(peaks) * 12)  # room for the legend above the peaks
     axes.set_xlabel(say("m = n = k (open diamonds: (m n k)^(1/3) of a non-square shape)",
                         "m = n = k (losanges vides : (m n k)^(1/3) d'une forme non carrée)"))
-    axes.set_ylabel(say("GFLOP/s = 2 m n k / time", "GFLOP/s = 2 m n k / temps"))
+    axes.set_ylabel(say("GFLOP/s = 2 m n k / time / 10^9", "GFLOP/s = 2 m n k / temps / 10^9"))
     title(axes, say("Exercise 06: SGEMM, cuBLAS against OpenBLAS", "Exercice 06 : SGEMM, cuBLAS contre OpenBLAS"))
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(loc="upper center", ncol=2)
@@ -591,12 +591,12 @@ def figure_09_15(plt, say, context, tables, path, seeds):
             if system == COURSE_SYSTEM:
                 note(axes, say.percent(percent), (percent, position), textcoords="offset points",
                      xytext=(3, 0), va="center")
-    axes.axvline(100, color="black", linestyle="--", linewidth=1)
+    axes.axvline(100, color="black", linestyle="--", linewidth=1, zorder=0)
     # Room on the right for the legend, clear of the longest bars and their labels.
     axes.set_xlim(0, max([150.0] + [percent * 1.5 for _, _, percent in bars]))
     axes.set_yticks(range(len(labels)))
     axes.set_yticklabels(labels)
-    axes.set_ylim(len(labels) - 0.5, -0.5)  # the first row on top, no margin around the rows
+    axes.set_ylim(len(labels) - 0.5, -0.9)  # the first row on top, room for its label
     axes.set_xlabel(say("% of the copy ceiling = GB/s / GB/s of a device-to-device copy, same run",
                         "% du plafond de copie = GB/s / GB/s d'une copie sur le GPU, même exécution"))
     title(axes, say("Exercises 09-15: memory-bound kernels against the copy ceiling",
@@ -632,7 +632,7 @@ def figure_14(plt, say, context, tables, path, seeds):
         series.append((label, values))
     for system in ("Numba", "CuPy"):
         for kind, label in (("global", say("naive", "naïf")), ("shared", say("privatised", "privatisé")),
-                            ("library", say("library", "bibliothèque"))):
+                            ("library", say("library", "(bibliothèque)"))):
             values = []
             for name, _ in inputs:
                 found = [r for r in seed_rows if r["key"] == f"histogram_{name}_{kind}" and r["system"] == system]
@@ -698,7 +698,7 @@ def figure_21(plt, say, context, tables, path):
     bar_rows(axes, [row_label(r["method"], say) for r in rows], [r["gflops"] for r in rows], notes,
              ["C0" if str(r["method"])[:1].isdigit() else "C7" for r in rows])
     peak = context.value("FP32, measured")
-    label = say("GFLOP/s = 2 m n k / time", "GFLOP/s = 2 m n k / temps")
+    label = say("GFLOP/s = 2 m n k / time / 10^9", "GFLOP/s = 2 m n k / temps / 10^9")
     if measured(peak):
         # Said under the axis: a legend would cover the notes of the longest bars.
         axes.axvline(peak, color="black", linestyle="--", linewidth=1)
@@ -747,7 +747,7 @@ def figure_22(plt, say, context, tables, path):
     if not rows:
         raise FigureMissing("no data: exercise 22's demo timed no kernel")
     figure, axes = new_figure(plt, say)
-    notes = [f"{say.number(r['gbps'])} GB/s" + (say(" ({} of the copy)", " ({} de la copie)").format(
+    notes = [f"{say.number(r['gbps'])} GB/s" + (say(" ({} of cudaMemcpy)", " ({} de cudaMemcpy)").format(
              say.percent(r["ceiling_percent"])) if measured(r.get("ceiling_percent")) else "") for r in rows]
     bar_rows(axes, [row_label(r["kernel"], say) for r in rows], [r["gbps"] for r in rows], notes,
              ["C0" if str(r["kernel"])[:1].isdigit() else "C7" for r in rows])
