@@ -69,7 +69,7 @@ FRENCH = """\
 
 La référence atteint 95 à 98 %<!-- reference 42 near_copy_ceiling --> du plafond.
 
-## Indices
+## Pistes
 """
 
 DECK = """\

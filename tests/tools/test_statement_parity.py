@@ -127,13 +127,13 @@ nvcc -O3 add.cu -o add   # ``` inside a tilde fence is code
 | cas | points | ce qu'il détecte |
 |---|---|---|
 | `n_is_one` | 2 | le plus petit tableau |
-| `n_zero` | 3 | rien à faire, voir [plus bas](#indices) |
+| `n_zero` | 3 | rien à faire, voir [plus bas](#pistes) |
 
 ### Une sous-section
 
 Texte.
 
-## Indices
+## Pistes
 
 - « valeur fausse en 0 » : l'indice.
 
@@ -185,7 +185,7 @@ class EachKindOfDifference(unittest.TestCase):
         self.assertEqual(len(found), 1, found)
 
     def test_a_missing_house_heading_is_named(self):
-        self.assertCaught(edited(FRENCH, "## Indices\n\n", ""), "missing heading: ## Hints")
+        self.assertCaught(edited(FRENCH, "## Pistes\n\n", ""), "missing heading: ## Hints")
 
     def test_a_heading_at_another_level(self):
         self.assertCaught(edited(FRENCH, "### Une sous-section", "## Une sous-section"), "at level 2")
@@ -219,8 +219,8 @@ class EachKindOfDifference(unittest.TestCase):
     def test_a_case_renamed_or_moved(self):
         self.assertCaught(edited(FRENCH, "`n_is_one` | 2", "`n_est_un` | 2"), "case `n_est_un` where the English")
         swapped = edited(edited(FRENCH, "| `n_is_one` | 2 | le plus petit tableau |\n", ""),
-                         "| `n_zero` | 3 | rien à faire, voir [plus bas](#indices) |\n",
-                         "| `n_zero` | 3 | rien à faire, voir [plus bas](#indices) |\n"
+                         "| `n_zero` | 3 | rien à faire, voir [plus bas](#pistes) |\n",
+                         "| `n_zero` | 3 | rien à faire, voir [plus bas](#pistes) |\n"
                          "| `n_is_one` | 2 | le plus petit tableau |\n")
         self.assertCaught(swapped, "case `n_zero` where the English has `n_is_one`")
 
@@ -244,7 +244,7 @@ class EachKindOfDifference(unittest.TestCase):
                           "missing link: ../../README.md#running-on-a-cluster")
 
     def test_an_anchor_of_another_heading(self):
-        self.assertCaught(edited(FRENCH, "(#indices)", "(#questions)"), "link #questions where the English has #hints")
+        self.assertCaught(edited(FRENCH, "(#pistes)", "(#questions)"), "link #questions where the English has #hints")
 
     def test_a_list_shortened(self):
         self.assertCaught(edited(FRENCH, "3. `add_on_gpu` : l'aller-retour.\n", ""),

@@ -59,7 +59,7 @@ HOUSE_HEADINGS = (
     (re.compile(r"^Background$"), lambda m: "Contexte"),
     (re.compile(r"^What to do$"), lambda m: "Travail demandé"),
     (re.compile(r"^Build, run, check$"), lambda m: "Compiler, exécuter, vérifier"),
-    (re.compile(r"^Hints$"), lambda m: "Indices"),
+    (re.compile(r"^Hints$"), lambda m: "Pistes"),
     (re.compile(r"^Questions$"), lambda m: "Questions"),
     (re.compile(r"^What the check verifies \((\d+) points?, (\d+) when graded\)$"),
      lambda m: f"Ce que vérifie le correcteur ({m.group(1)} points, {m.group(2)} à la notation)"),
@@ -269,7 +269,7 @@ def house_translation(title):
 
 
 def is_house_french(title):
-    return title in ("Contexte", "Travail demandé", "Compiler, exécuter, vérifier", "Indices", "Questions") \
+    return title in ("Contexte", "Travail demandé", "Compiler, exécuter, vérifier", "Pistes", "Questions") \
         or title.startswith("Ce que vérifie le correcteur")
 
 
