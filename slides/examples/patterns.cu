@@ -56,7 +56,8 @@ void fill_on_device(float* device_out, int n, float value) {
 // [slide:clamp-stride]
 __global__ void clamp_kernel(float* values, std::size_t n, float lo, float hi) {
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;  // element t
+       i < n; i += stride) {
     values[i] = fminf(fmaxf(values[i], lo), hi);
   }
 }

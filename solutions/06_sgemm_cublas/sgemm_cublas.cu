@@ -39,8 +39,8 @@ void sgemm_on_device(cublasHandle_t handle, int m, int n, int k, float alpha, co
                      int lda, const float* b, int ldb, float beta, float* c, int ldc) {
   // TODO(student): one call of cublasSgemm, with the operands swapped.
   // [slide:cublas-sgemm]
-  CUBLAS_CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, ldb, a, lda, &beta,
-                           c, ldc));
+  CUBLAS_CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k,  // C^T = B^T A^T
+                           &alpha, b, ldb, a, lda, &beta, c, ldc));
   // [/slide]
   // END TODO(student)
 }

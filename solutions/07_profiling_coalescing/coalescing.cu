@@ -25,7 +25,8 @@ __global__ void scale_rows_coalesced(const float* in, const float* gain, float* 
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row < rows && col < cols) {
-    const std::size_t at = static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + col;
+    const std::size_t at =  // in 64 bits: rows * cols may not fit in an int
+        static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + col;
     out[at] = gain[row] * in[at];
   }
   // END TODO(student)

@@ -57,7 +57,8 @@ __global__ void hypot_stride(const float* a, const float* b, float* c, int n) {
     float4* c4 = reinterpret_cast<float4*>(c);
     for (int v = start; v < vectors; v += stride) {
       const float4 x = a4[v], y = b4[v];
-      c4[v] = make_float4(hypotf(x.x, y.x), hypotf(x.y, y.y), hypotf(x.z, y.z), hypotf(x.w, y.w));
+      c4[v] = make_float4(hypotf(x.x, y.x), hypotf(x.y, y.y),  // x and y, then z and w
+                          hypotf(x.z, y.z), hypotf(x.w, y.w));
     }
     scalar_first = vectors * course::kFloatsPerFloat4;
   }

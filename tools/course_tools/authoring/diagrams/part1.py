@@ -13,6 +13,10 @@ from course_tools.authoring.diagrams.svg import (Svg, source_line, diagram, INK,
 
 WHITE_HOST, WHITE_DEVICE = ("#ffffff", HOST[1]), ("#ffffff", DEVICE[1])
 CHOSEN = (THREAD[1], THREAD[1])  # a thread or warp singled out: filled dark, white text
+# Ready warps and active lanes against waiting warps and masked lanes (sm_warps, simd_simt): a
+# saturated teal against white with a dashed grey border, told apart on a projector too.
+READY = ("#6cc4ba", THREAD[1])
+WAITING, WAITING_DASH = ("#ffffff", IDLE[1]), "4,3"
 FP32_LANES_PER_SM = H100_SUBPARTITIONS * H100_FP32_LANES_PER_PARTITION
 
 
@@ -90,7 +94,7 @@ def host_device(say):
                                             say("launch kernels", "lancent les kernels")])
     svg.rect(30, 170, 280, 200, WHITE_HOST)
     svg.label_in(30, 170, 280, 44, say("host memory (DRAM)", "mémoire de l'hôte"), 20, bold=True)
-    box(svg, 50, 224, 240, 130, HOST, [say("pinned buffer", "tampon verrouillé"), "`cudaMallocHost`"])
+    box(svg, 50, 224, 240, 130, HOST, [say("pinned buffer", "tampon épinglé"), "`cudaMallocHost`"])
     # The bus.
     svg.text(460, 120, "PCIe", 24, "middle", bold=True, colour=HOST[1])
     svg.line(338, 176, 582, 176, HOST[1], 3, arrow=True)
@@ -113,7 +117,7 @@ def host_device(say):
     svg.text(628, 130, say("registers, L1 and shared memory in each", "registres, L1 et mémoire partagée dans chacun"),
              18)
     svg.rect(610, 160, 528, 40, L2)
-    svg.label_in(610, 160, 528, 40, say(f"L2 cache, {H100_L2_MB} MB", f"cache L2, {H100_L2_MB} MB"), 20, bold=True)
+    svg.label_in(610, 160, 528, 40, say(f"L2 cache, {H100_L2_MB} MiB", f"cache L2, {H100_L2_MB} MiB"), 20, bold=True)
     svg.line(640, 204, 640, 286, HBM[1], 4, both=True)
     svg.text(662, 234, say(f"device-to-device copy: {COPY_CEILING_GBS:,} GB/s",
                            f"copie dans le GPU : {thousands(COPY_CEILING_GBS, say)} GB/s"), 20, bold=True)
@@ -122,12 +126,14 @@ def host_device(say):
                            f"(spécifié : {decimal(H100_HBM_TBS, say)} TB/s), environ {ratio} × le bus"), 18)
     box(svg, 610, 294, 528, 80, HBM, [say(f"HBM3: global memory, {H100_HBM_GB} GB", f"HBM3 : mémoire globale, {H100_HBM_GB} GB"),
                                        say("where `cudaMalloc` allocates", "là où alloue `cudaMalloc`")], size=20)
-    source_line(svg, say(f"{CARD} SXM on PCIe, measured: the bus by exercise 23 (128 MiB, pinned), the copy by "
-                         "exercise 09 (2^26 floats).",
-                         f"{CARD} SXM sur PCIe, mesuré : le bus par l'exercice 23 (128 MiB, verrouillée), la copie "
-                         "par l'exercice 09 (2^26 float)."), y=424)
-    source_line(svg, say("Pageable memory is first copied into a pinned buffer by the CPU.",
-                         "La mémoire paginable est d'abord copiée par le CPU dans un tampon verrouillé."), y=456)
+    source_line(svg, say(f"{CARD} SXM on PCIe, measured: the bus by exercise 23 (128 MiB, pinned), the copy by one "
+                         "run of exercise 09 (2^26 floats).",
+                         f"{CARD} SXM sur PCIe, mesuré : le bus par l'exercice 23 (128 MiB, mémoire épinglée), la "
+                         "copie par l'exercice 09 (2^26 floats)."), y=424)
+    source_line(svg, say("Each run measures its own copy ceiling. Pageable memory is first copied into a pinned "
+                         "buffer by the CPU.",
+                         "Chaque exécution mesure son plafond. La mémoire paginable est d'abord copiée par le CPU "
+                         "dans un tampon épinglé."), y=456)
     return svg
 
 
@@ -152,7 +158,7 @@ def whole_chip(say):
             svg.rect(x + 10 + (s % 9) * 20.5, y + 38 + (s // 9) * 38, 17, 32, DEVICE, 1, rx=2)
     svg.rect(chip_x + 18, 56 + gpc_h + 14, chip_w - 36, 56, L2)
     svg.label_in(chip_x + 18, 56 + gpc_h + 14, chip_w - 36, 56,
-                 say(f"L2 cache: {H100_L2_MB} MB, shared by every SM", f"cache L2 : {H100_L2_MB} MB, commun à tous les SM"),
+                 say(f"L2 cache: {H100_L2_MB} MiB, shared by every SM", f"cache L2 : {H100_L2_MB} MiB, commun à tous les SM"),
                  20, bold=True)
     # The HBM3 stacks beside the chip, and PCIe below.
     stacks = [(10, 60), (10, 170), (10, 280), (1028, 90), (1028, 230)]
@@ -196,8 +202,9 @@ def sm_warps(say):
         svg.label_in(x + 10, 92, column_w - 20, 30, say("warp scheduler", "ordonnanceur de warps"), 18, bold=True)
         for w in range(16):
             wx, wy = x + 10 + (w % 8) * 32, 130 + (w // 8) * 34
-            state = CHOSEN if w == issuing[p] else IDLE if w in waiting[p] else THREAD
-            svg.rect(wx, wy, 30, 30, state, 1, rx=2)
+            state = CHOSEN if w == issuing[p] else WAITING if w in waiting[p] else READY
+            waits = state is WAITING
+            svg.rect(wx, wy, 30, 30, state, 1.5 if waits else 1, rx=2, dash=WAITING_DASH if waits else None)
             svg.label_in(wx, wy, 30, 30, f"{w}", 18, colour="#ffffff" if w == issuing[p] else INK)
         svg.rect(x + 10, 202, column_w - 20, 30, REGISTERS)
         svg.label_in(x + 10, 202, column_w - 20, 30,
@@ -209,18 +216,18 @@ def sm_warps(say):
         svg.text(x + column_w / 2, 306, say(f"{H100_FP32_LANES_PER_PARTITION} FP32 lanes",
                                             f"{H100_FP32_LANES_PER_PARTITION} unités FP32"), 18, "middle")
     svg.rect(22, 330, 1124, 66, SHARED)
-    svg.label_in(22, 330, 1124, 36, say(f"L1 data cache and shared memory: {H100_L1_SHARED_KB} KB, "
-                                        f"of which up to {H100_SHARED_MAX_KB} KB shared",
-                                        f"cache L1 et mémoire partagée : {H100_L1_SHARED_KB} KB, "
-                                        f"dont jusqu'à {H100_SHARED_MAX_KB} KB partagés"), 20, bold=True)
+    svg.label_in(22, 330, 1124, 36, say(f"L1 data cache and shared memory: {H100_L1_SHARED_KB} KiB, "
+                                        f"of which up to {H100_SHARED_MAX_KB} KiB shared",
+                                        f"cache L1 et mémoire partagée : {H100_L1_SHARED_KB} KiB, "
+                                        f"dont jusqu'à {H100_SHARED_MAX_KB} KiB partagés"), 20, bold=True)
     svg.text(584, 386, say("used by the blocks resident on this SM", "pour les blocs résidents sur ce SM"), 18,
              "middle")
     # Legend.
     svg.rect(20, 420, 26, 22, CHOSEN, 1, rx=2)
     svg.text(54, 438, say("issues an instruction this clock", "émet une instruction à ce cycle"), 18)
-    svg.rect(400, 420, 26, 22, THREAD, 1, rx=2)
+    svg.rect(400, 420, 26, 22, READY, 1, rx=2)
     svg.text(434, 438, say("ready", "prêt"), 18)
-    svg.rect(520, 420, 26, 22, IDLE, 1, rx=2)
+    svg.rect(520, 420, 26, 22, WAITING, 1.5, rx=2, dash=WAITING_DASH)
     svg.text(554, 438, say("waits for memory: the scheduler picks another",
                            "attend la mémoire : l'ordonnanceur en prend un autre"), 18)
     source_line(svg, say(f"{CARD} SXM specifications: {H100_REGISTERS:,} registers and {H100_THREADS_PER_SM:,} threads "
@@ -246,9 +253,9 @@ def simd_simt(say):
         for lane in range(8):
             svg.rect(110 + lane * 54, y, 50, 42, WHITE_HOST if row < 2 else HOST, 1, rx=2)
             svg.label_in(110 + lane * 54, y, 50, 42, f"{lane}", 18)
-    svg.text(30, 334, say("8 floats in one register; the program chooses", "8 float dans un registre ; le programme"), 18)
+    svg.text(30, 334, say("8 floats in one register; the program chooses", "8 floats dans un registre ; le programme"), 18)
     svg.text(30, 360, say("the width, and masks the odd ends itself", "choisit la largeur et masque les restes"), 18)
-    svg.text(30, 390, say("(AVX-512: 16 floats)", "(AVX-512 : 16 float)"), 18, colour=MUTED)
+    svg.text(30, 390, say("(AVX-512: 16 floats)", "(AVX-512 : 16 floats)"), 18, colour=MUTED)
     # SIMT.
     svg.rect(598, 10, 560, 400, DEVICE, 2)
     svg.text(878, 42, say("SIMT (a GPU's warp)", "SIMT (le warp d'un GPU)"), 22, "middle", bold=True, colour=DEVICE[1])
@@ -259,7 +266,9 @@ def simd_simt(say):
     def warp(y, active, label):
         svg.text(618, y + 19, label, 18)
         for lane in range(WARP):
-            svg.rect(745 + lane * cell, y, cell - 2, 26, THREAD if active(lane) else IDLE, 1, rx=1)
+            on = active(lane)
+            svg.rect(745 + lane * cell, y, cell - 2, 26, READY if on else WAITING, 1 if on else 1.2, rx=1,
+                     dash=None if on else "3,2")
 
     warp(134, lambda lane: True, say("all 32", "les 32"))
     svg.text(618, 200, say("a branch: `if (i % 2 == 0) ... else ...`", "un branchement : `if (i % 2 == 0) ... else ...`"), 18)
@@ -269,28 +278,29 @@ def simd_simt(say):
     svg.text(618, 336, say("both paths run, one after the other", "chemin : les deux s'exécutent l'un après l'autre"), 18)
     svg.text(618, 376, say("You write one thread's code; the GPU groups 32.", "On écrit le code d'un thread ; le GPU en groupe 32."), 18,
              bold=True)
-    svg.rect(20, 428, 24, 20, THREAD, 1, rx=1)
+    svg.rect(20, 428, 24, 20, READY, 1, rx=1)
     svg.text(52, 444, say("active lane", "thread actif"), 18)
-    svg.rect(240, 428, 24, 20, IDLE, 1, rx=1)
+    svg.rect(240, 428, 24, 20, WAITING, 1.2, rx=1, dash="3,2")
     svg.text(272, 444, say("masked: waits for the other path", "masqué : attend l'autre chemin"), 18)
     return svg
 
 
 @diagram("01")
 def memory_hierarchy(say):
-    svg = Svg("memory_hierarchy", 1168, 450, say("The H100's memory hierarchy: sizes and approximate latencies",
+    svg = Svg("memory_hierarchy", 1168, 480, say("The H100's memory hierarchy: sizes and approximate latencies",
                                                   "La hiérarchie mémoire du H100 : tailles et latences approximatives"))
-    header_y, centre, size_x, latency_x, measured_x = 28, 260, 490, 800, 930
+    header_y, centre, size_x, latency_x, measured_x = 28, 270, 515, 815, 940
     svg.text(centre, header_y, say("level: who sees it", "niveau : qui le voit"), 18, "middle", bold=True)
     svg.text(size_x, header_y, say(f"size ({CARD} SXM)", f"taille ({CARD} SXM)"), 18, bold=True)
     svg.text(latency_x, header_y, say("latency", "latence"), 18, bold=True)
     svg.text(measured_x, header_y, say("measured", "mesuré"), 18, bold=True)
     rows = [
         (REGISTERS, say("registers: one thread", "registres : un thread"),
-         say(f"{H100_REGISTERS:,} × 4 B per SM", f"{thousands(H100_REGISTERS, say)} × 4 o par SM"), LATENCY["registers"], ""),
-        (SHARED, say("shared, L1: one block", "partagée, L1 : un bloc"),
-         say(f"{H100_L1_SHARED_KB} KB per SM", f"{H100_L1_SHARED_KB} KB par SM"), LATENCY["shared"], ""),
-        (L2, say("L2: the whole GPU", "L2 : tout le GPU"), f"{H100_L2_MB} MB", LATENCY["l2"], ""),
+         say(f"{H100_REGISTERS:,} × 4 B per SM", f"{thousands(H100_REGISTERS, say)} × 4 octets par SM"),
+         LATENCY["registers"], ""),
+        (SHARED, say("shared: one block; L1: the SM", "partagée : un bloc ; L1 : le SM"),
+         say(f"{H100_L1_SHARED_KB} KiB per SM", f"{H100_L1_SHARED_KB} KiB par SM"), LATENCY["shared"], ""),
+        (L2, say("L2: the whole GPU", "L2 : tout le GPU"), f"{H100_L2_MB} MiB", LATENCY["l2"], ""),
         (HBM, say("HBM3, global: all threads", "HBM3, globale : tous"),
          say(f"{H100_HBM_GB} GB, {H100_HBM_TBS} TB/s", f"{H100_HBM_GB} GB, {decimal(H100_HBM_TBS, say)} TB/s"),
          LATENCY["hbm"], say(f"copy: {COPY_CEILING_GBS:,} GB/s", f"copie : {thousands(COPY_CEILING_GBS, say)} GB/s")),
@@ -298,9 +308,10 @@ def memory_hierarchy(say):
          "", say(f"PCIe: {PCIE_ONE_WAY_GBS} GB/s", f"PCIe : {PCIE_ONE_WAY_GBS} GB/s")),
     ]
     row_h, top = 62, 42
+    widths = (250, 340, 375, 410, 445)  # a pyramid, small and fast at the top; row 2's label is long
     for i, (colours, level, size, latency, measured) in enumerate(rows):
         y = top + i * row_h
-        width = 250 + i * 40  # a pyramid: small and fast at the top
+        width = widths[i]
         svg.rect(centre - width / 2, y, width, row_h - 10, colours, 2)
         svg.label_in(centre - width / 2, y, width, row_h - 10, level, 18, bold=True)
         baseline = y + row_h / 2 + 2
@@ -312,14 +323,19 @@ def memory_hierarchy(say):
     svg.line(size_x - 15, top - 4, size_x - 15, top + 5 * row_h - 10, MUTED, 1)
     svg.line(16, top + 5 * row_h - 14, 16, top + 4, INK, 2, arrow=True)
     svg.lines(26, top + 20, [say("faster,", "plus rapide,"), say("smaller", "plus petit")], 18, leading=1.2)
-    svg.text(10, 382, say("Latency: about, in SM clock cycles (orders of magnitude: they vary with the access and the clock).",
-                          "Latence : environ, en cycles du SM (ordres de grandeur : elle varie avec l'accès et l'horloge)."), 18)
-    source_line(svg, say(f"Measured on the course's {CARD}: the device-to-device copy by exercise 09, PCIe (pinned, one way) "
-                         "by exercise 23.",
-                         f"Mesuré sur le {CARD} du cours : la copie dans le GPU par l'exercice 09, le PCIe (verrouillée, "
-                         "un sens) par l'exercice 23."), y=410)
+    svg.text(10, 382, say("Latency: approximate, in SM clock cycles (orders of magnitude: they vary with the access and "
+                          "the clock).",
+                          "Latence : approximative, en cycles du SM (ordres de grandeur : elle varie avec l'accès et "
+                          "l'horloge)."), 18)
+    source_line(svg, say(f"Measured on the course's {CARD}: the device-to-device copy by exercise 09, PCIe (pinned, "
+                         "one way) by exercise 23.",
+                         f"Mesuré sur le {CARD} du cours : la copie dans le GPU par l'exercice 09, le PCIe (mémoire "
+                         "épinglée, un sens) par l'exercice 23."), y=410)
+    source_line(svg, say("The copy ceiling is one run's: each run, and each figure, measures its own.",
+                         "Le plafond de copie est celui d'une exécution : chaque exécution, et chaque figure, "
+                         "mesure le sien."), y=440)
     source_line(svg, say("Local memory (a thread's spilled registers) lives in HBM, cached in L1 and L2.",
-                         "La mémoire locale (registres débordés d'un thread) est en HBM, en cache dans L1 et L2."), y=440)
+                         "La mémoire locale (registres débordés d'un thread) est en HBM, en cache dans L1 et L2."), y=470)
     return svg
 
 
@@ -334,7 +350,8 @@ def compile_path(say):
     box(svg, 370, 30, 220, 80, WHITE_HOST, [say("host code", "code hôte"), say("→ g++ → object", "→ g++ → objet")])
     svg.polyline([(260, 150), (260, 70), (368, 70)], INK, 2, arrow=True)
     # Device path.
-    box(svg, 370, 250, 220, 90, WHITE_DEVICE, ["PTX", say("virtual ISA,", "ISA virtuelle,"), "`compute_90`"])
+    box(svg, 370, 250, 220, 90, WHITE_DEVICE, ["PTX", say("virtual ISA,", "jeu d'instructions"),
+                                                say("`compute_90`", "virtuel, `compute_90`")])
     svg.polyline([(260, 230), (260, 295), (368, 295)], INK, 2, arrow=True)
     box(svg, 640, 250, 200, 90, DEVICE, ["SASS (cubin)", say("machine code,", "code machine,"), "`sm_90`"])
     svg.line(590, 295, 638, 295, INK, 2, arrow=True)
@@ -577,7 +594,7 @@ def row_col_major(say):
     svg.line(500, 122, 500, 168, INK, 2, arrow=True)
     svg.text(520, 152, say("cuBLAS reads it column after column (Fortran's order)",
                            "cuBLAS la lit colonne après colonne (l'ordre du Fortran)"), 20)
-    svg.text(330, 204, say("it sees Aᵀ (3 × 2):", "elle voit Aᵀ (3 × 2) :"), 20, bold=True)
+    svg.text(546, 204, say("cuBLAS sees Aᵀ (3 × 2):", "cuBLAS voit Aᵀ (3 × 2) :"), 20, "end", bold=True)
     for j in range(2):
         for i in range(3):
             colours = HOST if j == 0 else SHARED
@@ -609,7 +626,7 @@ def coalescing(say):
                 svg.label_in(left + lane * lane_w + 1, y, lane_w - 2, 28, str(lane), 18)
 
     svg.text(10, 26, say("Coalesced: lane i reads `x[i]`, 32 neighbouring floats",
-                         "Coalescé : le thread i lit `x[i]`, 32 float voisins"), 20, bold=True)
+                         "Coalescé : le thread i lit `x[i]`, 32 floats voisins"), 20, bold=True)
     lanes(40)
     memory_y = 110
     for lane in range(WARP):
@@ -621,11 +638,11 @@ def coalescing(say):
                  18, "middle")
     svg.text(left - 10, memory_y + 21, "HBM", 18, "end", bold=True)
     svg.text(1158, memory_y + 80, say("1 request: 4 sectors, 128 B moved, 128 B used",
-                                      "1 requête : 4 secteurs, 128 o déplacés, 128 o utiles"), 20, "end", bold=True,
+                                      "1 requête : 4 secteurs, 128 octets déplacés, 128 octets utiles"), 20, "end", bold=True,
              colour=DEVICE[1])
     top = 236
     svg.text(10, top, say("Strided: lane i reads row i (`x[i * cols]`), rows `cols` floats apart",
-                          "À pas : le thread i lit la ligne i (`x[i * cols]`), à `cols` float d'écart"), 20, bold=True)
+                          "À pas : le thread i lit la ligne i (`x[i * cols]`), à `cols` floats d'écart"), 20, bold=True)
     lanes(top + 14)
     memory_y = top + 84
     cell, shown = 20, 4
@@ -645,11 +662,11 @@ def coalescing(say):
     svg.text(more_x + 4, memory_y + 21, say("… 28 more sectors", "… 28 secteurs de plus"), 18)
     svg.text(left - 10, memory_y + 21, "HBM", 18, "end", bold=True)
     svg.rect(left, memory_y + 44, 22, 20, (HBM[1], "#ffffff"), 1, rx=0)
-    svg.text(left + 30, memory_y + 61, say("4 B used", "4 o utiles"), 18)
+    svg.text(left + 30, memory_y + 61, say("4 B used", "4 octets utiles"), 18)
     svg.rect(left + 150, memory_y + 44, 22, 20, BAD, 1, rx=0)
     svg.text(left + 180, memory_y + 61, say("moved, unused", "déplacés, inutiles"), 18)
-    svg.text(1158, memory_y + 61, say("1 request: 32 sectors, 1024 B moved, 128 B used",
-                                      "1 requête : 32 secteurs, 1024 o déplacés, 128 o utiles"), 20, "end", bold=True,
+    svg.text(1158, memory_y + 96, say("1 request: 32 sectors, 1024 B moved, 128 B used",
+                                      "1 requête : 32 secteurs, 1024 octets déplacés, 128 octets utiles"), 20, "end", bold=True,
              colour=BAD[1])
     source_line(svg, say(f"Memory moves in sectors of {SECTOR_BYTES} bytes: exercises 05 and 07 count them per request "
                          "(Nsight Compute).",
@@ -664,9 +681,8 @@ def grid_2d(say):
                                          "Une grille 2D de blocs 32 x 8 sur une matrice : arrondie au-dessus, les blocs du bord testent"))
     bw, bh, columns, rows = 140, 80, 4, 4
     left, top = 150, 60
-    svg.text(10, 28, say("`dim3 block(32, 8)`, `dim3 grid(ceil(cols / 32), ceil(rows / 8))`",
-                         "`dim3 block(32, 8)`, `dim3 grid(ceil(cols / 32), ceil(rows / 8))`"), 20, bold=True)
-    matrix_w, matrix_h = 3.4 * bw, 3.5 * bh
+    svg.text(10, 28, "`dim3 block(32, 8); dim3 grid(ceil(cols / 32), ceil(rows / 8));`", 20, bold=True)
+    matrix_w, matrix_h = 3.2 * bw, 3.5 * bh  # the right edge clear of the labels "(3, r)", centred at 3.5 bw
     for r in range(rows):
         for c in range(columns):
             x, y = left + c * bw, top + r * bh
@@ -674,8 +690,9 @@ def grid_2d(say):
             svg.rect(x, y, bw, bh, SHARED if chosen else IDLE, 1)
             svg.label_in(x, y + 4, bw, 30, f"({c}, {r})", 18, bold=chosen)
     svg.rect(left, top, matrix_w, matrix_h, ("none", DEVICE[1]), 3, rx=0)
-    svg.text(left + matrix_w / 2, top + matrix_h + 30, say("the matrix: rows × cols floats", "la matrice : rows × cols float"),
-             18, "middle", bold=True, colour=DEVICE[1])
+    svg.text(left, top + rows * bh + 28, say("green border: the matrix, rows × cols floats",
+                                             "bord vert : la matrice, rows × cols floats"),
+             18, bold=True, colour=DEVICE[1])
     svg.text(left - 10, top + 26, "blockIdx.y", 18, "end")
     svg.line(left - 20, top + 40, left - 20, top + rows * bh, INK, 1.5, arrow=True)
     svg.text(left + columns * bw, top - 10, "blockIdx.x →", 18, "end")
@@ -714,11 +731,14 @@ def ctypes_path(say):
         if i:
             svg.line(x - 35, top + 40, x - 2, top + 40, INK, 2, arrow=True)
             svg.line(x - 2, top + 80, x - 35, top + 80, BAD[1], 2, arrow=True)
-    svg.text(10, top + h + 40, say("down: the call, by its C name; back (red): a `veclib_status`, never an exit",
-                                   "à l'aller : l'appel, par son nom C ; au retour (rouge) : un `veclib_status`, jamais un exit"),
+    svg.text(10, top + h + 40, say("on the way (black): the call, by its C name; back (red): a `veclib_status`, "
+                                   "never an `exit()`",
+                                   "à l'aller (noir) : l'appel, par son nom C ; au retour (rouge) : un `veclib_status`, "
+                                   "jamais un `exit()`"),
              18, bold=True)
     svg.text(10, top + h + 68, say("Python turns a failed status into `VecLibError`, with `veclib_last_error_message()`.",
-                                   "Python change un statut d'échec en `VecLibError`, avec `veclib_last_error_message()`."), 18)
+                                   "Python transforme un statut d'échec en `VecLibError`, avec "
+                                   "`veclib_last_error_message()`."), 18)
     # The C path into the same library.
     box(svg, 10, 290, 320, 90, WHITE_HOST, [say("C program", "programme C"), "`c_program.c`, `c_caller.c`"])
     svg.line(330, 335, 490, 335, INK, 2, arrow=True)

@@ -1,4 +1,6 @@
 """The diagrams of Part II's deck (slides/part2.md and part2.fr.md), in the order the deck shows them."""
+import re
+
 from course_tools.authoring.diagrams.numbers import (CARD, COPY_CEILING_GBS, GAUSSIAN_SHARES, HISTOGRAM_SPEEDUP,
                                                      PCIE_ONE_WAY_GBS, WARP)
 from course_tools.authoring.diagrams.svg import (Svg, source_line, diagram, INK, MUTED, HOST, DEVICE, THREAD,
@@ -20,7 +22,7 @@ def copy_ceiling(say):
              [say("bytes read + bytes written", "octets lus + octets écrits"),
               say("÷ kernel time (events)", "÷ durée du kernel (événements)")]),
             (560, HBM, say("the ceiling: `cudaMemcpy`", "le plafond : `cudaMemcpy`"),
-             [say("device to device, same size", "de device à device, même taille"),
+             [say("device to device, same size", "entre deux tampons du GPU, même taille"),
               say("reads and writes at the memory's top speed", "lit et écrit au plus vite")])):
         svg.rect(x, 46, 530, 118, colours, 2)
         svg.text(x + 16, 78, title, 20, bold=True, colour=colours[1])
@@ -35,7 +37,7 @@ def copy_ceiling(say):
     labels = {"divisions": say("two divisions per element", "deux divisions par élément"),
               "factors": say("factors computed on the host", "facteurs calculés sur l'hôte"),
               "copy kernel": say("a plain copy kernel", "un simple kernel de copie"),
-              "float4": say("`float4` chunks, no division", "paquets `float4`, sans division")}
+              "float4": say("`float4` chunks, no division", "morceaux `float4`, sans division")}
     for row, (key, share) in enumerate(GAUSSIAN_SHARES):
         y = top + 42 + row * 34
         svg.rect(left, y, share * scale, 26, DEVICE, 1.2, rx=0)
@@ -50,7 +52,7 @@ def copy_ceiling(say):
 @diagram("09")
 def elementwise_launch(say):
     svg = Svg("elementwise_launch", 1100, 440, say("One thread per element; the block count rounded up",
-              "Un thread par élément ; le nombre de blocs arrondi au-dessus"))
+              "Un thread par élément ; le nombre de blocs arrondi à l'entier supérieur"))
     svg.text(10, 28, say("One thread per element: thread `i` computes `y[i] = f(a[i], b[i])`",
                          "Un thread par élément : le thread `i` calcule `y[i] = f(a[i], b[i])`"), 20, bold=True)
     # The three arrays, and one thread's element.
@@ -87,7 +89,7 @@ def elementwise_launch(say):
              bold=True)
     svg.text(10, 380, f"blocks = (n + {threads - 1}) / {threads} = {blocks}", 20, mono=True)
     svg.text(10, 412, say("rounded up; the kernel tests `i < n`; n = 0: no launch at all",
-                          "arrondi au-dessus ; le kernel teste `i < n` ; n = 0 : aucun lancement"), 19)
+                          "arrondi à l'entier supérieur ; le kernel teste `i < n` ; n = 0 : aucun lancement"), 19)
     svg.text(1090, 412, say("schematic", "schéma"), 18, "end", colour=MUTED)
     return svg
 
@@ -112,7 +114,7 @@ def functor_transform(say):
     svg.text(507, 186, say("arguments", "arguments"), 18, "middle")
     # The device side: one instantiation per functor.
     svg.rect(606, 10, 484, 330, DEVICE, 2)
-    svg.text(624, 42, say("device", "device"), 22, bold=True, colour=DEVICE[1])
+    svg.text(624, 42, say("device", "GPU"), 22, bold=True, colour=DEVICE[1])
     svg.rect(624, 60, 448, 150, WHITE_DEVICE)
     svg.text(640, 90, "`transform_kernel<GaussianPdf>`", 19)
     svg.text(640, 124, say("each thread, element `i`:", "chaque thread, élément `i` :"), 19)
@@ -120,7 +122,7 @@ def functor_transform(say):
     svg.text(640, 190, say("`op()` inlined: no call", "`op()` incorporé : aucun appel"), 19)
     svg.text(624, 246, say("one kernel per functor type:", "un kernel par type de foncteur :"), 19)
     svg.text(624, 272, "`transform_kernel<Add>`, ...", 19)
-    svg.text(624, 298, say("each as fast as a handwritten one", "chacun aussi rapide qu'un kernel écrit à la main"),
+    svg.text(624, 298, say("each as fast as a handwritten one", "chacun vaut un kernel écrit à la main"),
              19)
     svg.text(10, 378, say("`transform(GaussianPdf{mean, sigma}, n, y, x)`: one call, the launch included",
                           "`transform(GaussianPdf{mean, sigma}, n, y, x)` : un appel, lancement compris"), 20)
@@ -133,11 +135,11 @@ def functor_transform(say):
 @diagram("09", "13")
 def float4_tail(say):
     svg = Svg("float4_tail", 1100, 420, say("Chunks of four floats, then the last n % 4 one by one",
-              "Des paquets de quatre floats, puis les n % 4 derniers un par un"))
+              "Des morceaux de quatre floats, puis les n % 4 derniers un par un"))
     n, cell, left = 22, 47, 30
     chunks = n // 4
     svg.text(10, 28, say(f"n = {n} floats: {chunks} `float4` chunks, then the last {n % 4} one by one",
-                         f"n = {n} floats : {chunks} paquets `float4`, puis les {n % 4} derniers un par un"),
+                         f"n = {n} floats : {chunks} morceaux `float4`, puis les {n % 4} derniers un par un"),
              20, bold=True)
     for k in range(n):
         chunk = k // 4
@@ -147,17 +149,19 @@ def float4_tail(say):
     for c in range(chunks):
         x0, x1 = left + c * 4 * cell, left + (c + 1) * 4 * cell - 4
         svg.polyline([(x0, 98), (x0, 108), (x1, 108), (x1, 98)], INK, 1.5)
-        svg.text((x0 + x1) / 2, 132, say(f"chunk {c}", f"paquet {c}"), 18, "middle", bold=True)
+        svg.text((x0 + x1) / 2, 132, say(f"chunk {c}", f"morceau {c}"), 18, "middle", bold=True)
     tail = left + chunks * 4 * cell
     svg.polyline([(tail, 98), (tail, 108), (tail + (n % 4) * cell - 4, 108), (tail + (n % 4) * cell - 4, 98)],
                  SHARED[1], 1.5)
     svg.text(tail + (n % 4) * cell / 2, 132, say("tail", "reste"), 18, "middle", bold=True, colour=SHARED[1])
     svg.lines(10, 182, [
-        say("Loop 1: `i` over the n / 4 chunks, `float4 v = reinterpret_cast<const float4*>(a)[i];`",
-            "Boucle 1 : `i` parcourt les n / 4 paquets, `float4 v = reinterpret_cast<const float4*>(a)[i];`"),
-        say("Loop 2: the last n % 4 floats, one per thread", "Boucle 2 : les n % 4 derniers floats, un par thread"),
-        say("Only where every pointer is 16-byte aligned; otherwise the scalar loop does all n",
-            "Seulement si chaque pointeur est aligné sur 16 octets ; sinon la boucle scalaire fait les n")], 19,
+        say("09: a thread takes chunk `c`, floats 4c to 4c + 3: one `float4` load per array when it is whole",
+            "09 : un thread prend le morceau `c`, floats 4c à 4c + 3 : une lecture `float4` par tableau s'il est "
+            "entier"),
+        say("The tail, the last n % 4 floats: one thread, one float at a time (11, 13, 14: one per thread)",
+            "Le reste, les n % 4 derniers floats : un thread, un float à la fois (11, 13, 14 : un par thread)"),
+        say("Only where every pointer is 16-byte aligned; otherwise every float goes one at a time",
+            "Seulement si chaque pointeur est aligné sur 16 octets ; sinon chaque float passe un à un")], 19,
         leading=1.55)
     # Why: bytes in flight per warp load instruction.
     svg.text(10, 300, say("One load instruction of a warp:", "Une instruction de chargement d'un warp :"), 20,
@@ -175,8 +179,8 @@ def float4_tail(say):
 @diagram("10")
 def round_trips(say):
     svg = Svg("round_trips", 1100, 440, say("A round trip over the bus at every step, or the data kept on the device",
-              "Un aller-retour sur le bus à chaque étape, ou les données gardées sur le device"))
-    unit, left = 29, 200
+              "Un aller-retour sur le bus à chaque étape, ou les données gardées sur le GPU"))
+    unit, left = 28, 200
 
     def bar(x, y, w, colours, label):
         svg.rect(x, y, w, 40, colours, 1.2, rx=2)
@@ -184,10 +188,9 @@ def round_trips(say):
 
     rows = [
         (say("a round trip", "un aller-retour"), say("per step", "par étape"), 40,
-         [("in", 2), ("pulses", 4), ("out", 2), ("in", 4), ("noise", 4), ("out", 2), ("in", 4), ("zero", 4),
-          ("out", 2)]),
-        (say("kept on", "gardées sur"), say("the device", "le device"), 230,
-         [("in", 2), ("pulses", 4), ("noise", 4), ("zero", 4), ("out", 2)]),
+         [("pulses", 4), ("out", 3), ("in", 6), ("noise", 4), ("out", 3), ("in", 3), ("zero", 4), ("out", 3)]),
+        (say("kept on", "gardées sur"), say("the device", "le GPU"), 230,
+         [("in", 3), ("pulses", 4), ("noise", 4), ("zero", 4), ("out", 3)]),
     ]
     names = {"in": say("in", "aller"), "out": say("out", "retour"), "pulses": say("pulses", "impulsions"),
              "noise": say("+ noise", "+ bruit"), "zero": say("suppress", "supprimer")}
@@ -205,7 +208,7 @@ def round_trips(say):
                             "chaque étape copie ses entrées et renvoie sa sortie : 3 n floats dans chaque sens"), 19)
     svg.text(left, 156, say(f"bus: {PCIE_ONE_WAY_GBS} GB/s ({CARD}, pinned); device memory: "
                             f"{COPY_CEILING_GBS} GB/s", f"bus : {PCIE_ONE_WAY_GBS} GB/s ({CARD}, mémoire "
-                            f"épinglée) ; mémoire du device : {COPY_CEILING_GBS} GB/s"), 19, colour=MUTED)
+                            f"épinglée) ; mémoire du GPU : {COPY_CEILING_GBS} GB/s"), 19, colour=MUTED)
     svg.text(left, 316, say("the noise in, the waveform out: n floats each way, nothing else crosses",
                             "le bruit à l'aller, la forme d'onde au retour : n floats dans chaque sens"), 19)
     # Legend.
@@ -241,17 +244,17 @@ def pinned_pageable(say):
     box(404, 48, 290, HOST, say("driver's staging", "tampon du pilote"), say("pinned", "épinglé"))
     svg.line(698, 86, 834, 86, HOST[1], 2.5, arrow=True)
     svg.text(766, 74, "DMA", 18, "middle", bold=True)
-    box(838, 48, 252, HBM, say("device memory", "mémoire du device"))
+    box(838, 48, 252, HBM, say("device memory", "mémoire du GPU"))
     svg.text(10, 160, say("an async copy from it does not overlap anything: the CPU copy holds the host",
                           "une copie asynchrone depuis elle ne recouvre rien : la copie CPU occupe l'hôte"), 19)
     # Pinned.
     svg.text(10, 222, say("Pinned memory (`cudaMallocHost`): one copy, by the GPU's DMA engine",
-                          "Mémoire épinglée (`cudaMallocHost`) : une copie, par le moteur DMA du GPU"), 20, bold=True)
+                          "Mémoire épinglée (`cudaMallocHost`) : une copie, par le moteur de copie du GPU"), 20, bold=True)
     box(10, 240, 250, HOST, say("your buffer", "votre tampon"), say("pinned", "épinglé"))
     svg.line(264, 278, 834, 278, HOST[1], 3, arrow=True)
     svg.text(549, 266, say(f"DMA over PCIe: {PCIE_ONE_WAY_GBS} GB/s one way ({CARD})",
                            f"DMA sur PCIe : {PCIE_ONE_WAY_GBS} GB/s dans un sens ({CARD})"), 18, "middle", bold=True)
-    box(838, 240, 252, HBM, say("device memory", "mémoire du device"))
+    box(838, 240, 252, HBM, say("device memory", "mémoire du GPU"))
     svg.lines(10, 356, [
         say("The OS never moves a pinned page, so the GPU may read it while the CPU works on.",
             "Le système ne déplace jamais une page épinglée : le GPU la lit pendant que le CPU travaille."),
@@ -264,11 +267,11 @@ def pinned_pageable(say):
 
 @diagram("10")
 def unified_memory(say):
-    svg = Svg("unified_memory", 1100, 440, say("Managed memory: a page fault per first touch, or one prefetch",
-              "Mémoire gérée : un défaut de page par premier accès, ou un préchargement"))
+    svg = Svg("unified_memory", 1100, 440, say("Unified (managed) memory: a page fault per first touch, or one prefetch",
+              "Mémoire unifiée : un défaut de page par premier accès, ou un préchargement"))
     pages, page_w, left = 8, 56, 250
     svg.text(10, 28, say("`cudaMallocManaged`: one pointer; the driver moves its pages between host and device",
-                         "`cudaMallocManaged` : un seul pointeur ; le pilote déplace ses pages entre hôte et device"),
+                         "`cudaMallocManaged` : un seul pointeur ; le pilote déplace ses pages entre l'hôte et le GPU"),
              19, bold=True)
     # No hint: the kernel stalls at each page it touches first.
     svg.text(10, 84, say("no hint", "sans indication"), 20, bold=True)
@@ -363,7 +366,7 @@ def fusion(say):
 @diagram("12")
 def row_lanes(say):
     svg = Svg("row_lanes", 1100, 460, say("Who reads a row: one thread, a group of lanes, or a whole block",
-              "Qui lit une ligne : un thread, un groupe de voies ou un bloc entier"))
+              "Qui lit une ligne : un thread, un groupe de lanes ou un bloc entier"))
     cols, cell = 12, 32
 
     def matrix(x, y, rows, colour_of, label_of=None):
@@ -379,14 +382,14 @@ def row_lanes(say):
     # One thread per row: thread r walks along row r.
     svg.text(10, 28, say("one thread per row", "un thread par ligne"), 20, bold=True)
     matrix(10, 44, 4, lambda r, c: palette[r], lambda r, c: str(r))
-    svg.lines(10, 190, [say("at each step lanes 0..3 read a row", "à chaque pas, les voies 0..3 lisent"),
+    svg.lines(10, 190, [say("at each step lanes 0..3 read a row", "à chaque pas, les lanes 0..3 lisent"),
                         say("apart: not coalesced; 7 long rows,", "à une ligne d'écart : non coalescés ;"),
                         say("7 busy threads", "7 lignes longues, 7 threads")], 18)
     # A group of 4 lanes per row.
     gx = 430
-    svg.text(gx, 28, say("a group of 4 lanes per row", "un groupe de 4 voies par ligne"), 20, bold=True)
+    svg.text(gx, 28, say("a group of 4 lanes per row", "un groupe de 4 lanes par ligne"), 20, bold=True)
     matrix(gx, 44, 4, lambda r, c: palette[r], lambda r, c: str(r * 4 + c % 4))
-    svg.lines(gx, 190, [say("lane `l` of a group: columns `l`,", "la voie `l` d'un groupe : colonnes `l`,"),
+    svg.lines(gx, 190, [say("lane `l` of a group: columns `l`,", "la lane `l` d'un groupe : colonnes `l`,"),
                         say("`l + 4`, ...: consecutive floats;", "`l + 4`, ... : floats consécutifs ;"),
                         say("then shuffles sum the group", "puis des shuffles somment le groupe")], 18)
     # One block per long row.
@@ -405,12 +408,12 @@ def row_lanes(say):
     svg.text(654, 416, say("`__syncthreads()`, then warp 0 adds them", "`__syncthreads()`, puis le warp 0 les "
                            "additionne"), 18)
     svg.text(10, 450, say("Numbers in the cells: the lane that reads the column (schematic, 12 columns shown).",
-                          "Nombres dans les cases : la voie qui lit la colonne (schéma, 12 colonnes montrées)."), 18,
+                          "Nombres dans les cases : la lane qui lit la colonne (schéma, 12 colonnes montrées)."), 18,
              colour=MUTED)
     # The right-hand panel: why the group width follows the row length.
-    svg.rect(860, 40, 230, 130, ("#ffffff", MUTED), 1.2)
-    svg.lines(874, 70, [say("row length", "longueur de ligne"), say("→ group width", "→ largeur du groupe"),
-                        say("1 to 32 lanes,", "1 à 32 voies,"), say("a warp at most;", "un warp au plus ;"),
+    svg.rect(860, 40, 230, 140, ("#ffffff", MUTED), 1.2)
+    svg.lines(874, 66, [say("row length", "longueur de ligne"), say("→ group width", "→ largeur du groupe"),
+                        say("1 to 32 lanes,", "1 à 32 lanes,"), say("a warp at most;", "un warp au plus ;"),
                         say("beyond: a block", "au-delà : un bloc")], 18)
     return svg
 
@@ -426,7 +429,7 @@ def constant_broadcast(say):
             svg.rect(x + lane * cell, y, cell - 3, 30, THREAD, 1, rx=2)
         svg.text(x + lanes * cell + 6, y + 22, "…", 18)
 
-    svg.text(10, 28, say("all lanes read `c_column_weights[c]`", "toutes les voies lisent `c_column_weights[c]`"), 20,
+    svg.text(10, 28, say("all lanes read `c_column_weights[c]`", "toutes les lanes lisent `c_column_weights[c]`"), 20,
              bold=True)
     svg.rect(150, 48, 240, 40, L2, 1.5)
     svg.label_in(150, 48, 240, 40, say("one address", "une adresse"), 19, bold=True)
@@ -434,7 +437,7 @@ def constant_broadcast(say):
         svg.line(270, 90, 20 + lane * cell + 13, 168, L2[1], 1.2, arrow=True)
     warp(20, 170)
     svg.text(20, 236, say("one read, broadcast to the warp", "une lecture, diffusée au warp"), 19, bold=True)
-    svg.text(600, 28, say("lanes read k different addresses", "les voies lisent k adresses différentes"), 20, bold=True)
+    svg.text(600, 28, say("lanes read k different addresses", "les lanes lisent k adresses différentes"), 20, bold=True)
     for k in range(4):
         svg.rect(600 + k * 118, 48, 110, 40, L2, 1.5)
         svg.label_in(600 + k * 118, 48, 110, 40, say(f"address {k}", f"adresse {k}"), 18)
@@ -480,10 +483,11 @@ def grid_stride(say):
     svg.text(left + threads * steps * cell, 172, say("i ≥ n: stop", "i ≥ n : fin"), 18, "end", colour=MUTED)
     svg.text(left, 172, say("the number in a cell: the thread `t` that handles it", "le nombre d'une case : le thread "
                             "`t` qui la traite"), 18, colour=MUTED)
-    svg.lines(10, 226, [
-        "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;",
-        "     i += gridDim.x * blockDim.x)       // T",
-        "  y[i] = f(x[i]);"], 20, mono=True, leading=1.3)
+    # Runs of spaces as no-break spaces: SVG collapses plain ones, and the indentation with them.
+    svg.lines(10, 226, [re.sub(" {2,}", lambda run: "\u00a0" * len(run.group()), line) for line in (
+        "for (int i = blockIdx.x * blockDim.x + threadIdx.x;",
+        "     i < n; i += gridDim.x * blockDim.x)   // T",
+        "    y[i] = f(x[i]);")], 20, mono=True, leading=1.3)
     svg.lines(10, 330, [
         say("Thread `t` does elements `t`, `t + T`, `t + 2T`, ...: correct with any grid, any n",
             "Le thread `t` traite `t`, `t + T`, `t + 2T`, ... : juste pour toute grille et tout n"),
@@ -498,7 +502,7 @@ def grid_stride(say):
 def atomic_contention(say):
     svg = Svg("atomic_contention", 1100, 430, say("Atomics on one address are served one after another",
               "Les opérations atomiques sur une même adresse sont servies l'une après l'autre"))
-    svg.text(10, 28, say("every value in one bin: one address", "toutes les valeurs dans une classe : une adresse"), 20,
+    svg.text(10, 28, say("every value in one bin: one address", "toutes les valeurs dans une classe : une adresse"), 19,
              bold=True)
     for t in range(8):
         svg.rect(10 + t * 62, 50, 56, 32, THREAD, 1.2, rx=2)
@@ -512,15 +516,17 @@ def atomic_contention(say):
         svg.label_in(20 + k * 58, 262, 52, 30, str(k + 1), 18)
     svg.text(10, 320, say("served in turn, one at a time", "servies à tour de rôle, une à la fois"), 19, bold=True,
              colour=BAD[1])
-    svg.text(600, 28, say("uniform values: many addresses", "valeurs uniformes : beaucoup d'adresses"), 20, bold=True)
+    svg.text(600, 28, say("uniformly spread values: 8 addresses", "valeurs uniformément réparties : 8 adresses"), 19,
+             bold=True)
     for t in range(8):
         svg.rect(600 + t * 62, 50, 56, 32, THREAD, 1.2, rx=2)
         svg.label_in(600 + t * 62, 50, 56, 32, f"t{t}", 18)
         svg.line(628 + t * 62, 84, 628 + t * 62, 190, DEVICE[1], 1.2, arrow=True)
         svg.rect(600 + t * 62, 192, 56, 46, DEVICE, 1.5)
         svg.label_in(600 + t * 62, 192, 56, 46, str(t), 18)
-    svg.text(600, 272, say("different bins: served side by side", "classes différentes : servies en parallèle"), 19,
-             bold=True, colour=DEVICE[1])
+    svg.lines(600, 272, [say("different bins: served side by side,", "classes différentes : servies en parallèle,"),
+                         say("but still one global atomic per value", "mais une atomique globale par valeur")],
+              19, bold=True, colour=DEVICE[1])
     svg.lines(10, 372, [
         say("`atomicAdd`: one indivisible read-modify-write; never lost, but never at once on one address",
             "`atomicAdd` : une lecture-modification-écriture indivisible ; rien de perdu, mais une à la fois "
@@ -560,9 +566,10 @@ def histogram_privatised(say):
         svg.lines(x + 12, 200, [say("`atomicAdd` on its shared bins", "`atomicAdd` sur ses classes"),
                                 say("only its threads compete", "seuls ses threads s'y disputent"),
                                 say("a barrier before and after", "une barrière avant et après")], 18)
-        svg.line(x + block_w / 2, 292, 330 + 4 * 60 - (1 - b) * 150, 358, SHARED[1], 2, arrow=True)
-    svg.lines(10, 330, [say("merge: one global `atomicAdd`", "fusion : un `atomicAdd` global"),
-                        say("per non-zero bin of each block", "par classe non nulle de chaque bloc")], 18, bold=True)
+        svg.line(x + block_w / 2 + (1 - b) * 40, 292, 330 + 4 * 60 - (1 - b) * 150, 358, SHARED[1], 2, arrow=True)
+    svg.lines(10, 314, [say("merge: one global", "fusion : un `atomicAdd`"),
+                        say("`atomicAdd` per non-zero", "global par classe non"),
+                        say("bin of each block", "nulle de chaque bloc")], 18, bold=True)
     # The global histogram.
     svg.text(320, 390, "`counts[]`", 19, "end", bold=True)
     for k in range(bins):
@@ -580,7 +587,7 @@ def histogram_privatised(say):
 
 @diagram("15")
 def monte_carlo_pi(say):
-    svg = Svg("monte_carlo_pi", 1100, 440, say("Monte Carlo pi: points in the quarter disc, one random stream per thread",
+    svg = Svg("monte_carlo_pi", 1100, 440, say("Monte Carlo pi: points in the quarter disc, one random sequence per thread",
               "Pi par Monte-Carlo : des points dans le quart de disque, une suite aléatoire par thread"))
     side, x0, y0 = 340, 40, 50
     svg.rect(x0, y0, side, side, ("#ffffff", INK), 1.5, rx=0)
@@ -601,9 +608,9 @@ def monte_carlo_pi(say):
     svg.text(x0, y0 + side + 30, say(f"{hits} of {total} inside: 4 x {hits} / {total} = {4 * hits / total:.2f}",
                                      f"{hits} sur {total} dedans : 4 x {hits} / {total} = "
                                      f"{4 * hits / total:.2f}".replace(".", ",")), 19)
-    # One stream per thread.
+    # One random sequence per thread.
     left = 450
-    svg.text(left, 36, say("one random stream per thread (Philox)", "une suite aléatoire par thread (Philox)"), 20,
+    svg.text(left, 36, say("one random sequence per thread (Philox)", "une suite aléatoire par thread (Philox)"), 20,
              bold=True)
     for t in range(4):
         y = 56 + t * 54
@@ -612,10 +619,10 @@ def monte_carlo_pi(say):
         for k in range(5):
             svg.rect(left + 140 + k * 62, y + 4, 56, 32, REGISTERS, 1, rx=2)
             svg.label_in(left + 140 + k * 62, y + 4, 56, 32, f"u{k}", 18)
-        svg.text(left + 140 + 5 * 62 + 8, y + 27, say(f"… subsequence {t}", f"… sous-suite {t}"), 18)
+        svg.text(left + 140 + 5 * 62 + 8, y + 27, say(f"… subsequence {t}", f"… sous-séquence {t}"), 18)
     svg.lines(left, 300, [
         say("`curand_init(seed, t, 0, &state)`: subsequence `t`,", "`curand_init(seed, t, 0, &state)` : "
-            "sous-suite `t`,"),
+            "sous-séquence `t`,"),
         say("2^66 numbers after `t - 1`, at no cost:", "2^66 nombres après `t - 1`, sans coût :"),
         say("threads never share a number", "les threads ne partagent jamais un nombre")], 19)
     svg.text(left, 400, say("Standard error: about 1.64 / sqrt(n)", "Erreur type : environ 1,64 / sqrt(n)"), 19,
@@ -630,9 +637,9 @@ def warp_shuffle(say):
               "Une somme dans un warp avec __shfl_down_sync en cinq étapes"))
     cell, left, row_h, gap = 31.5, 112, 28, 26
     svg.text(10, 24, "v += __shfl_down_sync(0xffffffff, v, offset);", 20, mono=True, bold=False)
-    svg.text(1120, 24, say("lane i adds the v of lane i + offset", "la voie i ajoute le v de la voie i + offset"), 19,
+    svg.text(1120, 24, say("lane i adds the v of lane i + offset", "la lane i ajoute le v de la lane i + offset"), 19,
              "end", bold=True)
-    svg.text(left - 10, 58, say("lane", "voie"), 18, "end")
+    svg.text(left - 10, 58, say("lane", "lane"), 18, "end")
     for lane in range(0, WARP, 4):
         svg.text(left + lane * cell + cell / 2, 58, str(lane), 18, "middle")
     top = 68
@@ -656,10 +663,10 @@ def warp_shuffle(say):
                 svg.line(x_to, above + 1, x_to, y - 2, REGISTERS[1], 1.2)
     svg.lines(10, 400, [
         say("The numbers: how many lanes' values each sum holds. Lane 0 ends with the warp's sum, in 5 steps.",
-            "Les nombres : combien de valeurs chaque somme contient. La voie 0 finit avec la somme du warp, en 5 "
+            "Les nombres : combien de valeurs chaque somme contient. La lane 0 finit avec la somme du warp, en 5 "
             "étapes."),
         say("Grey: sums nobody reads; those lanes still execute the shuffle, as the mask says every lane does.",
-            "Gris : des sommes que personne ne lit ; ces voies exécutent le shuffle, comme le masque le dit.")], 18)
+            "Gris : des sommes que personne ne lit ; ces lanes exécutent le shuffle, comme le masque le dit.")], 18)
     return svg
 
 
