@@ -58,7 +58,7 @@ int main() {
   //      that failure is an answer to report, not a bug.
   //   2. If it failed, or counted 0 devices, print this line on stderr and return
   //      EXIT_FAILURE. The name and text come from cudaGetErrorName and
-  //      cudaGetErrorString.
+  //      cudaGetErrorString, of the status (of cudaErrorNoDevice for a count of 0).
   //        No CUDA device found (<error name>: <error text>)
   //   3. Otherwise print "Found <count> CUDA device(s)." and call print_device for every
   //      device, numbered 0 to count - 1.

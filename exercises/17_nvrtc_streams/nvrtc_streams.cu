@@ -53,8 +53,8 @@ std::string architecture_option(CUdevice device) {
   // TODO(student): the option that names this device's real architecture.
   //   1. Read CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR and _MINOR with
   //      cuDeviceGetAttribute.
-  //   2. Set option to "--gpu-architecture=sm_" followed by both digits (sm_90 on an
-  //      H100).
+  //   2. Set option to "--gpu-architecture=sm_" followed by the major number, then the
+  //      minor (sm_90 on an H100, sm_120 on compute capability 12.0).
   // END TODO(student)
   return option;
 }

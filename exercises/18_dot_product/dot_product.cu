@@ -4,7 +4,7 @@
 // its share into one partial sum, then one block sums the partials. Inside a block the
 // threads add pairwise, in a tree of log2(B) levels, through shared memory with a
 // barrier between levels: (1) the tree with sequential addressing, (2) the first add
-// done while loading, so that no thread idles from the start, (3) the last 32 values
+// done while loading, so that no thread idles from the start, (3) the last 64 values
 // summed by one warp with register shuffles, (4) a grid-stride loop: a grid just large
 // enough to fill the GPU, each thread summing many products in a register first.
 //
@@ -167,6 +167,7 @@ void dot_warp_shuffle_on_device(const float* x, const float* y, int n, float* pa
 void dot_on_device(const float* x, const float* y, int n, float* partials, float* result) {
   // TODO(student): the occupancy grid, then the two passes.
   //   As many blocks as the GPU holds at once (the occupancy API times the
-  //   multiprocessors), but no more than blocks_covering(n, kThreadsPerBlock).
+  //   multiprocessors) and at least kMinGridStrideBlocks (the check's error bound counts
+  //   on that many), but no more than blocks_covering(n, kThreadsPerBlock).
   // END TODO(student)
 }

@@ -47,7 +47,8 @@ void dot_first_add_on_device(const float* x, const float* y, int n, float* parti
 void dot_warp_shuffle_on_device(const float* x, const float* y, int n, float* partials,
                                 float* result);
 // The final version: dot_grid_stride on as many blocks as the GPU holds at once
-// (cudaOccupancyMaxActiveBlocksPerMultiprocessor x multiprocessors, as in exercise 13),
-// but no more than ceil(n / kThreadsPerBlock), then the second pass.
+// (cudaOccupancyMaxActiveBlocksPerMultiprocessor x multiprocessors, as in exercise 13)
+// and at least kMinGridStrideBlocks, but no more than ceil(n / kThreadsPerBlock), then the
+// second pass.
 void dot_on_device(const float* x, const float* y, int n, float* partials, float* result);
 // [/slide]

@@ -184,7 +184,8 @@ CgResult conjugate_gradient(const DeviceCsr& a, const float* b, float* x, double
   //        q = A p (spmv_vector); pq = p . q, and a breakdown if !(pq > 0);
   //        alpha = rr / pq; x += alpha p; r -= alpha q;
   //        rr_next = r . r; beta = rr_next / rr; p = r + beta p; rr = rr_next.
-  //   5. Set result.status and result.iterations (the products computed).
+  //   5. Set result.status and result.iterations (the iterations completed: the updates of
+  //      x).
   //   6. Free what you allocated.
   // [/slide]
   // END TODO(student)

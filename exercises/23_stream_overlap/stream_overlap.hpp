@@ -64,8 +64,8 @@ void enqueue_chunk(const Buffers& buffers, std::size_t first, std::size_t count,
 float run_pipeline(const Buffers& buffers, std::size_t n, int work, std::size_t chunk,
                    const std::vector<cudaStream_t>& streams);
 
-// The chunk size and the stream count you recommend for an array of n floats: the
-// check times your pipeline at this shape as well as at its own.
+// The chunk size (at least 1 element) and the stream count (1 to 64) you recommend for an
+// array of n floats: the check times your pipeline at this shape as well as at its own.
 struct PipelineShape {
   std::size_t chunk = 0;
   int streams = 0;

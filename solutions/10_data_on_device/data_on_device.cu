@@ -7,7 +7,8 @@
 // The bus between host and device (PCIe, tens of GB/s) is tens of times slower than
 // the GPU's own memory (thousands of GB/s): "minimise data transfers between the host
 // and the device, even if it means running kernels on the GPU that do not speed
-// anything up by themselves" is the first rule of the CUDA Best Practices Guide.
+// anything up by themselves" is a high-priority recommendation of the CUDA Best
+// Practices Guide.
 //
 // Build and run:  make 10 && make run-10
 // Check:          make check-10   (statement: exercises/10_data_on_device/README.md)

@@ -4,7 +4,7 @@
 // its share into one partial sum, then one block sums the partials. Inside a block the
 // threads add pairwise, in a tree of log2(B) levels, through shared memory with a
 // barrier between levels: (1) the tree with sequential addressing, (2) the first add
-// done while loading, so that no thread idles from the start, (3) the last 32 values
+// done while loading, so that no thread idles from the start, (3) the last 64 values
 // summed by one warp with register shuffles, (4) a grid-stride loop: a grid just large
 // enough to fill the GPU, each thread summing many products in a register first.
 //
@@ -192,8 +192,8 @@ void dot_on_device(const float* x, const float* y, int n, float* partials, float
   CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, dot_grid_stride,
                                                            kThreadsPerBlock, 0));
-  const int blocks =
-      std::min(per_multiprocessor * multiprocessors, blocks_covering(n, kThreadsPerBlock));
+  const int blocks = std::min(std::max(per_multiprocessor * multiprocessors, kMinGridStrideBlocks),
+                              blocks_covering(n, kThreadsPerBlock));
   two_passes(dot_grid_stride, blocks, x, y, n, partials, result);
   // END TODO(student)
 }

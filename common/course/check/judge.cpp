@@ -176,7 +176,7 @@ Message how_it_ended(const ChildResult& child) {
   }
   if (child.memory_limit_hit) {
     return Message{"was stopped: memory limit exceeded ({} MiB resident)",
-                   "a été arrêté : limite de mémoire dépassée ({} Mio résidents)"}
+                   "a été arrêté : limite de mémoire dépassée ({} MiB résidents)"}
         .with(child.peak_memory_bytes >> 20);
   }
   if (child.exited) {
@@ -497,14 +497,14 @@ void CaseContext::note_run(Run& run) {
   if (c.timed_out) ++timeouts_;
   if (c.memory_limit_hit) {
     fail(Message{"the program used more than {} MiB of host memory and was stopped",
-                 "le programme a utilisé plus de {} Mio de mémoire de l'hôte et a été arrêté"}
+                 "le programme a utilisé plus de {} MiB de mémoire de l'hôte et a été arrêté"}
              .with(options_.memory_limit_mb));
     hint({"a buffer sized with the wrong count, or an allocation inside a loop?",
           "un tampon dimensionné avec le mauvais nombre, ou une allocation dans une boucle ?"});
   }
   if (c.output_limit_hit) {
     fail(Message{"the program printed more than {} MiB and was stopped",
-                 "le programme a affiché plus de {} Mio et a été arrêté"}
+                 "le programme a affiché plus de {} MiB et a été arrêté"}
              .with(c.output_bytes >> 20));
     hint({"printing inside a large loop or kernel? Print a summary instead.",
           "un affichage dans une grande boucle ou dans un kernel ? Affichez plutôt un résumé."});

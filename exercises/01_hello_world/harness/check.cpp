@@ -51,7 +51,6 @@ constexpr double kMemoryToleranceGiB = 0.01;
 
 // An empty CUDA_VISIBLE_DEVICES hides every GPU from the CUDA runtime of the child.
 const std::vector<std::string> kHideEveryDevice = {"CUDA_VISIBLE_DEVICES="};
-// compute-sanitizer starts each of its own lines with this.
 // What CUDA_CHECK prints (course/errors.hpp) when it stops on cudaGetDeviceCount.
 const std::string kCheckedDeviceCountCall = "call:  cudaGetDeviceCount";
 
@@ -513,12 +512,12 @@ void check_memory(CaseContext& c) {
     } else if (roughly(got_value, memory_in(truth, kBytesPerGB))) {
       c.hint({"that is the size in GB (10^9 bytes): divide totalGlobalMem by 2^30 "
               "(kBytesPerGiB) to get GiB.",
-              "c'est la taille en Go (10^9 octets) : divisez totalGlobalMem par 2^30 "
+              "c'est la taille en GB (10^9 octets) : divisez totalGlobalMem par 2^30 "
               "(kBytesPerGiB) pour avoir des GiB."});
     } else if (roughly(got_value, memory_in(truth, kBytesPerMiB))) {
       c.hint({"that is the size in MiB (2^20 bytes): divide totalGlobalMem by 2^30 "
               "(kBytesPerGiB) to get GiB.",
-              "c'est la taille en Mio (2^20 octets) : divisez totalGlobalMem par 2^30 "
+              "c'est la taille en MiB (2^20 octets) : divisez totalGlobalMem par 2^30 "
               "(kBytesPerGiB) pour avoir des GiB."});
     } else if (got_value == std::floor(expected_gib)) {
       c.hint({"the fraction is lost to an integer division: totalGlobalMem / (1024 * 1024 * "

@@ -195,7 +195,7 @@ bool grade_with_profiler(CaseContext& c, const std::string& ncu) {
   if (per_request > kMaxSectorsPerRequest) {
     c.fail(
         Message{"the loads of {} are not coalesced: {} sectors of 32 bytes per warp load request",
-                "les lectures de {} ne sont pas coalescentes : {} secteurs de 32 octets par "
+                "les lectures de {} ne sont pas coalescées : {} secteurs de 32 octets par "
                 "requête de lecture d'un warp"}
             .with(kStudentKernel, per_request));
     c.hint(kCoalescingHint);
@@ -255,7 +255,7 @@ void grade_with_timing(CaseContext& c) {
   if (!c.expect_speed(kStridedBar, strided_ms / student_ms)) {
     c.fail(Message{"{} is not much faster than the strided kernel: its reads are not coalesced",
                    "{} n'est pas beaucoup plus rapide que le kernel à pas : ses lectures ne sont "
-                   "pas coalescentes"}
+                   "pas coalescées"}
                .with(kStudentKernel));
     c.hint(kCoalescingHint);
   }

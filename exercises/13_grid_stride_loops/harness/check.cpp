@@ -77,8 +77,8 @@ const Message kAddHint{
 const Message kCoverHint{
     "round the block count up: blocks_to_cover(n, t) = (n + t - 1) / t, and launch with the "
     "block size it was computed for.",
-    "arrondissez le nombre de blocs au-dessus : blocks_to_cover(n, t) = (n + t - 1) / t, et "
-    "lancez avec la taille de bloc pour laquelle il a été calculé."};
+    "arrondissez le nombre de blocs à l'entier supérieur : blocks_to_cover(n, t) = "
+    "(n + t - 1) / t, et lancez avec la taille de bloc pour laquelle il a été calculé."};
 
 void check_blocks_to_cover(CaseContext& c) {
   struct Example {

@@ -70,7 +70,7 @@ void explain_stop(CaseContext& c, const Run& run) {
     c.hint(Message{"cuLaunchKernel failed. A grid of zero blocks? Round the block count up, and "
                    "launch nothing when n = 0. ",
                    "cuLaunchKernel a échoué. Une grille de zéro bloc ? Arrondissez le nombre de "
-                   "blocs au-dessus, et ne lancez rien quand n = 0. "} +
+                   "blocs à l'entier supérieur, et ne lancez rien quand n = 0. "} +
            kArgumentsHint + Message::verbatim(" ") + kUnloadedHint);
   } else if (output_has(run, "call:  cuModuleUnload")) {
     c.hint(kUnloadedHint);
@@ -283,8 +283,8 @@ void check_wrong_name(CaseContext& c) {
 const Message kRoundUpHint{
     "round the block count up: (n + kThreadsPerBlock - 1) / kThreadsPerBlock, then at most "
     "kMaxBlocks.",
-    "arrondissez le nombre de blocs au-dessus : (n + kThreadsPerBlock - 1) / kThreadsPerBlock, "
-    "puis au plus kMaxBlocks."};
+    "arrondissez le nombre de blocs à l'entier supérieur : "
+    "(n + kThreadsPerBlock - 1) / kThreadsPerBlock, puis au plus kMaxBlocks."};
 
 void check_blocks_for(CaseContext& c) {
   const Run run = c.run(request::blocks_for, {});

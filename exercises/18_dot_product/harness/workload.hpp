@@ -24,6 +24,10 @@
 inline constexpr int kThreadsPerBlock = 256;
 inline constexpr int kWarpSize = 32;
 inline constexpr unsigned kFullWarpMask = 0xffffffffu;  // every lane of a warp takes part
+// The fewest blocks dot_on_device's grid-stride pass launches (when n has that many blocks
+// of elements): 32768 threads, which the check's error bound counts on. A GPU that holds
+// fewer at once (under 32 multiprocessors of 1024 threads) runs them in more than one wave.
+inline constexpr int kMinGridStrideBlocks = 128;
 
 // The most partial sums any launcher writes: step 1's one per kThreadsPerBlock elements.
 inline constexpr std::int64_t partials_capacity(std::int64_t n) {
@@ -158,9 +162,10 @@ inline double rounding_depth(std::int64_t per_thread, std::int64_t partials) {
          kLog2ThreadsPerBlock;
 }
 
-// The fewest threads dot_on_device's grid-stride pass may have when n is large: a GPU
-// that CUDA 13 supports holds at least 40 multiprocessors x 1024 threads at once.
-inline constexpr std::int64_t kMinGridStrideThreads = 1 << 15;
+// The fewest threads dot_on_device's grid-stride pass has when n is large (its grid has at
+// least kMinGridStrideBlocks blocks, on every GPU).
+inline constexpr std::int64_t kMinGridStrideThreads =
+    static_cast<std::int64_t>(kMinGridStrideBlocks) * kThreadsPerBlock;
 
 // The sums of a whole run's x . y, element by element without storing the arrays (the
 // check's 10^8 elements would take 800 MB), and beside them the naive sum: one float

@@ -8,7 +8,7 @@ namespace {
 // [slide:copy]
 // The same grid of tiles, the same blocks and the same loop as a transpose, but each
 // element goes back to where it came from. Reads and writes are both rows: what a
-// transpose reaches at best.
+// transpose would reach if its writes cost no more than its reads.
 __global__ void copy_tile_shaped(const float* in, float* out, int rows, int cols) {
   const int col = blockIdx.x * kTileDim + threadIdx.x;
   const int first_row = blockIdx.y * kTileDim + threadIdx.y;
