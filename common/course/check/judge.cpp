@@ -239,8 +239,8 @@ bool CaseContext::finished(const Run& run) {
                 run.child.output.find("cudaErrorInvalidValue") != std::string::npos)) {
       hint({"invalid launch configuration: a grid needs at least one block (when n = 0, launch "
             "nothing) and a block at most 1024 threads.",
-            "configuration de lancement invalide : une grille a au moins un bloc (quand n = 0, "
-            "ne lancez rien) et un bloc au plus 1024 threads."});
+            "configuration de lancement invalide : une grille doit avoir au moins un bloc (quand "
+            "n = 0, ne lancez rien) et un bloc au plus 1024 threads."});
     } else if (run.child.output.find("cudaErrorMisalignedAddress") != std::string::npos) {
       hint({"misaligned address: a float4 access needs an address that is a multiple of 16 bytes "
             "(x + 1 is not). Test every pointer with course::is_float4_aligned first, and fall "

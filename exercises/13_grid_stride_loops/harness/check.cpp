@@ -292,12 +292,11 @@ constexpr int kSpeedRepetitions = 20;
 constexpr int kSanitizerSpeedRepetitions = 1;
 // A grid that just fills the GPU, each thread looping over a dozen elements or more,
 // moves the same bytes as one thread per element; measured in the same run, on the
-// same buffers, it is as fast within a few percent (on an H200, 10% faster for 4M and
-// 17% for 16M). 25% leaves room for the noise and the cache sizes of other GPUs (4M
+// same buffers, it is as fast or faster (0.87-0.89 of its time on an H100, 0.72 on an
+// H200). 25% leaves room for the noise and the cache sizes of other GPUs (4M
 // elements may half fit in an L2); the mistakes this case is for are far beyond it: a
 // stride that forgets gridDim.x is hundreds of times slower, the lab's fixed 128 x 64
 // grid more than ten times.
-// Measured: 1.01 on the H100, 0.87 on the H200 (tests/speed_bars.md).
 constexpr course::check::SpeedBar kOccupancyBar{
     "hypot_on_device's time over the one-thread-per-element kernel's",
     course::check::BarKind::at_most,

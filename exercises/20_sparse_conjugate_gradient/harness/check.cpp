@@ -53,7 +53,7 @@ const Message kScalarHint{
 const Message kVectorHint{
     "every partial sum of a row's group must be folded: __shfl_down_sync with offsets "
     "kLanesPerRow / 2, ..., 2, 1, then lane 0 of the group writes y[row].",
-    "chaque somme partielle du groupe d'une ligne doit être réduite : __shfl_down_sync avec "
+    "chaque somme partielle du groupe d'une ligne doit être repliée : __shfl_down_sync avec "
     "les décalages kLanesPerRow / 2, ..., 2, 1, puis la lane 0 du groupe écrit y[row]."};
 const Message kEmptyRowHint{
     "an empty row must be written too: its y is 0 (the output is not zeroed before the call).",
@@ -83,7 +83,7 @@ const Message kBalancedFoldHint{
     "a warp may fold its 32 sums into one only when every lane holds the same row: "
     "__match_any_sync(kFullWarpMask, row) == kFullWarpMask (the mask it returns always holds "
     "the lane's own bit, so it is never 0); otherwise each lane adds its own sum to its row.",
-    "un warp ne peut réduire ses 32 sommes en une seule que si chaque lane tient la même "
+    "un warp ne peut replier ses 32 sommes en une seule que si chaque lane tient la même "
     "ligne : __match_any_sync(kFullWarpMask, row) == kFullWarpMask (le masque rendu contient "
     "toujours le bit de la lane elle-même, il n'est donc jamais nul) ; sinon chaque lane "
     "ajoute sa propre somme à sa ligne."};

@@ -651,7 +651,7 @@ def figure_14(plt, say, context, tables, path, seeds):
                 note(axes, say.number(value), (bar.get_x() + bar.get_width() / 2, value),
                      textcoords="offset points", xytext=(0, 3), ha="center", va="bottom")
     axes.set_xticks(range(len(inputs)))
-    axes.set_xticklabels([say("uniform values", "valeurs uniformes"),
+    axes.set_xticklabels([say("uniformly spread values", "valeurs uniformément réparties"),
                           say("every value in one bin", "toutes les valeurs dans une classe")])
     axes.set_yscale("log")
     axes.set_ylabel(say("GB/s = 4 B x n / time", "GB/s = 4 B x n / temps"))
