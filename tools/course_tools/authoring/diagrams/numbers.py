@@ -35,6 +35,8 @@ STREAM_BYTES = 128 * 2**20     # exercise 23's timed runs: 32M floats, 128 MiB e
 STREAM_CHUNKS, STREAM_COUNT = 16, 4  # its "16 chunks over 4 streams" case
 STREAM_SPEEDUP_MEASURED = "2.34-2.43"  # exercise 23's check (tests/speed_bars.md): that case's
 #                                        pipeline, serial time / pipeline time, H100
+STREAM_SERIAL_OVER_BOUND_MEASURED = "2.78"  # exercise 23's figure (slides/figures/23_stream_overlap.png,
+#                                             make report, H100): serial time / max(copy time, kernel)
 SGEMM_SHARE_OF_CUBLAS = (11, 18, 33, 42, 53, 84)  # exercise 21, steps 1-6, % of cuBLAS's GFLOP/s at
 #                                                   4096^3, FP32, H100 (make report: figures/21_sgemm_steps.png)
 SGEMM_CUBLAS_TFLOPS = 51.4                        # cuBLAS SGEMM in that run

@@ -16,22 +16,23 @@ def cluster(say):
     svg = Svg("cluster", 1100, 476, say("A cluster: login nodes, compute nodes with GPUs, a network and a shared file system",
               "Un cluster : nœuds de connexion, nœuds de calcul avec GPU, un réseau et un système de fichiers partagé"))
     # You, and the login node.
-    svg.rect(10, 40, 150, 70, IDLE, 1.5)
-    svg.label_in(10, 40, 150, 40, say("you", "vous"), 20, bold=True)
-    svg.text(85, 98, say("laptop", "portable"), 18, "middle", colour=MUTED)
-    svg.line(164, 75, 236, 75, INK, 2, arrow=True)
-    svg.text(200, 62, "ssh", 18, "middle", mono=True)
-    svg.rect(240, 20, 300, 120, HOST, 2)
-    svg.text(256, 50, say("login node", "nœud de connexion"), 20, bold=True, colour=HOST[1])
-    svg.lines(256, 76, [say("edit, compile, submit,", "éditer, compiler, soumettre,"),
+    svg.rect(10, 40, 130, 70, IDLE, 1.5)
+    svg.label_in(10, 40, 130, 40, say("you", "vous"), 20, bold=True)
+    svg.text(75, 98, say("laptop", "portable"), 18, "middle", colour=MUTED)
+    svg.line(144, 75, 206, 75, INK, 2, arrow=True)
+    svg.text(175, 62, "ssh", 18, "middle", mono=True)
+    # The login node ends 80 px before the controller: room for the `sbatch` label between them.
+    svg.rect(210, 20, 310, 120, HOST, 2)
+    svg.text(226, 50, say("login node", "nœud de connexion"), 20, bold=True, colour=HOST[1])
+    svg.lines(226, 76, [say("edit, compile, submit,", "éditer, compiler, soumettre,"),
                         say("read logs;", "lire les journaux ;"), say("never run", "jamais exécuter")], 18, leading=1.2)
     # The scheduler.
     svg.rect(600, 20, 300, 120, SHARED, 2)
     svg.text(616, 50, say("Slurm controller", "contrôleur Slurm"), 20, bold=True, colour=SHARED[1])
     svg.lines(616, 80, [say("`slurmctld`: the queue,", "`slurmctld` : la file,"),
                         say("decides where jobs run", "place les jobs sur les nœuds")], 18)
-    svg.line(544, 75, 596, 75, INK, 2, arrow=True)
-    svg.text(570, 62, "`sbatch`", 18, "middle")
+    svg.line(524, 75, 596, 75, INK, 2, arrow=True)
+    svg.text(560, 62, "`sbatch`", 18, "middle")
     # The network.
     svg.rect(10, 170, 1080, 30, IDLE, 1.2, rx=0)
     svg.label_in(10, 170, 1080, 30, say("the network (Ethernet, InfiniBand)", "le réseau (Ethernet, InfiniBand)"), 18,
@@ -113,8 +114,8 @@ def job_path(say):
     station(10, 20, 320, HOST, say("1. login node", "1. nœud de connexion"),
             ["`sbatch job.sh`", say("→ Submitted batch job 4211", "→ Submitted batch job 4211")])
     station(390, 20, 330, SHARED, say("2. `slurmctld`", "2. `slurmctld`"),
-            [say("the queue: PD pending until", "la file : PD en attente jusqu'à"),
-             say("a GPU, cores, memory are free", "un GPU, des cœurs, de la mémoire libres")])
+            [say("the queue: PD pending until", "la file : PD, en attente"),
+             say("a GPU, cores, memory are free", "de GPU, cœurs et mémoire libres")])
     station(780, 20, 310, DEVICE, say("3. GPU node: `slurmd`", "3. nœud GPU : `slurmd`"),
             [say("R running: the script's", "R en cours : les commandes"), say("commands, on its GPU", "du script, sur son GPU")])
     svg.line(334, 85, 386, 85, INK, 2.5, arrow=True)
@@ -127,7 +128,7 @@ def job_path(say):
     station(390, 230, 330, SHARED, say("5. accounting", "5. comptabilité"),
             ["`sacct -j 4211`", say("state, time, memory, exit code", "état, durée, mémoire, code")])
     svg.path("M 935,154 C 935,200 700,180 640,226", INK, 2, arrow=True, dash="6 4")
-    station(10, 230, 320, HOST, say("6. you, on the login node", "6. vous, sur la connexion"),
+    station(10, 230, 320, HOST, say("6. you, on the login node", "6. vous, nœud de connexion"),
             ["`tail -f`, `squeue -u $USER`", say("`scancel 4211` to stop it", "`scancel 4211` pour l'arrêter")])
     svg.line(386, 295, 334, 295, INK, 2.5, arrow=True)
     svg.line(776, 330, 334, 330, INK, 2, arrow=True, dash="6 4")
@@ -145,8 +146,8 @@ def batch_interactive(say):
     # Batch.
     svg.text(10, 30, say("batch: `sbatch job.sh`", "batch : `sbatch job.sh`"), 20, bold=True)
     steps = [(HOST, say("script", "script")), (SHARED, say("waits in the queue", "attend dans la file")),
-             (DEVICE, say("runs alone on the node", "s'exécute seul sur le nœud")), (L2, say("log", "journal"))]
-    widths = [140, 260, 330, 140]
+             (DEVICE, say("runs on its own GPU and cores", "s'exécute sur ses ressources")), (L2, say("log", "journal"))]
+    widths = [140, 260, 400, 140]
     x = 10
     for (colours, label), w in zip(steps, widths):
         svg.rect(x, 48, w, 50, colours, 1.5)
@@ -154,8 +155,8 @@ def batch_interactive(say):
         x += w + 40
         if x < 1000:
             svg.line(x - 38, 73, x - 4, 73, INK, 2, arrow=True)
-    svg.text(10, 132, say("you may log out; the limit ends it; for checks, runs, measurements",
-                          "vous pouvez vous déconnecter ; la limite l'arrête ; pour les vérifications et les mesures"),
+    svg.text(10, 132, say("you may log out; it ends when done or at its time limit; for checks, runs, measurements",
+                          "vous pouvez vous déconnecter ; il finit seul ou à sa limite ; pour les vérifications, les mesures"),
              18)
     # Interactive.
     svg.text(10, 200, say("interactive: `salloc`, then `srun --pty bash -l`", "interactif : `salloc`, puis "
@@ -204,9 +205,10 @@ def course_scripts(say):
     svg.line(805, 264, 805, 292, INK, 2.5, arrow=True)
     # The sbatch line it builds, in pieces coloured by where they come from.
     svg.rect(10, 296, 1080, 96, ("#ffffff", INK), 1.5)
-    svg.lines(24, 326, ["sbatch --job-name=course-03-check --output=logs/03-check-%j.log",
-                        "  --partition=gpu --time=0:10:00 --cpus-per-task=1 --mem=4G --gres=gpu:1",
-                        "  slurm/jobs/check.sbatch 03"], 18, mono=True, leading=1.4)
+    svg.lines(24, 326, ["sbatch --parsable --job-name=course-03-check --output=logs/03-check-%j.log",
+                        "  --chdir=~/course --export=ALL --partition=gpu --time=0:10:00 --ntasks=1",
+                        "  --cpus-per-task=1 --mem=4G --gres=gpu:1 slurm/jobs/check.sbatch 03"], 18, mono=True,
+              leading=1.4)
     source_line(svg, say("Schematic: the line `slurm/submit --print check 03` prints with the example site "
                           "configuration, paths shortened.", "Schéma : la ligne qu'affiche `slurm/submit --print "
                           "check 03` avec la configuration d'exemple, chemins raccourcis."), y=424)
@@ -222,7 +224,7 @@ def job_array(say):
     tasks, per_row, w = 12, 4, 258
     for t in range(tasks):
         x, y = 10 + (t % per_row) * (w + 16), 50 + (t // per_row) * 62
-        colours = DEVICE if t < 8 else (SHARED if t < 10 else IDLE)
+        colours = DEVICE if t < 6 else (SHARED if t < 10 else IDLE)  # %4: 4 running while tasks wait
         svg.rect(x, y, w, 50, colours, 1.5)
         svg.label_in(x, y, w, 50, say(f"task {t}: student {t + 1}", f"tâche {t} : étudiant {t + 1}"), 18)
     svg.rect(10, 260, 520, 30, DEVICE, 1.2)
@@ -234,7 +236,7 @@ def job_array(say):
     svg.line(550, 296, 550, 326, INK, 2.5, arrow=True)
     svg.rect(180, 330, 740, 56, L2, 2)
     svg.label_in(180, 330, 740, 56, say("collecting job (`--dependency=afterany`): the gradebook",
-                                        "job de collecte (`--dependency=afterany`) : le carnet de notes"), 19, bold=True)
+                                        "job de collecte (`--dependency=afterany`) : le relevé de notes"), 19, bold=True)
     svg.text(10, 418, say("`afterany`: it runs whatever the tasks' states; it lists what was not graded, and why.",
                           "`afterany` : il s'exécute quel que soit l'état des tâches ; il liste ce qui n'a pas été "
                           "noté, et pourquoi."), 18)
