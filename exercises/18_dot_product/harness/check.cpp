@@ -81,7 +81,7 @@ const Message kInterleavedHint{
     "slow tree: interleaved addressing (`if (t % (2 * s) == 0)`, s doubling) keeps every warp "
     "busy with one active lane in 2s, and % is costly; use sequential addressing (t < s, s "
     "halving).",
-    "arbre lent : l'adressage entrelacé (`if (t % (2 * s) == 0)`, s doublant) occupe chaque "
+    "arbre lent : l'adressage alterné (`if (t % (2 * s) == 0)`, s doublant) occupe chaque "
     "warp avec une lane active sur 2s, et % coûte cher ; utilisez l'adressage séquentiel "
     "(t < s, s divisé par deux)."};
 
@@ -376,7 +376,7 @@ constexpr course::check::SpeedBar kTreeBar{
     course::check::BarKind::at_least,
     1.4,
     "2.0 on H100 and H200",
-    "accélération de la première passe de dot_tree par rapport à l'arbre entrelacé",
+    "accélération de la première passe de dot_tree par rapport à l'arbre alterné",
     "2.0 sur H100 et H200"};
 // Steps 2 and 3 load two elements per thread and reach the memory's speed: against CUB's
 // whole dot product.
@@ -455,7 +455,7 @@ void check_steps_speed(CaseContext& c) {
   const Message on_elements = Message{" on {} elements", " sur {} éléments"}.with(n);
   c.judge_speed(kTreeBar, interleaved_ms / tree_ms,
                 Message{"dot_tree's first pass {} ms, the interleaved tree's {} ms{}",
-                        "première passe de dot_tree {} ms, arbre entrelacé {} ms{}"}
+                        "première passe de dot_tree {} ms, arbre alterné {} ms{}"}
                     .with(tree_ms, interleaved_ms, on_elements),
                 {kInterleavedHint});
   const Message cub =
