@@ -231,6 +231,9 @@ __device__ void copy_tile_async(__half* tile, const __half* matrix, int height, 
   //      then).
   //   2. Otherwise, element by element into the same 8 places, 0 for each one outside the
   //      matrix.
+  //   For speed: a tile wholly inside the matrix (width a multiple of 8, row0 + kRows <=
+  //   height, col0 + kCols <= width) needs one test, not one per chunk; its copies can go
+  //   out with `inside` true, and the loop of slices keeps its issue slots for the MMAs.
   // END TODO(student)
 }
 // [/slide]
