@@ -21,6 +21,8 @@ import sys
 
 from course_tools.authoring.diagrams.svg import LANGUAGES, Say
 from course_tools.report import data as report_data
+# The y or x label of the figures in GFLOP/s, in each language.
+GFLOPS_FORMULA = ("GFLOP/s = 2 m n k / time / 10^9", "GFLOP/s = 2 m n k / temps / 10^9")
 # The record beside a figure (NAME.png.json), which the slides' legibility check reads.
 from course_tools.student.slides import figure_record as record_file
 from course_tools.student.paths import ROOT
@@ -531,7 +533,7 @@ def figure_06(plt, say, context, tables, path):
         axes.set_ylim(top=max(peaks) * 12)  # room for the legend above the peaks
     axes.set_xlabel(say("m = n = k (open diamonds: (m n k)^(1/3) of a non-square shape)",
                         "m = n = k (losanges vides : (m n k)^(1/3) d'une forme non carrée)"))
-    axes.set_ylabel(say("GFLOP/s = 2 m n k / time / 10^9", "GFLOP/s = 2 m n k / temps / 10^9"))
+    axes.set_ylabel(say(*GFLOPS_FORMULA))
     title(axes, say("Exercise 06: SGEMM, cuBLAS against OpenBLAS", "Exercice 06 : SGEMM, cuBLAS contre OpenBLAS"))
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(loc="upper center", ncol=2)
@@ -698,7 +700,7 @@ def figure_21(plt, say, context, tables, path):
     bar_rows(axes, [row_label(r["method"], say) for r in rows], [r["gflops"] for r in rows], notes,
              ["C0" if str(r["method"])[:1].isdigit() else "C7" for r in rows])
     peak = context.value("FP32, measured")
-    label = say("GFLOP/s = 2 m n k / time / 10^9", "GFLOP/s = 2 m n k / temps / 10^9")
+    label = say(*GFLOPS_FORMULA)
     if measured(peak):
         # Said under the axis: a legend would cover the notes of the longest bars.
         axes.axvline(peak, color="black", linestyle="--", linewidth=1)

@@ -1,5 +1,4 @@
 """The diagrams of Part II's deck (slides/part2.md and part2.fr.md), in the order the deck shows them."""
-import re
 
 from course_tools.authoring.diagrams.numbers import (CARD, COPY_CEILING_GBS, GAUSSIAN_SHARES, HISTOGRAM_SPEEDUP,
                                                      PCIE_ONE_WAY_GBS, WARP)
@@ -483,11 +482,10 @@ def grid_stride(say):
     svg.text(left + threads * steps * cell, 172, say("i ≥ n: stop", "i ≥ n : fin"), 18, "end", colour=MUTED)
     svg.text(left, 172, say("the number in a cell: the thread `t` that handles it", "le nombre d'une case : le thread "
                             "`t` qui la traite"), 18, colour=MUTED)
-    # Runs of spaces as no-break spaces: SVG collapses plain ones, and the indentation with them.
-    svg.lines(10, 226, [re.sub(" {2,}", lambda run: "\u00a0" * len(run.group()), line) for line in (
+    svg.lines(10, 226, [
         "for (int i = blockIdx.x * blockDim.x + threadIdx.x;",
         "     i < n; i += gridDim.x * blockDim.x)   // T",
-        "    y[i] = f(x[i]);")], 20, mono=True, leading=1.3)
+        "    y[i] = f(x[i]);"], 20, mono=True, leading=1.3)
     svg.lines(10, 330, [
         say("Thread `t` does elements `t`, `t + T`, `t + 2T`, ...: correct with any grid, any n",
             "Le thread `t` traite `t`, `t + T`, `t + 2T`, ... : juste pour toute grille et tout n"),

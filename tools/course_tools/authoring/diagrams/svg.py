@@ -12,6 +12,7 @@ say("English", "French"). The French text gets French typography (no-break space
 tools/course french-typography puts them in the French pages).
 """
 import html
+import re
 
 from course_tools.authoring.french_typography import fix_text
 
@@ -186,6 +187,9 @@ class Svg:
         """`content` at baseline y; backquoted parts in monospace (all of it with mono=True).
         `box` (x, y, w, h): the text must fit inside it."""
         require(size >= MIN_TEXT, f"{self.name}: text {content!r} at {size} px")
+        if mono:
+            # SVG collapses runs of plain spaces, and a code line's indentation with them.
+            content = re.sub(" {2,}", lambda run: "\u00a0" * len(run.group()), content)
         parts = [(content, True)] if mono else segments(content)
         width = sum(text_width(part, size, code, bold) for part, code in parts)
         left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
