@@ -21,8 +21,6 @@ import sys
 
 from course_tools.authoring.diagrams.svg import LANGUAGES, Say
 from course_tools.report import data as report_data
-# The y or x label of the figures in GFLOP/s, in each language.
-GFLOPS_FORMULA = ("GFLOP/s = 2 m n k / time / 10^9", "GFLOP/s = 2 m n k / temps / 10^9")
 # The record beside a figure (NAME.png.json), which the slides' legibility check reads.
 from course_tools.student.slides import figure_record as record_file
 from course_tools.student.paths import ROOT
@@ -44,6 +42,8 @@ SMALLEST_TEXT_PX = 18
 TEXT_PX = {"title": 24, "label": 20, "ticks": 18, "legend": 18, "note": 18, "stamp": 18}
 # Drawn 2:1, a figure takes the slide's whole width at that height (1140 of 1168 pixels).
 FIGURE_WIDTH, FIGURE_HEIGHT = 9.6, 4.8
+# The axis label of the figures in GFLOP/s (06, 21), in each language.
+GFLOPS_FORMULA = ("GFLOP/s = 2 m n k / time / 10^9", "GFLOP/s = 2 m n k / temps / 10^9")
 
 # The memory-bound kernels of exercises 09-15 in the copy-ceiling chart, as (exercise,
 # table, or table prefix followed by its largest size, row label prefix, bar label in
