@@ -286,6 +286,27 @@ inline bool& asked_alone_in_this_case() {
   return asked;
 }
 
+#ifdef __CUDACC__
+// How this program's thread waits for the GPU (cudaDeviceScheduleSpin or ...BlockingSync).
+// With one context and many cores CUDA spins: a whole core per waiting program. A check's
+// programs share the GPU with a machine's worth of others (a grading's exercises, their
+// compute-sanitizer runs), so while nothing is measured they wait blocked and leave the
+// cores to the builds and the checks; a measured part spins, as the bars were set with.
+// It changes only when it must (a timed case, then the next one): a failure leaves it as
+// it was, and clears the error that a student's next cudaGetLastError() would report.
+inline void wait_for_the_gpu_by(unsigned schedule) {
+  static unsigned current = cudaDeviceScheduleAuto;
+  if (schedule == current) return;
+  unsigned flags = 0;
+  if (cudaGetDeviceFlags(&flags) != cudaSuccess ||
+      cudaSetDeviceFlags((flags & ~cudaDeviceScheduleMask) | schedule) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  current = schedule;
+}
+#endif
+
 // The served program's timing hook (course/timers.hpp): the first time a case starts to
 // measure a time, it tells the check and waits for its "go". The check gives it once the
 // GPU is this case's alone when the case is timed, at once when it is not. A check that is
@@ -293,6 +314,9 @@ inline bool& asked_alone_in_this_case() {
 inline void ask_for_the_gpu_alone() {
   if (asked_alone_in_this_case()) return;
   asked_alone_in_this_case() = true;
+#ifdef __CUDACC__
+  wait_for_the_gpu_by(cudaDeviceScheduleSpin);
+#endif
   reply(kAloneRequest);
   std::string line;
   do {
@@ -325,6 +349,9 @@ inline int serve_cases(CaseFunction run_check_case) {
       return 2;
     }
     detail::asked_alone_in_this_case() = false;
+#ifdef __CUDACC__
+    detail::wait_for_the_gpu_by(cudaDeviceScheduleBlockingSync);
+#endif
     compute_case(*request, run_check_case);
     // What the case printed reaches the check before the reply that ends its part.
     std::fflush(stdout);
